@@ -1,0 +1,692 @@
+"""One deal of Hearts: the pass, the tricks and the score (RULES.md R1–R4).
+
+>>> from hearts import Round, Rules
+>>> r = Round.deal(Rules(), seed=7)
+>>> r.phase, r.pass_offset, len(r.hand(0))
+(<Phase.PASSING: 'passing'>, 1, 13)
+>>> for seat in range(4):
+...     r.pass_cards(seat, list(r.hand(seat))[:3])
+>>> r.phase, r.to_move == r.holder(r.rules.lowest_club)
+(<Phase.PLAYING: 'playing'>, True)
+>>> r.legal_plays()
+CardSet.parse('2C')
+>>> while not r.is_over:
+...     r.play(next(iter(r.legal_plays())))
+>>> sum(r.result.points)
+26
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final, Literal
+
+from hearts.cards import (
+    CARDS,
+    HEARTS,
+    HEARTS_MASK,
+    POINTS_MASK,
+    QS_MASK,
+    QUEEN_OF_SPADES,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    Card,
+    CardSet,
+)
+from hearts.errors import CardParseError, IllegalMoonChoice, IllegalPass, IllegalPlay
+from hearts.rules import Rules
+
+MoonChoice = Literal["add", "subtract"]
+Hand = CardSet | Iterable[Card | int | str] | str | int
+"""A hand as a :class:`CardSet`, cards, text such as ``"2C QS"``, or a mask."""
+MOON_CHOICES: Final = ("add", "subtract")
+JD: Final = 9 * 4 + 1  # J♦
+QS: Final = int(QUEEN_OF_SPADES)
+CLUBS_MASK: Final = SUIT_MASKS[0]
+
+
+class Phase(str, Enum):
+    """Where a round is: passing (R2), playing (R3), the moon decision (R4.4), over."""
+
+    PASSING = "passing"
+    PLAYING = "playing"
+    MOON_CHOICE = "moon_choice"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick: who led, the cards in the order played, who won (``None`` while open)."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int | None
+    players: int
+
+    @property
+    def plays(self) -> tuple[tuple[int, Card], ...]:
+        """``(seat, card)`` pairs in the order played."""
+        n = self.players
+        return tuple(((self.leader + i) % n, c) for i, c in enumerate(self.cards))
+
+    @property
+    def led_suit(self) -> int | None:
+        """The suit led, or ``None`` for an empty trick."""
+        return self.cards[0].suit if self.cards else None
+
+    @property
+    def points(self) -> int:
+        """Penalty points in the trick (R4.1)."""
+        return sum(c.points for c in self.cards)
+
+    def __str__(self) -> str:
+        return " ".join(f"{seat}:{card}" for seat, card in self.plays)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """The outcome of a round (R4): points taken, bonuses, the moon and the round's scores."""
+
+    points: tuple[int, ...]
+    """Penalty points taken (hearts and the Q♠ only, R4.1)."""
+    scores: tuple[int, ...]
+    """What each seat adds to its total: points, bonuses and the moon applied (R4.2–R4.4)."""
+    tricks_won: tuple[int, ...]
+    shooter: int | None
+    moon_choice: MoonChoice | None
+
+
+class LegalConfig:
+    """The rule options that decide legal plays, flattened for :func:`legal_mask`."""
+
+    __slots__ = (
+        "any_club",
+        "lead_hearts_instead",
+        "lead_restrict",
+        "lowest_club_bit",
+        "must_break",
+        "no_points_first",
+        "queen_breaks",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.lowest_club_bit = 1 << rules.lowest_club
+        self.any_club = rules.first_lead == "any_club"
+        self.no_points_first = not rules.points_on_first_trick
+        self.must_break = rules.must_break_hearts
+        self.lead_restrict = (HEARTS_MASK if rules.must_break_hearts else 0) | (
+            QS_MASK if rules.queen_lead == "after_break" else 0
+        )
+        self.lead_hearts_instead = rules.lead_hearts_instead_of_queen
+        self.queen_breaks = rules.queen_breaks_hearts
+
+
+def legal_mask(hand: int, led: int, first: bool, broken: bool, cfg: LegalConfig) -> int:
+    """The mask of legal plays from ``hand`` (R3); ``led`` is the suit led or -1 to lead.
+
+    This one function decides legality for the :class:`Round` and the rollout kernel alike.
+    """
+    if led >= 0:
+        follow = hand & SUIT_MASKS[led]  # R3.2
+        if follow:
+            return follow
+        if first and cfg.no_points_first:  # R3.3 and its all-points exception
+            safe = hand & ~POINTS_MASK
+            if safe:
+                return safe
+        return hand
+    if first:  # R3.1
+        return hand & CLUBS_MASK if cfg.any_club else cfg.lowest_club_bit
+    restrict = cfg.lead_restrict
+    if broken or not restrict:
+        return hand
+    allowed = hand & ~restrict  # R3.4, R3.6
+    if allowed:
+        if allowed == QS_MASK and hand & HEARTS_MASK and cfg.lead_hearts_instead and cfg.must_break:
+            return hand  # R3.7 option: hearts may be led instead of the Q♠
+        return allowed
+    if hand & QS_MASK and hand & HEARTS_MASK and cfg.must_break and not cfg.lead_hearts_instead:
+        return QS_MASK  # R3.7: only hearts and the Q♠ left, hearts unbroken
+    return hand
+
+
+def trick_winner_offset(cards: Sequence[int]) -> int:
+    """Index in ``cards`` of the highest card of the suit led (R3.8)."""
+    led = cards[0] & 3
+    best = cards[0]
+    best_i = 0
+    for i in range(1, len(cards)):
+        c = cards[i]
+        if c & 3 == led and c > best:
+            best = c
+            best_i = i
+    return best_i
+
+
+def score_round(
+    won: Sequence[int],
+    tricks_won: Sequence[int],
+    rules: Rules,
+    scores_before: Sequence[int],
+    choice: MoonChoice | None = None,
+) -> RoundResult:
+    """Score a finished round (R4) from the cards each seat won.
+
+    ``choice`` is the shooter's decision under ``moon="shooter_chooses"``; it is ignored for
+    the other variants, which decide by themselves.
+    """
+    n = len(won)
+    points = tuple((w & HEARTS_MASK).bit_count() + (13 if w & QS_MASK else 0) for w in won)
+    jd = [rules.jack_of_diamonds if w >> JD & 1 else 0 for w in won]  # R4.2
+    shooter = next((s for s in range(n) if won[s] & POINTS_MASK == POINTS_MASK), None)
+    if shooter is None:
+        bonus = rules.no_tricks_bonus  # R4.3
+        scores = tuple(points[s] + jd[s] + (bonus if tricks_won[s] == 0 else 0) for s in range(n))
+        return RoundResult(points, scores, tuple(tricks_won), None, None)
+    add = tuple((0 if s == shooter else 26) + jd[s] for s in range(n))  # R4.4
+    subtract = tuple((-26 if s == shooter else 0) + jd[s] for s in range(n))
+    if rules.moon == "add_to_others":
+        choice = "add"
+    elif rules.moon == "subtract_from_self":
+        choice = "subtract"
+    elif rules.moon == "add_unless_losing":
+        # R4.4: subtract instead when adding would end the game with the shooter not winning.
+        winners = rules.game_winners([b + a for b, a in zip(scores_before, add, strict=True)])
+        choice = "subtract" if winners is not None and shooter not in winners else "add"
+    elif choice not in MOON_CHOICES:
+        raise ValueError(f"the shooter must choose 'add' or 'subtract', not {choice!r}")
+    return RoundResult(points, add if choice == "add" else subtract, tuple(tricks_won), shooter, choice)
+
+
+class Round:
+    """One deal: passing, thirteen tricks (fewer with 5 or 6 players) and scoring.
+
+    Build one with :meth:`deal` (shuffled from a seed) or from explicit ``hands``. Every action
+    validates its input and raises an :class:`~hearts.errors.IllegalAction` naming the rule;
+    a refused action changes nothing.
+    """
+
+    __slots__ = (
+        "_broken",
+        "_cfg",
+        "_dealt",
+        "_first_leader",
+        "_hands",
+        "_in_trick",
+        "_leader",
+        "_led",
+        "_legal",
+        "_passed",
+        "_plays",
+        "_received",
+        "_result",
+        "_shooter",
+        "_tricks_won",
+        "_voids",
+        "_winners",
+        "_won",
+        "hand_size",
+        "pass_offset",
+        "phase",
+        "players",
+        "round_number",
+        "rules",
+        "scores_before",
+        "to_move",
+    )
+
+    rules: Rules
+    players: int
+    hand_size: int
+    round_number: int
+    pass_offset: int
+    scores_before: tuple[int, ...]
+    phase: Phase
+    to_move: int | None
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: Sequence[Hand],
+        *,
+        round_number: int = 0,
+        scores_before: Sequence[int] | None = None,
+    ) -> None:
+        n = rules.players
+        if not isinstance(hands, Sequence) or isinstance(hands, str) or len(hands) != n:
+            raise CardParseError(f"a deal for {n} players needs {n} hands, got {hands!r}")
+        masks = [_hand_mask(h) for h in hands]
+        seen = 0
+        for seat, m in enumerate(masks):
+            if m.bit_count() != rules.hand_size:
+                raise CardParseError(
+                    f"R1.2: seat {seat} is dealt {m.bit_count()} cards; each of {n} players gets "
+                    f"{rules.hand_size}"
+                )
+            if m & seen:
+                raise CardParseError(f"R1.2: {CardSet.from_mask(m & seen)} dealt twice")
+            seen |= m
+        if seen != rules.deck_mask:
+            raise CardParseError(
+                f"R1.2: the deal is not the {rules.deck_size}-card deck for {n} players "
+                f"(cards {CardSet.from_mask(seen & ~rules.deck_mask)} are not in it)"
+            )
+        if scores_before is None:
+            scores_before = (0,) * n
+        if len(scores_before) != n:
+            raise ValueError(f"scores_before needs {n} totals, got {scores_before!r}")
+        self.rules = rules
+        self.players = n
+        self.hand_size = rules.hand_size
+        self.round_number = round_number
+        self.scores_before = tuple(scores_before)
+        self.pass_offset = rules.pass_offset(round_number)
+        self._cfg = LegalConfig(rules)
+        self._dealt = tuple(masks)
+        self._hands = masks
+        self._passed: list[int | None] = [None] * n
+        self._received: list[int | None] = [None] * n
+        self._plays: list[int] = []  # every card played, in order
+        self._winners: list[int] = []  # the winner of each completed trick
+        self._in_trick = 0  # cards in the current trick
+        self._won = [0] * n
+        self._tricks_won = [0] * n
+        self._voids = [0] * n
+        self._leader = self._first_leader = 0
+        self._led = -1
+        self._broken = False
+        self._legal = -1
+        self._shooter: int | None = None
+        self._result: RoundResult | None = None
+        if self.pass_offset:
+            self.phase = Phase.PASSING
+            self.to_move = None
+        else:
+            self._start_play()
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules | None = None,
+        seed: int | random.Random | None = None,
+        *,
+        round_number: int = 0,
+        scores_before: Sequence[int] | None = None,
+    ) -> Round:
+        """Shuffle and deal (R1.3) from a seed or a ``random.Random``."""
+        rules = rules or Rules()
+        return cls(
+            rules,
+            deal_hands(rules, seed),
+            round_number=round_number,
+            scores_before=scores_before,
+        )
+
+    # --- reading the state -----------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once the round is scored."""
+        return self._result is not None
+
+    @property
+    def result(self) -> RoundResult | None:
+        """The outcome once the round is over, else ``None``."""
+        return self._result
+
+    @property
+    def hearts_broken(self) -> bool:
+        """R3.5: a heart (or, with ``queen_breaks_hearts``, the Q♠) was played."""
+        return self._broken
+
+    @property
+    def dealt(self) -> tuple[CardSet, ...]:
+        """The hands as dealt, before the pass."""
+        return tuple(CardSet.from_mask(m) for m in self._dealt)
+
+    @property
+    def tricks_played(self) -> int:
+        """Tricks completed so far."""
+        return len(self._winners)
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """Completed tricks, in order."""
+        n, plays = self.players, self._plays
+        leaders = [self._first_leader, *self._winners]
+        return tuple(
+            Trick(leaders[k], tuple([CARDS[c] for c in plays[k * n : k * n + n]]), w, n)
+            for k, w in enumerate(self._winners)
+        )
+
+    @property
+    def current_trick(self) -> Trick:
+        """The trick being played (possibly empty)."""
+        cards = self._plays[len(self._plays) - self._in_trick :]
+        return Trick(self._leader, tuple([CARDS[c] for c in cards]), None, self.players)
+
+    @property
+    def plays(self) -> tuple[Card, ...]:
+        """Every card played so far, in order."""
+        return tuple(CARDS[c] for c in self._plays)
+
+    @property
+    def points_taken(self) -> tuple[int, ...]:
+        """Penalty points each seat has taken so far this round (R4.1)."""
+        return tuple(CardSet.from_mask(w).points for w in self._won)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks each seat has taken so far."""
+        return tuple(self._tricks_won)
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards ``seat`` holds now (before the exchange: the dealt hand)."""
+        return CardSet.from_mask(self._hands[self._seat(seat)])
+
+    def won_cards(self, seat: int) -> CardSet:
+        """The cards in the tricks ``seat`` has taken."""
+        return CardSet.from_mask(self._won[self._seat(seat)])
+
+    def passed(self, seat: int) -> CardSet | None:
+        """The cards ``seat`` passed, or ``None`` if it has not passed (or nobody passes)."""
+        m = self._passed[self._seat(seat)]
+        return None if m is None else CardSet.from_mask(m)
+
+    def received(self, seat: int) -> CardSet | None:
+        """The cards ``seat`` received, once everyone has passed (R2.1), else ``None``."""
+        m = self._received[self._seat(seat)]
+        return None if m is None else CardSet.from_mask(m)
+
+    def pass_target(self, seat: int) -> int:
+        """The seat that receives ``seat``'s pass this round (R2.2)."""
+        return (self._seat(seat) + self.pass_offset) % self.players
+
+    def voids(self, seat: int) -> frozenset[int]:
+        """Suits ``seat`` has shown it lacks by not following suit."""
+        v = self._voids[self._seat(seat)]
+        return frozenset(s for s in range(4) if v >> s & 1)
+
+    def holder(self, card: Card | int | str) -> int | None:
+        """Who holds ``card`` now (``None`` if played or not in the deck)."""
+        c = Card.parse(card) if isinstance(card, str) else Card(card)
+        return next((s for s, h in enumerate(self._hands) if h >> c & 1), None)
+
+    def seats_to_pass(self) -> tuple[int, ...]:
+        """Seats that still have to pass (R2.1: in any order)."""
+        if self.phase is not Phase.PASSING:
+            return ()
+        return tuple(s for s, p in enumerate(self._passed) if p is None)
+
+    def legal_plays(self) -> CardSet:
+        """The cards the seat to move may play (R3); empty outside the play phase."""
+        if self.phase is not Phase.PLAYING:
+            return CardSet.from_mask(0)
+        return CardSet.from_mask(self._legal_mask())
+
+    def _legal_mask(self) -> int:
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal = legal_mask(
+                self._hands[self.to_move],
+                self._led,
+                not self._winners,
+                self._broken,
+                self._cfg,  # type: ignore[index]
+            )
+        return legal
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def pass_cards(self, seat: int, cards: Iterable[Card | int | str] | CardSet | str) -> None:
+        """``seat`` passes ``cards`` (R2.1). Seats pass in any order; the cards change hands
+        when the last seat has passed (R2.3)."""
+        if self.phase is not Phase.PASSING:
+            why = (
+                "nobody passes this round" if not self.pass_offset else f"it is the {self.phase.value} phase"
+            )
+            raise IllegalPass(why, rule="R2.1", seat=seat, cards="pass")
+        seat = self._seat(seat)
+        try:
+            mask = _hand_mask(cards)
+        except CardParseError as e:
+            raise IllegalPass(str(e), rule="R2.1", seat=seat, cards="pass those cards") from None
+        shown = str(CardSet.from_mask(mask))
+        if self._passed[seat] is not None:
+            raise IllegalPass("it has already passed", rule="R2.1", seat=seat, cards=f"pass {shown}")
+        if mask.bit_count() != self.rules.pass_count:
+            raise IllegalPass(
+                f"{self.rules.pass_count} cards are passed, not {mask.bit_count()}",
+                rule="R2.1",
+                seat=seat,
+                cards=f"pass {shown}",
+            )
+        if mask & ~self._hands[seat]:
+            missing = CardSet.from_mask(mask & ~self._hands[seat])
+            raise IllegalPass(f"it does not hold {missing}", rule="R2.1", seat=seat, cards=f"pass {shown}")
+        self._passed[seat] = mask
+        if all(p is not None for p in self._passed):
+            self._exchange()
+
+    def play(self, card: Card | int | str, seat: int | None = None) -> None:
+        """The seat to move plays ``card`` (R3). Pass ``seat`` to have it checked too."""
+        if self.phase is not Phase.PLAYING:
+            raise IllegalPlay(f"it is the {self.phase.value} phase", rule="R3", seat=seat, cards="play")
+        mover: int = self.to_move  # type: ignore[assignment]
+        if type(card) is not Card:
+            try:
+                card = Card.parse(card) if isinstance(card, str) else Card(card)
+            except CardParseError as e:
+                raise IllegalPlay(str(e), rule="R1.2", seat=mover, cards=f"play {card!r}") from None
+        if seat is not None and seat != mover:
+            raise IllegalPlay(f"it is seat {mover}'s turn", rule="R1.4", seat=seat, cards=f"play {card}")
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal = legal_mask(
+                self._hands[mover], self._led, not self._winners, self._broken, self._cfg
+            )
+        if not legal >> card & 1:
+            rule, why = self._why_illegal(card)
+            raise IllegalPlay(why, rule=rule, seat=mover, cards=f"play {card}")
+        self._apply(card)
+
+    def choose_moon(self, seat: int, choice: MoonChoice) -> None:
+        """The shooter's decision under ``moon="shooter_chooses"`` (R4.4): ``"add"`` 26 to every
+        other player, or ``"subtract"`` 26 from its own score."""
+        if self.phase is not Phase.MOON_CHOICE:
+            raise IllegalMoonChoice("no moon decision is asked now", rule="R4.4", seat=seat, cards="choose")
+        if seat != self._shooter:
+            raise IllegalMoonChoice(
+                f"seat {self._shooter} shot the moon and decides", rule="R4.4", seat=seat, cards="choose"
+            )
+        if choice not in MOON_CHOICES:
+            raise IllegalMoonChoice(
+                f"the choice is 'add' or 'subtract', not {choice!r}", rule="R4.4", seat=seat, cards="choose"
+            )
+        self._finish(choice)
+
+    def clone(self) -> Round:
+        """An independent copy (cheap: a few short lists)."""
+        c = object.__new__(Round)
+        c.rules = self.rules
+        c.players = self.players
+        c.hand_size = self.hand_size
+        c.round_number = self.round_number
+        c.scores_before = self.scores_before
+        c.pass_offset = self.pass_offset
+        c.phase = self.phase
+        c.to_move = self.to_move
+        c._cfg = self._cfg
+        c._dealt = self._dealt
+        c._hands = self._hands[:]
+        c._passed = self._passed[:]
+        c._received = self._received[:]
+        c._plays = self._plays[:]
+        c._winners = self._winners[:]
+        c._in_trick = self._in_trick
+        c._first_leader = self._first_leader
+        c._won = self._won[:]
+        c._tricks_won = self._tricks_won[:]
+        c._voids = self._voids[:]
+        c._leader = self._leader
+        c._led = self._led
+        c._broken = self._broken
+        c._legal = self._legal
+        c._shooter = self._shooter
+        c._result = self._result
+        return c
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _seat(self, seat: int) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalPlay(f"there is no seat {seat!r}", rule="R1.4", seat=None, cards="act")
+        return seat
+
+    def _exchange(self) -> None:
+        n, off = self.players, self.pass_offset
+        passed: list[int] = self._passed  # type: ignore[assignment]
+        for s in range(n):
+            self._hands[s] &= ~passed[s]
+        for s in range(n):
+            to = (s + off) % n
+            self._hands[to] |= passed[s]
+            self._received[to] = passed[s]
+        self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAYING
+        bit = 1 << self.rules.lowest_club
+        self._leader = self._first_leader = self.to_move = next(
+            s for s, h in enumerate(self._hands) if h & bit
+        )
+
+    def _apply(self, card: int) -> None:
+        """Play ``card`` for the seat to move, known to be legal."""
+        seat: int = self.to_move  # type: ignore[assignment]
+        self._hands[seat] ^= 1 << card
+        plays = self._plays
+        plays.append(card)
+        self._legal = -1
+        suit = card & 3
+        if suit == HEARTS or (card == QS and self._cfg.queen_breaks):
+            self._broken = True
+        k = self._in_trick + 1
+        if k == 1:
+            self._led = suit
+        elif suit != self._led:
+            self._voids[seat] |= 1 << self._led
+        n = self.players
+        if k < n:
+            self._in_trick = k
+            self.to_move = seat + 1 if seat + 1 < n else 0
+            return
+        trick = plays[-n:]
+        winner = (self._leader + trick_winner_offset(trick)) % n
+        mask = 0
+        for c in trick:
+            mask |= 1 << c
+        self._won[winner] |= mask
+        self._tricks_won[winner] += 1
+        winners = self._winners
+        winners.append(winner)
+        self._in_trick = 0
+        self._led = -1
+        self._leader = self.to_move = winner
+        if len(winners) == self.hand_size:
+            self._end_of_play()
+
+    def _end_of_play(self) -> None:
+        shooter = next((s for s, w in enumerate(self._won) if w & POINTS_MASK == POINTS_MASK), None)
+        if shooter is not None and self.rules.moon == "shooter_chooses":
+            self._shooter = shooter
+            self.phase = Phase.MOON_CHOICE
+            self.to_move = shooter
+            return
+        self._finish(None)
+
+    def _finish(self, choice: MoonChoice | None) -> None:
+        self._result = score_round(self._won, self._tricks_won, self.rules, self.scores_before, choice)
+        self._shooter = self._result.shooter
+        self.phase = Phase.OVER
+        self.to_move = None
+
+    def _why_illegal(self, card: Card) -> tuple[str, str]:
+        """The rule and reason that forbid ``card`` now (it is not in the legal set)."""
+        hand = self._hands[self.to_move]  # type: ignore[index]
+        if not hand >> card & 1:
+            return "R1.3", f"{card} is not in its hand"
+        legal = CardSet.from_mask(self._legal_mask())
+        if self._led >= 0:
+            if hand & SUIT_MASKS[self._led]:
+                return "R3.2", f"it must follow {SUIT_NAMES[self._led]} (legal: {legal})"
+            return "R3.3", f"no points on the first trick while it holds other cards (legal: {legal})"
+        if not self._winners:
+            if self.rules.first_lead == "any_club":
+                return "R3.1", f"the first lead is a club (legal: {legal})"
+            return "R3.1", f"the first lead is the {self.rules.lowest_club} (legal: {legal})"
+        if self._legal_mask() == QS_MASK:
+            return "R3.7", "with only hearts and the Q♠ left and hearts unbroken, the Q♠ is led"
+        if card == QS:
+            return "R3.6", f"the Q♠ may not be led before hearts are broken (legal: {legal})"
+        return "R3.4", f"hearts are not broken yet (legal: {legal})"
+
+    def __repr__(self) -> str:
+        return (
+            f"<Round {self.round_number} {self.phase.value} players={self.players} "
+            f"to_move={self.to_move} tricks={len(self._winners)}>"
+        )
+
+
+def deal_hands(rules: Rules, seed: int | random.Random | None = None) -> list[int]:
+    """Shuffle the deck for ``rules`` and deal it one card at a time clockwise (R1.3).
+
+    The shuffle is a Fisher–Yates shuffle driven by ``Random.random()``, the same for the same
+    seed on every platform.
+    """
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    deck = [c for c in _DECKS[rules.players]]
+    rand = rng.random
+    for i in range(len(deck) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    n = rules.players
+    hands = [0] * n
+    for i, c in enumerate(deck):
+        hands[i % n] |= 1 << c
+    return hands
+
+
+_DECKS: Final = {n: tuple(c for c in range(52) if Rules(players=n).deck_mask >> c & 1) for n in (3, 4, 5, 6)}
+
+
+def _hand_mask(cards: Hand) -> int:
+    if isinstance(cards, CardSet):
+        return cards.mask
+    if isinstance(cards, int) and not isinstance(cards, bool):
+        if not 0 <= cards < 1 << 52:
+            raise CardParseError(f"{cards!r} is not a 52-bit card mask")
+        return cards
+    if isinstance(cards, str):
+        return CardSet.parse(cards).mask
+    return CardSet(cards).mask
+
+
+__all__ = [
+    "HEARTS",
+    "QS",
+    "Hand",
+    "LegalConfig",
+    "MoonChoice",
+    "Phase",
+    "Round",
+    "RoundResult",
+    "Trick",
+    "deal_hands",
+    "legal_mask",
+    "score_round",
+    "trick_winner_offset",
+]

@@ -1,0 +1,148 @@
+"""What one seat may know (RULES.md R7): the only thing a bot, a client or a saved view gets.
+
+>>> from hearts import Game, Rules
+>>> from hearts.view import View
+>>> game = Game(Rules(), seed=2)
+>>> v = View.of(game, 0)
+>>> len(v.hand), v.pass_to, v.must_pass, v.received
+(13, 1, True, None)
+>>> game.pass_cards(0, list(v.hand)[:3])
+>>> View.of(game, 0).passed == CardSet(list(v.hand)[:3])
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hearts.cards import CardSet
+from hearts.game import Game
+from hearts.round import Phase, Round, RoundResult, Trick
+from hearts.rules import Rules
+
+
+@dataclass(frozen=True)
+class View:
+    """One seat's knowledge at one moment (R7). Immutable; holds no other seat's unplayed card
+    except those this seat passed to its receiver (which it knows, R7)."""
+
+    seat: int
+    rules: Rules
+    round_number: int
+    phase: Phase
+    to_move: int | None
+    """The seat to act (``None`` while passing or when the round is over)."""
+    hand: CardSet
+    """This seat's cards now (while passing: without the cards it has chosen to pass)."""
+    legal: CardSet
+    """Cards this seat may play now (empty unless it is this seat's turn to play)."""
+    must_pass: bool
+    """True while this seat still has to choose its pass."""
+    pass_to: int | None
+    """The seat that receives this seat's pass this round (``None``: a hold round)."""
+    pass_from: int | None
+    """The seat whose pass this seat receives."""
+    passed: CardSet | None
+    received: CardSet | None
+    """Cards received, once every seat has passed (R2.1)."""
+    trick: Trick
+    """The trick in progress."""
+    tricks: tuple[Trick, ...]
+    """Completed tricks with their winners."""
+    hearts_broken: bool
+    points_taken: tuple[int, ...]
+    """Penalty points taken this round, by seat."""
+    tricks_won: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    """Cards each seat still holds."""
+    voids: tuple[frozenset[int], ...]
+    """Suits each seat has shown it lacks by not following suit."""
+    played: CardSet
+    """Every card played this round."""
+    scores: tuple[int, ...]
+    """Game totals before this round."""
+    moon_choice_pending: bool
+    """True when this seat shot the moon and must choose (R4.4 ``shooter_chooses``)."""
+    result: RoundResult | None
+    game_over: bool
+    winners: tuple[int, ...] | None
+
+    @classmethod
+    def of(cls, source: Game | Round, seat: int) -> View:
+        """The view of ``seat`` on a game (its current round) or a single round."""
+        game = source if isinstance(source, Game) else None
+        r = source.round if isinstance(source, Game) else source
+        n = r.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"there is no seat {seat!r} among {n} players")
+        hand = r.hand(seat)
+        passed = r.passed(seat)
+        passing = r.phase is Phase.PASSING
+        if passing and passed is not None:
+            hand = hand - passed
+        tricks = r.tricks
+        trick = r.current_trick
+        played = CardSet.from_mask(_mask_of_tricks(tricks) | _mask_of_tricks((trick,)))
+        played_by = [0] * n
+        for t in (*tricks, trick):
+            for s, _ in t.plays:
+                played_by[s] += 1
+        return cls(
+            seat=seat,
+            rules=r.rules,
+            round_number=r.round_number,
+            phase=r.phase,
+            to_move=r.to_move,
+            hand=hand,
+            legal=r.legal_plays() if r.to_move == seat else CardSet.from_mask(0),
+            must_pass=passing and passed is None,
+            pass_to=r.pass_target(seat) if r.pass_offset else None,
+            pass_from=(seat - r.pass_offset) % n if r.pass_offset else None,
+            passed=passed,
+            received=r.received(seat),
+            trick=trick,
+            tricks=tricks,
+            hearts_broken=r.hearts_broken,
+            points_taken=r.points_taken,
+            tricks_won=r.tricks_won,
+            hand_sizes=tuple(r.hand_size - k for k in played_by),
+            voids=tuple(r.voids(s) for s in range(n)),
+            played=played,
+            scores=r.scores_before,
+            moon_choice_pending=r.phase is Phase.MOON_CHOICE and r.to_move == seat,
+            result=r.result,
+            game_over=game.is_over if game else r.is_over,
+            winners=game.winners if game else None,
+        )
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.rules.players
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this seat has to act (pass, play or choose)."""
+        return self.must_pass or self.to_move == self.seat
+
+    @property
+    def unseen(self) -> CardSet:
+        """Cards this seat has not seen: held by the others, in some order it cannot know
+        (except its own passed cards, see :attr:`known_elsewhere`)."""
+        deck = CardSet.from_mask(self.rules.deck_mask)
+        return deck - self.hand - self.played - (self.passed or CardSet())
+
+    @property
+    def known_elsewhere(self) -> CardSet:
+        """This seat's passed cards still unplayed: it knows the receiver holds them (R7)."""
+        if self.passed is None or self.phase is Phase.PASSING:
+            return CardSet()
+        return self.passed - self.played
+
+
+def _mask_of_tricks(tricks: tuple[Trick, ...]) -> int:
+    mask = 0
+    for t in tricks:
+        for c in t.cards:
+            mask |= 1 << c
+    return mask
