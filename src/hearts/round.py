@@ -431,11 +431,11 @@ class Round:
         legal = self._legal
         if legal < 0:
             legal = self._legal = legal_mask(
-                self._hands[self.to_move],
+                self._hands[self.to_move],  # type: ignore[index]
                 self._led,
                 not self._winners,
                 self._broken,
-                self._cfg,  # type: ignore[index]
+                self._cfg,
             )
         return legal
 
@@ -485,9 +485,7 @@ class Round:
             raise IllegalPlay(f"it is seat {mover}'s turn", rule="R1.4", seat=seat, cards=f"play {card}")
         legal = self._legal
         if legal < 0:
-            legal = self._legal = legal_mask(
-                self._hands[mover], self._led, not self._winners, self._broken, self._cfg
-            )
+            legal = self._legal_mask()
         if not legal >> card & 1:
             rule, why = self._why_illegal(card)
             raise IllegalPlay(why, rule=rule, seat=mover, cards=f"play {card}")
