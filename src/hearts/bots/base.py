@@ -1,0 +1,97 @@
+"""The bot protocol: a bot sees a :class:`~hearts.view.View` (RULES.md R7), never the round.
+
+>>> from hearts import Game, Rules
+>>> from hearts.bots import RandomBot, run_bots
+>>> game = Game(Rules(target=30), seed=9)
+>>> bots = {seat: RandomBot(seed=seat) for seat in range(4)}
+>>> run_bots(game, bots)
+>>> game.is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+
+from hearts.cards import Card, CardSet
+from hearts.game import Game
+from hearts.round import MoonChoice, Phase
+from hearts.view import View
+
+
+class Bot(ABC):
+    """A player program. It is given views only, may keep memory across a round, and draws
+    every random choice from its own seeded ``rng`` (same seed, same decisions)."""
+
+    name = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def choose_pass(self, view: View) -> CardSet:
+        """The cards to pass (``view.rules.pass_count`` of ``view.hand``)."""
+
+    @abstractmethod
+    def choose_play(self, view: View) -> Card:
+        """A card of ``view.legal``."""
+
+    def choose_moon(self, view: View) -> MoonChoice:
+        """After shooting the moon under ``shooter_chooses`` (R4.4): ``"add"`` 26 to the others
+        or ``"subtract"`` 26 from itself. By default: whichever leaves this seat better placed
+        against the best opponent, adding unless that ends the game with this seat not winning.
+        """
+        me = view.seat
+        before = list(view.scores)
+        add = [t + (0 if s == me else 26) for s, t in enumerate(before)]
+        sub = [t - (26 if s == me else 0) for s, t in enumerate(before)]
+        winners = view.rules.game_winners(add)
+        if winners is not None and me not in winners:
+            return "subtract"
+        margin_add = min(t for s, t in enumerate(add) if s != me) - add[me]
+        margin_sub = min(t for s, t in enumerate(sub) if s != me) - sub[me]
+        return "add" if margin_add >= margin_sub else "subtract"
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class RandomBot(Bot):
+    """Uniformly random over legal moves (and random passes)."""
+
+    name = "random"
+
+    def choose_pass(self, view: View) -> CardSet:
+        return CardSet(self.rng.sample(list(view.hand), view.rules.pass_count))
+
+    def choose_play(self, view: View) -> Card:
+        return self.rng.choice(list(view.legal))
+
+
+def run_bots(game: Game, bots: Mapping[int, Bot], *, stop_at_human: bool = True) -> None:
+    """Let the bots act until a seat without a bot must act, or the game is over.
+
+    Passing is simultaneous (R2.1): every bot seat passes as soon as the round starts.
+    """
+    while not game.is_over:
+        r = game.round
+        if r.phase is Phase.PASSING:
+            waiting = r.seats_to_pass()
+            for seat in waiting:
+                if seat in bots:
+                    game.pass_cards(seat, bots[seat].choose_pass(View.of(game, seat)))
+            if r.phase is Phase.PASSING:
+                return  # a person has still to pass
+            continue
+        seat = r.to_move
+        assert seat is not None
+        bot = bots.get(seat)
+        if bot is None:
+            return
+        view = View.of(game, seat)
+        if r.phase is Phase.MOON_CHOICE:
+            game.choose_moon(seat, bot.choose_moon(view))
+        else:
+            game.play(bot.choose_play(view), seat)

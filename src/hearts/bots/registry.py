@@ -1,0 +1,51 @@
+"""Build bots from spec strings such as ``random`` or ``search:time=0.5``.
+
+>>> make_bot("random", seed=3)
+<RandomBot random>
+>>> make_bot("nobody")
+Traceback (most recent call last):
+...
+hearts.errors.HeartsError: unknown bot 'nobody'; known bots: random
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hearts.bots.base import Bot, RandomBot
+from hearts.errors import HeartsError
+
+BotFactory = Callable[..., Bot]
+
+_FACTORIES: dict[str, BotFactory] = {"random": RandomBot}
+BOT_NAMES = tuple(_FACTORIES)
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """A bot from ``name`` or ``name:key=value,key=value``; unknown names or keys are an error."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise HeartsError(f"{spec!r} is not a bot spec; known bots: {', '.join(_FACTORIES)}")
+    name, _, args = spec.strip().partition(":")
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        raise HeartsError(f"unknown bot {name!r}; known bots: {', '.join(_FACTORIES)}")
+    options: dict[str, Any] = {}
+    for item in filter(None, (a.strip() for a in args.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise HeartsError(f"bot option {item!r} in {spec!r} is not key=value")
+        options[key.strip()] = _number(value.strip())
+    try:
+        return factory(seed=seed, **options)
+    except TypeError:
+        raise HeartsError(f"bot {name!r} does not take options {sorted(options)}") from None
+
+
+def _number(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
