@@ -142,17 +142,20 @@ _CHUNKS: Final = tuple(
 )
 
 
+_C0, _C1, _C2, _C3, _C4, _C5, _C6 = _CHUNKS
+
+
 def cards_of(mask: int) -> list[Card]:
     """The cards of a mask in ascending id order (a byte at a time, through a table)."""
-    out: list[Card] = []
-    k = 0
-    while mask:
-        b = mask & 255
-        if b:
-            out += _CHUNKS[k][b]
-        mask >>= 8
-        k += 1
-    return out
+    return [
+        *_C0[mask & 255],
+        *_C1[mask >> 8 & 255],
+        *_C2[mask >> 16 & 255],
+        *_C3[mask >> 24 & 255],
+        *_C4[mask >> 32 & 255],
+        *_C5[mask >> 40 & 255],
+        *_C6[mask >> 48 & 255],
+    ]
 
 
 def iter_mask(mask: int) -> Iterator[Card]:
@@ -200,8 +203,8 @@ class CardSet:
     @classmethod
     def from_mask(cls, mask: int) -> CardSet:
         """Wrap a mask without checking it (for the engine's hot paths)."""
-        s = object.__new__(cls)
-        object.__setattr__(s, "mask", mask)
+        s = _new(cls)
+        _set_mask(s, mask)
         return s
 
     @classmethod
@@ -219,8 +222,25 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("CardSet is immutable")
+
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        return (CardSet, (self.mask,))  # pickle and copy through the (validating) constructor
+
     def __iter__(self) -> Iterator[Card]:
-        return iter(cards_of(self.mask))
+        mask = self.mask  # cards_of, inlined: iterating is the hot path of user code
+        return iter(
+            [
+                *_C0[mask & 255],
+                *_C1[mask >> 8 & 255],
+                *_C2[mask >> 16 & 255],
+                *_C3[mask >> 24 & 255],
+                *_C4[mask >> 32 & 255],
+                *_C5[mask >> 40 & 255],
+                *_C6[mask >> 48 & 255],
+            ]
+        )
 
     def __reversed__(self) -> Iterator[Card]:
         mask = self.mask
@@ -302,6 +322,9 @@ class CardSet:
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
 
+
+_new = object.__new__
+_set_mask = CardSet.__dict__["mask"].__set__  # the slot's own setter, past __setattr__
 
 DISPLAY_SUIT_ORDER: Final = (CLUBS, DIAMONDS, SPADES, HEARTS)
 """Suits in the order a hand is shown: alternating colours, clubs first."""

@@ -30,7 +30,7 @@ class IllegalAction(HeartsError):
         self.rule = rule
         self.seat = seat
         self.cards = cards
-        who = f"seat {seat}" if seat is not None else "nobody"
+        who = f"seat {seat}" if seat is not None else "the player"
         what = f" {cards}" if cards else ""
         super().__init__(f"{rule}: {who} may not{what}: {reason}")
 

@@ -157,6 +157,11 @@ def load_game(data: Mapping[str, Any]) -> Game:
     if not rounds:
         raise RecordError("the record has no round")
     deals = [_deal(entry, rules, f"round {i}") for i, entry in enumerate(rounds)]
+    for i, hands in enumerate(deals):  # a bad later deal is named as such, not as the play before it
+        try:
+            Round(rules, hands, round_number=i)
+        except (HeartsError, TypeError) as e:
+            raise RecordError(f"round {i}, deal: {e}") from None
     try:
         game = Game(rules, deals=deals)
     except (HeartsError, TypeError) as e:
@@ -179,7 +184,7 @@ def load_game(data: Mapping[str, Any]) -> Game:
             raise RecordError(f"{where} is not finished but later rounds follow")
     for key, value in (("totals", game.totals), ("winners", game.winners)):
         recorded = data.get(key)
-        if recorded is not None and list(recorded) != list(value or []):
+        if recorded is not None and (not isinstance(recorded, list) or recorded != list(value or [])):
             raise RecordError(f"the record's {key} are {recorded!r}; replaying gives {value!r}")
     return game
 

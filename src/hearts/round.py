@@ -57,6 +57,11 @@ class Phase(str, Enum):
     OVER = "over"
 
 
+_PASSING: Final = Phase.PASSING  # module constants: an enum class attribute is slow to read
+_PLAYING: Final = Phase.PLAYING
+_from_mask: Final = CardSet.from_mask
+
+
 @dataclass(frozen=True, slots=True)
 class Trick:
     """A trick: who led, the cards in the order played, who won (``None`` while open)."""
@@ -147,6 +152,8 @@ def legal_mask(hand: int, led: int, first: bool, broken: bool, cfg: LegalConfig)
     if allowed:
         if allowed == QS_MASK and hand & HEARTS_MASK and cfg.lead_hearts_instead and cfg.must_break:
             return hand  # R3.7 option: hearts may be led instead of the Q♠
+        if not cfg.must_break and not hand & ~POINTS_MASK:
+            return hand  # R3.6: only hearts and the Q♠ (hearts free to lead, R3.4 off): the Q♠ too
         return allowed
     if hand & QS_MASK and hand & HEARTS_MASK and cfg.must_break and not cfg.lead_hearts_instead:
         return QS_MASK  # R3.7: only hearts and the Q♠ left, hearts unbroken
@@ -423,9 +430,12 @@ class Round:
 
     def legal_plays(self) -> CardSet:
         """The cards the seat to move may play (R3); empty outside the play phase."""
-        if self.phase is not Phase.PLAYING:
+        if self.phase is not _PLAYING:
             return CardSet.from_mask(0)
-        return CardSet.from_mask(self._legal_mask())
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal_mask()
+        return _from_mask(legal)
 
     def _legal_mask(self) -> int:
         legal = self._legal
@@ -444,44 +454,48 @@ class Round:
     def pass_cards(self, seat: int, cards: Iterable[Card | int | str] | CardSet | str) -> None:
         """``seat`` passes ``cards`` (R2.1). Seats pass in any order; the cards change hands
         when the last seat has passed (R2.3)."""
-        if self.phase is not Phase.PASSING:
+        if self.phase is not _PASSING:
             why = (
                 "nobody passes this round" if not self.pass_offset else f"it is the {self.phase.value} phase"
             )
-            raise IllegalPass(why, rule="R2.1", seat=seat, cards="pass")
-        seat = self._seat(seat)
+            raise IllegalPass(why, rule="R2.1", seat=seat, cards=f"pass {_shown(cards)}")
+        try:
+            seat = self._seat(seat)
+        except IllegalPlay as e:  # a pass is refused with an IllegalPass
+            raise IllegalPass(e.reason, rule=e.rule, seat=None, cards=f"pass {_shown(cards)}") from None
         try:
             mask = _hand_mask(cards)
         except CardParseError as e:
             raise IllegalPass(str(e), rule="R2.1", seat=seat, cards="pass those cards") from None
-        shown = str(CardSet.from_mask(mask))
         if self._passed[seat] is not None:
+            shown = CardSet.from_mask(mask)
             raise IllegalPass("it has already passed", rule="R2.1", seat=seat, cards=f"pass {shown}")
         if mask.bit_count() != self.rules.pass_count:
             raise IllegalPass(
                 f"{self.rules.pass_count} cards are passed, not {mask.bit_count()}",
                 rule="R2.1",
                 seat=seat,
-                cards=f"pass {shown}",
+                cards=f"pass {CardSet.from_mask(mask)}",
             )
         if mask & ~self._hands[seat]:
             missing = CardSet.from_mask(mask & ~self._hands[seat])
+            shown = CardSet.from_mask(mask)
             raise IllegalPass(f"it does not hold {missing}", rule="R2.1", seat=seat, cards=f"pass {shown}")
         self._passed[seat] = mask
-        if all(p is not None for p in self._passed):
+        if None not in self._passed:
             self._exchange()
 
     def play(self, card: Card | int | str, seat: int | None = None) -> None:
         """The seat to move plays ``card`` (R3). Pass ``seat`` to have it checked too."""
-        if self.phase is not Phase.PLAYING:
-            raise IllegalPlay(f"it is the {self.phase.value} phase", rule="R3", seat=seat, cards="play")
+        if self.phase is not _PLAYING:
+            raise IllegalPlay(f"it is the {self.phase.value} phase", rule="R3", seat=seat, cards=f"play {card}")
         mover: int = self.to_move  # type: ignore[assignment]
         if type(card) is not Card:
             try:
                 card = Card.parse(card) if isinstance(card, str) else Card(card)
             except CardParseError as e:
                 raise IllegalPlay(str(e), rule="R1.2", seat=mover, cards=f"play {card!r}") from None
-        if seat is not None and seat != mover:
+        if seat is not None and (seat != mover or isinstance(seat, bool)):
             raise IllegalPlay(f"it is seat {mover}'s turn", rule="R1.4", seat=seat, cards=f"play {card}")
         legal = self._legal
         if legal < 0:
@@ -670,7 +684,17 @@ def _hand_mask(cards: Hand) -> int:
         return cards
     if isinstance(cards, str):
         return CardSet.parse(cards).mask
+    if not isinstance(cards, Iterable):
+        raise CardParseError(f"{cards!r} is not a list of cards")
     return CardSet(cards).mask
+
+
+def _shown(cards: object) -> str:
+    """The cards of a refused action as text for its message, whatever was given."""
+    try:
+        return str(CardSet.from_mask(_hand_mask(cards)))  # type: ignore[arg-type]
+    except (CardParseError, TypeError):
+        return repr(cards)
 
 
 __all__ = [

@@ -174,8 +174,11 @@ class Rules:
         if unknown:
             raise RulesError(f"unknown option {sorted(unknown)[0]!r}; allowed: {', '.join(OPTION_NAMES)}")
         values = dict(data)
-        if values.get("pass_cycle") is not None:
-            values["pass_cycle"] = tuple(values["pass_cycle"])
+        cycle = values.get("pass_cycle")
+        if cycle is not None:
+            if isinstance(cycle, str) or not isinstance(cycle, Iterable):
+                raise RulesError(f"option 'pass_cycle' is {cycle!r}; expected a list of steps")
+            values["pass_cycle"] = tuple(cycle)
         try:
             return cls(**values)
         except TypeError as e:  # pragma: no cover - defensive: wrong types caught above

@@ -125,6 +125,15 @@ class View:
         """True when this seat has to act (pass, play or choose)."""
         return self.must_pass or self.to_move == self.seat
 
+    def won(self, seat: int) -> CardSet:
+        """The cards in the tricks ``seat`` has taken this round (public, R7)."""
+        mask = 0
+        for t in self.tricks:
+            if t.winner == seat:
+                for c in t.cards:
+                    mask |= 1 << c
+        return CardSet.from_mask(mask)
+
     @property
     def unseen(self) -> CardSet:
         """Cards this seat has not seen: held by the others, in some order it cannot know

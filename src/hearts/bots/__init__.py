@@ -5,6 +5,10 @@
 """
 
 from hearts.bots.base import Bot, RandomBot, run_bots
-from hearts.bots.registry import BOT_NAMES, make_bot
+from hearts.bots.heuristic import HeuristicBot
+from hearts.bots.registry import BOT_NAMES, LEVELS, make_bot
+from hearts.bots.search import SearchBot
 
-__all__ = ["BOT_NAMES", "Bot", "RandomBot", "make_bot", "run_bots"]
+__all__ = [
+    "BOT_NAMES", "LEVELS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot", "run_bots",
+]

@@ -85,13 +85,12 @@ def run_bots(game: Game, bots: Mapping[int, Bot], *, stop_at_human: bool = True)
             if r.phase is Phase.PASSING:
                 return  # a person has still to pass
             continue
-        seat = r.to_move
-        assert seat is not None
-        bot = bots.get(seat)
-        if bot is None:
+        mover = r.to_move
+        bot = bots.get(mover) if mover is not None else None
+        if mover is None or bot is None:
             return
-        view = View.of(game, seat)
+        view = View.of(game, mover)
         if r.phase is Phase.MOON_CHOICE:
-            game.choose_moon(seat, bot.choose_moon(view))
+            game.choose_moon(mover, bot.choose_moon(view))
         else:
-            game.play(bot.choose_play(view), seat)
+            game.play(bot.choose_play(view), mover)

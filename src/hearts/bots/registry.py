@@ -5,7 +5,7 @@
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-hearts.errors.HeartsError: unknown bot 'nobody'; known bots: random
+hearts.errors.HeartsError: unknown bot 'nobody'; known bots: random, heuristic, search, easy, medium, hard, expert
 """
 
 from __future__ import annotations
@@ -14,22 +14,39 @@ from collections.abc import Callable
 from typing import Any
 
 from hearts.bots.base import Bot, RandomBot
+from hearts.bots.heuristic import HeuristicBot
+from hearts.bots.search import SearchBot
 from hearts.errors import HeartsError
 
 BotFactory = Callable[..., Bot]
 
-_FACTORIES: dict[str, BotFactory] = {"random": RandomBot}
+_FACTORIES: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": SearchBot,
+}
 BOT_NAMES = tuple(_FACTORIES)
+
+LEVELS: dict[str, str] = {
+    "easy": "heuristic:blunder=0.3",
+    "medium": "heuristic",
+    "hard": "search:time=0.6",
+    "expert": "search:time=2.0",
+}
+"""Difficulty levels for people, each a bot spec."""
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """A bot from ``name`` or ``name:key=value,key=value``; unknown names or keys are an error."""
+    """A bot from ``name``, ``name:key=value,key=value`` or a level (``easy`` … ``expert``);
+    unknown names or keys are an error."""
     if not isinstance(spec, str) or not spec.strip():
-        raise HeartsError(f"{spec!r} is not a bot spec; known bots: {', '.join(_FACTORIES)}")
+        raise HeartsError(f"{spec!r} is not a bot spec; known bots: {', '.join([*_FACTORIES, *LEVELS])}")
+    spec = LEVELS.get(spec.strip(), spec)
     name, _, args = spec.strip().partition(":")
     factory = _FACTORIES.get(name)
     if factory is None:
-        raise HeartsError(f"unknown bot {name!r}; known bots: {', '.join(_FACTORIES)}")
+        known = ", ".join([*_FACTORIES, *LEVELS])
+        raise HeartsError(f"unknown bot {name!r}; known bots: {known}")
     options: dict[str, Any] = {}
     for item in filter(None, (a.strip() for a in args.split(","))):
         key, sep, value = item.partition("=")

@@ -1,0 +1,845 @@
+"""Tournaments between bots: duplicate deals, seat rotation, statistics, parallel workers.
+
+Bots are given as spec strings (``"random"``, ``"search:time=0.5"``) and identified by their
+position in the list (``"1:random"``, ``"2:random"``…), since the same spec may appear twice.
+
+* **Rounds mode** (``rounds=N``): ``N`` deals, each a single :class:`~hearts.round.Round`; deal
+  ``k`` is round number ``k``, so the pass direction rotates as in a game.
+* **Games mode** (``games=N``): ``N`` whole games to the target; wins are counted (a shared win
+  counts ``1/len(winners)``).
+* **Duplicate** (the default): each deal (or each game's sequence of deals) is played once per
+  seat rotation — bot ``i`` sits at seat ``(i + k) % n`` in rotation ``k`` — so every bot holds
+  every hand. The confidence intervals then treat the deal (or game) as the unit of
+  independence, averaging each bot over its rotations.
+* **Pairwise** (``pairwise=True``): two specs A and B with four players, A at seats 0 and 2, B
+  at 1 and 3; with duplicate the second rotation swaps them. Points are then per seat.
+
+Everything is derived from ``seed``: the results do not depend on ``jobs``.
+
+>>> from hearts import Rules
+>>> result = run_arena(["random"] * 4, Rules(), rounds=3, seed=1)
+>>> [bot.label for bot in result.bots]
+['1:random', '2:random', '3:random', '4:random']
+>>> result.bots[0].rounds  # 3 deals, each played in 4 seat rotations
+12
+>>> all(sum(record.points) == 26 for record in result.rounds)
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final, Literal, TextIO
+
+from hearts.bots import Bot, make_bot
+from hearts.cards import QUEEN_OF_SPADES
+from hearts.errors import HeartsError
+from hearts.game import Game
+from hearts.round import Phase, Round, deal_hands
+from hearts.rules import PRESETS, Rules
+from hearts.view import View
+
+Mode = Literal["rounds", "games"]
+ProgressMode = Literal["bar", "lines", "off"]
+
+Z95: Final = 1.959963984540054
+"""The two-sided 95% quantile of the normal distribution."""
+DEFAULT_ROUNDS: Final = 100
+JSON_VERSION: Final = 1
+
+
+class ArenaError(RuntimeError):
+    """A bot failed during a match (an exception or an illegal move); the message says where."""
+
+
+# --- configuration and results ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What a tournament plays: the entrants, the rules, the mode and the seeding."""
+
+    specs: tuple[str, ...]
+    rules: Rules
+    mode: Mode
+    count: int
+    """Deals (rounds mode) or games (games mode), before seat rotation."""
+    duplicate: bool = True
+    pairwise: bool = False
+    seed: int = 0
+    jobs: int = 1
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return self.rules.players
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """Names of the entrants by position: ``"1:random"``, ``"2:search:time=0.5"``…"""
+        return tuple(f"{i + 1}:{spec}" for i, spec in enumerate(self.specs))
+
+    @property
+    def rotations(self) -> int:
+        """Seat rotations each deal (or game) is played in: 1 without duplicate."""
+        if not self.duplicate:
+            return 1
+        return 2 if self.pairwise else self.players
+
+    @property
+    def unit_name(self) -> str:
+        """``"deal"`` or ``"game"``: the unit of independence."""
+        return "deal" if self.mode == "rounds" else "game"
+
+    def seating(self, rotation: int) -> tuple[int, ...]:
+        """The entrant (index into :attr:`specs`) at each seat in ``rotation``.
+
+        >>> ArenaConfig(("a", "b", "c", "d"), Rules(), "rounds", 1).seating(1)  # bot i at seat i+1
+        (3, 0, 1, 2)
+        >>> ArenaConfig(("a", "b"), Rules(), "rounds", 1, pairwise=True).seating(1)
+        (1, 0, 1, 0)
+        """
+        n = self.players
+        if self.pairwise:
+            return tuple((s + rotation) % 2 for s in range(n))
+        return tuple((s - rotation) % n for s in range(n))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as a JSON-ready dict."""
+        return {
+            "specs": list(self.specs),
+            "labels": list(self.labels),
+            "rules": self.rules.to_dict(),
+            "mode": self.mode,
+            "count": self.count,
+            "duplicate": self.duplicate,
+            "pairwise": self.pairwise,
+            "seed": self.seed,
+            "jobs": self.jobs,
+            "players": self.players,
+            "rotations": self.rotations,
+            "seating": [list(self.seating(k)) for k in range(self.rotations)],
+        }
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One round played: which entrant sat where, and the outcome (seat-indexed tuples)."""
+
+    unit: int
+    """The deal (rounds mode) or game (games mode) index."""
+    rotation: int
+    round_number: int
+    """The round number (decides the pass direction); in games mode the round's index in the game."""
+    seats: tuple[int, ...]
+    """The entrant at each seat."""
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    shooter: int | None
+    queen: int
+    """The seat that took the Q♠."""
+    moon_choice: str | None
+    dealt: tuple[int, ...]
+    """The hand dealt to each seat, as a card mask (bit ``i`` is card id ``i``)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game played: seating, final totals, winners and length."""
+
+    unit: int
+    rotation: int
+    seats: tuple[int, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    rounds: int
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """The results of one entrant. Points are per seat per round, using the round ``scores``
+    (bonuses and the moon applied); lower is better."""
+
+    index: int
+    spec: str
+    label: str
+    rounds: int
+    """Rounds played (counted per seat: in pairwise mode each of its two seats counts)."""
+    points_total: int
+    mean: float
+    """Mean points per round."""
+    ci_low: float | None
+    """Lower end of the 95% confidence interval of :attr:`mean` (``None`` with fewer than two units)."""
+    ci_high: float | None
+    moons_shot: int
+    moons_suffered: int
+    """Rounds in which a seat of another entrant shot the moon."""
+    queens_taken: int
+    games: int
+    """Games played (games mode), else 0."""
+    wins: float
+    """Games won, a shared win counting ``1/len(winners)``."""
+    win_rate: float | None
+    win_ci_low: float | None
+    win_ci_high: float | None
+    decisions: int
+    time_mean: float
+    """Mean seconds per decision (``choose_pass``, ``choose_play``, ``choose_moon``)."""
+    time_p95: float
+    """95th percentile of the seconds per decision."""
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    """Everything a tournament produced: per-entrant statistics and per-round/per-game records."""
+
+    config: ArenaConfig
+    bots: tuple[BotStats, ...]
+    rounds: tuple[RoundRecord, ...]
+    games: tuple[GameRecord, ...] = ()
+    elapsed: float = 0.0
+
+    def bot(self, label_or_index: str | int) -> BotStats:
+        """The statistics of an entrant by label (``"1:random"``) or 0-based index."""
+        if isinstance(label_or_index, int):
+            return self.bots[label_or_index]
+        for b in self.bots:
+            if b.label == label_or_index:
+                return b
+        raise KeyError(label_or_index)
+
+    def table(self) -> str:
+        """A plain-text table of the results, one line per entrant."""
+        cfg = self.config
+        games_mode = cfg.mode == "games"
+        columns: list[tuple[str, list[str]]] = [("bot", [b.label for b in self.bots])]
+        columns.append(("pts/round", [f"{b.mean:.3f}" for b in self.bots]))
+        columns.append(("95% CI", [_interval(b.ci_low, b.ci_high, 3) for b in self.bots]))
+        if games_mode:
+            columns.append(("games", [str(b.games) for b in self.bots]))
+            columns.append(("wins", [_number(b.wins) for b in self.bots]))
+            columns.append(("win %", [_percent(b.win_rate) for b in self.bots]))
+            columns.append(
+                ("win % 95% CI", [_interval(b.win_ci_low, b.win_ci_high, 1, 100) for b in self.bots])
+            )
+        columns.append(("moons", [str(b.moons_shot) for b in self.bots]))
+        columns.append(("suffered", [str(b.moons_suffered) for b in self.bots]))
+        columns.append(("Q♠", [str(b.queens_taken) for b in self.bots]))
+        columns.append(("rounds", [str(b.rounds) for b in self.bots]))
+        columns.append(("ms/move", [f"{b.time_mean * 1e3:.3f}" for b in self.bots]))
+        columns.append(("p95 ms", [f"{b.time_p95 * 1e3:.3f}" for b in self.bots]))
+        widths = [max(len(h), *(len(v) for v in vals)) for h, vals in columns]
+
+        def line(cells: Sequence[str]) -> str:
+            parts = [cells[0].ljust(widths[0])]
+            parts += [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
+            return "  ".join(parts).rstrip()
+
+        played = len(self.games) if games_mode else len(self.rounds)
+        what = "games" if games_mode else "rounds"
+        kind = "duplicate" if cfg.duplicate else "no duplicate"
+        if cfg.pairwise:
+            kind += ", pairwise"
+        head = [
+            f"arena: {cfg.count} {cfg.unit_name}s x {cfg.rotations} seat rotation"
+            f"{'s' if cfg.rotations != 1 else ''} ({kind}) = {played} {what}; seed {cfg.seed}; "
+            f"{self.elapsed:.1f} s on {cfg.jobs} job{'s' if cfg.jobs != 1 else ''}",
+            f"rules: {cfg.rules.describe()}",
+            "",
+            line([h for h, _ in columns]),
+            line(["-" * w for w in widths]),
+        ]
+        body = [line([vals[i] for _, vals in columns]) for i in range(len(self.bots))]
+        unit = cfg.unit_name
+        foot = [
+            "",
+            f"pts/round: mean round score per seat (lower is better); 95% CI over {cfg.count} "
+            f"{unit}s" + (f", each {unit} averaged over its rotations" if cfg.rotations > 1 else ""),
+            "moons: shot / suffered (shot by another entrant); Q♠: times taken; ms/move: per decision",
+        ]
+        return "\n".join(head + body + foot)
+
+    def to_dict(self) -> dict[str, Any]:
+        """All results as a JSON-ready dict: ``version``, ``config``, ``elapsed``, ``bots``
+        (per-entrant statistics), ``rounds`` (one record per round played) and ``games``."""
+        return {
+            "version": JSON_VERSION,
+            "config": self.config.to_dict(),
+            "elapsed": self.elapsed,
+            "bots": [asdict(b) for b in self.bots],
+            "rounds": [asdict(r) for r in self.rounds],
+            "games": [asdict(g) for g in self.games],
+        }
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
+
+
+# --- statistics ---------------------------------------------------------------------------------
+
+
+def ratio_ci(
+    units: Sequence[tuple[float, float]], z: float = Z95
+) -> tuple[float, float | None, float | None]:
+    """The ratio ``sum(x) / sum(n)`` over independent units ``(x, n)`` and its confidence
+    interval (normal approximation, delta method). With equal ``n`` this is the plain mean of
+    ``x / n`` and its usual ``z * s / sqrt(U)`` interval. The interval is ``None`` with fewer
+    than two units.
+
+    >>> mean, low, high = ratio_ci([(6, 1), (8, 1), (7, 1)])
+    >>> mean, round(low, 3), round(high, 3)
+    (7.0, 5.868, 8.132)
+    >>> ratio_ci([(12, 2), (16, 2), (14, 2)])[0]  # per-unit means 6, 8, 7
+    7.0
+    >>> ratio_ci([(5, 1)])
+    (5.0, None, None)
+    """
+    total_n = sum(n for _, n in units)
+    if not units or total_n <= 0:
+        return 0.0, None, None
+    mean = sum(x for x, _ in units) / total_n
+    count = len(units)
+    if count < 2:
+        return mean, None, None
+    mean_n = total_n / count
+    var = sum((x - mean * n) ** 2 for x, n in units) / (count * (count - 1))
+    half = z * math.sqrt(var) / mean_n
+    return mean, mean - half, mean + half
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank ``q``-th percentile (0 for no values).
+
+    >>> percentile([5, 1, 4, 2, 3], 95), percentile([5, 1, 4, 2, 3], 50), percentile([], 95)
+    (5, 3, 0.0)
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+# --- playing ------------------------------------------------------------------------------------
+
+
+def derive_seed(*parts: object) -> int:
+    """A 64-bit seed from the parts (stable across runs and platforms, unlike ``hash()``).
+
+    >>> derive_seed(0, "deal", 3) == derive_seed(0, "deal", 3) != derive_seed(0, "deal", 4)
+    True
+    """
+    return random.Random(":".join(map(str, parts))).getrandbits(64)
+
+
+def _deal_stream(rules: Rules, seed: int) -> Iterator[list[int]]:
+    """An endless, reproducible sequence of deals (the deals of one game)."""
+    rng = random.Random(seed)
+    while True:
+        yield deal_hands(rules, rng)
+
+
+@dataclass
+class _ChunkResult:
+    rounds: list[RoundRecord] = field(default_factory=list)
+    games: list[GameRecord] = field(default_factory=list)
+    times: list[list[float]] = field(default_factory=list)
+    """Seconds per decision, by entrant."""
+
+
+def _drive(target: Game | Round, bots: Sequence[Bot], seats: Sequence[int], times: list[list[float]]) -> None:
+    """Let the bots play ``target`` to its end, timing every decision."""
+    game = target if isinstance(target, Game) else None
+    clock = time.perf_counter
+    while True:
+        if game is not None:
+            if game.is_over:
+                return
+            r = game.round
+        else:
+            assert isinstance(target, Round)
+            r = target
+        phase = r.phase
+        seat: int | None = None
+        try:
+            if phase is Phase.PASSING:
+                for seat in r.seats_to_pass():
+                    view = View.of(target, seat)
+                    t0 = clock()
+                    cards = bots[seat].choose_pass(view)
+                    times[seats[seat]].append(clock() - t0)
+                    target.pass_cards(seat, cards)
+            elif phase is Phase.PLAYING:
+                seat = r.to_move
+                assert seat is not None
+                view = View.of(target, seat)
+                t0 = clock()
+                card = bots[seat].choose_play(view)
+                times[seats[seat]].append(clock() - t0)
+                target.play(card, seat)
+            elif phase is Phase.MOON_CHOICE:
+                seat = r.to_move
+                assert seat is not None
+                view = View.of(target, seat)
+                t0 = clock()
+                choice = bots[seat].choose_moon(view)
+                times[seats[seat]].append(clock() - t0)
+                target.choose_moon(seat, choice)
+            else:
+                return
+        except Exception as e:
+            who = f"seat {seat} ({bots[seat].name})" if seat is not None else "a bot"
+            raise ArenaError(f"{who} failed in round {r.round_number}: {type(e).__name__}: {e}") from e
+
+
+def _record(unit: int, rotation: int, seats: tuple[int, ...], r: Round) -> RoundRecord:
+    result = r.result
+    assert result is not None
+    queen = next(s for s in range(r.players) if QUEEN_OF_SPADES in r.won_cards(s))
+    return RoundRecord(
+        unit=unit,
+        rotation=rotation,
+        round_number=r.round_number,
+        seats=seats,
+        points=result.points,
+        scores=result.scores,
+        tricks_won=result.tricks_won,
+        shooter=result.shooter,
+        queen=queen,
+        moon_choice=result.moon_choice,
+        dealt=tuple(h.mask for h in r.dealt),
+    )
+
+
+def _play_unit(cfg: ArenaConfig, unit: int, out: _ChunkResult) -> None:
+    """Play deal (or game) ``unit`` in every rotation."""
+    rules = cfg.rules
+    hands = deal_hands(rules, derive_seed(cfg.seed, "deal", unit)) if cfg.mode == "rounds" else None
+    for rotation in range(cfg.rotations):
+        seats = cfg.seating(rotation)
+        try:
+            bots = [
+                make_bot(cfg.specs[e], seed=derive_seed(cfg.seed, "bot", unit, rotation, s))
+                for s, e in enumerate(seats)
+            ]
+            if hands is not None:
+                r = Round(rules, hands, round_number=unit)
+                _drive(r, bots, seats, out.times)
+                out.rounds.append(_record(unit, rotation, seats, r))
+            else:
+                game = Game(rules, 0, deals=_deal_stream(rules, derive_seed(cfg.seed, "game", unit)))
+                _drive(game, bots, seats, out.times)
+                out.rounds.extend(_record(unit, rotation, seats, r) for r in game.rounds)
+                assert game.winners is not None
+                out.games.append(
+                    GameRecord(unit, rotation, seats, tuple(game.totals), game.winners, len(game.rounds))
+                )
+        except ArenaError as e:
+            raise ArenaError(f"{cfg.unit_name} {unit}, rotation {rotation}: {e}") from None
+
+
+def _play_chunk(cfg: ArenaConfig, units: Sequence[int]) -> _ChunkResult:
+    """Worker entry point: play some units (bots are built here, from their specs)."""
+    out = _ChunkResult(times=[[] for _ in cfg.specs])
+    for unit in units:
+        _play_unit(cfg, unit, out)
+    return out
+
+
+# --- aggregation --------------------------------------------------------------------------------
+
+
+def _aggregate(
+    cfg: ArenaConfig, rounds: Sequence[RoundRecord], games: Sequence[GameRecord], times: list[list[float]]
+) -> tuple[BotStats, ...]:
+    k = len(cfg.specs)
+    points: list[dict[int, list[float]]] = [{} for _ in range(k)]  # unit -> [points, rounds]
+    shot, suffered, queens, totals = [0] * k, [0] * k, [0] * k, [0] * k
+    for rec in rounds:
+        for seat, e in enumerate(rec.seats):
+            acc = points[e].setdefault(rec.unit, [0.0, 0.0])
+            acc[0] += rec.scores[seat]
+            acc[1] += 1
+            totals[e] += rec.scores[seat]
+            if rec.shooter == seat:
+                shot[e] += 1
+            elif rec.shooter is not None and rec.seats[rec.shooter] != e:
+                suffered[e] += 1
+            if rec.queen == seat:
+                queens[e] += 1
+    wins: list[dict[int, list[float]]] = [{} for _ in range(k)]  # unit -> [wins, games]
+    for g in games:
+        share = 1 / len(g.winners)
+        for e in set(g.seats):
+            acc = wins[e].setdefault(g.unit, [0.0, 0.0])
+            acc[0] += share * sum(1 for s in g.winners if g.seats[s] == e)
+            acc[1] += 1
+    stats = []
+    for e in range(k):
+        mean, low, high = ratio_ci([(x, n) for x, n in points[e].values()])
+        games_played = int(sum(n for _, n in wins[e].values()))
+        won = sum(x for x, _ in wins[e].values())
+        win_rate: float | None = None
+        win_low = win_high = None
+        if games_played:
+            win_rate, win_low, win_high = ratio_ci([(x, n) for x, n in wins[e].values()])
+            if win_low is not None and win_high is not None:  # a rate stays in [0, 1]
+                win_low, win_high = max(0.0, win_low), min(1.0, win_high)
+        t = times[e]
+        stats.append(
+            BotStats(
+                index=e,
+                spec=cfg.specs[e],
+                label=cfg.labels[e],
+                rounds=int(sum(n for _, n in points[e].values())),
+                points_total=totals[e],
+                mean=mean,
+                ci_low=low,
+                ci_high=high,
+                moons_shot=shot[e],
+                moons_suffered=suffered[e],
+                queens_taken=queens[e],
+                games=games_played,
+                wins=won,
+                win_rate=win_rate,
+                win_ci_low=win_low,
+                win_ci_high=win_high,
+                decisions=len(t),
+                time_mean=sum(t) / len(t) if t else 0.0,
+                time_p95=percentile(t, 95),
+            )
+        )
+    return tuple(stats)
+
+
+# --- progress -----------------------------------------------------------------------------------
+
+
+class Progress:
+    """A progress report on a text stream: a bar redrawn in place (``"bar"``), a start and an
+    end line (``"lines"``, for logs and pipes) or nothing (``"off"``)."""
+
+    def __init__(self, total: int, unit: str, mode: ProgressMode, stream: TextIO | None = None) -> None:
+        self.total = total
+        self.unit = unit
+        self.mode = mode
+        self.stream = stream if stream is not None else sys.stderr
+        self.done = 0
+        self.start = time.perf_counter()
+        self._last = 0.0
+
+    def begin(self, what: str) -> None:
+        """Announce the run."""
+        if self.mode == "lines":
+            self._write(f"arena: {what}\n")
+        elif self.mode == "bar":
+            self._draw(force=True)
+
+    def advance(self, n: int) -> None:
+        """``n`` more units are done."""
+        self.done += n
+        if self.mode == "bar":
+            self._draw(force=self.done >= self.total)
+
+    def end(self) -> None:
+        """Finish the report."""
+        elapsed = time.perf_counter() - self.start
+        if self.mode == "bar":
+            self._draw(force=True)
+            self._write("\n")
+        elif self.mode == "lines":
+            self._write(f"arena: done, {self.done} {self.unit}s in {elapsed:.1f} s\n")
+
+    def _draw(self, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not force and now - self._last < 0.1:
+            return
+        self._last = now
+        elapsed = now - self.start
+        frac = self.done / self.total if self.total else 1.0
+        width = 30
+        filled = int(frac * width)
+        eta = f"eta {elapsed / frac - elapsed:5.1f} s" if 0 < frac < 1 else " " * 11
+        self._write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.unit}s "
+            f"{frac:4.0%} {elapsed:6.1f} s {eta}"
+        )
+
+    def _write(self, text: str) -> None:
+        self.stream.write(text)
+        self.stream.flush()
+
+
+# --- the API ------------------------------------------------------------------------------------
+
+
+def check_specs(specs: Sequence[str]) -> None:
+    """Build each bot once to check its spec; raise :class:`HeartsError` naming a bad one."""
+    for spec in specs:
+        try:
+            make_bot(spec, seed=0)
+        except HeartsError:
+            raise
+        except (TypeError, ValueError) as e:
+            raise HeartsError(f"bot spec {spec!r}: {e}") from None
+
+
+def run_arena(
+    specs: Sequence[str],
+    rules: Rules | None = None,
+    rounds: int | None = None,
+    games: int | None = None,
+    duplicate: bool = True,
+    jobs: int = 1,
+    seed: int = 0,
+    progress: bool | ProgressMode = False,
+    pairwise: bool = False,
+) -> ArenaResult:
+    """Play a tournament and return its results.
+
+    ``specs`` has one bot spec per seat (``rules.players`` of them), or two with ``pairwise``
+    (four players). Give ``rounds`` (deals; the default mode, 100 deals) or ``games``. With
+    ``duplicate`` each deal is played in every seat rotation. ``jobs`` worker processes share
+    the work (``0``: one per CPU); the results do not depend on it. ``progress`` shows progress
+    on stderr: ``True`` draws a bar on a terminal and prints a start and an end line otherwise.
+
+    Raises :class:`~hearts.errors.HeartsError` for a bad configuration or bot spec, and
+    :class:`ArenaError` when a bot fails during play.
+
+    >>> result = run_arena(["random", "random"], Rules(target=30), games=2, pairwise=True, seed=3)
+    >>> [b.games for b in result.bots], sum(b.wins for b in result.bots)
+    ([4, 4], 4.0)
+    """
+    rules = rules if rules is not None else Rules()
+    specs = tuple(specs)
+    if rounds is not None and games is not None:
+        raise HeartsError("give either rounds or games, not both")
+    mode: Mode = "games" if games is not None else "rounds"
+    count = games if games is not None else rounds if rounds is not None else DEFAULT_ROUNDS
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise HeartsError(f"the number of {mode} must be a positive whole number, not {count!r}")
+    if pairwise:
+        if len(specs) != 2:
+            raise HeartsError(f"pairwise play takes exactly two bot specs, not {len(specs)}")
+        if rules.players != 4:
+            raise HeartsError(f"pairwise play is for 4 players, not {rules.players}")
+    elif len(specs) != rules.players:
+        raise HeartsError(f"{rules.players} players need {rules.players} bot specs, got {len(specs)}")
+    check_specs(specs)
+    if jobs < 0:
+        raise HeartsError(f"jobs must be 0 (one per CPU) or more, not {jobs}")
+    jobs = jobs or os.cpu_count() or 1
+    jobs = min(jobs, count)
+    cfg = ArenaConfig(specs, rules, mode, count, duplicate, pairwise, seed, jobs)
+
+    if progress is True:
+        pmode: ProgressMode = "bar" if sys.stderr.isatty() else "lines"
+    elif progress is False:
+        pmode = "off"
+    else:
+        pmode = progress
+    bar = Progress(count, cfg.unit_name, pmode)
+    bar.begin(
+        f"{count} {cfg.unit_name}s x {cfg.rotations} seat rotation{'s' if cfg.rotations != 1 else ''}, "
+        f"{', '.join(cfg.labels)}, {jobs} job{'s' if jobs != 1 else ''}, seed {seed}"
+    )
+    started = time.perf_counter()
+    size = max(1, math.ceil(count / max(4 * jobs, min(count, 50))))
+    chunks = [list(range(i, min(i + size, count))) for i in range(0, count, size)]
+    parts: list[_ChunkResult] = []
+    if jobs == 1:
+        for chunk in chunks:
+            parts.append(_play_chunk(cfg, chunk))
+            bar.advance(len(chunk))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            pending: dict[Future[_ChunkResult], int] = {
+                pool.submit(_play_chunk, cfg, chunk): len(chunk) for chunk in chunks
+            }
+            try:
+                while pending:
+                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        parts.append(fut.result())
+                        bar.advance(pending.pop(fut))
+            except BaseException:
+                for fut in pending:
+                    fut.cancel()
+                raise
+    bar.end()
+    elapsed = time.perf_counter() - started
+
+    round_records = sorted(
+        (r for p in parts for r in p.rounds), key=lambda r: (r.unit, r.rotation, r.round_number)
+    )
+    game_records = sorted((g for p in parts for g in p.games), key=lambda g: (g.unit, g.rotation))
+    times: list[list[float]] = [[] for _ in specs]
+    for p in parts:
+        for e, t in enumerate(p.times):
+            times[e].extend(t)
+    stats = _aggregate(cfg, round_records, game_records, times)
+    return ArenaResult(cfg, stats, tuple(round_records), tuple(game_records), elapsed)
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="hearts arena",
+        description=(
+            "Play bots against each other on many deals and report points per round with 95% "
+            "confidence intervals, moons, Q♠ taken, wins and time per decision."
+        ),
+        epilog=(
+            "examples:  hearts arena random random random random --rounds 200 --jobs 4\n"
+            "           hearts arena heuristic random --pairwise --games 50\n"
+            "           hearts arena random random random --option moon=shooter_chooses"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "specs", nargs="+", metavar="SPEC", help="one bot spec per seat, e.g. random or search:time=0.5"
+    )
+    how = p.add_mutually_exclusive_group()
+    how.add_argument(
+        "--rounds", type=int, metavar="N", help=f"play N deals as single rounds (default {DEFAULT_ROUNDS})"
+    )
+    how.add_argument("--games", type=int, metavar="N", help="play N whole games to the target")
+    p.add_argument(
+        "--duplicate",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="play every deal in every seat rotation (default: on)",
+    )
+    p.add_argument("--jobs", "-j", type=int, default=1, metavar="J", help="worker processes (0: one per CPU)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed for deals and bots (default 0)")
+    p.add_argument("--preset", default="standard", metavar="NAME", help=f"rules preset: {', '.join(PRESETS)}")
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule option, e.g. moon=shooter_chooses (repeatable)",
+    )
+    p.add_argument(
+        "--players", type=int, metavar="N", help="players, 3-6 (default: the number of SPECs, or 4)"
+    )
+    p.add_argument("--target", type=int, metavar="N", help="points that end a game (games mode; default 100)")
+    p.add_argument("--pairwise", action="store_true", help="two SPECs A B: A at seats 0 and 2, B at 1 and 3")
+    p.add_argument("--json", metavar="FILE", help="write all results (config, per-bot, per-round) as JSON")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only a start and an end line")
+    return p
+
+
+def arena_main(argv: list[str] | None = None) -> int:
+    """The ``hearts arena`` command; returns the exit status (2 for a usage error).
+
+    >>> arena_main(["random", "random", "random", "random", "--rounds", "2", "--quiet"])  # doctest: +ELLIPSIS
+    arena: 2 deals x 4 seat rotations (duplicate) = 8 rounds; ...
+    0
+    """
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, or a malformed command line (already reported)
+        return e.code if isinstance(e.code, int) else 0 if e.code is None else 2
+
+    def fail(message: str, status: int = 2) -> int:
+        print(f"hearts arena: error: {message}", file=sys.stderr)
+        return status
+
+    try:
+        rules = Rules.preset(args.preset).with_options(args.option)
+        players = args.players
+        set_by_option = any(o.partition("=")[0].strip().replace("-", "_") == "players" for o in args.option)
+        if players is None and not set_by_option and not args.pairwise and 3 <= len(args.specs) <= 6:
+            players = len(args.specs)
+        if players is not None:
+            rules = rules.replace(players=players)
+        if args.target is not None:
+            rules = rules.replace(target=args.target)
+    except HeartsError as e:
+        return fail(str(e))
+    if args.json:
+        folder = os.path.dirname(os.path.abspath(args.json))
+        if not os.path.isdir(folder):
+            return fail(f"cannot write {args.json!r}: no directory {folder!r}")
+    try:
+        result = run_arena(
+            args.specs,
+            rules,
+            rounds=args.rounds,
+            games=args.games,
+            duplicate=args.duplicate,
+            jobs=args.jobs,
+            seed=args.seed,
+            progress="lines" if args.quiet else True,
+            pairwise=args.pairwise,
+        )
+    except HeartsError as e:
+        return fail(str(e))
+    except ArenaError as e:
+        return fail(str(e), 1)
+    except KeyboardInterrupt:
+        print("\nhearts arena: interrupted", file=sys.stderr)
+        return 130
+    with contextlib.suppress(BrokenPipeError):  # e.g. `hearts arena ... | head`
+        print(result.table())
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                f.write(result.to_json())
+                f.write("\n")
+        except OSError as e:
+            return fail(f"cannot write {args.json!r}: {e}", 1)
+        print(f"arena: results written to {args.json}", file=sys.stderr)
+    return 0
+
+
+def _interval(low: float | None, high: float | None, digits: int, scale: float = 1.0) -> str:
+    if low is None or high is None:
+        return "n/a"
+    return f"[{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.1f}"
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:.2f}"
+
+
+__all__ = [
+    "ArenaConfig",
+    "ArenaError",
+    "ArenaResult",
+    "BotStats",
+    "GameRecord",
+    "Progress",
+    "RoundRecord",
+    "arena_main",
+    "check_specs",
+    "derive_seed",
+    "percentile",
+    "ratio_ci",
+    "run_arena",
+]
+
+
+if __name__ == "__main__":
+    sys.exit(arena_main())

@@ -1,0 +1,356 @@
+"""The arena: duplicate seating, seeding independent of jobs, statistics, games, pairwise, CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+import statistics
+from collections import defaultdict
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import hearts.arena as arena
+from hearts import Card, CardSet, Rules
+from hearts.arena import ArenaError, ArenaResult, Progress, arena_main, ratio_ci, run_arena
+from hearts.bots import Bot, RandomBot
+from hearts.errors import HeartsError
+from hearts.view import View
+
+RANDOM4 = ["random"] * 4
+
+
+@pytest.fixture(scope="module")
+def dup_rounds() -> ArenaResult:
+    return run_arena(RANDOM4, Rules(), rounds=6, seed=11)
+
+
+@pytest.fixture(scope="module")
+def dup_games() -> ArenaResult:
+    return run_arena(RANDOM4, Rules(target=40), games=3, seed=5)
+
+
+def _comparable(result: ArenaResult) -> dict[str, Any]:
+    """Everything but wall-clock times (and the jobs setting itself)."""
+    data = result.to_dict()
+    del data["elapsed"], data["config"]["jobs"]
+    for bot in data["bots"]:
+        del bot["time_mean"], bot["time_p95"]
+    return data
+
+
+# --- duplicate seating -------------------------------------------------------------------------
+
+
+def test_duplicate_every_bot_holds_every_hand(dup_rounds: ArenaResult) -> None:
+    by_deal: dict[int, list[Any]] = defaultdict(list)
+    for rec in dup_rounds.rounds:
+        by_deal[rec.unit].append(rec)
+    assert sorted(by_deal) == list(range(6))
+    for deal, recs in by_deal.items():
+        assert sorted(r.rotation for r in recs) == [0, 1, 2, 3]
+        assert len({r.dealt for r in recs}) == 1, "the same deal in every rotation"
+        assert {r.round_number for r in recs} == {deal}, "deal k is round number k"
+        for bot in range(4):
+            seats = [r.seats.index(bot) for r in recs]
+            assert sorted(seats) == [0, 1, 2, 3], f"bot {bot} sat {seats} in deal {deal}"
+        for r in recs:  # bot i sits at seat (i + k) % n in rotation k
+            assert all(r.seats[(i + r.rotation) % 4] == i for i in range(4))
+    assert len({recs[0].dealt for recs in by_deal.values()}) == 6, "different deals"
+
+
+def test_no_duplicate_plays_each_deal_once_in_fixed_seats() -> None:
+    result = run_arena(RANDOM4, Rules(), rounds=4, duplicate=False, seed=11)
+    assert [(r.unit, r.rotation, r.seats) for r in result.rounds] == [(k, 0, (0, 1, 2, 3)) for k in range(4)]
+    assert [b.rounds for b in result.bots] == [4] * 4
+    dup = run_arena(RANDOM4, Rules(), rounds=4, seed=11)
+    assert [r.dealt for r in result.rounds] == [r.dealt for r in dup.rounds if r.rotation == 0]
+
+
+def test_duplicate_games_share_the_deal_sequence(dup_games: ArenaResult) -> None:
+    for game in range(3):
+        seqs = [[r.dealt for r in dup_games.rounds if r.unit == game and r.rotation == k] for k in range(4)]
+        shortest = min(len(s) for s in seqs)
+        assert shortest >= 1
+        assert all(s[:shortest] == seqs[0][:shortest] for s in seqs)
+
+
+# --- seeding ---------------------------------------------------------------------------------
+
+
+def test_results_do_not_depend_on_jobs() -> None:
+    one = run_arena(RANDOM4, Rules(), rounds=5, seed=3, jobs=1)
+    two = run_arena(RANDOM4, Rules(), rounds=5, seed=3, jobs=2)
+    assert two.config.jobs == 2
+    assert _comparable(one) == _comparable(two)
+    g1 = run_arena(["random"] * 3, Rules(players=3, target=30), games=2, seed=3, jobs=1)
+    g2 = run_arena(["random"] * 3, Rules(players=3, target=30), games=2, seed=3, jobs=2)
+    assert _comparable(g1) == _comparable(g2)
+
+
+def test_seed_changes_the_deals() -> None:
+    a = run_arena(RANDOM4, Rules(), rounds=2, seed=1, duplicate=False)
+    b = run_arena(RANDOM4, Rules(), rounds=2, seed=2, duplicate=False)
+    assert [r.dealt for r in a.rounds] != [r.dealt for r in b.rounds]
+
+
+# --- statistics ------------------------------------------------------------------------------
+
+
+def test_points_add_up(dup_rounds: ArenaResult) -> None:
+    all_scores = sum(sum(r.scores) for r in dup_rounds.rounds)
+    assert sum(b.points_total for b in dup_rounds.bots) == all_scores
+    for b in dup_rounds.bots:
+        assert b.mean == pytest.approx(b.points_total / b.rounds)
+        assert b.rounds == 6 * 4
+    for r in dup_rounds.rounds:  # default rules: 26 a round, 78 when a moon is added to the others
+        assert sum(r.points) == 26
+        assert sum(r.scores) == (26 if r.shooter is None else 78)
+    per_round = all_scores / len(dup_rounds.rounds)
+    assert sum(b.mean for b in dup_rounds.bots) == pytest.approx(per_round)
+
+
+def test_points_add_up_with_bonuses() -> None:
+    rules = Rules(jack_of_diamonds=-10, no_tricks_bonus=-5)
+    result = run_arena(RANDOM4, rules, rounds=4, seed=2)
+    for r in result.rounds:
+        if r.shooter is None:
+            assert sum(r.scores) == 26 - 10 - 5 * r.tricks_won.count(0)
+        else:
+            assert sum(r.scores) == 78 - 10
+    assert sum(b.points_total for b in result.bots) == sum(sum(r.scores) for r in result.rounds)
+
+
+def test_counts_match_records(dup_rounds: ArenaResult) -> None:
+    for b in dup_rounds.bots:
+        mine = [(r, r.seats.index(b.index)) for r in dup_rounds.rounds]
+        assert b.queens_taken == sum(r.queen == s for r, s in mine)
+        assert b.moons_shot == sum(r.shooter == s for r, s in mine)
+        assert b.moons_suffered == sum(r.shooter not in (None, s) for r, s in mine)
+    assert sum(b.queens_taken for b in dup_rounds.bots) == len(dup_rounds.rounds)
+    for r in dup_rounds.rounds:
+        assert r.points[r.queen] >= 13
+
+
+def test_confidence_interval(dup_rounds: ArenaResult) -> None:
+    for b in dup_rounds.bots:
+        assert b.ci_low is not None and b.ci_high is not None
+        assert b.ci_low < b.mean < b.ci_high
+        # duplicate: the unit is the deal, averaged over its 4 rotations
+        per_deal = [
+            statistics.mean(r.scores[r.seats.index(b.index)] for r in dup_rounds.rounds if r.unit == d)
+            for d in range(6)
+        ]
+        half = 1.959963984540054 * statistics.stdev(per_deal) / len(per_deal) ** 0.5
+        assert b.ci_high - b.mean == pytest.approx(half)
+
+
+def test_ratio_ci_and_percentile() -> None:
+    xs = [3.0, 9.0, 4.0, 12.0, 0.0]
+    mean, low, high = ratio_ci([(x, 1) for x in xs])
+    assert mean == statistics.mean(xs)
+    assert low is not None and high is not None
+    assert high - mean == pytest.approx(1.959963984540054 * statistics.stdev(xs) / 5**0.5)
+    assert ratio_ci([]) == (0.0, None, None)
+    assert arena.percentile([float(i) for i in range(1, 101)], 95) == 95.0
+
+
+def test_decision_timing(dup_rounds: ArenaResult) -> None:
+    # 13 plays per round, plus a pass except in hold rounds (round numbers 3, 7, ...)
+    passes = sum(1 for r in dup_rounds.rounds if r.round_number % 4 != 3)
+    for b in dup_rounds.bots:
+        assert b.decisions == 13 * b.rounds + passes
+        assert b.time_mean > 0 and b.time_p95 > 0
+
+
+# --- games -----------------------------------------------------------------------------------
+
+
+def test_games_mode_finishes_and_counts_wins(dup_games: ArenaResult) -> None:
+    games = dup_games.games
+    assert len(games) == 3 * 4
+    assert sum(b.wins for b in dup_games.bots) == pytest.approx(len(games))
+    assert all(b.games == len(games) for b in dup_games.bots)
+    for g in games:
+        assert max(g.totals) >= 40
+        assert g.winners and all(g.totals[w] == min(g.totals) for w in g.winners)
+        rounds = [r for r in dup_games.rounds if (r.unit, r.rotation) == (g.unit, g.rotation)]
+        assert len(rounds) == g.rounds
+        assert [r.round_number for r in rounds] == list(range(g.rounds))
+        totals = [sum(r.scores[s] for r in rounds) for s in range(4)]
+        assert tuple(totals) == g.totals
+    for b in dup_games.bots:
+        assert b.win_rate is not None and b.win_rate == pytest.approx(b.wins / b.games)
+        assert b.win_ci_low is not None and b.win_ci_high is not None
+        assert 0 <= b.win_ci_low <= b.win_rate <= b.win_ci_high <= 1
+    assert "win %" in dup_games.table()
+
+
+def test_shared_wins_count_a_fraction() -> None:
+    result = run_arena(["random"] * 3, Rules(players=3, target=20, ties="share"), games=6, seed=1)
+    assert sum(b.wins for b in result.bots) == pytest.approx(len(result.games))
+    for b in result.bots:
+        expected = sum(1 / len(g.winners) for g in result.games for s in g.winners if g.seats[s] == b.index)
+        assert b.wins == pytest.approx(expected)
+
+
+# --- pairwise --------------------------------------------------------------------------------
+
+
+def test_pairwise_seating() -> None:
+    result = run_arena(["random", "random"], Rules(), rounds=3, pairwise=True, seed=4)
+    assert [b.label for b in result.bots] == ["1:random", "2:random"]
+    for r in result.rounds:
+        assert r.seats == ((0, 1, 0, 1) if r.rotation == 0 else (1, 0, 1, 0))
+    assert sorted({r.rotation for r in result.rounds}) == [0, 1]
+    assert [b.rounds for b in result.bots] == [3 * 2 * 2] * 2  # deals x rotations x seats
+    total = sum(sum(r.scores) for r in result.rounds)
+    assert sum(b.points_total for b in result.bots) == total
+    assert 2 * sum(b.mean for b in result.bots) == pytest.approx(total / len(result.rounds))
+    single = run_arena(["random", "random"], Rules(), rounds=2, pairwise=True, duplicate=False)
+    assert {r.seats for r in single.rounds} == {(0, 1, 0, 1)}
+
+
+def test_pairwise_games_count_each_game_once() -> None:
+    result = run_arena(["random", "random"], Rules(target=30), games=2, pairwise=True, seed=8)
+    assert [b.games for b in result.bots] == [4, 4]
+    assert sum(b.wins for b in result.bots) == pytest.approx(4)
+
+
+def test_pairwise_needs_two_specs_and_four_players() -> None:
+    with pytest.raises(HeartsError, match="exactly two"):
+        run_arena(RANDOM4, Rules(), rounds=1, pairwise=True)
+    with pytest.raises(HeartsError, match="4 players"):
+        run_arena(["random", "random"], Rules(players=3), rounds=1, pairwise=True)
+
+
+# --- other player counts and errors ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 5, 6])
+def test_other_player_counts(players: int) -> None:
+    result = run_arena(["random"] * players, Rules(players=players), rounds=1, seed=9)
+    assert len(result.rounds) == players
+    for bot in range(players):
+        assert sorted(r.seats.index(bot) for r in result.rounds) == list(range(players))
+
+
+def test_api_errors() -> None:
+    with pytest.raises(HeartsError, match="unknown bot"):
+        run_arena(["random", "random", "random", "nobody"], Rules(), rounds=1)
+    with pytest.raises(HeartsError, match="4 bot specs"):
+        run_arena(["random"] * 3, Rules(), rounds=1)
+    with pytest.raises(HeartsError, match="not both"):
+        run_arena(RANDOM4, Rules(), rounds=1, games=1)
+    with pytest.raises(HeartsError, match="positive"):
+        run_arena(RANDOM4, Rules(), rounds=0)
+
+
+class _Cheat(RandomBot):
+    def choose_play(self, view: View) -> Card:
+        return next(iter(CardSet.from_mask(view.rules.deck_mask & ~view.legal.mask)), Card(0))
+
+
+def test_a_failing_bot_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fake_make_bot(spec: str, seed: int | None = None) -> Bot:
+        return _Cheat(seed) if spec == "cheat" else RandomBot(seed)
+
+    monkeypatch.setattr(arena, "make_bot", fake_make_bot)
+    with pytest.raises(ArenaError, match=r"deal 0, rotation 0: seat \d \(random\) failed"):
+        run_arena(["random", "random", "random", "cheat"], Rules(), rounds=1)
+
+
+# --- output ----------------------------------------------------------------------------------
+
+
+def test_table_and_dict(dup_rounds: ArenaResult) -> None:
+    table = dup_rounds.table()
+    for b in dup_rounds.bots:
+        assert b.label in table
+    assert "pts/round" in table and "95% CI" in table and "p95 ms" in table
+    data = json.loads(json.dumps(dup_rounds.to_dict()))
+    assert set(data) == {"version", "config", "elapsed", "bots", "rounds", "games"}
+    assert data["bots"][0] == json.loads(json.dumps(asdict(dup_rounds.bots[0])))
+    assert dup_rounds.bot("2:random") is dup_rounds.bot(1)
+
+
+def test_progress_bar_and_lines() -> None:
+    out = io.StringIO()
+    bar = Progress(4, "deal", "bar", out)
+    bar.begin("x")
+    for _ in range(4):
+        bar.advance(1)
+    bar.end()
+    assert "4/4 deals" in out.getvalue() and out.getvalue().endswith("\n")
+    out = io.StringIO()
+    lines = Progress(4, "deal", "lines", out)
+    lines.begin("hello")
+    lines.advance(4)
+    lines.end()
+    assert out.getvalue().startswith("arena: hello\n") and "done, 4 deals" in out.getvalue()
+    out = io.StringIO()
+    off = Progress(4, "deal", "off", out)
+    off.begin("x")
+    off.advance(4)
+    off.end()
+    assert out.getvalue() == ""
+
+
+# --- command line ----------------------------------------------------------------------------
+
+
+def test_cli_runs_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "out.json"
+    code = arena_main([*RANDOM4, "--rounds", "2", "--seed", "7", "--json", str(path), "--quiet"])
+    assert code == 0
+    captured = capsys.readouterr()
+    assert "1:random" in captured.out and "4:random" in captured.out
+    assert "arena: done" in captured.err
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert set(data) >= {"config", "bots", "rounds", "games"}
+    assert data["config"]["seed"] == 7 and data["config"]["mode"] == "rounds"
+    assert data["config"]["specs"] == RANDOM4
+    assert len(data["rounds"]) == 8 and len(data["bots"]) == 4
+    assert {"label", "mean", "ci_low", "ci_high", "moons_shot", "queens_taken", "time_p95"} <= set(
+        data["bots"][0]
+    )
+
+
+def test_cli_games_pairwise_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["random", "random", "--pairwise", "--games", "1", "--target", "30", "--no-duplicate", "-q"]
+    assert arena_main(argv) == 0
+    out = capsys.readouterr().out
+    assert "wins" in out and "target=30" in out
+    assert arena_main(["random"] * 3 + ["--rounds", "1", "-q"]) == 0  # 3 SPECs: 3 players
+    assert "players=3" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([*RANDOM4[:3], "nobody"], "unknown bot 'nobody'"),
+        ([*RANDOM4, "--option", "bogus=1"], "unknown option 'bogus'"),
+        ([*RANDOM4, "--option", "moon=sometimes"], "option 'moon'"),
+        ([*RANDOM4, "--preset", "nope"], "unknown preset"),
+        ([*RANDOM4, "--players", "3"], "3 players need 3 bot specs"),
+        ([*RANDOM4, "--target", "0"], "option 'target'"),
+        (["random", "random", "random", "random:depth=2"], "does not take options"),
+        ([*RANDOM4, "--rounds", "0"], "positive"),
+        ([*RANDOM4, "--rounds", "x"], "invalid int"),
+        ([*RANDOM4, "--rounds", "1", "--games", "1"], "not allowed with"),
+        ([*RANDOM4, "--json", "/no/such/dir/x.json"], "no directory"),
+    ],
+)
+def test_cli_usage_errors_exit_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena_main([*argv, "-q"]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert "Traceback" not in captured.err
+    assert captured.out == ""
+
+
+def test_cli_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena_main(["--help"]) == 0
+    assert "--pairwise" in capsys.readouterr().out
