@@ -14,7 +14,6 @@ validation, events and objects. ``tests/test_kernel.py`` checks it against :clas
 from __future__ import annotations
 
 import random
-
 from collections.abc import Callable
 
 from hearts.cards import HEARTS_MASK, QS_MASK, SUIT_MASKS
@@ -31,7 +30,6 @@ from hearts.round import (
     trick_winner_offset,
 )
 from hearts.rules import Rules
-
 
 Policy = Callable[[int, list[int], int, Callable[[], float], bool], int]
 """A rollout policy: ``(legal_mask, trick_so_far, players, random, queen_gone) -> card id``."""

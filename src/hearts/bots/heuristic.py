@@ -172,7 +172,7 @@ def choose_card(view: View, legal: int, try_moon: bool) -> int:
         return lead_card(view, legal, hand, queen_out)
 
     led = trick[0].suit
-    winning = max((c for c in trick if c.suit == led))
+    winning = max(c for c in trick if c.suit == led)
     winner_seat = view.trick.plays[[c for c in trick].index(winning)][0]
     trick_points = sum(c.points for c in trick)
     last = len(trick) == view.players - 1
