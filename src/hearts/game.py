@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from hearts.cards import Card, CardSet
 from hearts.errors import IllegalAction
-from hearts.round import Hand, MoonChoice, Phase, Round, RoundResult, deal_hands
+from hearts.round import Hand, MoonChoice, Phase, Round, RoundResult, deal_hands, validate_deal
 from hearts.rules import Rules
 
 
@@ -56,6 +56,7 @@ class Game:
         self.rounds: list[Round] = []
         self.history: list[tuple[int, ...]] = []
         self.winners: tuple[int, ...] | None = None
+        self._next_deal: list[int] | None = None
         self._deal_next()
 
     # --- state -----------------------------------------------------------------------------
@@ -99,12 +100,15 @@ class Game:
     def play(self, card: Card | int | str, seat: int | None = None) -> None:
         """Play for the seat to move in the current round (R3)."""
         self._check_not_over(seat)
+        if self.round.cards_left == 1:
+            self._prefetch_deal()  # a bad next deal is refused before this play changes anything
         self.round.play(card, seat)
         self._after_action()
 
     def choose_moon(self, seat: int, choice: MoonChoice) -> None:
         """The shooter's moon decision (R4.4, ``shooter_chooses``)."""
         self._check_not_over(seat)
+        self._prefetch_deal()
         self.round.choose_moon(seat, choice)
         self._after_action()
 
@@ -127,10 +131,20 @@ class Game:
         else:
             self._deal_next()
 
-    def _deal_next(self) -> None:
+    def _prefetch_deal(self) -> None:
+        """Take and check the next round's deal (from ``deals``, else shuffled from the seed)."""
+        if self._next_deal is not None:
+            return
         hands = next(self._deals, None) if self._deals is not None else None
         if hands is None:
-            hands = deal_hands(self.rules, self._rng)
+            self._next_deal = deal_hands(self.rules, self._rng)
+        else:
+            self._next_deal = validate_deal(self.rules, hands)
+
+    def _deal_next(self) -> None:
+        self._prefetch_deal()
+        hands, self._next_deal = self._next_deal, None
+        assert hands is not None
         self.rounds.append(
             Round(
                 self.rules,

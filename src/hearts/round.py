@@ -263,24 +263,7 @@ class Round:
         scores_before: Sequence[int] | None = None,
     ) -> None:
         n = rules.players
-        if not isinstance(hands, Sequence) or isinstance(hands, str) or len(hands) != n:
-            raise CardParseError(f"a deal for {n} players needs {n} hands, got {hands!r}")
-        masks = [_hand_mask(h) for h in hands]
-        seen = 0
-        for seat, m in enumerate(masks):
-            if m.bit_count() != rules.hand_size:
-                raise CardParseError(
-                    f"R1.2: seat {seat} is dealt {m.bit_count()} cards; each of {n} players gets "
-                    f"{rules.hand_size}"
-                )
-            if m & seen:
-                raise CardParseError(f"R1.2: {CardSet.from_mask(m & seen)} dealt twice")
-            seen |= m
-        if seen != rules.deck_mask:
-            raise CardParseError(
-                f"R1.2: the deal is not the {rules.deck_size}-card deck for {n} players "
-                f"(cards {CardSet.from_mask(seen & ~rules.deck_mask)} are not in it)"
-            )
+        masks = validate_deal(rules, hands)
         if scores_before is None:
             scores_before = (0,) * n
         if len(scores_before) != n:
@@ -353,6 +336,11 @@ class Round:
     def dealt(self) -> tuple[CardSet, ...]:
         """The hands as dealt, before the pass."""
         return tuple(CardSet.from_mask(m) for m in self._dealt)
+
+    @property
+    def cards_left(self) -> int:
+        """Cards still to be played this round."""
+        return self.hand_size * self.players - len(self._plays)
 
     @property
     def tricks_played(self) -> int:
@@ -653,6 +641,30 @@ class Round:
         )
 
 
+def validate_deal(rules: Rules, hands: Sequence[Hand]) -> list[int]:
+    """The hands of a deal as masks, checked to be the whole deck for ``rules`` (R1.2)."""
+    n = rules.players
+    if not isinstance(hands, Sequence) or isinstance(hands, str) or len(hands) != n:
+        raise CardParseError(f"a deal for {n} players needs {n} hands, got {hands!r}")
+    masks = [_hand_mask(h) for h in hands]
+    seen = 0
+    for seat, m in enumerate(masks):
+        if m.bit_count() != rules.hand_size:
+            raise CardParseError(
+                f"R1.2: seat {seat} is dealt {m.bit_count()} cards; each of {n} players gets "
+                f"{rules.hand_size}"
+            )
+        if m & seen:
+            raise CardParseError(f"R1.2: {CardSet.from_mask(m & seen)} dealt twice")
+        seen |= m
+    if seen != rules.deck_mask:
+        raise CardParseError(
+            f"R1.2: the deal is not the {rules.deck_size}-card deck for {n} players "
+            f"(cards {CardSet.from_mask(seen & ~rules.deck_mask)} are not in it)"
+        )
+    return masks
+
+
 def deal_hands(rules: Rules, seed: int | random.Random | None = None) -> list[int]:
     """Shuffle the deck for ``rules`` and deal it one card at a time clockwise (R1.3).
 
@@ -708,6 +720,7 @@ __all__ = [
     "RoundResult",
     "Trick",
     "deal_hands",
+    "validate_deal",
     "legal_mask",
     "score_round",
     "trick_winner_offset",
