@@ -35,6 +35,7 @@ from hearts.cards import (
     SUIT_NAMES,
     Card,
     CardSet,
+    mask_of,
 )
 from hearts.errors import CardParseError, IllegalMoonChoice, IllegalPass, IllegalPlay
 from hearts.rules import Rules
@@ -59,7 +60,8 @@ class Phase(str, Enum):
 
 _PASSING: Final = Phase.PASSING  # module constants: an enum class attribute is slow to read
 _PLAYING: Final = Phase.PLAYING
-_from_mask: Final = CardSet.from_mask
+_new_cardset: Final = object.__new__
+_set_mask: Final = CardSet.__dict__["mask"].__set__
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,15 +164,12 @@ def legal_mask(hand: int, led: int, first: bool, broken: bool, cfg: LegalConfig)
 
 def trick_winner_offset(cards: Sequence[int]) -> int:
     """Index in ``cards`` of the highest card of the suit led (R3.8)."""
-    led = cards[0] & 3
     best = cards[0]
-    best_i = 0
-    for i in range(1, len(cards)):
-        c = cards[i]
-        if c & 3 == led and c > best:
+    led = best & 3
+    for c in cards:
+        if c > best and c & 3 == led:
             best = c
-            best_i = i
-    return best_i
+    return cards.index(best)
 
 
 def score_round(
@@ -186,12 +185,17 @@ def score_round(
     the other variants, which decide by themselves.
     """
     n = len(won)
-    points = tuple((w & HEARTS_MASK).bit_count() + (13 if w & QS_MASK else 0) for w in won)
-    jd = [rules.jack_of_diamonds if w >> JD & 1 else 0 for w in won]  # R4.2
-    shooter = next((s for s in range(n) if won[s] & POINTS_MASK == POINTS_MASK), None)
+    points = tuple([(w & HEARTS_MASK).bit_count() + (13 if w & QS_MASK else 0) for w in won])
+    jd_bonus = rules.jack_of_diamonds
+    jd = [jd_bonus if w >> JD & 1 else 0 for w in won]  # R4.2
+    shooter = None
+    for s in range(n):
+        if won[s] & POINTS_MASK == POINTS_MASK:
+            shooter = s
+            break
     if shooter is None:
         bonus = rules.no_tricks_bonus  # R4.3
-        scores = tuple(points[s] + jd[s] + (bonus if tricks_won[s] == 0 else 0) for s in range(n))
+        scores = tuple([points[s] + jd[s] + (bonus if tricks_won[s] == 0 else 0) for s in range(n)])
         return RoundResult(points, scores, tuple(tricks_won), None, None)
     add = tuple((0 if s == shooter else 26) + jd[s] for s in range(n))  # R4.4
     subtract = tuple((-26 if s == shooter else 0) + jd[s] for s in range(n))
@@ -233,6 +237,7 @@ class Round:
         "_shooter",
         "_tricks_won",
         "_voids",
+        "_trick_objects",
         "_winners",
         "_won",
         "hand_size",
@@ -281,6 +286,7 @@ class Round:
         self._received: list[int | None] = [None] * n
         self._plays: list[int] = []  # every card played, in order
         self._winners: list[int] = []  # the winner of each completed trick
+        self._trick_objects: list[Trick] = []
         self._in_trick = 0  # cards in the current trick
         self._won = [0] * n
         self._tricks_won = [0] * n
@@ -338,6 +344,19 @@ class Round:
         return tuple(CardSet.from_mask(m) for m in self._dealt)
 
     @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds (public knowledge)."""
+        return tuple(h.bit_count() for h in self._hands)
+
+    @property
+    def played(self) -> CardSet:
+        """Every card played so far this round."""
+        mask = 0
+        for c in self._plays:
+            mask |= 1 << c
+        return CardSet.from_mask(mask)
+
+    @property
     def cards_left(self) -> int:
         """Cards still to be played this round."""
         return self.hand_size * self.players - len(self._plays)
@@ -350,12 +369,14 @@ class Round:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """Completed tricks, in order."""
-        n, plays = self.players, self._plays
-        leaders = [self._first_leader, *self._winners]
-        return tuple(
-            Trick(leaders[k], tuple([CARDS[c] for c in plays[k * n : k * n + n]]), w, n)
-            for k, w in enumerate(self._winners)
-        )
+        done = self._trick_objects  # built once per trick, on demand
+        if len(done) < len(self._winners):
+            n, plays, winners = self.players, self._plays, self._winners
+            for k in range(len(done), len(winners)):
+                leader = winners[k - 1] if k else self._first_leader
+                cards = tuple([CARDS[c] for c in plays[k * n : k * n + n]])
+                done.append(Trick(leader, cards, winners[k], n))
+        return tuple(done)
 
     @property
     def current_trick(self) -> Trick:
@@ -421,9 +442,17 @@ class Round:
         if self.phase is not _PLAYING:
             return CardSet.from_mask(0)
         legal = self._legal
-        if legal < 0:
-            legal = self._legal_mask()
-        return _from_mask(legal)
+        if legal < 0:  # what _legal_mask() does, inlined: this is the hot path of user code
+            legal = self._legal = legal_mask(
+                self._hands[self.to_move],  # type: ignore[index]
+                self._led,
+                not self._winners,
+                self._broken,
+                self._cfg,
+            )
+        cards = _new_cardset(CardSet)  # CardSet.from_mask(legal), inlined
+        _set_mask(cards, legal)
+        return cards
 
     def _legal_mask(self) -> int:
         legal = self._legal
@@ -491,7 +520,35 @@ class Round:
         if not legal >> card & 1:
             rule, why = self._why_illegal(card)
             raise IllegalPlay(why, rule=rule, seat=mover, cards=f"play {card}")
-        self._apply(card)
+        # Apply it (inlined: this is the hot path of every driver of a Round).
+        self._hands[mover] ^= 1 << card
+        plays = self._plays
+        plays.append(card)
+        self._legal = -1
+        suit = card & 3
+        if (suit == HEARTS or (card == QS and self._cfg.queen_breaks)) and not self._broken:
+            self._broken = True
+        k = self._in_trick + 1
+        if k == 1:
+            self._led = suit
+        elif suit != self._led:
+            self._voids[mover] |= 1 << self._led
+        n = self.players
+        if k < n:
+            self._in_trick = k
+            self.to_move = mover + 1 if mover + 1 < n else 0
+            return
+        trick = plays[-n:]
+        winner = (self._leader + trick_winner_offset(trick)) % n
+        self._won[winner] |= sum(map(_BITS.__getitem__, trick))
+        self._tricks_won[winner] += 1
+        winners = self._winners
+        winners.append(winner)
+        self._in_trick = 0
+        self._led = -1
+        self._leader = self.to_move = winner
+        if len(winners) == self.hand_size:
+            self._end_of_play()
 
     def choose_moon(self, seat: int, choice: MoonChoice) -> None:
         """The shooter's decision under ``moon="shooter_chooses"`` (R4.4): ``"add"`` 26 to every
@@ -526,6 +583,7 @@ class Round:
         c._received = self._received[:]
         c._plays = self._plays[:]
         c._winners = self._winners[:]
+        c._trick_objects = self._trick_objects[:]
         c._in_trick = self._in_trick
         c._first_leader = self._first_leader
         c._won = self._won[:]
@@ -560,44 +618,11 @@ class Round:
     def _start_play(self) -> None:
         self.phase = Phase.PLAYING
         bit = 1 << self.rules.lowest_club
-        self._leader = self._first_leader = self.to_move = next(
-            s for s, h in enumerate(self._hands) if h & bit
-        )
-
-    def _apply(self, card: int) -> None:
-        """Play ``card`` for the seat to move, known to be legal."""
-        seat: int = self.to_move  # type: ignore[assignment]
-        self._hands[seat] ^= 1 << card
-        plays = self._plays
-        plays.append(card)
-        self._legal = -1
-        suit = card & 3
-        if suit == HEARTS or (card == QS and self._cfg.queen_breaks):
-            self._broken = True
-        k = self._in_trick + 1
-        if k == 1:
-            self._led = suit
-        elif suit != self._led:
-            self._voids[seat] |= 1 << self._led
-        n = self.players
-        if k < n:
-            self._in_trick = k
-            self.to_move = seat + 1 if seat + 1 < n else 0
-            return
-        trick = plays[-n:]
-        winner = (self._leader + trick_winner_offset(trick)) % n
-        mask = 0
-        for c in trick:
-            mask |= 1 << c
-        self._won[winner] |= mask
-        self._tricks_won[winner] += 1
-        winners = self._winners
-        winners.append(winner)
-        self._in_trick = 0
-        self._led = -1
-        self._leader = self.to_move = winner
-        if len(winners) == self.hand_size:
-            self._end_of_play()
+        hands = self._hands
+        leader = 0
+        while not hands[leader] & bit:
+            leader += 1
+        self._leader = self._first_leader = self.to_move = leader
 
     def _end_of_play(self) -> None:
         shooter = next((s for s, w in enumerate(self._won) if w & POINTS_MASK == POINTS_MASK), None)
@@ -648,8 +673,9 @@ def validate_deal(rules: Rules, hands: Sequence[Hand]) -> list[int]:
         raise CardParseError(f"a deal for {n} players needs {n} hands, got {hands!r}")
     masks = [_hand_mask(h) for h in hands]
     seen = 0
+    hand_size = rules.hand_size
     for seat, m in enumerate(masks):
-        if m.bit_count() != rules.hand_size:
+        if m.bit_count() != hand_size:
             raise CardParseError(
                 f"R1.2: seat {seat} is dealt {m.bit_count()} cards; each of {n} players gets "
                 f"{rules.hand_size}"
@@ -678,16 +704,21 @@ def deal_hands(rules: Rules, seed: int | random.Random | None = None) -> list[in
         j = int(rand() * (i + 1))
         deck[i], deck[j] = deck[j], deck[i]
     n = rules.players
-    hands = [0] * n
-    for i, c in enumerate(deck):
-        hands[i % n] |= 1 << c
-    return hands
+    bit = _BITS.__getitem__
+    return [sum(map(bit, deck[s::n])) for s in range(n)]  # card i to seat i % n
+
+
+_BITS: Final = tuple(1 << c for c in range(52))
 
 
 _DECKS: Final = {n: tuple(c for c in range(52) if Rules(players=n).deck_mask >> c & 1) for n in (3, 4, 5, 6)}
 
 
 def _hand_mask(cards: Hand) -> int:
+    if type(cards) is int and 0 <= cards < 1 << 52:  # the common cases first: a valid mask,
+        return cards
+    if type(cards) is list or type(cards) is tuple:  # a list or tuple of cards
+        return mask_of(cards)  # what CardSet(cards).mask does
     if isinstance(cards, CardSet):
         return cards.mask
     if isinstance(cards, int) and not isinstance(cards, bool):

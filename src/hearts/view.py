@@ -82,11 +82,6 @@ class View:
             hand = hand - passed
         tricks = r.tricks
         trick = r.current_trick
-        played = CardSet.from_mask(_mask_of_tricks(tricks) | _mask_of_tricks((trick,)))
-        played_by = [0] * n
-        for t in (*tricks, trick):
-            for s, _ in t.plays:
-                played_by[s] += 1
         return cls(
             seat=seat,
             rules=r.rules,
@@ -105,9 +100,9 @@ class View:
             hearts_broken=r.hearts_broken,
             points_taken=r.points_taken,
             tricks_won=r.tricks_won,
-            hand_sizes=tuple(r.hand_size - k for k in played_by),
+            hand_sizes=r.hand_sizes,
             voids=tuple(r.voids(s) for s in range(n)),
-            played=played,
+            played=r.played,
             scores=r.scores_before,
             moon_choice_pending=r.phase is Phase.MOON_CHOICE and r.to_move == seat,
             result=r.result,
@@ -148,10 +143,3 @@ class View:
             return CardSet()
         return self.passed - self.played
 
-
-def _mask_of_tricks(tricks: tuple[Trick, ...]) -> int:
-    mask = 0
-    for t in tricks:
-        for c in t.cards:
-            mask |= 1 << c
-    return mask

@@ -5,7 +5,9 @@ For each decision it repeatedly samples the hidden hands consistently with what 
 lacks, and the cards this seat passed (it knows who holds them) — and, on every sample, plays
 each candidate move followed by a rollout to the end of the round with the kernel's
 :func:`~hearts.kernel.greedy_policy`. All candidates share the same samples and rollout seeds
-(common random numbers), and the move with the lowest mean score for this seat is chosen.
+(common random numbers). The move with the lowest mean score for this seat is chosen when it
+beats the heuristic bot's choice by more than ``margin`` standard errors of the paired
+differences; otherwise the heuristic's choice stands (see :func:`pick`).
 
 The pass is chosen the same way: candidate passes built from the most dangerous cards are
 compared on sampled deals, with the other seats passing like the heuristic bot, over whole
@@ -29,7 +31,7 @@ import random
 import time as _time
 
 from hearts.bots.base import Bot
-from hearts.bots.heuristic import pass_danger, pass_mask
+from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
 from hearts.cards import HEARTS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
 from hearts.kernel import greedy_policy, play_out
@@ -49,6 +51,7 @@ class SearchBot(Bot):
         iterations: int | None = None,
         time: float | None = None,
         pass_candidates: int = 6,
+        margin: float = 1.0,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -60,6 +63,7 @@ class SearchBot(Bot):
         self.iterations = iterations
         self.time = time
         self.pass_candidates = pass_candidates
+        self.margin = float(margin)
         self._cfg: tuple[Rules, LegalConfig] | None = None
 
     def _config(self, rules: Rules) -> LegalConfig:
@@ -86,7 +90,7 @@ class SearchBot(Bot):
         tricks_won = list(view.tricks_won)
         tricks_left = view.rules.hand_size - len(view.tricks)
         first = not view.tricks
-        totals = [0.0] * len(moves)
+        scores: list[list[int]] = [[] for _ in moves]
         rollouts, deadline = self._budget()
         done = samples = 0
         rng = self.rng
@@ -102,11 +106,12 @@ class SearchBot(Bot):
                     h, view.trick.leader, [*trick, card], broken, first, w, tw, tricks_left,
                     cfg, random.Random(seed), greedy_policy,
                 )
-                totals[i] += _my_score(w, tw, view)
+                scores[i].append(_my_score(w, tw, view))
             done += len(moves)
             samples += 1
-        best = min(range(len(moves)), key=lambda i: (totals[i], moves[i]))
-        return moves[best]
+        heuristic = choose_card(view, view.legal.mask, True)
+        prior = moves.index(heuristic) if heuristic in moves else 0
+        return moves[pick(scores, prior, self.margin)]
 
     # --- passing ---------------------------------------------------------------------------
 
@@ -121,7 +126,7 @@ class SearchBot(Bot):
         assert to is not None
         giver = (me - view.rules.pass_offset(view.round_number)) % n
         cfg = self._config(view.rules)
-        totals = [0.0] * len(candidates)
+        scores: list[list[int]] = [[] for _ in candidates]
         rollouts, deadline = self._budget()
         done = samples = 0
         rng = self.rng
@@ -141,11 +146,28 @@ class SearchBot(Bot):
                 w, tw = [0] * n, [0] * n
                 play_out(hands, leader, [], False, True, w, tw, view.rules.hand_size, cfg,
                          random.Random(seed), greedy_policy)
-                totals[i] += _my_score(w, tw, view)
+                scores[i].append(_my_score(w, tw, view))
             done += len(candidates)
             samples += 1
-        best = min(range(len(candidates)), key=lambda i: (totals[i], candidates[i]))
-        return CardSet.from_mask(candidates[best])
+        prior = candidates.index(pass_mask(hand, count))
+        return CardSet.from_mask(candidates[pick(scores, prior, self.margin)])
+
+
+def pick(scores: list[list[int]], prior: int, margin: float) -> int:
+    """The candidate with the lowest mean score, if it beats the ``prior`` (the heuristic's
+    choice) by more than ``margin`` standard errors of the paired differences (all candidates
+    were scored on the same samples); otherwise the prior. This keeps sampling noise from
+    overruling sound play when the search sees no real difference."""
+    best = min(range(len(scores)), key=lambda i: (sum(scores[i]), i))
+    if best == prior or margin <= 0:
+        return best
+    diffs = [a - b for a, b in zip(scores[prior], scores[best], strict=True)]
+    k = len(diffs)
+    mean = sum(diffs) / k
+    if k < 2:
+        return prior
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+    return best if mean > margin * (var / k) ** 0.5 else prior
 
 
 def _my_score(won: list[int], tricks_won: list[int], view: View) -> int:

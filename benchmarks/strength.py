@@ -1,0 +1,60 @@
+"""How strong are the bots? Duplicate deals, 95% confidence intervals (not a timed test).
+
+    .venv/bin/python benchmarks/strength.py [--deals-fast 500] [--deals 50] [--jobs 2]
+
+1. ``heuristic`` against three ``random`` bots, ``--deals-fast`` deals × 4 seat rotations.
+2. ``hard`` against three ``random`` bots, ``--deals`` deals × 4 rotations.
+3. ``hard`` against three ``heuristic`` bots, ``--deals`` deals × 4 rotations.
+
+Points are per round (lower is better; an equal share is 6.5). The last line is
+``heuristic_vs_random=A hard_vs_random=B hard_vs_heuristic=C hard_p95_s=D``, where D is the
+95th percentile of the hard bot's seconds per decision over items 2 and 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from hearts.arena import ArenaResult, run_arena
+from hearts.bots.registry import LEVELS
+from hearts.rules import Rules
+
+
+def duel(spec: str, field: str, deals: int, jobs: int, seed: int) -> ArenaResult:
+    """``spec`` against three ``field`` bots on duplicate deals."""
+    print(f"\n== {spec} vs 3 × {field}: {deals} deals × 4 rotations ==", file=sys.stderr)
+    return run_arena([spec, field, field, field], Rules(), rounds=deals, jobs=jobs, seed=seed,
+                     progress=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals-fast", type=int, default=500, help="deals for item 1")
+    parser.add_argument("--deals", type=int, default=50, help="deals for items 2 and 3")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--hard", default=LEVELS["hard"], help="the spec measured as 'hard'")
+    args = parser.parse_args(argv)
+
+    items = [
+        ("heuristic_vs_random", duel("heuristic", "random", args.deals_fast, args.jobs, args.seed)),
+        ("hard_vs_random", duel(args.hard, "random", args.deals, args.jobs, args.seed + 1)),
+        ("hard_vs_heuristic", duel(args.hard, "heuristic", args.deals, args.jobs, args.seed + 2)),
+    ]
+    print(f"\n{'item':<22} {'pts/round':>9}  {'95% CI':>16}  {'rounds':>6}  {'p95 s/move':>10}")
+    for name, result in items:
+        bot = result.bots[0]
+        ci = f"[{bot.ci_low:.2f}, {bot.ci_high:.2f}]" if bot.ci_low is not None else "n/a"
+        print(f"{name:<22} {bot.mean:>9.2f}  {ci:>16}  {bot.rounds:>6}  {bot.time_p95:>10.3f}")
+    p95 = max(items[1][1].bots[0].time_p95, items[2][1].bots[0].time_p95)
+    print(f"hard = {args.hard}")
+    print(
+        " ".join(f"{name}={result.bots[0].mean:.2f}" for name, result in items)
+        + f" hard_p95_s={p95:.2f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
