@@ -4,9 +4,11 @@
 
 Each engine plays ``N`` random rounds of standard 4-player Hearts (deal, pass, 52 plays),
 split into ``T`` short trials. The trials of the three engines are interleaved (and their
-order rotated) so that a noisy machine slows all of them alike; the table reports the best
-and the median trial of each, and the ratios use the best trials. The last line is
-``api_vs_openspiel=X kernel_vs_openspiel=Y`` (ratios of rounds per second).
+order rotated) so that a noisy machine slows all of them alike; each trial is timed in CPU
+time of this process (``time.process_time``) with the garbage collector paused, as ``timeit``
+does. The table reports the best and the median trial of each engine; the ratios on the last
+line, ``api_vs_openspiel=X kernel_vs_openspiel=Y`` (ratios of rounds per second), use the best
+trials, the least disturbed by other processes.
 
 - ``api``: what a user would write with :class:`hearts.Round`: ``Round.deal``, each seat passes
   ``rng.sample(list(r.hand(seat)), 3)``, then ``r.play(rng.choice(list(r.legal_plays())))``
@@ -20,6 +22,7 @@ and the median trial of each, and the ratios use the best trials. The last line 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import platform
 import random
@@ -88,7 +91,7 @@ def make_openspiel_runner(pyspiel: Any) -> Runner:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=20_000, help="rounds per engine (default 20000)")
-    parser.add_argument("--trials", type=int, default=10, help="interleaved trials per engine (default 10)")
+    parser.add_argument("--trials", type=int, default=40, help="interleaved trials per engine (default 40)")
     parser.add_argument("--seed", type=int, default=2024, help="random seed (default 2024)")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.trials < 1:
@@ -121,9 +124,12 @@ def main(argv: list[str] | None = None) -> int:
         order = names[t % len(names) :] + names[: t % len(names)]  # rotate who goes first
         for name in order:
             progress.advance(0, f"trial {t + 1}/{trials}: {name}")
+            gc.collect()
+            gc.disable()
             start = time.process_time()  # CPU time: less sensitive to other processes
             checks[name].append(engines[name](n, args.seed + t))
             elapsed = time.process_time() - start
+            gc.enable()
             rates[name].append(n / elapsed)
             progress.advance(n)
     progress.close()

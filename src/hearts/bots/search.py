@@ -32,7 +32,7 @@ import time as _time
 
 from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
-from hearts.cards import HEARTS, Card, CardSet, cards_of
+from hearts.cards import CARDS, HEARTS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
 from hearts.kernel import greedy_policy, play_out
 from hearts.round import QS, LegalConfig, score_round
@@ -110,7 +110,7 @@ class SearchBot(Bot):
             done += len(moves)
             samples += 1
         heuristic = choose_card(view, view.legal.mask, True)
-        prior = moves.index(heuristic) if heuristic in moves else 0
+        prior = moves.index(CARDS[heuristic]) if view.legal.mask >> heuristic & 1 else 0
         return moves[pick(scores, prior, self.margin)]
 
     # --- passing ---------------------------------------------------------------------------
