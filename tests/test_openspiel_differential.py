@@ -206,6 +206,8 @@ def note_corners(
         seen["R3.4 leader holds hearts and others, none played"] += 1
         if queen_played:
             seen["R3.5 leader holds hearts and others, the Q♠ played, no heart"] += 1
+    if hand & QS_MASK and hand & ~POINTS_MASK:
+        seen["R3.6 leader holds the Q♠ and non-points, no heart played"] += 1
 
 
 # --- the differential driver ------------------------------------------------------------------
@@ -335,7 +337,7 @@ def run_combo(params: dict[str, bool], rounds: int) -> Counter[str]:
     return seen
 
 
-# Corners every combination must reach (its counts are printed with -s on failure).
+# Corners every combination must reach (a failure lists the counts it reached).
 REQUIRED: Final = (
     "R3.1 first leader holds several clubs",
     "R3.3 follower void, holds only points",
@@ -343,6 +345,7 @@ REQUIRED: Final = (
     "R3.4 leader holds hearts and others, none played",
     "R3.4 leader holds only hearts, none played",
     "R3.5 leader holds hearts and others, the Q♠ played, no heart",
+    "R3.6 leader holds the Q♠ and non-points, no heart played",
     "R3.7 leader holds only hearts and the Q♠, none played",
     "R4.4 moon",
     "R4.3 moon round with a seat without a trick",
@@ -415,12 +418,8 @@ def test_pass_direction_mapping() -> None:
     game = pyspiel.load_game("hearts")
     names = {d: game.new_initial_state().action_to_string(pyspiel.PlayerId.CHANCE, d) for d in range(4)}
     assert names == {0: "No Pass", 1: "Left", 2: "Across", 3: "Right"}
-    assert [Rules(pass_cycle=(step,)).pass_offset(0) for step in ("hold", "left", "across", "right")] == [
-        0,
-        1,
-        2,
-        3,
-    ]
+    offsets = [Rules(pass_cycle=(step,)).pass_offset(0) for step in ("hold", "left", "across", "right")]
+    assert offsets == [0, 1, 2, 3]
     # One pass to the left in OpenSpiel: North's three cards end in East's hand.
     state = game.new_initial_state()
     state.apply_action(1)
