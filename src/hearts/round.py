@@ -241,6 +241,7 @@ class Round:
         "_winners",
         "_won",
         "hand_size",
+        "is_over",
         "pass_offset",
         "phase",
         "players",
@@ -258,6 +259,8 @@ class Round:
     scores_before: tuple[int, ...]
     phase: Phase
     to_move: int | None
+    is_over: bool
+    """True once the round is scored (a plain attribute: drivers read it on every move)."""
 
     def __init__(
         self,
@@ -267,17 +270,20 @@ class Round:
         round_number: int = 0,
         scores_before: Sequence[int] | None = None,
     ) -> None:
-        n = rules.players
         masks = validate_deal(rules, hands)
-        if scores_before is None:
-            scores_before = (0,) * n
-        if len(scores_before) != n:
-            raise ValueError(f"scores_before needs {n} totals, got {scores_before!r}")
+        if scores_before is not None and len(scores_before) != rules.players:
+            raise ValueError(f"scores_before needs {rules.players} totals, got {scores_before!r}")
+        self._setup(rules, masks, round_number, scores_before)
+
+    def _setup(
+        self, rules: Rules, masks: list[int], round_number: int, scores_before: Sequence[int] | None
+    ) -> None:
+        n = rules.players
         self.rules = rules
         self.players = n
         self.hand_size = rules.hand_size
         self.round_number = round_number
-        self.scores_before = tuple(scores_before)
+        self.scores_before = tuple(scores_before) if scores_before is not None else (0,) * n
         self.pass_offset = rules.pass_offset(round_number)
         self._cfg = LegalConfig(rules)
         self._dealt = tuple(masks)
@@ -297,6 +303,7 @@ class Round:
         self._legal = -1
         self._shooter: int | None = None
         self._result: RoundResult | None = None
+        self.is_over = False
         if self.pass_offset:
             self.phase = Phase.PASSING
             self.to_move = None
@@ -314,19 +321,13 @@ class Round:
     ) -> Round:
         """Shuffle and deal (R1.3) from a seed or a ``random.Random``."""
         rules = rules or Rules()
-        return cls(
-            rules,
-            deal_hands(rules, seed),
-            round_number=round_number,
-            scores_before=scores_before,
-        )
+        if scores_before is not None and len(scores_before) != rules.players:
+            raise ValueError(f"scores_before needs {rules.players} totals, got {scores_before!r}")
+        r = object.__new__(cls)
+        r._setup(rules, deal_hands(rules, seed), round_number, scores_before)  # a valid deal
+        return r
 
     # --- reading the state -----------------------------------------------------------------
-
-    @property
-    def is_over(self) -> bool:
-        """True once the round is scored."""
-        return self._result is not None
 
     @property
     def result(self) -> RoundResult | None:
@@ -595,6 +596,7 @@ class Round:
         c._legal = self._legal
         c._shooter = self._shooter
         c._result = self._result
+        c.is_over = self.is_over
         return c
 
     # --- internals -------------------------------------------------------------------------
@@ -638,6 +640,7 @@ class Round:
         self._shooter = self._result.shooter
         self.phase = Phase.OVER
         self.to_move = None
+        self.is_over = True
 
     def _why_illegal(self, card: Card) -> tuple[str, str]:
         """The rule and reason that forbid ``card`` now (it is not in the legal set)."""
