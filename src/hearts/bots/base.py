@@ -15,7 +15,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 
-from hearts.cards import Card, CardSet
+from hearts.cards import JACK_OF_DIAMONDS, Card, CardSet
 from hearts.game import Game
 from hearts.round import MoonChoice, Phase
 from hearts.view import View
@@ -40,19 +40,20 @@ class Bot(ABC):
 
     def choose_moon(self, view: View) -> MoonChoice:
         """After shooting the moon under ``shooter_chooses`` (R4.4): ``"add"`` 26 to the others
-        or ``"subtract"`` 26 from itself. By default: whichever leaves this seat better placed
-        against the best opponent, adding unless that ends the game with this seat not winning.
+        or ``"subtract"`` 26 from itself. Either way the gap to every opponent is the same, so
+        the choice is about the game's length: add (bringing the end nearer) when that ends the
+        game with this seat winning or leaves it in the lead; subtract otherwise (never add
+        when that ends the game with this seat not winning), keeping time to catch up.
         """
         me = view.seat
-        before = list(view.scores)
+        jd = view.rules.jack_of_diamonds  # R4.2: its bonus counts whichever way the moon goes
+        before = [t + (jd if JACK_OF_DIAMONDS in view.won(s) else 0) for s, t in enumerate(view.scores)]
         add = [t + (0 if s == me else 26) for s, t in enumerate(before)]
-        sub = [t - (26 if s == me else 0) for s, t in enumerate(before)]
         winners = view.rules.game_winners(add)
-        if winners is not None and me not in winners:
-            return "subtract"
-        margin_add = min(t for s, t in enumerate(add) if s != me) - add[me]
-        margin_sub = min(t for s, t in enumerate(sub) if s != me) - sub[me]
-        return "add" if margin_add >= margin_sub else "subtract"
+        if winners is not None:
+            return "add" if me in winners else "subtract"
+        leading = add[me] < min(t for s, t in enumerate(add) if s != me)
+        return "add" if leading else "subtract"
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -191,8 +191,10 @@ def choose_card(view: View, legal: int, try_moon: bool) -> int:
 
     if follow:
         under = follow & ((1 << winning) - 1)
-        if led == SPADES and follow & QS_MASK and winning > QS:
-            return QS  # dump the queen on the A♠/K♠ winner
+        if led == SPADES and follow & QS_MASK and winning > QS and winner_seat != shooter:
+            return QS  # dump the queen on the A♠/K♠ winner (never on a moon shooter)
+        if winner_seat == shooter and under & ~QS_MASK:
+            under &= ~QS_MASK
         if under:
             pick = _top(under)
             return pick
