@@ -569,34 +569,9 @@ class Round:
     def clone(self) -> Round:
         """An independent copy (cheap: a few short lists)."""
         c = object.__new__(Round)
-        c.rules = self.rules
-        c.players = self.players
-        c.hand_size = self.hand_size
-        c.round_number = self.round_number
-        c.scores_before = self.scores_before
-        c.pass_offset = self.pass_offset
-        c.phase = self.phase
-        c.to_move = self.to_move
-        c._cfg = self._cfg
-        c._dealt = self._dealt
-        c._hands = self._hands[:]
-        c._passed = self._passed[:]
-        c._received = self._received[:]
-        c._plays = self._plays[:]
-        c._winners = self._winners[:]
-        c._trick_objects = self._trick_objects[:]
-        c._in_trick = self._in_trick
-        c._first_leader = self._first_leader
-        c._won = self._won[:]
-        c._tricks_won = self._tricks_won[:]
-        c._voids = self._voids[:]
-        c._leader = self._leader
-        c._led = self._led
-        c._broken = self._broken
-        c._legal = self._legal
-        c._shooter = self._shooter
-        c._result = self._result
-        c.is_over = self.is_over
+        for name in Round.__slots__:
+            value = getattr(self, name)
+            setattr(c, name, value[:] if type(value) is list else value)  # the rest is immutable
         return c
 
     # --- internals -------------------------------------------------------------------------
