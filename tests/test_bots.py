@@ -354,7 +354,7 @@ def test_blunder_draws_from_the_seed() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("nobody", "unknown bot 'nobody'; known bots: random, heuristic, search, easy"),
+        ("nobody", "unknown bot 'nobody'; known bots: random, heuristic, search, openspiel_ismcts, easy"),
         ("", "is not a bot spec"),
         ("search:iterations", "bot option 'iterations' in 'search:iterations' is not key=value"),
         ("heuristic:speed=3", "bot 'heuristic' does not take options ['speed']"),

@@ -5,7 +5,7 @@
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-hearts.errors.HeartsError: unknown bot 'nobody'; known bots: random, heuristic, search, easy, medium, hard, expert
+hearts.errors.HeartsError: unknown bot 'nobody'; known bots: random, heuristic, search, openspiel_ismcts, easy, medium, hard, expert
 """
 
 from __future__ import annotations
@@ -25,6 +25,16 @@ _FACTORIES: dict[str, BotFactory] = {
     "heuristic": HeuristicBot,
     "search": SearchBot,
 }
+
+
+def _openspiel_ismcts(seed: int | None = None, **options: Any) -> Bot:
+    """OpenSpiel's ISMCTS bot at our table (needs the ``openspiel`` extra)."""
+    from hearts.bots.openspiel import make_ismcts  # lazy: the core never imports pyspiel
+
+    return make_ismcts(seed=seed, **options)
+
+
+_FACTORIES["openspiel_ismcts"] = _openspiel_ismcts  # e.g. "openspiel_ismcts:simulations=5000"
 BOT_NAMES = tuple(_FACTORIES)
 
 LEVELS: dict[str, str] = {

@@ -1,0 +1,163 @@
+"""The observation encoding shared by every adapter: a flat ``float32`` vector of named slices,
+built only from a :class:`~hearts.view.View` (RULES.md R7: what one seat may know).
+
+Seats are *relative*: index 0 is the observing seat, 1 the seat on its left (the next to play
+after it), and so on clockwise (R1.4). ``n`` is the number of players; cards are one-hot over
+the 52 card ids (``rank * 4 + suit``, OpenSpiel's order).
+
+=================  ==========  ===========================================================
+slice              length      meaning
+=================  ==========  ===========================================================
+``hand``           52          the cards this seat holds (while passing: minus those chosen)
+``played``         n × 52      cards each seat has played this round
+``trick``          n × 52      the current trick, one card one-hot per slot in play order
+``trick_leader``   n           who led the current trick
+``voids``          n × 4       suits each seat has shown it lacks (R3.2)
+``points``         n           penalty points taken this round, / 26
+``passed``         52          cards this seat passed (or has chosen so far)
+``received``       52          cards this seat received (R2.3)
+``pass_to``        n           the pass direction this round, one-hot offset (0 = hold)
+``scores``         n           game totals before this round / target, clipped to [-1, 2]
+``phase``          3           passing, playing, moon choice (R4.4)
+``hearts_broken``  1           R3.5
+``tricks_played``  1           tricks completed / tricks in the round
+``rules``          12          R3.1 any club, R3.3 points on first trick, R3.4 must break,
+                               R3.5 Q♠ breaks, R3.6 Q♠ after break, R3.7 hearts instead,
+                               R4.2 J♦ bonus / 26, R4.3 no-trick bonus / 26, R4.4 moon
+                               one-hot (add, subtract, chooses, add unless losing)
+=================  ==========  ===========================================================
+
+Four players: 52 + 208 + 208 + 4 + 16 + 4 + 52 + 52 + 4 + 4 + 3 + 1 + 1 + 12 = 621 values.
+
+>>> from hearts import Game, Rules
+>>> from hearts.view import View
+>>> enc = ObservationEncoder(Rules())
+>>> enc.size, enc.slices["trick"]
+(621, slice(260, 468, None))
+>>> obs = enc.encode(View.of(Game(Rules(), seed=1), 0))
+>>> int(obs[enc.slices["hand"]].sum()), obs.dtype.name
+(13, 'float32')
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from hearts.round import Phase
+from hearts.rules import MOONS, Rules
+from hearts.view import View
+
+RULE_FLAGS: Final = 12
+
+
+def _layout(n: int) -> list[tuple[str, int]]:
+    return [
+        ("hand", 52),
+        ("played", n * 52),
+        ("trick", n * 52),
+        ("trick_leader", n),
+        ("voids", n * 4),
+        ("points", n),
+        ("passed", 52),
+        ("received", 52),
+        ("pass_to", n),
+        ("scores", n),
+        ("phase", 3),
+        ("hearts_broken", 1),
+        ("tricks_played", 1),
+        ("rules", RULE_FLAGS),
+    ]
+
+
+def _mask_to(out: NDArray[np.float32], start: int, mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        out[start + low.bit_length() - 1] = 1.0
+        mask ^= low
+
+
+class ObservationEncoder:
+    """The encoding for one set of rules (its length depends on the number of players)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.players = n = rules.players
+        self.slices: dict[str, slice] = {}
+        start = 0
+        for name, length in _layout(n):
+            self.slices[name] = slice(start, start + length)
+            start += length
+        self.size = start
+        self.low = np.zeros(self.size, dtype=np.float32)
+        self.high = np.ones(self.size, dtype=np.float32)
+        self.low[self.slices["scores"]] = -1.0
+        self.high[self.slices["scores"]] = 2.0
+        r = self.slices["rules"].start
+        self.low[r + 6 : r + 8] = -1.0  # the two bonuses, / 26
+        self._rule_values = self._rules_vector(rules)
+
+    @staticmethod
+    def _rules_vector(rules: Rules) -> NDArray[np.float32]:
+        v = np.zeros(RULE_FLAGS, dtype=np.float32)
+        v[0] = rules.first_lead == "any_club"
+        v[1] = rules.points_on_first_trick
+        v[2] = rules.must_break_hearts
+        v[3] = rules.queen_breaks_hearts
+        v[4] = rules.queen_lead == "after_break"
+        v[5] = rules.lead_hearts_instead_of_queen
+        v[6] = rules.jack_of_diamonds / 26
+        v[7] = rules.no_tricks_bonus / 26
+        v[8 + MOONS.index(rules.moon)] = 1.0
+        return v
+
+    def encode(self, view: View, pending_pass: int = 0) -> NDArray[np.float32]:
+        """The observation of ``view``'s seat. ``pending_pass`` is a mask of cards this seat has
+        chosen so far in a pass given one card at a time (they leave ``hand``, join ``passed``)."""
+        n, me, s = self.players, view.seat, self.slices
+        out = np.zeros(self.size, dtype=np.float32)
+        _mask_to(out, s["hand"].start, view.hand.mask & ~pending_pass)
+        base = s["played"].start
+        for t in (*view.tricks, view.trick):
+            for seat, card in t.plays:
+                out[base + ((seat - me) % n) * 52 + card] = 1.0
+        base = s["trick"].start
+        for i, card in enumerate(view.trick.cards):
+            out[base + i * 52 + card] = 1.0
+        if view.phase is Phase.PLAYING:
+            out[s["trick_leader"].start + (view.trick.leader - me) % n] = 1.0
+        base = s["voids"].start
+        for seat, suits in enumerate(view.voids):
+            for suit in suits:
+                out[base + ((seat - me) % n) * 4 + suit] = 1.0
+        base = s["points"].start
+        for seat, pts in enumerate(view.points_taken):
+            out[base + (seat - me) % n] = pts / 26
+        passed = (view.passed.mask if view.passed is not None else 0) | pending_pass
+        _mask_to(out, s["passed"].start, passed)
+        if view.received is not None:
+            _mask_to(out, s["received"].start, view.received.mask)
+        offset = (view.pass_to - me) % n if view.pass_to is not None else 0
+        out[s["pass_to"].start + offset] = 1.0
+        base = s["scores"].start
+        target = view.rules.target
+        for seat, total in enumerate(view.scores):
+            out[base + (seat - me) % n] = min(max(total / target, -1.0), 2.0)
+        phase = {Phase.PASSING: 0, Phase.PLAYING: 1, Phase.MOON_CHOICE: 2}.get(view.phase)
+        if phase is not None:
+            out[s["phase"].start + phase] = 1.0
+        out[s["hearts_broken"].start] = view.hearts_broken
+        out[s["tricks_played"].start] = len(view.tricks) / view.rules.hand_size
+        out[s["rules"]] = self._rule_values
+        return out
+
+    def table(self) -> str:
+        """The slices as a markdown table (for the README)."""
+        rows = ["| slice | offset | length |", "|---|---|---|"]
+        rows += [f"| `{k}` | {v.start} | {v.stop - v.start} |" for k, v in self.slices.items()]
+        return "\n".join(rows)
+
+
+__all__ = ["ObservationEncoder"]

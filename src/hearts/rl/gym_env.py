@@ -1,0 +1,179 @@
+"""A Gymnasium single-agent environment: one seat learns, the others are bots of the registry.
+
+>>> import gymnasium
+>>> import hearts.rl  # registers "pyhearts/Hearts-v0"
+>>> env = gymnasium.make("pyhearts/Hearts-v0", opponents="random")
+>>> obs, info = env.reset(seed=3)
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
+((621,), True)
+
+Actions, observations and rewards are those of :mod:`hearts.rl.hearts_v0` (see
+:mod:`hearts.rl.driver`): card ids, the pass as single-card actions, ``{"observation",
+"action_mask"}``, ``-scores`` at the end of each round (optionally shaped per trick). The
+opponents (``opponents``: one bot spec for all, or one per other seat, e.g. ``"heuristic"``,
+``"easy"``) act between the learner's turns, from their own views (R7), seeded from
+``reset(seed=…)`` so that an episode is reproducible.
+
+An action outside the mask: with ``illegal="random"`` (the default) a uniformly random legal
+action is taken instead, ``info["illegal_action"]`` is set and ``illegal_penalty`` is added to
+the reward; with ``illegal="raise"`` it is an error.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from hearts.bots import Bot, make_bot
+from hearts.cards import CardSet
+from hearts.kernel import random_card
+from hearts.rl.driver import Driver
+from hearts.rl.encoding import ObservationEncoder
+from hearts.round import Phase
+from hearts.rules import Rules
+
+ObsType = dict[str, NDArray[Any]]
+
+
+class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
+    """One seat of Hearts against bots."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it so
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "random",
+        whole_game: bool = False,
+        round_number: int = 0,
+        shaping: bool = False,
+        reward_scale: float = 1.0,
+        illegal: str = "random",
+        illegal_penalty: float = 0.0,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.rules = rules.replace(**options) if rules is not None else Rules.from_dict(options)
+        n = self.rules.players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat must be 0..{n - 1}, not {seat!r}")
+        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != n - 1:
+            raise ValueError(f"give one opponent spec or {n - 1} of them, not {len(specs)}")
+        if illegal not in ("random", "raise"):
+            raise ValueError("illegal must be 'random' or 'raise'")
+        make_bot(specs[0], 0)  # fail early on a bad spec
+        self.seat = seat
+        self.specs = {s: specs[i] for i, s in enumerate(x for x in range(n) if x != seat)}
+        self.whole_game = whole_game
+        self.round_number = round_number
+        self.shaping = shaping
+        self.reward_scale = reward_scale
+        self.illegal = illegal
+        self.illegal_penalty = illegal_penalty
+        self.render_mode = render_mode
+        self.encoder = ObservationEncoder(self.rules)
+        self.observation_space = spaces.Dict(  # type: ignore[assignment]
+            {
+                "observation": spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(52,), dtype=np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(52)
+        self._rng = random.Random()
+        self._driver: Driver | None = None
+        self._bots: dict[int, Bot] = {}
+
+    def _obs(self) -> ObsType:
+        d = self._driver
+        assert d is not None
+        mask = d.legal_mask(self.seat)
+        return {
+            "observation": self.encoder.encode(d.view(self.seat), d.pending[self.seat]),
+            "action_mask": np.array([mask >> c & 1 for c in range(52)], dtype=np.int8),
+        }
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        d = self._driver
+        assert d is not None
+        info: dict[str, Any] = {"seat": self.seat, **extra}
+        if d.last_result is not None:
+            info["round_scores"] = d.last_result.scores
+        if d.game is not None:
+            info["totals"] = tuple(d.game.totals)
+        return info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self._driver = Driver(
+            self.rules,
+            self._rng,
+            whole_game=self.whole_game,
+            round_number=self.round_number,
+            shaping=self.shaping,
+        )
+        self._bots = {s: make_bot(spec, self._rng.randrange(2**32)) for s, spec in self.specs.items()}
+        self._run_bots()
+        return self._obs(), self._info()
+
+    def _run_bots(self) -> float:
+        """Let the bots act until the learner must act or the episode ends; the learner's reward."""
+        d = self._driver
+        assert d is not None
+        reward = 0.0
+        while True:
+            seat = d.current_seat()
+            if seat is None or seat == self.seat:
+                return reward
+            bot = self._bots[seat]
+            view = d.view(seat)
+            r = d.round
+            if r.phase is Phase.PASSING:
+                rewards = d.pass_all(seat, CardSet(bot.choose_pass(view)).mask)
+            elif r.phase is Phase.MOON_CHOICE:
+                rewards = d.apply(0 if bot.choose_moon(view) == "add" else 1)
+            else:
+                rewards = d.apply(int(bot.choose_play(view)))
+            reward += rewards[self.seat]
+
+    def step(self, action: np.int64 | int) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
+        d = self._driver
+        if d is None or d.is_over:
+            raise RuntimeError("call reset() first: the episode is over")
+        a = int(action)
+        mask = d.legal_mask(self.seat)
+        extra: dict[str, Any] = {}
+        reward = 0.0
+        if not (0 <= a < 52 and mask >> a & 1):
+            if self.illegal == "raise":
+                raise ValueError(
+                    f"action {a} is not legal now (legal: {[c for c in range(52) if mask >> c & 1]})"
+                )
+            a = random_card(mask, self._rng)
+            extra["illegal_action"] = True
+            reward += self.illegal_penalty
+        reward += d.apply(a)[self.seat]
+        reward += self._run_bots()
+        return self._obs(), reward * self.reward_scale, d.is_over, False, self._info(**extra)
+
+    def render(self) -> str | None:
+        d = self._driver
+        if d is None:
+            return None
+        r = d.round
+        return f"{r!r} hand {r.hand(self.seat)} trick {r.current_trick} points {r.points_taken}"
+
+
+__all__ = ["HeartsEnv"]
