@@ -12,6 +12,6 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
-.venv/bin/ruff check src tests benchmarks
+.venv/bin/ruff check src tests benchmarks examples
 .venv/bin/mypy
 .venv/bin/python -m pytest "$@"
