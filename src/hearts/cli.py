@@ -832,7 +832,9 @@ e.g. "East (random)".
 
 Input: a card as QS, q♠, 10h or TD; a pass as three cards on one line ("QS AH 2C" or
 "QS, AH, 2C"). Commands at any prompt: help, hand, score, last, rules, quit.
-Line mode is the only mode: the game runs the same typed or scripted, e.g.
+At an interactive terminal (and with Textual installed) this starts the full-screen table of
+'hearts tui'; --plain, or input that is not a terminal, gives line mode, which runs the same
+typed or scripted, e.g.
   printf 'AH KH QS\\n2C\\n' | hearts play --seed 1
 and the same --seed with the same input gives the same transcript.
 
@@ -882,7 +884,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play",
         help="play a game against bots in the terminal",
-        description="Play a game of Hearts against bots, in line mode (standard input and output).",
+        description="Play a game of Hearts against bots: the terminal table at an interactive terminal, "
+        "else (or with --plain) line mode (standard input and output).",
         epilog=PLAY_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -899,8 +902,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", nargs="+", metavar="SPEC", help="one bot spec per other seat, clockwise from your left"
     )
     play.add_argument("--record", metavar="FILE", help="save the game record here (after every round too)")
-    play.add_argument("--plain", action="store_true", help="line mode (accepted; it is the only mode)")
+    play.add_argument(
+        "--plain", action="store_true", help="line mode even at an interactive terminal (no full-screen table)"
+    )
     play.add_argument("--ascii", action="store_true", help="letters instead of suit symbols (QS, not Q♠)")
+
+    tui = sub.add_parser(
+        "tui",
+        help="play at the full-screen terminal table (Textual; the 'tui' extra)",
+        description="Play a game of Hearts against bots at a full-screen terminal table (Textual). "
+        "Keys: arrows or a card's name (qs, 10h) to choose, Enter to play, Space to mark a pass "
+        "card, h hint, u undo, l last trick, s scores, n new game, ctrl+s save, ctrl+q quit.",
+    )
+    tui.add_argument("--seed", type=int, metavar="N", help="seed for the deals and the bots (reproducible)")
+    _add_rules_args(tui)
+    tui.add_argument("--name", default="You", help="your name (default: You)")
+    tui_who = tui.add_mutually_exclusive_group()
+    tui_who.add_argument(
+        "--bot", metavar="SPEC", help="the bot or level for every other seat (default medium; easy..expert)"
+    )
+    tui_who.add_argument(
+        "--bots", nargs="+", metavar="SPEC", help="one bot spec per other seat, clockwise from your left"
+    )
+    tui.add_argument("--record", metavar="FILE", help="save the game record here (after every round too)")
+    tui.add_argument("--resume", metavar="FILE", help="go on with a saved game record (from ctrl+s or --record)")
+    tui.add_argument(
+        "--delay", type=float, metavar="SECONDS", help="how long each bot move stays on screen (default 0.6)"
+    )
 
     replay = sub.add_parser(
         "replay",
@@ -916,6 +944,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="Show every rule option of RULES.md with its value and allowed values, and the presets.",
     )
     _add_rules_args(rules)
+    serve = sub.add_parser(
+        "serve",
+        help="the web table: play in a browser, against bots or with friends",
+        description="Start the web table (needs the 'web' extra) and print its address.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--db", metavar="URL", help="sqlite:///PATH (default: ~/.local/share/pyhearts/tables.db)"
+    )
+    serve.add_argument(
+        "--bot-delay", type=float, default=0.7, metavar="SECONDS", help="pause before each bot move (default 0.7)"
+    )
     sub.add_parser(
         "arena",
         help="bot tournaments with duplicate deals and confidence intervals",
@@ -981,6 +1022,31 @@ def _isatty(stream: object) -> bool:
         return False
 
 
+def serve_command(args: argparse.Namespace, stderr: TextIO) -> int:
+    """``hearts serve``: the web table (imported only here: the core needs no web stack)."""
+    try:
+        from hearts.server.app import serve
+    except ImportError as e:
+        stderr.write(f"hearts serve: error: the web table needs the 'web' extra ({e}); pip install 'pyhearts[web]'\n")
+        return 2
+    try:
+        serve(args.host, args.port, args.db, args.bot_delay)
+    except ValueError as e:
+        stderr.write(f"hearts serve: error: {e}\n")
+        return 2
+    return 0
+
+
+def _wants_tui(stdin: TextIO, stdout: TextIO) -> bool:
+    """``hearts play`` starts the full-screen table when both streams are the process's own
+    interactive terminal and Textual is installed; otherwise it stays in line mode."""
+    if stdin is not sys.stdin or stdout is not sys.stdout or not (_isatty(stdin) and _isatty(stdout)):
+        return False
+    from hearts.tui import textual_available
+
+    return textual_available()
+
+
 def main(
     argv: Sequence[str] | None = None,
     *,
@@ -1010,12 +1076,22 @@ def main(
     finally:
         _Parser.errors = None
     try:
+        if args.command == "play" and not args.plain and _wants_tui(stdin, stdout):
+            from hearts.tui import tui_command
+
+            return tui_command(args, stderr)
         if args.command == "play":
             return play_command(args, make_input(stdin, stdout), stdout, stderr)
+        if args.command == "tui":
+            from hearts.tui import tui_command
+
+            return tui_command(args, stderr)
         if args.command == "replay":
             return replay_command(args.file, stdout, stderr, ascii_only=args.ascii)
         if args.command == "rules":
             return rules_command(args, stdout, stderr)
+        if args.command == "serve":
+            return serve_command(args, stderr)
         parser.print_help(stdout)
         return 2
     except KeyboardInterrupt:

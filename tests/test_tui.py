@@ -1,0 +1,372 @@
+"""The terminal table (Textual), driven headless by Textual's pilot: keys only, as a person would.
+
+Every test plays against quick bots with no pacing (``delay=0``). The helpers only *read* the
+app's state to decide which key to press next; every action goes through key presses (or a
+mouse click where that is what is tested).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from hearts import Card, Rules, record
+from hearts.cards import RANK_LETTERS, SUIT_LETTERS
+from hearts.round import Phase
+from hearts.tui.app import CardWidget, HeartsApp, MoonScreen, SeatPanel, TableScreen
+from hearts.tui.session import HUMAN, Session
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+
+
+def make_app(seed: int = 7, target: int = 100, specs: tuple[str, ...] = ("easy",), **kw: object) -> HeartsApp:
+    session = Session.new(Rules(target=target), seed=seed, specs=list(specs), delay=0)
+    return HeartsApp(session, hint_spec="search:iterations=40", **kw)  # type: ignore[arg-type]
+
+
+def run(test: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(test())
+
+
+async def settle(pilot: Pilot[int], app: HeartsApp, timeout: float = 20.0) -> None:
+    """Wait until no bot or hint is thinking and the screen has caught up."""
+    end = time.monotonic() + timeout
+    await pilot.pause()
+    while app.busy or (app.session.bot_turn() is not None and not app.session.game.is_over):
+        assert time.monotonic() < end, "the bots did not finish"
+        await pilot.pause(0.01)
+    await pilot.pause()
+
+
+def key_name(card: Card) -> list[str]:
+    """The keys that type a card: ``q s``, ``1 0 h``."""
+    rank = "10" if card.rank == 8 else RANK_LETTERS[card.rank].lower()
+    return [*rank, SUIT_LETTERS[card.suit].lower()]
+
+
+async def pass_by_keys(pilot: Pilot[int], app: HeartsApp) -> None:
+    """Mark three cards with arrows and Space (the cursor starts on the first card), then Enter."""
+    table = app.table
+    count = app.session.rules.pass_count
+    while table.cursor != 0:
+        await pilot.press("left")
+    for _ in range(count):
+        await pilot.press("space", "right", "right")
+    await pilot.press("enter")
+
+
+async def play_by_keys(pilot: Pilot[int], app: HeartsApp, by_name: bool) -> Card:
+    """Play a legal card: by typing its name, or with the arrows; Enter plays it."""
+    view = app.session.view
+    table = app.table
+    cards = view.hand.sorted_by_suit()
+    legal = [c for c in cards if c in view.legal]
+    if by_name:
+        card = legal[-1]
+        await pilot.press(*key_name(card))
+    else:
+        card = legal[0]
+        target = cards.index(card)
+        while table.cursor != target:
+            await pilot.press("right" if table.cursor < target else "left")
+    assert table._cards[table.cursor] == card
+    await pilot.press("enter")
+    return card
+
+
+def test_a_whole_round_by_key_presses_only() -> None:
+    """Passing (arrows, Space, Enter) and thirteen tricks (typed names and arrows, Enter)."""
+
+    async def go() -> None:
+        app = make_app(seed=11)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            session = app.session
+            assert session.view.must_pass
+            hand = session.view.hand
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            passed = session.round.passed(HUMAN)
+            assert passed is not None and len(passed) == 3 and passed <= hand
+            k = 0
+            while len(session.game.history) == 0:
+                assert session.view.to_move == HUMAN
+                before = len(session.view.hand)
+                card = await play_by_keys(pilot, app, by_name=k % 2 == 0)
+                k += 1
+                if len(session.game.history) == 0:
+                    assert card not in session.view.hand and len(session.view.hand) == before - 1
+                await settle(pilot, app)
+            assert k == 13
+            totals = session.game.history[0]
+            assert sum(session.game.rounds[0].result.points) == 26  # type: ignore[union-attr]
+            assert list(totals) == session.game.totals
+            # round 2 has begun: a fresh hand, passing right (R2.2)
+            assert session.round.round_number == 1 and len(session.view.hand) == 13
+            assert "pass 3 right" in str(app.table.query_one("#status").render())
+
+    run(go)
+
+
+def test_illegal_card_is_dimmed_and_refused_with_the_reason() -> None:
+    async def go() -> None:
+        app = make_app(seed=3)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            view = app.session.view
+            illegal = [c for c in view.hand.sorted_by_suit() if c not in view.legal]
+            assert illegal, "the first trick always forbids some card"
+            widgets = {w.card: w for w in app.table.query(CardWidget) if w.display}
+            assert widgets[illegal[0]].has_class("illegal")
+            assert not widgets[next(iter(view.legal))].has_class("illegal")
+            events = len(app.session.events)
+            await pilot.press(*key_name(illegal[0]), "enter")
+            await pilot.pause()
+            assert len(app.session.events) == events and illegal[0] in app.session.view.hand
+            assert "Cannot play" in app.message and "R3." in app.message
+            # a click on a legal card plays it
+            legal = next(iter(view.legal))
+            await pilot.click(widgets[legal])
+            await settle(pilot, app)
+            assert legal not in app.session.view.hand
+
+    run(go)
+
+
+def test_undo_takes_back_the_last_play_and_the_bots_after_it() -> None:
+    async def go() -> None:
+        app = make_app(seed=5)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("u")
+            assert "Nothing to undo" in app.message
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            await play_by_keys(pilot, app, by_name=True)
+            await settle(pilot, app)
+            before = app.session.view  # before the second play
+            events = list(app.session.events)
+            card = await play_by_keys(pilot, app, by_name=False)
+            await settle(pilot, app)
+            assert card not in app.session.view.hand and len(app.session.events) > len(events)
+            await pilot.press("u")
+            await settle(pilot, app)
+            after = app.session.view
+            assert "Undone" in app.message
+            assert app.session.events == events
+            assert (after.hand, after.trick, after.tricks, after.to_move) == (
+                before.hand,
+                before.trick,
+                before.tricks,
+                before.to_move,
+            )
+            # and the game goes on from there
+            await play_by_keys(pilot, app, by_name=True)
+            await settle(pilot, app)
+            assert len(app.session.view.tricks) == 2
+
+    run(go)
+
+
+def test_hint_names_a_legal_card_in_one_line() -> None:
+    async def go() -> None:
+        app = make_app(seed=8)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("h")
+            await settle(pilot, app)
+            assert app.message.startswith("Hint: Pass ") and "\n" not in app.message
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            await play_by_keys(pilot, app, by_name=True)
+            await settle(pilot, app)
+            await pilot.press("h")
+            await settle(pilot, app)
+            assert app.message.startswith("Hint: Play ") and "\n" not in app.message
+            shown = app.message.split()[2].rstrip(":")
+            assert Card.parse(shown) in app.session.view.legal
+
+    run(go)
+
+
+def test_save_then_resume_to_the_same_position(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+
+    async def go() -> None:
+        app = make_app(seed=21, specs=("easy", "medium", "random"))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            for k in range(3):
+                await play_by_keys(pilot, app, by_name=k == 1)
+                await settle(pilot, app)
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            input_ = app.screen.query_one("#save-path")
+            input_.value = str(path)  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, TableScreen)
+            assert "Saved to" in app.message
+            saved = app.session.view
+
+        assert isinstance(record.load(path), type(app.session.game))
+        resumed = Session.resume(path, delay=0)
+        assert resumed.specs == ["easy", "medium", "random"]
+        app2 = HeartsApp(resumed, hint_spec="search:iterations=40")
+        async with app2.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app2)
+            view = app2.session.view
+            for field in ("hand", "trick", "tricks", "to_move", "points_taken", "scores", "round_number", "phase"):
+                assert getattr(view, field) == getattr(saved, field), field
+            assert view.to_move == HUMAN
+            await play_by_keys(pilot, app2, by_name=True)
+            await settle(pilot, app2)
+            assert len(app2.session.view.tricks) == 4
+
+    run(go)
+
+
+def test_resume_from_the_command_line(tmp_path: Path) -> None:
+    """``hearts tui --resume FILE`` builds the same session (the app is not started here)."""
+    from hearts.cli import build_parser
+    from hearts.tui import make_session
+
+    session = Session.new(Rules(), seed=4, specs=["easy", "medium", "heuristic:blunder=0.1"], delay=0)
+    session.run_bots_until_human()
+    path = tmp_path / "g.json"
+    session.save(path)
+    args = build_parser().parse_args(["tui", "--resume", str(path), "--delay", "0"])
+    resumed = make_session(args)
+    assert resumed.specs == session.specs and resumed.view == session.view
+
+
+def test_80x24_shows_every_part_of_the_table_and_saves_a_snapshot() -> None:
+    async def go() -> None:
+        app = make_app(seed=2)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            await play_by_keys(pilot, app, by_name=True)
+            await settle(pilot, app)
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await pilot.pause()
+            screen = app.table
+            assert screen.size == (80, 24)
+            whole = screen.region
+            parts: list[Widget] = [
+                screen.query_one("#status"),
+                screen.query_one("#trick"),
+                screen.query_one("#you"),
+                screen.query_one("#message"),
+                screen.query_one("Footer"),
+                *screen.query(SeatPanel),
+                *(w for w in screen.query(CardWidget) if w.display),
+                *screen.query(".trick-cell"),
+            ]
+            assert len(list(screen.query(SeatPanel))) == 3
+            assert len([w for w in screen.query(CardWidget) if w.display]) == len(app.session.view.hand) == 12
+            for w in parts:
+                region = w.region
+                assert region.width > 0 and region.height > 0, w
+                assert whole.contains_region(region), (w, region)
+            # every seat panel shows its whole text (name, cards, points, total)
+            for panel in screen.query(SeatPanel):
+                assert panel.content_region.height >= 3 and panel.content_region.width >= 20
+            # no two parts of the table overlap
+            boxes = [screen.query_one("#trick").region, *(p.region for p in screen.query(SeatPanel))]
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1 :]:
+                    assert not a.overlaps(b), (a, b)
+            ARTIFACTS.mkdir(exist_ok=True)
+            svg = app.save_screenshot("tui-80x24.svg", path=str(ARTIFACTS))
+            text = Path(svg).read_text(encoding="utf-8")
+            assert text.startswith("<svg") and "East" in text
+
+    run(go)
+
+
+def test_dialogs_last_trick_scores_new_game_and_moon() -> None:
+    async def go() -> None:
+        app = make_app(seed=9)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("l")
+            assert "No trick" in app.message
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            await play_by_keys(pilot, app, by_name=False)
+            await settle(pilot, app)
+            await pilot.press("l")
+            await pilot.pause()
+            assert app.screen.id == "last-trick"
+            await pilot.press("escape")
+            await pilot.press("s")
+            await pilot.pause()
+            assert app.screen.id == "scores"
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, TableScreen)
+            # a new game of 3 players to 50, hard bots, seed 1
+            await pilot.press("n")
+            await pilot.pause()
+            form = app.screen
+            form.query_one("#players").value = 3  # type: ignore[attr-defined]
+            form.query_one("#target").value = "50"  # type: ignore[attr-defined]
+            form.query_one("#options").value = "moon=shooter_chooses"  # type: ignore[attr-defined]
+            form.query_one("#specs").value = "easy random"  # type: ignore[attr-defined]
+            form.query_one("#seed").value = "1"  # type: ignore[attr-defined]
+            await pilot.click("#start")
+            await settle(pilot, app)
+            s = app.session
+            assert s.rules.players == 3 and s.rules.target == 50 and s.rules.moon == "shooter_chooses"
+            assert s.specs == ["easy", "random"] and s.seed == 1
+            assert len(list(app.table.query(SeatPanel))) == 2 and len(s.view.hand) == 17
+            # the moon dialog, when this seat must choose (R4.4 shooter_chooses)
+            app.push_screen(MoonScreen([0, 0, 0], s.names), lambda choice: setattr(app, "message", str(choice)))
+            await pilot.pause()
+            await pilot.press("s")
+            await pilot.pause()
+            assert app.message == "subtract"
+
+    run(go)
+
+
+def test_game_over_screen() -> None:
+    async def go() -> None:
+        session = Session.new(Rules(target=1), seed=6, specs=["easy"], delay=0)
+        app = HeartsApp(session)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            while not session.game.is_over:
+                if session.round.phase is Phase.MOON_CHOICE:
+                    await pilot.press("a")
+                else:
+                    await play_by_keys(pilot, app, by_name=True)
+                await settle(pilot, app)
+                if session.view.must_pass:
+                    await pass_by_keys(pilot, app)
+                    await settle(pilot, app)
+            await pilot.pause()
+            assert app.screen.id == "game-over"
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, TableScreen)
+
+    run(go)
