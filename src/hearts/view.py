@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from hearts.cards import CardSet
 from hearts.game import Game
@@ -109,6 +110,67 @@ class View:
             game_over=game.is_over if game else r.is_over,
             winners=game.winners if game else None,
         )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of this view (cards as text such as ``"QS"``, hands sorted by suit).
+
+        It holds exactly what the view holds (R7): this seat's own cards, its pass, and played
+        cards; never another seat's unplayed card.
+
+        >>> from hearts import Game, Rules
+        >>> d = View.of(Game(Rules(), seed=2), 1).to_dict()
+        >>> d["seat"], len(d["hand"]), d["phase"], d["hand_sizes"]
+        (1, 13, 'passing', [13, 13, 13, 13])
+        """
+        r = self.result
+
+        def cards(cs: CardSet | None) -> list[str] | None:
+            return None if cs is None else [str(c) for c in cs.sorted_by_suit()]
+
+        def trick(t: Trick) -> dict[str, Any]:
+            return {
+                "leader": t.leader,
+                "plays": [{"seat": s, "card": str(c)} for s, c in t.plays],
+                "winner": t.winner,
+                "points": t.points,
+            }
+
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "rules": self.rules.to_dict(),
+            "round_number": self.round_number,
+            "phase": self.phase.value,
+            "to_move": self.to_move,
+            "hand": cards(self.hand),
+            "legal": cards(self.legal),
+            "must_pass": self.must_pass,
+            "pass_count": self.rules.pass_count,
+            "pass_to": self.pass_to,
+            "pass_from": self.pass_from,
+            "passed": cards(self.passed),
+            "received": cards(self.received),
+            "trick": trick(self.trick),
+            "tricks": [trick(t) for t in self.tricks],
+            "hearts_broken": self.hearts_broken,
+            "points_taken": list(self.points_taken),
+            "tricks_won": list(self.tricks_won),
+            "hand_sizes": list(self.hand_sizes),
+            "voids": [sorted(v) for v in self.voids],
+            "scores": list(self.scores),
+            "moon_choice_pending": self.moon_choice_pending,
+            "result": None
+            if r is None
+            else {
+                "points": list(r.points),
+                "scores": list(r.scores),
+                "tricks_won": list(r.tricks_won),
+                "shooter": r.shooter,
+                "moon_choice": r.moon_choice,
+            },
+            "game_over": self.game_over,
+            "winners": None if self.winners is None else list(self.winners),
+        }
 
     @property
     def players(self) -> int:

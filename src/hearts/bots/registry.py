@@ -40,8 +40,8 @@ BOT_NAMES = tuple(_FACTORIES)
 LEVELS: dict[str, str] = {
     "easy": "heuristic:blunder=0.3",
     "medium": "heuristic",
-    "hard": "search:time=0.6",
-    "expert": "search:time=2.0",
+    "hard": "search:iterations=2500",
+    "expert": "search:iterations=8000",
 }
 """Difficulty levels for people, each a bot spec."""
 
