@@ -11,6 +11,7 @@ import random
 from collections.abc import Collection, Sequence
 
 import pytest
+from helpers import moon_deal
 
 from hearts import Card, CardSet, Game, IllegalMoonChoice, IllegalPlay, Phase, Round, Rules
 from hearts.cards import CARDS, HEARTS, QUEEN_OF_SPADES, cards_of
@@ -30,28 +31,6 @@ def deck_cards(players: int) -> list[Card]:
 def points_of(cards: Sequence[Card]) -> int:
     """R4.1 computed independently of the engine: 1 a heart, 13 the Q♠."""
     return sum(1 for c in cards if c.suit == HEARTS) + sum(13 for c in cards if c == QUEEN_OF_SPADES)
-
-
-# A shooter's hand for each table size: the top cards of each suit it holds (R1.2 hand sizes),
-# so it wins every trick once it follows with or leads its highest card.
-SHOOTER_HANDS = {
-    3: "AC KC QC JC TC AD KD QD JD AS KS QS JS AH KH QH JH",
-    4: "AC KC QC JC AD KD QD AS KS QS AH KH QH",
-    5: "AC AD AS KS QS AH KH QH JH TH",
-    6: "AC AD AS KS QS AH KH QH",
-}
-
-
-def moon_deal(players: int, shooter: int) -> list[int]:
-    """A deal in which ``shooter`` holds only top cards; the rest go round the other seats."""
-    top = mask(SHOOTER_HANDS[players])
-    rest = cards_of(Rules(players=players).deck_mask & ~top)
-    others = [s for s in range(players) if s != shooter]
-    hands = [0] * players
-    hands[shooter] = top
-    for i, c in enumerate(rest):
-        hands[others[i % len(others)]] |= 1 << c
-    return hands
 
 
 # 4 players: seat 2 wins the first trick (A♣) with the J♦ discarded to it by seat 3; seat 0 then

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import game_step, moon_deal, play_moon_round
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hearts import Card, CardSet, Game, Phase, RecordError, Round, Rules
-from hearts.cards import cards_of
 from hearts.record import (
     GAME_FORMAT,
     ROUND_FORMAT,
@@ -33,45 +33,6 @@ from hearts.record import (
 MOONS = ["add_to_others", "subtract_from_self", "shooter_chooses", "add_unless_losing"]
 
 # --- helpers -------------------------------------------------------------------------------
-
-SHOOTER_HANDS = {
-    3: "AC KC QC JC TC AD KD QD JD AS KS QS JS AH KH QH JH",
-    4: "AC KC QC JC AD KD QD AS KS QS AH KH QH",
-    5: "AC AD AS KS QS AH KH QH JH TH",
-    6: "AC AD AS KS QS AH KH QH",
-}
-
-
-def moon_deal(players: int, shooter: int) -> list[int]:
-    """A deal where ``shooter`` holds only top cards, so it takes every trick (R4.4 moon)."""
-    top = CardSet.parse(SHOOTER_HANDS[players]).mask
-    rest = cards_of(Rules(players=players).deck_mask & ~top)
-    others = [s for s in range(players) if s != shooter]
-    hands = [0] * players
-    hands[shooter] = top
-    for i, c in enumerate(rest):
-        hands[others[i % len(others)]] |= 1 << c
-    return hands
-
-
-def play_moon_round(game: Game, shooter: int) -> None:
-    r = game.round
-    while r.phase is Phase.PLAYING:
-        legal = list(r.legal_plays())
-        game.play(max(legal) if r.to_move == shooter else min(legal))
-
-
-def game_step(game: Game, rng: random.Random) -> None:
-    r = game.round
-    if r.phase is Phase.PASSING:
-        seat = rng.choice(r.seats_to_pass())
-        game.pass_cards(seat, rng.sample(list(r.hand(seat)), game.rules.pass_count))
-    elif r.phase is Phase.MOON_CHOICE:
-        assert r.to_move is not None
-        game.choose_moon(r.to_move, rng.choice(["add", "subtract"]))
-    else:
-        game.play(rng.choice(list(r.legal_plays())))
-
 
 def round_step(r: Round, rng: random.Random) -> None:
     if r.phase is Phase.PASSING:

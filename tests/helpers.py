@@ -1,0 +1,51 @@
+"""Helpers shared by the test modules: forced moon deals and random steps through a game."""
+
+from __future__ import annotations
+
+import random
+
+from hearts import CardSet, Game, Phase, Rules
+from hearts.cards import cards_of
+
+# A shooter's hand for each table size: the top cards of each suit it holds (R1.2 hand sizes),
+# so it wins every trick once it follows with or leads its highest card.
+SHOOTER_HANDS = {
+    3: "AC KC QC JC TC AD KD QD JD AS KS QS JS AH KH QH JH",
+    4: "AC KC QC JC AD KD QD AS KS QS AH KH QH",
+    5: "AC AD AS KS QS AH KH QH JH TH",
+    6: "AC AD AS KS QS AH KH QH",
+}
+
+
+def moon_deal(players: int, shooter: int) -> list[int]:
+    """A deal in which ``shooter`` holds only top cards (R4.4 moon); the rest go round the
+    other seats."""
+    top = CardSet.parse(SHOOTER_HANDS[players]).mask
+    rest = cards_of(Rules(players=players).deck_mask & ~top)
+    others = [s for s in range(players) if s != shooter]
+    hands = [0] * players
+    hands[shooter] = top
+    for i, c in enumerate(rest):
+        hands[others[i % len(others)]] |= 1 << c
+    return hands
+
+
+def play_moon_round(game: Game, shooter: int) -> None:
+    """Play the current round: the shooter plays its highest card, the others their lowest."""
+    r = game.round
+    while r.phase is Phase.PLAYING:
+        legal = list(r.legal_plays())
+        game.play(max(legal) if r.to_move == shooter else min(legal))
+
+
+def game_step(game: Game, rng: random.Random) -> None:
+    """One random action (a pass, a play or a moon choice) in the game."""
+    r = game.round
+    if r.phase is Phase.PASSING:
+        seat = rng.choice(r.seats_to_pass())
+        game.pass_cards(seat, rng.sample(list(r.hand(seat)), game.rules.pass_count))
+    elif r.phase is Phase.MOON_CHOICE:
+        assert r.to_move is not None
+        game.choose_moon(r.to_move, rng.choice(["add", "subtract"]))
+    else:
+        game.play(rng.choice(list(r.legal_plays())))

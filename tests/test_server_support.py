@@ -1,0 +1,278 @@
+"""Helpers for the web table's tests: a real server in a subprocess, real WebSocket clients.
+
+(No tests here; the server test modules import it.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hearts.game import Game
+from hearts.rules import Rules
+
+websockets = pytest.importorskip("websockets")
+
+CARD_RE = re.compile(r"^(?:[2-9TJQKA]|10)[CDHS]$")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``hearts serve`` in a subprocess on a free loopback port."""
+
+    def __init__(self, db: Path, bot_delay: float = 0.0, port: int | None = None) -> None:
+        self.db = db
+        self.bot_delay = bot_delay
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "hearts", "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}",
+             "--bot-delay", str(self.bot_delay)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"server exited: {err}")
+            try:
+                http("GET", self.url + "/api/config")
+                return self
+            except (OSError, urllib.error.URLError):
+                time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
+    data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            raw = r.read()
+            status = r.status
+            ctype = r.headers.get("Content-Type", "")
+    except urllib.error.HTTPError as e:
+        raw, status, ctype = e.read(), e.code, e.headers.get("Content-Type", "")
+    return status, json.loads(raw) if "json" in ctype else raw.decode()
+
+
+def create_table(server: ServerProcess, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    status, data = http("POST", server.url + "/api/tables", {"seats": seats, **extra})
+    assert status == 201, data
+    return data  # type: ignore[no-any-return]
+
+
+class Client:
+    """A WebSocket client that records every message it receives."""
+
+    def __init__(self, server: ServerProcess, table_id: str, token: str | None) -> None:
+        self.server = server
+        self.table_id = table_id
+        self.token = token
+        self.ws: Any = None
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self._new = asyncio.Event()
+        self._reader: asyncio.Task[None] | None = None
+
+    async def connect(self, hello: bool = True) -> Client:
+        self.ws = await websockets.connect(f"{self.server.ws_url}/ws/{self.table_id}", max_size=2**22)
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        if hello:
+            await self.send({"type": "hello", "token": self.token})
+            await self.wait(lambda m: m["type"] == "state")
+        return self
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                msg = json.loads(raw)
+                self.messages.append(msg)
+                if msg["type"] == "state" and (self.state is None or msg["seq"] >= self.state["seq"]):
+                    self.state = msg
+                self._new.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self._new.set()
+
+    async def send(self, data: Any) -> None:
+        await self.ws.send(data if isinstance(data, (str, bytes)) else json.dumps(data))
+
+    async def wait(self, pred: Any, timeout: float = 10.0, start: int | None = None) -> dict[str, Any]:
+        """The first message (from index ``start``, default: any) matching ``pred``."""
+        i = 0 if start is None else start
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            while i < len(self.messages):
+                if pred(self.messages[i]):
+                    return self.messages[i]
+                i += 1
+            self._new.clear()
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0 or (self._reader is not None and self._reader.done()):
+                raise TimeoutError(f"no matching message; last: {self.messages[-3:]}")
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._new.wait(), left)
+
+    async def request(self, data: Any, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
+        n = len(self.messages)
+        await self.send(data)
+        return await self.wait(pred, timeout, start=n)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            await self._reader
+
+
+def my_action(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A random legal action for the seat of ``state``, or ``None`` if it is not to act."""
+    v = state["view"]
+    if v["game_over"]:
+        return None
+    if v["must_pass"]:
+        return {"type": "pass", "seq": state["seq"], "cards": rng.sample(v["hand"], v["pass_count"])}
+    if v["moon_choice_pending"]:
+        return {"type": "moon", "seq": state["seq"], "choice": rng.choice(["add", "subtract"])}
+    if v["to_move"] == v["seat"] and v["legal"]:
+        return {"type": "play", "seq": state["seq"], "card": rng.choice(v["legal"])}
+    return None
+
+
+async def play_until(clients: list[Client], rng: random.Random, stop: Any, timeout: float = 60.0) -> None:
+    """Each client acts on its latest state until ``stop()`` is true."""
+
+    async def run(c: Client) -> None:
+        acted_on = -1
+        while not stop():
+            st = c.state
+            assert st is not None
+            if st["view"]["game_over"]:
+                return
+            if st["seq"] != acted_on:
+                action = my_action(st, rng)
+                if action is not None:
+                    acted_on = st["seq"]
+                    await c.send(action)
+                    continue
+            c._new.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(c._new.wait(), 0.5)
+            if c._reader is not None and c._reader.done():
+                return
+
+    await asyncio.wait_for(asyncio.gather(*(run(c) for c in clients)), timeout)
+
+
+def db_events(db: Path, table_id: str) -> list[tuple[int, str, int | None, dict[str, Any]]]:
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute(
+            "SELECT seq, kind, seat, data FROM events WHERE table_id = ? ORDER BY seq", (table_id,)
+        ).fetchall()
+    finally:
+        con.close()
+    return [(s, k, seat, json.loads(d)) for s, k, seat, d in rows]
+
+
+def db_rules(db: Path, table_id: str) -> Rules:
+    con = sqlite3.connect(db)
+    try:
+        (config,) = con.execute("SELECT config FROM tables WHERE id = ?", (table_id,)).fetchone()
+    finally:
+        con.close()
+    return Rules.from_dict(json.loads(config)["rules"])
+
+
+def replay(rules: Rules, events: list[tuple[int, str, int | None, dict[str, Any]]], upto: int | None = None) -> Game:
+    """The game the event log describes (up to seq ``upto``), replayed from scratch."""
+    deals = [d["hands"] for _, k, _, d in events if k == "deal"]
+    game = Game(rules, seed=0, deals=deals)
+    for event in events:
+        if upto is not None and event[0] > upto:
+            break
+        step(game, event)
+    return game
+
+
+def step(game: Game, event: tuple[int, str, int | None, dict[str, Any]]) -> None:
+    """Apply one logged event (a deal is taken by the game itself from its ``deals``)."""
+    _, kind, seat, data = event
+    if kind == "pass":
+        assert seat is not None
+        game.pass_cards(seat, data["cards"])
+    elif kind == "play":
+        game.play(data["card"], seat)
+    elif kind == "moon":
+        assert seat is not None
+        game.choose_moon(seat, data["choice"])
+
+
+def cards_in(obj: Any) -> set[str]:
+    """Every card-like string anywhere in a JSON value."""
+    out: set[str] = set()
+    if isinstance(obj, str):
+        if CARD_RE.match(obj):
+            out.add(obj)
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            out |= cards_in(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            out |= cards_in(v)
+    return out
+
+
+def table_snapshot(state: dict[str, Any]) -> Any:
+    """What must not change after a refused message."""
+    return (state["seq"], state["view"], state["table"]["totals"], state["table"]["history"])
