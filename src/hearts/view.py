@@ -115,50 +115,48 @@ class View:
         """A JSON-ready dict of this view (cards as text such as ``"QS"``, hands sorted by suit).
 
         It holds exactly what the view holds (R7): this seat's own cards, its pass, and played
-        cards; never another seat's unplayed card.
+        cards; never another seat's unplayed card. It is :meth:`private_dict` (what only this
+        seat knows) merged with :meth:`public_dict` (the same for every seat).
 
         >>> from hearts import Game, Rules
         >>> d = View.of(Game(Rules(), seed=2), 1).to_dict()
         >>> d["seat"], len(d["hand"]), d["phase"], d["hand_sizes"]
         (1, 13, 'passing', [13, 13, 13, 13])
         """
-        r = self.result
+        return {**self.private_dict(), **self.public_dict()}
 
-        def cards(cs: CardSet | None) -> list[str] | None:
-            return None if cs is None else [str(c) for c in cs.sorted_by_suit()]
-
-        def trick(t: Trick) -> dict[str, Any]:
-            return {
-                "leader": t.leader,
-                "plays": [{"seat": s, "card": str(c)} for s, c in t.plays],
-                "winner": t.winner,
-                "points": t.points,
-            }
-
+    def private_dict(self) -> dict[str, Any]:
+        """The part of :meth:`to_dict` that only this seat may know: its hand, legal plays, pass."""
         return {
             "seat": self.seat,
+            "hand": _cards(self.hand),
+            "legal": _cards(self.legal),
+            "must_pass": self.must_pass,
+            "pass_to": self.pass_to,
+            "pass_from": self.pass_from,
+            "passed": _cards(self.passed),
+            "received": _cards(self.received),
+            "moon_choice_pending": self.moon_choice_pending,
+        }
+
+    def public_dict(self) -> dict[str, Any]:
+        """The part of :meth:`to_dict` that is the same for every seat (public facts, R7)."""
+        r = self.result
+        return {
             "players": self.players,
             "rules": self.rules.to_dict(),
             "round_number": self.round_number,
             "phase": self.phase.value,
             "to_move": self.to_move,
-            "hand": cards(self.hand),
-            "legal": cards(self.legal),
-            "must_pass": self.must_pass,
             "pass_count": self.rules.pass_count,
-            "pass_to": self.pass_to,
-            "pass_from": self.pass_from,
-            "passed": cards(self.passed),
-            "received": cards(self.received),
-            "trick": trick(self.trick),
-            "tricks": [trick(t) for t in self.tricks],
+            "trick": _trick(self.trick),
+            "tricks": [_trick(t) for t in self.tricks],
             "hearts_broken": self.hearts_broken,
             "points_taken": list(self.points_taken),
             "tricks_won": list(self.tricks_won),
             "hand_sizes": list(self.hand_sizes),
             "voids": [sorted(v) for v in self.voids],
             "scores": list(self.scores),
-            "moon_choice_pending": self.moon_choice_pending,
             "result": None
             if r is None
             else {
@@ -205,3 +203,17 @@ class View:
             return CardSet()
         return self.passed - self.played
 
+
+def _cards(cs: CardSet | None) -> list[str] | None:
+    return None if cs is None else [str(c) for c in cs.sorted_by_suit()]
+
+
+def _trick(t: Trick) -> dict[str, Any]:
+    n = t.players
+    leader = t.leader
+    return {
+        "leader": leader,
+        "plays": [{"seat": (leader + i) % n, "card": str(c)} for i, c in enumerate(t.cards)],
+        "winner": t.winner,
+        "points": sum(c.points for c in t.cards),
+    }
