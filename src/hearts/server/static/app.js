@@ -1,0 +1,413 @@
+// pyhearts web table: lobby and table, vanilla JS, no build step.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+  const RANKS = { T: "10" };
+  const DIRS = { 1: "left", "-1": "right" };
+  const el = (tag, attrs, ...kids) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+    return e;
+  };
+  const cardName = (c) => (RANKS[c[0]] || c[0]) + SUITS[c[1]];
+  const cardImg = (c) => el("img", { src: "/cards/" + c + ".svg", alt: cardName(c), draggable: "false" });
+  let toastTimer = null;
+  function toast(text) {
+    const t = $("toast");
+    t.textContent = text;
+    t.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+  }
+  async function api(method, path, body) {
+    const r = await fetch(path, { method, headers: { "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(data.error || r.statusText);
+    return data;
+  }
+
+  // ---------------------------------------------------------------- lobby
+  const OPTION_CHOICES = {
+    moon: ["add_to_others", "subtract_from_self", "shooter_chooses", "add_unless_losing"],
+    queen_lead: ["anytime", "after_break"],
+    first_lead: ["lowest_club", "any_club"],
+    ties: ["play_on", "share"],
+  };
+  const BOOL_OPTIONS = ["points_on_first_trick", "must_break_hearts", "queen_breaks_hearts", "lead_hearts_instead_of_queen"];
+  const INT_OPTIONS = ["pass_count", "jack_of_diamonds", "no_tricks_bonus"];
+  let config = null;
+
+  async function lobby() {
+    $("lobby").hidden = false;
+    document.title = "pyhearts — lobby";
+    config = await api("GET", "/api/config");
+    const preset = $("preset");
+    for (const name of Object.keys(config.presets)) preset.append(el("option", { value: name, text: name }));
+    preset.addEventListener("change", fillOptions);
+    fillOptions();
+    $("players").addEventListener("change", fillSeats);
+    fillSeats();
+    $("create-form").addEventListener("submit", createTable);
+    $("refresh").addEventListener("click", listTables);
+    listTables();
+  }
+
+  function fillOptions() {
+    const values = config.presets[$("preset").value];
+    const box = $("options");
+    box.textContent = "";
+    for (const [name, choices] of Object.entries(OPTION_CHOICES)) {
+      const s = el("select", { "data-option": name });
+      for (const c of choices) s.append(el("option", { value: c, text: c, selected: values[name] === c }));
+      box.append(el("label", {}, name, s));
+    }
+    for (const name of BOOL_OPTIONS) {
+      const s = el("select", { "data-option": name, "data-kind": "bool" });
+      for (const c of ["true", "false"]) s.append(el("option", { value: c, text: c, selected: String(values[name]) === c }));
+      box.append(el("label", {}, name, s));
+    }
+    for (const name of INT_OPTIONS) {
+      box.append(el("label", {}, name, el("input", { type: "number", "data-option": name, "data-kind": "int", value: values[name] })));
+    }
+  }
+
+  function fillSeats() {
+    const n = Number($("players").value);
+    const box = $("seats");
+    const old = [...box.querySelectorAll(".seat-row")].map((r) => ({
+      kind: r.querySelector(".kind").value, name: r.querySelector(".name").value, level: r.querySelector(".level").value,
+    }));
+    box.textContent = "";
+    for (let i = 0; i < n; i++) {
+      const prev = old[i] || (i === 0 ? { kind: "human", name: "You", level: "medium" } : { kind: "bot", name: "", level: "medium" });
+      const kind = el("select", { class: "kind", "aria-label": "seat " + (i + 1) + " kind" });
+      for (const [v, t] of [["human", "person (invite link)"], ["open", "open seat (lobby)"], ["bot", "bot"]]) kind.append(el("option", { value: v, text: t, selected: prev.kind === v }));
+      const level = el("select", { class: "level", "aria-label": "seat " + (i + 1) + " bot level" });
+      for (const l of config.levels) level.append(el("option", { value: l, text: l, selected: prev.level === l }));
+      const name = el("input", { class: "name", placeholder: "name", value: prev.name, maxlength: "40", "aria-label": "seat " + (i + 1) + " name" });
+      const sync = () => { level.hidden = kind.value !== "bot"; name.hidden = kind.value === "open"; };
+      kind.addEventListener("change", sync);
+      sync();
+      box.append(el("div", { class: "seat-row" }, el("span", { class: "label", text: i === 0 ? "Seat 1 (you)" : "Seat " + (i + 1) }), kind, name, level));
+    }
+  }
+
+  async function createTable(ev) {
+    ev.preventDefault();
+    const options = {};
+    const preset = config.presets[$("preset").value];
+    for (const input of $("options").querySelectorAll("[data-option]")) {
+      const name = input.dataset.option;
+      let v = input.value;
+      if (input.dataset.kind === "bool") v = v === "true";
+      else if (input.dataset.kind === "int") v = Number(v);
+      if (v !== preset[name]) options[name] = v;
+    }
+    const seats = [...$("seats").querySelectorAll(".seat-row")].map((r) => {
+      const kind = r.querySelector(".kind").value;
+      return kind === "bot" ? { kind, level: r.querySelector(".level").value } : kind === "open" ? { kind } : { kind, name: r.querySelector(".name").value };
+    });
+    try {
+      const t = await api("POST", "/api/tables", { preset: $("preset").value, options, target: Number($("target").value), seats });
+      const list = el("ul", { class: "links" });
+      let mine = null;
+      for (const s of t.seats) {
+        if (s.link) {
+          if (mine === null) mine = s;
+          list.append(el("li", {}, el("b", { text: (s.name || "Seat " + (s.seat + 1)) + ": " }), el("a", { href: s.link, class: "invite", "data-seat": s.seat, text: s.link })));
+        }
+      }
+      const box = $("created");
+      box.textContent = "";
+      box.append(el("h3", { text: "Table " + t.id + " created — invite links (each is a seat's secret):" }), list);
+      if (mine) box.append(el("a", { href: mine.link, class: "primary-link", id: "sit", text: "Sit down as " + mine.name + " →" }));
+      box.hidden = false;
+      listTables();
+    } catch (e) { toast(e.message); }
+  }
+
+  async function listTables() {
+    try {
+      const data = await api("GET", "/api/tables");
+      const ul = $("open-tables");
+      ul.textContent = "";
+      if (!data.tables.length) ul.append(el("li", { text: "No open table yet." }));
+      for (const t of data.tables) {
+        const who = t.names.map((n, i) => (t.kinds[i] === "open" ? "(free)" : n)).join(", ");
+        const li = el("li", { "data-table": t.id }, el("span", { text: t.id + " · " + who + " · round " + t.round + " · to " + t.target }));
+        if (t.free.length) {
+          const name = el("input", { placeholder: "your name", maxlength: "40", class: "join-name" });
+          li.append(name, el("button", { type: "button", class: "small join", text: "Join seat " + (t.free[0] + 1), onclick: async () => {
+            try {
+              const j = await api("POST", "/api/tables/" + t.id + "/join", { seat: t.free[0], name: name.value });
+              location.href = j.link;
+            } catch (e) { toast(e.message); listTables(); }
+          } }));
+        }
+        ul.append(li);
+      }
+    } catch (e) { toast(e.message); }
+  }
+
+  // ---------------------------------------------------------------- table
+  let ws = null, tableId = null, token = null, state = null, selected = new Set();
+  let reviewing = false, retry = 0, lastResults = null, shownGameOver = false, focusIndex = 0;
+
+  function tableMain(id) {
+    tableId = id;
+    const frag = new URLSearchParams(location.hash.slice(1));
+    token = frag.get("token");
+    const key = "pyhearts:" + id;
+    if (token) localStorage.setItem(key, token);
+    else token = localStorage.getItem(key);
+    $("table").hidden = false;
+    if (!token) { $("prompt").textContent = "You have no seat at this table: open your invite link, or join from the lobby."; return; }
+    $("pass-btn").addEventListener("click", sendPass);
+    $("last-btn").addEventListener("click", () => { reviewing = !reviewing; render(); });
+    $("scores-btn").addEventListener("click", () => { $("scores").hidden = !$("scores").hidden; });
+    document.addEventListener("keydown", onKey);
+    connect();
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(proto + "//" + location.host + "/ws/" + tableId);
+    $("conn").textContent = "connecting…";
+    ws.onopen = () => { retry = 0; ws.send(JSON.stringify({ type: "hello", token })); };
+    ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+    ws.onclose = () => {
+      $("conn").textContent = "disconnected — reconnecting…";
+      document.body.dataset.connected = "false";
+      setTimeout(connect, Math.min(5000, 300 * 2 ** retry++));
+    };
+  }
+
+  function send(msg) {
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg));
+    else toast("not connected; retrying…");
+  }
+
+  function onMessage(m) {
+    if (m.type === "state") {
+      if (state && m.seq < state.seq && m.reason !== "welcome") return;
+      const before = state;
+      state = m;
+      window.heartsState = m;
+      if (m.event && m.reason === "event") {
+        window.heartsLog = (window.heartsLog || []).slice(-300);
+        window.heartsLog.push(m.event);
+      }
+      $("conn").textContent = "connected as " + m.table.names[m.you];
+      document.body.dataset.connected = "true";
+      if (!before || before.view.round_number !== m.view.round_number || !m.view.must_pass) selected = new Set([...selected].filter((c) => m.view.hand.includes(c)));
+      if (!m.view.must_pass) selected.clear();
+      if (before && m.reason !== "welcome" && before.table.results.length < m.table.results.length) showRoundSummary(m);
+      render();
+    } else if (m.type === "error") {
+      toast(m.message);
+      if (m.code === "bad_token") { $("prompt").textContent = "This link's token opens no seat here."; ws.onclose = null; ws.close(); }
+    } else if (m.type === "presence" && state) {
+      state.table.online = m.online;
+      state.table.names = m.names;
+      render();
+    }
+  }
+
+  const seatName = (s) => state.table.names[s] || "Seat " + (s + 1);
+  function passDirection(v) {
+    if (v.pass_to === null || v.pass_to === undefined) return "hold (no pass)";
+    const off = (v.pass_to - v.seat + v.players) % v.players;
+    const word = off === 1 ? "left" : off === v.players - 1 ? "right" : "across";
+    return word + " → " + seatName(v.pass_to);
+  }
+
+  function render() {
+    if (!state) return;
+    const v = state.view, t = state.table;
+    const n = v.players;
+    document.body.dataset.seq = state.seq;
+    document.body.dataset.phase = v.phase;
+    document.body.dataset.round = v.round_number;
+    document.body.dataset.myturn = String(v.must_pass || v.to_move === v.seat);
+    document.title = (v.to_move === v.seat || v.must_pass ? "● " : "") + "pyhearts — table " + t.id;
+    // Info bar.
+    const info = $("info");
+    info.textContent = "";
+    const item = (k, val) => info.append(el("span", {}, k + ": ", el("b", { text: val })));
+    item("Round", String(v.round_number + 1));
+    item("Pass", passDirection(v));
+    item("Hearts", v.hearts_broken ? "broken" : "not broken");
+    item("Turn", v.phase === "passing" ? "everyone passes" : v.to_move === null ? "—" : v.to_move === v.seat ? "you" : seatName(v.to_move));
+    item("Target", String(t.target));
+    // Opponents, clockwise from your left.
+    const opp = $("opponents");
+    opp.textContent = "";
+    for (let k = 1; k < n; k++) {
+      const s = (v.seat + k) % n;
+      const backs = el("div", { class: "backs" });
+      for (let i = 0; i < Math.min(v.hand_sizes[s], 13); i++) backs.append(el("img", { src: "/cards/back.svg", alt: "" }));
+      const kind = t.kinds[s] === "bot" ? " · bot " + t.bots[s] : t.kinds[s] === "open" ? " · free seat" : "";
+      opp.append(el("div", { class: "seat" + (v.to_move === s ? " turn" : ""), "data-seat": s },
+        el("div", { class: "name" }, el("span", { class: "dot" + (t.online.includes(s) || t.kinds[s] === "bot" ? " on" : "") }), seatName(s)),
+        el("div", { class: "meta", text: (k === 1 ? "left" : k === n - 1 ? "right" : "across") + kind }),
+        el("div", { class: "meta", "data-count": v.hand_sizes[s], text: v.hand_sizes[s] + " cards · " + v.points_taken[s] + " pts · total " + t.totals[s] }),
+        backs));
+    }
+    // The trick (or the last one, under review or just after it was won).
+    const trick = $("trick");
+    trick.textContent = "";
+    let shown = v.trick, review = false;
+    const last = t.last_trick;
+    if ((reviewing || v.trick.plays.length === 0) && last && (reviewing || v.tricks.length > 0)) { shown = last; review = true; }
+    trick.className = "trick" + (review ? " review" : "");
+    for (const p of shown.plays) {
+      trick.append(el("figure", { class: shown.winner === p.seat ? "win" : "", "data-card": p.card, "data-seat": p.seat }, cardImg(p.card),
+        el("figcaption", { text: (p.seat === v.seat ? "you" : seatName(p.seat)) })));
+    }
+    if (review && shown.winner !== null) trick.append(el("div", { class: "meta", text: (reviewing ? "Last trick: " : "") + (shown.winner === v.seat ? "you take it" : seatName(shown.winner) + " takes it") + (shown.points ? " (" + shown.points + " pts)" : "") }));
+    $("last-btn").textContent = reviewing ? "Back to play (L)" : "Last trick (L)";
+    // Prompt and buttons.
+    const prompt = $("prompt");
+    const pass = $("pass-btn");
+    pass.hidden = !v.must_pass;
+    if (v.game_over) prompt.textContent = "Game over.";
+    else if (v.must_pass) {
+      prompt.textContent = "Choose " + v.pass_count + " cards to pass " + passDirection(v) + " (" + selected.size + "/" + v.pass_count + ")";
+      pass.textContent = "Pass " + v.pass_count + " cards";
+      pass.disabled = selected.size !== v.pass_count;
+    } else if (v.phase === "passing") prompt.textContent = "Waiting for the others to pass…";
+    else if (v.moon_choice_pending) prompt.textContent = "You shot the moon!";
+    else if (v.to_move === v.seat) prompt.textContent = "Your turn: play a highlighted card.";
+    else if (v.to_move !== null) prompt.textContent = "Waiting for " + seatName(v.to_move) + "…";
+    else prompt.textContent = "";
+    // Me.
+    $("me").textContent = "You (" + seatName(v.seat) + "): " + v.points_taken[v.seat] + " pts this round · total " + t.totals[v.seat] +
+      (v.received && v.tricks.length === 0 && v.trick.plays.length < n ? " · received " + v.received.map(cardName).join(" ") : "");
+    // Hand.
+    const hand = $("hand");
+    hand.textContent = "";
+    const legal = new Set(v.legal);
+    const received = new Set(v.tricks.length === 0 ? v.received || [] : []);
+    v.hand.forEach((c, i) => {
+      const playable = v.must_pass || legal.has(c);
+      const b = el("button", {
+        type: "button", class: "card" + (playable ? " legal" : " dim") + (selected.has(c) ? " selected" : "") + (received.has(c) ? " new" : ""),
+        "data-card": c, "aria-label": cardName(c), "aria-selected": String(selected.has(c)), disabled: !playable, tabindex: playable ? "0" : "-1",
+        onclick: () => onCard(c),
+        onfocus: () => { focusIndex = i; },
+      }, cardImg(c));
+      hand.append(b);
+    });
+    renderScores();
+    if (v.moon_choice_pending) showMoon();
+    else if ($("dialog").dataset.kind === "moon") closeDialog();
+    if (v.game_over && !shownGameOver) { shownGameOver = true; showGameOver(); }
+  }
+
+  function renderScores() {
+    const t = state.table, n = state.view.players;
+    const box = $("scores");
+    box.textContent = "";
+    box.append(scoreTable(t, n));
+  }
+
+  function scoreTable(t, n) {
+    const head = el("tr", {}, el("th", { text: "Round" }));
+    for (let s = 0; s < n; s++) head.append(el("th", { text: seatName(s) }));
+    const table = el("table", {}, head);
+    t.history.forEach((row, i) => {
+      const tr = el("tr", {}, el("td", { text: String(i + 1) }));
+      row.forEach((x, s) => tr.append(el("td", { text: x + " (+" + t.results[i].scores[s] + ")" })));
+      table.append(tr);
+    });
+    return table;
+  }
+
+  function onCard(c) {
+    const v = state.view;
+    if (v.must_pass) {
+      if (selected.has(c)) selected.delete(c);
+      else if (selected.size < v.pass_count) selected.add(c);
+      else toast("You pass " + v.pass_count + " cards; unselect one first.");
+      render();
+      focusCard(c);
+    } else if (v.to_move === v.seat && v.legal.includes(c)) {
+      send({ type: "play", seq: state.seq, card: c });
+    }
+  }
+
+  function focusCard(c) {
+    const b = $("hand").querySelector('[data-card="' + c + '"]');
+    if (b) b.focus();
+  }
+
+  function sendPass() {
+    const v = state.view;
+    if (selected.size !== v.pass_count) return;
+    send({ type: "pass", seq: state.seq, cards: [...selected] });
+  }
+
+  function onKey(e) {
+    if (!state || e.target.tagName === "INPUT") return;
+    const buttons = [...$("hand").querySelectorAll(".card:not([disabled])")];
+    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      if (!buttons.length) return;
+      const cur = buttons.indexOf(document.activeElement);
+      const next = cur < 0 ? 0 : (cur + (e.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length;
+      buttons[next].focus();
+      e.preventDefault();
+    } else if (e.key === "l" || e.key === "L") { reviewing = !reviewing; render(); }
+    else if (e.key === "s" || e.key === "S") { $("scores").hidden = !$("scores").hidden; }
+    else if ((e.key === "p" || e.key === "P") && state.view.must_pass) sendPass();
+    else if (e.key === "Escape") closeDialog();
+  }
+
+  function showDialog(kind, ...content) {
+    const d = $("dialog");
+    d.textContent = "";
+    d.dataset.kind = kind;
+    d.append(...content);
+    $("overlay").hidden = false;
+    const b = d.querySelector("button");
+    if (b) b.focus();
+  }
+  function closeDialog() { $("overlay").hidden = true; $("dialog").dataset.kind = ""; }
+
+  function showMoon() {
+    if ($("dialog").dataset.kind === "moon") return;
+    const others = state.view.players - 1;
+    showDialog("moon", el("h2", { text: "You shot the moon!" }), el("p", { text: "Choose how it scores:" }),
+      el("div", { class: "buttons" },
+        el("button", { type: "button", class: "primary", id: "moon-add", text: "+26 to each of the " + others + " others", onclick: () => { send({ type: "moon", seq: state.seq, choice: "add" }); closeDialog(); } }),
+        el("button", { type: "button", id: "moon-subtract", text: "−26 from my score", onclick: () => { send({ type: "moon", seq: state.seq, choice: "subtract" }); closeDialog(); } })));
+  }
+
+  function showRoundSummary(m) {
+    if (m.view.game_over) return;
+    const t = m.table, r = t.results[t.results.length - 1], n = m.view.players;
+    const table = el("table", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: "points" }), el("th", { text: "score" }), el("th", { text: "total" })));
+    for (let s = 0; s < n; s++) table.append(el("tr", {}, el("td", { text: seatName(s) + (s === m.you ? " (you)" : "") }), el("td", { text: String(r.points[s]) }), el("td", { text: String(r.scores[s]) }), el("td", { text: String(t.totals[s]) })));
+    const moon = r.shooter !== null ? el("p", { text: seatName(r.shooter) + " shot the moon!" }) : null;
+    showDialog("summary", el("h2", { text: "Round " + t.results.length + " over" }), moon, table,
+      el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", id: "summary-ok", text: "Next round", onclick: closeDialog })));
+  }
+
+  function showGameOver() {
+    const t = state.table, n = state.view.players;
+    const names = (t.winners || []).map(seatName).join(" and ");
+    showDialog("gameover", el("h2", { text: "Game over — " + names + (t.winners && t.winners.length > 1 ? " share the win" : " wins") }),
+      el("h3", { text: "Score history" }), scoreTable(t, n),
+      el("div", { class: "buttons" }, el("a", { href: "/", text: "Back to the lobby" }), el("button", { type: "button", class: "primary", id: "gameover-ok", text: "Close", onclick: closeDialog })));
+  }
+
+  const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
+  if (m) tableMain(m[1]);
+  else lobby();
+})();

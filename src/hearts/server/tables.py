@@ -1,0 +1,566 @@
+"""Tables of the web server: one game each, one lock and one sequence number per table.
+
+Every action goes through :meth:`Table.handle` under the table's lock: it is checked against
+the sequence number the client saw (stale or duplicate → a resync, not a second action),
+applied to the engine (a refusal → an error to that client, nothing changed), committed to the
+event log, and only then broadcast: each seat gets a message built from its own
+:class:`~hearts.view.View` (RULES.md R7). Bots think in a worker thread, paced by ``bot_delay``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hearts.bots import Bot, make_bot
+from hearts.bots.registry import LEVELS
+from hearts.cards import CardSet
+from hearts.errors import HeartsError
+from hearts.game import Game
+from hearts.round import MoonChoice, Phase, Trick
+from hearts.rules import Rules
+from hearts.server.persistence import Event, Store, hash_token
+from hearts.server.protocol import Action, error_message
+from hearts.view import View
+
+log = logging.getLogger("hearts.server")
+
+SEAT_KINDS = ("human", "open", "bot")
+MAX_NAME = 40
+
+
+class Connection:
+    """One WebSocket client: a bounded outgoing queue drained by a writer with a send timeout.
+
+    A client that cannot keep up (queue full, or a send that times out) is disconnected; it
+    can reconnect and get the full state. Nobody else waits for it.
+    """
+
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        close: Callable[[], Awaitable[None]],
+        *,
+        max_queue: int = 256,
+        send_timeout: float = 10.0,
+    ) -> None:
+        self._send = send
+        self._close = close
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(max_queue)
+        self.send_timeout = send_timeout
+        self.seat: int | None = None
+        self.table: Table | None = None
+        self.closed = False
+
+    def push(self, message: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
+        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.warning("client of seat %s cannot keep up; disconnecting it", self.seat)
+            self.kill()
+
+    def kill(self) -> None:
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+    async def run_writer(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await asyncio.wait_for(self._send(text), self.send_timeout)
+        except Exception:  # a dead or slow socket: drop this client only
+            pass
+        finally:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await self._close()
+
+
+@dataclass
+class SeatInfo:
+    kind: str  # human, open (joinable from the lobby), bot
+    name: str
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class Table:
+    """One game with its seats, lock, sequence number and connected clients."""
+
+    id: str
+    rules: Rules
+    seed: int
+    seats: list[SeatInfo]
+    store: Store
+    bot_delay: float = 0.7
+    game: Game = field(init=False)
+    seq: int = 0
+    pass_phase_seq: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Connection] = field(default_factory=set)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    last_event: dict[str, Any] | None = None
+    _bot_task: asyncio.Task[None] | None = None
+
+    # --- building and restoring -----------------------------------------------------------
+
+    def start_new(self) -> None:
+        """Deal the first round and log it."""
+        self.game = Game(self.rules, seed=self.seed)
+        self._log([], dealt_from=0)
+
+    def restore(self, events: list[Event]) -> None:
+        """Replay the event log: the exact position the log describes (R1.3 deals included)."""
+        deals = [e.data["hands"] for e in events if e.kind == "deal"]
+        rng = random.Random(f"{self.seed}:{len(deals)}")  # fresh deals after the logged ones
+        self.game = Game(self.rules, seed=rng, deals=deals)
+        self.seq = 0
+        for e in events:
+            if e.kind == "deal":
+                self.pass_phase_seq = e.seq
+            elif e.kind == "pass":
+                assert e.seat is not None
+                self.game.pass_cards(e.seat, e.data["cards"])
+            elif e.kind == "play":
+                self.game.play(e.data["card"], e.seat)
+            elif e.kind == "moon":
+                assert e.seat is not None
+                self.game.choose_moon(e.seat, e.data["choice"])
+            self.seq = e.seq
+        self.last_event = _public_event(events[-1]) if events else None
+
+    def _make_bots(self) -> None:
+        for s, info in enumerate(self.seats):
+            if info.kind == "bot" and s not in self.bots:
+                self.bots[s] = make_bot(info.bot or "medium", seed=secrets.randbits(32))
+
+    # --- public facts and messages ---------------------------------------------------------
+
+    def public(self) -> dict[str, Any]:
+        """What every seat (and the lobby) may know about the table."""
+        g = self.game
+        online = sorted({c.seat for c in self.conns if c.seat is not None and not c.closed})
+        return {
+            "id": self.id,
+            "names": [s.name for s in self.seats],
+            "kinds": [s.kind for s in self.seats],
+            "bots": [s.bot if s.kind == "bot" else None for s in self.seats],
+            "online": online,
+            "target": self.rules.target,
+            "totals": list(g.totals),
+            "history": [list(h) for h in g.history],
+            "results": [
+                {"points": list(r.points), "scores": list(r.scores), "shooter": r.shooter,
+                 "moon_choice": r.moon_choice}
+                for r in g.results
+            ],
+            "last_trick": _trick_dict(self._last_trick()),
+            "finished": g.is_over,
+            "winners": None if g.winners is None else list(g.winners),
+        }
+
+    def _last_trick(self) -> Trick | None:
+        for r in reversed(self.game.rounds):
+            tricks = r.tricks
+            if tricks:
+                return tricks[-1]
+        return None
+
+    def state(self, seat: int, reason: str, shared: str | None = None) -> str:
+        """The ``state`` message for ``seat``: its view (R7) and the public table facts.
+
+        The parts that are the same for every seat are encoded once per broadcast (``shared``);
+        the seat's private part (:meth:`View.private_dict`) is encoded for it alone.
+        """
+        view = View.of(self.game, seat)
+        if shared is None:
+            shared = self._shared(view)
+        private = json.dumps(view.private_dict(), separators=(",", ":"))
+        return f'{{"type":"state","reason":"{reason}","you":{seat},"view":{{{private[1:-1]},{shared}'
+
+    def _shared(self, view: View) -> str:
+        """The tail of a state message common to every seat: public view, table, event, seq."""
+        dumps = json.JSONEncoder(separators=(",", ":")).encode
+        return (
+            f"{dumps(view.public_dict())[1:]},"
+            f'"seq":{self.seq},"table":{dumps(self.public())},"event":{dumps(self.last_event)}}}'
+        )
+
+    def broadcast(self, reason: str = "event") -> None:
+        shared: str | None = None
+        cache: dict[int, str] = {}
+        for c in list(self.conns):
+            if c.closed or c.seat is None:
+                continue
+            if c.seat not in cache:
+                if shared is None:
+                    shared = self._shared(View.of(self.game, c.seat))
+                cache[c.seat] = self.state(c.seat, reason, shared)
+            c.push(cache[c.seat])
+
+    def presence(self) -> None:
+        online = sorted({c.seat for c in self.conns if c.seat is not None and not c.closed})
+        for c in list(self.conns):
+            c.push({"type": "presence", "online": online, "names": [s.name for s in self.seats]})
+
+    # --- connections -----------------------------------------------------------------------
+
+    def seat_for_token(self, token: str) -> int | None:
+        h = hash_token(token)
+        for s, info in enumerate(self.seats):
+            if info.token_hash is not None and secrets.compare_digest(info.token_hash, h):
+                return s
+        return None
+
+    def attach(self, conn: Connection, seat: int) -> None:
+        conn.seat = seat
+        conn.table = self
+        self.conns.add(conn)
+        conn.push(self.state(seat, "welcome"))
+        self.presence()
+
+    def detach(self, conn: Connection) -> None:
+        if conn in self.conns:
+            self.conns.discard(conn)
+            self.presence()
+
+    # --- actions ---------------------------------------------------------------------------
+
+    async def handle(self, conn: Connection, action: Action) -> None:
+        """A seated client's message: sync, or an action checked against ``seq``."""
+        seat = conn.seat
+        assert seat is not None
+        if action.type == "sync":
+            conn.push(self.state(seat, "resync"))
+            return
+        async with self.lock:
+            assert action.seq is not None
+            if not self._fresh(action, seat):
+                conn.push(self.state(seat, "resync"))
+                return
+            try:
+                self._apply(seat, action)
+            except HeartsError as e:
+                conn.push(error_message(str(e), "illegal", self.seq))
+                return
+        self.kick_bots()
+
+    def _fresh(self, action: Action, seat: int) -> bool:
+        """Whether an action was made on the current state (else: stale or a duplicate)."""
+        if action.seq == self.seq:
+            return True
+        # A pass does not depend on the others' passes: one made during this pass phase stands.
+        g = self.game
+        seen = action.seq
+        return (
+            action.type == "pass"
+            and seen is not None
+            and self.pass_phase_seq <= seen <= self.seq
+            and not g.is_over
+            and g.round.phase is Phase.PASSING
+            and seat in g.round.seats_to_pass()
+        )
+
+    def _apply(self, seat: int, action: Action) -> None:
+        """Apply a checked action (the engine refuses it unchanged if illegal), log, commit,
+        broadcast. Called with the lock held."""
+        g = self.game
+        rounds = len(g.rounds)
+        if action.type == "pass":
+            assert action.cards is not None
+            g.pass_cards(seat, list(action.cards))
+            data: dict[str, Any] = {"cards": str(g.round.passed(seat))}
+        elif action.type == "play":
+            assert action.card is not None
+            played_before = len(g.rounds[rounds - 1].plays)
+            g.play(action.card, seat)
+            data = {"card": str(g.rounds[rounds - 1].plays[played_before])}
+        else:
+            choice: MoonChoice = "subtract" if action.choice == "subtract" else "add"
+            g.choose_moon(seat, choice)
+            data = {"choice": action.choice}
+        self._log([(action.type, seat, data)], dealt_from=rounds)
+
+    def _log(self, actions: list[tuple[str, int | None, dict[str, Any]]], dealt_from: int) -> None:
+        events: list[tuple[int, str, int | None, dict[str, Any]]] = []
+        seq = self.seq
+        for kind, seat, data in actions:
+            seq += 1
+            events.append((seq, kind, seat, data))
+        for k in range(dealt_from, len(self.game.rounds)):
+            seq += 1
+            events.append((seq, "deal", None, {"round": k, "hands": [str(h) for h in self.game.rounds[k].dealt]}))
+            self.pass_phase_seq = seq
+        try:
+            self.store.append(self.id, events, finished=self.game.is_over)
+        except Exception:
+            log.exception("table %s: could not commit; restoring from the log", self.id)
+            self.restore(self.store.events(self.id))
+            raise
+        self.seq = seq
+        first = events[0]
+        self.last_event = _public_event(Event(first[0], first[1], first[2], first[3]))
+        if len(events) > 1 and self.last_event is not None:
+            self.last_event["new_round"] = len(self.game.rounds) - 1
+        self.broadcast()
+
+    # --- bots ------------------------------------------------------------------------------
+
+    def kick_bots(self) -> None:
+        """Make sure the bots act if it is their turn (one runner task per table)."""
+        if not self.bots:
+            return
+        if self._bot_task is None or self._bot_task.done():
+            self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    def _bot_to_act(self) -> int | None:
+        g = self.game
+        if g.is_over:
+            return None
+        r = g.round
+        if r.phase is Phase.PASSING:
+            return next((s for s in r.seats_to_pass() if s in self.bots), None)
+        mover = r.to_move
+        return mover if mover in self.bots else None
+
+    async def _run_bots(self) -> None:
+        while True:
+            seat = self._bot_to_act()
+            if seat is None:
+                return
+            view = View.of(self.game, seat)
+            bot = self.bots[seat]
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+            try:
+                action = await asyncio.to_thread(_decide, bot, view)
+            except Exception:
+                log.exception("table %s: bot of seat %d failed; it plays at random", self.id, seat)
+                action = _fallback(view)
+            async with self.lock:
+                if self._bot_to_act() != seat or View.of(self.game, seat) != view:
+                    continue  # the position moved on meanwhile: think again
+                try:
+                    self._apply(seat, action)
+                except HeartsError:
+                    log.exception("table %s: bot of seat %d chose an illegal action", self.id, seat)
+                    self._apply(seat, _fallback(view))
+
+    def cancel_bots(self) -> None:
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+
+
+def _decide(bot: Bot, view: View) -> Action:
+    if view.must_pass:
+        return Action("pass", cards=tuple(str(c) for c in bot.choose_pass(view)))
+    if view.moon_choice_pending:
+        return Action("moon", choice=bot.choose_moon(view))
+    return Action("play", card=str(bot.choose_play(view)))
+
+
+def _fallback(view: View) -> Action:
+    rng = random.Random()
+    if view.must_pass:
+        return Action("pass", cards=tuple(str(c) for c in rng.sample(list(view.hand), view.rules.pass_count)))
+    if view.moon_choice_pending:
+        return Action("moon", choice="add")
+    return Action("play", card=str(rng.choice(list(view.legal))))
+
+
+def _trick_dict(t: Trick | None) -> dict[str, Any] | None:
+    if t is None:
+        return None
+    return {
+        "leader": t.leader,
+        "plays": [{"seat": s, "card": str(c)} for s, c in t.plays],
+        "winner": t.winner,
+        "points": t.points,
+    }
+
+
+def _public_event(e: Event) -> dict[str, Any] | None:
+    """What every seat may know of an event: who passed (not what), who played what."""
+    if e.kind == "pass":
+        return {"kind": "pass", "seat": e.seat, "seq": e.seq}
+    if e.kind == "play":
+        return {"kind": "play", "seat": e.seat, "card": e.data["card"], "seq": e.seq}
+    if e.kind == "moon":
+        return {"kind": "moon", "seat": e.seat, "choice": e.data["choice"], "seq": e.seq}
+    if e.kind == "deal":
+        return {"kind": "deal", "round": e.data.get("round"), "seq": e.seq}
+    return None
+
+
+class TableError(ValueError):
+    """A lobby request that cannot be honoured (unknown table, seat taken, bad settings)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Manager:
+    """Every table of the server, created, joined and restored through the store."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.7) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.tables: dict[str, Table] = {}
+
+    def restore_all(self) -> int:
+        """Load every unfinished table by replaying its log; start its bots. Returns how many."""
+        count = 0
+        for table_id in self.store.unfinished():
+            try:
+                if self.get(table_id) is not None:
+                    count += 1
+            except Exception:
+                log.exception("table %s could not be restored", table_id)
+        return count
+
+    def get(self, table_id: str) -> Table | None:
+        """A table in memory, or loaded from the store (restored by replaying its log)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        found = self.store.table(table_id)
+        if found is None:
+            return None
+        config, seed, _finished = found
+        rules = Rules.from_dict(config["rules"])
+        seats = [SeatInfo(r.kind, r.name or "", r.bot, r.token_hash) for r in self.store.seats(table_id)]
+        table = Table(table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay)
+        table.restore(self.store.events(table_id))
+        table._make_bots()
+        self.tables[table_id] = table
+        with contextlib.suppress(RuntimeError):  # no running loop (tests, scripts)
+            table.kick_bots()
+        return table
+
+    def create(self, request: dict[str, Any]) -> tuple[Table, dict[int, str]]:
+        """A new table from a lobby request; returns it and the secret token of each human seat.
+
+        ``request``: ``preset`` (name), ``options`` (dict of RULES.md options), ``target``,
+        ``players`` (optional, from the number of seats), ``seats``: a list of
+        ``{"kind": "human", "name": ...}``, ``{"kind": "open"}`` or ``{"kind": "bot", "level": "easy"}``.
+        """
+        if not isinstance(request, dict):
+            raise TableError("the request must be a JSON object")
+        seats_in = request.get("seats")
+        if not isinstance(seats_in, list) or not 3 <= len(seats_in) <= 6:
+            raise TableError("'seats' must be a list of 3 to 6 seats")
+        options = request.get("options") or {}
+        if not isinstance(options, dict):
+            raise TableError("'options' must be an object of rule options")
+        preset = request.get("preset") or "standard"
+        overrides = dict(options)
+        overrides["players"] = len(seats_in)
+        if request.get("target") is not None:
+            overrides["target"] = request["target"]
+        try:
+            rules = Rules.preset(str(preset), **overrides)
+        except (HeartsError, TypeError) as e:
+            raise TableError(str(e)) from None
+        seats: list[SeatInfo] = []
+        tokens: dict[int, str] = {}
+        for i, spec in enumerate(seats_in):
+            if not isinstance(spec, dict):
+                raise TableError(f"seat {i} must be an object with a 'kind'")
+            kind = spec.get("kind", "human")
+            name = spec.get("name")
+            if kind not in SEAT_KINDS:
+                raise TableError(f"seat {i}: kind {kind!r} is not one of {', '.join(SEAT_KINDS)}")
+            if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
+                raise TableError(f"seat {i}: a name is a string of at most {MAX_NAME} characters")
+            if kind == "bot":
+                level = spec.get("level", "medium")
+                if not isinstance(level, str) or level not in LEVELS:
+                    raise TableError(f"seat {i}: bot level {level!r} is not one of {', '.join(LEVELS)}")
+                seats.append(SeatInfo("bot", name or f"Bot ({level})", level))
+            elif kind == "human":
+                token = secrets.token_urlsafe(18)
+                tokens[i] = token
+                seats.append(SeatInfo("human", (name or "").strip() or f"Player {i + 1}", None, hash_token(token)))
+            else:
+                seats.append(SeatInfo("open", "", None, None))
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        seed = secrets.randbits(48)
+        config = {"rules": rules.to_dict(), "bot_delay": self.bot_delay}
+        self.store.create_table(
+            table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats]
+        )
+        table = Table(table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay)
+        table.start_new()
+        table._make_bots()
+        self.tables[table_id] = table
+        with contextlib.suppress(RuntimeError):
+            table.kick_bots()
+        return table, tokens
+
+    def join(self, table_id: str, seat: Any, name: Any) -> str:
+        """Take a free (open) seat; returns its new secret token."""
+        table = self.get(table_id)
+        if table is None:
+            raise TableError(f"there is no table {table_id!r}", 404)
+        free = [s for s, info in enumerate(table.seats) if info.kind == "open"]
+        if seat is None and free:
+            seat = free[0]
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
+            raise TableError(f"seat {seat!r} does not exist at this table")
+        if seat not in free:
+            raise TableError(f"seat {seat} is not free", 409)
+        if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
+            raise TableError(f"a name is a string of at most {MAX_NAME} characters")
+        token = secrets.token_urlsafe(18)
+        info = table.seats[seat]
+        info.kind, info.name, info.token_hash = "human", (name or "").strip() or f"Player {seat + 1}", hash_token(token)
+        self.store.update_seat(table_id, seat, info.kind, info.name, info.token_hash)
+        table.broadcast("table")
+        return token
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """Unfinished tables, those with a free seat first."""
+        out = []
+        for t in self.tables.values():
+            if t.game.is_over:
+                continue
+            out.append(
+                {
+                    "id": t.id,
+                    "names": [s.name for s in t.seats],
+                    "kinds": [s.kind for s in t.seats],
+                    "free": [s for s, info in enumerate(t.seats) if info.kind == "open"],
+                    "round": len(t.game.rounds),
+                    "totals": list(t.game.totals),
+                    "rules": t.rules.describe(),
+                    "target": t.rules.target,
+                }
+            )
+        out.sort(key=lambda d: not d["free"])
+        return out
+
+    def shutdown(self) -> None:
+        for t in self.tables.values():
+            t.cancel_bots()
+            for c in list(t.conns):
+                c.kill()
+
+
+def cards_text(cards: CardSet) -> list[str]:
+    return [str(c) for c in cards.sorted_by_suit()]
