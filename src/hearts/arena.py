@@ -36,7 +36,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal, TextIO
@@ -363,6 +363,15 @@ def _drive(target: Game | Round, bots: Sequence[Bot], seats: Sequence[int], time
     """Let the bots play ``target`` to its end, timing every decision."""
     game = target if isinstance(target, Game) else None
     clock = time.perf_counter
+
+    def ask(seat: int, decide: Callable[[View], Any]) -> Any:
+        """A bot's decision on its view, timed."""
+        view = View.of(target, seat)
+        t0 = clock()
+        answer = decide(view)
+        times[seats[seat]].append(clock() - t0)
+        return answer
+
     while True:
         if game is not None:
             if game.is_over:
@@ -373,30 +382,19 @@ def _drive(target: Game | Round, bots: Sequence[Bot], seats: Sequence[int], time
             r = target
         phase = r.phase
         seat: int | None = None
+
         try:
             if phase is Phase.PASSING:
                 for seat in r.seats_to_pass():
-                    view = View.of(target, seat)
-                    t0 = clock()
-                    cards = bots[seat].choose_pass(view)
-                    times[seats[seat]].append(clock() - t0)
-                    target.pass_cards(seat, cards)
+                    target.pass_cards(seat, ask(seat, bots[seat].choose_pass))
             elif phase is Phase.PLAYING:
                 seat = r.to_move
                 assert seat is not None
-                view = View.of(target, seat)
-                t0 = clock()
-                card = bots[seat].choose_play(view)
-                times[seats[seat]].append(clock() - t0)
-                target.play(card, seat)
+                target.play(ask(seat, bots[seat].choose_play), seat)
             elif phase is Phase.MOON_CHOICE:
                 seat = r.to_move
                 assert seat is not None
-                view = View.of(target, seat)
-                t0 = clock()
-                choice = bots[seat].choose_moon(view)
-                times[seats[seat]].append(clock() - t0)
-                target.choose_moon(seat, choice)
+                target.choose_moon(seat, ask(seat, bots[seat].choose_moon))
             else:
                 return
         except Exception as e:
