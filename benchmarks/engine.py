@@ -32,9 +32,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from _progress import Progress
-
 from hearts import Phase, Round, Rules
+from hearts.arena import Progress
 from hearts.kernel import random_round
 
 Runner = Callable[[int, int], float]
@@ -119,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     rates: dict[str, list[float]] = {name: [] for name in engines}
     checks: dict[str, list[float]] = {name: [] for name in engines}
     names = list(engines)
-    progress = Progress(args.rounds * len(engines), "starting")
+    progress = Progress(args.rounds * len(engines), "round", "bar")
+    progress.advance(0, "starting")
     for t, n in enumerate(per_trial):
         order = names[t % len(names) :] + names[: t % len(names)]  # rotate who goes first
         for name in order:
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
             gc.enable()
             rates[name].append(n / elapsed)
             progress.advance(n)
-    progress.close()
+    progress.end()
 
     best = {name: max(r) for name, r in rates.items()}
     median = {name: statistics.median(r) for name, r in rates.items()}

@@ -34,9 +34,9 @@ import tracemalloc
 from collections.abc import Callable
 
 import numpy as np
-from _progress import Progress
 
 from hearts import Rules
+from hearts.arena import Progress
 from hearts.kernel import random_round
 from hearts.rl.vector import simulate
 
@@ -93,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         return rounds
 
     sweep_steps = len(BATCHES) * 2
-    progress = Progress(sweep_steps + 3 * args.trials + 1, "sweeping batch sizes")
+    progress = Progress(sweep_steps + 3 * args.trials + 1, "step", "bar")
+    progress.advance(0, "sweeping batch sizes")
     sweep: dict[int, float] = {}
     for batch in BATCHES:  # sweep: a couple of batches of each size, best rate
         run_vector(batch, 1)
@@ -128,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     progress.advance(1)
-    progress.close()
+    progress.end()
 
     best = {name: max(r) for name, r in rates.items()}
     median = {name: statistics.median(r) for name, r in rates.items()}

@@ -535,6 +535,7 @@ class Progress:
         self.mode = mode
         self.stream = stream if stream is not None else sys.stderr
         self.done = 0
+        self.label = ""
         self.start = time.perf_counter()
         self._last = 0.0
 
@@ -545,9 +546,11 @@ class Progress:
         elif self.mode == "bar":
             self._draw(force=True)
 
-    def advance(self, n: int) -> None:
-        """``n`` more units are done."""
+    def advance(self, n: int, label: str | None = None) -> None:
+        """``n`` more units are done (and, optionally, what is being done now)."""
         self.done += n
+        if label is not None:
+            self.label = label
         if self.mode == "bar":
             self._draw(force=self.done >= self.total)
 
@@ -572,7 +575,7 @@ class Progress:
         eta = f"eta {elapsed / frac - elapsed:5.1f} s" if 0 < frac < 1 else " " * 11
         self._write(
             f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.unit}s "
-            f"{frac:4.0%} {elapsed:6.1f} s {eta}"
+            f"{frac:4.0%} {elapsed:6.1f} s {eta} {self.label:<30.30}"
         )
 
     def _write(self, text: str) -> None:
