@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from hearts import CardSet, Game, Phase, Rules
+from hearts import CardSet, Game, Phase, Round, Rules
 from hearts.cards import cards_of
 
 # A shooter's hand for each table size: the top cards of each suit it holds (R1.2 hand sizes),
@@ -49,3 +50,29 @@ def game_step(game: Game, rng: random.Random) -> None:
         game.choose_moon(r.to_move, rng.choice(["add", "subtract"]))
     else:
         game.play(rng.choice(list(r.legal_plays())))
+
+
+def round_state(r: Round) -> tuple[Any, ...]:
+    """Everything observable about a round through its public API."""
+    n = r.players
+    return (
+        r.rules,
+        r.round_number,
+        r.scores_before,
+        r.pass_offset,
+        r.phase,
+        r.to_move,
+        r.dealt,
+        tuple(r.hand(s) for s in range(n)),
+        tuple(r.passed(s) for s in range(n)),
+        tuple(r.received(s) for s in range(n)),
+        tuple(r.won_cards(s) for s in range(n)),
+        r.plays,
+        r.tricks,
+        r.current_trick,
+        r.tricks_won,
+        r.points_taken,
+        r.hearts_broken,
+        r.legal_plays(),
+        r.result,
+    )

@@ -4,8 +4,8 @@ rollout kernel (:mod:`hearts.kernel`) with the engine (:class:`hearts.Round`).""
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from helpers import round_state as snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -95,28 +95,6 @@ def random_step(r: Round, rng: random.Random) -> None:
         r.choose_moon(r.to_move, rng.choice(["add", "subtract"]))
     else:
         r.play(rng.choice(list(r.legal_plays())))
-
-
-def snapshot(r: Round) -> tuple[Any, ...]:
-    """Everything observable about a round through its public API."""
-    n = r.players
-    return (
-        r.phase,
-        r.to_move,
-        tuple(r.hand(s) for s in range(n)),
-        tuple(r.passed(s) for s in range(n)),
-        tuple(r.received(s) for s in range(n)),
-        tuple(r.won_cards(s) for s in range(n)),
-        tuple(r.voids(s) for s in range(n)),
-        r.plays,
-        r.tricks,
-        r.current_trick,
-        r.tricks_won,
-        r.points_taken,
-        r.hearts_broken,
-        r.legal_plays(),
-        r.result,
-    )
 
 
 # --- random play ---------------------------------------------------------------------------

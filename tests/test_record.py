@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import game_step, moon_deal, play_moon_round
+from helpers import game_step, moon_deal, play_moon_round, round_state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,32 +50,6 @@ def play_game(game: Game, rng: random.Random, limit: int = 100_000) -> None:
         if game.is_over:
             return
         game_step(game, rng)
-
-
-def round_state(r: Round) -> tuple[Any, ...]:
-    """Everything observable about a round through its public API."""
-    n = r.players
-    return (
-        r.rules,
-        r.round_number,
-        r.scores_before,
-        r.pass_offset,
-        r.phase,
-        r.to_move,
-        r.dealt,
-        tuple(r.hand(s) for s in range(n)),
-        tuple(r.passed(s) for s in range(n)),
-        tuple(r.received(s) for s in range(n)),
-        tuple(r.won_cards(s) for s in range(n)),
-        r.plays,
-        r.tricks,
-        r.current_trick,
-        r.tricks_won,
-        r.points_taken,
-        r.hearts_broken,
-        r.legal_plays(),
-        r.result,
-    )
 
 
 def game_state(game: Game) -> tuple[Any, ...]:
