@@ -70,8 +70,15 @@ def act_by_clicks(page: Any) -> bool:
         assert page.locator("#hand .card.dim").count() == len(v["hand"]) - len(v["legal"])
         card = legal.first.get_attribute("data-card")
         legal.first.click()
-        page.wait_for_function(f"() => window.heartsState.seq > {st['seq']}", timeout=TIMEOUT)
-        assert card not in state(page)["view"]["hand"]
+        # The play is accepted when the card has left the hand, or the round it ended is over and
+        # a new hand has been dealt (which may hold the same card again).
+        page.wait_for_function(
+            f"() => window.heartsState.view.round_number !== {v['round_number']}"
+            f" || !window.heartsState.view.hand.includes('{card}')",
+            timeout=TIMEOUT,
+        )
+        after = state(page)["view"]
+        assert after["round_number"] != v["round_number"] or card not in after["hand"]
         return True
     return False
 
