@@ -39,17 +39,17 @@ def play_moon_round(game: Game, shooter: int) -> None:
         game.play(max(legal) if r.to_move == shooter else min(legal))
 
 
-def game_step(game: Game, rng: random.Random) -> None:
-    """One random action (a pass, a play or a moon choice) in the game."""
-    r = game.round
+def random_step(target: Game | Round, rng: random.Random) -> None:
+    """One random action (a pass, a play or a moon choice) in a game or a single round."""
+    r = target.round if isinstance(target, Game) else target
     if r.phase is Phase.PASSING:
         seat = rng.choice(r.seats_to_pass())
-        game.pass_cards(seat, rng.sample(list(r.hand(seat)), game.rules.pass_count))
+        target.pass_cards(seat, rng.sample(list(r.hand(seat)), r.rules.pass_count))
     elif r.phase is Phase.MOON_CHOICE:
         assert r.to_move is not None
-        game.choose_moon(r.to_move, rng.choice(["add", "subtract"]))
+        target.choose_moon(r.to_move, rng.choice(["add", "subtract"]))
     else:
-        game.play(rng.choice(list(r.legal_plays())))
+        target.play(rng.choice(list(r.legal_plays())))
 
 
 def round_state(r: Round) -> tuple[Any, ...]:

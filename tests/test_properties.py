@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from helpers import random_step
 from helpers import round_state as snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -83,18 +84,6 @@ def random_pass(r: Round, rng: random.Random) -> None:
     while r.phase is Phase.PASSING:
         seat = rng.choice(r.seats_to_pass())
         r.pass_cards(seat, rng.sample(list(r.hand(seat)), r.rules.pass_count))
-
-
-def random_step(r: Round, rng: random.Random) -> None:
-    """One random action of the round (pass, play or moon choice)."""
-    if r.phase is Phase.PASSING:
-        seat = rng.choice(r.seats_to_pass())
-        r.pass_cards(seat, rng.sample(list(r.hand(seat)), r.rules.pass_count))
-    elif r.phase is Phase.MOON_CHOICE:
-        assert r.to_move is not None
-        r.choose_moon(r.to_move, rng.choice(["add", "subtract"]))
-    else:
-        r.play(rng.choice(list(r.legal_plays())))
 
 
 # --- random play ---------------------------------------------------------------------------

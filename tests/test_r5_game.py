@@ -6,8 +6,8 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from helpers import game_step as step
 from helpers import moon_deal, play_moon_round
+from helpers import random_step as step
 
 from hearts import Game, GameOver, IllegalAction, Phase, Round, Rules
 

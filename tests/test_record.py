@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import game_step, moon_deal, play_moon_round, round_state
+from helpers import moon_deal, play_moon_round, random_step, round_state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,22 +34,11 @@ MOONS = ["add_to_others", "subtract_from_self", "shooter_chooses", "add_unless_l
 
 # --- helpers -------------------------------------------------------------------------------
 
-def round_step(r: Round, rng: random.Random) -> None:
-    if r.phase is Phase.PASSING:
-        seat = rng.choice(r.seats_to_pass())
-        r.pass_cards(seat, rng.sample(list(r.hand(seat)), r.rules.pass_count))
-    elif r.phase is Phase.MOON_CHOICE:
-        assert r.to_move is not None
-        r.choose_moon(r.to_move, rng.choice(["add", "subtract"]))
-    else:
-        r.play(rng.choice(list(r.legal_plays())))
-
-
 def play_game(game: Game, rng: random.Random, limit: int = 100_000) -> None:
     for _ in range(limit):
         if game.is_over:
             return
-        game_step(game, rng)
+        random_step(game, rng)
 
 
 def game_state(game: Game) -> tuple[Any, ...]:
@@ -108,12 +97,12 @@ def test_round_roundtrip_finished_and_unfinished(players: int) -> None:
                 a, b = r.clone(), loaded
                 ra, rb = random.Random(k), random.Random(k)
                 while not a.is_over:
-                    round_step(a, ra)
-                    round_step(b, rb)
+                    random_step(a, ra)
+                    random_step(b, rb)
                 assert round_state(a) == round_state(b)
         if r.is_over:
             break
-        round_step(r, rng)
+        random_step(r, rng)
         k += 1
     assert r.result is not None
 
@@ -138,15 +127,15 @@ def test_game_roundtrip_unfinished_resumes(stop: int) -> None:
     game = Game(Rules(target=60), seed=stop)
     rng = random.Random(stop)
     for _ in range(stop):
-        game_step(game, rng)
+        random_step(game, rng)
     assert not game.is_over
     loaded = game_roundtrip(game)
     assert game_state(loaded) == game_state(game)
     number = len(game.rounds)
     ra, rb = random.Random(99), random.Random(99)
     while len(game.rounds) == number and not game.is_over:
-        game_step(game, ra)
-        game_step(loaded, rb)
+        random_step(game, ra)
+        random_step(loaded, rb)
     assert loaded.results == game.results
     assert loaded.totals == game.totals
     play_game(loaded, random.Random(5))
@@ -220,7 +209,7 @@ def test_save_and_load_files(tmp_path: Path) -> None:
     r = Round.deal(Rules(players=3), seed=7)
     rng = random.Random(7)
     for _ in range(20):
-        round_step(r, rng)
+        random_step(r, rng)
     save(r, tmp_path / "round.json")
     loaded_round = load(str(tmp_path / "round.json"))
     assert isinstance(loaded_round, Round) and round_state(loaded_round) == round_state(r)
@@ -281,7 +270,7 @@ def test_forged_play_in_round_record() -> None:
     r = Round.deal(Rules(), seed=4)
     rng = random.Random(4)
     while not r.is_over:
-        round_step(r, rng)
+        random_step(r, rng)
     data = round_to_record(r)
     data["plays"][9] = "ZZ"
     with pytest.raises(RecordError) as e:
@@ -445,7 +434,7 @@ def test_forged_moon_choice_and_round_structure() -> None:
     unfinished = Game(Rules(), seed=3)
     rng = random.Random(3)
     for _ in range(20):
-        game_step(unfinished, rng)
+        random_step(unfinished, rng)
     bad = game_to_record(unfinished)
     bad["rounds"].append(copy.deepcopy(bad["rounds"][0]))
     with pytest.raises(RecordError, match="round 0 is not finished"):
@@ -471,7 +460,7 @@ def test_record_roundtrip_property(seed: int, players: int, moon: str, steps: in
     for _ in range(steps):
         if game.is_over:
             break
-        game_step(game, rng)
+        random_step(game, rng)
     loaded = game_roundtrip(game)
     assert game_state(loaded) == game_state(game)
     assert game_to_record(loaded) == game_to_record(game)
