@@ -2,17 +2,22 @@
 
 A person plays a whole round against three bots by clicks; two browser contexts join the same
 table by invite link and see each other's plays; a reload mid-round restores the hand; the
-page fits a phone. Screenshots go to ``artifacts/``.
+page fits a phone; the others sit around the trick (left, across, right) and each card of the
+trick lies on the side of the seat that played it; a person who shoots the moon under
+``shooter_chooses`` is asked, and the choice is scored. Screenshots go to ``artifacts/``.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from hearts import CardSet, Game, Rules
 
 CHROMIUM = "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):
@@ -20,7 +25,10 @@ if not os.path.exists(CHROMIUM):
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("starlette")
 
+from helpers import SHOOTER_HANDS  # noqa: E402
 from test_server_support import ServerProcess, create_table  # noqa: E402
+
+from hearts.server.persistence import Store, hash_token  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -83,6 +91,59 @@ def act_by_clicks(page: Any) -> bool:
     return False
 
 
+Box = dict[str, float]
+# Where seat (me + k) sits for 4 players (k = 1, 2, 3): clockwise, so on my left, across, right.
+PLACES = {1: "left", 2: "top", 3: "right"}
+
+
+def box(page: Any, selector: str) -> Box:
+    b: Box | None = page.locator(selector).bounding_box()
+    assert b is not None, selector
+    return b
+
+
+def overlap(a: Box, b: Box) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+    )
+
+
+def check_table_layout(page: Any) -> None:
+    """Four players: the others on my left, across and on my right of the trick, each card of
+    the trick on the side of the seat that played it (mine below), and nothing on top of a seat."""
+    st = state(page)
+    me, n = st["you"], st["view"]["players"]
+    assert n == 4
+    trick = box(page, "#trick")
+    cx, cy = trick["x"] + trick["width"] / 2, trick["y"] + trick["height"] / 2
+    seats: dict[int, Box] = {}
+    for k, place in PLACES.items():
+        seat = (me + k) % n
+        sel = f'#opponents .seat[data-seat="{seat}"]'
+        assert page.get_attribute(sel, "data-pos") == place
+        b = seats[seat] = box(page, sel)
+        if place == "left":
+            assert b["x"] + b["width"] <= trick["x"]
+        elif place == "right":
+            assert b["x"] >= trick["x"] + trick["width"]
+        else:
+            assert b["y"] + b["height"] <= trick["y"]
+            assert b["x"] < cx < b["x"] + b["width"]
+    mine = box(page, "#me")
+    assert mine["y"] >= cy and mine["x"] < cx < mine["x"] + mine["width"]
+    figures = page.locator("#trick figure")
+    for i in range(figures.count()):
+        fig = figures.nth(i)
+        b = fig.bounding_box()
+        assert b is not None
+        fx, fy = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+        k = (int(fig.get_attribute("data-seat")) - me) % n
+        assert {0: fy > cy, 1: fx < cx, 2: fy < cy, 3: fx > cx}[k], (k, b, trick)
+        for seat_box in [*seats.values(), mine]:
+            assert not overlap(b, seat_box), (fig.get_attribute("data-card"), seat_box)
+
+
 def test_a_person_plays_a_round_against_three_bots(server: ServerProcess, browser: Any) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page = browser.new_page(viewport={"width": 1100, "height": 850})
@@ -113,6 +174,7 @@ def test_a_person_plays_a_round_against_three_bots(server: ServerProcess, browse
             break
         act_by_clicks(page)
         if not shot and len(state(page)["view"]["hand"]) == 8:
+            check_table_layout(page)
             page.screenshot(path=str(ARTIFACTS / "web_table.png"))
             shot = True
     else:
@@ -204,14 +266,149 @@ def test_phone_sized_viewport(server: ServerProcess, browser: Any) -> None:
     wait_seated(page)
     act_by_clicks(page)  # the pass, by taps
     page.wait_for_function("() => window.heartsState.view.phase === 'playing'", timeout=TIMEOUT)
+    # Play by taps until a turn finds cards of the others in the trick (for the picture).
+    for _ in range(6):
+        page.wait_for_function("() => document.body.dataset.myturn === 'true'", timeout=TIMEOUT)
+        if len(state(page)["view"]["trick"]["plays"]) >= 2:
+            break
+        act_by_clicks(page)
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
-    box = page.locator("#hand").bounding_box()
-    assert box is not None and box["width"] <= 390
+    hand = box(page, "#hand")
+    assert hand["width"] <= 390
+    # Every card of the hand and every seat is inside the screen's width.
+    for sel in ("#hand .card", "#opponents .seat", "#trick figure"):
+        items = page.locator(sel)
+        for i in range(items.count()):
+            b = items.nth(i).bounding_box()
+            assert b is not None and b["x"] >= 0 and b["x"] + b["width"] <= 390, (sel, b)
+    check_table_layout(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web_table_phone.png"), full_page=True)
-    # Keyboard: arrows move among the playable cards, L shows the last trick.
+    # Keyboard: arrows move among the playable cards, Enter plays one, L shows the last trick.
     page.keyboard.press("l")
     assert "Back to play" in page.inner_text("#last-btn")
     page.keyboard.press("l")
+    assert "Last trick" in page.inner_text("#last-btn")
+    page.wait_for_function("() => document.body.dataset.myturn === 'true'", timeout=TIMEOUT)
+    v = state(page)["view"]
+    page.keyboard.press("ArrowRight")
+    card = page.evaluate("document.activeElement.dataset.card")
+    assert card in v["legal"]
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"() => window.heartsState.view.round_number !== {v['round_number']}"
+        f" || !window.heartsState.view.hand.includes('{card}')",
+        timeout=TIMEOUT,
+    )
     ctx.close()
+
+
+# ---------------------------------------------------------------- the moon, by clicks
+
+RANKS = "23456789TJQKA"
+MOON_GIFT = "JH TH 9H"  # what the right-hand bot passes to the shooter (a logged pass)
+MOON_KEEP_OUT = ("JC", "QD", "QS")  # what the shooter passes: the lowest of three suits
+
+
+def seed_moon_table(db: Path, table_id: str, token: str) -> None:
+    """A table in the server's database, as the server would have logged it, whose first deal
+    lets seat 0 (a person) shoot the moon against three bots under ``moon=shooter_chooses``.
+
+    Seat 0 holds the top cards of each suit (``helpers.SHOOTER_HANDS``); seat 3, which passes to
+    it this round (left), has already passed J♥ 10♥ 9♥ (a logged event), and seat 0 passes the
+    lowest card of three of its suits: it then holds only runs of top cards, so playing its
+    highest legal card it wins every trick. The server replays the log when it starts (as after
+    a restart): no production hook is needed to fix a deal.
+    """
+    rules = Rules.preset("standard", moon="shooter_chooses")
+    top, gift = CardSet.parse(SHOOTER_HANDS[4]), CardSet.parse(MOON_GIFT)
+    rest = [str(c) for c in CardSet(rules.deck_mask & ~top.mask & ~gift.mask)]
+    hands = [str(top), " ".join(rest[:13]), " ".join(rest[13:26]), " ".join([*rest[26:], str(gift)])]
+    game = Game(rules, seed=0, deals=[hands])  # checks the deal, as a restore will
+    game.pass_cards(3, gift)
+    store = Store(str(db))
+    try:
+        store.create_table(
+            table_id, {"rules": rules.to_dict(), "bot_delay": 0.0}, secrets.randbits(48),
+            [("human", "Luna", None, hash_token(token))] + [("bot", "Bot (easy)", "easy", None)] * 3,
+        )
+        store.append(table_id, [
+            (1, "deal", None, {"round": 0, "hands": [str(h) for h in game.rounds[0].dealt]}),
+            (2, "pass", 3, {"cards": str(game.round.passed(3))}),
+        ])
+    finally:
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def moon_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, dict[str, str]]]:
+    db = tmp_path_factory.mktemp("moon") / "tables.db"
+    tokens = {choice: secrets.token_urlsafe(18) for choice in ("add", "subtract")}
+    for choice, token in tokens.items():
+        seed_moon_table(db, f"moon{choice}", token)
+    s = ServerProcess(db, bot_delay=0.0).start()
+    yield s, tokens
+    s.stop()
+
+
+def rank(card: str) -> int:
+    return RANKS.index("T" if card.startswith("10") else card[0])
+
+
+@pytest.mark.parametrize("choice", ["add", "subtract"])
+def test_the_moon_dialog_asks_the_shooter_and_the_choice_is_scored(
+    moon_server: tuple[ServerProcess, dict[str, str]], browser: Any, choice: str
+) -> None:
+    server, tokens = moon_server
+    page = browser.new_page(viewport={"width": 1100, "height": 850})
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{server.url}/t/moon{choice}#seat=0&token={tokens[choice]}")
+    st = wait_seated(page)
+    assert st["you"] == 0 and st["view"]["rules"]["moon"] == "shooter_chooses"
+    assert st["view"]["hand"] == [str(c) for c in CardSet.parse(SHOOTER_HANDS[4]).sorted_by_suit()]
+    for _ in range(60):
+        page.wait_for_function("() => document.body.dataset.myturn === 'true'", timeout=TIMEOUT)
+        v = state(page)["view"]
+        if v["moon_choice_pending"]:
+            break
+        if v["must_pass"]:
+            for card in MOON_KEEP_OUT:
+                page.click(f'#hand .card[data-card="{card}"]')
+            page.click("#pass-btn")
+            page.wait_for_function("() => !window.heartsState.view.must_pass", timeout=TIMEOUT)
+        elif v["legal"]:
+            card = max(v["legal"], key=rank)
+            page.click(f'#hand .card[data-card="{card}"]')
+            page.wait_for_function(f"() => !window.heartsState.view.hand.includes('{card}')", timeout=TIMEOUT)
+    else:
+        pytest.fail("the round did not end")
+    # Every trick taken: the dialog asks how the moon scores.
+    v = state(page)["view"]
+    assert v["moon_choice_pending"] and v["hand"] == [] and v["points_taken"] == [26, 0, 0, 0]
+    page.wait_for_selector("#moon-add", state="visible")
+    dialog = page.inner_text("#dialog")
+    assert "You shot the moon!" in dialog and "+26 to each of the 3 others" in dialog and "−26 from my score" in dialog
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web_moon_dialog.png"))
+    page.click(f"#moon-{choice}")
+    # R4.4: +26 to each other seat, or −26 to the shooter; shown in the round summary.
+    scores = [0, 26, 26, 26] if choice == "add" else [-26, 0, 0, 0]
+    page.wait_for_selector("#summary-ok", state="visible")
+    page.screenshot(path=str(ARTIFACTS / f"web_moon_summary_{choice}.png"))
+    assert "Luna shot the moon!" in page.inner_text("#dialog")
+    rows = page.locator("#dialog table tr")
+    assert rows.count() == 5
+    for seat in range(4):
+        name, points, score, total = rows.nth(seat + 1).locator("td").all_inner_texts()
+        assert (int(points), int(score), int(total)) == (26 if seat == 0 else 0, scores[seat], scores[seat])
+        assert name.startswith("Luna (you)" if seat == 0 else "Bot (easy)")
+    st = state(page)
+    assert st["table"]["results"] == [
+        {"points": [26, 0, 0, 0], "scores": scores, "shooter": 0, "moon_choice": choice}
+    ]
+    assert st["table"]["totals"] == scores and st["table"]["history"] == [scores]
+    assert st["view"]["round_number"] == 1 and not st["view"]["moon_choice_pending"]
+    page.click("#summary-ok")
+    assert page.is_hidden("#overlay")
+    page.close()

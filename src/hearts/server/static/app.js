@@ -5,6 +5,23 @@
   const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
   const RANKS = { T: "10" };
   const DIRS = { 1: "left", "-1": "right" };
+  // Where the other seats sit around the table, by how many seats clockwise from you they are
+  // (index k - 1), and where each seat's card lies in the trick (index k; 0 is you), as
+  // fractions of the trick area's free width and height.
+  const SEAT_POS = {
+    3: ["left", "right"],
+    4: ["left", "top", "right"],
+    5: ["left", "tl", "tr", "right"],
+    6: ["left", "tl", "top", "tr", "right"],
+  };
+  const POS_WORDS = { left: "on your left", right: "on your right", top: "across", tl: "across, left", tr: "across, right" };
+  const TRICK_AT = {
+    3: [[0.5, 1], [0, 0.3], [1, 0.3]],
+    4: [[0.5, 1], [0, 0.5], [0.5, 0], [1, 0.5]],
+    5: [[0.5, 1], [0, 0.74], [0.18, 0], [0.82, 0], [1, 0.74]],
+    6: [[0.5, 1], [0, 0.78], [0, 0], [0.5, 0], [1, 0], [1, 0.78]],
+  };
+  const seatPos = (n, k) => (SEAT_POS[n] || SEAT_POS[4])[k - 1] || "top";
   const el = (tag, attrs, ...kids) => {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -173,6 +190,7 @@
     $("last-btn").addEventListener("click", () => { reviewing = !reviewing; render(); });
     $("scores-btn").addEventListener("click", () => { $("scores").hidden = !$("scores").hidden; });
     document.addEventListener("keydown", onKey);
+    window.addEventListener("resize", balanceHand);
     connect();
   }
 
@@ -246,32 +264,49 @@
     item("Hearts", v.hearts_broken ? "broken" : "not broken");
     item("Turn", v.phase === "passing" ? "everyone passes" : v.to_move === null ? "—" : v.to_move === v.seat ? "you" : seatName(v.to_move));
     item("Target", String(t.target));
-    // Opponents, clockwise from your left.
+    // The others around the table, clockwise from your left (R1: seat me+1 is on my left).
+    $("table").dataset.players = n;
     const opp = $("opponents");
     opp.textContent = "";
     for (let k = 1; k < n; k++) {
       const s = (v.seat + k) % n;
-      const backs = el("div", { class: "backs" });
+      const pos = seatPos(n, k);
+      const backs = el("div", { class: "backs", "aria-hidden": "true" });
       for (let i = 0; i < Math.min(v.hand_sizes[s], 13); i++) backs.append(el("img", { src: "/cards/back.svg", alt: "" }));
-      const kind = t.kinds[s] === "bot" ? " · bot " + t.bots[s] : t.kinds[s] === "open" ? " · free seat" : "";
-      opp.append(el("div", { class: "seat" + (v.to_move === s ? " turn" : ""), "data-seat": s },
-        el("div", { class: "name" }, el("span", { class: "dot" + (t.online.includes(s) || t.kinds[s] === "bot" ? " on" : "") }), seatName(s)),
-        el("div", { class: "meta", text: (k === 1 ? "left" : k === n - 1 ? "right" : "across") + kind }),
-        el("div", { class: "meta", "data-count": v.hand_sizes[s], text: v.hand_sizes[s] + " cards · " + v.points_taken[s] + " pts · total " + t.totals[s] }),
+      const online = t.online.includes(s);
+      const badge = t.kinds[s] === "bot" ? "bot · " + t.bots[s] : t.kinds[s] === "open" ? "free seat" : online ? "online" : "offline";
+      const on = online || t.kinds[s] === "bot";
+      const turn = v.to_move === s;
+      opp.append(el("div", {
+        class: "seat" + (turn ? " turn" : ""), "data-seat": s, "data-pos": pos,
+        "aria-label": seatName(s) + ", " + POS_WORDS[pos] + (turn ? ", to play" : ""),
+      },
+        el("div", { class: "name", title: seatName(s), text: seatName(s) }),
+        el("div", { class: "meta badge" }, el("span", { class: "dot" + (on ? " on" : ""), title: on ? "connected" : "not connected" }), badge),
+        el("div", { class: "meta", "data-count": v.hand_sizes[s], text: v.hand_sizes[s] + (v.hand_sizes[s] === 1 ? " card" : " cards") }),
+        el("div", { class: "meta pts", text: v.points_taken[s] + " pts · total " + t.totals[s] }),
         backs));
     }
-    // The trick (or the last one, under review or just after it was won).
+    // The trick (or the last one, under review or just after it was won): each card at the
+    // place of the seat that played it, mine at the bottom.
     const trick = $("trick");
     trick.textContent = "";
     let shown = v.trick, review = false;
     const last = t.last_trick;
     if ((reviewing || v.trick.plays.length === 0) && last && (reviewing || v.tricks.length > 0)) { shown = last; review = true; }
     trick.className = "trick" + (review ? " review" : "");
-    for (const p of shown.plays) {
-      trick.append(el("figure", { class: shown.winner === p.seat ? "win" : "", "data-card": p.card, "data-seat": p.seat }, cardImg(p.card),
-        el("figcaption", { text: (p.seat === v.seat ? "you" : seatName(p.seat)) })));
-    }
-    if (review && shown.winner !== null) trick.append(el("div", { class: "meta", text: (reviewing ? "Last trick: " : "") + (shown.winner === v.seat ? "you take it" : seatName(shown.winner) + " takes it") + (shown.points ? " (" + shown.points + " pts)" : "") }));
+    shown.plays.forEach((p, i) => {
+      const k = (p.seat - v.seat + n) % n;
+      const at = TRICK_AT[n][k];
+      trick.append(el("figure", {
+        class: (shown.winner === p.seat ? "win" : "") + (i === 0 ? " lead" : ""), "data-card": p.card, "data-seat": p.seat,
+        style: "--px:" + at[0] + ";--py:" + at[1] + ";z-index:" + (i + 1),
+      }, cardImg(p.card), el("figcaption", { text: (p.seat === v.seat ? "you" : seatName(p.seat)), title: seatName(p.seat) })));
+    });
+    const note = $("trick-note");
+    note.textContent = "";
+    if (review && shown.winner !== null) note.textContent = (reviewing ? "Last trick: " : "") + (shown.winner === v.seat ? "you take it" : seatName(shown.winner) + " takes it") + (shown.points ? " (" + shown.points + " pts)" : "");
+    else if (!shown.plays.length && v.phase === "playing" && v.to_move !== null) note.textContent = (v.to_move === v.seat ? "You lead" : seatName(v.to_move) + " leads");
     $("last-btn").textContent = reviewing ? "Back to play (L)" : "Last trick (L)";
     // Prompt and buttons.
     const prompt = $("prompt");
@@ -287,9 +322,13 @@
     else if (v.to_move === v.seat) prompt.textContent = "Your turn: play a highlighted card.";
     else if (v.to_move !== null) prompt.textContent = "Waiting for " + seatName(v.to_move) + "…";
     else prompt.textContent = "";
-    // Me.
-    $("me").textContent = "You (" + seatName(v.seat) + "): " + v.points_taken[v.seat] + " pts this round · total " + t.totals[v.seat] +
-      (v.received && v.tricks.length === 0 && v.trick.plays.length < n ? " · received " + v.received.map(cardName).join(" ") : "");
+    // Me, at the bottom of the table.
+    const meBox = $("me");
+    meBox.className = "me" + (v.to_move === v.seat || v.must_pass ? " turn" : "");
+    meBox.textContent = "";
+    meBox.append(el("span", { class: "name", text: "You (" + seatName(v.seat) + ")" }),
+      el("span", { class: "meta", text: v.points_taken[v.seat] + " pts this round · total " + t.totals[v.seat] }));
+    if (v.received && v.tricks.length === 0 && v.trick.plays.length < n) meBox.append(el("span", { class: "meta", text: "received " + v.received.map(cardName).join(" ") }));
     // Hand.
     const hand = $("hand");
     hand.textContent = "";
@@ -305,10 +344,26 @@
       }, cardImg(c));
       hand.append(b);
     });
+    balanceHand();
     renderScores();
     if (v.moon_choice_pending) showMoon();
     else if ($("dialog").dataset.kind === "moon") closeDialog();
     if (v.game_over && !shownGameOver) { shownGameOver = true; showGameOver(); }
+  }
+
+  // A hand too wide for one row is split into rows of (nearly) equal length.
+  function balanceHand() {
+    const hand = $("hand");
+    for (const b of hand.querySelectorAll(".hand-break")) b.remove();
+    const cards = [...hand.querySelectorAll(".card")];
+    if (cards.length < 2) return;
+    const w = cards[0].offsetWidth, step = w + parseFloat(getComputedStyle(cards[0]).marginRight);
+    const style = getComputedStyle(hand);
+    const avail = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 4;
+    const perRow = Math.max(1, Math.floor((avail - w) / step) + 1);
+    if (perRow >= cards.length) return;
+    const per = Math.ceil(cards.length / Math.ceil(cards.length / perRow));
+    for (let i = per; i < cards.length; i += per) cards[i].before(el("div", { class: "hand-break", "aria-hidden": "true" }));
   }
 
   function renderScores() {
