@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hearts.cards import CardSet
+from hearts.cards import Card, CardSet
 from hearts.game import Game
 from hearts.round import Phase, Round, RoundResult, Trick
 from hearts.rules import Rules
@@ -204,8 +204,11 @@ class View:
         return self.passed - self.played
 
 
+_TEXT = tuple(str(Card(i)) for i in range(52))
+
+
 def _cards(cs: CardSet | None) -> list[str] | None:
-    return None if cs is None else [str(c) for c in cs.sorted_by_suit()]
+    return None if cs is None else [_TEXT[c] for c in cs.sorted_by_suit()]
 
 
 def _trick(t: Trick) -> dict[str, Any]:
@@ -213,7 +216,7 @@ def _trick(t: Trick) -> dict[str, Any]:
     leader = t.leader
     return {
         "leader": leader,
-        "plays": [{"seat": (leader + i) % n, "card": str(c)} for i, c in enumerate(t.cards)],
+        "plays": [{"seat": (leader + i) % n, "card": _TEXT[c]} for i, c in enumerate(t.cards)],
         "winner": t.winner,
         "points": sum(c.points for c in t.cards),
     }

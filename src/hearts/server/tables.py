@@ -181,13 +181,14 @@ class Table:
                 return tricks[-1]
         return None
 
-    def state(self, seat: int, reason: str, shared: str | None = None) -> str:
+    def state(self, seat: int, reason: str, shared: str | None = None, view: View | None = None) -> str:
         """The ``state`` message for ``seat``: its view (R7) and the public table facts.
 
         The parts that are the same for every seat are encoded once per broadcast (``shared``);
         the seat's private part (:meth:`View.private_dict`) is encoded for it alone.
         """
-        view = View.of(self.game, seat)
+        if view is None:
+            view = View.of(self.game, seat)
         if shared is None:
             shared = self._shared(view)
         private = json.dumps(view.private_dict(), separators=(",", ":"))
@@ -208,9 +209,10 @@ class Table:
             if c.closed or c.seat is None:
                 continue
             if c.seat not in cache:
+                view = View.of(self.game, c.seat)
                 if shared is None:
-                    shared = self._shared(View.of(self.game, c.seat))
-                cache[c.seat] = self.state(c.seat, reason, shared)
+                    shared = self._shared(view)
+                cache[c.seat] = self.state(c.seat, reason, shared, view)
             c.push(cache[c.seat])
 
     def presence(self) -> None:
