@@ -4,7 +4,9 @@ A person plays a whole round against three bots by clicks; two browser contexts 
 table by invite link and see each other's plays; a reload mid-round restores the hand; the
 page fits a phone; the others sit around the trick (left, across, right) and each card of the
 trick lies on the side of the seat that played it; a person who shoots the moon under
-``shooter_chooses`` is asked, and the choice is scored. Screenshots go to ``artifacts/``.
+``shooter_chooses`` is asked, and the choice is scored; a spectator (no seat) follows the
+trick from the public view only, every seat around the table and no hand (R7). Screenshots go to
+``artifacts/``.
 """
 
 from __future__ import annotations
@@ -157,6 +159,8 @@ def test_a_person_plays_a_round_against_three_bots(server: ServerProcess, browse
     page.click("#create-btn")
     page.wait_for_selector("#sit")
     assert page.locator(".invite").count() == 1
+    assert page.is_checked("#allow-spectators")  # the default: a public link to watch
+    assert page.get_attribute("#created .watch-link", "href").endswith("#watch")
     page.click("#sit")
     st = wait_seated(page)
     assert st["you"] == 0 and st["view"]["rules"]["jack_of_diamonds"] == -10
@@ -301,6 +305,144 @@ def test_phone_sized_viewport(server: ServerProcess, browser: Any) -> None:
         f" || !window.heartsState.view.hand.includes('{card}')",
         timeout=TIMEOUT,
     )
+    ctx.close()
+
+
+# ---------------------------------------------------------------- a spectator
+
+# Where seat k sits for a spectator of 4 players: seat 0 at the bottom, then clockwise.
+WATCH_PLACES = {0: "bottom", 1: "left", 2: "top", 3: "right"}
+
+
+def check_spectator_page(page: Any) -> None:
+    """A spectator's page: the public view only (R7) — no hand, no private field, every seat
+    around the trick with its card backs, each card of the trick on its player's side, and no
+    card face anywhere but in the trick."""
+    st = state(page)
+    v = st["view"]
+    assert st["you"] is None
+    assert not {"seat", "hand", "legal", "must_pass", "passed", "received", "pass_to"} & set(v)
+    assert page.is_hidden("#hand") and page.locator("#hand .card").count() == 0 and page.is_hidden("#me")
+    assert page.is_hidden("#pass-btn")
+    trick = box(page, "#trick")
+    cx, cy = trick["x"] + trick["width"] / 2, trick["y"] + trick["height"] / 2
+    assert page.locator("#opponents .seat").count() == 4
+    for seat, place in WATCH_PLACES.items():
+        sel = f'#opponents .seat[data-seat="{seat}"]'
+        assert page.get_attribute(sel, "data-pos") == place
+        assert page.locator(sel + " .backs img").count() == v["hand_sizes"][seat]
+        b = box(page, sel)
+        if place == "left":
+            assert b["x"] + b["width"] <= trick["x"]
+        elif place == "right":
+            assert b["x"] >= trick["x"] + trick["width"]
+        elif place == "top":
+            assert b["y"] + b["height"] <= trick["y"]
+        else:
+            assert b["y"] >= trick["y"] + trick["height"]
+    figures = page.locator("#trick figure")
+    for i in range(figures.count()):
+        fig = figures.nth(i)
+        b = fig.bounding_box()
+        assert b is not None
+        fx, fy = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+        k = int(fig.get_attribute("data-seat"))
+        assert {0: fy > cy, 1: fx < cx, 2: fy < cy, 3: fx > cx}[k], (k, b, trick)
+    # The trick on screen is the server's (the current one, or the last one just won).
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('#trick figure')].map(f => f.dataset.card)"
+    )
+    t = v["trick"] if v["trick"]["plays"] or not v["tricks"] else st["table"]["last_trick"]
+    assert shown == [p["card"] for p in (t or {"plays": []})["plays"]]
+    faces = page.evaluate(
+        "() => [...document.querySelectorAll('img[src^=\"/cards/\"]')]"
+        ".filter(i => !i.src.endsWith('/back.svg') && !i.closest('#trick')).length"
+    )
+    assert faces == 0
+
+
+def test_a_spectator_watches_the_bots_play_and_has_no_hand(server: ServerProcess, browser: Any) -> None:
+    table = create_table(server, [{"kind": "human", "name": "Pat"}] + [{"kind": "bot", "level": "easy"}] * 3)
+    tid = table["id"]
+    # The lobby offers to watch it.
+    lobby = browser.new_page()
+    lobby.set_default_timeout(TIMEOUT)
+    lobby.goto(server.url + "/")
+    link = lobby.locator(f'#open-tables li[data-table="{tid}"] a.watch')
+    link.wait_for()
+    assert link.get_attribute("href") == f"/t/{tid}#watch"
+    lobby.close()
+    ctx_p, ctx_w = browser.new_context(), browser.new_context(viewport={"width": 1100, "height": 850})
+    player, spy = ctx_p.new_page(), ctx_w.new_page()
+    player.set_default_timeout(TIMEOUT)
+    spy.set_default_timeout(TIMEOUT)
+    player.goto(table["seats"][0]["link"])
+    wait_seated(player)
+    # The table's page without a token: no seat, but a button to watch.
+    spy.goto(f"{server.url}/t/{tid}")
+    spy.wait_for_selector("#watch-btn")
+    assert "no seat" in spy.inner_text("#prompt")
+    spy.click("#watch-btn")
+    st = wait_seated(spy)
+    assert st["you"] is None and st["table"]["spectators"] == 1 and "hand" not in st["view"]
+    assert "watching" in spy.inner_text("#conn") and "Watching" in spy.inner_text("#prompt")
+    check_spectator_page(spy)
+    # The player's page shows the spectator count, not a seat.
+    player.wait_for_function("() => window.heartsState.table.spectators === 1")
+    assert state(player)["table"]["online"] == [0]
+    # The person plays by clicks, the bots answer; the spectator's trick follows every play.
+    shot = False
+    played = 0
+    for _ in range(40):
+        player.wait_for_function("() => document.body.dataset.myturn === 'true'", timeout=TIMEOUT)
+        seq = state(player)["seq"]
+        spy.wait_for_function(f"() => Number(document.body.dataset.seq) >= {seq}", timeout=TIMEOUT)
+        check_spectator_page(spy)
+        v = state(player)["view"]
+        if not shot and len(v["trick"]["plays"]) >= 2:
+            assert spy.locator("#trick figure").count() == len(v["trick"]["plays"])
+            ARTIFACTS.mkdir(exist_ok=True)
+            spy.screenshot(path=str(ARTIFACTS / "web_spectator.png"))
+            shot = True
+        before = set(v["hand"])
+        act_by_clicks(player)
+        after = state(player)["view"]
+        if v["phase"] == "playing":
+            card = next(iter(before - set(after["hand"])))
+            played += 1
+            # The play reaches the spectator, as an event, and its trick shows it (or shows the
+            # next trick, if the bots have already led it).
+            spy.wait_for_function(
+                f"() => (window.heartsLog || []).some(e => e.kind === 'play' && e.seat === 0 && e.card === '{card}')",
+                timeout=TIMEOUT,
+            )
+        if shot and played >= 3:
+            break
+    assert shot and played >= 3
+    # A reload keeps watching (the page's address says so), still without a hand.
+    assert spy.url.endswith("#watch")
+    spy.reload()
+    st = wait_seated(spy)
+    assert st["you"] is None and "hand" not in st["view"]
+    check_spectator_page(spy)
+    ctx_p.close()
+    ctx_w.close()
+
+
+def test_a_table_without_spectators_refuses_the_watch_link(server: ServerProcess, browser: Any) -> None:
+    table = create_table(server, [{"kind": "human", "name": "Pat"}] + [{"kind": "bot", "level": "easy"}] * 3,
+                         spectators=False)
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{server.url}/t/{table['id']}")
+    page.wait_for_function("() => document.getElementById('prompt').textContent.includes('no seat')")
+    page.wait_for_timeout(300)  # the table's facts have been fetched: no button to watch
+    assert page.locator("#watch-btn").count() == 0
+    page.goto(f"{server.url}/t/{table['id']}#watch")
+    page.reload()
+    page.wait_for_function("() => document.getElementById('prompt').textContent.includes('does not allow spectators')")
+    assert page.evaluate("window.heartsState") is None
     ctx.close()
 
 

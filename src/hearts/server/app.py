@@ -4,15 +4,16 @@ the WebSocket endpoint for play.
 HTTP::
 
     GET  /                         the client (lobby and table, one page)
-    GET  /t/{id}                   the same page, opened on a table (invite: /t/{id}#seat=2&token=…)
+    GET  /t/{id}                   the same page, opened on a table (invite: /t/{id}#seat=2&token=…;
+                                   watch as a spectator: /t/{id}#watch)
     GET  /cards/{QS}.svg           a card face drawn by the package (/cards/back.svg: the back)
     GET  /api/config               presets, rule options and their defaults, bot levels
-    POST /api/tables               create a table → {id, seats: [{seat, kind, name, token?, link?}]}
+    POST /api/tables               create a table → {id, seats: [{seat, kind, name, token?, link?}], watch?}
     GET  /api/tables               unfinished tables (those with a free seat first)
     GET  /api/tables/{id}          a table's public facts
     POST /api/tables/{id}/join     {seat?, name} → {seat, token, link}
     GET  /api/tables/{id}/record   the game record, once the game is over (R7: deals are secret before)
-    WS   /ws/{id}                  play (see :mod:`hearts.server.protocol`)
+    WS   /ws/{id}                  play, or watch (see :mod:`hearts.server.protocol`)
 """
 
 from __future__ import annotations
@@ -121,7 +122,11 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7) -> Starlett
                 entry["token"] = tokens[s]
                 entry["link"] = link(request, table.id, s, tokens[s])
             seats.append(entry)
-        return JSONResponse({"id": table.id, "seats": seats, "rules": table.rules.to_dict()}, status_code=201)
+        out: dict[str, Any] = {"id": table.id, "seats": seats, "rules": table.rules.to_dict()}
+        out["spectators"] = table.spectators
+        if table.spectators:
+            out["watch"] = f"{str(request.base_url).rstrip('/')}/t/{table.id}#watch"
+        return JSONResponse(out, status_code=201)
 
     async def list_tables(request: Request) -> Response:
         return JSONResponse({"tables": manager().open_tables()})
@@ -193,8 +198,15 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7) -> Starlett
                         conn.push(error_message("this connection already holds another seat", "bad_token"))
                     else:
                         table.attach(conn, seat)
-                elif conn.seat is None:
-                    conn.push(error_message("not seated: send {\"type\": \"hello\", \"token\": ...} first", "not_seated"))
+                elif action.type == "watch":
+                    try:
+                        table.watch(conn)
+                    except TableError as e:
+                        conn.push(error_message(str(e), e.code, table.seq))
+                elif conn.seat is None and not conn.spectator:
+                    conn.push(error_message(
+                        'not seated: send {"type": "hello", "token": ...} (or {"type": "watch"}) first', "not_seated"
+                    ))
                 else:
                     try:
                         await table.handle(conn, action)

@@ -3,6 +3,7 @@
 Client → server (every action carries ``seq``, the table's sequence number the client saw)::
 
     {"type": "hello", "token": "..."}                       take your seat (first message)
+    {"type": "watch"}                                       watch as a spectator (no token)
     {"type": "pass", "seq": 4, "cards": ["QS", "AH", "2C"]}  R2
     {"type": "play", "seq": 9, "card": "QS"}                 R3
     {"type": "moon", "seq": 60, "choice": "add"}             R4.4 (shooter_chooses)
@@ -11,13 +12,21 @@ Client → server (every action carries ``seq``, the table's sequence number the
 
 Server → client::
 
-    {"type": "state", "reason": "welcome"|"event"|"resync", "seq": N, "you": seat,
+    {"type": "state", "reason": "welcome"|"event"|"resync"|"table", "seq": N, "you": seat,
      "view": View.to_dict(), "table": {...public facts...}, "event": {...}|null}
+    {"type": "presence", "online": [seats], "names": [...], "spectators": N}
     {"type": "error", "code": "...", "message": "...", "seq": N}
     {"type": "pong"}
 
 A ``state`` is built from the seat's :class:`~hearts.view.View` and public table facts only
-(RULES.md R7). An action whose ``seq`` is not the table's current one (stale or duplicate) is
+(RULES.md R7). A spectator's ``state`` has ``"you": null`` and a ``view`` holding only
+:meth:`View.public_dict() <hearts.view.View.public_dict>` — no ``seat``, ``hand``, ``legal``,
+``passed``, ``received`` nor any other private field: it shows what every seat may know and
+nothing more. A spectator cannot act (its ``pass``/``play``/``moon`` get an error of code
+``not_seated``); it may send ``hello`` with a seat's token later to take that seat. A ``watch``
+is refused with ``no_spectators`` on a table created with ``"spectators": false`` and with
+``spectators_full`` when the table already has its maximum of spectators. The ``table`` facts
+count the spectators (``spectators``) and never list them among the ``online`` seats. An action whose ``seq`` is not the table's current one (stale or duplicate) is
 answered with a ``state`` of reason ``resync`` and is not applied — except a pass made during
 the same pass phase, which does not depend on the other seats' passes.
 
@@ -26,7 +35,7 @@ Action(type='play', seq=3, card='QS', cards=None, choice=None, token=None)
 >>> parse_client('{"type": "jump"}')
 Traceback (most recent call last):
 ...
-hearts.server.protocol.ProtocolError: unknown message type 'jump'; expected one of: hello, pass, play, moon, sync, ping
+hearts.server.protocol.ProtocolError: unknown message type 'jump'; expected one of: hello, watch, pass, play, moon, sync, ping
 """
 
 from __future__ import annotations
@@ -38,7 +47,7 @@ from typing import Any, Final
 MAX_MESSAGE_BYTES: Final = 4096
 """Client messages longer than this are refused (an error to that client; nothing changes)."""
 
-CLIENT_TYPES: Final = ("hello", "pass", "play", "moon", "sync", "ping")
+CLIENT_TYPES: Final = ("hello", "watch", "pass", "play", "moon", "sync", "ping")
 ACTION_TYPES: Final = ("pass", "play", "moon")
 
 
@@ -89,7 +98,7 @@ def parse_client(raw: str | bytes | None) -> Action:
         if not isinstance(token, str) or not token:
             raise ProtocolError("'hello' needs a 'token' string", "bad_message")
         return Action("hello", token=token)
-    if kind in ("sync", "ping"):
+    if kind in ("watch", "sync", "ping"):
         return Action(kind)
     seq = data.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:

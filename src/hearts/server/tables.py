@@ -4,7 +4,9 @@ Every action goes through :meth:`Table.handle` under the table's lock: it is che
 the sequence number the client saw (stale or duplicate → a resync, not a second action),
 applied to the engine (a refusal → an error to that client, nothing changed), committed to the
 event log, and only then broadcast: each seat gets a message built from its own
-:class:`~hearts.view.View` (RULES.md R7). Bots think in a worker thread, paced by ``bot_delay``.
+:class:`~hearts.view.View` (RULES.md R7), and each spectator the public part alone
+(:meth:`View.public_dict <hearts.view.View.public_dict>`, encoded once per broadcast for all of
+them). Bots think in a worker thread, paced by ``bot_delay``.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ log = logging.getLogger("hearts.server")
 
 SEAT_KINDS = ("human", "open", "bot")
 MAX_NAME = 40
+MAX_SPECTATORS = 50
+"""Spectators one table accepts at a time; a ``watch`` beyond gets an error (``spectators_full``)."""
 
 
 class Connection:
@@ -41,6 +45,9 @@ class Connection:
 
     A client that cannot keep up (queue full, or a send that times out) is disconnected; it
     can reconnect and get the full state. Nobody else waits for it.
+
+    A connection is unattached (no ``hello`` or ``watch`` accepted yet), seated (``seat`` is
+    its seat) or a spectator (``spectator`` is true and ``seat`` is ``None``).
     """
 
     def __init__(
@@ -56,6 +63,7 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(max_queue)
         self.send_timeout = send_timeout
         self.seat: int | None = None
+        self.spectator = False
         self.table: Table | None = None
         self.closed = False
 
@@ -66,7 +74,8 @@ class Connection:
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            log.warning("client of seat %s cannot keep up; disconnecting it", self.seat)
+            who = "a spectator" if self.spectator else f"seat {self.seat}"
+            log.warning("client of %s cannot keep up; disconnecting it", who)
             self.kill()
 
     def kill(self) -> None:
@@ -108,6 +117,9 @@ class Table:
     seats: list[SeatInfo]
     store: Store
     bot_delay: float = 0.7
+    spectators: bool = True
+    """Whether anyone may watch (without a seat) what every seat may know."""
+    max_spectators: int = MAX_SPECTATORS
     game: Game = field(init=False)
     seq: int = 0
     pass_phase_seq: int = 0
@@ -151,16 +163,26 @@ class Table:
 
     # --- public facts and messages ---------------------------------------------------------
 
+    def online(self) -> list[int]:
+        """The seats with a connected client (spectators are no seat)."""
+        return sorted({c.seat for c in self.conns if c.seat is not None and not c.closed})
+
+    def spectator_count(self) -> int:
+        """How many spectators are connected."""
+        return sum(1 for c in self.conns if c.spectator and not c.closed)
+
     def public(self) -> dict[str, Any]:
-        """What every seat (and the lobby) may know about the table."""
+        """What every seat (and the lobby, and a spectator) may know about the table."""
         g = self.game
-        online = sorted({c.seat for c in self.conns if c.seat is not None and not c.closed})
         return {
             "id": self.id,
             "names": [s.name for s in self.seats],
             "kinds": [s.kind for s in self.seats],
             "bots": [s.bot if s.kind == "bot" else None for s in self.seats],
-            "online": online,
+            "online": self.online(),
+            "spectators": self.spectator_count(),
+            "spectators_allowed": self.spectators,
+            "pass_offset": g.round.pass_offset,
             "target": self.rules.target,
             "totals": list(g.totals),
             "history": [list(h) for h in g.history],
@@ -194,8 +216,16 @@ class Table:
         private = json.dumps(view.private_dict(), separators=(",", ":"))
         return f'{{"type":"state","reason":"{reason}","you":{seat},"view":{{{private[1:-1]},{shared}'
 
+    def public_state(self, reason: str, shared: str | None = None) -> str:
+        """The ``state`` message for a spectator: ``"you": null`` and the public part of the view
+        only (:meth:`View.public_dict`, the same for every seat; R7), never a private field."""
+        if shared is None:
+            shared = self._shared(View.of(self.game, 0))
+        return f'{{"type":"state","reason":"{reason}","you":null,"view":{{{shared}'
+
     def _shared(self, view: View) -> str:
-        """The tail of a state message common to every seat: public view, table, event, seq."""
+        """The tail of a state message common to every seat and spectator: public view, table,
+        event, seq (any seat's view gives the same: its public part only is used)."""
         dumps = json.JSONEncoder(separators=(",", ":")).encode
         return (
             f"{dumps(view.public_dict())[1:]},"
@@ -203,10 +233,21 @@ class Table:
         )
 
     def broadcast(self, reason: str = "event") -> None:
+        """Send the new state to every client: each seat its own, every spectator the public one
+        (the shared tail and the spectators' message are encoded once)."""
         shared: str | None = None
+        public: str | None = None
         cache: dict[int, str] = {}
         for c in list(self.conns):
-            if c.closed or c.seat is None:
+            if c.closed:
+                continue
+            if c.seat is None:
+                if c.spectator:
+                    if public is None:
+                        if shared is None:
+                            shared = self._shared(View.of(self.game, 0))
+                        public = self.public_state(reason, shared)
+                    c.push(public)
                 continue
             if c.seat not in cache:
                 view = View.of(self.game, c.seat)
@@ -216,9 +257,18 @@ class Table:
             c.push(cache[c.seat])
 
     def presence(self) -> None:
-        online = sorted({c.seat for c in self.conns if c.seat is not None and not c.closed})
+        """Tell every client which seats are connected, and how many spectators."""
+        message = json.dumps(
+            {
+                "type": "presence",
+                "online": self.online(),
+                "names": [s.name for s in self.seats],
+                "spectators": self.spectator_count(),
+            },
+            separators=(",", ":"),
+        )
         for c in list(self.conns):
-            c.push({"type": "presence", "online": online, "names": [s.name for s in self.seats]})
+            c.push(message)
 
     # --- connections -----------------------------------------------------------------------
 
@@ -230,10 +280,33 @@ class Table:
         return None
 
     def attach(self, conn: Connection, seat: int) -> None:
+        """Seat a connection (a spectator that shows a seat's token takes that seat)."""
         conn.seat = seat
+        conn.spectator = False
         conn.table = self
         self.conns.add(conn)
         conn.push(self.state(seat, "welcome"))
+        self.presence()
+
+    def watch(self, conn: Connection) -> None:
+        """Let an unseated connection watch: the public state now and at every broadcast.
+
+        Raises :class:`TableError` if this table has no spectators or has its maximum.
+        """
+        if conn.seat is not None:
+            raise TableError("this connection holds a seat; open another one to watch", code="seated")
+        if not conn.spectator:
+            if not self.spectators:
+                raise TableError("this table does not allow spectators", code="no_spectators")
+            if self.spectator_count() >= self.max_spectators:
+                raise TableError(
+                    f"this table already has its maximum of {self.max_spectators} spectators; try later",
+                    code="spectators_full",
+                )
+        conn.spectator = True
+        conn.table = self
+        self.conns.add(conn)
+        conn.push(self.public_state("welcome"))
         self.presence()
 
     def detach(self, conn: Connection) -> None:
@@ -244,9 +317,18 @@ class Table:
     # --- actions ---------------------------------------------------------------------------
 
     async def handle(self, conn: Connection, action: Action) -> None:
-        """A seated client's message: sync, or an action checked against ``seq``."""
+        """A seated client's message: sync, or an action checked against ``seq``. A spectator
+        may sync (the public state) but never act: an error, and nothing changes."""
         seat = conn.seat
-        assert seat is not None
+        if seat is None:
+            assert conn.spectator
+            if action.type == "sync":
+                conn.push(self.public_state("resync"))
+            else:
+                conn.push(error_message(
+                    "spectators cannot act: only a seat may pass, play or choose", "not_seated", self.seq
+                ))
+            return
         if action.type == "sync":
             conn.push(self.state(seat, "resync"))
             return
@@ -410,11 +492,13 @@ def _public_event(e: Event) -> dict[str, Any] | None:
 
 
 class TableError(ValueError):
-    """A lobby request that cannot be honoured (unknown table, seat taken, bad settings)."""
+    """A request that cannot be honoured (unknown table, seat taken, bad settings, no watching):
+    ``status`` for HTTP, ``code`` for a WebSocket ``error`` message."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, code: str = "bad_request") -> None:
         super().__init__(message)
         self.status = status
+        self.code = code
 
 
 class Manager:
@@ -447,7 +531,10 @@ class Manager:
         config, seed, _finished = found
         rules = Rules.from_dict(config["rules"])
         seats = [SeatInfo(r.kind, r.name or "", r.bot, r.token_hash) for r in self.store.seats(table_id)]
-        table = Table(table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay)
+        table = Table(
+            table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay,
+            spectators=bool(config.get("spectators", True)),
+        )
         table.restore(self.store.events(table_id))
         table._make_bots()
         self.tables[table_id] = table
@@ -460,7 +547,8 @@ class Manager:
 
         ``request``: ``preset`` (name), ``options`` (dict of RULES.md options), ``target``,
         ``players`` (optional, from the number of seats), ``seats``: a list of
-        ``{"kind": "human", "name": ...}``, ``{"kind": "open"}`` or ``{"kind": "bot", "level": "easy"}``.
+        ``{"kind": "human", "name": ...}``, ``{"kind": "open"}`` or ``{"kind": "bot", "level": "easy"}``,
+        ``spectators`` (optional, default true: whether anyone may watch; kept in the config).
         """
         if not isinstance(request, dict):
             raise TableError("the request must be a JSON object")
@@ -470,6 +558,9 @@ class Manager:
         options = request.get("options") or {}
         if not isinstance(options, dict):
             raise TableError("'options' must be an object of rule options")
+        spectators = request.get("spectators", True)
+        if not isinstance(spectators, bool):
+            raise TableError("'spectators' must be true or false")
         preset = request.get("preset") or "standard"
         overrides = dict(options)
         overrides["players"] = len(seats_in)
@@ -503,11 +594,11 @@ class Manager:
                 seats.append(SeatInfo("open", "", None, None))
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         seed = secrets.randbits(48)
-        config = {"rules": rules.to_dict(), "bot_delay": self.bot_delay}
+        config = {"rules": rules.to_dict(), "bot_delay": self.bot_delay, "spectators": spectators}
         self.store.create_table(
             table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats]
         )
-        table = Table(table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay)
+        table = Table(table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay, spectators=spectators)
         table.start_new()
         table._make_bots()
         self.tables[table_id] = table
@@ -552,6 +643,8 @@ class Manager:
                     "totals": list(t.game.totals),
                     "rules": t.rules.describe(),
                     "target": t.rules.target,
+                    "spectators_allowed": t.spectators,
+                    "spectators": t.spectator_count(),
                 }
             )
         out.sort(key=lambda d: not d["free"])

@@ -14,7 +14,7 @@
     5: ["left", "tl", "tr", "right"],
     6: ["left", "tl", "top", "tr", "right"],
   };
-  const POS_WORDS = { left: "on your left", right: "on your right", top: "across", tl: "across, left", tr: "across, right" };
+  const POS_WORDS = { left: "on your left", right: "on your right", top: "across", tl: "across, left", tr: "across, right", bottom: "at the bottom" };
   const TRICK_AT = {
     3: [[0.5, 1], [0, 0.3], [1, 0.3]],
     4: [[0.5, 1], [0, 0.5], [0.5, 0], [1, 0.5]],
@@ -127,12 +127,13 @@
       else if (input.dataset.kind === "int") v = Number(v);
       if (v !== preset[name]) options[name] = v;
     }
+    const spectators = $("allow-spectators").checked;
     const seats = [...$("seats").querySelectorAll(".seat-row")].map((r) => {
       const kind = r.querySelector(".kind").value;
       return kind === "bot" ? { kind, level: r.querySelector(".level").value } : kind === "open" ? { kind } : { kind, name: r.querySelector(".name").value };
     });
     try {
-      const t = await api("POST", "/api/tables", { preset: $("preset").value, options, target: Number($("target").value), seats });
+      const t = await api("POST", "/api/tables", { preset: $("preset").value, options, target: Number($("target").value), seats, spectators });
       const list = el("ul", { class: "links" });
       let mine = null;
       for (const s of t.seats) {
@@ -145,6 +146,7 @@
       box.textContent = "";
       box.append(el("h3", { text: "Table " + t.id + " created — invite links (each is a seat's secret):" }), list);
       if (mine) box.append(el("a", { href: mine.link, class: "primary-link", id: "sit", text: "Sit down as " + mine.name + " →" }));
+      if (t.watch) box.append(el("p", {}, "Spectators' link (public, no seat): ", el("a", { href: t.watch, class: "watch-link", text: t.watch })));
       box.hidden = false;
       listTables();
     } catch (e) { toast(e.message); }
@@ -168,37 +170,59 @@
             } catch (e) { toast(e.message); listTables(); }
           } }));
         }
+        if (t.spectators_allowed) {
+          li.append(el("a", { href: "/t/" + t.id + "#watch", class: "watch", text: "Watch" + (t.spectators ? " (" + t.spectators + " watching)" : "") }));
+        }
         ul.append(li);
       }
     } catch (e) { toast(e.message); }
   }
 
   // ---------------------------------------------------------------- table
-  let ws = null, tableId = null, token = null, state = null, selected = new Set();
+  // A spectator (``watching``: /t/ID#watch, no token) gets the public view only ("you": null,
+  // no hand): every seat is drawn around the trick, seat 1 at the bottom, with card backs.
+  let ws = null, tableId = null, token = null, watching = false, state = null, selected = new Set();
   let reviewing = false, retry = 0, lastResults = null, shownGameOver = false, focusIndex = 0;
 
   function tableMain(id) {
     tableId = id;
     const frag = new URLSearchParams(location.hash.slice(1));
     token = frag.get("token");
+    watching = !token && frag.has("watch");
     const key = "pyhearts:" + id;
     if (token) localStorage.setItem(key, token);
-    else token = localStorage.getItem(key);
+    else if (!watching) token = localStorage.getItem(key);
     $("table").hidden = false;
-    if (!token) { $("prompt").textContent = "You have no seat at this table: open your invite link, or join from the lobby."; return; }
     $("pass-btn").addEventListener("click", sendPass);
     $("last-btn").addEventListener("click", () => { reviewing = !reviewing; render(); });
     $("scores-btn").addEventListener("click", () => { $("scores").hidden = !$("scores").hidden; });
     document.addEventListener("keydown", onKey);
     window.addEventListener("resize", balanceHand);
+    if (!token && !watching) { offerWatch(); return; }
     connect();
+  }
+
+  // No seat here: say so, and offer to watch if the table allows spectators.
+  async function offerWatch() {
+    const prompt = $("prompt");
+    prompt.textContent = "You have no seat at this table: open your invite link, or join from the lobby.";
+    try {
+      const t = await api("GET", "/api/tables/" + tableId);
+      if (!t.spectators_allowed) return;
+      prompt.append(" ", el("button", { type: "button", id: "watch-btn", class: "small", text: "Watch this table", onclick: () => {
+        watching = true;
+        history.replaceState(null, "", "#watch");
+        prompt.textContent = "";
+        connect();
+      } }));
+    } catch (e) { prompt.textContent = e.message; }
   }
 
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(proto + "//" + location.host + "/ws/" + tableId);
     $("conn").textContent = "connecting…";
-    ws.onopen = () => { retry = 0; ws.send(JSON.stringify({ type: "hello", token })); };
+    ws.onopen = () => { retry = 0; ws.send(JSON.stringify(watching ? { type: "watch" } : { type: "hello", token })); };
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
     ws.onclose = () => {
       $("conn").textContent = "disconnected — reconnecting…";
@@ -222,39 +246,55 @@
         window.heartsLog = (window.heartsLog || []).slice(-300);
         window.heartsLog.push(m.event);
       }
-      $("conn").textContent = "connected as " + m.table.names[m.you];
+      $("conn").textContent = m.you === null ? "watching (spectator)" : "connected as " + m.table.names[m.you];
       document.body.dataset.connected = "true";
-      if (!before || before.view.round_number !== m.view.round_number || !m.view.must_pass) selected = new Set([...selected].filter((c) => m.view.hand.includes(c)));
+      document.body.dataset.spectator = String(m.you === null);
+      if (m.you === null) selected.clear();
+      else if (!before || before.view.round_number !== m.view.round_number || !m.view.must_pass) selected = new Set([...selected].filter((c) => m.view.hand.includes(c)));
       if (!m.view.must_pass) selected.clear();
       if (before && m.reason !== "welcome" && before.table.results.length < m.table.results.length) showRoundSummary(m);
       render();
     } else if (m.type === "error") {
       toast(m.message);
       if (m.code === "bad_token") { $("prompt").textContent = "This link's token opens no seat here."; ws.onclose = null; ws.close(); }
+      else if (["no_table", "no_spectators", "spectators_full"].includes(m.code)) {
+        $("prompt").textContent = m.message;
+        $("conn").textContent = "not connected";
+        ws.onclose = null;
+        ws.close();
+      }
     } else if (m.type === "presence" && state) {
       state.table.online = m.online;
       state.table.names = m.names;
+      state.table.spectators = m.spectators;
       render();
     }
   }
 
   const seatName = (s) => state.table.names[s] || "Seat " + (s + 1);
+  const passWord = (off, n) => (off === 1 ? "left" : off === n - 1 ? "right" : "across");
   function passDirection(v) {
+    if (state.you === null) {  // a spectator: this round's direction for everyone
+      const off = state.table.pass_offset;
+      return off ? "everyone " + passWord(off, v.players) : "hold (no pass)";
+    }
     if (v.pass_to === null || v.pass_to === undefined) return "hold (no pass)";
     const off = (v.pass_to - v.seat + v.players) % v.players;
-    const word = off === 1 ? "left" : off === v.players - 1 ? "right" : "across";
-    return word + " → " + seatName(v.pass_to);
+    return passWord(off, v.players) + " → " + seatName(v.pass_to);
   }
 
   function render() {
     if (!state) return;
     const v = state.view, t = state.table;
     const n = v.players;
+    // ``me``: my seat, or null for a spectator; ``base``: the seat drawn at the bottom.
+    const me = state.you, spectator = me === null, base = spectator ? 0 : me;
+    const myTurn = !spectator && (v.must_pass || v.to_move === me);
     document.body.dataset.seq = state.seq;
     document.body.dataset.phase = v.phase;
     document.body.dataset.round = v.round_number;
-    document.body.dataset.myturn = String(v.must_pass || v.to_move === v.seat);
-    document.title = (v.to_move === v.seat || v.must_pass ? "● " : "") + "pyhearts — table " + t.id;
+    document.body.dataset.myturn = String(myTurn);
+    document.title = (myTurn ? "● " : "") + "pyhearts — " + (spectator ? "watching table " : "table ") + t.id;
     // Info bar.
     const info = $("info");
     info.textContent = "";
@@ -262,15 +302,18 @@
     item("Round", String(v.round_number + 1));
     item("Pass", passDirection(v));
     item("Hearts", v.hearts_broken ? "broken" : "not broken");
-    item("Turn", v.phase === "passing" ? "everyone passes" : v.to_move === null ? "—" : v.to_move === v.seat ? "you" : seatName(v.to_move));
+    item("Turn", v.phase === "passing" ? "everyone passes" : v.to_move === null ? "—" : v.to_move === me ? "you" : seatName(v.to_move));
     item("Target", String(t.target));
-    // The others around the table, clockwise from your left (R1: seat me+1 is on my left).
+    if (t.spectators) item("Watching", String(t.spectators));
+    // The others around the table, clockwise from your left (R1: seat me+1 is on my left); a
+    // spectator sees every seat, the first one at the bottom.
     $("table").dataset.players = n;
+    $("table").dataset.spectator = String(spectator);
     const opp = $("opponents");
     opp.textContent = "";
-    for (let k = 1; k < n; k++) {
-      const s = (v.seat + k) % n;
-      const pos = seatPos(n, k);
+    for (let k = spectator ? 0 : 1; k < n; k++) {
+      const s = (base + k) % n;
+      const pos = k === 0 ? "bottom" : seatPos(n, k);
       const backs = el("div", { class: "backs", "aria-hidden": "true" });
       for (let i = 0; i < Math.min(v.hand_sizes[s], 13); i++) backs.append(el("img", { src: "/cards/back.svg", alt: "" }));
       const online = t.online.includes(s);
@@ -296,24 +339,28 @@
     if ((reviewing || v.trick.plays.length === 0) && last && (reviewing || v.tricks.length > 0)) { shown = last; review = true; }
     trick.className = "trick" + (review ? " review" : "");
     shown.plays.forEach((p, i) => {
-      const k = (p.seat - v.seat + n) % n;
+      const k = (p.seat - base + n) % n;
       const at = TRICK_AT[n][k];
       trick.append(el("figure", {
         class: (shown.winner === p.seat ? "win" : "") + (i === 0 ? " lead" : ""), "data-card": p.card, "data-seat": p.seat,
         style: "--px:" + at[0] + ";--py:" + at[1] + ";z-index:" + (i + 1),
-      }, cardImg(p.card), el("figcaption", { text: (p.seat === v.seat ? "you" : seatName(p.seat)), title: seatName(p.seat) })));
+      }, cardImg(p.card), el("figcaption", { text: (p.seat === me ? "you" : seatName(p.seat)), title: seatName(p.seat) })));
     });
     const note = $("trick-note");
     note.textContent = "";
-    if (review && shown.winner !== null) note.textContent = (reviewing ? "Last trick: " : "") + (shown.winner === v.seat ? "you take it" : seatName(shown.winner) + " takes it") + (shown.points ? " (" + shown.points + " pts)" : "");
-    else if (!shown.plays.length && v.phase === "playing" && v.to_move !== null) note.textContent = (v.to_move === v.seat ? "You lead" : seatName(v.to_move) + " leads");
+    if (review && shown.winner !== null) note.textContent = (reviewing ? "Last trick: " : "") + (shown.winner === me ? "you take it" : seatName(shown.winner) + " takes it") + (shown.points ? " (" + shown.points + " pts)" : "");
+    else if (!shown.plays.length && v.phase === "playing" && v.to_move !== null) note.textContent = (v.to_move === me ? "You lead" : seatName(v.to_move) + " leads");
     $("last-btn").textContent = reviewing ? "Back to play (L)" : "Last trick (L)";
     // Prompt and buttons.
     const prompt = $("prompt");
     const pass = $("pass-btn");
     pass.hidden = !v.must_pass;
     if (v.game_over) prompt.textContent = "Game over.";
-    else if (v.must_pass) {
+    else if (spectator) {
+      prompt.textContent = "Watching — " + (v.phase === "passing" ? "the players are passing cards…"
+        : v.phase === "moon_choice" ? seatName(v.to_move) + " shot the moon and chooses how it scores…"
+        : v.to_move !== null ? seatName(v.to_move) + " to play." : "");
+    } else if (v.must_pass) {
       prompt.textContent = "Choose " + v.pass_count + " cards to pass " + passDirection(v) + " (" + selected.size + "/" + v.pass_count + ")";
       pass.textContent = "Pass " + v.pass_count + " cards";
       pass.disabled = selected.size !== v.pass_count;
@@ -322,7 +369,20 @@
     else if (v.to_move === v.seat) prompt.textContent = "Your turn: play a highlighted card.";
     else if (v.to_move !== null) prompt.textContent = "Waiting for " + seatName(v.to_move) + "…";
     else prompt.textContent = "";
-    // Me, at the bottom of the table.
+    // Me, at the bottom of the table, and my hand (a spectator has neither).
+    $("me").hidden = spectator;
+    $("hand").hidden = spectator;
+    if (spectator) {
+      $("me").textContent = "";
+      $("hand").textContent = "";
+    } else renderMine(v, t, n);
+    renderScores();
+    if (v.moon_choice_pending) showMoon();
+    else if ($("dialog").dataset.kind === "moon") closeDialog();
+    if (v.game_over && !shownGameOver) { shownGameOver = true; showGameOver(); }
+  }
+
+  function renderMine(v, t, n) {
     const meBox = $("me");
     meBox.className = "me" + (v.to_move === v.seat || v.must_pass ? " turn" : "");
     meBox.textContent = "";
@@ -345,10 +405,6 @@
       hand.append(b);
     });
     balanceHand();
-    renderScores();
-    if (v.moon_choice_pending) showMoon();
-    else if ($("dialog").dataset.kind === "moon") closeDialog();
-    if (v.game_over && !shownGameOver) { shownGameOver = true; showGameOver(); }
   }
 
   // A hand too wide for one row is split into rows of (nearly) equal length.
@@ -387,6 +443,7 @@
 
   function onCard(c) {
     const v = state.view;
+    if (state.you === null) return;
     if (v.must_pass) {
       if (selected.has(c)) selected.delete(c);
       else if (selected.size < v.pass_count) selected.add(c);
@@ -405,7 +462,7 @@
 
   function sendPass() {
     const v = state.view;
-    if (selected.size !== v.pass_count) return;
+    if (state.you === null || selected.size !== v.pass_count) return;
     send({ type: "pass", seq: state.seq, cards: [...selected] });
   }
 
