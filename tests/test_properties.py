@@ -242,6 +242,11 @@ def test_kernel_playout_agrees_with_engine(rules: Rules, seed: int, plays: int, 
     won = [r.won_cards(s).mask for s in range(n)]
     tricks_won = list(r.tricks_won)
     trick = r.current_trick
+    # Seat-by-seat policies that are all uniformly random play the very same cards.
+    by_seat = (hands[:], won[:], tricks_won[:])
+    play_out(by_seat[0], trick.leader, [int(c) for c in trick.cards], r.hearts_broken, r.tricks_played == 0,
+             by_seat[1], by_seat[2], r.hand_size - r.tricks_played, LegalConfig(rules), random.Random(seed),
+             policies=[None] * n)
     play_out(
         hands,
         trick.leader,
@@ -259,6 +264,7 @@ def test_kernel_playout_agrees_with_engine(rules: Rules, seed: int, plays: int, 
     assert engine.result is not None
     assert hands == [0] * n
     assert won == [engine.won_cards(s).mask for s in range(n)]
+    assert (by_seat[1], by_seat[2]) == (won, tricks_won)
     assert tuple(tricks_won) == engine.tricks_won
     assert kernel_result == engine.result
 

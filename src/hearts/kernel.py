@@ -14,7 +14,7 @@ validation, events and objects. ``tests/test_kernel.py`` checks it against :clas
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from hearts.cards import HEARTS_MASK, QS_MASK, SUIT_MASKS
 from hearts.round import (
@@ -169,9 +169,11 @@ def play_out(
     cfg: LegalConfig,
     rng: random.Random,
     policy: Policy | None = None,
+    policies: Sequence[Policy | None] | None = None,
 ) -> None:
     """Play ``tricks_left`` tricks from a trick in progress; updates ``hands``, ``won`` and
-    ``tricks_won`` in place. Without a ``policy`` every play is uniformly random."""
+    ``tricks_won`` in place. Without a ``policy`` every play is uniformly random; ``policies``
+    (one per seat, ``None`` for uniformly random) overrides it seat by seat."""
     n = len(hands)
     rand = rng.random
     queen_breaks = cfg.queen_breaks
@@ -181,6 +183,8 @@ def play_out(
     while tricks_left:
         while len(trick) < n:
             mask = legal_mask(hands[seat], led, first, broken, cfg)
+            if policies is not None:
+                policy = policies[seat]
             if policy is not None:
                 card = policy(mask, trick, n, rand, queen_gone)
             else:

@@ -11,6 +11,12 @@ the paired differences, otherwise the heuristic's choice stands (see :func:`pick
 against both random and heuristic opponents, the plain best mean (``margin=0``, the default)
 was the stronger.
 
+Opponent model: the rollouts play the other seats with the greedy policy (``model=careful``,
+the default) or uniformly at random (``model=random``, as OpenSpiel's ISMCTS does). Measured on
+the same 200 rounds against three random bots (1,000 iterations), the careful model scored
+1.13 points per round, the random model 1.43, and a model that estimated each opponent's
+share of careful plays from its plays this round 1.40: the careful model is the default.
+
 The pass is chosen the same way: candidate passes built from the most dangerous cards are
 compared on sampled deals, with the other seats passing like the heuristic bot, over whole
 rounds. The moon decision (R4.4 ``shooter_chooses``) is an evaluation of both totals.
@@ -36,7 +42,7 @@ from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
 from hearts.cards import CARDS, HEARTS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
-from hearts.kernel import greedy_policy, play_out
+from hearts.kernel import Policy, greedy_policy, play_out
 from hearts.round import QS, LegalConfig, score_round
 from hearts.rules import Rules
 from hearts.view import View
@@ -54,6 +60,7 @@ class SearchBot(Bot):
         time: float | None = None,
         pass_candidates: int = 6,
         margin: float = 0.0,
+        model: str = "careful",
     ) -> None:
         super().__init__(seed)
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -66,6 +73,9 @@ class SearchBot(Bot):
         self.time = time
         self.pass_candidates = pass_candidates
         self.margin = float(margin)
+        if model not in MODELS:
+            raise HeartsError(f"search: model must be one of {', '.join(MODELS)}, not {model!r}")
+        self.model = model
         self._cfg: tuple[Rules, LegalConfig] | None = None
 
     def _config(self, rules: Rules) -> LegalConfig:
@@ -96,6 +106,7 @@ class SearchBot(Bot):
         rollouts, deadline = self._budget()
         done = samples = 0
         rng = self.rng
+        policies = self._policies(view)
         while done < rollouts and (samples == 0 or _time.perf_counter() < deadline):
             hands = sample_hands(view, rng)
             seed = rng.random()
@@ -106,7 +117,7 @@ class SearchBot(Bot):
                 w, tw = won[:], tricks_won[:]
                 play_out(
                     h, view.trick.leader, [*trick, card], broken, first, w, tw, tricks_left,
-                    cfg, random.Random(seed), greedy_policy,
+                    cfg, random.Random(seed), policies=policies,
                 )
                 scores[i].append(_my_score(w, tw, view))
             done += len(moves)
@@ -133,6 +144,7 @@ class SearchBot(Bot):
         done = samples = 0
         rng = self.rng
         club = 1 << view.rules.lowest_club
+        policies = self._policies(view)
         while done < rollouts and (samples == 0 or _time.perf_counter() < deadline):
             dealt = sample_hands(view, rng)
             passes = [pass_mask(dealt[s], count) if s != me else 0 for s in range(n)]
@@ -147,12 +159,22 @@ class SearchBot(Bot):
                 leader = next(s for s in range(n) if hands[s] & club)
                 w, tw = [0] * n, [0] * n
                 play_out(hands, leader, [], False, True, w, tw, view.rules.hand_size, cfg,
-                         random.Random(seed), greedy_policy)
+                         random.Random(seed), policies=policies)
                 scores[i].append(_my_score(w, tw, view))
             done += len(candidates)
             samples += 1
         prior = candidates.index(pass_mask(hand, count))
         return CardSet.from_mask(candidates[pick(scores, prior, self.margin)])
+
+    def _policies(self, view: View) -> list[Policy | None]:
+        """The rollout policy of every seat: greedy for this seat, the opponent model for the
+        others (``None``: uniformly random)."""
+        other = greedy_policy if self.model == "careful" else None
+        return [greedy_policy if s == view.seat else other for s in range(view.players)]
+
+
+MODELS = ("careful", "random")
+"""How the rollouts play the other seats: like the greedy policy, or uniformly at random."""
 
 
 def pick(scores: list[list[int]], prior: int, margin: float) -> int:
