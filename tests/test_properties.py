@@ -4,6 +4,7 @@ rollout kernel (:mod:`hearts.kernel`) with the engine (:class:`hearts.Round`).""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from helpers import random_step
 from helpers import round_state as snapshot
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from hearts import Card, CardSet, Game, IllegalPlay, Phase, Round, Rules
 from hearts.cards import HEARTS, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_of
-from hearts.kernel import play_out, playout, random_round
+from hearts.kernel import defender_card, greedy_policy, play_out, playout, random_round, shooter_card
 from hearts.round import LegalConfig, MoonChoice, RoundResult, deal_hands
 
 # --- strategies ----------------------------------------------------------------------------
@@ -314,3 +315,67 @@ def test_cardset_roundtrip_of_deck() -> None:
         assert len(deck) == size
         assert sum(card_points(c) for c in deck) == 26
         assert len(deck) % players == 0
+
+
+@given(rules=any_rules(), seed=st.integers(0, 2**32 - 1), plays=st.integers(0, 40))
+@settings(max_examples=80, deadline=None)
+def test_kernel_moon_rollouts_play_legal_cards_to_the_end(rules: Rules, seed: int, plays: int) -> None:
+    """R3/R4: rollouts where a moon shooter and its defenders play (``shoot_from`` points) choose
+    only legal cards and finish the round: every card taken once, tricks and points complete."""
+    rng = random.Random(seed)
+    r = Round.deal(rules, seed=seed)
+    random_pass(r, rng)
+    for _ in range(plays):
+        if r.phase is not Phase.PLAYING:
+            break
+        r.play(rng.choice(list(r.legal_plays())))
+    if r.phase is not Phase.PLAYING:
+        return
+    n = r.players
+    hands = [r.hand(s).mask for s in range(n)]
+    won = [r.won_cards(s).mask for s in range(n)]
+    tricks_won = list(r.tricks_won)
+    trick = r.current_trick
+    cfg = LegalConfig(rules)
+    chosen: list[tuple[int, int]] = []
+
+    def checked(legal: int, cards: list[int], players: int, rand: Callable[[], float], gone: bool) -> int:
+        card = greedy_policy(legal, cards, players, rand, gone)
+        chosen.append((legal, card))
+        return card
+
+    deck = rules.deck_mask
+    play_out(hands, trick.leader, [int(c) for c in trick.cards], r.hearts_broken, r.tricks_played == 0,
+             won, tricks_won, r.hand_size - r.tricks_played, cfg, random.Random(seed),
+             policies=[checked] * n, shoot_from=rng.choice([1, 10, 16]))
+    assert all(legal >> card & 1 for legal, card in chosen)
+    assert hands == [0] * n
+    assert sum(tricks_won) == r.hand_size
+    total = 0
+    for w in won:
+        assert not total & w, "a card was taken twice"
+        total |= w
+    assert total == deck
+
+
+@given(legal=st.integers(1, (1 << 52) - 1), trick=st.lists(st.integers(0, 51), max_size=5, unique=True),
+       winning=st.booleans())
+def test_moon_policies_choose_from_the_legal_cards(legal: int, trick: list[int], winning: bool) -> None:
+    """The kernel's moon shooter and defender play one of the legal cards given (R3)."""
+    assert legal >> shooter_card(legal, trick) & 1
+    assert legal >> defender_card(legal, trick, winning) & 1
+
+
+def test_moon_policies() -> None:
+    """A shooter follows high, discards a card without points and leads its highest rank; a
+    defender follows and leads high, keeps points off the shooter's trick and dumps them on
+    anyone else's."""
+    hand = CardSet.parse("2C KC 3H QS 5D").mask
+    clubs = CardSet.parse("2C KC").mask
+    assert shooter_card(clubs, [int(Card.parse("9C"))]) == Card.parse("KC")
+    assert shooter_card(hand & ~clubs, [int(Card.parse("9C"))]) == Card.parse("5D")
+    assert shooter_card(hand, []) == Card.parse("KC")  # its highest rank
+    assert defender_card(clubs, [int(Card.parse("9C"))], True) == Card.parse("KC")
+    assert defender_card(hand & ~clubs, [int(Card.parse("9C"))], True) == Card.parse("5D")
+    assert defender_card(hand & ~clubs, [int(Card.parse("9C"))], False) == Card.parse("QS")
+    assert defender_card(hand, [], False) == Card.parse("KC")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from hearts.cards import HEARTS_MASK, QS_MASK, SUIT_MASKS
+from hearts.cards import HEARTS_MASK, POINTS_MASK, QS_MASK, SUIT_MASKS
 from hearts.round import (
     HEARTS,
     QS,
@@ -96,6 +96,46 @@ def greedy_policy(
     return (mine & -mine).bit_length() - 1
 
 
+def _winner(trick: list[int], leader: int, players: int) -> int:
+    """The seat winning a trick in progress so far (-1 before the lead)."""
+    return (leader + trick_winner_offset(trick)) % players if trick else -1
+
+
+def _points(mask: int) -> int:
+    return (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_MASK else 0)
+
+
+def shooter_card(legal: int, trick: list[int]) -> int:
+    """How a seat going for the moon plays: it follows with its highest card, discards its
+    lowest card that carries no points (else its lowest), and leads its highest card."""
+    if trick:
+        follow = legal & SUIT_MASKS[trick[0] & 3]
+        if follow:
+            return follow.bit_length() - 1
+        safe = legal & ~POINTS_MASK or legal
+        return (safe & -safe).bit_length() - 1
+    return legal.bit_length() - 1
+
+
+def defender_card(legal: int, trick: list[int], shooter_winning: bool) -> int:
+    """How a seat stops another's moon: it follows with its highest card (to take the trick
+    and its points), leads its highest card, and when void gives the shooter's tricks no
+    points (its highest card without points) but dumps points on anyone else's (the Q♠, else
+    its highest heart)."""
+    if not trick:
+        return legal.bit_length() - 1
+    follow = legal & SUIT_MASKS[trick[0] & 3]
+    if follow:
+        return follow.bit_length() - 1
+    if shooter_winning:
+        safe = legal & ~POINTS_MASK or legal
+        return safe.bit_length() - 1
+    if legal & QS_MASK:
+        return QS
+    points = legal & HEARTS_MASK or legal
+    return points.bit_length() - 1
+
+
 def random_card(mask: int, rand: random.Random) -> int:
     """A uniformly random card id of a non-empty mask (the k-th lowest set bit)."""
     k = int(rand.random() * mask.bit_count())
@@ -170,11 +210,21 @@ def play_out(
     rng: random.Random,
     policy: Policy | None = None,
     policies: Sequence[Policy | None] | None = None,
+    shoot_from: int = 0,
 ) -> None:
     """Play ``tricks_left`` tricks from a trick in progress; updates ``hands``, ``won`` and
     ``tricks_won`` in place. Without a ``policy`` every play is uniformly random; ``policies``
-    (one per seat, ``None`` for uniformly random) overrides it seat by seat."""
+    (one per seat, ``None`` for uniformly random) overrides it seat by seat. With ``shoot_from``
+    above 0, a seat that has taken every point so far, at least ``shoot_from``, plays
+    :func:`shooter_card` instead — it goes for the moon — and the others :func:`defender_card`."""
     n = len(hands)
+    # The seat holding every point so far: -1 nobody has points yet, -2 they are split.
+    holder = -1
+    if shoot_from:
+        for s in range(n):
+            if won[s] & POINTS_MASK:
+                holder = s if holder == -1 else -2
+    shooter = holder if shoot_from and holder >= 0 and _points(won[holder]) >= shoot_from else -1
     rand = rng.random
     queen_breaks = cfg.queen_breaks
     led = trick[0] & 3 if trick else -1
@@ -185,7 +235,12 @@ def play_out(
             mask = legal_mask(hands[seat], led, first, broken, cfg)
             if policies is not None:
                 policy = policies[seat]
-            if policy is not None:
+            if shooter >= 0:
+                if seat == shooter:
+                    card = shooter_card(mask, trick)
+                else:
+                    card = defender_card(mask, trick, _winner(trick, leader, n) == shooter)
+            elif policy is not None:
                 card = policy(mask, trick, n, rand, queen_gone)
             else:
                 k = int(rand() * mask.bit_count())
@@ -209,6 +264,9 @@ def play_out(
             mask |= 1 << c
         won[leader] |= mask
         tricks_won[leader] += 1
+        if shoot_from and holder != -2 and mask & POINTS_MASK:
+            holder = leader if holder in (-1, leader) else -2
+            shooter = holder if holder >= 0 and _points(won[holder]) >= shoot_from else -1
         trick = []
         led = -1
         first = False

@@ -17,6 +17,12 @@ the same 200 rounds against three random bots (1,000 iterations), the careful mo
 1.13 points per round, the random model 1.43, and a model that estimated each opponent's
 share of careful plays from its plays this round 1.40: the careful model is the default.
 
+Moons: with ``shoot_from=P`` (default 10, 0 turns it off), a seat that has taken every point
+so far in a rollout, at least ``P``, goes for the moon there and the others defend
+(:func:`~hearts.kernel.shooter_card`, :func:`~hearts.kernel.defender_card`): the search sees a
+moon coming, stops it by taking a point in time, and shoots itself when the rollouts say it
+can make it against defenders.
+
 The pass is chosen the same way: candidate passes built from the most dangerous cards are
 compared on sampled deals, with the other seats passing like the heuristic bot, over whole
 rounds. The moon decision (R4.4 ``shooter_chooses``) is an evaluation of both totals.
@@ -61,6 +67,7 @@ class SearchBot(Bot):
         pass_candidates: int = 6,
         margin: float = 0.0,
         model: str = "careful",
+        shoot_from: int = 10,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -76,6 +83,9 @@ class SearchBot(Bot):
         if model not in MODELS:
             raise HeartsError(f"search: model must be one of {', '.join(MODELS)}, not {model!r}")
         self.model = model
+        if isinstance(shoot_from, bool) or not isinstance(shoot_from, int) or shoot_from < 0:
+            raise HeartsError(f"search: shoot_from must be a whole number of points >= 0, not {shoot_from!r}")
+        self.shoot_from = shoot_from
         self._cfg: tuple[Rules, LegalConfig] | None = None
 
     def _config(self, rules: Rules) -> LegalConfig:
@@ -117,7 +127,7 @@ class SearchBot(Bot):
                 w, tw = won[:], tricks_won[:]
                 play_out(
                     h, view.trick.leader, [*trick, card], broken, first, w, tw, tricks_left,
-                    cfg, random.Random(seed), policies=policies,
+                    cfg, random.Random(seed), policies=policies, shoot_from=self.shoot_from,
                 )
                 scores[i].append(_my_score(w, tw, view))
             done += len(moves)
@@ -159,7 +169,7 @@ class SearchBot(Bot):
                 leader = next(s for s in range(n) if hands[s] & club)
                 w, tw = [0] * n, [0] * n
                 play_out(hands, leader, [], False, True, w, tw, view.rules.hand_size, cfg,
-                         random.Random(seed), policies=policies)
+                         random.Random(seed), policies=policies, shoot_from=self.shoot_from)
                 scores[i].append(_my_score(w, tw, view))
             done += len(candidates)
             samples += 1
