@@ -364,6 +364,7 @@ def test_blunder_draws_from_the_seed() -> None:
         ("search:time=-1", "search: time must be a number of seconds > 0, not -1"),
         ("search:time=0", "search: time must be a number of seconds > 0, not 0"),
         ("search:time=fast", "search: time must be a number of seconds > 0, not 'fast'"),
+        ("search:shoot_from=-1", "search: shoot_from must be a whole number of points >= 0, not -1"),
         ("search:model=psychic", "search: model must be one of careful, random, not 'psychic'"),
         ("heuristic:blunder=2", "heuristic: blunder must be a probability 0..1, not 2"),
         ("heuristic:blunder=-0.1", "heuristic: blunder must be a probability 0..1, not -0.1"),
