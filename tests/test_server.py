@@ -346,7 +346,9 @@ def test_a_thinking_bot_does_not_stall_other_tables(server: ServerProcess) -> No
         await other.close()
         return worst
 
-    assert asyncio.run(main()) < 0.25
+    worst = asyncio.run(main())
+    print(f"worst ping while three hard bots think: {worst * 1000:.1f} ms")
+    assert worst < 0.25
 
 
 def test_kill9_mid_game_then_restart_continues_exactly(tmp_path: Path) -> None:

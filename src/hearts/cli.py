@@ -957,6 +957,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--bot-delay", type=float, default=0.7, metavar="SECONDS", help="pause before each bot move (default 0.7)"
     )
+    serve.add_argument(
+        "--bot-workers", type=int, default=None, metavar="N",
+        help="processes the bots think in (default: one per core, at most 4; 0: threads)",
+    )
     sub.add_parser(
         "arena",
         help="bot tournaments with duplicate deals and confidence intervals",
@@ -1030,7 +1034,7 @@ def serve_command(args: argparse.Namespace, stderr: TextIO) -> int:
         stderr.write(f"hearts serve: error: the web table needs the 'web' extra ({e}); pip install 'pyhearts[web]'\n")
         return 2
     try:
-        serve(args.host, args.port, args.db, args.bot_delay)
+        serve(args.host, args.port, args.db, args.bot_delay, args.bot_workers)
     except ValueError as e:
         stderr.write(f"hearts serve: error: {e}\n")
         return 2

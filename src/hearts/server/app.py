@@ -23,6 +23,7 @@ import contextlib
 import gc
 import json
 import logging
+import sys
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
@@ -48,7 +49,7 @@ MAX_BODY = 16 * 1024
 HELLO_ATTEMPTS = 5
 
 
-def create_app(db_url: str | None = None, *, bot_delay: float = 0.7) -> Starlette:
+def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_workers: int | None = None) -> Starlette:
     """The app; ``db_url``: ``sqlite:///PATH`` or a path (default: the user's data directory)."""
     path = db_path_from_url(db_url)
     state: dict[str, Any] = {}
@@ -60,7 +61,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7) -> Starlett
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(path)
-        m = Manager(store, bot_delay=bot_delay)
+        m = Manager(store, bot_delay=bot_delay, bot_workers=bot_workers)
         state["manager"] = m
         restored = m.restore_all()
         log.info("database %s: %d unfinished table(s) restored", path, restored)
@@ -239,12 +240,18 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7) -> Starlett
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, bot_delay: float = 0.7) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db_url: str | None = None,
+    bot_delay: float = 0.7,
+    bot_workers: int | None = None,
+) -> None:
     """Run the server (``hearts serve``) until interrupted."""
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(db_url, bot_delay=bot_delay)
+    app = create_app(db_url, bot_delay=bot_delay, bot_workers=bot_workers)
     # Every move builds short-lived views and messages: collect the young generation less
     # often, and keep the import-time objects out of the collector's way (shorter pauses).
     gc.freeze()
@@ -256,26 +263,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m hearts.server.app`` (same options as ``hearts serve``)."""
-    import argparse
+    """``python -m hearts.server.app`` (the same as ``hearts serve``, with its options)."""
+    from hearts.cli import main as cli_main
 
-    p = argparse.ArgumentParser(prog="hearts serve")
-    add_serve_args(p)
-    args = p.parse_args(argv)
-    serve(args.host, args.port, args.db, args.bot_delay)
-    return 0
-
-
-def add_serve_args(p: Any) -> None:
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument(
-        "--db", metavar="URL", default=None,
-        help="sqlite:///PATH (default: ~/.local/share/pyhearts/tables.db)",
-    )
-    p.add_argument(
-        "--bot-delay", type=float, default=0.7, metavar="SECONDS", help="pause before each bot move (default 0.7)"
-    )
+    return cli_main(["serve", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ applied to the engine (a refusal → an error to that client, nothing changed), 
 event log, and only then broadcast: each seat gets a message built from its own
 :class:`~hearts.view.View` (RULES.md R7), and each spectator the public part alone
 (:meth:`View.public_dict <hearts.view.View.public_dict>`, encoded once per broadcast for all of
-them). Bots think in a worker thread, paced by ``bot_delay``.
+them). Bots think in worker processes (:mod:`hearts.server.botpool`), paced by ``bot_delay``.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from hearts.errors import HeartsError
 from hearts.game import Game
 from hearts.round import MoonChoice, Phase, Trick
 from hearts.rules import Rules
+from hearts.server.botpool import BotPool, fallback
 from hearts.server.persistence import Event, Store, hash_token
 from hearts.server.protocol import Action, error_message
 from hearts.view import View
@@ -117,6 +118,8 @@ class Table:
     seats: list[SeatInfo]
     store: Store
     bot_delay: float = 0.7
+    pool: BotPool = field(default_factory=lambda: BotPool(workers=0))
+    """Where the bots think (the manager's worker processes; threads by default)."""
     spectators: bool = True
     """Whether anyone may watch (without a seat) what every seat may know."""
     max_spectators: int = MAX_SPECTATORS
@@ -432,10 +435,10 @@ class Table:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             try:
-                action = await asyncio.to_thread(_decide, bot, view)
+                action, self.bots[seat] = await self.pool.decide(bot, view)
             except Exception:
                 log.exception("table %s: bot of seat %d failed; it plays at random", self.id, seat)
-                action = _fallback(view)
+                action = fallback(view)
             async with self.lock:
                 if self._bot_to_act() != seat or View.of(self.game, seat) != view:
                     continue  # the position moved on meanwhile: think again
@@ -443,28 +446,11 @@ class Table:
                     self._apply(seat, action)
                 except HeartsError:
                     log.exception("table %s: bot of seat %d chose an illegal action", self.id, seat)
-                    self._apply(seat, _fallback(view))
+                    self._apply(seat, fallback(view))
 
     def cancel_bots(self) -> None:
         if self._bot_task is not None:
             self._bot_task.cancel()
-
-
-def _decide(bot: Bot, view: View) -> Action:
-    if view.must_pass:
-        return Action("pass", cards=tuple(str(c) for c in bot.choose_pass(view)))
-    if view.moon_choice_pending:
-        return Action("moon", choice=bot.choose_moon(view))
-    return Action("play", card=str(bot.choose_play(view)))
-
-
-def _fallback(view: View) -> Action:
-    rng = random.Random()
-    if view.must_pass:
-        return Action("pass", cards=tuple(str(c) for c in rng.sample(list(view.hand), view.rules.pass_count)))
-    if view.moon_choice_pending:
-        return Action("moon", choice="add")
-    return Action("play", card=str(rng.choice(list(view.legal))))
 
 
 def _trick_dict(t: Trick | None) -> dict[str, Any] | None:
@@ -504,9 +490,10 @@ class TableError(ValueError):
 class Manager:
     """Every table of the server, created, joined and restored through the store."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.7) -> None:
+    def __init__(self, store: Store, bot_delay: float = 0.7, bot_workers: int | None = None) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.pool = BotPool(bot_workers)
         self.tables: dict[str, Table] = {}
 
     def restore_all(self) -> int:
@@ -532,7 +519,7 @@ class Manager:
         rules = Rules.from_dict(config["rules"])
         seats = [SeatInfo(r.kind, r.name or "", r.bot, r.token_hash) for r in self.store.seats(table_id)]
         table = Table(
-            table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay,
+            table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay, pool=self.pool,
             spectators=bool(config.get("spectators", True)),
         )
         table.restore(self.store.events(table_id))
@@ -598,7 +585,9 @@ class Manager:
         self.store.create_table(
             table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats]
         )
-        table = Table(table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay, spectators=spectators)
+        table = Table(
+            table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay, pool=self.pool, spectators=spectators
+        )
         table.start_new()
         table._make_bots()
         self.tables[table_id] = table
@@ -655,6 +644,7 @@ class Manager:
             t.cancel_bots()
             for c in list(t.conns):
                 c.kill()
+        self.pool.shutdown()
 
 
 def cards_text(cards: CardSet) -> list[str]:
