@@ -81,6 +81,20 @@ def expected_result(r: Round, choice: MoonChoice | None) -> tuple[tuple[int, ...
     return tuple(add if choice == "add" else sub), shooter, choice
 
 
+def playing_position(
+    rules: Rules, seed: int, plays: int, rng: random.Random, scores_before: tuple[int, ...] | None = None
+) -> Round | None:
+    """A round dealt from ``seed``, passed at random, then up to ``plays`` random legal cards;
+    ``None`` when it is no longer in its play phase."""
+    r = Round.deal(rules, seed=seed, scores_before=scores_before)
+    random_pass(r, rng)
+    for _ in range(plays):
+        if r.phase is not Phase.PLAYING:
+            break
+        r.play(rng.choice(list(r.legal_plays())))
+    return r if r.phase is Phase.PLAYING else None
+
+
 def random_pass(r: Round, rng: random.Random) -> None:
     while r.phase is Phase.PASSING:
         seat = rng.choice(r.seats_to_pass())
@@ -226,13 +240,8 @@ def test_kernel_playout_agrees_with_engine(rules: Rules, seed: int, plays: int, 
     as the engine does with the same random choices (same won cards, tricks and scores)."""
     rng = random.Random(seed)
     before = tuple(rng.randrange(0, rules.target + 30) for _ in range(rules.players))
-    r = Round.deal(rules, seed=seed, scores_before=before)
-    random_pass(r, rng)
-    for _ in range(plays):
-        if r.phase is not Phase.PLAYING:
-            break
-        r.play(rng.choice(list(r.legal_plays())))
-    if r.phase is not Phase.PLAYING:
+    r = playing_position(rules, seed, plays, rng, before)
+    if r is None:
         return
     state = snapshot(r)
     kernel_result = playout(r, random.Random(seed), choice)
@@ -323,13 +332,8 @@ def test_kernel_moon_rollouts_play_legal_cards_to_the_end(rules: Rules, seed: in
     """R3/R4: rollouts where a moon shooter and its defenders play (``shoot_from`` points) choose
     only legal cards and finish the round: every card taken once, tricks and points complete."""
     rng = random.Random(seed)
-    r = Round.deal(rules, seed=seed)
-    random_pass(r, rng)
-    for _ in range(plays):
-        if r.phase is not Phase.PLAYING:
-            break
-        r.play(rng.choice(list(r.legal_plays())))
-    if r.phase is not Phase.PLAYING:
+    r = playing_position(rules, seed, plays, rng)
+    if r is None:
         return
     n = r.players
     hands = [r.hand(s).mask for s in range(n)]

@@ -273,6 +273,24 @@ def cards_in(obj: Any) -> set[str]:
     return out
 
 
+def check_public_parts(m: dict[str, Any], game: Game) -> None:
+    """R7 audit of the parts of a state message that are the same for everyone: the table facts
+    hold no card but the last trick's, the last trick and the event hold only cards really
+    played, by the seat named."""
+    table = dict(m["table"])
+    last = table.pop("last_trick")
+    assert not cards_in(table)
+    played = {(s, str(card)) for rr in game.rounds for t in rr.tricks for s, card in t.plays}
+    played |= {(s, str(card)) for s, card in game.round.current_trick.plays}
+    for p in (last or {"plays": []})["plays"]:
+        assert (p["seat"], p["card"]) in played
+    ev = m["event"]
+    if ev is not None and ev["kind"] == "play":
+        assert (ev["seat"], ev["card"]) in played
+    elif ev is not None:
+        assert not cards_in(ev)
+
+
 def table_snapshot(state: dict[str, Any]) -> Any:
     """What must not change after a refused message."""
     return (state["seq"], state["view"], state["table"]["totals"], state["table"]["history"])

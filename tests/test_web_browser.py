@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -125,25 +125,40 @@ def check_table_layout(page: Any) -> None:
         sel = f'#opponents .seat[data-seat="{seat}"]'
         assert page.get_attribute(sel, "data-pos") == place
         b = seats[seat] = box(page, sel)
-        if place == "left":
-            assert b["x"] + b["width"] <= trick["x"]
-        elif place == "right":
-            assert b["x"] >= trick["x"] + trick["width"]
-        else:
-            assert b["y"] + b["height"] <= trick["y"]
+        assert_beside(b, place, trick)
+        if place == "top":
             assert b["x"] < cx < b["x"] + b["width"]
     mine = box(page, "#me")
     assert mine["y"] >= cy and mine["x"] < cx < mine["x"] + mine["width"]
+    check_trick_sides(page, trick, bottom=me, players=n, avoid=[*seats.values(), mine])
+
+
+def assert_beside(b: Box, place: str, trick: Box) -> None:
+    """A seat's box lies wholly on its side (``left``, ``right``, ``top``, ``bottom``) of the trick."""
+    if place == "left":
+        assert b["x"] + b["width"] <= trick["x"]
+    elif place == "right":
+        assert b["x"] >= trick["x"] + trick["width"]
+    elif place == "top":
+        assert b["y"] + b["height"] <= trick["y"]
+    else:
+        assert b["y"] >= trick["y"] + trick["height"]
+
+
+def check_trick_sides(page: Any, trick: Box, bottom: int, players: int, avoid: Sequence[Box] = ()) -> None:
+    """Each card of the trick lies on the side of the seat that played it (seat ``bottom`` below,
+    the next one on the left, …), and on none of the ``avoid`` boxes."""
+    cx, cy = trick["x"] + trick["width"] / 2, trick["y"] + trick["height"] / 2
     figures = page.locator("#trick figure")
     for i in range(figures.count()):
         fig = figures.nth(i)
         b = fig.bounding_box()
         assert b is not None
         fx, fy = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
-        k = (int(fig.get_attribute("data-seat")) - me) % n
+        k = (int(fig.get_attribute("data-seat")) - bottom) % players
         assert {0: fy > cy, 1: fx < cx, 2: fy < cy, 3: fx > cx}[k], (k, b, trick)
-        for seat_box in [*seats.values(), mine]:
-            assert not overlap(b, seat_box), (fig.get_attribute("data-card"), seat_box)
+        for other in avoid:
+            assert not overlap(b, other), (fig.get_attribute("data-card"), other)
 
 
 def test_a_person_plays_a_round_against_three_bots(server: ServerProcess, browser: Any) -> None:
@@ -325,29 +340,13 @@ def check_spectator_page(page: Any) -> None:
     assert page.is_hidden("#hand") and page.locator("#hand .card").count() == 0 and page.is_hidden("#me")
     assert page.is_hidden("#pass-btn")
     trick = box(page, "#trick")
-    cx, cy = trick["x"] + trick["width"] / 2, trick["y"] + trick["height"] / 2
     assert page.locator("#opponents .seat").count() == 4
     for seat, place in WATCH_PLACES.items():
         sel = f'#opponents .seat[data-seat="{seat}"]'
         assert page.get_attribute(sel, "data-pos") == place
         assert page.locator(sel + " .backs img").count() == v["hand_sizes"][seat]
-        b = box(page, sel)
-        if place == "left":
-            assert b["x"] + b["width"] <= trick["x"]
-        elif place == "right":
-            assert b["x"] >= trick["x"] + trick["width"]
-        elif place == "top":
-            assert b["y"] + b["height"] <= trick["y"]
-        else:
-            assert b["y"] >= trick["y"] + trick["height"]
-    figures = page.locator("#trick figure")
-    for i in range(figures.count()):
-        fig = figures.nth(i)
-        b = fig.bounding_box()
-        assert b is not None
-        fx, fy = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
-        k = int(fig.get_attribute("data-seat"))
-        assert {0: fy > cy, 1: fx < cx, 2: fy < cy, 3: fx > cx}[k], (k, b, trick)
+        assert_beside(box(page, sel), place, trick)
+    check_trick_sides(page, trick, bottom=0, players=4)
     # The trick on screen is the server's (the current one, or the last one just won).
     shown = page.evaluate(
         "() => [...document.querySelectorAll('#trick figure')].map(f => f.dataset.card)"
