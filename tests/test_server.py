@@ -26,10 +26,12 @@ from test_server_support import (  # noqa: E402
     create_table,
     db_events,
     db_rules,
+    four_humans,
     http,
     play_until,
+    positions_at,
     replay,
-    step,
+    seat_all,
 )
 
 from hearts.cards import CardSet  # noqa: E402
@@ -43,31 +45,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     s.stop()
 
 
-def four_humans(server: ServerProcess, **extra: Any) -> dict[str, Any]:
-    return create_table(server, [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy", "Di")], **extra)
-
-
-async def seat_all(server: ServerProcess, table: dict[str, Any]) -> list[Client]:
-    return [await Client(server, table["id"], s["token"]).connect() for s in table["seats"]]
-
-
 def audit_r7(db: Path, table_id: str, clients: list[Client]) -> int:
     """Check every state message against the true position at its seq (RULES.md R7)."""
-    events = db_events(db, table_id)
-    rules = db_rules(db, table_id)
     checked = 0
     for c in clients:
-        states = [m for m in c.messages if m["type"] == "state"]
-        assert states
-        game = replay(rules, events, 0)
-        i = 0  # events applied to ``game``
-        for m in states:
+        assert any(m["type"] == "state" for m in c.messages)
+        for m, game, rules in positions_at(db, table_id, c.messages):
             seq, seat = m["seq"], m["you"]
-            if i and events[i - 1][0] > seq:
-                game, i = replay(rules, events, 0), 0
-            while i < len(events) and events[i][0] <= seq:
-                step(game, events[i])
-                i += 1
             r = game.round
             passed = r.passed(seat) or CardSet()
             forbidden = CardSet()

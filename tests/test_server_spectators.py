@@ -27,13 +27,14 @@ from test_server_support import (  # noqa: E402
     ServerProcess,
     cards_in,
     check_public_parts,
-    create_table,
     db_events,
     db_rules,
+    four_humans,
     http,
     play_until,
+    positions_at,
     replay,
-    step,
+    seat_all,
 )
 
 from hearts.cards import CardSet  # noqa: E402
@@ -53,14 +54,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     s = ServerProcess(tmp_path_factory.mktemp("spectators") / "tables.db").start()
     yield s
     s.stop()
-
-
-def four_humans(server: ServerProcess, **extra: Any) -> dict[str, Any]:
-    return create_table(server, [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy", "Di")], **extra)
-
-
-async def seat_all(server: ServerProcess, table: dict[str, Any]) -> list[Client]:
-    return [await Client(server, table["id"], s["token"]).connect() for s in table["seats"]]
 
 
 async def watch(server: ServerProcess, table_id: str) -> tuple[Client, dict[str, Any]]:
@@ -86,25 +79,16 @@ def audit_spectator(db: Path, table_id: str, messages: list[dict[str, Any]]) -> 
     seat still holds; the table facts hold no card but the last trick's, which were played.
     Returns the number of states checked.
     """
-    events = db_events(db, table_id)
-    rules = db_rules(db, table_id)
-    game = replay(rules, events, 0)
-    i = 0  # events applied to ``game``
-    checked = 0
     for m in messages:
         if m["type"] != "state":
             assert not cards_in(m), m  # presence, errors, pongs: no card at all
-            continue
+    checked = 0
+    for m, game, rules in positions_at(db, table_id, messages):
         seq = m["seq"]
         assert m["you"] is None, m["you"]
         view = m["view"]
         assert set(view) == PUBLIC_KEYS, set(view) ^ PUBLIC_KEYS
         assert not set(view) & PRIVATE_KEYS
-        if i and events[i - 1][0] > seq:
-            game, i = replay(rules, events, 0), 0
-        while i < len(events) and events[i][0] <= seq:
-            step(game, events[i])
-            i += 1
         r = game.round
         unplayed = CardSet()
         for s in range(rules.players):

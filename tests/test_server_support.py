@@ -19,6 +19,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -271,6 +272,36 @@ def cards_in(obj: Any) -> set[str]:
         for v in obj:
             out |= cards_in(v)
     return out
+
+
+def four_humans(server: ServerProcess, **extra: Any) -> dict[str, Any]:
+    """A table of four human seats (Ann, Bob, Cy, Di)."""
+    return create_table(server, [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy", "Di")], **extra)
+
+
+async def seat_all(server: ServerProcess, table: dict[str, Any]) -> list[Client]:
+    """One connected client per seat of ``table``."""
+    return [await Client(server, table["id"], s["token"]).connect() for s in table["seats"]]
+
+
+def positions_at(
+    db: Path, table_id: str, messages: list[dict[str, Any]]
+) -> Iterator[tuple[dict[str, Any], Game, Rules]]:
+    """Each ``state`` message with the game its table's log replays to at the message's seq."""
+    events = db_events(db, table_id)
+    rules = db_rules(db, table_id)
+    game = replay(rules, events, 0)
+    i = 0  # events applied to ``game``
+    for m in messages:
+        if m["type"] != "state":
+            continue
+        seq = m["seq"]
+        if i and events[i - 1][0] > seq:
+            game, i = replay(rules, events, 0), 0
+        while i < len(events) and events[i][0] <= seq:
+            step(game, events[i])
+            i += 1
+        yield m, game, rules
 
 
 def check_public_parts(m: dict[str, Any], game: Game) -> None:
