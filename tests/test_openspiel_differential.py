@@ -56,16 +56,8 @@ from hearts.rules import OPTION_NAMES
 
 pyspiel = pytest.importorskip("pyspiel")
 
-FLAGS: Final = (
-    "pass_cards",
-    "no_pts_on_first_trick",
-    "can_lead_any_club",
-    "jd_bonus",
-    "avoid_all_tricks_bonus",
-    "qs_breaks_hearts",
-    "must_break_hearts",
-    "can_lead_hearts_instead_of_qs",
-)
+from hearts.bots.openspiel import FLAGS  # noqa: E402  (OpenSpiel's boolean parameters)
+
 SHORT: Final = ("pass", "nopts", "anyclub", "jd", "avoid", "qsbreak", "mustbreak", "hinstead")
 COMBOS: Final = [
     dict(zip(FLAGS, values, strict=True)) for values in itertools.product((False, True), repeat=8)
