@@ -643,3 +643,9 @@ def test_python_dash_m_hearts() -> None:
         check=False,
     )
     assert proc.returncode == 0 and "jack_of_diamonds" in proc.stdout
+
+
+def test_serve_refuses_a_negative_bot_worker_count(capsys: pytest.CaptureFixture[str]) -> None:
+    """A bad ``hearts serve`` option is a clear error (exit 2), and no server starts."""
+    assert main(["serve", "--bot-workers", "-1"]) == 2
+    assert "--bot-workers must be 0 (threads) or more, not -1" in capsys.readouterr().err

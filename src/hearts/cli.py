@@ -1033,6 +1033,9 @@ def serve_command(args: argparse.Namespace, stderr: TextIO) -> int:
     except ImportError as e:
         stderr.write(f"hearts serve: error: the web table needs the 'web' extra ({e}); pip install 'pyhearts[web]'\n")
         return 2
+    if args.bot_workers is not None and args.bot_workers < 0:
+        stderr.write(f"hearts serve: error: --bot-workers must be 0 (threads) or more, not {args.bot_workers}\n")
+        return 2
     try:
         serve(args.host, args.port, args.db, args.bot_delay, args.bot_workers)
     except ValueError as e:
