@@ -130,7 +130,7 @@ class SearchBot(Bot):
                 w, tw = won[:], tricks_won[:]
                 play_out(
                     h, view.trick.leader, [*trick, card], broken, first, w, tw, tricks_left,
-                    cfg, random.Random(seed), policies=policies, shoot_from=self.shoot_from,
+                    cfg, random.Random(seed), greedy_policy, policies, shoot_from=self.shoot_from,
                 )
                 scores[i].append(_my_score(w, tw, view))
             done += len(moves)
@@ -172,18 +172,20 @@ class SearchBot(Bot):
                 leader = next(s for s in range(n) if hands[s] & club)
                 w, tw = [0] * n, [0] * n
                 play_out(hands, leader, [], False, True, w, tw, view.rules.hand_size, cfg,
-                         random.Random(seed), policies=policies, shoot_from=self.shoot_from)
+                         random.Random(seed), greedy_policy, policies, shoot_from=self.shoot_from)
                 scores[i].append(_my_score(w, tw, view))
             done += len(candidates)
             samples += 1
         prior = candidates.index(pass_mask(hand, count))
         return CardSet.from_mask(candidates[pick(scores, prior, self.margin)])
 
-    def _policies(self, view: View) -> list[Policy | None]:
-        """The rollout policy of every seat: greedy for this seat, the opponent model for the
-        others (``None``: uniformly random)."""
-        other = greedy_policy if self.model == "careful" else None
-        return [greedy_policy if s == view.seat else other for s in range(view.players)]
+    def _policies(self, view: View) -> list[Policy | None] | None:
+        """Per-seat rollout policies when the others play at random (``model=random``): greedy
+        for this seat, uniformly random (``None``) for the others; ``None`` when every seat plays
+        the greedy policy (the rollouts' ``policy``)."""
+        if self.model == "careful":
+            return None
+        return [greedy_policy if s == view.seat else None for s in range(view.players)]
 
 
 MODELS = ("careful", "random")
