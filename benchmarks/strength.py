@@ -9,14 +9,21 @@
 Points are per round (lower is better; an equal share is 6.5). The last line is
 ``heuristic_vs_random=A hard_vs_random=B hard_vs_heuristic=C hard_p95_s=D``, where D is the
 95th percentile of the hard bot's seconds per decision over items 2 and 3.
+
+The reference: OpenSpiel's C++ ISMCTS with ``--reference-simulations`` (default 1,000)
+random-rollout simulations plays item 2's deals, in the same seats against the same random bots
+(the same seeds), and the line before the last gives both and their paired difference per deal:
+``reference ismcts_vs_random=R hard_minus_ismcts=X [L,H]``. It needs the ``openspiel`` extra;
+without it, or with ``--reference-simulations 0``, the reference is skipped.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 
-from hearts.arena import ArenaResult, run_arena
+from hearts.arena import ArenaResult, ratio_ci, run_arena
 from hearts.bots.registry import LEVELS
 from hearts.rules import Rules
 
@@ -28,6 +35,22 @@ def duel(spec: str, field: str, deals: int, jobs: int, seed: int) -> ArenaResult
                      progress=True)
 
 
+def reference_line(hard: ArenaResult, reference: ArenaResult) -> str:
+    """Both bots' points per round on the same deals, seats and opponents' seeds, and the
+    paired difference hard − reference per deal with its 95% interval."""
+    def per_deal(result: ArenaResult) -> dict[int, float]:
+        sums: dict[int, float] = {}
+        for rec in result.rounds:
+            sums[rec.unit] = sums.get(rec.unit, 0.0) + rec.scores[rec.seats.index(0)]
+        return sums
+    ours, theirs = per_deal(hard), per_deal(reference)
+    rotations = len(hard.rounds) // len(ours)
+    diff, low, high = ratio_ci([(ours[u] - theirs[u], rotations) for u in sorted(ours)])
+    ci = f"[{low:.2f},{high:.2f}]" if low is not None and high is not None else "[n/a]"
+    return (f"reference ismcts_vs_random={reference.bots[0].mean:.2f} ({reference.bots[0].spec}) "
+            f"hard_minus_ismcts={diff:.2f} {ci}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals-fast", type=int, default=500, help="deals for item 1")
@@ -35,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--hard", default=LEVELS["hard"], help="the spec measured as 'hard'")
+    parser.add_argument("--reference-simulations", type=int, default=1000,
+                        help="ISMCTS simulations of the OpenSpiel reference on item 2's deals (0: skip)")
     args = parser.parse_args(argv)
 
     items = [
@@ -47,6 +72,11 @@ def main(argv: list[str] | None = None) -> int:
         bot = result.bots[0]
         ci = f"[{bot.ci_low:.2f}, {bot.ci_high:.2f}]" if bot.ci_low is not None else "n/a"
         print(f"{name:<22} {bot.mean:>9.2f}  {ci:>16}  {bot.rounds:>6}  {bot.time_p95:>10.3f}")
+    if args.reference_simulations > 0 and importlib.util.find_spec("pyspiel") is None:
+        print("reference skipped: pyspiel is not installed (pip install -e '.[openspiel]')", file=sys.stderr)
+    elif args.reference_simulations > 0:
+        spec = f"openspiel_ismcts:simulations={args.reference_simulations}"
+        print(reference_line(items[1][1], duel(spec, "random", args.deals, args.jobs, args.seed + 1)))
     p95 = max(items[1][1].bots[0].time_p95, items[2][1].bots[0].time_p95)
     print(f"hard = {args.hard}")
     print(

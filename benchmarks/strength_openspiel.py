@@ -1,6 +1,6 @@
 """Our ``hard`` bot against OpenSpiel's ISMCTS, on the same deals against the same field.
 
-    .venv/bin/python benchmarks/strength_openspiel.py [--deals 40] [--calibration-deals 2] [--jobs 1]
+    .venv/bin/python benchmarks/strength_openspiel.py [--deals 40] [--calibration-deals 10] [--jobs 1]
 
 Both bots always sit at seat 0, with three ``heuristic`` bots at seats 1–3: for each deal ``d``
 (round number ``d``, so the pass direction rotates with the deal index: left, right, across,
@@ -62,7 +62,7 @@ def interval(low: float | None, high: float | None) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=40, help="deals in the match (default 40)")
-    parser.add_argument("--calibration-deals", type=int, default=2, help="deals to measure time (default 2)")
+    parser.add_argument("--calibration-deals", type=int, default=10, help="deals to measure time (default 10)")
     parser.add_argument("--probe-simulations", type=int, default=2000,
                         help="ISMCTS simulations of the timing probe (default 2000)")
     parser.add_argument("--simulations", type=int, default=None,
