@@ -23,7 +23,7 @@ import argparse
 import importlib.util
 import sys
 
-from hearts.arena import ArenaResult, ratio_ci, run_arena
+from hearts.arena import ArenaResult, paired_difference, run_arena
 from hearts.bots.registry import LEVELS
 from hearts.rules import Rules
 
@@ -38,14 +38,7 @@ def duel(spec: str, field: str, deals: int, jobs: int, seed: int) -> ArenaResult
 def reference_line(hard: ArenaResult, reference: ArenaResult) -> str:
     """Both bots' points per round on the same deals, seats and opponents' seeds, and the
     paired difference hard − reference per deal with its 95% interval."""
-    def per_deal(result: ArenaResult) -> dict[int, float]:
-        sums: dict[int, float] = {}
-        for rec in result.rounds:
-            sums[rec.unit] = sums.get(rec.unit, 0.0) + rec.scores[rec.seats.index(0)]
-        return sums
-    ours, theirs = per_deal(hard), per_deal(reference)
-    rotations = len(hard.rounds) // len(ours)
-    diff, low, high = ratio_ci([(ours[u] - theirs[u], rotations) for u in sorted(ours)])
+    diff, low, high = paired_difference(hard, reference)
     ci = f"[{low:.2f},{high:.2f}]" if low is not None and high is not None else "[n/a]"
     return (f"reference ismcts_vs_random={reference.bots[0].mean:.2f} ({reference.bots[0].spec}) "
             f"hard_minus_ismcts={diff:.2f} {ci}")

@@ -14,7 +14,7 @@ import pytest
 
 import hearts.arena as arena
 from hearts import Card, CardSet, Rules
-from hearts.arena import ArenaError, ArenaResult, Progress, arena_main, ratio_ci, run_arena
+from hearts.arena import ArenaError, ArenaResult, Progress, arena_main, paired_difference, ratio_ci, run_arena
 from hearts.bots import Bot, RandomBot
 from hearts.errors import HeartsError
 from hearts.view import View
@@ -354,3 +354,19 @@ def test_cli_usage_errors_exit_2(argv: list[str], message: str, capsys: pytest.C
 def test_cli_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert arena_main(["--help"]) == 0
     assert "--pairwise" in capsys.readouterr().out
+
+
+def test_paired_difference_needs_the_same_deals() -> None:
+    """A paired difference compares one entrant on identical deals; anything else is refused."""
+    base = run_arena(["random"] * 4, Rules(), rounds=4, seed=8)
+    same = run_arena(["random"] * 4, Rules(), rounds=4, seed=8)
+    assert paired_difference(base, same) == (0.0, 0.0, 0.0)
+    other = run_arena(["heuristic", "random", "random", "random"], Rules(), rounds=4, seed=8)
+    diff, low, high = paired_difference(other, base)
+    assert diff == pytest.approx(other.bots[0].mean - base.bots[0].mean)
+    assert low is not None and high is not None and low <= diff <= high
+    for mismatched in (run_arena(["random"] * 4, Rules(), rounds=4, seed=9),
+                       run_arena(["random"] * 4, Rules(), rounds=3, seed=8),
+                       run_arena(["random"] * 4, Rules(), games=1, seed=8)):
+        with pytest.raises(HeartsError, match="same deals"):
+            paired_difference(mismatched, base)

@@ -319,6 +319,43 @@ def ratio_ci(
     return mean, mean - half, mean + half
 
 
+def paired_difference(
+    first: ArenaResult, second: ArenaResult, entrant: int = 0
+) -> tuple[float, float | None, float | None]:
+    """Entrant ``entrant``'s points per round in ``first`` minus in ``second``, paired deal by
+    deal, with its 95% confidence interval: for two tournaments that differ
+    only in that entrant's spec, with the same seed, so both played the same deals in the same
+    seats against opponents drawing the same random numbers. Negative: ``first`` did better.
+
+    Raises :class:`~hearts.errors.HeartsError` unless both played the same deals (rounds mode,
+    the same rules, number of deals, seed and seating).
+
+    >>> a = run_arena(["random"] * 4, Rules(), rounds=3, seed=5)
+    >>> b = run_arena(["heuristic", "random", "random", "random"], Rules(), rounds=3, seed=5)
+    >>> diff, low, high = paired_difference(a, b)
+    >>> abs(diff - (a.bots[0].mean - b.bots[0].mean)) < 1e-9 and low < diff < high
+    True
+    """
+    a, b = first.config, second.config
+    same = (a.mode, a.rules, a.count, a.seed, a.duplicate, a.pairwise) == (
+        b.mode, b.rules, b.count, b.seed, b.duplicate, b.pairwise)
+    if a.mode != "rounds" or not same:
+        raise HeartsError("a paired difference needs two tournaments of the same deals: rounds mode, "
+                          "the same rules, number of deals, seed and seating")
+    sums: dict[int, list[float]] = {}
+    dealt: dict[tuple[int, int], tuple[int, ...]] = {}
+    for sign, result in ((1, first), (-1, second)):
+        for rec in result.rounds:
+            if dealt.setdefault((rec.unit, rec.rotation), rec.dealt) != rec.dealt:
+                raise HeartsError(f"deal {rec.unit} differs between the two tournaments")
+            unit = sums.setdefault(rec.unit, [0.0, 0.0])
+            for seat, e in enumerate(rec.seats):
+                if e == entrant:
+                    unit[0] += sign * rec.scores[seat]
+                    unit[1] += sign == 1
+    return ratio_ci([(sums[u][0], sums[u][1]) for u in sorted(sums)])
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     """The nearest-rank ``q``-th percentile (0 for no values).
 
@@ -836,6 +873,7 @@ __all__ = [
     "arena_main",
     "check_specs",
     "derive_seed",
+    "paired_difference",
     "percentile",
     "ratio_ci",
     "run_arena",
