@@ -25,6 +25,10 @@ def play(spec: str, field: str, deals: int, jobs: int, seed: int) -> ArenaResult
     return run_arena([spec, field, field, field], Rules(), rounds=deals, jobs=jobs, seed=seed, progress=True)
 
 
+def interval(low: float | None, high: float | None) -> str:
+    return "[n/a]" if low is None or high is None else f"[{low:.2f},{high:.2f}]"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("a", help="a bot spec, e.g. search:iterations=2500")
@@ -39,9 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     diff, low, high = paired_difference(first, second)
     for result in (first, second):
         bot = result.bots[0]
-        print(f"{bot.spec:<48} {bot.mean:6.2f} [{bot.ci_low:.2f}, {bot.ci_high:.2f}]  p95 {bot.time_p95:.3f} s")
-    ci = f"[{low:.2f},{high:.2f}]" if low is not None and high is not None else "[n/a]"
-    print(f"a={first.bots[0].mean:.2f} b={second.bots[0].mean:.2f} a_minus_b={diff:.2f} {ci}")
+        print(f"{bot.spec:<48} {bot.mean:6.2f} {interval(bot.ci_low, bot.ci_high)}  p95 {bot.time_p95:.3f} s")
+    print(f"a={first.bots[0].mean:.2f} b={second.bots[0].mean:.2f} a_minus_b={diff:.2f} {interval(low, high)}")
     return 0
 
 

@@ -323,9 +323,9 @@ def paired_difference(
     first: ArenaResult, second: ArenaResult, entrant: int = 0
 ) -> tuple[float, float | None, float | None]:
     """Entrant ``entrant``'s points per round in ``first`` minus in ``second``, paired deal by
-    deal, with its 95% confidence interval: for two tournaments that differ
-    only in that entrant's spec, with the same seed, so both played the same deals in the same
-    seats against opponents drawing the same random numbers. Negative: ``first`` did better.
+    deal, with its 95% confidence interval: for two tournaments that differ only in that
+    entrant's spec, with the same seed, so both played the same deals in the same seats against
+    opponents drawing the same random numbers. Negative: ``first`` did better.
 
     Raises :class:`~hearts.errors.HeartsError` unless both played the same deals (rounds mode,
     the same rules, number of deals, seed and seating).
