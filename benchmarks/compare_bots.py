@@ -16,17 +16,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from hearts.arena import ArenaResult, paired_difference, run_arena
+from hearts.arena import ArenaResult, interval_text, paired_difference, run_arena
 from hearts.rules import Rules
 
 
 def play(spec: str, field: str, deals: int, jobs: int, seed: int) -> ArenaResult:
     print(f"\n== {spec} vs 3 × {field}: {deals} deals × 4 rotations ==", file=sys.stderr)
     return run_arena([spec, field, field, field], Rules(), rounds=deals, jobs=jobs, seed=seed, progress=True)
-
-
-def interval(low: float | None, high: float | None) -> str:
-    return "[n/a]" if low is None or high is None else f"[{low:.2f},{high:.2f}]"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,8 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     diff, low, high = paired_difference(first, second)
     for result in (first, second):
         bot = result.bots[0]
-        print(f"{bot.spec:<48} {bot.mean:6.2f} {interval(bot.ci_low, bot.ci_high)}  p95 {bot.time_p95:.3f} s")
-    print(f"a={first.bots[0].mean:.2f} b={second.bots[0].mean:.2f} a_minus_b={diff:.2f} {interval(low, high)}")
+        print(f"{bot.spec:<48} {bot.mean:6.2f} {interval_text(bot.ci_low, bot.ci_high)}  p95 {bot.time_p95:.3f} s")
+    ci = interval_text(low, high, compact=True)
+    print(f"a={first.bots[0].mean:.2f} b={second.bots[0].mean:.2f} a_minus_b={diff:.2f} {ci}")
     return 0
 
 

@@ -23,7 +23,7 @@ import argparse
 import importlib.util
 import sys
 
-from hearts.arena import ArenaResult, paired_difference, run_arena
+from hearts.arena import ArenaResult, interval_text, paired_difference, run_arena
 from hearts.bots.registry import LEVELS
 from hearts.rules import Rules
 
@@ -39,9 +39,8 @@ def reference_line(hard: ArenaResult, reference: ArenaResult) -> str:
     """Both bots' points per round on the same deals, seats and opponents' seeds, and the
     paired difference hard − reference per deal with its 95% interval."""
     diff, low, high = paired_difference(hard, reference)
-    ci = f"[{low:.2f},{high:.2f}]" if low is not None and high is not None else "[n/a]"
     return (f"reference ismcts_vs_random={reference.bots[0].mean:.2f} ({reference.bots[0].spec}) "
-            f"hard_minus_ismcts={diff:.2f} {ci}")
+            f"hard_minus_ismcts={diff:.2f} {interval_text(low, high, compact=True)}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{'item':<22} {'pts/round':>9}  {'95% CI':>16}  {'rounds':>6}  {'p95 s/move':>10}")
     for name, result in items:
         bot = result.bots[0]
-        ci = f"[{bot.ci_low:.2f}, {bot.ci_high:.2f}]" if bot.ci_low is not None else "n/a"
+        ci = interval_text(bot.ci_low, bot.ci_high)
         print(f"{name:<22} {bot.mean:>9.2f}  {ci:>16}  {bot.rounds:>6}  {bot.time_p95:>10.3f}")
     if args.reference_simulations > 0 and importlib.util.find_spec("pyspiel") is None:
         print("reference skipped: pyspiel is not installed (pip install -e '.[openspiel]')", file=sys.stderr)

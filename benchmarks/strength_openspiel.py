@@ -31,7 +31,7 @@ import math
 import sys
 import time
 
-from hearts.arena import ArenaResult, paired_difference, run_arena
+from hearts.arena import ArenaResult, interval_text, paired_difference, run_arena
 from hearts.bots.registry import LEVELS
 from hearts.rules import Rules
 
@@ -48,10 +48,6 @@ def play(spec: str, deals: int, seed: int, jobs: int, label: str) -> ArenaResult
 
 def ismcts_spec(simulations: int, uct_c: float) -> str:
     return f"{ISMCTS}:simulations={simulations},uct_c={uct_c}"
-
-
-def interval(low: float | None, high: float | None) -> str:
-    return "n/a" if low is None or high is None else f"[{low:.2f},{high:.2f}]"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,9 +93,10 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"\n{'bot':<44} {'pts/round':>9}  {'95% CI':>15}  {'rounds':>6}  {'s/move':>7}  {'p95 s':>6}")
     for bot in (hard, ismcts_bot):
-        print(f"{bot.spec:<44} {bot.mean:>9.2f}  {interval(bot.ci_low, bot.ci_high):>15}  {bot.rounds:>6}  "
+        ci = interval_text(bot.ci_low, bot.ci_high, compact=True)
+        print(f"{bot.spec:<44} {bot.mean:>9.2f}  {ci:>15}  {bot.rounds:>6}  "
               f"{bot.time_mean:>7.3f}  {bot.time_p95:>6.3f}")
-    print(f"{'paired difference per deal (hard - ismcts)':<44} {diff:>9.2f}  {interval(diff_low, diff_high):>15}  "
+    print(f"{'paired difference per deal (hard - ismcts)':<44} {diff:>9.2f}  {interval_text(diff_low, diff_high, compact=True):>15}  "
           f"{args.deals:>6}")
     print(f"field: 3 x {FIELD} at seats 1-3; both bots at seat 0; {args.deals} deals, seed {args.seed}; "
           f"{time.perf_counter() - started:.0f} s in all")
@@ -109,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
     print(
         f"hard_vs_field={hard.mean:.2f} ismcts_vs_field={ismcts_bot.mean:.2f} diff={diff:.2f} "
-        f"diff_ci={interval(diff_low, diff_high)} hard_s_per_move={hard.time_mean:.3f} "
+        f"diff_ci={interval_text(diff_low, diff_high, compact=True)} hard_s_per_move={hard.time_mean:.3f} "
         f"ismcts_s_per_move={ismcts_bot.time_mean:.3f}"
     )
     return 0

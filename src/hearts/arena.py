@@ -225,13 +225,13 @@ class ArenaResult:
         games_mode = cfg.mode == "games"
         columns: list[tuple[str, list[str]]] = [("bot", [b.label for b in self.bots])]
         columns.append(("pts/round", [f"{b.mean:.3f}" for b in self.bots]))
-        columns.append(("95% CI", [_interval(b.ci_low, b.ci_high, 3) for b in self.bots]))
+        columns.append(("95% CI", [interval_text(b.ci_low, b.ci_high, 3) for b in self.bots]))
         if games_mode:
             columns.append(("games", [str(b.games) for b in self.bots]))
             columns.append(("wins", [_number(b.wins) for b in self.bots]))
             columns.append(("win %", [_percent(b.win_rate) for b in self.bots]))
             columns.append(
-                ("win % 95% CI", [_interval(b.win_ci_low, b.win_ci_high, 1, 100) for b in self.bots])
+                ("win % 95% CI", [interval_text(b.win_ci_low, b.win_ci_high, 1, 100) for b in self.bots])
             )
         columns.append(("moons", [str(b.moons_shot) for b in self.bots]))
         columns.append(("suffered", [str(b.moons_suffered) for b in self.bots]))
@@ -848,10 +848,18 @@ def arena_main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _interval(low: float | None, high: float | None, digits: int, scale: float = 1.0) -> str:
+def interval_text(
+    low: float | None, high: float | None, digits: int = 2, scale: float = 1.0, compact: bool = False
+) -> str:
+    """A confidence interval as text: ``[L, H]`` (``[L,H]`` when ``compact``), ``n/a`` without one.
+
+    >>> interval_text(1.234, 2.5), interval_text(-0.5, 0.25, compact=True), interval_text(None, None)
+    ('[1.23, 2.50]', '[-0.50,0.25]', 'n/a')
+    """
     if low is None or high is None:
         return "n/a"
-    return f"[{low * scale:.{digits}f}, {high * scale:.{digits}f}]"
+    sep = "," if compact else ", "
+    return f"[{low * scale:.{digits}f}{sep}{high * scale:.{digits}f}]"
 
 
 def _percent(value: float | None) -> str:
@@ -873,6 +881,7 @@ __all__ = [
     "arena_main",
     "check_specs",
     "derive_seed",
+    "interval_text",
     "paired_difference",
     "percentile",
     "ratio_ci",

@@ -133,6 +133,15 @@ SUIT_MASKS: Final = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in SUIT
 HEARTS_MASK: Final = SUIT_MASKS[HEARTS]
 QS_MASK: Final = 1 << QUEEN_OF_SPADES
 POINTS_MASK: Final = HEARTS_MASK | QS_MASK
+
+
+def mask_points(mask: int) -> int:
+    """Penalty points in a card mask (R4.1): one per heart, 13 for the Q♠.
+
+    >>> mask_points(HEARTS_MASK | QS_MASK)
+    26
+    """
+    return (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_MASK else 0)
 FULL_MASK: Final = (1 << 52) - 1
 
 
@@ -312,8 +321,7 @@ class CardSet:
     @property
     def points(self) -> int:
         """Penalty points in the set (R4.1)."""
-        m = self.mask
-        return (m & HEARTS_MASK).bit_count() + (13 if m & QS_MASK else 0)
+        return mask_points(self.mask)
 
     def __str__(self) -> str:
         return " ".join(str(c) for c in self)

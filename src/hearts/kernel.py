@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from hearts.cards import HEARTS_MASK, POINTS_MASK, QS_MASK, SUIT_MASKS
+from hearts.cards import HEARTS_MASK, POINTS_MASK, QS_MASK, SUIT_MASKS, mask_points
 from hearts.round import (
     HEARTS,
     QS,
@@ -99,10 +99,6 @@ def greedy_policy(
 def _winner(trick: list[int], leader: int, players: int) -> int:
     """The seat winning a trick in progress so far (-1 before the lead)."""
     return (leader + trick_winner_offset(trick)) % players if trick else -1
-
-
-def _points(mask: int) -> int:
-    return (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_MASK else 0)
 
 
 def shooter_card(legal: int, trick: list[int]) -> int:
@@ -224,7 +220,7 @@ def play_out(
         for s in range(n):
             if won[s] & POINTS_MASK:
                 holder = s if holder == -1 else -2
-    shooter = holder if shoot_from and holder >= 0 and _points(won[holder]) >= shoot_from else -1
+    shooter = holder if shoot_from and holder >= 0 and mask_points(won[holder]) >= shoot_from else -1
     rand = rng.random
     queen_breaks = cfg.queen_breaks
     led = trick[0] & 3 if trick else -1
@@ -266,7 +262,7 @@ def play_out(
         tricks_won[leader] += 1
         if shoot_from and holder != -2 and mask & POINTS_MASK:
             holder = leader if holder in (-1, leader) else -2
-            shooter = holder if holder >= 0 and _points(won[holder]) >= shoot_from else -1
+            shooter = holder if holder >= 0 and mask_points(won[holder]) >= shoot_from else -1
         trick = []
         led = -1
         first = False

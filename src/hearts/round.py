@@ -36,6 +36,7 @@ from hearts.cards import (
     Card,
     CardSet,
     mask_of,
+    mask_points,
 )
 from hearts.errors import CardParseError, IllegalMoonChoice, IllegalPass, IllegalPlay
 from hearts.rules import Rules
@@ -185,7 +186,7 @@ def score_round(
     the other variants, which decide by themselves.
     """
     n = len(won)
-    points = tuple([(w & HEARTS_MASK).bit_count() + (13 if w & QS_MASK else 0) for w in won])
+    points = tuple([mask_points(w) for w in won])
     jd_bonus = rules.jack_of_diamonds
     jd = [jd_bonus if w >> JD & 1 else 0 for w in won]  # R4.2
     shooter = None
@@ -393,7 +394,7 @@ class Round:
     @property
     def points_taken(self) -> tuple[int, ...]:
         """Penalty points each seat has taken so far this round (R4.1)."""
-        return tuple(CardSet.from_mask(w).points for w in self._won)
+        return tuple(mask_points(w) for w in self._won)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
