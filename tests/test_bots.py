@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hearts import Card, CardSet, Game, Phase, Round, Rules
 from hearts.bots import LEVELS, Bot, HeuristicBot, RandomBot, SearchBot, make_bot, run_bots
 from hearts.bots.heuristic import pass_mask, threat_of_moon
-from hearts.bots.search import pass_candidates, pick, sample_hands
+from hearts.bots.search import pass_candidates, pick, race, sample_hands
 from hearts.cards import QUEEN_OF_SPADES, SUIT_MASKS, cards_of
 from hearts.errors import HeartsError
 from hearts.round import MoonChoice, deal_hands, score_round
@@ -365,6 +365,8 @@ def test_blunder_draws_from_the_seed() -> None:
         ("search:time=0", "search: time must be a number of seconds > 0, not 0"),
         ("search:time=fast", "search: time must be a number of seconds > 0, not 'fast'"),
         ("search:shoot_from=-1", "search: shoot_from must be a whole number of points >= 0, not -1"),
+        ("search:pass_budget=0", "search: pass_budget must be a number > 0, not 0"),
+        ("search:pass_race=-1", "search: pass_race must be a number of standard errors >= 0, not -1"),
         ("search:model=psychic", "search: model must be one of careful, random, not 'psychic'"),
         ("heuristic:blunder=2", "heuristic: blunder must be a probability 0..1, not 2"),
         ("heuristic:blunder=-0.1", "heuristic: blunder must be a probability 0..1, not -0.1"),
@@ -603,6 +605,36 @@ def test_pick_threshold_is_margin_standard_errors() -> None:
     assert pick(scores, prior=0, margin=2.0) == 0  # must beat it by *more* than the margin
     assert pick(scores, prior=0, margin=0) == 1  # margin 0: the plain minimum
     assert pick([[4, 4], [1, 1], [1, 1]], prior=0, margin=0) == 1  # ties: the first
+
+
+def test_race_drops_only_clear_losers() -> None:
+    # Ties and noisy small differences stay; a loser on every sample goes.
+    assert race([[2, 4, 2, 4], [2, 4, 2, 4]], [0, 1], z=2.0) == [0, 1]
+    assert race([[1, 1, 1], [2, 2, 2]], [0, 1], z=2.0) == [0]
+    # Paired differences 0 and 2: mean 1, standard error 1, so z = 1 is the boundary.
+    assert race([[0, 0], [0, 2]], [0, 1], z=1.0) == [0, 1]
+    assert race([[0, 0], [0, 2]], [0, 1], z=0.99) == [0]
+    # Only the candidates still alive are compared; the best is the lowest mean among them.
+    assert race([[0, 0], [5, 6], [4, 4]], [1, 2], z=2.0) == [2]
+
+
+def test_raced_comparison_gives_the_budget_to_the_contenders() -> None:
+    """With ``z > 0`` a clearly worse candidate stops being sampled at the first check (16
+    samples) and the others share the rest of the budget; a draw costs ``draw_cost``."""
+    bot = SearchBot(seed=0, iterations=400)
+    rng = random.Random(1)
+
+    def draw() -> tuple[list[int], float]:
+        return [], rng.random()
+
+    def score(sample: tuple[list[int], float], i: int) -> int:
+        return [0, 10, 0][i] + int(sample[1] * 4)
+
+    scores, alive = bot._compare(3, draw, score, z=2.0, draw_cost=1)
+    assert alive == [0, 2] and len(scores[1]) == 16
+    assert len(scores[0]) == len(scores[2]) == 16 + (400 - 16 * 4) // 3  # 4 then 3 per draw
+    flat, everyone = bot._compare(3, draw, score, scale=0.5)
+    assert everyone == [0, 1, 2] and [len(s) for s in flat] == [67, 67, 67]  # ceil(200 / 3)
 
 
 def test_pass_candidates_hold_the_heuristic_pass() -> None:

@@ -32,7 +32,15 @@ only the others shoot were no better).
 
 The pass is chosen the same way: candidate passes built from the most dangerous cards are
 compared on sampled deals, with the other seats passing like the heuristic bot, over whole
-rounds. The moon decision (R4.4 ``shooter_chooses``) is an evaluation of both totals.
+rounds. A pass is harder to judge than a play (some twenty candidates, each scored over a
+whole round), so it gets ``pass_budget`` times the decision's budget (default 1.5) and races
+its candidates (``pass_race``, default 2): every 16 samples, those worse than the best by more
+than two standard errors of the paired differences stop being sampled, and the contenders share
+the rest. On 40 pass positions, against values from 6,000 samples per candidate, the passes
+chosen at 2,500 iterations cost 0.21 points per round more than the best (±0.06) when sampled
+flat, and 0.11 (±0.04) raced with 1.5 times the budget, for 0.50 s instead of 0.44 s per
+pass; play decisions at 2,500 iterations cost only 0.01, and racing them did not help.
+The moon decision (R4.4 ``shooter_chooses``) is an evaluation of both totals.
 
 Budget: ``iterations`` rollouts, or ``time`` seconds of thinking per decision (default 0.5 s).
 
@@ -50,6 +58,7 @@ from __future__ import annotations
 import itertools
 import random
 import time as _time
+from collections.abc import Callable
 
 from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
@@ -75,6 +84,8 @@ class SearchBot(Bot):
         margin: float = 0.0,
         model: str = "careful",
         shoot_from: int = 10,
+        pass_budget: float = 1.5,
+        pass_race: float = 2.0,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -93,6 +104,12 @@ class SearchBot(Bot):
         if isinstance(shoot_from, bool) or not isinstance(shoot_from, int) or shoot_from < 0:
             raise HeartsError(f"search: shoot_from must be a whole number of points >= 0, not {shoot_from!r}")
         self.shoot_from = shoot_from
+        if isinstance(pass_budget, bool) or not isinstance(pass_budget, (int, float)) or pass_budget <= 0:
+            raise HeartsError(f"search: pass_budget must be a number > 0, not {pass_budget!r}")
+        self.pass_budget = float(pass_budget)
+        if isinstance(pass_race, bool) or not isinstance(pass_race, (int, float)) or pass_race < 0:
+            raise HeartsError(f"search: pass_race must be a number of standard errors >= 0, not {pass_race!r}")
+        self.pass_race = float(pass_race)
         self._cfg: tuple[Rules, LegalConfig] | None = None
 
     def _config(self, rules: Rules) -> LegalConfig:
@@ -100,10 +117,10 @@ class SearchBot(Bot):
             self._cfg = (rules, LegalConfig(rules))
         return self._cfg[1]
 
-    def _budget(self) -> tuple[int, float]:
+    def _budget(self, scale: float = 1.0) -> tuple[int, float]:
         """(rollouts, deadline) for one decision."""
-        rollouts = self.iterations if self.iterations is not None else 1 << 60
-        deadline = _time.perf_counter() + self.time if self.time is not None else float("inf")
+        rollouts = int(self.iterations * scale) if self.iterations is not None else 1 << 60
+        deadline = _time.perf_counter() + self.time * scale if self.time is not None else float("inf")
         return rollouts, deadline
 
     # --- playing ---------------------------------------------------------------------------
@@ -119,29 +136,29 @@ class SearchBot(Bot):
         tricks_won = list(view.tricks_won)
         tricks_left = view.rules.hand_size - len(view.tricks)
         first = not view.tricks
-        scores: list[list[int]] = [[] for _ in moves]
-        rollouts, deadline = self._budget()
-        done = samples = 0
         rng = self.rng
         policies = self._policies(view)
-        while done < rollouts and (samples == 0 or _time.perf_counter() < deadline):
-            hands = sample_hands(view, rng)
-            seed = rng.random()
-            for i, card in enumerate(moves):
-                h = hands[:]
-                h[me] ^= 1 << card
-                broken = view.hearts_broken or card & 3 == HEARTS or (card == QS and cfg.queen_breaks)
-                w, tw = won[:], tricks_won[:]
-                play_out(
-                    h, view.trick.leader, [*trick, card], broken, first, w, tw, tricks_left,
-                    cfg, random.Random(seed), greedy_policy, policies, shoot_from=self.shoot_from,
-                )
-                scores[i].append(_my_score(w, tw, view))
-            done += len(moves)
-            samples += 1
+
+        def draw() -> Sample:
+            return sample_hands(view, rng), rng.random()
+
+        def score(sample: Sample, i: int) -> int:
+            hands, seed = sample
+            card = moves[i]
+            h = hands[:]
+            h[me] ^= 1 << card
+            broken = view.hearts_broken or card & 3 == HEARTS or (card == QS and cfg.queen_breaks)
+            w, tw = won[:], tricks_won[:]
+            play_out(
+                h, view.trick.leader, [*trick, card], broken, first, w, tw, tricks_left,
+                cfg, random.Random(seed), greedy_policy, policies, shoot_from=self.shoot_from,
+            )
+            return _my_score(w, tw, view)
+
+        scores, alive = self._compare(len(moves), draw, score)
         heuristic = choose_card(view, view.legal.mask, True)
         prior = moves.index(CARDS[heuristic]) if view.legal.mask >> heuristic & 1 else 0
-        return moves[pick(scores, prior, self.margin)]
+        return moves[self._choose(scores, alive, prior)]
 
     # --- passing ---------------------------------------------------------------------------
 
@@ -156,32 +173,76 @@ class SearchBot(Bot):
         assert to is not None
         giver = (me - view.rules.pass_offset(view.round_number)) % n
         cfg = self._config(view.rules)
-        scores: list[list[int]] = [[] for _ in candidates]
-        rollouts, deadline = self._budget()
-        done = samples = 0
         rng = self.rng
         club = 1 << view.rules.lowest_club
+        offset = view.rules.pass_offset(view.round_number)
         policies = self._policies(view)
-        while done < rollouts and (samples == 0 or _time.perf_counter() < deadline):
+
+        def draw() -> Sample:
+            """A deal, the others' passes (the heuristic's) received, and a rollout seed."""
             dealt = sample_hands(view, rng)
             passes = [pass_mask(dealt[s], count) if s != me else 0 for s in range(n)]
-            seed = rng.random()
-            for i, mine in enumerate(candidates):
-                hands = [dealt[s] & ~passes[s] for s in range(n)]
-                for s in range(n):
-                    if s != me:
-                        hands[(s + view.rules.pass_offset(view.round_number)) % n] |= passes[s]
-                hands[me] = (hand & ~mine) | passes[giver]
-                hands[to] |= mine
-                leader = next(s for s in range(n) if hands[s] & club)
-                w, tw = [0] * n, [0] * n
-                play_out(hands, leader, [], False, True, w, tw, view.rules.hand_size, cfg,
-                         random.Random(seed), greedy_policy, policies, shoot_from=self.shoot_from)
-                scores[i].append(_my_score(w, tw, view))
-            done += len(candidates)
-            samples += 1
+            hands = [dealt[s] & ~passes[s] for s in range(n)]
+            for s in range(n):
+                if s != me:
+                    hands[(s + offset) % n] |= passes[s]
+            hands[me] = hand | passes[giver]
+            return hands, rng.random()
+
+        def score(sample: Sample, i: int) -> int:
+            received, seed = sample
+            mine = candidates[i]
+            hands = received[:]
+            hands[me] &= ~mine
+            hands[to] |= mine
+            leader = next(s for s in range(n) if hands[s] & club)
+            w, tw = [0] * n, [0] * n
+            play_out(hands, leader, [], False, True, w, tw, view.rules.hand_size, cfg,
+                     random.Random(seed), greedy_policy, policies, shoot_from=self.shoot_from)
+            return _my_score(w, tw, view)
+
+        scores, alive = self._compare(
+            len(candidates), draw, score, scale=self.pass_budget, z=self.pass_race, draw_cost=1
+        )
         prior = candidates.index(pass_mask(hand, count))
-        return CardSet.from_mask(candidates[pick(scores, prior, self.margin)])
+        return CardSet.from_mask(candidates[self._choose(scores, alive, prior)])
+
+    def _compare(
+        self,
+        count: int,
+        draw: Callable[[], Sample],
+        score: Callable[[Sample, int], int],
+        scale: float = 1.0,
+        z: float = 0.0,
+        draw_cost: int = 0,
+    ) -> tuple[list[list[int]], list[int]]:
+        """Score ``count`` candidates on shared samples (common random numbers) within the
+        budget times ``scale``, a draw counting as ``draw_cost`` rollouts. With ``z > 0``, every
+        16 samples the candidates clearly worse than the best (:func:`race`) stop being
+        sampled, and the rest share their budget. Returns every candidate's scores and the
+        candidates still in the race."""
+        rollouts, deadline = self._budget(scale)
+        scores: list[list[int]] = [[] for _ in range(count)]
+        alive = list(range(count))
+        done = samples = 0
+        while done < rollouts and (samples == 0 or _time.perf_counter() < deadline):
+            sample = draw()
+            for i in alive:
+                scores[i].append(score(sample, i))
+            done += len(alive) + draw_cost
+            samples += 1
+            if z > 0 and samples % 16 == 0 and len(alive) > 1:
+                alive = race(scores, alive, z)
+                if len(alive) == 1:
+                    break
+        return scores, alive
+
+    def _choose(self, scores: list[list[int]], alive: list[int], prior: int) -> int:
+        """The candidate :func:`pick` takes among those still in the race (the plain best when
+        the race dropped the ``prior``)."""
+        if prior not in alive:
+            return alive[pick([scores[i] for i in alive], 0, 0.0)]
+        return alive[pick([scores[i] for i in alive], alive.index(prior), self.margin)]
 
     def _policies(self, view: View) -> list[Policy | None] | None:
         """Per-seat rollout policies when the others play at random (``model=random``): greedy
@@ -191,6 +252,9 @@ class SearchBot(Bot):
             return None
         return [greedy_policy if s == view.seat else None for s in range(view.players)]
 
+
+Sample = tuple[list[int], float]
+"""What one draw gives every candidate: the seats' hands (masks) and a rollout seed."""
 
 MODELS = ("careful", "random")
 """How the rollouts play the other seats: like the greedy policy, or uniformly at random."""
@@ -211,6 +275,31 @@ def pick(scores: list[list[int]], prior: int, margin: float) -> int:
         return prior
     var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
     return best if mean > margin * (var / k) ** 0.5 else prior
+
+
+def race(scores: list[list[int]], alive: list[int], z: float) -> list[int]:
+    """The candidates in ``alive`` (all scored on the same samples) not clearly worse than the
+    one with the lowest mean: those whose mean paired difference from it is at most ``z``
+    standard errors.
+
+    >>> race([[0, 1, 0, 1], [5, 6, 5, 6], [1, 0, 2, 0]], [0, 1, 2], z=2.0)
+    [0, 2]
+    """
+    best = min(alive, key=lambda i: (sum(scores[i]) / len(scores[i]), i))
+    ref = scores[best]
+    out = []
+    for i in alive:
+        if i == best:
+            out.append(i)
+            continue
+        mine = scores[i]
+        k = len(mine)
+        diffs = [a - b for a, b in zip(mine, ref, strict=True)]
+        mean = sum(diffs) / k
+        var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+        if mean <= z * (var / k) ** 0.5:
+            out.append(i)
+    return out
 
 
 def _my_score(won: list[int], tricks_won: list[int], view: View) -> int:
@@ -246,6 +335,13 @@ def sample_hands(view: View, rng: random.Random) -> list[int]:
     if view.phase.value == "passing":
         need = [view.rules.hand_size] * n
         need[me] = 0
+        pool = cards_of(view.unseen.mask)
+        rng.shuffle(pool)
+        i = 0
+        for s in range(n):
+            hands[s] |= sum(1 << c for c in pool[i : i + need[s]])
+            i += need[s]
+        return hands
     known = view.known_elsewhere.mask
     if known and view.pass_to is not None:
         hands[view.pass_to] |= known
