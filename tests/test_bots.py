@@ -28,7 +28,10 @@ from hearts.view import View
 # --- helpers -------------------------------------------------------------------------------
 
 SEARCH_TINY = "search:iterations=24"
-SPECS = ("random", "heuristic", SEARCH_TINY, f"{SEARCH_TINY},model=random", "easy", "medium")
+SPECS = (
+    "random", "heuristic", SEARCH_TINY, f"{SEARCH_TINY},model=random", f"{SEARCH_TINY},model=adaptive",
+    "easy", "medium",
+)
 
 
 def suit(letter: str) -> str:
@@ -209,6 +212,7 @@ def view_bots(seed: int) -> list[Bot]:
         HeuristicBot(seed=seed, blunder=0.5),
         SearchBot(seed=seed, iterations=16),
         SearchBot(seed=seed, iterations=16, margin=0),
+        SearchBot(seed=seed, iterations=16, model="adaptive"),
     ]
 
 
@@ -367,7 +371,7 @@ def test_blunder_draws_from_the_seed() -> None:
         ("search:shoot_from=-1", "search: shoot_from must be a whole number of points >= 0, not -1"),
         ("search:pass_budget=0", "search: pass_budget must be a number > 0, not 0"),
         ("search:pass_race=-1", "search: pass_race must be a number of standard errors >= 0, not -1"),
-        ("search:model=psychic", "search: model must be one of careful, random, not 'psychic'"),
+        ("search:model=psychic", "search: model must be one of careful, random, adaptive, not 'psychic'"),
         ("heuristic:blunder=2", "heuristic: blunder must be a probability 0..1, not 2"),
         ("heuristic:blunder=-0.1", "heuristic: blunder must be a probability 0..1, not -0.1"),
     ],
