@@ -345,16 +345,10 @@ def sample_hands(view: View, rng: random.Random) -> list[int]:
     hands[me] = view.hand.mask
     need = list(view.hand_sizes)
     need[me] = 0
-    if view.phase.value == "passing":
+    if view.phase.value == "passing":  # no voids known yet: a plain shuffle
         need = [view.rules.hand_size] * n
         need[me] = 0
-        pool = cards_of(view.unseen.mask)
-        rng.shuffle(pool)
-        i = 0
-        for s in range(n):
-            hands[s] |= sum(1 << c for c in pool[i : i + need[s]])
-            i += need[s]
-        return hands
+        return _shuffle_out(hands, cards_of(view.unseen.mask), need, rng)
     known = view.known_elsewhere.mask
     if known and view.pass_to is not None:
         hands[view.pass_to] |= known
@@ -392,11 +386,16 @@ def sample_hands(view: View, rng: random.Random) -> list[int]:
         if ok:
             return out
     # The voids could not be honoured (should not happen for consistent views): ignore them.
+    return _shuffle_out(hands, pool, need, rng)
+
+
+def _shuffle_out(hands: list[int], pool: list[Card], need: list[int], rng: random.Random) -> list[int]:
+    """``hands`` with the cards of ``pool``, shuffled, dealt ``need[s]`` to each seat ``s``."""
     out = hands[:]
     rng.shuffle(pool)
     i = 0
-    for s in range(n):
-        out[s] |= sum(1 << c for c in pool[i : i + need[s]])
-        i += need[s]
+    for s, count in enumerate(need):
+        out[s] |= sum(1 << c for c in pool[i : i + count])
+        i += count
     return out
 
