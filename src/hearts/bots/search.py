@@ -182,11 +182,11 @@ class SearchBot(Bot):
         me, n = view.seat, view.players
         to = view.pass_to
         assert to is not None
-        giver = (me - view.rules.pass_offset(view.round_number)) % n
+        offset = view.rules.pass_offset(view.round_number)
+        giver = (me - offset) % n
         cfg = self._config(view.rules)
         rng = self.rng
         club = 1 << view.rules.lowest_club
-        offset = view.rules.pass_offset(view.round_number)
         policies = self._policies(view)
 
         def draw() -> Sample:
