@@ -1,4 +1,5 @@
-"""Helpers shared by the test modules: forced moon deals and random steps through a game."""
+"""Helpers shared by the test modules: forced moon deals, random steps through a game and
+the hold round's number."""
 
 from __future__ import annotations
 
@@ -76,3 +77,8 @@ def round_state(r: Round) -> tuple[Any, ...]:
         r.legal_plays(),
         r.result,
     )
+
+
+def hold_number(rules: Rules) -> int:
+    """A round number in which nobody passes (R2.2), so play starts at once."""
+    return next(i for i, offset in enumerate(rules.pass_offsets) if offset == 0)

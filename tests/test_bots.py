@@ -13,6 +13,7 @@ import random
 from typing import Literal
 
 import pytest
+from helpers import hold_number
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -37,11 +38,6 @@ SPECS = (
 def suit(letter: str) -> str:
     """All thirteen cards of one suit as text, e.g. ``suit("C")``."""
     return " ".join(rank + letter for rank in "23456789TJQKA")
-
-
-def hold_number(rules: Rules) -> int:
-    """A round number in which nobody passes (R2.2), so play starts at once."""
-    return next(i for i, offset in enumerate(rules.pass_offsets) if offset == 0)
 
 
 def hold_round(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from helpers import hold_number
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,7 @@ from hearts.round import LegalConfig, deal_hands
 from hearts.view import View
 
 RULES = Rules()
-HOLD = next(i for i, offset in enumerate(RULES.pass_offsets) if offset == 0)
+HOLD = hold_number(RULES)
 
 
 def greedy_card(r: Round, rng: random.Random) -> int:

@@ -298,7 +298,7 @@ def race(scores: list[list[int]], alive: list[int], z: float) -> list[int]:
     >>> race([[0, 1, 0, 1], [5, 6, 5, 6], [1, 0, 2, 0]], [0, 1, 2], z=2.0)
     [0, 2]
     """
-    best = min(alive, key=lambda i: (sum(scores[i]) / len(scores[i]), i))
+    best = min(alive, key=lambda i: (sum(scores[i]), i))  # all have the same samples
     ref = scores[best]
     out = []
     for i in alive:
