@@ -362,6 +362,29 @@ def test_kernel_moon_rollouts_play_legal_cards_to_the_end(rules: Rules, seed: in
     assert total == deck
 
 
+@given(rules=any_rules(), seed=st.integers(0, 2**32 - 1), plays=st.integers(0, 40))
+@settings(max_examples=40, deadline=None)
+def test_kernel_random_seats_neither_shoot_nor_defend(rules: Rules, seed: int, plays: int) -> None:
+    """R4.4 in rollouts: seats that play at random (policy ``None``) go on playing at random
+    when another seat could shoot the moon, so a rollout of random seats with ``shoot_from``
+    is the very rollout without it."""
+    r = playing_position(rules, seed, plays, random.Random(seed))
+    if r is None:
+        return
+    n = r.players
+    outcomes = []
+    for shoot_from in (0, 1):
+        hands = [r.hand(s).mask for s in range(n)]
+        won = [r.won_cards(s).mask for s in range(n)]
+        tricks_won = list(r.tricks_won)
+        trick = r.current_trick
+        play_out(hands, trick.leader, [int(c) for c in trick.cards], r.hearts_broken, r.tricks_played == 0,
+                 won, tricks_won, r.hand_size - r.tricks_played, LegalConfig(rules), random.Random(seed),
+                 policies=[None] * n, shoot_from=shoot_from)
+        outcomes.append((won, tricks_won))
+    assert outcomes[0] == outcomes[1]
+
+
 @given(legal=st.integers(1, (1 << 52) - 1), trick=st.lists(st.integers(0, 51), max_size=5, unique=True),
        winning=st.booleans())
 def test_moon_policies_choose_from_the_legal_cards(legal: int, trick: list[int], winning: bool) -> None:

@@ -212,7 +212,8 @@ def play_out(
     ``tricks_won`` in place. Without a ``policy`` every play is uniformly random; ``policies``
     (one per seat, ``None`` for uniformly random) overrides it seat by seat. With ``shoot_from``
     above 0, a seat that has taken every point so far, at least ``shoot_from``, plays
-    :func:`shooter_card` instead — it goes for the moon — and the others :func:`defender_card`."""
+    :func:`shooter_card` instead — it goes for the moon — and the others :func:`defender_card`;
+    seats that play at random go on playing at random (they neither shoot nor defend)."""
     n = len(hands)
     # The seat holding every point so far: -1 nobody has points yet, -2 they are split.
     holder = -1
@@ -231,7 +232,7 @@ def play_out(
             mask = legal_mask(hands[seat], led, first, broken, cfg)
             if policies is not None:
                 policy = policies[seat]
-            if shooter >= 0:
+            if shooter >= 0 and policy is not None:
                 if seat == shooter:
                     card = shooter_card(mask, trick)
                 else:
