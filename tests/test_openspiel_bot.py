@@ -268,6 +268,51 @@ def test_no_hidden_information_is_used() -> None:
     assert checked == 6
 
 
+def native_round(history: list[int]) -> Round | None:
+    """Our round for a history of OpenSpiel's own ``hearts`` (default options; the mapping is
+    in ``test_openspiel_differential.py``), or ``None`` in the middle of the passes."""
+    direction, deal, rest = history[0], history[1:53], history[53:]
+    hands = [0] * 4
+    for k, card in enumerate(deal):
+        hands[k % 4] |= 1 << card
+    r = Round(Rules(), hands, round_number={1: 0, 3: 1, 2: 2, 0: 3}[direction])
+    if direction:
+        if 0 < len(rest) < 12:
+            return None
+        for s in range(4):
+            if len(rest) >= 12:
+                r.pass_cards(s, CardSet.from_mask(sum(1 << c for c in rest[3 * s : 3 * s + 3])))
+        rest = rest[12:]
+    for card in rest:
+        r.play(card)
+    return r
+
+
+def test_openspiel_bots_get_the_information_state_of_openspiel_own_game() -> None:
+    """R7: at a decision of player 0 (seat 0) in OpenSpiel's own ``hearts``, the state the adapter
+    rebuilds from our view has exactly the information state (string and tensor) of the real
+    game: an OpenSpiel bot at our table knows what it would know in OpenSpiel, no more, no less."""
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(8)
+    checked = 0
+    for k in range(24):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            if state.current_player() == 0:
+                r = native_round(state.history())
+                if r is not None:
+                    ours, player = reconstruct_state(View.of(r, 0), random.Random(k))
+                    assert player == 0
+                    assert ours.information_state_string(0) == state.information_state_string(0)
+                    assert ours.information_state_tensor(0) == state.information_state_tensor(0)
+                    checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 150  # 13 plays a round, and the passes
+
+
 def test_pass_information_is_the_seat_hand_only() -> None:
     """R2.1, R7: for a pass, the other hands are sampled; the information state does not depend
     on them."""
