@@ -1,5 +1,5 @@
-"""Helpers shared by the test modules: forced moon deals, random steps through a game and
-the hold round's number."""
+"""Helpers shared by the test modules: forced moon deals, random steps through a game, the
+hold round's number and OpenSpiel's pass directions."""
 
 from __future__ import annotations
 
@@ -8,6 +8,10 @@ from typing import Any
 
 from hearts import CardSet, Game, Phase, Round, Rules
 from hearts.cards import cards_of
+
+# OpenSpiel's PassDir (0 none, 1 left, 2 across, 3 right) is our seat offset; the round number
+# (mod 4) that gives that offset in the default 4-player rotation left, right, across, hold.
+ROUND_OF_DIRECTION = {1: 0, 3: 1, 2: 2, 0: 3}
 
 # A shooter's hand for each table size: the top cards of each suit it holds (R1.2 hand sizes),
 # so it wins every trick once it follows with or leads its highest card.

@@ -11,6 +11,7 @@ import textwrap
 from typing import Any
 
 import pytest
+from helpers import ROUND_OF_DIRECTION
 
 from hearts import CardSet, Game, Round, Rules
 from hearts.bots import Bot, RandomBot, make_bot, run_bots
@@ -275,7 +276,7 @@ def native_round(history: list[int]) -> Round | None:
     hands = [0] * 4
     for k, card in enumerate(deal):
         hands[k % 4] |= 1 << card
-    r = Round(Rules(), hands, round_number={1: 0, 3: 1, 2: 2, 0: 3}[direction])
+    r = Round(Rules(), hands, round_number=ROUND_OF_DIRECTION[direction])
     if direction:
         if 0 < len(rest) < 12:
             return None

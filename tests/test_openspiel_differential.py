@@ -49,6 +49,7 @@ from dataclasses import fields
 from typing import Any, Final
 
 import pytest
+from helpers import ROUND_OF_DIRECTION
 
 from hearts import CardSet, Phase, Round, Rules
 from hearts.cards import HEARTS_MASK, POINTS_MASK, QS_MASK, SUIT_MASKS, cards_of
@@ -65,9 +66,6 @@ COMBOS: Final = [
 ROUNDS_PER_COMBO: Final = 80  # 256 combinations x 80 = 20,480 rounds
 SEED: Final = 20_240_601
 
-# OpenSpiel's PassDir (0 none, 1 left, 2 across, 3 right) is our seat offset; the round number
-# (mod 4) that gives that offset in the default 4-player rotation left, right, across, hold.
-ROUND_OF_DIRECTION: Final = {1: 0, 3: 1, 2: 2, 0: 3}
 
 # Our options and how this test sets them. Shared: set from OpenSpiel's flags. Not shared:
 # held at OpenSpiel's behaviour; their other values are tested elsewhere, never here.
