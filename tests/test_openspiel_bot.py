@@ -278,12 +278,11 @@ def native_round(history: list[int]) -> Round | None:
         hands[k % 4] |= 1 << card
     r = Round(Rules(), hands, round_number=ROUND_OF_DIRECTION[direction])
     if direction:
-        if 0 < len(rest) < 12:
+        passes, rest = rest[:12], rest[12:]
+        if 0 < len(passes) < 12:
             return None
-        for s in range(4):
-            if len(rest) >= 12:
-                r.pass_cards(s, CardSet.from_mask(sum(1 << c for c in rest[3 * s : 3 * s + 3])))
-        rest = rest[12:]
+        for s in range(4 if passes else 0):
+            r.pass_cards(s, CardSet.from_mask(sum(1 << c for c in passes[3 * s : 3 * s + 3])))
     for card in rest:
         r.play(card)
     return r

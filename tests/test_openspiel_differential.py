@@ -66,7 +66,6 @@ COMBOS: Final = [
 ROUNDS_PER_COMBO: Final = 80  # 256 combinations x 80 = 20,480 rounds
 SEED: Final = 20_240_601
 
-
 # Our options and how this test sets them. Shared: set from OpenSpiel's flags. Not shared:
 # held at OpenSpiel's behaviour; their other values are tested elsewhere, never here.
 SHARED: Final = {

@@ -31,10 +31,10 @@ so far in a rollout, at least ``P``, goes for the moon there and the others defe
 moon coming, stops it by taking a point in time, and shoots itself when the rollouts say it
 can make it against defenders. Seats the rollouts play at random (``model=random``, the
 careless seats of ``model=adaptive``) neither shoot nor defend, as random players do not, so
-the search does not count on them to stop a moon. Measured on the same 200 rounds (1,000 iterations): against
-three random bots 1.13 points per round without it, 0.81 with it; against three heuristic
-bots 4.33 without, 4.56 with (within the noise of 200 rounds; thresholds 16 and rollouts where
-only the others shoot were no better).
+the search does not count on them to stop a moon. Measured on the same 200 rounds (1,000
+iterations): against three random bots 1.13 points per round without it, 0.81 with it; against
+three heuristic bots 4.33 without, 4.56 with (within the noise of 200 rounds; thresholds 16
+and rollouts where only the others shoot were no better).
 
 The pass is chosen the same way: candidate passes built from the most dangerous cards are
 compared on sampled deals, with the other seats passing like the heuristic bot, over whole
