@@ -15,15 +15,17 @@ Opponent model: the rollouts play the other seats with the greedy policy (``mode
 the default) or uniformly at random (``model=random``, as OpenSpiel's ISMCTS does). Each model
 wins against its own kind of player. Against three random bots (2,500 iterations, the same 400
 rounds, seed 500) the random model scored 0.97 [0.69, 1.24] points per round and the careful
-one 1.42 [1.09, 1.75], a paired difference of 0.45 ± 0.33; against three heuristic bots the
+one 1.42 [1.09, 1.75], a paired difference of 0.45 ± 0.33 (1.08 [0.78, 1.39] since its random
+seats no longer defend against moons in the rollouts); against three heuristic bots the
 random model scored 5.82 [5.16, 6.48] (4,000 iterations, 400 rounds), where the careful model
 scores 4.36 [3.91, 4.80] on the benchmark's 400 rounds. People play carefully, so the careful
 model is the default. ``model=adaptive`` plays each other seat at random in a rollout with the
 probability :func:`~hearts.bots.opponents.careless_odds` gives it from its plays this round
 (careful when passing: no plays yet). It was neither better nor worse than the careful model:
 1.50 [1.13, 1.86] against 1.42 against random bots (seed 500), 4.94 against 4.95 against
-heuristic bots (seed 501, paired difference 0.01 ± 0.36), 400 rounds each: the evidence comes
-too late in the round, and not at all for the pass.
+heuristic bots (seed 501, paired difference 0.01 ± 0.36), 400 rounds each, measured while its
+careless seats still defended against moons: the evidence comes too late in the round, and not
+at all for the pass (a higher prior, or pooling the seats' evidence, did not help either).
 
 Moons: with ``shoot_from=P`` (default 10, 0 turns it off), a seat that has taken every point
 so far in a rollout, at least ``P``, goes for the moon there and the others defend
@@ -272,7 +274,8 @@ Sample = tuple[list[int], float, list[Policy | None] | None]
 seats' rollout policies (see :func:`~hearts.kernel.play_out`)."""
 
 MODELS = ("careful", "random", "adaptive")
-"""How the rollouts play the other seats: like the greedy policy, or uniformly at random."""
+"""How the rollouts play the other seats: like the greedy policy, uniformly at random, or each
+at random with the probability its plays this round give it."""
 
 
 def pick(scores: list[list[int]], prior: int, margin: float) -> int:
