@@ -23,7 +23,8 @@ from hearts.bots.heuristic import pass_mask, threat_of_moon
 from hearts.bots.search import pass_candidates, pick, race, sample_hands
 from hearts.cards import QUEEN_OF_SPADES, SUIT_MASKS, cards_of
 from hearts.errors import HeartsError
-from hearts.round import MoonChoice, deal_hands, score_round
+from hearts.mechanics import MoonChoice, score_round
+from hearts.round import deal_hands
 from hearts.view import View
 
 # --- helpers -------------------------------------------------------------------------------

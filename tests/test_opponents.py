@@ -15,7 +15,8 @@ from hearts.bots.opponents import careless_odds, greedy_probability
 from hearts.bots.search import sample_hands
 from hearts.cards import QS_MASK, cards_of
 from hearts.kernel import greedy_policy
-from hearts.round import LegalConfig, deal_hands
+from hearts.mechanics import LegalConfig
+from hearts.round import deal_hands
 from hearts.view import View
 
 RULES = Rules()

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from hearts import Card, CardSet, Game, IllegalPlay, Phase, Round, Rules
 from hearts.cards import HEARTS, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_of
 from hearts.kernel import defender_card, greedy_policy, play_out, playout, random_round, shooter_card
-from hearts.round import LegalConfig, MoonChoice, RoundResult, deal_hands
+from hearts.mechanics import LegalConfig, MoonChoice, RoundResult
+from hearts.round import deal_hands
 
 # --- strategies ----------------------------------------------------------------------------
 

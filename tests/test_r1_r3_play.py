@@ -667,7 +667,7 @@ R3_7_CASES: list[tuple[dict[str, object], str]] = [
     ({}, "queen"),  # R3.7 default
     ({"lead_hearts_instead_of_queen": True}, "all"),
     ({"queen_breaks_hearts": False}, "queen"),
-    ({"queen_lead": "after_break"}, "queen"),  # R3.6 exception: Q♠ allowed; R3.4: hearts not
+    ({"queen_lead": "after_break"}, "all"),  # R3.6 (clarified): only point cards, any of them leads
     ({"queen_lead": "after_break", "lead_hearts_instead_of_queen": True}, "all"),
     ({"must_break_hearts": False}, "all"),  # R3.4 off: hearts any time; Q♠ any time
     ({"must_break_hearts": False, "queen_lead": "after_break"}, "all"),  # R3.6 exception for the Q♠
@@ -765,6 +765,8 @@ def reference_legal(rules: Rules, hand: CardSet, trick: list[Card], first: bool,
         return hand
     only_hearts = all(c.suit == HEARTS for c in cards)
     only_points = all(c.points for c in cards)
+    if rules.queen_lead == "after_break" and only_points:  # R3.6: any point card may be led
+        return hand
     ok = []
     for c in cards:
         if c.suit == HEARTS:
@@ -776,7 +778,7 @@ def reference_legal(rules: Rules, hand: CardSet, trick: list[Card], first: bool,
         if allowed:
             ok.append(c)
     has_hearts = any(c.suit == HEARTS for c in cards)
-    if rules.must_break_hearts and only_points and QS in hand and has_hearts:  # R3.7
+    if rules.must_break_hearts and only_points and QS in hand and has_hearts:  # R3.7 (queen_lead = anytime)
         return hand if rules.lead_hearts_instead_of_queen else CardSet([QS])
     return CardSet(ok)
 

@@ -1,6 +1,6 @@
 """Scoring a round (RULES.md R4): points, the J♦ bonus, the no-trick bonus and the moon variants.
 
-Scoring is checked twice: directly through :func:`hearts.round.score_round` with hand-built won
+Scoring is checked twice: directly through :func:`hearts.mechanics.score_round` with hand-built won
 cards, and through play, with deals built so that one seat is forced to shoot the moon (it holds
 the top cards of every suit it holds, so it wins every trick it can play to).
 """
@@ -15,7 +15,7 @@ from helpers import moon_deal
 
 from hearts import Card, CardSet, Game, IllegalMoonChoice, IllegalPlay, Phase, Round, Rules
 from hearts.cards import CARDS, HEARTS, QUEEN_OF_SPADES, cards_of
-from hearts.round import score_round
+from hearts.mechanics import score_round
 
 # --- helpers -------------------------------------------------------------------------------
 

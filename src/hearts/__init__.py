@@ -18,7 +18,8 @@ from hearts.errors import (
     RulesError,
 )
 from hearts.game import Game, GameOver
-from hearts.round import Phase, Round, RoundResult, Trick
+from hearts.mechanics import RoundResult
+from hearts.round import Phase, Round, Trick
 from hearts.rules import PRESETS, Rules
 
 __version__ = "0.1.0"

@@ -127,6 +127,10 @@ CARDS: Final[tuple[Card, ...]] = tuple(int.__new__(Card, i) for i in range(52))
 TWO_OF_CLUBS: Final = CARDS[0]
 JACK_OF_DIAMONDS: Final = CARDS[9 * 4 + DIAMONDS]
 QUEEN_OF_SPADES: Final = CARDS[10 * 4 + SPADES]
+QS: Final = int(QUEEN_OF_SPADES)
+"""The Q♠'s id as a plain ``int``, for mask arithmetic on hot paths (``1 << QS``)."""
+JD: Final = int(JACK_OF_DIAMONDS)
+"""The J♦'s id as a plain ``int``."""
 
 SUIT_MASKS: Final = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in SUITS)
 """Bit masks of the four suits."""

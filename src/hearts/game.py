@@ -26,7 +26,8 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from hearts.cards import Card, CardSet
 from hearts.errors import IllegalAction
-from hearts.round import Hand, MoonChoice, Phase, Round, RoundResult, deal_hands, validate_deal
+from hearts.mechanics import MoonChoice, RoundResult
+from hearts.round import Hand, Phase, Round, deal_hands, validate_deal
 from hearts.rules import Rules
 
 

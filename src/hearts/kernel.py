@@ -1,7 +1,7 @@
 """The rollout kernel: whole rounds on bare int masks, for search bots and simulation.
 
-It decides legality with the engine's own :func:`~hearts.round.legal_mask` and scores with
-:func:`~hearts.round.score_round`, so it plays exactly the engine's rules; what it skips is
+It decides legality with the engine's own :func:`~hearts.mechanics.legal_mask` and scores with
+:func:`~hearts.mechanics.score_round`, so it plays exactly the engine's rules; what it skips is
 validation, events and objects. ``tests/test_kernel.py`` checks it against :class:`Round`.
 
 >>> import random
@@ -16,19 +16,16 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from hearts.cards import HEARTS_MASK, POINTS_MASK, QS_MASK, SUIT_MASKS, mask_points
-from hearts.round import (
-    HEARTS,
-    QS,
+from hearts.cards import HEARTS, HEARTS_MASK, POINTS_MASK, QS, QS_MASK, SUIT_MASKS, mask_points
+from hearts.mechanics import (
     LegalConfig,
     MoonChoice,
-    Round,
     RoundResult,
-    deal_hands,
     legal_mask,
     score_round,
     trick_winner_offset,
 )
+from hearts.round import Round, deal_hands
 from hearts.rules import Rules
 
 Policy = Callable[[int, list[int], int, Callable[[], float], bool], int]

@@ -18,7 +18,8 @@ from typing import Any
 
 from hearts.cards import Card, CardSet
 from hearts.game import Game
-from hearts.round import Phase, Round, RoundResult, Trick
+from hearts.mechanics import RoundResult
+from hearts.round import Phase, Round, Trick
 from hearts.rules import Rules
 
 

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 
 from hearts.cards import JACK_OF_DIAMONDS, Card, CardSet
 from hearts.game import Game
-from hearts.round import MoonChoice, Phase
+from hearts.mechanics import MoonChoice
+from hearts.round import Phase
 from hearts.view import View
 
 

@@ -38,6 +38,7 @@ from hearts.cards import (
     HEARTS,
     HEARTS_MASK,
     POINTS_MASK,
+    QS,
     QS_MASK,
     SPADES,
     SUIT_MASKS,
@@ -46,7 +47,6 @@ from hearts.cards import (
     cards_of,
 )
 from hearts.errors import HeartsError
-from hearts.round import QS
 from hearts.view import View
 
 AS_KS_MASK = (1 << (12 * 4 + SPADES)) | (1 << (11 * 4 + SPADES))

@@ -86,7 +86,8 @@ from hearts.bots.base import Bot
 from hearts.bots.search import sample_hands
 from hearts.cards import CARDS, FULL_MASK, HEARTS_MASK, QS_MASK, SUIT_MASKS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
-from hearts.round import LegalConfig, Phase, legal_mask
+from hearts.mechanics import LegalConfig, legal_mask
+from hearts.round import Phase
 from hearts.rules import Rules
 from hearts.view import View
 
@@ -219,7 +220,7 @@ def possible_cards(view: View) -> list[int]:
     have made it illegal. This seat's own entry is its hand.
 
     Each play was legal for the hand held then: the played card, the seat's later plays, the
-    cards it is known to hold, and unknown cards. Legality (:func:`~hearts.round.legal_mask`) only
+    cards it is known to hold, and unknown cards. Legality (:func:`~hearts.mechanics.legal_mask`) only
     ever shrinks as a hand grows, by one card at a time, so testing each unseen card alone with
     the known part is exact.
     """

@@ -21,9 +21,9 @@ probability of carelessness.
 
 from __future__ import annotations
 
-from hearts.cards import HEARTS
+from hearts.cards import HEARTS, QS
 from hearts.kernel import greedy_policy
-from hearts.round import QS, LegalConfig, legal_mask
+from hearts.mechanics import LegalConfig, legal_mask
 from hearts.view import View
 
 _LEAD_DRAWS = tuple((j + 0.5) / 12 for j in range(12))

@@ -71,10 +71,10 @@ from collections.abc import Callable
 from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
 from hearts.bots.opponents import careless_odds
-from hearts.cards import CARDS, HEARTS, Card, CardSet, cards_of
+from hearts.cards import CARDS, HEARTS, QS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
 from hearts.kernel import Policy, greedy_policy, play_out
-from hearts.round import QS, LegalConfig, score_round
+from hearts.mechanics import LegalConfig, score_round
 from hearts.rules import Rules
 from hearts.view import View
 

@@ -23,7 +23,8 @@ from typing import Final
 
 from hearts.cards import CardSet
 from hearts.game import Game
-from hearts.round import Phase, Round, RoundResult
+from hearts.mechanics import RoundResult
+from hearts.round import Phase, Round
 from hearts.rules import Rules
 from hearts.view import View
 

@@ -4,8 +4,8 @@ Every round of a batch has the same number of players, the same rules and the sa
 direction, so all of them are at the same trick and the same position in it at every step;
 only the cards differ. Hands are ``uint64`` bit masks (bit *i* is card id *i*, as in
 :mod:`hearts.cards`), the legal plays of the seat to move are computed for the whole batch
-with the same case analysis as :func:`hearts.round.legal_mask` (RULES.md R3), and a round is
-scored as :func:`hearts.round.score_round` does (R4). ``tests/test_rl_vector.py`` replays
+with the same case analysis as :func:`hearts.mechanics.legal_mask` (RULES.md R3), and a round is
+scored as :func:`hearts.mechanics.score_round` does (R4). ``tests/test_rl_vector.py`` replays
 thousands of batched rounds in :class:`hearts.Round`, decision by decision.
 
 Supported rules: every option of :class:`~hearts.rules.Rules` (3–6 players, any pass count
@@ -40,9 +40,8 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from hearts.cards import HEARTS_MASK, POINTS_MASK, QS_MASK, SUIT_MASKS
+from hearts.cards import HEARTS_MASK, JD, POINTS_MASK, QS, QS_MASK, SUIT_MASKS
 from hearts.errors import RulesError
-from hearts.round import JD, QS
 from hearts.rules import Rules
 
 U64 = NDArray[np.uint64]
@@ -310,7 +309,7 @@ class RoundBatch:
                 res = np.where((allowed == _QS) & ((h & _HEARTS) != _ZERO), h, res)
             if not must_break:  # R3.6: only hearts and the Q♠, hearts free to lead
                 res = np.where((allowed != _ZERO) & ((h & _NOT_POINTS) == _ZERO), h, res)
-            if must_break and not instead:  # R3.7: the Q♠ is led
+            if must_break and not instead and rules.queen_lead == "anytime":  # R3.7: the Q♠ is led
                 forced = (allowed == _ZERO) & ((h & _QS) != _ZERO) & ((h & _HEARTS) != _ZERO)
                 res = np.where(forced, _QS, res)
             out = np.where(self.broken, h, res)

@@ -26,7 +26,8 @@ from hearts.bots.registry import LEVELS
 from hearts.cards import CardSet
 from hearts.errors import HeartsError
 from hearts.game import Game
-from hearts.round import MoonChoice, Phase, Trick
+from hearts.mechanics import MoonChoice
+from hearts.round import Phase, Trick
 from hearts.rules import Rules
 from hearts.server.botpool import BotPool, fallback
 from hearts.server.persistence import Event, Store, hash_token

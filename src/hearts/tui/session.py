@@ -37,7 +37,8 @@ from hearts.bots import LEVELS, Bot, make_bot
 from hearts.cards import Card, CardSet
 from hearts.errors import HeartsError, RecordError
 from hearts.game import Game
-from hearts.round import MoonChoice, Phase, Round
+from hearts.mechanics import MoonChoice
+from hearts.round import Phase, Round
 from hearts.rules import Rules
 from hearts.view import View
 
