@@ -47,5 +47,10 @@ class IllegalMoonChoice(IllegalAction):
     """A moon choice (R4.4 ``shooter_chooses``) that is not asked of this seat now."""
 
 
+class ActionError(HeartsError):
+    """Something that is not an action: a malformed :class:`~hearts.actions.Pass`, ``Play`` or
+    ``Moon``, or JSON that does not decode to one. The message quotes the input."""
+
+
 class RecordError(HeartsError):
     """A malformed or forged record; the message names the event that is wrong."""

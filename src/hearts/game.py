@@ -1,33 +1,34 @@
 """A whole game: rounds until someone reaches the target, lowest total wins (RULES.md R5).
 
->>> from hearts import Game, Rules
+Every front end drives a game the same way: ask who may act (:meth:`Game.actors`), what they may
+do (:meth:`Game.legal_actions`), and :meth:`Game.apply` an :data:`~hearts.actions.Action`. The
+accepted actions are the game's :attr:`~Game.history`; :meth:`Game.undo` takes the last one back.
+
 >>> import random
+>>> from hearts import Game, Rules
 >>> game = Game(Rules(target=30), seed=1)
 >>> rng = random.Random(1)
 >>> while not game.is_over:
-...     r = game.round
-...     if r.phase.value == "passing":
-...         for seat in r.seats_to_pass():
-...             game.pass_cards(seat, rng.sample(list(r.hand(seat)), 3))
-...     elif r.phase.value == "moon_choice":
-...         game.choose_moon(r.to_move, "add")
-...     else:
-...         game.play(rng.choice(list(game.legal_plays())))
+...     seat = game.actors()[0]
+...     game.apply(rng.choice(list(game.legal_actions(seat))))
 >>> max(game.totals) >= 30 and len(game.winners) == 1
 True
->>> game.history[-1] == tuple(game.totals)
+>>> game.score_history[-1] == tuple(game.totals)
 True
+>>> last = game.undo()
+>>> game.is_over, game.legal_actions(last.seat).__contains__(last)
+(False, True)
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 
-from hearts.cards import Card, CardSet
-from hearts.errors import IllegalAction
-from hearts.mechanics import MoonChoice, RoundResult
-from hearts.round import Hand, Phase, Round, deal_hands, validate_deal
+from hearts.actions import Action
+from hearts.errors import IllegalAction, RulesError
+from hearts.mechanics import RoundResult
+from hearts.round import Hand, LegalActions, Phase, Round, check_scores, deal_hands, validate_deal
 from hearts.rules import Rules
 
 
@@ -39,8 +40,11 @@ class Game:
     """Rounds of Hearts until a player reaches ``rules.target`` (R5), the pass rotation
     continuing across rounds (R5.3).
 
-    Deals come from an explicit list of ``deals`` (records, duplicate play) while it lasts, then
-    from ``seed`` (reproducible); a new round is dealt as soon as the previous one is scored.
+    Every round's deal is shuffled from ``seed`` (an ``int``; ``None`` draws one, kept in
+    :attr:`seed` so the game can be replayed), unless an explicit deal is given for it in
+    ``deals`` (records, duplicate play, puzzles); an explicit deal still takes its turn of the
+    seed's stream, so the later rounds are the seed's whether or not earlier ones were given.
+    Every explicit deal is checked up front (R1.2). ``scores`` starts the game from given totals.
     """
 
     def __init__(
@@ -49,14 +53,28 @@ class Game:
         seed: int | random.Random | None = None,
         *,
         deals: Iterable[Sequence[Hand]] | None = None,
+        scores: Sequence[int] | None = None,
     ) -> None:
-        self.rules = rules or Rules()
+        if rules is not None and not isinstance(rules, Rules):
+            raise RulesError(f"R6: rules must be a Rules value, not {rules!r:.60}")
+        self.rules = rules = rules or Rules()
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 63)
+        if isinstance(seed, bool) or not isinstance(seed, (int, random.Random)):
+            raise RulesError(f"R1.3: a game's seed is a whole number or a random.Random, not {seed!r:.60}")
+        self.seed: int | None = seed if isinstance(seed, int) else None
+        """The seed the deals are shuffled from (``None`` when a ``random.Random`` was given)."""
         self._rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        self._deals: Iterator[Sequence[Hand]] | None = iter(deals) if deals is not None else None
-        self.totals = [0] * self.rules.players
+        self._deals = [validate_deal(rules, hands) for hands in deals] if deals is not None else []
+        self.totals = list(check_scores(rules, scores) or (0,) * rules.players)
+        self.start_scores = tuple(self.totals)
+        """The totals the game started from (R5; usually all 0)."""
         self.rounds: list[Round] = []
-        self.history: list[tuple[int, ...]] = []
+        self.score_history: list[tuple[int, ...]] = []
+        """The totals after each finished round."""
         self.winners: tuple[int, ...] | None = None
+        self._history: list[Action] = []
+        self._round_starts: list[int] = []  # the index in history where each round begins
         self._next_deal: list[int] | None = None
         self._deal_next()
 
@@ -87,45 +105,71 @@ class Game:
         """The results of the finished rounds."""
         return [r.result for r in self.rounds if r.result is not None]
 
-    def legal_plays(self) -> CardSet:
-        """The legal plays of the seat to move in the current round."""
-        return self.round.legal_plays()
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every accepted action, in order (the game is what replaying them gives)."""
+        return tuple(self._history)
+
+    def actors(self) -> tuple[int, ...]:
+        """The seats that may act now (several while passing, R2.1; none once the game is over)."""
+        return () if self.winners is not None else self.round.actors()
+
+    def legal_actions(self, seat: int) -> LegalActions:
+        """What ``seat`` may do now: a lazy container (iterate it; ``in`` is the legality test)."""
+        return self.round.legal_actions(seat)
 
     # --- actions ---------------------------------------------------------------------------
 
-    def pass_cards(self, seat: int, cards: Iterable[Card | int | str] | CardSet | str) -> None:
-        """Pass for ``seat`` in the current round (R2)."""
-        self._check_not_over(seat)
-        self.round.pass_cards(seat, cards)
+    def apply(self, action: Action) -> None:
+        """Apply one action (R2–R5); a refused one raises an
+        :class:`~hearts.errors.IllegalAction` subclass and changes nothing.
 
-    def play(self, card: Card | int | str, seat: int | None = None) -> None:
-        """Play for the seat to move in the current round (R3)."""
-        self._check_not_over(seat)
-        if self.round.cards_left == 1:
-            self._prefetch_deal()  # a bad next deal is refused before this play changes anything
-        self.round.play(card, seat)
-        self._after_action()
+        A round's last play (or its moon choice) scores it and deals the next round.
+        """
+        if self.winners is not None:
+            raise GameOver("the game is over", rule="R5.1", seat=getattr(action, "seat", None), cards="act")
+        r = self.round
+        if r.cards_left <= 1:
+            self._prefetch_deal()  # taken before the round ends, so its end cannot fail
+        r.apply(action)
+        self._history.append(action)
+        if r.is_over:
+            self._score_round()
 
-    def choose_moon(self, seat: int, choice: MoonChoice) -> None:
-        """The shooter's moon decision (R4.4, ``shooter_chooses``)."""
-        self._check_not_over(seat)
-        self._prefetch_deal()
-        self.round.choose_moon(seat, choice)
-        self._after_action()
+    def undo(self) -> Action:
+        """Take back the last action and return it (R5: across a round's end, too).
+
+        >>> game = Game(seed=2)
+        >>> game.undo()
+        Traceback (most recent call last):
+        ...
+        hearts.errors.IllegalAction: R5: the player may not undo: no action has been played
+        """
+        if not self._history:
+            raise IllegalAction("no action has been played", rule="R5", cards="undo")
+        if self.winners is None and self._round_starts[-1] == len(self._history) and len(self.rounds) > 1:
+            self._next_deal = [h.mask for h in self.rounds.pop().dealt]  # dealt again, as it was
+            self._round_starts.pop()
+        if self.round.is_over:
+            self.score_history.pop()
+            self.totals = list(self.score_history[-1] if self.score_history else self.start_scores)
+            self.winners = None
+        action = self._history.pop()
+        r = self.round
+        rebuilt = Round(self.rules, r.dealt, round_number=r.round_number, scores_before=r.scores_before)
+        for earlier in self._history[self._round_starts[-1] :]:
+            rebuilt.apply(earlier)
+        self.rounds[-1] = rebuilt
+        return action
 
     # --- internals -------------------------------------------------------------------------
 
-    def _check_not_over(self, seat: int | None) -> None:
-        if self.winners is not None:
-            raise GameOver("the game is over", rule="R5.1", seat=seat, cards="act")
-
-    def _after_action(self) -> None:
+    def _score_round(self) -> None:
         result = self.round.result
-        if result is None:
-            return
+        assert result is not None
         for s, points in enumerate(result.scores):
             self.totals[s] += points
-        self.history.append(tuple(self.totals))
+        self.score_history.append(tuple(self.totals))
         winners = self.rules.game_winners(self.totals)
         if winners is not None:
             self.winners = winners
@@ -133,26 +177,20 @@ class Game:
             self._deal_next()
 
     def _prefetch_deal(self) -> None:
-        """Take and check the next round's deal (from ``deals``, else shuffled from the seed)."""
+        """Take the next round's deal: shuffled from the seed, or the explicit one for it."""
         if self._next_deal is not None:
             return
-        hands = next(self._deals, None) if self._deals is not None else None
-        if hands is None:
-            self._next_deal = deal_hands(self.rules, self._rng)
-        else:
-            self._next_deal = validate_deal(self.rules, hands)
+        shuffled = deal_hands(self.rules, self._rng)
+        k = len(self.rounds)
+        self._next_deal = self._deals[k] if k < len(self._deals) else shuffled
 
     def _deal_next(self) -> None:
         self._prefetch_deal()
         hands, self._next_deal = self._next_deal, None
         assert hands is not None
+        self._round_starts.append(len(self._history))
         self.rounds.append(
-            Round(
-                self.rules,
-                hands,
-                round_number=len(self.rounds),
-                scores_before=tuple(self.totals),
-            )
+            Round(self.rules, hands, round_number=len(self.rounds), scores_before=tuple(self.totals))
         )
 
     def __repr__(self) -> str:

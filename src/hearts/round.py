@@ -18,12 +18,15 @@ CardSet.parse('2C')
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
+from hearts.actions import Action, Moon, Pass, Play
 from hearts.cards import (
     CARDS,
     HEARTS,
@@ -37,7 +40,14 @@ from hearts.cards import (
     mask_of,
     mask_points,
 )
-from hearts.errors import CardParseError, IllegalMoonChoice, IllegalPass, IllegalPlay
+from hearts.errors import (
+    CardParseError,
+    IllegalAction,
+    IllegalMoonChoice,
+    IllegalPass,
+    IllegalPlay,
+    RulesError,
+)
 from hearts.mechanics import (
     MOON_CHOICES,
     LegalConfig,
@@ -155,10 +165,9 @@ class Round:
         round_number: int = 0,
         scores_before: Sequence[int] | None = None,
     ) -> None:
+        _check_setup(rules, round_number)
         masks = validate_deal(rules, hands)
-        if scores_before is not None and len(scores_before) != rules.players:
-            raise ValueError(f"scores_before needs {rules.players} totals, got {scores_before!r}")
-        self._setup(rules, masks, round_number, scores_before)
+        self._setup(rules, masks, round_number, check_scores(rules, scores_before))
 
     def _setup(
         self, rules: Rules, masks: list[int], round_number: int, scores_before: Sequence[int] | None
@@ -205,11 +214,11 @@ class Round:
         scores_before: Sequence[int] | None = None,
     ) -> Round:
         """Shuffle and deal (R1.3) from a seed or a ``random.Random``."""
-        rules = rules or Rules()
-        if scores_before is not None and len(scores_before) != rules.players:
-            raise ValueError(f"scores_before needs {rules.players} totals, got {scores_before!r}")
+        rules = Rules() if rules is None else rules
+        _check_setup(rules, round_number)
+        scores = check_scores(rules, scores_before)
         r = object.__new__(cls)
-        r._setup(rules, deal_hands(rules, seed), round_number, scores_before)  # a valid deal
+        r._setup(rules, deal_hands(rules, seed), round_number, scores)  # a valid deal
         return r
 
     # --- reading the state -----------------------------------------------------------------
@@ -353,6 +362,40 @@ class Round:
         return legal
 
     # --- actions ---------------------------------------------------------------------------
+
+    def actors(self) -> tuple[int, ...]:
+        """The seats that may act now: every seat yet to pass (R2.1: passing is simultaneous),
+        else the seat to move (a play, or the shooter's moon choice), else none.
+
+        >>> r = Round.deal(Rules(), seed=1)
+        >>> r.actors()
+        (0, 1, 2, 3)
+        """
+        if self.phase is _PLAYING or self.phase is Phase.MOON_CHOICE:
+            return (self.to_move,)  # type: ignore[return-value]
+        return self.seats_to_pass()
+
+    def legal_actions(self, seat: int) -> LegalActions:
+        """What ``seat`` may do now, as a lazy container (iterable; ``in`` tests legality)."""
+        return LegalActions(self, self._seat(seat))
+
+    def apply(self, action: Action) -> None:
+        """Apply an :data:`~hearts.actions.Action` (R2–R4). It is validated first; a refused
+        action raises an :class:`~hearts.errors.IllegalAction` and changes nothing.
+
+        This is the one place that dispatches on the kind of action.
+        """
+        kind = type(action)
+        if kind is Play:
+            self.play(action.card, action.seat)  # type: ignore[union-attr]
+        elif kind is Pass:
+            self.pass_cards(action.seat, action.cards)  # type: ignore[union-attr]
+        elif kind is Moon:
+            self.choose_moon(action.seat, action.choice)  # type: ignore[union-attr]
+        else:
+            raise IllegalAction(
+                f"{action!r:.60} is not an action (Pass, Play or Moon)", rule="R1.4", cards="act"
+            )
 
     def pass_cards(self, seat: int, cards: Iterable[Card | int | str] | CardSet | str) -> None:
         """``seat`` passes ``cards`` (R2.1). Seats pass in any order; the cards change hands
@@ -529,6 +572,103 @@ class Round:
         )
 
 
+class LegalActions:
+    """The legal actions of one seat in a round, computed lazily (like python-chess's legal
+    move generator): iterate it, take its ``len``, or test an action with ``in``.
+
+    >>> r = Round.deal(Rules(), seed=1)
+    >>> legal = r.legal_actions(0)
+    >>> len(legal)  # C(13, 3) passes
+    286
+    >>> Pass(0, list(r.hand(0))[:3]) in legal, Pass(1, list(r.hand(1))[:3]) in legal
+    (True, False)
+    """
+
+    __slots__ = ("_round", "seat")
+
+    def __init__(self, r: Round, seat: int) -> None:
+        self._round = r
+        self.seat = seat
+
+    def _pass_hand(self) -> int:
+        r = self._round
+        if r.phase is not Phase.PASSING or r._passed[self.seat] is not None:
+            return -1
+        return r._hands[self.seat]
+
+    def __contains__(self, action: object) -> bool:
+        r, seat = self._round, self.seat
+        if isinstance(action, Play):
+            return (
+                action.seat == seat
+                and r.to_move == seat
+                and r.phase is _PLAYING
+                and bool(r._legal_mask() >> action.card & 1)
+            )
+        if isinstance(action, Pass):
+            hand = self._pass_hand()
+            mask = action.cards.mask
+            return action.seat == seat and hand >= 0 and not mask & ~hand and mask.bit_count() == r.rules.pass_count
+        if isinstance(action, Moon):
+            return action.seat == seat and r.phase is Phase.MOON_CHOICE and r.to_move == seat
+        return False
+
+    def __iter__(self) -> Iterator[Action]:
+        r, seat = self._round, self.seat
+        if r.phase is _PLAYING and r.to_move == seat:
+            for card in CardSet.from_mask(r._legal_mask()):
+                yield Play(seat, card)
+        elif r.phase is Phase.MOON_CHOICE and r.to_move == seat:
+            for choice in MOON_CHOICES:
+                yield Moon(seat, choice)
+        elif (hand := self._pass_hand()) >= 0:
+            for cards in itertools.combinations(CardSet.from_mask(hand), r.rules.pass_count):
+                yield Pass(seat, CardSet(cards))
+
+    def __len__(self) -> int:
+        r, seat = self._round, self.seat
+        if r.phase is _PLAYING and r.to_move == seat:
+            return r._legal_mask().bit_count()
+        if r.phase is Phase.MOON_CHOICE and r.to_move == seat:
+            return len(MOON_CHOICES)
+        hand = self._pass_hand()
+        return math.comb(hand.bit_count(), r.rules.pass_count) if hand >= 0 else 0
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __repr__(self) -> str:
+        return f"<LegalActions seat={self.seat} count={len(self)}>"
+
+
+def _check_setup(rules: object, round_number: object) -> None:
+    if not isinstance(rules, Rules):
+        raise RulesError(f"R6: rules must be a Rules value (e.g. Rules.from_dict(...)), not {rules!r:.60}")
+    if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 0:
+        raise RulesError(f"R2.2: round_number counts rounds from 0, not {round_number!r:.40}")
+
+
+def check_scores(rules: Rules, scores: object) -> tuple[int, ...] | None:
+    """Totals before a round or game (R5): one whole number per seat, or ``None`` (all 0).
+
+    >>> check_scores(Rules(players=3), ["a", 1, 2])
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RulesError: R5: the totals are 3 whole numbers, one per seat, not ['a', 1, 2]
+    """
+    if scores is None:
+        return None
+    n = rules.players
+    if (
+        isinstance(scores, (str, bytes))
+        or not isinstance(scores, Sequence)
+        or len(scores) != n
+        or not all(isinstance(t, int) and not isinstance(t, bool) for t in scores)
+    ):
+        raise RulesError(f"R5: the totals are {n} whole numbers, one per seat, not {scores!r:.80}")
+    return tuple(scores)
+
+
 def validate_deal(rules: Rules, hands: Sequence[Hand]) -> list[int]:
     """The hands of a deal as masks, checked to be the whole deck for ``rules`` (R1.2)."""
     n = rules.players
@@ -605,9 +745,11 @@ def _shown(cards: object) -> str:
 
 __all__ = [
     "Hand",
+    "LegalActions",
     "Phase",
     "Round",
     "Trick",
+    "check_scores",
     "deal_hands",
     "validate_deal",
 ]

@@ -17,6 +17,7 @@ hearts.errors.RulesError: option 'moon' is 'sometimes'; allowed: 'add_to_others'
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -54,6 +55,81 @@ DEFAULT_PASS_CYCLES: Final[dict[int, tuple[str, ...]]] = {
 }
 
 
+OptionKind = Literal["bool", "int", "choice", "pass_cycle"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rule option, declared once: everything a form, a flag or a validator needs.
+
+    >>> spec = Rules.option("moon")
+    >>> spec.rule, spec.kind, spec.default, spec.choices[:2]
+    ('R4.4', 'choice', 'add_to_others', ('add_to_others', 'subtract_from_self'))
+    >>> spec.allowed()
+    'add_to_others | subtract_from_self | shooter_chooses | add_unless_losing'
+    """
+
+    name: str
+    rule: str
+    """The rule of RULES.md it belongs to (``"R4.4"``)."""
+    label: str
+    """A few words for a form: ``"Shooting the moon"``."""
+    help: str
+    """One line on what it does."""
+    kind: OptionKind
+    default: Any
+    choices: tuple[str, ...] = ()
+    """The allowed values of a ``choice``; the steps of a ``pass_cycle``."""
+    low: int | None = None
+    high: int | None = None
+    """The range of an ``int`` (``pass_count``: also below the hand size)."""
+
+    def allowed(self) -> str:
+        """What the option may be set to, as text."""
+        if self.kind == "bool":
+            return "true | false"
+        if self.kind == "int":
+            return f"{self.low}..{self.high}"
+        if self.kind == "pass_cycle":
+            return f"a comma list of {', '.join(self.choices)} or seat offsets; 'default'"
+        return " | ".join(self.choices)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form of the spec (the web lobby's form is built from it)."""
+        return {
+            "name": self.name,
+            "rule": self.rule,
+            "label": self.label,
+            "help": self.help,
+            "kind": self.kind,
+            "default": self.default,
+            "choices": list(self.choices),
+            "low": self.low,
+            "high": self.high,
+        }
+
+
+def _option(
+    default: Any,
+    rule: str,
+    label: str,
+    help: str,
+    *,
+    choices: tuple[str, ...] = (),
+    low: int | None = None,
+    high: int | None = None,
+) -> Any:
+    """A :class:`Rules` field declared with its :class:`OptionSpec` (in the field's metadata)."""
+    kind: OptionKind = (
+        "bool" if isinstance(default, bool)
+        else "int" if isinstance(default, int)
+        else "choice" if default is not None
+        else "pass_cycle"
+    )
+    spec = {"rule": rule, "label": label, "help": help, "kind": kind, "choices": choices, "low": low, "high": high}
+    return field(default=default, metadata={"option": spec})
+
+
 @dataclass(frozen=True)
 class Rules:
     """The options of RULES.md (R1–R5), with the defaults marked there.
@@ -62,52 +138,69 @@ class Rules:
     rotation for the number of players (R2.2).
     """
 
-    players: int = 4
-    pass_count: int = 3
-    pass_cycle: tuple[PassStep, ...] | None = None
-    first_lead: FirstLead = "lowest_club"
-    points_on_first_trick: bool = False
-    must_break_hearts: bool = True
-    queen_breaks_hearts: bool = True
-    queen_lead: QueenLead = "anytime"
-    lead_hearts_instead_of_queen: bool = False
-    jack_of_diamonds: int = 0
-    no_tricks_bonus: int = 0
-    moon: Moon = "add_to_others"
-    target: int = 100
-    ties: Ties = "play_on"
+    players: int = _option(4, "R1.1", "Players", "number of players", low=3, high=6)
+    pass_count: int = _option(
+        3, "R2.1", "Cards passed", "cards passed each round (0: no passing)", low=0, high=16
+    )
+    pass_cycle: tuple[PassStep, ...] | None = _option(
+        None, "R2.2", "Pass directions", "pass directions, round by round", choices=PASS_STEPS
+    )
+    first_lead: FirstLead = _option(
+        "lowest_club", "R3.1", "First lead", "what the first lead of a round must be", choices=FIRST_LEADS
+    )
+    points_on_first_trick: bool = _option(
+        False, "R3.3", "Points on the first trick", "hearts and the Q♠ allowed on the first trick"
+    )
+    must_break_hearts: bool = _option(
+        True, "R3.4", "Hearts must be broken", "hearts may not be led until broken"
+    )
+    queen_breaks_hearts: bool = _option(
+        True, "R3.5", "The Q♠ breaks hearts", "playing the Q♠ breaks hearts"
+    )
+    queen_lead: QueenLead = _option(
+        "anytime", "R3.6", "Leading the Q♠", "when the Q♠ may be led", choices=QUEEN_LEADS
+    )
+    lead_hearts_instead_of_queen: bool = _option(
+        False, "R3.7", "Hearts instead of the Q♠", "a hand of only hearts and the Q♠ may lead a heart"
+    )
+    jack_of_diamonds: int = _option(
+        0, "R4.2", "J♦ bonus", "score for taking the J♦ (e.g. -10)", low=-26, high=26
+    )
+    no_tricks_bonus: int = _option(
+        0, "R4.3", "No-trick bonus", "score for taking no trick (e.g. -5)", low=-26, high=26
+    )
+    moon: Moon = _option(
+        "add_to_others", "R4.4", "Shooting the moon", "how shooting the moon scores", choices=MOONS
+    )
+    target: int = _option(
+        100, "R5.1", "Game target", "the game ends when someone reaches it", low=1, high=10_000
+    )
+    ties: Ties = _option(
+        "play_on", "R5.2", "Ties for the lowest total", "a tie for the lowest total at the end", choices=TIES
+    )
     # Derived values, computed once (not options).
     pass_offsets: tuple[int, ...] = field(init=False, repr=False, compare=False)
     deck_mask: int = field(init=False, repr=False, compare=False)
     lowest_club: Card = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        _check_int("players", self.players, 3, 6)
-        _check_int("pass_count", self.pass_count, 0, self.hand_size - 1)
-        _check_choice("first_lead", self.first_lead, FIRST_LEADS)
-        for name in (
-            "points_on_first_trick",
-            "must_break_hearts",
-            "queen_breaks_hearts",
-            "lead_hearts_instead_of_queen",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"option {name!r} is {getattr(self, name)!r}; allowed: true, false")
-        _check_choice("queen_lead", self.queen_lead, QUEEN_LEADS)
-        _check_int("jack_of_diamonds", self.jack_of_diamonds, -26, 26)
-        _check_int("no_tricks_bonus", self.no_tricks_bonus, -26, 26)
-        _check_choice("moon", self.moon, MOONS)
-        _check_int("target", self.target, 1, 10_000)
-        _check_choice("ties", self.ties, TIES)
+        for spec in OPTIONS:
+            if spec.kind != "pass_cycle":
+                _check(spec, getattr(self, spec.name))
+        if self.pass_count >= self.hand_size:
+            raise RulesError(
+                f"R2.1: option 'pass_count' is {self.pass_count}; allowed: 0..{self.hand_size - 1} "
+                f"with {self.players} players"
+            )
         cycle = self.pass_cycle
         if cycle is not None:
             if isinstance(cycle, str) or not isinstance(cycle, Iterable):
-                raise RulesError(f"option 'pass_cycle' is {cycle!r}; expected a list of steps")
+                raise RulesError(f"R2.2: option 'pass_cycle' is {cycle!r:.60}; expected a list of steps")
             cycle = tuple(cycle)
             object.__setattr__(self, "pass_cycle", cycle)
         steps = cycle if cycle is not None else DEFAULT_PASS_CYCLES[self.players]
         if not steps:
-            raise RulesError("option 'pass_cycle' is empty; give at least one step, e.g. ['hold']")
+            raise RulesError("R2.2: option 'pass_cycle' is empty; give at least one step, e.g. ['hold']")
         offsets = tuple(_pass_offset(step, self.players) % self.players for step in steps)
         object.__setattr__(self, "pass_offsets", offsets)
         deck = (1 << 52) - 1
@@ -156,28 +249,48 @@ class Rules:
             return None
         return winners
 
+    # --- the options ---------------------------------------------------------------------
+
+    @staticmethod
+    def options() -> tuple[OptionSpec, ...]:
+        """Every option with its rule, words, kind, default and allowed values (like OpenSpiel's
+        ``parameter_specification``); validation, flags and forms are made from it.
+
+        >>> [spec.name for spec in Rules.options()][:3]
+        ['players', 'pass_count', 'pass_cycle']
+        """
+        return OPTIONS
+
+    @staticmethod
+    def option(name: str) -> OptionSpec:
+        """The specification of one option (an unknown name is a :class:`RulesError`)."""
+        spec = _SPECS.get(name)
+        if spec is None:
+            raise RulesError(f"R6: unknown option {name!r:.60}; allowed: {', '.join(OPTION_NAMES)}")
+        return spec
+
     # --- construction --------------------------------------------------------------------
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
         """A named preset of R6 (``standard``, ``openspiel``, ``omnibus``, ...), with overrides."""
         if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}; allowed: {', '.join(map(repr, PRESETS))}")
+            raise RulesError(f"R6: unknown preset {name!r:.60}; allowed: {', '.join(map(repr, PRESETS))}")
         return cls.from_dict({**PRESETS[name], **overrides})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Rules from a mapping of option names; unknown names are an error."""
         if not isinstance(data, Mapping):
-            raise RulesError(f"rules must be a mapping of options, not {data!r}")
+            raise RulesError(f"R6: rules must be a mapping of options, not {data!r:.60}")
         unknown = set(data) - set(OPTION_NAMES)
         if unknown:
-            raise RulesError(f"unknown option {sorted(unknown)[0]!r}; allowed: {', '.join(OPTION_NAMES)}")
+            raise RulesError(f"R6: unknown option {sorted(map(str, unknown))[0]!r:.60}; allowed: {', '.join(OPTION_NAMES)}")
         values = dict(data)
         cycle = values.get("pass_cycle")
         if cycle is not None:
             if isinstance(cycle, str) or not isinstance(cycle, Iterable):
-                raise RulesError(f"option 'pass_cycle' is {cycle!r}; expected a list of steps")
+                raise RulesError(f"R2.2: option 'pass_cycle' is {cycle!r:.60}; expected a list of steps")
             values["pass_cycle"] = tuple(cycle)
         try:
             return cls(**values)
@@ -190,7 +303,7 @@ class Rules:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise RulesError(f"rules are not valid JSON: {e}") from None
+            raise RulesError(f"R6: rules are not valid JSON: {e}") from None
         return cls.from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:
@@ -222,7 +335,7 @@ class Rules:
             name, sep, text = item.partition("=")
             name = name.strip().replace("-", "_")
             if not sep:
-                raise RulesError(f"{item!r} is not an option setting; write name=value")
+                raise RulesError(f"R6: {item!r:.60} is not an option setting; write name=value")
             changes[name] = parse_option_value(name, text.strip())
         return self.replace(**changes)
 
@@ -238,7 +351,26 @@ class Rules:
         return " ".join(parts)
 
 
-OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.init)
+def _init_checking_names(init: Any) -> Any:
+    """Wrap the dataclass's ``__init__`` so that an unknown option is a :class:`RulesError`."""
+
+    @functools.wraps(init)
+    def __init__(self: Rules, *args: Any, **options: Any) -> None:
+        unknown = set(options) - set(OPTION_NAMES)
+        if unknown or len(args) > len(OPTION_NAMES):
+            what = repr(sorted(unknown)[0]) if unknown else f"{len(args)} positional values"
+            raise RulesError(f"R6: unknown option {what:.60}; allowed: {', '.join(OPTION_NAMES)}")
+        init(self, *args, **options)
+
+    return __init__
+
+
+setattr(Rules, "__init__", _init_checking_names(Rules.__init__))  # noqa: B010
+OPTIONS: Final = tuple(
+    OptionSpec(name=f.name, default=f.default, **f.metadata["option"]) for f in fields(Rules) if f.init
+)
+OPTION_NAMES: Final = tuple(spec.name for spec in OPTIONS)
+_SPECS: Final = {spec.name: spec for spec in OPTIONS}
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {
     "standard": {},
@@ -250,52 +382,59 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 
 
 def parse_option_value(name: str, text: str) -> Any:
-    """Turn the text of an option's value into its type (bools, ints, pass cycles, choices)."""
-    if name not in OPTION_NAMES:
-        raise RulesError(f"unknown option {name!r}; allowed: {', '.join(OPTION_NAMES)}")
-    default = _DEFAULTS[name]
-    if name == "pass_cycle":
+    """Turn the text of an option's value into its type (bools, ints, pass cycles, choices).
+
+    >>> parse_option_value("must_break_hearts", "no"), parse_option_value("pass_cycle", "left,2")
+    (False, ('left', 2))
+    """
+    spec = Rules.option(name)
+    if spec.kind == "pass_cycle":
         if text.lower() in ("", "default", "none"):
             return None
         return tuple(int(s) if _is_int(s) else s.strip().lower() for s in text.split(","))
-    if isinstance(default, bool):
+    if spec.kind == "bool":
         low = text.lower()
         if low in ("true", "yes", "on", "1"):
             return True
         if low in ("false", "no", "off", "0"):
             return False
-        raise RulesError(f"option {name!r} is {text!r}; allowed: true, false")
-    if isinstance(default, int):
-        if not _is_int(text):
-            raise RulesError(f"option {name!r} is {text!r}; expected a whole number")
+        raise RulesError(f"{spec.rule}: option {name!r} is {text!r:.40}; allowed: true, false")
+    if spec.kind == "int":
+        if not _is_int(text) or len(text) > 12:
+            raise RulesError(f"{spec.rule}: option {name!r} is {text!r:.40}; expected a whole number {spec.allowed()}")
         return int(text)
     return text
-
-
-_DEFAULTS: Final = {f.name: f.default for f in fields(Rules) if f.init}
 
 
 def _is_int(text: str) -> bool:
     return text.strip().lstrip("+-").isdigit()
 
 
-def _check_int(name: str, value: object, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RulesError(f"option {name!r} is {value!r}; allowed: a whole number {low}..{high}")
-
-
-def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise RulesError(f"option {name!r} is {value!r}; allowed: {', '.join(map(repr, allowed))}")
+def _check(spec: OptionSpec, value: object) -> None:
+    """Validate one option's value against its spec (the one validator of every option)."""
+    if spec.kind == "bool":
+        ok = isinstance(value, bool)
+    elif spec.kind == "int":
+        ok = (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and spec.low is not None
+            and spec.high is not None
+            and spec.low <= value <= spec.high
+        )
+    else:
+        ok = isinstance(value, str) and value in spec.choices
+    if not ok:
+        raise RulesError(f"{spec.rule}: option {spec.name!r} is {value!r:.60}; allowed: {spec.allowed()}")
 
 
 def _pass_offset(step: PassStep, players: int) -> int:
     """R2.2: a pass step as a seat offset (left = +1, i.e. clockwise; 0 = hold)."""
     if isinstance(step, bool) or not isinstance(step, (int, str)):
-        raise RulesError(f"pass_cycle step {step!r}; allowed: {', '.join(PASS_STEPS)} or an offset")
+        raise RulesError(f"R2.2: pass_cycle step {step!r:.40}; allowed: {', '.join(PASS_STEPS)} or an offset")
     if isinstance(step, int):
         if not 0 <= step < players:
-            raise RulesError(f"pass_cycle offset {step!r}; allowed: 0..{players - 1} (0 = hold)")
+            raise RulesError(f"R2.2: pass_cycle offset {step!r}; allowed: 0..{players - 1} (0 = hold)")
         return step
     if step == "left":
         return 1
@@ -305,6 +444,6 @@ def _pass_offset(step: PassStep, players: int) -> int:
         return 0
     if step == "across":
         if players % 2:
-            raise RulesError(f"pass_cycle step 'across' needs an even number of players, not {players}")
+            raise RulesError(f"R2.2: pass_cycle step 'across' needs an even number of players, not {players}")
         return players // 2
-    raise RulesError(f"pass_cycle step {step!r}; allowed: {', '.join(PASS_STEPS)} or an offset")
+    raise RulesError(f"R2.2: pass_cycle step {step!r:.40}; allowed: {', '.join(PASS_STEPS)} or an offset")

@@ -15,10 +15,10 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 
+from hearts.actions import Action, Moon, Pass, Play
 from hearts.cards import JACK_OF_DIAMONDS, Card, CardSet
 from hearts.game import Game
 from hearts.mechanics import MoonChoice
-from hearts.round import Phase
 from hearts.view import View
 
 
@@ -30,6 +30,17 @@ class Bot(ABC):
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+
+    def act(self, view: View) -> Action:
+        """The bot's action for its seat in ``view``: its pass, its play or its moon choice.
+
+        This is the one entry point every driver calls; a bot implements the three choices.
+        """
+        if view.must_pass:
+            return Pass(view.seat, self.choose_pass(view))
+        if view.moon_choice_pending:
+            return Moon(view.seat, self.choose_moon(view))
+        return Play(view.seat, self.choose_play(view))
 
     @abstractmethod
     def choose_pass(self, view: View) -> CardSet:
@@ -72,27 +83,17 @@ class RandomBot(Bot):
         return self.rng.choice(list(view.legal))
 
 
-def run_bots(game: Game, bots: Mapping[int, Bot], *, stop_at_human: bool = True) -> None:
+def run_bots(game: Game, bots: Mapping[int, Bot]) -> None:
     """Let the bots act until a seat without a bot must act, or the game is over.
 
     Passing is simultaneous (R2.1): every bot seat passes as soon as the round starts.
     """
     while not game.is_over:
-        r = game.round
-        if r.phase is Phase.PASSING:
-            waiting = r.seats_to_pass()
-            for seat in waiting:
-                if seat in bots:
-                    game.pass_cards(seat, bots[seat].choose_pass(View.of(game, seat)))
-            if r.phase is Phase.PASSING:
-                return  # a person has still to pass
-            continue
-        mover = r.to_move
-        bot = bots.get(mover) if mover is not None else None
-        if mover is None or bot is None:
+        acted = False
+        for seat in game.actors():
+            bot = bots.get(seat)
+            if bot is not None:
+                game.apply(bot.act(View.of(game, seat)))
+                acted = True
+        if not acted:
             return
-        view = View.of(game, mover)
-        if r.phase is Phase.MOON_CHOICE:
-            game.choose_moon(mover, bot.choose_moon(view))
-        else:
-            game.play(bot.choose_play(view), mover)

@@ -1,0 +1,197 @@
+"""Actions: the one value for everything a seat can do, and its JSON codec.
+
+A seat passes cards (:class:`Pass`, R2), plays a card (:class:`Play`, R3) or, having shot the
+moon under ``moon="shooter_chooses"``, chooses how it scores (:class:`Moon`, R4.4). Each is a
+small frozen, hashable value; :data:`Action` is their union. The same JSON text stands for an
+action in a record, in the web server's log and on the wire.
+
+>>> Play(0, "QS"), Pass(2, "AH 2C QS")
+(Play(seat=0, card=Card('QS')), Pass(seat=2, cards=CardSet.parse('2C QS AH')))
+>>> to_json(Play(1, "10h"))
+'{"type":"play","seat":1,"card":"TH"}'
+>>> from_json('{"type":"moon","seat":3,"choice":"add"}')
+Moon(seat=3, choice='add')
+>>> from_json('{"type":"play","seat":1,"card":"1X"}')
+Traceback (most recent call last):
+...
+hearts.errors.ActionError: R1.2: a play's 'card' must be a card such as "QS": ...
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from hearts.cards import Card, CardSet
+from hearts.errors import ActionError, CardParseError
+from hearts.mechanics import MOON_CHOICES, MoonChoice
+
+ACTION_TYPES: Final = ("pass", "play", "moon")
+"""The ``"type"`` of each action in JSON, in the order of a round."""
+
+
+def _seat(value: object, kind: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ActionError(f"R1.4: a {kind}'s 'seat' must be a seat number 0..5, not {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """``seat`` passes ``cards`` face down (R2.1); the cards change hands once everyone has passed.
+
+    >>> Pass(0, ["QS", "AH", "2C"]).cards
+    CardSet.parse('2C QS AH')
+    """
+
+    seat: int
+    cards: CardSet
+
+    def __init__(self, seat: int, cards: CardSet | Iterable[Card | int | str] | str) -> None:
+        object.__setattr__(self, "seat", _seat(seat, "pass"))
+        try:
+            value = cards if isinstance(cards, CardSet) else (
+                CardSet.parse(cards) if isinstance(cards, str) else CardSet(cards)
+            )
+        except (CardParseError, TypeError) as e:
+            raise ActionError(f"R2.1: a pass's 'cards' must be a list of cards: {e}") from None
+        object.__setattr__(self, "cards", value)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} passes {self.cards}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """``seat`` plays ``card`` to the trick (R3).
+
+    >>> str(Play(2, "q♠"))
+    'seat 2 plays QS'
+    """
+
+    seat: int
+    card: Card
+
+    def __init__(self, seat: int, card: Card | int | str) -> None:
+        object.__setattr__(self, "seat", _seat(seat, "play"))
+        if type(card) is not Card:
+            try:
+                card = Card.parse(card) if isinstance(card, str) else Card(card)
+            except (CardParseError, TypeError) as e:
+                raise ActionError(f'R1.2: a play\'s \'card\' must be a card such as "QS": {e}') from None
+        object.__setattr__(self, "card", card)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} plays {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Moon:
+    """The shooter's choice under ``moon="shooter_chooses"`` (R4.4): ``"add"`` 26 to every other
+    seat, or ``"subtract"`` 26 from its own score.
+
+    >>> Moon(1, "sideways")
+    Traceback (most recent call last):
+    ...
+    hearts.errors.ActionError: R4.4: a moon 'choice' is 'add' or 'subtract', not 'sideways'
+    """
+
+    seat: int
+    choice: MoonChoice
+
+    def __init__(self, seat: int, choice: MoonChoice) -> None:
+        object.__setattr__(self, "seat", _seat(seat, "moon choice"))
+        if choice not in MOON_CHOICES:
+            raise ActionError(f"R4.4: a moon 'choice' is 'add' or 'subtract', not {choice!r}")
+        object.__setattr__(self, "choice", choice)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} chooses to {self.choice} 26"
+
+
+Action = Pass | Play | Moon
+"""Anything a seat can do: :class:`Pass`, :class:`Play` or :class:`Moon`."""
+
+
+# --- the JSON codec --------------------------------------------------------------------------
+
+
+def to_dict(action: Action) -> dict[str, Any]:
+    """The JSON object of an action: ``type``, ``seat`` and ``cards``, ``card`` or ``choice``.
+
+    >>> to_dict(Pass(0, "2C 3C 4C"))
+    {'type': 'pass', 'seat': 0, 'cards': ['2C', '3C', '4C']}
+    """
+    if type(action) is Play:
+        return {"type": "play", "seat": action.seat, "card": str(action.card)}
+    if type(action) is Pass:
+        return {"type": "pass", "seat": action.seat, "cards": [str(c) for c in action.cards]}
+    if type(action) is Moon:
+        return {"type": "moon", "seat": action.seat, "choice": action.choice}
+    raise ActionError(f"{action!r} is not an action (Pass, Play or Moon)")
+
+
+def from_dict(data: object, *, allow: Iterable[str] = ()) -> Action:
+    """An action from its JSON object; any key but its own (and those in ``allow``, such as
+    the wire's ``"seq"``) is an error.
+
+    >>> from_dict({"type": "pass", "seat": 1, "cards": ["QS", "AH", "2C"]})
+    Pass(seat=1, cards=CardSet.parse('2C QS AH'))
+    >>> from_dict({"type": "play", "seat": 1, "card": "QS", "seq": 4})
+    Traceback (most recent call last):
+    ...
+    hearts.errors.ActionError: a play has the keys 'type', 'seat', 'card', not 'seq'
+    """
+    if not isinstance(data, Mapping):
+        raise ActionError(f"an action must be a JSON object with a 'type', not {data!r:.80}")
+    kind = data.get("type")
+    if kind not in ACTION_TYPES:
+        raise ActionError(f"unknown action type {kind!r:.40}; expected one of: {', '.join(ACTION_TYPES)}")
+    field = _FIELDS[kind]
+    extra = set(data) - {"type", "seat", field, *allow}
+    if extra:
+        raise ActionError(f"a {kind} has the keys 'type', 'seat', '{field}', not {sorted(extra)[0]!r:.40}")
+    if field not in data:
+        raise ActionError(f"a {kind} needs its {field!r}")
+    value = data[field]
+    if kind == "play":
+        if not isinstance(value, str):
+            raise ActionError(f'R1.2: a play\'s \'card\' must be a card such as "QS", not {value!r:.40}')
+        return Play(data.get("seat"), value)  # type: ignore[arg-type]
+    if kind == "pass":
+        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+            raise ActionError(f'R2.1: a pass\'s \'cards\' must be a list such as ["QS", "AH", "2C"], not {value!r:.60}')
+        return Pass(data.get("seat"), value)  # type: ignore[arg-type]
+    return Moon(data.get("seat"), value)  # type: ignore[arg-type]
+
+
+_FIELDS: Final = {"pass": "cards", "play": "card", "moon": "choice"}
+
+
+def to_json(action: Action) -> str:
+    """An action as compact JSON text (the text of records, the server's log and the wire)."""
+    return json.dumps(to_dict(action), separators=(",", ":"))
+
+
+def from_json(text: str | bytes) -> Action:
+    """An action from JSON text; malformed text raises :class:`~hearts.errors.ActionError`."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+        raise ActionError(f"an action is not valid JSON: {e}") from None
+    return from_dict(data)
+
+
+__all__ = [
+    "ACTION_TYPES",
+    "Action",
+    "Moon",
+    "Pass",
+    "Play",
+    "from_dict",
+    "from_json",
+    "to_dict",
+    "to_json",
+]
