@@ -110,6 +110,11 @@ class Game:
         """Every accepted action, in order (the game is what replaying them gives)."""
         return tuple(self._history)
 
+    @property
+    def round_starts(self) -> tuple[int, ...]:
+        """For each round, how many actions of :attr:`history` came before it."""
+        return tuple(self._round_starts)
+
     def actors(self) -> tuple[int, ...]:
         """The seats that may act now (several while passing, R2.1; none once the game is over)."""
         return () if self.winners is not None else self.round.actors()

@@ -1,127 +1,189 @@
-"""Versioned JSON records of rounds and games: save, load, replay, validate.
+"""Records of games and rounds: the rules, the seats, the seed, the deals and every action.
 
-A record is the list of events (rules, deals, passes, plays, moon choices) plus the results
-they led to. Loading replays every event through the engine, so a forged record (an illegal
-play, a wrong score) is refused with a :class:`~hearts.errors.RecordError` naming the event.
+A record is what replaying it gives (DESIGN.md): loading applies every action through
+:meth:`Game.apply <hearts.game.Game.apply>`, so a forged record (an illegal play, a wrong score)
+is refused with a :class:`~hearts.errors.RecordError` naming the action. Actions are written in
+the one codec of :mod:`hearts.actions`, the same text the web server logs and sends.
 
 >>> import random
 >>> from hearts import Game, Rules
+>>> from hearts.bots import RandomBot, run_bots
 >>> game = Game(Rules(target=20), seed=4)
->>> rng = random.Random(4)
->>> while not game.is_over:
-...     r = game.round
-...     for seat in r.seats_to_pass():
-...         game.pass_cards(seat, list(r.hand(seat))[:3])
-...     if r.phase.value == "playing":
-...         game.play(rng.choice(list(r.legal_plays())))
->>> data = game_to_record(game)
->>> data["format"], data["version"], data["totals"] == game.totals
-('pyhearts.game', 1, True)
->>> load_game(data).totals == game.totals
+>>> run_bots(game, {s: RandomBot(seed=s) for s in range(4)})
+>>> seats = [Seat("Ann"), Seat("Ben", bot="random"), Seat("Cy", bot="random"), Seat("Di", bot="random")]
+>>> text = dumps(GameRecord(game, seats))
+>>> loaded = loads(text)
+>>> loaded.seats[1], loaded.game.seed, loaded.game.totals == game.totals
+(Seat(name='Ben', bot='random'), 4, True)
+>>> dumps(loaded) == text  # save, load, save: the same bytes
 True
->>> data["rounds"][0]["plays"][5] = data["rounds"][0]["plays"][4]
->>> load_game(data)
+>>> loads(text.replace('"card":"', '"card":"x', 1))
 Traceback (most recent call last):
 ...
-hearts.errors.RecordError: round 0, play 5 (seat ...): ...
+hearts.errors.RecordError: action 4 ({'type': 'play', 'seat': 1, 'card': 'x2C'}): R1.2: ... 'x2C' is not a card...
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from hearts.cards import Card, CardSet
+from hearts.actions import Action, Moon, Pass, Play, to_dict
+from hearts.actions import from_dict as action_from_dict
+from hearts.cards import CardSet
 from hearts.errors import HeartsError, RecordError
 from hearts.game import Game
-from hearts.round import Phase, Round
+from hearts.round import Phase, Round, check_scores
 from hearts.rules import Rules
 
-VERSION: Final = 1
+VERSION: Final = 2
+"""The version this module writes; version 1 records (per-round events) still load."""
 GAME_FORMAT: Final = "pyhearts.game"
 ROUND_FORMAT: Final = "pyhearts.round"
+MAX_RECORD_BYTES: Final = 16 << 20
+"""Longer texts are refused before they are parsed."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits at a seat: a name, and the bot's spec (``"hard"``, ``"search:iterations=900"``)
+    for a bot, ``None`` for a person.
+
+    >>> Seat("East", bot="hard").is_bot
+    True
+    """
+
+    name: str
+    bot: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not (self.bot is None or isinstance(self.bot, str)):
+            raise RecordError(f"a seat is a name and a bot spec or null, not {self.name!r:.40}, {self.bot!r:.40}")
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a bot's seat."""
+        return self.bot is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"name": ..., "bot": ...}``."""
+        return {"name": self.name, "bot": self.bot}
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game and who played it: what a game record holds (the seed is ``game.seed``)."""
+
+    game: Game
+    seats: Sequence[Seat]
+
+    def __post_init__(self) -> None:
+        n = self.game.rules.players
+        seats = tuple(self.seats)
+        if len(seats) != n or not all(isinstance(s, Seat) for s in seats):
+            raise RecordError(f"a record of {n} players needs {n} seats, got {self.seats!r:.100}")
+        object.__setattr__(self, "seats", seats)
+
+    @classmethod
+    def unnamed(cls, game: Game) -> GameRecord:
+        """A record whose seats are called ``Seat 0`` … (people)."""
+        return cls(game, [Seat(f"Seat {s}") for s in range(game.rules.players)])
 
 
 # --- writing -------------------------------------------------------------------------------
 
 
-def round_events(r: Round) -> dict[str, Any]:
-    """The events and result of one round: deal, passes, plays, moon choice, scores."""
-    passes = None
-    if r.pass_offset:
-        passes = [None if (p := r.passed(s)) is None else str(p) for s in range(r.players)]
-    result = r.result
+def game_to_dict(source: GameRecord) -> dict[str, Any]:
+    """The JSON object of a game record (finished or not; the current round included)."""
+    game = source.game
     return {
-        "deal": [str(h) for h in r.dealt],
-        "passes": passes,
-        "plays": [str(c) for c in r.plays],
-        "moon_choice": result.moon_choice if result and r.rules.moon == "shooter_chooses" else None,
-        "scores": list(result.scores) if result else None,
+        "format": GAME_FORMAT,
+        "version": VERSION,
+        "rules": game.rules.to_dict(),
+        "seed": game.seed,
+        "scores": list(game.start_scores),
+        "seats": [s.to_dict() for s in source.seats],
+        "deals": [[str(h) for h in r.dealt] for r in game.rounds],
+        "actions": [to_dict(a) for a in game.history],
+        "totals": list(game.totals),
+        "winners": list(game.winners) if game.winners is not None else None,
     }
 
 
-def round_to_record(r: Round) -> dict[str, Any]:
-    """A JSON-ready record of a single round."""
+def round_to_dict(r: Round, actions: Iterable[Action] | None = None) -> dict[str, Any]:
+    """The JSON object of a single round; its actions are rebuilt from the round."""
     return {
         "format": ROUND_FORMAT,
         "version": VERSION,
         "rules": r.rules.to_dict(),
         "round_number": r.round_number,
         "scores_before": list(r.scores_before),
-        **round_events(r),
+        "deal": [str(h) for h in r.dealt],
+        "actions": [to_dict(a) for a in (round_actions(r) if actions is None else actions)],
+        "scores": list(r.result.scores) if r.result else None,
     }
 
 
-def game_to_record(game: Game, seats: Sequence[str] | None = None) -> dict[str, Any]:
-    """A JSON-ready record of a game, finished or not (the current round included)."""
-    n = game.rules.players
-    names = list(seats) if seats is not None else [f"Seat {s}" for s in range(n)]
-    if len(names) != n or not all(isinstance(x, str) for x in names):
-        raise RecordError(f"seats must be {n} names, got {seats!r}")
-    return {
-        "format": GAME_FORMAT,
-        "version": VERSION,
-        "rules": game.rules.to_dict(),
-        "seats": names,
-        "rounds": [round_events(r) for r in game.rounds],
-        "totals": list(game.totals),
-        "winners": list(game.winners) if game.winners is not None else None,
-    }
+def round_actions(r: Round) -> list[Action]:
+    """A round's actions in an order that replays it: the passes by seat, then the plays and
+    the moon choice."""
+    out: list[Action] = []
+    for seat in range(r.players):
+        passed = r.passed(seat)
+        if passed is not None:
+            out.append(Pass(seat, passed))
+    seat = r.tricks[0].leader if r.tricks else r.current_trick.leader
+    for k, card in enumerate(r.plays):
+        if k and k % r.players == 0:
+            seat = r.tricks[k // r.players - 1].winner  # type: ignore[assignment]
+        out.append(Play(seat, card))
+        seat = (seat + 1) % r.players
+    if r.result is not None and r.result.moon_choice is not None and r.rules.moon == "shooter_chooses":
+        out.append(Moon(r.result.shooter, r.result.moon_choice))  # type: ignore[arg-type]
+    return out
 
 
-def dumps(source: Game | Round, seats: Sequence[str] | None = None) -> str:
-    """A record as JSON text."""
-    data = game_to_record(source, seats) if isinstance(source, Game) else round_to_record(source)
-    return json.dumps(data, ensure_ascii=False, indent=1)
+def dumps(source: GameRecord | Round) -> str:
+    """A record as JSON text: one key a line, one action a line (in the actions' codec).
+
+    The text is a function of the game alone, so save → load → save gives the same bytes.
+    """
+    data = game_to_dict(source) if isinstance(source, GameRecord) else round_to_dict(source)
+    lines = []
+    for key, value in data.items():
+        if key == "actions":
+            body = ",\n  ".join(json.dumps(a, separators=(",", ":")) for a in value)  # the codec's text
+            text = f"[\n  {body}\n ]" if body else "[]"
+        else:
+            text = json.dumps(value, ensure_ascii=False)
+        lines.append(f" {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(lines) + "\n}"
 
 
-def save(source: Game | Round, path: str | Path, seats: Sequence[str] | None = None) -> None:
+def save(source: GameRecord | Round, path: str | Path) -> None:
     """Write a record to a file (UTF-8 JSON)."""
-    Path(path).write_text(dumps(source, seats) + "\n", encoding="utf-8")
+    Path(path).write_text(dumps(source) + "\n", encoding="utf-8")
 
 
 # --- reading -------------------------------------------------------------------------------
 
 
-def loads(text: str) -> Game | Round:
-    """A game or a round from JSON text, replayed and checked."""
+def loads(text: str | bytes) -> GameRecord | Round:
+    """A game record or a round from JSON text, replayed and checked."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"the record is {len(text)} bytes long; at most {MAX_RECORD_BYTES} are read")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"the record is not valid JSON: {e}") from None
-    if not isinstance(data, Mapping):
-        raise RecordError("the record must be a JSON object")
-    fmt = data.get("format")
-    if fmt == GAME_FORMAT:
-        return load_game(data)
-    if fmt == ROUND_FORMAT:
-        return load_round(data)
-    raise RecordError(f"unknown record format {fmt!r}; expected {GAME_FORMAT!r} or {ROUND_FORMAT!r}")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+        reason = "it nests too deeply" if isinstance(e, RecursionError) else str(e)
+        raise RecordError(f"the record is not valid JSON: {reason}") from None
+    return from_dict(data)
 
 
-def load(path: str | Path) -> Game | Round:
+def load(path: str | Path) -> GameRecord | Round:
     """Read a record file (see :func:`loads`)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -130,140 +192,214 @@ def load(path: str | Path) -> Game | Round:
     return loads(text)
 
 
-def load_round(data: Mapping[str, Any]) -> Round:
-    """Replay a round record; every event and the result are checked."""
-    _check_header(data, ROUND_FORMAT)
-    rules = _rules(data)
-    number = _field(data, "round_number", int, "the record")
-    before = _field(data, "scores_before", list, "the record")
-    deal = _deal(data, rules, "the record")
-    try:
-        r = Round(rules, deal, round_number=number, scores_before=before)
-    except (HeartsError, TypeError) as e:
-        raise RecordError(f"the record's deal: {e}") from None
-    _replay(data, "the record", r.pass_cards, r.play, r.choose_moon, lambda: r)
-    _check_scores(data, r, "the record")
-    return r
+def from_dict(data: object) -> GameRecord | Round:
+    """A game record or a round from its JSON object (version 2, or version 1)."""
+    if not isinstance(data, Mapping):
+        raise RecordError("the record must be a JSON object")
+    fmt = data.get("format")
+    if fmt not in (GAME_FORMAT, ROUND_FORMAT):
+        raise RecordError(f"unknown record format {fmt!r:.40}; expected {GAME_FORMAT!r} or {ROUND_FORMAT!r}")
+    version = data.get("version")
+    if type(version) is not int or version not in (1, VERSION):
+        raise RecordError(f"record version {version!r:.20} is not supported (1 or {VERSION})")
+    if fmt == ROUND_FORMAT:
+        return _load_round(data, version)
+    return _load_game_v1(data) if version == 1 else _load_game(data)
 
 
-def load_game(data: Mapping[str, Any]) -> Game:
-    """Replay a game record; every event, every round's scores and the totals are checked.
-
-    A record of an unfinished game gives a game ready to go on from where it stopped.
-    """
-    _check_header(data, GAME_FORMAT)
-    rules = _rules(data)
-    rounds = _field(data, "rounds", list, "the record")
-    if not rounds:
-        raise RecordError("the record has no round")
-    deals = [_deal(entry, rules, f"round {i}") for i, entry in enumerate(rounds)]
-    for i, hands in enumerate(deals):  # a bad later deal is named as such, not as the play before it
+def replay(game: Game, actions: Iterable[object], *, start: int = 0) -> Game:
+    """Apply actions (objects of the codec, or :data:`~hearts.actions.Action` values) to
+    ``game``; the first refused one is a :class:`~hearts.errors.RecordError` naming it."""
+    for k, item in enumerate(actions, start):
         try:
-            Round(rules, hands, round_number=i)
-        except (HeartsError, TypeError) as e:
-            raise RecordError(f"round {i}, deal: {e}") from None
-    try:
-        game = Game(rules, deals=deals)
-    except (HeartsError, TypeError) as e:
-        raise RecordError(f"round 0: {e}") from None
-    for i, entry in enumerate(rounds):
-        where = f"round {i}"
-        if len(game.rounds) != i + 1:
-            raise RecordError(f"{where}: the game has ended or not reached this round")
-        if not isinstance(entry, Mapping):
-            raise RecordError(f"{where} must be an object")
-        r = game.round
-        try:
-            _replay(entry, where, game.pass_cards, game.play, game.choose_moon, lambda: game.round)
-        except HeartsError as e:  # a deal of a later round that the game refused
-            if isinstance(e, RecordError):
-                raise
-            raise RecordError(f"round {i + 1}: {e}") from None
-        _check_scores(entry, r, where)
-        if i + 1 < len(rounds) and not r.is_over:
-            raise RecordError(f"{where} is not finished but later rounds follow")
-    for key, value in (("totals", game.totals), ("winners", game.winners)):
-        recorded = data.get(key)
-        if recorded is not None and (not isinstance(recorded, list) or recorded != list(value or [])):
-            raise RecordError(f"the record's {key} are {recorded!r}; replaying gives {value!r}")
+            game.apply(item if isinstance(item, (Pass, Play, Moon)) else action_from_dict(item))
+        except HeartsError as e:
+            raise RecordError(f"action {k} ({_shown(item)}): {e}") from None
     return game
 
 
-def _check_header(data: Mapping[str, Any], fmt: str) -> None:
-    if not isinstance(data, Mapping):
-        raise RecordError("the record must be a JSON object")
-    if data.get("format") != fmt:
-        raise RecordError(f"the record's format is {data.get('format')!r}, expected {fmt!r}")
-    if data.get("version") != VERSION:
-        raise RecordError(f"record version {data.get('version')!r} is not supported (only {VERSION})")
+def _load_game(data: Mapping[str, Any]) -> GameRecord:
+    rules = _rules(data)
+    seed = data.get("seed")
+    if seed is not None and (type(seed) is not int or seed < 0):
+        raise RecordError(f"the record's 'seed' is a whole number or null, not {seed!r:.40}")
+    seats = _seats(data, rules)
+    deals = [_deal(hands, rules, f"deal {i}") for i, hands in enumerate(_field(data, "deals", list))]
+    game = _new_game(rules, seed, deals, data.get("scores"))
+    replay(game, _field(data, "actions", list))
+    if len(game.rounds) != len(deals):
+        raise RecordError(f"the record has {len(deals)} deals; its actions play {len(game.rounds)} rounds")
+    _check_outcome(data, game)
+    return GameRecord(game, seats)
+
+
+def _load_game_v1(data: Mapping[str, Any]) -> GameRecord:
+    """Version 1: per-round events (passes by seat, plays, moon choice) and names only."""
+    rules = _rules(data)
+    rounds = _field(data, "rounds", list)
+    if not rounds or not all(isinstance(entry, Mapping) for entry in rounds):
+        raise RecordError("the record's 'rounds' must be a non-empty list of objects")
+    deals = [_deal(entry.get("deal"), rules, f"round {i}, deal") for i, entry in enumerate(rounds)]
+    names = data.get("seats")
+    if names is None:
+        names = [f"Seat {s}" for s in range(rules.players)]
+    if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+        raise RecordError(f"the record's 'seats' must be a list of names, not {names!r:.80}")
+    game = _new_game(rules, None, deals, None)
+    for i, entry in enumerate(rounds):
+        if len(game.rounds) != i + 1:
+            raise RecordError(f"round {i}: the game has ended or not reached this round")
+        r = game.round
+        try:
+            _replay_v1_round(game, entry)
+        except RecordError as e:
+            raise RecordError(f"round {i}, {e}") from None
+        _check_round_scores(entry, r, f"round {i}")
+        if i + 1 < len(rounds) and not r.is_over:
+            raise RecordError(f"round {i} is not finished but later rounds follow")
+    _check_outcome(data, game)
+    try:
+        seats = [Seat(name) for name in names]
+        return GameRecord(game, seats)
+    except RecordError as e:
+        raise RecordError(f"the record's seats: {e}") from None
+
+
+def _replay_v1_round(game: Game, entry: Mapping[str, Any]) -> None:
+    passes = entry.get("passes")
+    if passes is not None and not isinstance(passes, list):
+        raise RecordError("'passes' must be a list or null")
+    actions: list[Action] = []
+    for seat, cards in enumerate(passes or []):
+        if cards is not None:
+            actions.append(_pass_v1(seat, cards))
+    replay(game, actions)
+    plays = entry.get("plays", [])
+    if not isinstance(plays, list):
+        raise RecordError("'plays' must be a list of cards")
+    for k, card in enumerate(plays):
+        mover = game.round.to_move
+        if mover is None:
+            raise RecordError(f"play {k} ({card!r:.20}): nobody is to play")
+        try:
+            game.apply(Play(mover, card))
+        except HeartsError as e:
+            raise RecordError(f"play {k} (seat {mover}, {card!r:.20}): {e}") from None
+    choice = entry.get("moon_choice")
+    r = game.round
+    if choice is not None:
+        if r.phase is not Phase.MOON_CHOICE:
+            raise RecordError(f"moon choice {choice!r:.20}: no moon decision is asked in this round")
+        try:
+            game.apply(Moon(r.to_move, choice))  # type: ignore[arg-type]
+        except HeartsError as e:
+            raise RecordError(f"moon choice {choice!r:.20}: {e}") from None
+
+
+def _pass_v1(seat: int, cards: object) -> Pass:
+    try:
+        return Pass(seat, _cards(cards))
+    except HeartsError as e:
+        raise RecordError(f"pass of seat {seat}: {e}") from None
+
+
+def _load_round(data: Mapping[str, Any], version: int) -> Round:
+    rules = _rules(data)
+    number = _field(data, "round_number", int)
+    try:
+        before = check_scores(rules, data.get("scores_before"))
+        r = Round(rules, _deal(data.get("deal"), rules, "the deal"), round_number=number, scores_before=before)
+    except HeartsError as e:
+        raise RecordError(f"the record's round: {e}") from None
+    if version == 1:
+        game = _RoundAsGame(r)
+        _replay_v1_round(game, data)  # type: ignore[arg-type]
+    else:
+        for k, item in enumerate(_field(data, "actions", list)):
+            try:
+                r.apply(action_from_dict(item))
+            except HeartsError as e:
+                raise RecordError(f"action {k} ({_shown(item)}): {e}") from None
+    _check_round_scores(data, r, "the record")
+    return r
+
+
+class _RoundAsGame:
+    """A round driven like a game (``round``, ``apply``), for replaying version 1 round records."""
+
+    def __init__(self, r: Round) -> None:
+        self.round = r
+        self.apply = r.apply
+
+
+def _new_game(rules: Rules, seed: int | None, deals: list[list[int]], scores: object) -> Game:
+    try:
+        return Game(rules, seed, deals=deals, scores=check_scores(rules, scores))
+    except HeartsError as e:
+        raise RecordError(f"the record's game: {e}") from None
 
 
 def _rules(data: Mapping[str, Any]) -> Rules:
     try:
-        return Rules.from_dict(_field(data, "rules", Mapping, "the record"))
+        return Rules.from_dict(_field(data, "rules", Mapping))
     except HeartsError as e:
+        if isinstance(e, RecordError):
+            raise
         raise RecordError(f"the record's rules: {e}") from None
 
 
-def _field(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+def _seats(data: Mapping[str, Any], rules: Rules) -> list[Seat]:
+    seats = _field(data, "seats", list)
+    if len(seats) != rules.players:
+        raise RecordError(f"the record has {len(seats)} seats for {rules.players} players")
+    out = []
+    for s, entry in enumerate(seats):
+        if not isinstance(entry, Mapping) or set(entry) != {"name", "bot"}:
+            raise RecordError(f"seat {s} must be an object with 'name' and 'bot', not {entry!r:.80}")
+        try:
+            out.append(Seat(entry["name"], entry["bot"]))
+        except RecordError as e:
+            raise RecordError(f"seat {s}: {e}") from None
+    return out
+
+
+def _field(data: Mapping[str, Any], key: str, kind: type) -> Any:
     value = data.get(key)
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise RecordError(f"{where}: {key!r} is missing or not a {kind.__name__}: {value!r}")
+        raise RecordError(f"the record's {key!r} is missing or not a {kind.__name__}: {value!r:.80}")
     return value
 
 
-def _deal(entry: Any, rules: Rules, where: str) -> list[int]:
-    if not isinstance(entry, Mapping):
-        raise RecordError(f"{where} must be an object")
-    hands = _field(entry, "deal", list, where)
+def _deal(hands: object, rules: Rules, where: str) -> list[int]:
+    if not isinstance(hands, list):
+        raise RecordError(f"{where}: a deal is a list of hands, not {hands!r:.80}")
     try:
         return [_cards(h).mask for h in hands]
     except HeartsError as e:
-        raise RecordError(f"{where}, deal: {e}") from None
+        raise RecordError(f"{where}: {e}") from None
 
 
-def _cards(value: Any) -> CardSet:
+def _cards(value: object) -> CardSet:
     if isinstance(value, str):
         return CardSet.parse(value)
-    if isinstance(value, list):
+    if isinstance(value, list) and all(isinstance(c, str) for c in value):
         return CardSet(value)
-    raise RecordError(f"{value!r} is not a list of cards")
+    raise RecordError(f"{value!r:.60} is not a list of cards")
 
 
-def _replay(
-    entry: Mapping[str, Any], where: str, pass_cards: Any, play: Any, choose: Any, current: Any
-) -> None:
-    passes = entry.get("passes")
-    if passes is not None:
-        if not isinstance(passes, list):
-            raise RecordError(f"{where}: 'passes' must be a list or null")
-        for seat, cards in enumerate(passes):
-            if cards is None:
-                continue
-            try:
-                pass_cards(seat, _cards(cards))
-            except HeartsError as e:
-                raise RecordError(f"{where}, pass of seat {seat}: {e}") from None
-    plays = entry.get("plays", [])
-    if not isinstance(plays, list):
-        raise RecordError(f"{where}: 'plays' must be a list of cards")
-    for k, text in enumerate(plays):
-        seat = current().to_move
-        try:
-            play(Card.parse(text) if isinstance(text, str) else text)
-        except HeartsError as e:
-            raise RecordError(f"{where}, play {k} (seat {seat}, {text!r}): {e}") from None
-    choice = entry.get("moon_choice")
-    r = current()
-    if choice is not None and r.phase is Phase.MOON_CHOICE:
-        try:
-            choose(r.to_move, choice)
-        except HeartsError as e:
-            raise RecordError(f"{where}, moon choice {choice!r}: {e}") from None
-
-
-def _check_scores(entry: Mapping[str, Any], r: Round, where: str) -> None:
+def _check_round_scores(entry: Mapping[str, Any], r: Round, where: str) -> None:
     recorded = entry.get("scores")
     actual = list(r.result.scores) if r.result else None
     if recorded is not None and recorded != actual:
-        raise RecordError(f"{where}: the recorded scores are {recorded!r}; replaying gives {actual!r}")
+        raise RecordError(f"{where}: the recorded scores are {recorded!r:.80}; replaying gives {actual!r}")
+
+
+def _check_outcome(data: Mapping[str, Any], game: Game) -> None:
+    for key, value in (("totals", game.totals), ("winners", game.winners)):
+        recorded = data.get(key)
+        if recorded is not None and (not isinstance(recorded, list) or recorded != list(value or [])):
+            raise RecordError(f"the record's {key} are {recorded!r:.80}; replaying gives {value!r}")
+
+
+def _shown(item: object) -> str:
+    return str(item) if isinstance(item, (Pass, Play, Moon)) else f"{item!r:.80}"
