@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from hearts import CardSet, Game, Phase, Round, Rules
+from hearts.actions import Pass, Play
 from hearts.cards import cards_of
 
 # OpenSpiel's PassDir (0 none, 1 left, 2 across, 3 right) is our seat offset; the round number
@@ -41,20 +42,18 @@ def play_moon_round(game: Game, shooter: int) -> None:
     r = game.round
     while r.phase is Phase.PLAYING:
         legal = list(r.legal_plays())
-        game.play(max(legal) if r.to_move == shooter else min(legal))
+        assert r.to_move is not None
+        game.apply(Play(r.to_move, max(legal) if r.to_move == shooter else min(legal)))
 
 
 def random_step(target: Game | Round, rng: random.Random) -> None:
     """One random action (a pass, a play or a moon choice) in a game or a single round."""
     r = target.round if isinstance(target, Game) else target
-    if r.phase is Phase.PASSING:
-        seat = rng.choice(r.seats_to_pass())
-        target.pass_cards(seat, rng.sample(list(r.hand(seat)), r.rules.pass_count))
-    elif r.phase is Phase.MOON_CHOICE:
-        assert r.to_move is not None
-        target.choose_moon(r.to_move, rng.choice(["add", "subtract"]))
+    seat = rng.choice(target.actors())
+    if r.phase is Phase.PASSING:  # a random pass without listing every combination
+        target.apply(Pass(seat, rng.sample(list(r.hand(seat)), r.rules.pass_count)))
     else:
-        target.play(rng.choice(list(r.legal_plays())))
+        target.apply(rng.choice(list(target.legal_actions(seat))))
 
 
 def round_state(r: Round) -> tuple[Any, ...]:

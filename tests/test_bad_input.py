@@ -14,18 +14,26 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
+from helpers import random_step
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hearts.actions import Moon, Pass, Play
+from hearts.actions import from_dict as action_from_dict
+from hearts.actions import from_json as action_from_json
 from hearts.cards import SUIT_LETTERS, Card, CardSet
 from hearts.errors import (
+    ActionError,
+    CardParseError,
     HeartsError,
     IllegalAction,
     IllegalMoonChoice,
     IllegalPass,
     IllegalPlay,
+    RulesError,
 )
-from hearts.record import round_to_record
+from hearts.game import Game, GameOver
+from hearts.record import round_to_dict
 from hearts.round import Phase, Round
 from hearts.rules import Rules
 
@@ -62,7 +70,7 @@ def snapshot(r: Round) -> dict[str, Any]:
         "hearts_broken": r.hearts_broken,
         "is_over": r.is_over,
         "result": r.result,
-        "record": json.dumps(round_to_record(r), sort_keys=True),
+        "record": json.dumps(round_to_dict(r), sort_keys=True),
     }
 
 
@@ -115,7 +123,7 @@ def refused(
     assert snapshot(r) == before
     finish(r)
     finish(twin)
-    assert json.dumps(round_to_record(r)) == json.dumps(round_to_record(twin))
+    assert json.dumps(round_to_dict(r)) == json.dumps(round_to_dict(twin))
     return e
 
 
@@ -541,3 +549,155 @@ def test_r3_any_refused_play_changes_nothing(
             r.play(card, seat=seat)
         assert ei.value.rule in str(ei.value) and Card(card).__str__() in str(ei.value)
         assert snapshot(r) == before
+
+
+# --- the Game API: refused actions, malformed actions, bad construction -----------------------
+
+
+def game_snapshot(game: Game) -> tuple[object, ...]:
+    """Everything observable about a game: its actions, totals, winners and each round."""
+    return (
+        game.history,
+        game.round_starts,
+        tuple(game.totals),
+        tuple(game.score_history),
+        game.winners,
+        tuple(json.dumps(round_to_dict(r), sort_keys=True) for r in game.rounds),
+        tuple(snapshot(game.round).items()),
+    )
+
+
+ANY_ACTION = st.one_of(
+    st.builds(Play, st.integers(0, 6), st.integers(0, 51)),
+    st.builds(Moon, st.integers(0, 6), st.sampled_from(["add", "subtract"])),
+    st.builds(
+        Pass, st.integers(0, 6), st.lists(st.integers(0, 51), min_size=0, max_size=4, unique=True).map(CardSet)
+    ),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.sampled_from(NS),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 120),
+    action=ANY_ACTION,
+    moon=st.sampled_from(["add_to_others", "shooter_chooses"]),
+)
+def test_game_apply_is_legal_exactly_when_listed_and_a_refusal_changes_nothing(
+    n: int, seed: int, steps: int, action: Pass | Play | Moon, moon: str
+) -> None:
+    """R1.4, R2.1, R3, R4.4: at a random position of a game, a random action is accepted
+    exactly when it is in ``legal_actions(action.seat)`` of an actor; a refused one raises an
+    IllegalAction and leaves ``history`` and the whole state unchanged."""
+    game = Game(Rules(players=n, moon=moon, target=60), seed=seed)  # type: ignore[arg-type]
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        random_step(game, rng)
+    legal = action.seat in game.actors() and action in game.legal_actions(action.seat)
+    before = game_snapshot(game)
+    if legal:
+        game.apply(action)
+        assert game.history[-1] == action
+    else:
+        with pytest.raises(IllegalAction) as ei:
+            game.apply(action)
+        assert re.match(r"R\d", str(ei.value)), str(ei.value)
+        assert game_snapshot(game) == before
+
+
+def test_game_refuses_what_is_not_an_action_and_after_the_end() -> None:
+    """R1.4: apply() of something that is not an action; R5.1: any action once the game is
+    over. Both are IllegalActions and change nothing."""
+    game = Game(Rules(target=1), seed=4)
+    before = game_snapshot(game)
+    for bad in ("QS", ("play", "QS"), None, {"type": "play", "seat": 0, "card": "2C"}):
+        with pytest.raises(IllegalAction, match=r"R1.4.*not an action"):
+            game.apply(bad)  # type: ignore[arg-type]
+        assert game_snapshot(game) == before
+    rng = random.Random(1)
+    while not game.is_over:
+        random_step(game, rng)
+    over = game_snapshot(game)
+    with pytest.raises(GameOver, match=r"R5.1"):
+        game.apply(Play(0, "2C"))
+    assert game_snapshot(game) == over
+    assert game.actors() == ()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"type": "play", "seat": 0, "card": "1X"}, "R1.2"),
+        ({"type": "play", "seat": -1, "card": "QS"}, "R1.4"),
+        ({"type": "play", "seat": True, "card": "QS"}, "R1.4"),
+        ({"type": "play", "seat": 0}, "needs its 'card'"),
+        ({"type": "play", "seat": 0, "card": 43}, "R1.2"),
+        ({"type": "pass", "seat": 0, "cards": "QS AH 2C"}, "R2.1"),
+        ({"type": "pass", "seat": 0, "cards": ["QS", "QX"]}, "R2.1"),
+        ({"type": "moon", "seat": 0, "choice": "both"}, "R4.4"),
+        ({"type": "jump", "seat": 0}, "unknown action type"),
+        ({"type": "play", "seat": 0, "card": "QS", "extra": 1}, "not 'extra'"),
+        (["play", 0, "QS"], "JSON object"),
+    ],
+)
+def test_malformed_actions_are_action_errors(data: object, message: str) -> None:
+    """A malformed action in the codec is an ActionError (a ValueError) that says what is wrong."""
+    with pytest.raises(ActionError, match=re.escape(message)):
+        action_from_dict(data)
+    with pytest.raises(ActionError):
+        action_from_json("[" * 100_000 + "]" * 100_000)
+
+
+def test_bad_rules_and_round_arguments_name_the_rule() -> None:
+    """R6: an unknown option is a RulesError (not a TypeError) naming it; R1.1-R5 values name
+    their rule; a round's number, totals and rules are checked (R2.2, R5, R6)."""
+    with pytest.raises(RulesError, match=r"^R6: unknown option 'unknown_option'"):
+        Rules(unknown_option=1)  # type: ignore[call-arg]
+    with pytest.raises(RulesError, match=r"^R4.4: option 'moon'"):
+        Rules(moon="sometimes")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match=r"^R2.1: option 'pass_count'"):
+        Rules(players=6, pass_count=8)
+    with pytest.raises(RulesError, match=r"^R2.2"):
+        Rules(players=3, pass_cycle=("across",))
+    with pytest.raises(CardParseError, match=r"^R1.2: "):
+        Card.parse("1X")
+    deal = Round.deal(Rules(), seed=1).dealt
+    for kwargs, rule in (
+        ({"round_number": "x"}, "R2.2"),
+        ({"round_number": -1}, "R2.2"),
+        ({"round_number": True}, "R2.2"),
+        ({"scores_before": ["a", "b", "c", "d"]}, "R5"),
+        ({"scores_before": [0, 0, 0]}, "R5"),
+    ):
+        with pytest.raises(RulesError, match=rf"^{rule}: "):
+            Round(Rules(), deal, **kwargs)  # type: ignore[arg-type]
+        with pytest.raises(RulesError, match=rf"^{rule}: "):
+            Round.deal(Rules(), seed=1, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match=r"^R6: rules must be a Rules value"):
+        Round.deal({"players": 4}, seed=1)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match=r"^R6: rules must be a Rules value"):
+        Game({"players": 4})  # type: ignore[arg-type]
+
+
+def test_game_checks_every_explicit_deal_up_front_and_takes_start_totals() -> None:
+    """R1.2: an invalid later deal is refused when the game is made, not at the end of the
+    round before it; R5: a game starts from given totals, which are checked."""
+    good = Round.deal(Rules(), seed=1).dealt
+    bad = [good[0], good[0], good[2], good[3]]
+    with pytest.raises(CardParseError, match=r"^R1.2: .* dealt twice"):
+        Game(Rules(), seed=1, deals=[good, bad])
+    game = Game(Rules(target=110), seed=2, scores=[90, 95, 99, 80])
+    assert game.totals == [90, 95, 99, 80] and game.start_scores == (90, 95, 99, 80)
+    rng = random.Random(2)
+    while not game.score_history:
+        random_step(game, rng)
+    assert [t - s for t, s in zip(game.totals, (90, 95, 99, 80), strict=True)] == list(game.results[0].scores)
+    for scores in ([0, 0, 0], ["0", 0, 0, 0], "0000"):
+        with pytest.raises(RulesError, match=r"^R5: "):
+            Game(Rules(), seed=1, scores=scores)  # type: ignore[arg-type]
+    for seed in ("7", 1.5, True):
+        with pytest.raises(RulesError, match=r"^R1.3: "):
+            Game(Rules(), seed=seed)  # type: ignore[arg-type]

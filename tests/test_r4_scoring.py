@@ -14,6 +14,7 @@ import pytest
 from helpers import moon_deal
 
 from hearts import Card, CardSet, Game, IllegalMoonChoice, IllegalPlay, Phase, Round, Rules
+from hearts.actions import Moon, Play
 from hearts.cards import CARDS, HEARTS, QUEEN_OF_SPADES, cards_of
 from hearts.mechanics import score_round
 
@@ -61,7 +62,7 @@ def play_game_round(game: Game, shooter: int | None, prefer: Collection[int] = (
     """Play the game's current round (no pass in these rules) up to its end or moon decision."""
     r = game.round
     while r.phase is Phase.PLAYING:
-        game.play(choose(r, shooter, prefer))
+        game.apply(Play(game.to_move, choose(r, shooter, prefer)))
 
 
 def random_play(r: Round, rng: random.Random) -> None:
@@ -450,17 +451,17 @@ def test_r4_4_shooter_chooses_game_does_not_advance(choice: str) -> None:
     assert game.phase is Phase.MOON_CHOICE
     assert game.to_move == shooter
     assert len(game.rounds) == 1
-    assert game.totals == [0, 0, 0, 0] and game.history == []
+    assert game.totals == [0, 0, 0, 0] and game.score_history == []
     assert not game.is_over
     with pytest.raises(IllegalPlay):
-        game.play(CARDS[0])
+        game.apply(Play(game.to_move, CARDS[0]))
     with pytest.raises(IllegalMoonChoice):
-        game.choose_moon(0, "add")
+        game.apply(Moon(0, "add"))
     assert len(game.rounds) == 1 and game.totals == [0, 0, 0, 0]
-    game.choose_moon(shooter, choice)  # type: ignore[arg-type]
+    game.apply(Moon(shooter, choice))  # type: ignore[arg-type]
     expected = [0, 26, 26, 26][::-1] if choice == "add" else [0, 0, 0, -26]
     assert game.totals == expected
-    assert game.history == [tuple(expected)]
+    assert game.score_history == [tuple(expected)]
     assert len(game.rounds) == 2
     assert game.round.phase is Phase.PLAYING and game.round.scores_before == tuple(expected)
     assert game.results[0].moon_choice == choice
@@ -474,7 +475,7 @@ def test_r4_4_add_unless_losing_in_a_game() -> None:
     for shooter in (1, 1, 2):
         play_game_round(game, shooter)
     assert [res.moon_choice for res in game.results] == ["add", "add", "subtract"]
-    assert game.history == [(26, 0, 26, 26), (52, 0, 52, 52), (52, 0, 26, 52)]
+    assert game.score_history == [(26, 0, 26, 26), (52, 0, 52, 52), (52, 0, 26, 52)]
     assert not game.is_over
 
 
@@ -489,17 +490,17 @@ def test_r4_4_add_unless_losing_in_a_game_tie_cases(ties: str) -> None:
     game = Game(rules, seed=0, deals=[moon_deal(4, s) for s in shooters])
     for s in shooters[:5]:
         play_game_round(game, s)
-    assert game.history[:4] == [(0, 26, 26, 26), (0, 52, 52, 52), (26, 52, 78, 78), (52, 52, 104, 104)]
+    assert game.score_history[:4] == [(0, 26, 26, 26), (0, 52, 52, 52), (26, 52, 78, 78), (52, 52, 104, 104)]
     assert [res.moon_choice for res in game.results[:4]] == ["add"] * 4
     if ties == "share":
         assert game.results[4].moon_choice == "subtract"
-        assert game.history[4] == (52, 52, 78, 104)
+        assert game.score_history[4] == (52, 52, 78, 104)
         assert not game.is_over
         return
     assert game.results[4].moon_choice == "add"
-    assert game.history[4] == (78, 78, 104, 130)
+    assert game.score_history[4] == (78, 78, 104, 130)
     assert not game.is_over and len(game.rounds) == 6  # R5.2: tied lowest at the target
     play_game_round(game, 0)
     assert game.results[5].moon_choice == "add"  # adding makes seat 0 the single lowest
-    assert game.history[5] == (78, 104, 130, 156)
+    assert game.score_history[5] == (78, 104, 130, 156)
     assert game.is_over and game.winners == (0,)

@@ -10,6 +10,7 @@ from helpers import moon_deal, play_moon_round
 from helpers import random_step as step
 
 from hearts import Game, GameOver, IllegalAction, Phase, Round, Rules
+from hearts.actions import Moon, Pass, Play
 
 # --- helpers -------------------------------------------------------------------------------
 
@@ -26,17 +27,17 @@ def check_game_invariants(game: Game) -> None:
     rules = game.rules
     n = rules.players
     assert game.is_over and game.winners is not None
-    assert len(game.history) == len(game.rounds) == len(game.results)
+    assert len(game.score_history) == len(game.rounds) == len(game.results)
     running = [0] * n
     for k, res in enumerate(game.results):
         running = [t + s for t, s in zip(running, res.scores, strict=True)]
-        assert game.history[k] == tuple(running)
-        assert game.rounds[k].scores_before == (tuple(game.history[k - 1]) if k else (0,) * n)
+        assert game.score_history[k] == tuple(running)
+        assert game.rounds[k].scores_before == (tuple(game.score_history[k - 1]) if k else (0,) * n)
         low = min(running)
         lowest = [s for s in range(n) if running[s] == low]
         ended = max(running) >= rules.target and (len(lowest) == 1 or rules.ties == "share")
         assert ended == (k == len(game.results) - 1), (k, running)
-    assert game.totals == list(game.history[-1])
+    assert game.totals == list(game.score_history[-1])
     assert max(game.totals) >= rules.target
     assert game.winners == tuple(s for s in range(n) if game.totals[s] == min(game.totals))
     if rules.ties == "play_on":
@@ -72,7 +73,7 @@ def test_r5_1_below_target_goes_on() -> None:
     play_moon_round(game, 2)
     assert game.is_over and game.winners == (2,)
     assert game.totals == [52, 52, 0, 52]
-    assert game.history == [(26, 26, 0, 26), (52, 52, 0, 52)]
+    assert game.score_history == [(26, 26, 0, 26), (52, 52, 0, 52)]
 
 
 def test_r5_1_lowest_wins_not_the_one_reaching_target() -> None:
@@ -156,7 +157,7 @@ def test_r5_2_play_on_found_by_search() -> None:
     continued = 0
     for game in _random_games(rules, range(60)):
         check_game_invariants(game)
-        for k, totals in enumerate(game.history[:-1]):
+        for k, totals in enumerate(game.score_history[:-1]):
             low = min(totals)
             if max(totals) >= rules.target and list(totals).count(low) > 1:
                 continued += 1
@@ -237,17 +238,17 @@ def test_r5_1_acting_after_game_over_raises() -> None:
     rules = Rules(pass_count=0, target=26, moon="shooter_chooses")
     game = Game(rules, seed=0, deals=[moon_deal(4, 1)])
     play_moon_round(game, 1)
-    game.choose_moon(1, "add")
+    game.apply(Moon(1, "add"))
     assert game.is_over
-    before = (list(game.totals), list(game.history), len(game.rounds), game.winners)
+    before = (list(game.totals), list(game.score_history), len(game.rounds), game.winners)
     with pytest.raises(GameOver):
-        game.play(0)
+        game.apply(Play(0, 0))
     with pytest.raises(GameOver):
-        game.pass_cards(0, ["2C", "3C", "4C"])
+        game.apply(Pass(0, ["2C", "3C", "4C"]))
     with pytest.raises(GameOver):
-        game.choose_moon(1, "subtract")
+        game.apply(Moon(1, "subtract"))
     assert issubclass(GameOver, IllegalAction) and issubclass(GameOver, ValueError)
-    assert (list(game.totals), list(game.history), len(game.rounds), game.winners) == before
+    assert (list(game.totals), list(game.score_history), len(game.rounds), game.winners) == before
 
 
 def test_r5_1_acting_after_random_game_over_raises() -> None:
@@ -257,4 +258,4 @@ def test_r5_1_acting_after_random_game_over_raises() -> None:
     check_game_invariants(game)
     for card in range(52):
         with pytest.raises(GameOver):
-            game.play(card)
+            game.apply(Play(0, card))

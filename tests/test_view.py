@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hearts import Card, CardSet, Game, Phase, Round, Rules
+from hearts.actions import Moon, Pass, Play
 from hearts.cards import HEARTS, QUEEN_OF_SPADES, cards_of
 from hearts.round import Trick, deal_hands
 from hearts.view import View
@@ -41,11 +42,11 @@ def random_action(game: Game, rng: random.Random) -> Action:
 
 def apply(game: Game, action: Action) -> None:
     if action[0] == "pass":
-        game.pass_cards(action[1], action[2])
+        game.apply(Pass(action[1], action[2]))
     elif action[0] == "moon":
-        game.choose_moon(action[1], action[2])
+        game.apply(Moon(action[1], action[2]))
     else:
-        game.play(action[1])
+        game.apply(Play(game.to_move, action[1]))
 
 
 def moments(game: Game, rng: random.Random, limit: int) -> Iterator[list[Action]]:
@@ -299,7 +300,7 @@ def test_r7_received_only_after_all_passed() -> None:
     chosen = {s: list(r.hand(s))[-3:] for s in range(4)}
     done: set[int] = set()
     for s in (2, 0, 3):
-        game.pass_cards(s, chosen[s])
+        game.apply(Pass(s, chosen[s]))
         done.add(s)
         for seat in range(4):
             v = check_view(game, seat)
@@ -308,7 +309,7 @@ def test_r7_received_only_after_all_passed() -> None:
             assert v.passed == (CardSet(chosen[seat]) if seat in done else None)
             if v.passed is not None:
                 assert not v.passed & v.hand  # the chosen cards left the hand shown
-    game.pass_cards(1, chosen[1])
+    game.apply(Pass(1, chosen[1]))
     for seat in range(4):
         v = check_view(game, seat)
         assert v.received == CardSet(chosen[(seat - 1) % 4])
@@ -330,7 +331,7 @@ def test_r7_voids_revealed() -> None:
             legal = list(r.legal_plays())
             off = [c for c in legal if trick.cards and c.suit != trick.cards[0].suit]
             card = off[0] if off else rng.choice(legal)
-            game.play(card)
+            game.apply(Play(game.to_move, card))
             if off:
                 assert mover is not None and trick.led_suit is not None
                 for seat in range(4):

@@ -63,7 +63,7 @@ class Card(int):
 
     def __new__(cls, card_id: int) -> Card:
         if isinstance(card_id, bool) or not isinstance(card_id, int) or not 0 <= card_id < 52:
-            raise CardParseError(f"{card_id!r} is not a card id: expected an int 0..51")
+            raise CardParseError(f"R1.2: {card_id!r} is not a card id: expected an int 0..51")
         return super().__new__(cls, card_id)
 
     @classmethod
@@ -74,7 +74,7 @@ class Card(int):
         Card('QS')
         """
         if not (0 <= rank < 13 and 0 <= suit < 4):
-            raise CardParseError(f"no card has rank {rank!r} and suit {suit!r}")
+            raise CardParseError(f"R1.2: no card has rank {rank!r} and suit {suit!r}")
         return CARDS[rank * 4 + suit]
 
     @classmethod
@@ -83,13 +83,13 @@ class Card(int):
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise CardParseError(f"{text!r} is not a card: expected text such as 'QS'")
+            raise CardParseError(f"R1.2: {text!r} is not a card: expected text such as 'QS'")
         s = text.strip().upper()
         rank = _RANK_BY_TEXT.get(s[:-1])
         suit = _SUIT_BY_TEXT.get(s[-1:])
         if rank is None or suit is None:
             raise CardParseError(
-                f"{text!r} is not a card: write a rank 2-9, T (or 10), J, Q, K, A and a suit "
+                f"R1.2: {text!r:.40} is not a card: write a rank 2-9, T (or 10), J, Q, K, A and a suit "
                 "C, D, H, S (or ♣ ♦ ♥ ♠), e.g. 'QS' or '10h'"
             )
         return CARDS[rank * 4 + suit]
@@ -184,7 +184,7 @@ def mask_of(cards: Iterable[Card | int | str]) -> int:
         card = c if type(c) is Card else Card.parse(c) if isinstance(c, str) else Card(c)
         bit = 1 << card
         if mask & bit:
-            raise CardParseError(f"{str(card)!r} is given twice")
+            raise CardParseError(f"R1.2: {str(card)!r} is given twice")
         mask |= bit
     return mask
 
@@ -209,7 +209,7 @@ class CardSet:
     def __init__(self, cards: Iterable[Card | int | str] | int = 0) -> None:
         if isinstance(cards, int):
             if not 0 <= cards <= FULL_MASK:
-                raise CardParseError(f"{cards!r} is not a 52-bit card mask")
+                raise CardParseError(f"R1.2: {cards!r} is not a 52-bit card mask")
             object.__setattr__(self, "mask", cards)
         else:
             object.__setattr__(self, "mask", mask_of(cards))
@@ -225,7 +225,7 @@ class CardSet:
     def parse(cls, text: str) -> CardSet:
         """Read cards separated by blanks or commas, e.g. ``"2C, QS AH"``."""
         if not isinstance(text, str):
-            raise CardParseError(f"{text!r} is not a list of cards")
+            raise CardParseError(f"R1.2: {text!r} is not a list of cards")
         return cls(text.replace(",", " ").split())
 
     @classmethod

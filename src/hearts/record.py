@@ -36,7 +36,7 @@ from hearts.actions import from_dict as action_from_dict
 from hearts.cards import CardSet
 from hearts.errors import HeartsError, RecordError
 from hearts.game import Game
-from hearts.round import Phase, Round, check_scores
+from hearts.round import Phase, Round, check_scores, validate_deal
 from hearts.rules import Rules
 
 VERSION: Final = 2
@@ -374,7 +374,7 @@ def _deal(hands: object, rules: Rules, where: str) -> list[int]:
     if not isinstance(hands, list):
         raise RecordError(f"{where}: a deal is a list of hands, not {hands!r:.80}")
     try:
-        return [_cards(h).mask for h in hands]
+        return validate_deal(rules, [_cards(h).mask for h in hands])
     except HeartsError as e:
         raise RecordError(f"{where}: {e}") from None
 

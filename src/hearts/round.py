@@ -673,7 +673,7 @@ def validate_deal(rules: Rules, hands: Sequence[Hand]) -> list[int]:
     """The hands of a deal as masks, checked to be the whole deck for ``rules`` (R1.2)."""
     n = rules.players
     if not isinstance(hands, Sequence) or isinstance(hands, str) or len(hands) != n:
-        raise CardParseError(f"a deal for {n} players needs {n} hands, got {hands!r}")
+        raise CardParseError(f"R1.2: a deal for {n} players needs {n} hands, got {hands!r}")
     masks = [_hand_mask(h) for h in hands]
     seen = 0
     hand_size = rules.hand_size
@@ -726,12 +726,12 @@ def _hand_mask(cards: Hand) -> int:
         return cards.mask
     if isinstance(cards, int) and not isinstance(cards, bool):
         if not 0 <= cards < 1 << 52:
-            raise CardParseError(f"{cards!r} is not a 52-bit card mask")
+            raise CardParseError(f"R1.2: {cards!r} is not a 52-bit card mask")
         return cards
     if isinstance(cards, str):
         return CardSet.parse(cards).mask
     if not isinstance(cards, Iterable):
-        raise CardParseError(f"{cards!r} is not a list of cards")
+        raise CardParseError(f"R1.2: {cards!r} is not a list of cards")
     return CardSet(cards).mask
 
 

@@ -12,7 +12,7 @@ True
 >>> Rules(moon="sometimes")
 Traceback (most recent call last):
 ...
-hearts.errors.RulesError: option 'moon' is 'sometimes'; allowed: 'add_to_others', 'subtract_from_self', 'shooter_chooses', 'add_unless_losing'
+hearts.errors.RulesError: R4.4: option 'moon' is 'sometimes'; allowed: 'add_to_others', 'subtract_from_self', 'shooter_chooses', 'add_unless_losing'
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final, Literal
 
 from hearts.cards import CARDS, CLUBS, DIAMONDS, SPADES, Card
@@ -185,13 +185,10 @@ class Rules:
 
     def __post_init__(self) -> None:
         for spec in OPTIONS:
+            if spec.name == "pass_count":  # R2.1: fewer cards than a hand, for these players
+                spec = replace(spec, high=self.hand_size - 1)
             if spec.kind != "pass_cycle":
                 _check(spec, getattr(self, spec.name))
-        if self.pass_count >= self.hand_size:
-            raise RulesError(
-                f"R2.1: option 'pass_count' is {self.pass_count}; allowed: 0..{self.hand_size - 1} "
-                f"with {self.players} players"
-            )
         cycle = self.pass_cycle
         if cycle is not None:
             if isinstance(cycle, str) or not isinstance(cycle, Iterable):
@@ -425,7 +422,8 @@ def _check(spec: OptionSpec, value: object) -> None:
     else:
         ok = isinstance(value, str) and value in spec.choices
     if not ok:
-        raise RulesError(f"{spec.rule}: option {spec.name!r} is {value!r:.60}; allowed: {spec.allowed()}")
+        allowed = ", ".join(map(repr, spec.choices)) if spec.kind == "choice" else spec.allowed()
+        raise RulesError(f"{spec.rule}: option {spec.name!r} is {value!r:.60}; allowed: {allowed}")
 
 
 def _pass_offset(step: PassStep, players: int) -> int:
