@@ -14,4 +14,5 @@ python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
 .venv/bin/ruff check src tests benchmarks examples
 .venv/bin/mypy
+.venv/bin/lint-imports --no-cache
 .venv/bin/python -m pytest "$@"
