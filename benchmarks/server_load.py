@@ -8,7 +8,7 @@ plays a random legal move (or pass, or moon choice) when it is its turn, after a
 pause (uniform in 0..2×``--think-ms``; people do not answer in zero time, and it keeps the
 offered load fixed). The latency of a play is the time from sending it to receiving the state
 that broadcasts it (the client's own copy). At the end it checks: zero error messages and zero
-resyncs, and every table's event log in the database replays (through the engine) to a
+resyncs, and every table's action log in the database replays (through the engine) to a
 finished game with as many plays as the clients saw accepted.
 
 The last line is exactly ``tables=N moves_per_s=X p99_ms=Y``.
@@ -36,6 +36,7 @@ from typing import Any
 import websockets
 
 from hearts.game import Game
+from hearts.record import replay
 from hearts.rules import Rules
 
 
@@ -138,7 +139,7 @@ async def client(
             if m["reason"] == "resync":
                 stats.resyncs += 1
             ev = m.get("event")
-            if ev and ev["kind"] == "play" and ev["seat"] == m["you"] and m["reason"] == "event":
+            if ev and ev["type"] == "play" and ev["seat"] == m["you"] and m["reason"] == "event":
                 sent = pending.pop(ev["seq"] - 1, None)
                 if sent is not None:
                     stats.latencies.append(time.perf_counter() - sent)
@@ -161,21 +162,13 @@ def check_db(db: Path, table_ids: list[str]) -> tuple[int, list[str]]:
     plays = 0
     try:
         for tid in table_ids:
-            (config,) = con.execute("SELECT config FROM tables WHERE id = ?", (tid,)).fetchone()
-            rules = Rules.from_dict(json.loads(config)["rules"])
-            rows = con.execute("SELECT seq, kind, seat, data FROM events WHERE table_id = ? ORDER BY seq", (tid,))
-            events = [(s, k, seat, json.loads(d)) for s, k, seat, d in rows]
-            if [e[0] for e in events] != list(range(1, len(events) + 1)):
+            config, seed = con.execute("SELECT config, seed FROM tables WHERE id = ?", (tid,)).fetchone()
+            rows = con.execute("SELECT seq, data FROM actions WHERE table_id = ? ORDER BY seq", (tid,)).fetchall()
+            if [seq for seq, _ in rows] != list(range(1, len(rows) + 1)):
                 problems.append(f"{tid}: the log has gaps")
-            game = Game(rules, seed=0, deals=[d["hands"] for _, k, _, d in events if k == "deal"])
-            for _, kind, seat, data in events:
-                if kind == "pass":
-                    game.pass_cards(seat, data["cards"])
-                elif kind == "play":
-                    game.play(data["card"], seat)
-                    plays += 1
-                elif kind == "moon":
-                    game.choose_moon(seat, data["choice"])
+            actions = [json.loads(data) for _, data in rows]
+            game = replay(Game(Rules.from_dict(json.loads(config)["rules"]), seed), actions)
+            plays += sum(a["type"] == "play" for a in actions)
             if not game.is_over:
                 problems.append(f"{tid}: the log does not replay to a finished game")
     finally:

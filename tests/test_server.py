@@ -1,14 +1,18 @@
-"""The web table with a real server on loopback and real WebSocket clients (issue 4).
+"""The web table with a real server on loopback and real WebSocket clients (issues 4 and 13).
 
 A full game among four scripted clients, audited for R7: no message to any seat ever holds
-another seat's unplayed card; the server's event log replays to the same finished game.
+another seat's unplayed card; the server's action log (one row per accepted action, in the
+actions' codec) replays to the same finished game, and its export loads as a version 2 record.
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import random
+import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,24 +22,32 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 websockets = pytest.importorskip("websockets")
 
+from helpers import moon_deal, play_moon_round, random_step  # noqa: E402
 from test_server_support import (  # noqa: E402
     Client,
     ServerProcess,
     cards_in,
     check_public_parts,
     create_table,
-    db_events,
-    db_rules,
+    db_actions,
+    db_game,
     four_humans,
     http,
     play_until,
     positions_at,
-    replay,
     seat_all,
 )
 
+from hearts import record  # noqa: E402
+from hearts.actions import Moon, Pass, Play, to_dict, to_json  # noqa: E402
 from hearts.cards import CardSet  # noqa: E402
+from hearts.game import Game  # noqa: E402
 from hearts.round import Phase  # noqa: E402
+from hearts.rules import Rules  # noqa: E402
+from hearts.server.persistence import SCHEMA_VERSION, Store, StoreError, hash_token  # noqa: E402
+from hearts.server.protocol import parse_client  # noqa: E402
+from hearts.server.tables import Connection, Manager, Table  # noqa: E402
+from hearts.view import View  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -84,18 +96,49 @@ def test_full_game_four_clients_and_r7_audit(server: ServerProcess) -> None:
         return clients
 
     clients = asyncio.run(main())
-    finals = [c.state for c in clients]
-    assert all(f is not None and f["view"]["game_over"] for f in finals)
+    finals = [c.state for c in clients if c.state is not None and c.state["view"]["game_over"]]
+    assert len(finals) == 4
     totals = finals[0]["table"]["totals"]
     assert max(totals) >= 40
-    assert all(f["table"]["totals"] == totals for f in finals)  # type: ignore[index]
-    # The log replays to the same finished game.
-    game = replay(db_rules(server.db, table["id"]), db_events(server.db, table["id"]))
+    assert all(f["table"]["totals"] == totals for f in finals)
+    # The log replays to the same finished game; its rows are the codec's text of its history,
+    # numbered 1, 2, … (a state's seq is the number of actions applied).
+    game = db_game(server.db, table["id"])
     assert game.is_over and game.totals == totals and list(game.winners or ()) == finals[0]["table"]["winners"]
+    rows = db_actions(server.db, table["id"])
+    assert rows == [(k, to_json(a)) for k, a in enumerate(game.history, 1)]
+    assert finals[0]["seq"] == len(rows)
     assert audit_r7(server.db, table["id"], clients) > 4 * 100
-    # The record is published once the game is over.
-    status, record = http("GET", f"{server.url}/api/tables/{table['id']}/record")
-    assert status == 200 and record["totals"] == totals
+    # The record is published once the game is over: a version 2 record, which loads.
+    exported = check_export(server, table["id"], names=["Ann", "Bob", "Cy", "Di"], bots=[None] * 4)
+    assert exported.game.history == game.history and exported.game.score_history == game.score_history
+
+
+def db_seed(db: Path, table_id: str) -> int:
+    con = sqlite3.connect(db)
+    try:
+        (seed,) = con.execute("SELECT seed FROM tables WHERE id = ?", (table_id,)).fetchone()
+    finally:
+        con.close()
+    return int(seed)
+
+
+def check_export(
+    server: ServerProcess, table_id: str, names: list[str], bots: list[str | None]
+) -> record.GameRecord:
+    """The export of a finished table loads as a record with the seats' names, the bots' specs,
+    the table's seed, and the totals the table shows."""
+    status, data = http("GET", f"{server.url}/api/tables/{table_id}/record")
+    assert status == 200, data
+    assert data["format"] == "pyhearts.game" and data["version"] == 2
+    loaded = record.loads(json.dumps(data))
+    assert isinstance(loaded, record.GameRecord)
+    assert [s.name for s in loaded.seats] == names and [s.bot for s in loaded.seats] == bots
+    assert loaded.game.seed == data["seed"] == db_seed(server.db, table_id)
+    assert loaded.game.is_over and loaded.game.totals == db_game(server.db, table_id).totals == data["totals"]
+    status, shown = http("GET", f"{server.url}/api/tables/{table_id}")
+    assert shown["totals"] == loaded.game.totals and shown["names"] == names
+    return loaded
 
 
 def test_the_audit_catches_a_leak(server: ServerProcess) -> None:
@@ -108,7 +151,7 @@ def test_the_audit_catches_a_leak(server: ServerProcess) -> None:
 
     c = asyncio.run(main())
     assert audit_r7(server.db, table["id"], [c]) == 1
-    game = replay(db_rules(server.db, table["id"]), db_events(server.db, table["id"]))
+    game = db_game(server.db, table["id"])
     forged = copy.deepcopy(c.messages[0])
     forged["view"]["legal"] = [str(next(iter(game.round.hand(2))))]
     c.messages.append(forged)
@@ -130,6 +173,7 @@ def test_bots_play_with_one_person(server: ServerProcess) -> None:
     c = asyncio.run(main())
     assert c.state is not None and c.state["view"]["game_over"]
     assert audit_r7(server.db, table["id"], [c]) > 10
+    check_export(server, table["id"], names=["Me"] + ["Bot (easy)"] * 3, bots=[None] + ["easy"] * 3)
 
 
 async def sync(c: Client) -> dict[str, Any]:
@@ -161,24 +205,38 @@ def test_bad_input_gets_an_error_and_changes_nothing(server: ServerProcess) -> N
         seq = before["seq"]
         hand = before["view"]["hand"]
         await refused("{not json", "bad_json")
-        await refused("[1, 2]", "bad_message")
+        await refused(b"\x00\x01", "bad_json")
+        await refused("[1, 2]", "bad_message")  # not an object
+        await refused("3", "bad_message")
         await refused({"type": "teleport"}, "unknown_type")
         await refused({"no": "type"}, "unknown_type")
         err = await refused({"type": "play", "seq": seq, "card": "2C", "pad": "x" * 5000}, "too_large")
         assert "too large" in err["message"]
-        await refused(b"\x00\x01", "bad_json")
         await refused({"type": "play", "card": "2C"}, "bad_message")  # no seq
+        await refused({"type": "play", "seq": "0", "card": "2C"}, "bad_message")
+        # Malformed actions: the codec's reason, to this client only.
+        err = await refused({"type": "play", "seq": seq, "card": "1X"}, "bad_message")  # a bad card
+        assert "R1.2" in err["message"] and "1X" in err["message"]
+        err = await refused({"type": "pass", "seq": seq, "cards": ["ZZ", "QS", "AH"]}, "bad_message")
+        assert "ZZ" in err["message"]
         await refused({"type": "pass", "seq": seq, "cards": "QS"}, "bad_message")
-        await refused({"type": "moon", "seq": seq, "choice": "both"}, "bad_message")
+        await refused({"type": "pass", "seq": seq}, "bad_message")
+        err = await refused({"type": "moon", "seq": seq, "choice": "both"}, "bad_message")
+        assert "R4.4" in err["message"]
+        err = await refused({"type": "pass", "seq": seq, "cards": hand[:3], "bonus": 1}, "bad_message")
+        assert "'bonus'" in err["message"]  # an unknown key
+        # Another seat's action, or a seat that is no seat number: refused.
+        for seat in (1, 3, "0", None, 0.0, True):
+            err = await refused({"type": "pass", "seq": seq, "seat": seat, "cards": hand[:3]}, "wrong_seat")
+            assert "seat 0" in err["message"]
         # Illegal by the rules: playing during the pass, passing cards not held, wrong count.
         err = await refused({"type": "play", "seq": seq, "card": hand[0]}, "illegal")
         assert "passing" in err["message"]
-        others = [c for c in CardSet.parse(" ".join(hand)).__class__.full() if str(c) not in hand]
+        others = [c for c in CardSet.full() if str(c) not in hand]
         err = await refused({"type": "pass", "seq": seq, "cards": [str(x) for x in others[:3]]}, "illegal")
         assert "does not hold" in err["message"]
         err = await refused({"type": "pass", "seq": seq, "cards": hand[:2]}, "illegal")
         assert "3 cards" in err["message"]
-        await refused({"type": "pass", "seq": seq, "cards": ["ZZ", "QS", "AH"]}, "illegal")
         await refused({"type": "moon", "seq": seq, "choice": "add"}, "illegal")
 
         # Wrong token: a new connection gets an error and no seat; it cannot act.
@@ -195,11 +253,13 @@ def test_bad_input_gets_an_error_and_changes_nothing(server: ServerProcess) -> N
         assert err["code"] == "no_table"
         await ghost.close()
 
-        # All pass; a duplicate pass is answered with a resync, not a second pass.
+        # All pass (one names its own seat, which is allowed); a duplicate pass is answered
+        # with a resync, not a second pass.
         for c in clients:
             st = c.state
             assert st is not None
-            await c.send({"type": "pass", "seq": st["seq"], "cards": st["view"]["hand"][:3]})
+            mine = {"seat": st["you"]} if st["you"] == 2 else {}
+            await c.send({"type": "pass", "seq": st["seq"], "cards": st["view"]["hand"][:3], **mine})
         for c in clients:
             await c.wait(lambda m: m["type"] == "state" and m["view"]["phase"] == "playing")
         st = await sync(a)
@@ -240,10 +300,20 @@ def test_bad_input_gets_an_error_and_changes_nothing(server: ServerProcess) -> N
             assert (await c.request({"type": "ping"}, lambda m: m["type"] == "pong"))
         for c in clients:
             await c.close()
-        events = db_events(server.db, table["id"])
-        assert [k for _, k, _, _ in events] == ["deal"] + ["pass"] * 4 + ["play"]
+        logged = [json.loads(data) for _, data in db_actions(server.db, table["id"])]
+        assert [a["type"] for a in logged] == ["pass"] * 4 + ["play"]
+        assert sorted(a["seat"] for a in logged[:4]) == [0, 1, 2, 3]
+        assert logged[4] == {"type": "play", "seat": mover, "card": play["card"]}
 
     asyncio.run(main())
+
+
+def test_config_gives_the_rule_options_specs(server: ServerProcess) -> None:
+    status, config = http("GET", server.url + "/api/config")
+    assert status == 200
+    assert config["options"] == [spec.to_dict() for spec in Rules.options()]
+    assert config["presets"]["omnibus"] == Rules.preset("omnibus").to_dict()
+    assert "easy" in config["levels"]
 
 
 def test_lobby_api(server: ServerProcess) -> None:
@@ -346,14 +416,13 @@ def test_kill9_mid_game_then_restart_continues_exactly(tmp_path: Path) -> None:
                 and me.state["view"]["phase"] == "playing",
                 timeout=60,
             )
-            return [copy.deepcopy(c.state) for c in [*clients, me]]  # type: ignore[misc]
+            return [copy.deepcopy(c.state or {}) for c in [*clients, me]]
 
         seen = asyncio.run(first_half())
         server.kill9()
-        events_at_kill = db_events(db, table["id"])
-        bot_events_at_kill = db_events(db, botty["id"])
-        rules = db_rules(db, table["id"])
-        before = replay(rules, events_at_kill)
+        log_at_kill = db_actions(db, table["id"])
+        bot_log_at_kill = db_actions(db, botty["id"])
+        before = db_game(db, table["id"])
         assert not before.is_over and len(before.rounds) >= 2
 
         server = ServerProcess(db, port=server.port).start()
@@ -364,7 +433,7 @@ def test_kill9_mid_game_then_restart_continues_exactly(tmp_path: Path) -> None:
             # Exactly the position of the log: same seq, same hands, same trick, same scores.
             for c, old in zip(clients, seen[:4], strict=False):
                 st = c.state
-                assert st is not None and st["seq"] == events_at_kill[-1][0]
+                assert st is not None and st["seq"] == len(log_at_kill) == len(before.history)
                 assert st["seq"] >= old["seq"]
                 if st["seq"] == old["seq"]:
                     assert st["view"] == old["view"] and st["table"]["totals"] == old["table"]["totals"]
@@ -374,7 +443,7 @@ def test_kill9_mid_game_then_restart_continues_exactly(tmp_path: Path) -> None:
                     {"seat": s, "card": str(x)} for s, x in before.round.current_trick.plays
                 ]
                 assert st["table"]["totals"] == before.totals
-            assert me.state is not None and me.state["seq"] >= bot_events_at_kill[-1][0]
+            assert me.state is not None and me.state["seq"] >= len(bot_log_at_kill)
             await play_until([*clients, me], rng, lambda: False, timeout=120)
             for c in [*clients, me]:
                 await c.wait(lambda m: m["type"] == "state" and m["view"]["game_over"], timeout=60)
@@ -382,19 +451,316 @@ def test_kill9_mid_game_then_restart_continues_exactly(tmp_path: Path) -> None:
             return [*clients, me]
 
         clients = asyncio.run(second_half())
-        events = db_events(db, table["id"])
-        assert events[: len(events_at_kill)] == events_at_kill  # the log was only appended to
-        uninterrupted = replay(rules, events)
-        assert uninterrupted.is_over
+        rows = db_actions(db, table["id"])
+        assert rows[: len(log_at_kill)] == log_at_kill  # the log was only appended to
+        uninterrupted = db_game(db, table["id"])
+        assert uninterrupted.is_over and uninterrupted.history[: len(before.history)] == before.history
+        assert rows == [(k, to_json(a)) for k, a in enumerate(uninterrupted.history, 1)]
         final = clients[0].state
         assert final is not None
+        assert final["seq"] == len(rows)
         assert final["table"]["totals"] == uninterrupted.totals
-        assert final["table"]["history"] == [list(h) for h in uninterrupted.history]
+        assert final["table"]["score_history"] == [list(h) for h in uninterrupted.score_history]
         assert final["table"]["winners"] == list(uninterrupted.winners or ())
-        bot_events = db_events(db, botty["id"])
-        assert bot_events[: len(bot_events_at_kill)] == bot_events_at_kill
-        bot_game = replay(db_rules(db, botty["id"]), bot_events)
+        assert db_actions(db, botty["id"])[: len(bot_log_at_kill)] == bot_log_at_kill
+        bot_game = db_game(db, botty["id"])
         assert bot_game.is_over and clients[-1].state is not None
         assert clients[-1].state["table"]["totals"] == bot_game.totals
     finally:
         server.stop()
+
+
+# ---------------------------------------------------------------- in process: log and restore
+
+
+class Recorder:
+    """A connection to a table in this process; :meth:`drain` takes what it was sent."""
+
+    def __init__(self, seat: int) -> None:
+        self.conn = Connection(self._send, self._close)
+        self.seat = seat
+
+    async def _send(self, text: str) -> None:  # pragma: no cover - no writer runs
+        raise AssertionError(text)
+
+    async def _close(self) -> None:  # pragma: no cover
+        pass
+
+    def drain(self) -> list[dict[str, Any]]:
+        out = []
+        while not self.conn.queue.empty():
+            text = self.conn.queue.get_nowait()
+            assert text is not None
+            out.append(json.loads(text))
+        return out
+
+
+def test_restore_replays_the_log_to_the_exact_position(tmp_path: Path) -> None:
+    """Actions sent on the wire to a table in this process: each accepted one is one row, the
+    codec's text of the game's history; a malformed one is an error to its sender and changes
+    nothing; a second manager on the same database restores the exact position (the views of
+    every seat, the seq, the last event) and goes on."""
+    db = tmp_path / "tables.db"
+    store = Store(str(db))
+    manager = Manager(store, bot_delay=0, bot_workers=0)
+    rng = random.Random(13)
+
+    async def play(steps: int) -> Table:
+        table, _ = manager.create({"seats": [{"kind": "human"}] * 4, "target": 60})
+        seats = [Recorder(s) for s in range(4)]
+        for r in seats:
+            table.attach(r.conn, r.seat)
+        for r in seats:
+            assert r.drain()[0]["reason"] == "welcome"
+        for step in range(steps):
+            seat = rng.choice(table.game.actors())
+            legal = list(table.game.legal_actions(seat))
+            fields = {k: v for k, v in to_dict(rng.choice(legal)).items() if k != "seat"}
+            before = table.seq
+            if step % 10 == 0:  # a malformed one first: an error to its sender, nothing changes
+                bad = parse_client(json.dumps({**fields, "seq": before, "seat": (seat + 1) % 4}))
+                await table.handle(seats[seat].conn, bad)  # type: ignore[arg-type]
+                assert [m["code"] for m in seats[seat].drain()] == ["wrong_seat"]
+                assert table.seq == before and all(not r.drain() for r in seats)
+            await table.handle(seats[seat].conn, parse_client(json.dumps({**fields, "seq": before})))  # type: ignore[arg-type]
+            assert table.seq == before + 1
+            for r in seats:
+                (m,) = r.drain()
+                assert m["seq"] == before + 1 and m["event"]["seat"] == seat
+        return table
+
+    table = asyncio.run(play(130))
+    game = table.game
+    assert len(game.rounds) >= 2 and not game.is_over
+    assert db_actions(db, table.id) == [(k, to_json(a)) for k, a in enumerate(game.history, 1)]
+    assert store.actions(table.id) == [to_dict(a) for a in game.history]
+    again = Manager(store, bot_delay=0, bot_workers=0)
+    restored = again.get(table.id)
+    assert restored is not None and restored is not table
+    assert restored.game.history == game.history and restored.seq == table.seq
+    assert restored.last_event == table.last_event
+    assert restored.game.totals == game.totals and restored.game.score_history == game.score_history
+    for conn in list(table.conns):
+        table.detach(conn)  # (who is online is no part of the position)
+    for s in range(4):
+        assert View.of(restored.game, s) == View.of(game, s)
+        assert restored.state(s, "welcome") == table.state(s, "welcome")
+    # It goes on from there as the original would.
+    action = next(iter(game.legal_actions(game.actors()[0])))
+    restored._apply(action)
+    game.apply(action)
+    assert View.of(restored.game, action.seat) == View.of(game, action.seat)
+    assert db_actions(db, table.id)[-1] == (len(game.history), to_json(action))
+    store.close()
+
+
+def test_a_bots_game_is_logged_restored_and_exported(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "tables.db"))
+    manager = Manager(store, bot_delay=0, bot_workers=0)
+
+    async def play() -> Table:
+        table, tokens = manager.create({"seats": [{"kind": "bot", "level": "easy"}] * 4, "target": 30})
+        assert tokens == {}
+        for _ in range(2000):
+            if table.game.is_over:
+                return table
+            await asyncio.sleep(0.005)
+        raise AssertionError("the bots did not finish")
+
+    table = asyncio.run(play())
+    assert store.unfinished() == [] and store.actions(table.id) == [to_dict(a) for a in table.game.history]
+    loaded = record.loads(json.dumps(record.game_to_dict(table.record())))
+    assert isinstance(loaded, record.GameRecord)
+    assert loaded.seats == tuple(record.Seat("Bot (easy)", "easy") for _ in range(4))
+    assert loaded.game.seed == table.game.seed and loaded.game.history == table.game.history
+    restored = Manager(store, bot_delay=0, bot_workers=0).get(table.id)  # a finished table, too
+    assert restored is not None and restored.game.is_over and restored.game.totals == table.game.totals
+    store.close()
+
+
+# ---------------------------------------------------------------- the first version's databases
+
+V1_SCHEMA = """
+CREATE TABLE tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL DEFAULT (julianday('now')),
+    config TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT,
+    bot TEXT,
+    token_hash TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE events (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    seat INTEGER,
+    data TEXT NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+"""
+"""The schema of the first version (``PRAGMA user_version`` 0), as it wrote its databases."""
+
+V1Event = tuple[str, "int | None", dict[str, Any]]
+
+
+def v1_events(game: Game) -> list[V1Event]:
+    """A game's log as the first version wrote it: each round's deal where the round began
+    (right after the action that ended the one before), then each pass, play and moon choice
+    (kind, seat, data; a pass's cards as one text)."""
+    dealt_at = dict(zip(game.round_starts, game.rounds, strict=True))
+    out: list[V1Event] = []
+    for k in range(len(game.history) + 1):
+        r = dealt_at.get(k)
+        if r is not None:
+            out.append(("deal", None, {"round": r.round_number, "hands": [str(h) for h in r.dealt]}))
+        if k == len(game.history):
+            break
+        a = game.history[k]
+        if isinstance(a, Pass):
+            out.append(("pass", a.seat, {"cards": str(a.cards)}))
+        elif isinstance(a, Play):
+            out.append(("play", a.seat, {"card": str(a.card)}))
+        else:
+            out.append(("moon", a.seat, {"choice": a.choice}))
+    return out
+
+
+def write_v1(db: Path, table_id: str, game: Game, seed: int, seats: Sequence[tuple[str, str, str | None, str | None]],
+             events: list[V1Event] | None = None) -> None:
+    """Write a table into a first-version database (created if new), as that version did."""
+    con = sqlite3.connect(db)
+    try:
+        if not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone():
+            con.executescript(V1_SCHEMA)
+        config = {"rules": game.rules.to_dict(), "bot_delay": 0.0, "spectators": True}
+        con.execute("INSERT INTO tables (id, config, seed, finished) VALUES (?, ?, ?, ?)",
+                    (table_id, json.dumps(config), seed, int(game.is_over)))
+        con.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?)",
+                        [(table_id, s, *row) for s, row in enumerate(seats)])
+        rows = v1_events(game) if events is None else events
+        con.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                        [(table_id, seq, kind, seat, json.dumps(data)) for seq, (kind, seat, data) in enumerate(rows, 1)])
+        con.commit()
+    finally:
+        con.close()
+
+
+def user_version(db: Path) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return int(con.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        con.close()
+
+
+def test_a_first_version_database_is_migrated_and_its_tables_go_on(tmp_path: Path) -> None:
+    """A database of the first version (deal, pass, play and moon events): opened, its logs
+    become the codec's actions and its logged deals the tables' explicit deals; an unfinished
+    table is restored at the exact position (every seat's view) and plays on to its end, a
+    finished one (with a moon choice) exports as a record."""
+    db = tmp_path / "old.db"
+    rng = random.Random(21)
+    # Unfinished: into the second round, past its passes. Dealt from another seed than the one
+    # stored, as the first version dealt its later rounds from random.Random(f"{seed}:{k}").
+    going = Game(Rules(target=50), seed=99)
+    while not (len(going.rounds) == 2 and len(going.round.plays) >= 6):
+        random_step(going, rng)
+    tokens = [f"token-{s}" for s in range(4)]
+    names = ["Ann", "Bob", "Cy", "Di"]
+    write_v1(db, "old-going", going, 1234, [("human", n, None, hash_token(t)) for n, t in zip(names, tokens, strict=True)])
+    # Finished: a moon shot (shooter_chooses, the shooter adds) in round 0, then to the end.
+    done = Game(Rules(pass_count=0, moon="shooter_chooses", target=40), seed=5, deals=[moon_deal(4, 1)])
+    play_moon_round(done, 1)
+    done.apply(Moon(1, "add"))
+    while not done.is_over:
+        random_step(done, rng)
+    bots = [("human", "Pat", None, hash_token("pat"))] + [("bot", "Bot (hard)", "hard", None)] * 3
+    write_v1(db, "old-done", done, 77, bots)
+    assert ("moon", 1, {"choice": "add"}) in v1_events(done)
+    assert user_version(db) == 0
+
+    store = Store(str(db))
+    assert user_version(db) == SCHEMA_VERSION == 2
+    for table_id, game in (("old-going", going), ("old-done", done)):
+        assert db_actions(db, table_id) == [(k, to_json(a)) for k, a in enumerate(game.history, 1)]
+        row = store.table(table_id)
+        assert row is not None and row.deals == [[str(h) for h in r.dealt] for r in game.rounds]
+    assert store.unfinished() == ["old-going"]
+    assert not store.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone()
+    store.close()
+    Store(str(db)).close()  # opening it again changes nothing
+    assert db_actions(db, "old-done") == [(k, to_json(a)) for k, a in enumerate(done.history, 1)]
+
+    server = ServerProcess(db).start()
+    try:
+        check_export(server, "old-done", names=["Pat"] + ["Bot (hard)"] * 3, bots=[None] + ["hard"] * 3)
+        table = {"id": "old-going", "seats": [{"token": t} for t in tokens]}
+
+        async def main() -> list[Client]:
+            clients = await seat_all(server, table)
+            for s, c in enumerate(clients):
+                st = c.state
+                assert st is not None and st["you"] == s and st["seq"] == len(going.history)
+                assert st["view"] == json.loads(json.dumps(View.of(going, s).to_dict()))
+                assert st["table"]["totals"] == going.totals and st["table"]["names"] == names
+            await play_until(clients, random.Random(3), lambda: False, timeout=120)
+            for c in clients:
+                await c.wait(lambda m: m["type"] == "state" and m["view"]["game_over"], timeout=30)
+                await c.close()
+            return clients
+
+        clients = asyncio.run(main())
+        final = db_game(db, "old-going")
+        assert final.is_over and final.history[: len(going.history)] == going.history
+        assert [r.dealt for r in final.rounds[:2]] == [r.dealt for r in going.rounds]
+        assert clients[0].state is not None and clients[0].state["table"]["totals"] == final.totals
+        check_export(server, "old-going", names=names, bots=[None] * 4)
+    finally:
+        server.stop()
+
+
+def test_a_first_version_log_that_cannot_be_migrated_is_left_as_it_was(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    game = Game(Rules(), seed=3)
+    events = [*v1_events(game), ("play", 0, {"card": "1X"})]
+    write_v1(db, "broken", game, 3, [("human", "Ann", None, None)] * 4, events=events)
+    with pytest.raises(StoreError, match=r"table broken: event 2 \(play\) cannot be migrated: R1.2"):
+        Store(str(db))
+    assert user_version(db) == 0
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("SELECT count(*) FROM events").fetchone() == (2,)
+        assert not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'actions'").fetchone()
+    finally:
+        con.close()
+
+
+def test_an_action_that_cannot_be_committed_is_taken_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log is the truth: an action whose row cannot be written is undone and never sent."""
+    store = Store(str(tmp_path / "tables.db"))
+    table, _ = Manager(store, bot_delay=0, bot_workers=0).create({"seats": [{"kind": "human"}] * 4})
+    watcher = Recorder(1)
+    table.attach(watcher.conn, 1)
+    watcher.drain()
+    action = next(iter(table.game.legal_actions(0)))
+
+    def full_disk(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "append", full_disk)
+    with pytest.raises(sqlite3.OperationalError):
+        table._apply(action)
+    assert table.seq == 0 and table.game.history == () and table.last_event is None
+    assert watcher.drain() == [] and View.of(table.game, 0).must_pass
+    monkeypatch.undo()
+    table._apply(action)
+    assert db_actions(tmp_path / "tables.db", table.id) == [(1, to_json(action))]
+    store.close()

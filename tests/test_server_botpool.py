@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 from collections.abc import Callable
 
 import pytest
@@ -13,8 +14,9 @@ import pytest
 pytest.importorskip("starlette")
 
 from hearts import Card, CardSet, Game, Rules
+from hearts.actions import Action, Pass
 from hearts.bots import Bot, make_bot, run_bots
-from hearts.server.botpool import BotPool, decide
+from hearts.server.botpool import BotPool, fallback
 from hearts.view import View
 
 
@@ -27,20 +29,17 @@ def positions(count: int) -> list[View]:
         run_bots(game, others)
         view = View.of(game, 0)
         views.append(view)
-        if view.must_pass:
-            game.pass_cards(0, list(view.hand)[:3])
-        else:
-            game.play(next(iter(view.legal)), 0)
+        game.apply(next(iter(game.legal_actions(0))))
     return views
 
 
 def test_worker_decisions_equal_local_ones_and_the_bot_state_comes_back() -> None:
     views = positions(4)
     local = make_bot("search:iterations=40", seed=3)
-    expected = [decide(local, v) for v in views]
+    expected = [local.act(v) for v in views]
     pool = BotPool(workers=1)
 
-    async def remote() -> list[object]:
+    async def remote() -> list[Action]:
         bot = make_bot("search:iterations=40", seed=3)
         out = []
         for v in views:
@@ -81,7 +80,7 @@ def test_a_bot_that_cannot_be_pickled_thinks_in_a_thread() -> None:
     finally:
         pool.shutdown()
     assert back is bot and bot.pid == os.getpid()
-    assert action.type == "pass" and action.cards == tuple(str(c) for c in list(view.hand)[:3])
+    assert action == Pass(0, list(view.hand)[:3])
 
 
 class PidBot(Bot):
@@ -110,4 +109,17 @@ def test_bots_think_in_another_process() -> None:
     finally:
         pool.shutdown()
     assert isinstance(back, PidBot) and back.pid not in (0, os.getpid())
-    assert action.type == "pass"
+    assert isinstance(action, Pass) and action.seat == 0
+
+
+def test_the_fallback_is_a_random_legal_action_of_the_seat() -> None:
+    """When a bot fails, its seat acts at random among its legal actions (a pass, a play or a
+    moon choice alike: whatever Game.legal_actions gives)."""
+    game = Game(Rules(), seed=4)
+    rng = random.Random(1)
+    while not game.is_over:
+        seat = game.actors()[0]
+        picks = {fallback(game, seat, rng) for _ in range(3)}
+        legal = game.legal_actions(seat)
+        assert all(a in legal and a.seat == seat for a in picks)
+        game.apply(picks.pop())

@@ -27,13 +27,12 @@ from test_server_support import (  # noqa: E402
     ServerProcess,
     cards_in,
     check_public_parts,
-    db_events,
-    db_rules,
+    db_actions,
+    db_game,
     four_humans,
     http,
     play_until,
     positions_at,
-    replay,
     seat_all,
 )
 
@@ -135,12 +134,12 @@ def test_r7_a_spectator_over_a_whole_game_sees_only_public_facts(server: ServerP
     assert final["view"] == {k: v for k, v in seated["view"].items() if k in PUBLIC_KEYS}
     assert final["table"]["totals"] == seated["table"]["totals"] and max(final["table"]["totals"]) >= 30
     # The early spectator saw every play of the game, as it happened.
-    events = db_events(server.db, table["id"])
-    plays = {(seq, seat, data["card"]) for seq, kind, seat, data in events if kind == "play"}
+    logged = [(seq, json.loads(data)) for seq, data in db_actions(server.db, table["id"])]
+    plays = {(seq, a["seat"], a["card"]) for seq, a in logged if a["type"] == "play"}
     seen = {
         (m["event"]["seq"], m["event"]["seat"], m["event"]["card"])
         for m in early.messages
-        if m["type"] == "state" and m["reason"] == "event" and m["event"]["kind"] == "play"
+        if m["type"] == "state" and m["reason"] == "event" and m["event"]["type"] == "play"
     }
     assert seen == plays and len(plays) >= 52
     assert audit_spectator(server.db, table["id"], early.messages) > 100
@@ -157,7 +156,7 @@ def test_the_spectator_audit_catches_a_leak(server: ServerProcess) -> None:
 
     c = asyncio.run(main())
     assert audit_spectator(server.db, table["id"], c.messages) == 1
-    game = replay(db_rules(server.db, table["id"]), db_events(server.db, table["id"]))
+    game = db_game(server.db, table["id"])
     forged = copy.deepcopy(c.messages[0])
     forged["view"]["tricks"] = [{"leader": 2, "plays": [{"seat": 2, "card": str(next(iter(game.round.hand(2))))}]}]
     with pytest.raises(AssertionError, match="unplayed cards"):
@@ -212,7 +211,7 @@ def test_a_spectator_cannot_act_and_nothing_changes(server: ServerProcess) -> No
         # Watching twice is harmless: the public state again, one spectator.
         again = await spy.request({"type": "watch"}, lambda m: m["type"] == "state")
         assert again["you"] is None and again["table"]["spectators"] == 1
-        assert [k for _, k, _, _ in db_events(server.db, table["id"])] == ["deal"]
+        assert db_actions(server.db, table["id"]) == []
 
         # A spectator may take its seat with the seat's token: then it is that seat.
         token = table["seats"][2]["token"]
@@ -222,7 +221,7 @@ def test_a_spectator_cannot_act_and_nothing_changes(server: ServerProcess) -> No
             {"type": "pass", "seq": seated["seq"], "cards": seated["view"]["hand"][:3]},
             lambda m: m["type"] in ("error", "state") and m["seq"] > seq,
         )
-        assert ok["type"] == "state" and ok["event"] == {"kind": "pass", "seat": 2, "seq": seq + 1}
+        assert ok["type"] == "state" and ok["event"] == {"type": "pass", "seat": 2, "seq": seq + 1}
         for c in [*clients, spy]:
             await c.close()
 
@@ -311,14 +310,14 @@ def test_spectators_after_a_kill9_and_restart(tmp_path: Path) -> None:
 
         seen = asyncio.run(first_half())
         server.kill9()
-        events = db_events(db, table["id"])
-        before = replay(db_rules(db, table["id"]), events)
+        logged = len(db_actions(db, table["id"]))
+        before = db_game(db, table["id"])
         server = ServerProcess(db, port=server.port).start()
 
         async def second_half() -> None:
             spy, st = await watch(server, table["id"])
             assert st["type"] == "state" and st["you"] is None
-            assert st["seq"] == events[-1][0] >= seen["seq"]
+            assert st["seq"] == logged >= seen["seq"]
             assert st["view"] == jsonable(View.of(before, 0).public_dict())
             if st["seq"] == seen["seq"]:  # (a play may have been in flight at the kill)
                 assert st["view"] == seen["view"]

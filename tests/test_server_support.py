@@ -25,7 +25,9 @@ from typing import Any
 
 import pytest
 
+from hearts.actions import from_json
 from hearts.game import Game
+from hearts.record import replay
 from hearts.rules import Rules
 
 websockets = pytest.importorskip("websockets")
@@ -215,48 +217,33 @@ async def play_until(clients: list[Client], rng: random.Random, stop: Any, timeo
     await asyncio.wait_for(asyncio.gather(*(run(c) for c in clients)), timeout)
 
 
-def db_events(db: Path, table_id: str) -> list[tuple[int, str, int | None, dict[str, Any]]]:
+def db_actions(db: Path, table_id: str) -> list[tuple[int, str]]:
+    """A table's log as stored: (seq, the action's codec text) rows in order."""
     con = sqlite3.connect(db)
     try:
-        rows = con.execute(
-            "SELECT seq, kind, seat, data FROM events WHERE table_id = ? ORDER BY seq", (table_id,)
-        ).fetchall()
+        rows = con.execute("SELECT seq, data FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
     finally:
         con.close()
-    return [(s, k, seat, json.loads(d)) for s, k, seat, d in rows]
+    return [(int(seq), str(data)) for seq, data in rows]
 
 
-def db_rules(db: Path, table_id: str) -> Rules:
+def db_new_game(db: Path, table_id: str) -> Game:
+    """The game a table starts from: its stored rules and seed (and a migrated table's deals)."""
     con = sqlite3.connect(db)
     try:
-        (config,) = con.execute("SELECT config FROM tables WHERE id = ?", (table_id,)).fetchone()
+        config, seed, deals = con.execute(
+            "SELECT config, seed, deals FROM tables WHERE id = ?", (table_id,)
+        ).fetchone()
     finally:
         con.close()
-    return Rules.from_dict(json.loads(config)["rules"])
+    rules = Rules.from_dict(json.loads(config)["rules"])
+    return Game(rules, seed, deals=None if deals is None else json.loads(deals))
 
 
-def replay(rules: Rules, events: list[tuple[int, str, int | None, dict[str, Any]]], upto: int | None = None) -> Game:
-    """The game the event log describes (up to seq ``upto``), replayed from scratch."""
-    deals = [d["hands"] for _, k, _, d in events if k == "deal"]
-    game = Game(rules, seed=0, deals=deals)
-    for event in events:
-        if upto is not None and event[0] > upto:
-            break
-        step(game, event)
-    return game
-
-
-def step(game: Game, event: tuple[int, str, int | None, dict[str, Any]]) -> None:
-    """Apply one logged event (a deal is taken by the game itself from its ``deals``)."""
-    _, kind, seat, data = event
-    if kind == "pass":
-        assert seat is not None
-        game.pass_cards(seat, data["cards"])
-    elif kind == "play":
-        game.play(data["card"], seat)
-    elif kind == "moon":
-        assert seat is not None
-        game.choose_moon(seat, data["choice"])
+def db_game(db: Path, table_id: str, upto: int | None = None) -> Game:
+    """The game a table's log describes (its first ``upto`` actions), replayed from scratch."""
+    actions = [json.loads(data) for _, data in db_actions(db, table_id)]
+    return replay(db_new_game(db, table_id), actions[:upto])
 
 
 def cards_in(obj: Any) -> set[str]:
@@ -287,21 +274,20 @@ async def seat_all(server: ServerProcess, table: dict[str, Any]) -> list[Client]
 def positions_at(
     db: Path, table_id: str, messages: list[dict[str, Any]]
 ) -> Iterator[tuple[dict[str, Any], Game, Rules]]:
-    """Each ``state`` message with the game its table's log replays to at the message's seq."""
-    events = db_events(db, table_id)
-    rules = db_rules(db, table_id)
-    game = replay(rules, events, 0)
-    i = 0  # events applied to ``game``
+    """Each ``state`` message with the game its table's log replays to at the message's seq
+    (the number of actions applied)."""
+    actions = [from_json(data) for _, data in db_actions(db, table_id)]
+    game = db_new_game(db, table_id)
     for m in messages:
         if m["type"] != "state":
             continue
         seq = m["seq"]
-        if i and events[i - 1][0] > seq:
-            game, i = replay(rules, events, 0), 0
-        while i < len(events) and events[i][0] <= seq:
-            step(game, events[i])
-            i += 1
-        yield m, game, rules
+        if len(game.history) > seq:
+            game = db_new_game(db, table_id)
+        for action in actions[len(game.history) : seq]:
+            game.apply(action)
+        assert len(game.history) == seq, f"the log has {len(actions)} actions; a state has seq {seq}"
+        yield m, game, game.rules
 
 
 def check_public_parts(m: dict[str, Any], game: Game) -> None:
@@ -316,12 +302,8 @@ def check_public_parts(m: dict[str, Any], game: Game) -> None:
     for p in (last or {"plays": []})["plays"]:
         assert (p["seat"], p["card"]) in played
     ev = m["event"]
-    if ev is not None and ev["kind"] == "play":
+    if ev is not None and ev["type"] == "play":
         assert (ev["seat"], ev["card"]) in played
     elif ev is not None:
         assert not cards_in(ev)
 
-
-def table_snapshot(state: dict[str, Any]) -> Any:
-    """What must not change after a refused message."""
-    return (state["seq"], state["view"], state["table"]["totals"], state["table"]["history"])

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from hearts import CardSet, Game, Rules
+from hearts.actions import Pass
 
 CHROMIUM = "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):
@@ -168,7 +169,7 @@ def test_a_person_plays_a_round_against_three_bots(server: ServerProcess, browse
     page.goto(server.url + "/")
     page.wait_for_selector("#preset option", state="attached")
     page.select_option("#preset", "omnibus")
-    page.fill("#target", "100")
+    page.fill("#opt-target", "100")
     for i in (1, 2, 3):
         page.locator(".seat-row").nth(i).locator(".level").select_option("easy")
     page.click("#create-btn")
@@ -206,9 +207,62 @@ def test_a_person_plays_a_round_against_three_bots(server: ServerProcess, browse
     page.click("#summary-ok")
     st = state(page)
     assert sum(st["table"]["results"][0]["points"]) == 26
-    assert len(st["table"]["history"]) == 1
+    assert len(st["table"]["score_history"]) == 1
     assert "right" in page.inner_text("#info")
     assert shot and (ARTIFACTS / "web_table.png").stat().st_size > 10_000
+    page.close()
+
+
+def test_the_lobby_form_is_made_from_the_option_specs(server: ServerProcess, browser: Any) -> None:
+    """Every rule option in words (its label, its help and rule number as a hint), a checkbox
+    for a yes/no, readable choices, number fields with their range: no raw option name and no
+    true/false menu; the options chosen are the created table's rules (RULES.md R3.7, R4.4)."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(TIMEOUT)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#opt-lead_hearts_instead_of_queen", state="attached")
+    page.click("#options-summary")
+    form = page.inner_text("#create-form")
+    for spec in Rules.options():
+        assert spec.label in form and ("_" not in spec.name or spec.name not in form), spec.name
+        label = page.locator(f'label:has(#opt-{spec.name})')
+        assert spec.rule in (label.get_attribute("title") or "") and spec.help in label.get_attribute("title")
+        control = page.locator(f"#opt-{spec.name}")
+        if spec.kind == "bool":
+            assert control.get_attribute("type") == "checkbox"
+        elif spec.kind == "int":
+            assert control.get_attribute("type") == "number"
+            assert (control.get_attribute("min"), control.get_attribute("max")) == (str(spec.low), str(spec.high))
+        elif spec.kind == "choice":
+            texts = control.locator("option").all_inner_texts()
+            assert texts == [c.replace("_", " ") for c in spec.choices]
+    assert "Hearts instead of the Q♠" in page.inner_text('label:has(#opt-lead_hearts_instead_of_queen)')
+    menus = page.locator("#create-form select option").all_inner_texts()
+    assert not {"true", "false"} & set(menus) and not any("_" in t for t in menus)
+    # The preset's values are shown, and what is changed is what the table plays by.
+    page.select_option("#preset", "omnibus")
+    assert page.input_value("#opt-jack_of_diamonds") == "-10"
+    page.check("#opt-lead_hearts_instead_of_queen")
+    page.select_option("#opt-moon", label="shooter chooses")
+    page.fill("#opt-target", "75")
+    page.fill("#opt-pass_cycle", "left, hold")
+    for i in (1, 2, 3):
+        page.locator(".seat-row").nth(i).locator(".level").select_option("easy")
+    page.click("#create-btn")
+    page.wait_for_selector("#sit")
+    page.click("#sit")
+    rules = wait_seated(page)["view"]["rules"]
+    assert Rules.from_dict(rules) == Rules.preset(
+        "omnibus", lead_hearts_instead_of_queen=True, moon="shooter_chooses", target=75, pass_cycle=["left", "hold"]
+    )
+    # A setting the rules refuse is refused with its rule's number, and no table is made.
+    page.goto(server.url + "/")
+    page.wait_for_selector("#opt-pass_count", state="attached")
+    page.click("#options-summary")
+    page.fill("#opt-pass_cycle", "sideways")
+    page.click("#create-btn")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "R2.2" in page.inner_text("#toast") and page.is_hidden("#created")
     page.close()
 
 
@@ -263,10 +317,10 @@ def test_two_browsers_by_invite_link_see_each_others_plays_and_reload_restores(
     assert min(len(plays[0]), len(plays[1])) >= 3 and reloaded
     for seat, page in ((1, a), (0, b)):  # the other's plays arrived, as events, from the server
         page.wait_for_function(
-            f"() => (window.heartsLog || []).filter(e => e.kind === 'play' && e.seat === {seat}).length >= 1",
+            f"() => (window.heartsLog || []).filter(e => e.type === 'play' && e.seat === {seat}).length >= 1",
             timeout=TIMEOUT,
         )
-        seen = page.evaluate(f"(window.heartsLog || []).filter(e => e.kind === 'play' && e.seat === {seat}).map(e => e.card)")
+        seen = page.evaluate(f"(window.heartsLog || []).filter(e => e.type === 'play' && e.seat === {seat}).map(e => e.card)")
         assert set(seen) <= set(plays[seat]) and seen
     # The opponent's card count on screen is the server's.
     count = a.locator('#opponents .seat[data-seat="1"] [data-count]').get_attribute("data-count")
@@ -412,7 +466,7 @@ def test_a_spectator_watches_the_bots_play_and_has_no_hand(server: ServerProcess
             # The play reaches the spectator, as an event, and its trick shows it (or shows the
             # next trick, if the bots have already led it).
             spy.wait_for_function(
-                f"() => (window.heartsLog || []).some(e => e.kind === 'play' && e.seat === 0 && e.card === '{card}')",
+                f"() => (window.heartsLog || []).some(e => e.type === 'play' && e.seat === 0 && e.card === '{card}')",
                 timeout=TIMEOUT,
             )
         if shot and played >= 3:
@@ -457,27 +511,26 @@ def seed_moon_table(db: Path, table_id: str, token: str) -> None:
     lets seat 0 (a person) shoot the moon against three bots under ``moon=shooter_chooses``.
 
     Seat 0 holds the top cards of each suit (``helpers.SHOOTER_HANDS``); seat 3, which passes to
-    it this round (left), has already passed J♥ 10♥ 9♥ (a logged event), and seat 0 passes the
+    it this round (left), has already passed J♥ 10♥ 9♥ (a logged action), and seat 0 passes the
     lowest card of three of its suits: it then holds only runs of top cards, so playing its
-    highest legal card it wins every trick. The server replays the log when it starts (as after
-    a restart): no production hook is needed to fix a deal.
+    highest legal card it wins every trick. The table's first deal is stored as an explicit deal
+    (as a table migrated from the first version's database has it), and the server replays the
+    log when it starts (as after a restart).
     """
     rules = Rules.preset("standard", moon="shooter_chooses")
     top, gift = CardSet.parse(SHOOTER_HANDS[4]), CardSet.parse(MOON_GIFT)
     rest = [str(c) for c in CardSet(rules.deck_mask & ~top.mask & ~gift.mask)]
     hands = [str(top), " ".join(rest[:13]), " ".join(rest[13:26]), " ".join([*rest[26:], str(gift)])]
-    game = Game(rules, seed=0, deals=[hands])  # checks the deal, as a restore will
-    game.pass_cards(3, gift)
+    gift_pass = Pass(3, gift)
+    Game(rules, seed=0, deals=[hands]).apply(gift_pass)  # checks the deal and the pass, as a restore will
     store = Store(str(db))
     try:
         store.create_table(
             table_id, {"rules": rules.to_dict(), "bot_delay": 0.0}, secrets.randbits(48),
             [("human", "Luna", None, hash_token(token))] + [("bot", "Bot (easy)", "easy", None)] * 3,
+            deals=[hands],
         )
-        store.append(table_id, [
-            (1, "deal", None, {"round": 0, "hands": [str(h) for h in game.rounds[0].dealt]}),
-            (2, "pass", 3, {"cards": str(game.round.passed(3))}),
-        ])
+        store.append(table_id, 1, gift_pass)
     finally:
         store.close()
 
@@ -548,7 +601,7 @@ def test_the_moon_dialog_asks_the_shooter_and_the_choice_is_scored(
     assert st["table"]["results"] == [
         {"points": [26, 0, 0, 0], "scores": scores, "shooter": 0, "moon_choice": choice}
     ]
-    assert st["table"]["totals"] == scores and st["table"]["history"] == [scores]
+    assert st["table"]["totals"] == scores and st["table"]["score_history"] == [scores]
     assert st["view"]["round_number"] == 1 and not st["view"]["moon_choice_pending"]
     page.click("#summary-ok")
     assert page.is_hidden("#overlay")

@@ -7,12 +7,14 @@ HTTP::
     GET  /t/{id}                   the same page, opened on a table (invite: /t/{id}#seat=2&token=…;
                                    watch as a spectator: /t/{id}#watch)
     GET  /cards/{QS}.svg           a card face drawn by the package (/cards/back.svg: the back)
-    GET  /api/config               presets, rule options and their defaults, bot levels
+    GET  /api/config               presets, the rule options' specs (Rules.options()), bot levels
     POST /api/tables               create a table → {id, seats: [{seat, kind, name, token?, link?}], watch?}
     GET  /api/tables               unfinished tables (those with a free seat first)
     GET  /api/tables/{id}          a table's public facts
     POST /api/tables/{id}/join     {seat?, name} → {seat, token, link}
-    GET  /api/tables/{id}/record   the game record, once the game is over (R7: deals are secret before)
+    GET  /api/tables/{id}/record   the game record (version 2: rules, seats with names and bot specs,
+                                   seed, deals, actions), once the game is over (R7: deals are
+                                   secret before)
     WS   /ws/{id}                  play, or watch (see :mod:`hearts.server.protocol`)
 """
 
@@ -37,11 +39,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hearts.bots.registry import LEVELS
 from hearts.errors import HeartsError
-from hearts.record import game_to_record
-from hearts.rules import OPTION_NAMES, PRESETS, Rules
+from hearts.record import game_to_dict
+from hearts.rules import PRESETS, Rules
 from hearts.server.cardsvg import back_svg, card_svg
 from hearts.server.persistence import Store, db_path_from_url
-from hearts.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, error_message, parse_client
+from hearts.server.protocol import (
+    MAX_MESSAGE_BYTES,
+    Hello,
+    Ping,
+    ProtocolError,
+    Watch,
+    error_message,
+    parse_client,
+)
 from hearts.server.tables import Connection, Manager, TableError
 
 log = logging.getLogger("hearts.server")
@@ -90,8 +100,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_workers
         return JSONResponse(
             {
                 "presets": {name: Rules.preset(name).to_dict() for name in PRESETS},
-                "options": list(OPTION_NAMES),
-                "defaults": Rules().to_dict(),
+                "options": [spec.to_dict() for spec in Rules.options()],
                 "levels": list(LEVELS),
             }
         )
@@ -159,7 +168,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_workers
             return JSONResponse({"error": "no such table"}, status_code=404)
         if not table.game.is_over:
             return JSONResponse({"error": "the record is published when the game is over (R7)"}, status_code=403)
-        return JSONResponse(game_to_record(table.game, [s.name for s in table.seats]))
+        return JSONResponse(game_to_dict(table.record()))
 
     async def play(ws: WebSocket) -> None:
         await ws.accept()
@@ -174,22 +183,21 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_workers
         failures = 0
         try:
             while not conn.closed:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
+                received = await ws.receive()
+                if received["type"] == "websocket.disconnect":
                     break
-                raw = message.get("text")
+                raw = received.get("text")
                 if raw is None:
-                    raw = message.get("bytes")
+                    raw = received.get("bytes")
                 try:
-                    action = parse_client(raw)
+                    message = parse_client(raw)
                 except ProtocolError as e:
                     conn.push(error_message(str(e), e.code, table.seq))
                     continue
-                if action.type == "ping":
+                if isinstance(message, Ping):
                     conn.push({"type": "pong"})
-                elif action.type == "hello":
-                    assert action.token is not None
-                    seat = table.seat_for_token(action.token)
+                elif isinstance(message, Hello):
+                    seat = table.seat_for_token(message.token)
                     if seat is None:
                         failures += 1
                         conn.push(error_message("wrong token: it opens no seat at this table", "bad_token"))
@@ -199,7 +207,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_workers
                         conn.push(error_message("this connection already holds another seat", "bad_token"))
                     else:
                         table.attach(conn, seat)
-                elif action.type == "watch":
+                elif isinstance(message, Watch):
                     try:
                         table.watch(conn)
                     except TableError as e:
@@ -210,9 +218,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_workers
                     ))
                 else:
                     try:
-                        await table.handle(conn, action)
+                        await table.handle(conn, message)
                     except Exception:  # a bug must not take the server down for the others
-                        log.exception("table %s: error handling %r", table.id, action)
+                        log.exception("table %s: error handling %r", table.id, message)
                         conn.push(error_message("internal error; the table is unchanged", "internal", table.seq))
         except WebSocketDisconnect:
             pass

@@ -2,9 +2,10 @@
 
 A search bot thinks for up to a second of pure Python: in a thread it would hold the
 interpreter lock the event loop needs, and every table would wait. :class:`BotPool` sends the
-bot and its :class:`~hearts.view.View` to a worker process and gets back the action and the
-bot itself (its random generator moved on, so a seed still reproduces every decision). A bot
-that cannot be pickled, or a worker that died, makes that decision in a thread instead.
+bot and its :class:`~hearts.view.View` to a worker process and gets back its action
+(:meth:`Bot.act <hearts.bots.Bot.act>`) and the bot itself (its random generator moved on, so
+a seed still reproduces every decision). A bot that cannot be pickled, or a worker that died,
+makes that decision in a thread instead.
 
 >>> import asyncio
 >>> from hearts import Game, Rules
@@ -12,13 +13,14 @@ that cannot be pickled, or a worker that died, makes that decision in a thread i
 >>> from hearts.view import View
 >>> pool = BotPool(workers=0)  # 0: threads only
 >>> action, bot = asyncio.run(pool.decide(make_bot("medium", seed=1), View.of(Game(Rules(), seed=1), 0)))
->>> action.type, len(action.cards or ())
-('pass', 3)
+>>> type(action).__name__, action.seat, len(action.cards)
+('Pass', 0, 3)
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import multiprocessing
 import os
@@ -29,8 +31,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from hearts.actions import Action
 from hearts.bots import Bot
-from hearts.server.protocol import Action
+from hearts.game import Game
 from hearts.view import View
 
 log = logging.getLogger("hearts.server")
@@ -84,24 +87,19 @@ def watch_parent(parent: int, interval: float = 1.0) -> None:
 
 
 def decide_and_return(bot: Bot, view: View) -> tuple[Action, Bot]:
-    """Run in a worker: the action, and the bot with its new state."""
-    return decide(bot, view), bot
+    """Run in a worker: the bot's action for ``view``, and the bot with its new state."""
+    return bot.act(view), bot
 
 
-def decide(bot: Bot, view: View) -> Action:
-    """What a bot does in ``view``: its pass, its moon choice or its play."""
-    if view.must_pass:
-        return Action("pass", cards=tuple(str(c) for c in bot.choose_pass(view)))
-    if view.moon_choice_pending:
-        return Action("moon", choice=bot.choose_moon(view))
-    return Action("play", card=str(bot.choose_play(view)))
+def fallback(game: Game, seat: int, rng: random.Random | None = None) -> Action:
+    """A random legal action of ``seat`` (when its bot fails or errs), drawn from
+    :meth:`Game.legal_actions <hearts.game.Game.legal_actions>`.
 
-
-def fallback(view: View) -> Action:
-    """A random legal action, when a bot fails."""
-    rng = random.Random()
-    if view.must_pass:
-        return Action("pass", cards=tuple(str(c) for c in rng.sample(list(view.hand), view.rules.pass_count)))
-    if view.moon_choice_pending:
-        return Action("moon", choice="add")
-    return Action("play", card=str(rng.choice(list(view.legal))))
+    >>> from hearts import Game, Rules
+    >>> game = Game(Rules(), seed=1)
+    >>> fallback(game, 2, random.Random(0)) in game.legal_actions(2)
+    True
+    """
+    legal = game.legal_actions(seat)
+    pick = (rng or random.Random()).randrange(len(legal))
+    return next(itertools.islice(legal, pick, None))

@@ -1,17 +1,20 @@
-"""SQLite persistence of the web tables: the tables, their seats, and an append-only event log.
+"""SQLite persistence of the web tables: the tables, their seats, and an append-only action log.
 
-A table's state is what replaying its events gives (DESIGN.md: "a record is the event list"):
-one row per accepted event — every round's deal, each pass, play and moon choice. A row is
-committed before the action it records is broadcast, so a server killed at any moment loses
-nothing that a client has seen.
+A table's state is what replaying its log gives (DESIGN.md): its row holds the rules (in its
+config) and the seed its deals are shuffled from; the log holds one row per accepted action,
+``seq`` 1, 2, … and the action in the codec of :mod:`hearts.actions` — the text records use.
+Deals are not logged: they follow from the seed. A row is committed before the action it
+records is broadcast, so a server killed at any moment loses nothing that a client has seen.
 
+>>> from hearts.actions import Play
 >>> store = Store(":memory:")
 >>> store.create_table("t1", {"rules": {}}, 7, [("human", "Ann", None, "h")])
->>> store.append("t1", [(1, "deal", None, {"hands": []})])
->>> [e.kind for e in store.events("t1")]
-['deal']
->>> store.unfinished()
-['t1']
+>>> store.append("t1", 1, Play(0, "2C"))
+>>> store.actions("t1"), store.unfinished()
+([{'type': 'play', 'seat': 0, 'card': '2C'}], ['t1'])
+
+A database of the first version (a log of ``deal``, ``pass``, ``play`` and ``moon`` events) is
+migrated when it is opened (:func:`migrate_v1`).
 """
 
 from __future__ import annotations
@@ -22,18 +25,25 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-SCHEMA = """
+from hearts.actions import Action, Moon, Pass, Play, to_json
+from hearts.errors import HeartsError
+
+SCHEMA_VERSION: Final = 2
+"""The database's ``PRAGMA user_version`` (0 with an ``events`` table: the first version)."""
+
+SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     created REAL NOT NULL DEFAULT (julianday('now')),
     config TEXT NOT NULL,
     seed INTEGER NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    deals TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -44,15 +54,19 @@ CREATE TABLE IF NOT EXISTS seats (
     token_hash TEXT,
     PRIMARY KEY (table_id, seat)
 );
-CREATE TABLE IF NOT EXISTS events (
+CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
     seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    seat INTEGER,
     data TEXT NOT NULL,
     PRIMARY KEY (table_id, seq)
 );
 """
+"""``tables.deals``: explicit deals (a JSON list of deals, each a list of hands) for the first
+rounds of a table migrated from the first version; ``NULL`` for every table made since."""
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used as it is (a first-version log that cannot be migrated)."""
 
 
 def hash_token(token: str) -> str:
@@ -87,18 +101,20 @@ def db_path_from_url(url: str | None) -> str:
 
 
 @dataclass(frozen=True)
-class Event:
-    """One accepted event of a table's log."""
+class TableRow:
+    """A stored table: its config (``rules``, ``spectators``, …), seed and finished flag, and
+    the explicit deals of its first rounds (``None``: every deal is the seed's)."""
 
-    seq: int
-    kind: str
-    """``deal``, ``pass``, ``play`` or ``moon``."""
-    seat: int | None
-    data: dict[str, Any]
+    config: dict[str, Any]
+    seed: int
+    finished: bool
+    deals: list[list[str]] | None
 
 
 @dataclass(frozen=True)
 class SeatRow:
+    """A stored seat: ``human``, ``open`` or ``bot``, its name, bot spec and token hash."""
+
     seat: int
     kind: str
     name: str | None
@@ -118,7 +134,12 @@ class Store:
         # NORMAL in WAL mode: a commit survives the process being killed (SIGKILL); only a
         # power loss can lose the last commits.
         self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        try:
+            with self._tx():
+                _upgrade(self.db)
+        except BaseException:
+            self.db.close()
+            raise
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
         if path != ":memory:":
@@ -151,12 +172,15 @@ class Store:
         config: dict[str, Any],
         seed: int,
         seats: Sequence[tuple[str, str | None, str | None, str | None]],
+        *,
+        deals: Sequence[Sequence[str]] | None = None,
     ) -> None:
-        """Insert a table and its seats (kind, name, bot spec, token hash) in one transaction."""
+        """Insert a table and its seats (kind, name, bot spec, token hash) in one transaction;
+        ``deals`` fixes the deals of its first rounds (as a migrated table's are)."""
         with self._tx():
             self.db.execute(
-                "INSERT INTO tables (id, config, seed) VALUES (?, ?, ?)",
-                (table_id, json.dumps(config), seed),
+                "INSERT INTO tables (id, config, seed, deals) VALUES (?, ?, ?, ?)",
+                (table_id, json.dumps(config), seed, None if deals is None else json.dumps(deals)),
             )
             self.db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, name, bot, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
@@ -164,57 +188,132 @@ class Store:
             )
 
     def update_seat(self, table_id: str, seat: int, kind: str, name: str | None, token_hash: str | None) -> None:
+        """Change who sits at a seat (a free seat taken from the lobby)."""
         with self._tx():
             self.db.execute(
                 "UPDATE seats SET kind = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
                 (kind, name, token_hash, table_id, seat),
             )
 
-    def append(
-        self, table_id: str, events: Iterable[tuple[int, str, int | None, dict[str, Any]]], finished: bool = False
-    ) -> None:
-        """Append events (seq, kind, seat, data) and commit them (before they are broadcast)."""
+    def append(self, table_id: str, seq: int, action: Action, finished: bool = False) -> None:
+        """Log an accepted action as row ``seq`` (its codec text) and commit it, before it is
+        broadcast; ``finished`` marks the table's game over in the same transaction."""
         with self._tx():
-            self.db.executemany(
-                "INSERT INTO events (table_id, seq, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
-                [(table_id, seq, kind, seat, json.dumps(data)) for seq, kind, seat, data in events],
+            self.db.execute(
+                "INSERT INTO actions (table_id, seq, data) VALUES (?, ?, ?)", (table_id, seq, to_json(action))
             )
             if finished:
                 self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
 
-    def table(self, table_id: str) -> tuple[dict[str, Any], int, bool] | None:
-        """A table's config, seed and finished flag, or ``None``."""
-        row = self.db.execute("SELECT config, seed, finished FROM tables WHERE id = ?", (table_id,)).fetchone()
+    def table(self, table_id: str) -> TableRow | None:
+        """A stored table, or ``None``."""
+        row = self.db.execute(
+            "SELECT config, seed, finished, deals FROM tables WHERE id = ?", (table_id,)
+        ).fetchone()
         if row is None:
             return None
-        return json.loads(row[0]), int(row[1]), bool(row[2])
+        config, seed, finished, deals = row
+        return TableRow(json.loads(config), int(seed), bool(finished), None if deals is None else json.loads(deals))
 
     def seats(self, table_id: str) -> list[SeatRow]:
+        """A table's seats, in order."""
         rows = self.db.execute(
             "SELECT seat, kind, name, bot, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
         ).fetchall()
         return [SeatRow(*r) for r in rows]
 
-    def events(self, table_id: str) -> list[Event]:
-        rows = self.db.execute(
-            "SELECT seq, kind, seat, data FROM events WHERE table_id = ? ORDER BY seq", (table_id,)
-        ).fetchall()
-        return [Event(seq, kind, seat, json.loads(data)) for seq, kind, seat, data in rows]
+    def actions(self, table_id: str) -> list[Any]:
+        """A table's logged actions in order, as codec objects (for :func:`hearts.record.replay`)."""
+        rows = self.db.execute("SELECT data FROM actions WHERE table_id = ? ORDER BY seq", (table_id,))
+        return [json.loads(data) for (data,) in rows]
 
     def unfinished(self) -> list[str]:
         """Ids of every table whose game is not over (restored at start)."""
         return [r[0] for r in self.db.execute("SELECT id FROM tables WHERE finished = 0 ORDER BY created, id")]
 
-    def _tx(self) -> _Transaction:
-        return _Transaction(self.db)
+    def _tx(self) -> contextlib.AbstractContextManager[None]:
+        return _transaction(self.db)
 
 
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+@contextlib.contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
 
-    def __exit__(self, kind: object, value: object, tb: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+# --- the first version's databases --------------------------------------------------------
+
+
+def _upgrade(db: sqlite3.Connection) -> None:
+    """Create the schema in a new database, migrate a first-version one (in a transaction)."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"the database has schema version {version}; this server knows {SCHEMA_VERSION}")
+    if version < SCHEMA_VERSION:
+        v1 = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").fetchone()
+        _create_schema(db)
+        if v1:
+            migrate_v1(db)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _create_schema(db: sqlite3.Connection) -> None:
+    # Statement by statement: executescript() would commit the transaction it runs in.
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def migrate_v1(db: sqlite3.Connection) -> None:
+    """Rewrite a first-version database (in a transaction, once the ``actions`` table exists):
+    each table's ``events`` (``deal``, ``pass``, ``play``, ``moon`` rows with a kind, a seat and
+    data) become its ``actions`` in the codec, and its logged deals its explicit ``deals``.
+
+    The restore replays them as ``Game(rules, seed, deals=deals)``, which gives the logged
+    rounds exactly (the first version logged a round's deal as it began). The rounds an
+    unfinished table has not begun yet are then the seed's deals, where the first version would
+    have shuffled them from ``random.Random(f"{seed}:{len(deals)}")``: they differ from what it
+    would have dealt — as random, and fixed from then on.
+
+    A row that is no action raises :class:`StoreError` (naming the table and row) and the
+    transaction leaves the database as it was.
+    """
+    db.execute("ALTER TABLE tables ADD COLUMN deals TEXT")
+    events: dict[str, list[tuple[int, str, int | None, str]]] = {}
+    for table_id, seq, kind, seat, data in db.execute(
+        "SELECT table_id, seq, kind, seat, data FROM events ORDER BY table_id, seq"
+    ):
+        events.setdefault(table_id, []).append((seq, kind, seat, data))
+    for table_id, rows in events.items():
+        deals: list[list[str]] = []
+        actions: list[tuple[str, int, str]] = []
+        for seq, kind, seat, data in rows:
+            try:
+                fields = json.loads(data)
+                if kind == "deal":
+                    deals.append([str(hand) for hand in fields["hands"]])
+                    continue
+                actions.append((table_id, len(actions) + 1, to_json(_v1_action(kind, seat, fields))))
+            except (HeartsError, KeyError, TypeError, ValueError) as e:
+                raise StoreError(f"table {table_id}: event {seq} ({kind}) cannot be migrated: {e}") from None
+        db.executemany("INSERT INTO actions (table_id, seq, data) VALUES (?, ?, ?)", actions)
+        db.execute("UPDATE tables SET deals = ? WHERE id = ?", (json.dumps(deals), table_id))
+    db.execute("DROP TABLE events")
+
+
+def _v1_action(kind: str, seat: int | None, fields: dict[str, Any]) -> Action:
+    """A first-version event row as an action (``seat`` must be a seat number)."""
+    if not isinstance(seat, int):
+        raise TypeError(f"its seat is {seat!r}")
+    if kind == "pass":
+        return Pass(seat, fields["cards"])
+    if kind == "play":
+        return Play(seat, fields["card"])
+    if kind == "moon":
+        return Moon(seat, fields["choice"])
+    raise ValueError(f"unknown kind {kind!r}")

@@ -2,11 +2,13 @@
 
 Every action goes through :meth:`Table.handle` under the table's lock: it is checked against
 the sequence number the client saw (stale or duplicate → a resync, not a second action),
-applied to the engine (a refusal → an error to that client, nothing changed), committed to the
-event log, and only then broadcast: each seat gets a message built from its own
-:class:`~hearts.view.View` (RULES.md R7), and each spectator the public part alone
-(:meth:`View.public_dict <hearts.view.View.public_dict>`, encoded once per broadcast for all of
-them). Bots think in worker processes (:mod:`hearts.server.botpool`), paced by ``bot_delay``.
+applied to the engine through :meth:`Game.apply <hearts.game.Game.apply>` (a refusal → an
+error to that client, nothing changed), committed to the action log, and only then broadcast:
+each seat gets a message built from its own :class:`~hearts.view.View` (RULES.md R7), and each
+spectator the public part alone (:meth:`View.public_dict <hearts.view.View.public_dict>`,
+encoded once per broadcast for all of them). A table's ``seq`` is the number of actions its
+game has applied. Bots think in worker processes (:mod:`hearts.server.botpool`), paced by
+``bot_delay``.
 """
 
 from __future__ import annotations
@@ -15,23 +17,22 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hearts.actions import Action, Pass, to_dict
 from hearts.bots import Bot, make_bot
 from hearts.bots.registry import LEVELS
-from hearts.cards import CardSet
-from hearts.errors import HeartsError
+from hearts.errors import HeartsError, IllegalAction
 from hearts.game import Game
-from hearts.mechanics import MoonChoice
+from hearts.record import GameRecord, Seat, replay
 from hearts.round import Phase, Trick
 from hearts.rules import Rules
 from hearts.server.botpool import BotPool, fallback
-from hearts.server.persistence import Event, Store, hash_token
-from hearts.server.protocol import Action, error_message
+from hearts.server.persistence import Store, hash_token
+from hearts.server.protocol import ActionMessage, ProtocolError, Sync, error_message
 from hearts.view import View
 
 log = logging.getLogger("hearts.server")
@@ -103,19 +104,26 @@ class Connection:
 
 @dataclass
 class SeatInfo:
-    kind: str  # human, open (joinable from the lobby), bot
+    """Who sits at a seat: a ``human`` (with the hash of its secret token), an ``open`` seat
+    (joinable from the lobby) or a ``bot`` (with its spec, such as ``"easy"``)."""
+
+    kind: str
     name: str
     bot: str | None = None
     token_hash: str | None = None
 
+    def record_seat(self) -> Seat:
+        """The seat as a record names it: its name and, for a bot, the bot's spec."""
+        return Seat(self.name, self.bot if self.kind == "bot" else None)
+
 
 @dataclass
 class Table:
-    """One game with its seats, lock, sequence number and connected clients."""
+    """One game with its seats, lock and connected clients; its ``seq`` is the number of
+    actions the game has applied (each one a row of the store's log)."""
 
     id: str
-    rules: Rules
-    seed: int
+    game: Game
     seats: list[SeatInfo]
     store: Store
     bot_delay: float = 0.7
@@ -124,46 +132,35 @@ class Table:
     spectators: bool = True
     """Whether anyone may watch (without a seat) what every seat may know."""
     max_spectators: int = MAX_SPECTATORS
-    game: Game = field(init=False)
-    seq: int = 0
-    pass_phase_seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
-    bots: dict[int, Bot] = field(default_factory=dict)
-    last_event: dict[str, Any] | None = None
-    _bot_task: asyncio.Task[None] | None = None
+    bots: dict[int, Bot] = field(init=False, default_factory=dict)
+    """A bot for each bot seat (made with the seat's spec)."""
+    last_event: dict[str, Any] | None = field(init=False, default=None)
+    """The last accepted action as every seat may know it (:func:`public_event`)."""
+    _bot_task: asyncio.Task[None] | None = field(init=False, default=None)
 
-    # --- building and restoring -----------------------------------------------------------
-
-    def start_new(self) -> None:
-        """Deal the first round and log it."""
-        self.game = Game(self.rules, seed=self.seed)
-        self._log([], dealt_from=0)
-
-    def restore(self, events: list[Event]) -> None:
-        """Replay the event log: the exact position the log describes (R1.3 deals included)."""
-        deals = [e.data["hands"] for e in events if e.kind == "deal"]
-        rng = random.Random(f"{self.seed}:{len(deals)}")  # fresh deals after the logged ones
-        self.game = Game(self.rules, seed=rng, deals=deals)
-        self.seq = 0
-        for e in events:
-            if e.kind == "deal":
-                self.pass_phase_seq = e.seq
-            elif e.kind == "pass":
-                assert e.seat is not None
-                self.game.pass_cards(e.seat, e.data["cards"])
-            elif e.kind == "play":
-                self.game.play(e.data["card"], e.seat)
-            elif e.kind == "moon":
-                assert e.seat is not None
-                self.game.choose_moon(e.seat, e.data["choice"])
-            self.seq = e.seq
-        self.last_event = _public_event(events[-1]) if events else None
-
-    def _make_bots(self) -> None:
+    def __post_init__(self) -> None:
+        history = self.game.history
+        if history:
+            self.last_event = public_event(history[-1], len(history))
         for s, info in enumerate(self.seats):
-            if info.kind == "bot" and s not in self.bots:
+            if info.kind == "bot":
                 self.bots[s] = make_bot(info.bot or "medium", seed=secrets.randbits(32))
+
+    @property
+    def rules(self) -> Rules:
+        """The table's rules (its game's)."""
+        return self.game.rules
+
+    @property
+    def seq(self) -> int:
+        """The table's sequence number: how many actions have been applied (and logged)."""
+        return len(self.game.history)
+
+    def record(self) -> GameRecord:
+        """The game and who played it (names, bot specs), as a version 2 record exports it."""
+        return GameRecord(self.game, [s.record_seat() for s in self.seats])
 
     # --- public facts and messages ---------------------------------------------------------
 
@@ -189,7 +186,7 @@ class Table:
             "pass_offset": g.round.pass_offset,
             "target": self.rules.target,
             "totals": list(g.totals),
-            "history": [list(h) for h in g.history],
+            "score_history": [list(h) for h in g.score_history],
             "results": [
                 {"points": list(r.points), "scores": list(r.scores), "shooter": r.shooter,
                  "moon_choice": r.moon_choice}
@@ -277,6 +274,7 @@ class Table:
     # --- connections -----------------------------------------------------------------------
 
     def seat_for_token(self, token: str) -> int | None:
+        """The seat this secret token opens, or ``None``."""
         h = hash_token(token)
         for s, info in enumerate(self.seats):
             if info.token_hash is not None and secrets.compare_digest(info.token_hash, h):
@@ -314,97 +312,72 @@ class Table:
         self.presence()
 
     def detach(self, conn: Connection) -> None:
+        """Forget a connection that has gone."""
         if conn in self.conns:
             self.conns.discard(conn)
             self.presence()
 
     # --- actions ---------------------------------------------------------------------------
 
-    async def handle(self, conn: Connection, action: Action) -> None:
-        """A seated client's message: sync, or an action checked against ``seq``. A spectator
-        may sync (the public state) but never act: an error, and nothing changes."""
+    async def handle(self, conn: Connection, message: Sync | ActionMessage) -> None:
+        """A seated client's message: sync, or an action (of its own seat) checked against
+        ``seq``. A spectator may sync (the public state) but never act: an error, and nothing
+        changes."""
         seat = conn.seat
         if seat is None:
             assert conn.spectator
-            if action.type == "sync":
+            if isinstance(message, Sync):
                 conn.push(self.public_state("resync"))
             else:
                 conn.push(error_message(
                     "spectators cannot act: only a seat may pass, play or choose", "not_seated", self.seq
                 ))
             return
-        if action.type == "sync":
+        if isinstance(message, Sync):
             conn.push(self.state(seat, "resync"))
             return
+        try:
+            action = message.action(seat)
+        except ProtocolError as e:
+            conn.push(error_message(str(e), e.code, self.seq))
+            return
         async with self.lock:
-            assert action.seq is not None
-            if not self._fresh(action, seat):
+            if not self._fresh(message.seq, action):
                 conn.push(self.state(seat, "resync"))
                 return
             try:
-                self._apply(seat, action)
-            except HeartsError as e:
+                self._apply(action)
+            except IllegalAction as e:
                 conn.push(error_message(str(e), "illegal", self.seq))
                 return
         self.kick_bots()
 
-    def _fresh(self, action: Action, seat: int) -> bool:
+    def _fresh(self, seen: int, action: Action) -> bool:
         """Whether an action was made on the current state (else: stale or a duplicate)."""
-        if action.seq == self.seq:
+        if seen == self.seq:
             return True
         # A pass does not depend on the others' passes: one made during this pass phase stands.
         g = self.game
-        seen = action.seq
         return (
-            action.type == "pass"
-            and seen is not None
-            and self.pass_phase_seq <= seen <= self.seq
-            and not g.is_over
-            and g.round.phase is Phase.PASSING
-            and seat in g.round.seats_to_pass()
+            isinstance(action, Pass)
+            and g.phase is Phase.PASSING
+            and action.seat in g.actors()
+            and g.round_starts[-1] <= seen <= self.seq
         )
 
-    def _apply(self, seat: int, action: Action) -> None:
-        """Apply a checked action (the engine refuses it unchanged if illegal), log, commit,
-        broadcast. Called with the lock held."""
-        g = self.game
-        rounds = len(g.rounds)
-        if action.type == "pass":
-            assert action.cards is not None
-            g.pass_cards(seat, list(action.cards))
-            data: dict[str, Any] = {"cards": str(g.round.passed(seat))}
-        elif action.type == "play":
-            assert action.card is not None
-            played_before = len(g.rounds[rounds - 1].plays)
-            g.play(action.card, seat)
-            data = {"card": str(g.rounds[rounds - 1].plays[played_before])}
-        else:
-            choice: MoonChoice = "subtract" if action.choice == "subtract" else "add"
-            g.choose_moon(seat, choice)
-            data = {"choice": action.choice}
-        self._log([(action.type, seat, data)], dealt_from=rounds)
-
-    def _log(self, actions: list[tuple[str, int | None, dict[str, Any]]], dealt_from: int) -> None:
-        events: list[tuple[int, str, int | None, dict[str, Any]]] = []
-        seq = self.seq
-        for kind, seat, data in actions:
-            seq += 1
-            events.append((seq, kind, seat, data))
-        for k in range(dealt_from, len(self.game.rounds)):
-            seq += 1
-            events.append((seq, "deal", None, {"round": k, "hands": [str(h) for h in self.game.rounds[k].dealt]}))
-            self.pass_phase_seq = seq
+    def _apply(self, action: Action) -> None:
+        """Apply an action (an illegal one is refused, nothing changed: an
+        :class:`~hearts.errors.IllegalAction`), commit its row of the log, broadcast.
+        Called with the lock held."""
+        game = self.game
+        game.apply(action)
         try:
-            self.store.append(self.id, events, finished=self.game.is_over)
+            self.store.append(self.id, self.seq, action, finished=game.is_over)
         except Exception:
-            log.exception("table %s: could not commit; restoring from the log", self.id)
-            self.restore(self.store.events(self.id))
+            game.undo()
+            log.exception("table %s: could not commit %s; it is taken back", self.id, action)
             raise
-        self.seq = seq
-        first = events[0]
-        self.last_event = _public_event(Event(first[0], first[1], first[2], first[3]))
-        if len(events) > 1 and self.last_event is not None:
-            self.last_event["new_round"] = len(self.game.rounds) - 1
+        self.last_event = public_event(action, self.seq)
         self.broadcast()
 
     # --- bots ------------------------------------------------------------------------------
@@ -417,14 +390,7 @@ class Table:
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
     def _bot_to_act(self) -> int | None:
-        g = self.game
-        if g.is_over:
-            return None
-        r = g.round
-        if r.phase is Phase.PASSING:
-            return next((s for s in r.seats_to_pass() if s in self.bots), None)
-        mover = r.to_move
-        return mover if mover in self.bots else None
+        return next((s for s in self.game.actors() if s in self.bots), None)
 
     async def _run_bots(self) -> None:
         while True:
@@ -432,26 +398,41 @@ class Table:
             if seat is None:
                 return
             view = View.of(self.game, seat)
-            bot = self.bots[seat]
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
+            action: Action | None
             try:
-                action, self.bots[seat] = await self.pool.decide(bot, view)
+                action, self.bots[seat] = await self.pool.decide(self.bots[seat], view)
             except Exception:
-                log.exception("table %s: bot of seat %d failed; it plays at random", self.id, seat)
-                action = fallback(view)
+                log.exception("table %s: bot of seat %d failed; it acts at random", self.id, seat)
+                action = None
             async with self.lock:
                 if self._bot_to_act() != seat or View.of(self.game, seat) != view:
                     continue  # the position moved on meanwhile: think again
-                try:
-                    self._apply(seat, action)
-                except HeartsError:
-                    log.exception("table %s: bot of seat %d chose an illegal action", self.id, seat)
-                    self._apply(seat, fallback(view))
+                if action is not None and action not in self.game.legal_actions(seat):
+                    log.error("table %s: bot of seat %d chose %s, which is illegal; it acts at random",
+                              self.id, seat, action)
+                    action = None
+                self._apply(action if action is not None else fallback(self.game, seat))
 
     def cancel_bots(self) -> None:
+        """Stop the bots' runner (at shutdown)."""
         if self._bot_task is not None:
             self._bot_task.cancel()
+
+
+def public_event(action: Action, seq: int) -> dict[str, Any]:
+    """What every seat may know of an accepted action (R7): its codec object without a pass's
+    cards, and the ``seq`` it brought the table to.
+
+    >>> from hearts.actions import Play
+    >>> public_event(Pass(2, "2C 3C 4C"), 3), public_event(Play(1, "QS"), 9)
+    ({'type': 'pass', 'seat': 2, 'seq': 3}, {'type': 'play', 'seat': 1, 'card': 'QS', 'seq': 9})
+    """
+    event = to_dict(action)
+    event.pop("cards", None)
+    event["seq"] = seq
+    return event
 
 
 def _trick_dict(t: Trick | None) -> dict[str, Any] | None:
@@ -463,19 +444,6 @@ def _trick_dict(t: Trick | None) -> dict[str, Any] | None:
         "winner": t.winner,
         "points": t.points,
     }
-
-
-def _public_event(e: Event) -> dict[str, Any] | None:
-    """What every seat may know of an event: who passed (not what), who played what."""
-    if e.kind == "pass":
-        return {"kind": "pass", "seat": e.seat, "seq": e.seq}
-    if e.kind == "play":
-        return {"kind": "play", "seat": e.seat, "card": e.data["card"], "seq": e.seq}
-    if e.kind == "moon":
-        return {"kind": "moon", "seat": e.seat, "choice": e.data["choice"], "seq": e.seq}
-    if e.kind == "deal":
-        return {"kind": "deal", "round": e.data.get("round"), "seq": e.seq}
-    return None
 
 
 class TableError(ValueError):
@@ -509,22 +477,26 @@ class Manager:
         return count
 
     def get(self, table_id: str) -> Table | None:
-        """A table in memory, or loaded from the store (restored by replaying its log)."""
+        """A table in memory, or loaded from the store: its game is ``Game(rules, seed)`` (with
+        a migrated table's logged deals) and the log replayed, as a record is
+        (:func:`hearts.record.replay`; a log that does not replay raises
+        :class:`~hearts.errors.RecordError`)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        found = self.store.table(table_id)
-        if found is None:
+        row = self.store.table(table_id)
+        if row is None:
             return None
-        config, seed, _finished = found
-        rules = Rules.from_dict(config["rules"])
+        game = Game(Rules.from_dict(row.config["rules"]), row.seed, deals=row.deals)
+        replay(game, self.store.actions(table_id))
         seats = [SeatInfo(r.kind, r.name or "", r.bot, r.token_hash) for r in self.store.seats(table_id)]
+        return self._open(table_id, game, seats, spectators=bool(row.config.get("spectators", True)))
+
+    def _open(self, table_id: str, game: Game, seats: list[SeatInfo], spectators: bool) -> Table:
+        """Serve a table: keep it in memory and start its bots."""
         table = Table(
-            table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay, pool=self.pool,
-            spectators=bool(config.get("spectators", True)),
+            table_id, game, seats, self.store, bot_delay=self.bot_delay, pool=self.pool, spectators=spectators
         )
-        table.restore(self.store.events(table_id))
-        table._make_bots()
         self.tables[table_id] = table
         with contextlib.suppress(RuntimeError):  # no running loop (tests, scripts)
             table.kick_bots()
@@ -586,15 +558,7 @@ class Manager:
         self.store.create_table(
             table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats]
         )
-        table = Table(
-            table_id, rules, seed, seats, self.store, bot_delay=self.bot_delay, pool=self.pool, spectators=spectators
-        )
-        table.start_new()
-        table._make_bots()
-        self.tables[table_id] = table
-        with contextlib.suppress(RuntimeError):
-            table.kick_bots()
-        return table, tokens
+        return self._open(table_id, Game(rules, seed), seats, spectators), tokens
 
     def join(self, table_id: str, seat: Any, name: Any) -> str:
         """Take a free (open) seat; returns its new secret token."""
@@ -647,6 +611,3 @@ class Manager:
                 c.kill()
         self.pool.shutdown()
 
-
-def cards_text(cards: CardSet) -> list[str]:
-    return [str(c) for c in cards.sorted_by_suit()]

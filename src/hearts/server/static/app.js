@@ -51,52 +51,78 @@
   }
 
   // ---------------------------------------------------------------- lobby
-  const OPTION_CHOICES = {
-    moon: ["add_to_others", "subtract_from_self", "shooter_chooses", "add_unless_losing"],
-    queen_lead: ["anytime", "after_break"],
-    first_lead: ["lowest_club", "any_club"],
-    ties: ["play_on", "share"],
-  };
-  const BOOL_OPTIONS = ["points_on_first_trick", "must_break_hearts", "queen_breaks_hearts", "lead_hearts_instead_of_queen"];
-  const INT_OPTIONS = ["pass_count", "jack_of_diamonds", "no_tricks_bonus"];
-  let config = null;
+  // The rule options' form is made from their specs (GET /api/config: Rules.options()): each
+  // option's label in words, its help and rule number as a hint, and a control by its kind.
+  // ``players`` and ``target`` sit in the first row; the others under "Rule options".
+  const HEADLINE = ["players", "target"];
+  let config = null, specs = [];
 
   async function lobby() {
     $("lobby").hidden = false;
     document.title = "pyhearts — lobby";
     config = await api("GET", "/api/config");
+    specs = config.options;
     const preset = $("preset");
-    for (const name of Object.keys(config.presets)) preset.append(el("option", { value: name, text: name }));
-    preset.addEventListener("change", fillOptions);
-    fillOptions();
-    $("players").addEventListener("change", fillSeats);
+    for (const name of Object.keys(config.presets)) preset.append(el("option", { value: name, text: readable(name) }));
+    const values = config.presets[preset.value];
+    const first = $("spectators-option");
+    for (const spec of specs) {
+      const control = optionControl(spec, values[spec.name]);
+      if (HEADLINE.includes(spec.name)) first.before(control);
+      else $("options").append(control);
+    }
+    preset.addEventListener("change", () => {  // the preset's values, but for the first row's
+      const chosen = config.presets[preset.value];
+      for (const spec of specs) if (!HEADLINE.includes(spec.name)) setOption(spec, chosen[spec.name]);
+    });
+    $("opt-players").addEventListener("input", fillSeats);
     fillSeats();
     $("create-form").addEventListener("submit", createTable);
     $("refresh").addEventListener("click", listTables);
     listTables();
   }
 
-  function fillOptions() {
-    const values = config.presets[$("preset").value];
-    const box = $("options");
-    box.textContent = "";
-    for (const [name, choices] of Object.entries(OPTION_CHOICES)) {
-      const s = el("select", { "data-option": name });
-      for (const c of choices) s.append(el("option", { value: c, text: c, selected: values[name] === c }));
-      box.append(el("label", {}, name, s));
-    }
-    for (const name of BOOL_OPTIONS) {
-      const s = el("select", { "data-option": name, "data-kind": "bool" });
-      for (const c of ["true", "false"]) s.append(el("option", { value: c, text: c, selected: String(values[name]) === c }));
-      box.append(el("label", {}, name, s));
-    }
-    for (const name of INT_OPTIONS) {
-      box.append(el("label", {}, name, el("input", { type: "number", "data-option": name, "data-kind": "int", value: values[name] })));
-    }
+  // Words for a value such as "add_to_others": "add to others".
+  const readable = (value) => String(value).replace(/_/g, " ");
+
+  function optionControl(spec, value) {
+    const id = "opt-" + spec.name;
+    const hint = spec.kind === "pass_cycle" ? spec.help + ": a comma list of " + spec.choices.join(", ") + "; empty for the usual rotation" : spec.help;
+    const words = el("span", { class: "words" }, spec.label + " ", el("small", { class: "rule", text: spec.rule }));
+    let input;
+    if (spec.kind === "bool") input = el("input", { type: "checkbox", id });
+    else if (spec.kind === "choice") {
+      input = el("select", { id });
+      for (const c of spec.choices) input.append(el("option", { value: c, text: readable(c) }));
+    } else if (spec.kind === "int") input = el("input", { type: "number", id, min: spec.low, max: spec.high, step: 1, required: true });
+    else input = el("input", { type: "text", id, placeholder: "usual rotation", spellcheck: "false" });
+    input.dataset.option = spec.name;
+    const label = el("label", { class: "option" + (spec.kind === "bool" ? " check" : ""), for: id, title: hint + " (RULES.md " + spec.rule + ")" },
+      ...(spec.kind === "bool" ? [input, words] : [words, input]), el("small", { class: "hint", text: hint }));
+    setOption(spec, value, input);
+    return label;
+  }
+
+  function setOption(spec, value, input) {
+    input = input || $("opt-" + spec.name);
+    if (spec.kind === "bool") input.checked = value === true;
+    else if (spec.kind === "pass_cycle") input.value = (value || []).join(", ");
+    else input.value = String(value);
+  }
+
+  function optionValue(spec) {
+    const input = $("opt-" + spec.name);
+    if (spec.kind === "bool") return input.checked;
+    if (spec.kind === "int") return Number(input.value);
+    if (spec.kind === "choice") return input.value;
+    const steps = input.value.split(",").map((x) => x.trim().toLowerCase()).filter(Boolean);
+    return steps.length ? steps.map((x) => (/^\d+$/.test(x) ? Number(x) : x)) : null;
   }
 
   function fillSeats() {
-    const n = Number($("players").value);
+    const players = specs.find((x) => x.name === "players");
+    const n = Number($("opt-players").value);
+    if (!Number.isInteger(n) || n < players.low || n > players.high) return;  // still being typed
     const box = $("seats");
     const old = [...box.querySelectorAll(".seat-row")].map((r) => ({
       kind: r.querySelector(".kind").value, name: r.querySelector(".name").value, level: r.querySelector(".level").value,
@@ -118,14 +144,11 @@
 
   async function createTable(ev) {
     ev.preventDefault();
-    const options = {};
+    const options = {};  // what differs from the preset; the server checks it (RULES.md R-numbers)
     const preset = config.presets[$("preset").value];
-    for (const input of $("options").querySelectorAll("[data-option]")) {
-      const name = input.dataset.option;
-      let v = input.value;
-      if (input.dataset.kind === "bool") v = v === "true";
-      else if (input.dataset.kind === "int") v = Number(v);
-      if (v !== preset[name]) options[name] = v;
+    for (const spec of specs) {
+      const v = optionValue(spec);
+      if (JSON.stringify(v) !== JSON.stringify(preset[spec.name])) options[spec.name] = v;
     }
     const spectators = $("allow-spectators").checked;
     const seats = [...$("seats").querySelectorAll(".seat-row")].map((r) => {
@@ -133,7 +156,7 @@
       return kind === "bot" ? { kind, level: r.querySelector(".level").value } : kind === "open" ? { kind } : { kind, name: r.querySelector(".name").value };
     });
     try {
-      const t = await api("POST", "/api/tables", { preset: $("preset").value, options, target: Number($("target").value), seats, spectators });
+      const t = await api("POST", "/api/tables", { preset: $("preset").value, options, seats, spectators });
       const list = el("ul", { class: "links" });
       let mine = null;
       for (const s of t.seats) {
@@ -433,7 +456,7 @@
     const head = el("tr", {}, el("th", { text: "Round" }));
     for (let s = 0; s < n; s++) head.append(el("th", { text: seatName(s) }));
     const table = el("table", {}, head);
-    t.history.forEach((row, i) => {
+    t.score_history.forEach((row, i) => {
       const tr = el("tr", {}, el("td", { text: String(i + 1) }));
       row.forEach((x, s) => tr.append(el("td", { text: x + " (+" + t.results[i].scores[s] + ")" })));
       table.append(tr);
