@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import statistics
 from collections import defaultdict
 from dataclasses import asdict
@@ -13,10 +14,11 @@ from typing import Any
 import pytest
 
 import hearts.arena as arena
-from hearts import Card, CardSet, Rules
+from hearts import Card, CardSet, Game, Rules
 from hearts.arena import ArenaError, ArenaResult, Progress, arena_main, paired_difference, ratio_ci, run_arena
 from hearts.bots import Bot, RandomBot
 from hearts.errors import HeartsError
+from hearts.round import deal_hands
 from hearts.view import View
 
 RANDOM4 = ["random"] * 4
@@ -75,6 +77,19 @@ def test_duplicate_games_share_the_deal_sequence(dup_games: ArenaResult) -> None
         shortest = min(len(s) for s in seqs)
         assert shortest >= 1
         assert all(s[:shortest] == seqs[0][:shortest] for s in seqs)
+
+
+def test_games_are_dealt_from_their_seed(dup_games: ArenaResult) -> None:
+    """R1.3: game ``k`` of a tournament is ``Game(rules, seed)`` for its derived seed: its
+    rounds' deals are that seed's stream of shuffles, in every rotation."""
+    rules = Rules(target=40)
+    for unit in range(3):
+        rng = random.Random(arena.derive_seed(5, "game", unit))
+        for rotation in range(4):
+            dealt = [r.dealt for r in dup_games.rounds if r.unit == unit and r.rotation == rotation]
+            stream = random.Random(arena.derive_seed(5, "game", unit))
+            assert dealt == [tuple(deal_hands(rules, stream)) for _ in dealt]
+        assert Game(rules, rng).round.dealt == tuple(CardSet.from_mask(m) for m in dealt[0])
 
 
 # --- seeding ---------------------------------------------------------------------------------

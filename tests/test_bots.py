@@ -9,6 +9,7 @@ R4.4 (shooting the moon, ``shooter_chooses``), R7 (a seat sees only its view).
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import random
 from typing import Literal
 
@@ -18,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hearts import Card, CardSet, Game, Phase, Round, Rules
-from hearts.bots import LEVELS, Bot, HeuristicBot, RandomBot, SearchBot, make_bot, run_bots
+from hearts.actions import Moon, Pass, Play
+from hearts.bots import BOT_NAMES, LEVELS, Bot, HeuristicBot, RandomBot, SearchBot, make_bot, run_bots
 from hearts.bots.heuristic import pass_mask, threat_of_moon
 from hearts.bots.search import pass_candidates, pick, race, sample_hands
 from hearts.cards import QUEEN_OF_SPADES, SUIT_MASKS, cards_of
@@ -736,3 +738,50 @@ def test_default_moon_choice_property(scores: list[int], jack: int, ties: str) -
         assert choice == "add"  # adding ends the game and the shooter wins it
     else:
         assert choice == ("add" if m["add"] > 0 else "subtract")
+
+
+# --- Bot.act: the one entry point of every driver --------------------------------------------
+
+ACTING = ["random", "heuristic", "easy", SEARCH_TINY, f"{SEARCH_TINY},model=adaptive"]
+if importlib.util.find_spec("pyspiel") is not None:
+    ACTING.append("openspiel_ismcts:simulations=20")
+
+
+def test_every_registered_bot_is_exercised_by_act() -> None:
+    """``ACTING`` holds a spec of every bot of the registry (levels are registry bots too)."""
+    assert {spec.partition(":")[0] for spec in ACTING} | {"openspiel_ismcts"} >= set(BOT_NAMES)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 130))
+def test_act_returns_a_legal_pass_or_play(seed: int, steps: int) -> None:
+    """R2.1, R3: at a random point of a game (found through ``actors()``, ``legal_actions()``
+    and ``apply()`` only), ``Bot.act`` of every registered bot, for every seat that may act,
+    is a ``Pass`` or ``Play`` of that seat among its legal actions."""
+    game = Game(Rules(target=60), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        seat = rng.choice(game.actors())
+        game.apply(rng.choice(list(game.legal_actions(seat))))
+    for spec in ACTING:
+        for seat in game.actors():
+            action = make_bot(spec, seed=seed).act(View.of(game, seat))
+            assert isinstance(action, (Pass, Play)) and action.seat == seat
+            assert action in game.legal_actions(seat), (spec, action)
+
+
+@pytest.mark.parametrize("spec", ACTING)
+def test_act_returns_the_shooters_moon_choice(spec: str) -> None:
+    """R4.4 ``shooter_chooses``: once seat 0 has taken every point, ``Bot.act`` answers the
+    moon decision with a legal ``Moon`` of seat 0."""
+    rules = Rules(moon="shooter_chooses", pass_cycle=("hold",))  # seat 0 keeps every club
+    game = Game(rules, seed=2, deals=[[suit("C"), suit("D"), suit("H"), suit("S")]])
+    while game.round.phase is Phase.PLAYING:
+        (seat,) = game.actors()
+        legal = list(game.legal_actions(seat))  # in card order
+        game.apply(legal[-1] if seat == 0 else legal[0])
+    assert game.round.phase is Phase.MOON_CHOICE and game.actors() == (0,)
+    action = make_bot(spec, seed=1).act(View.of(game, 0))
+    assert isinstance(action, Moon) and action in game.legal_actions(0)

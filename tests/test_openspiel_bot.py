@@ -16,6 +16,9 @@ from helpers import ROUND_OF_DIRECTION
 from hearts import CardSet, Game, Round, Rules
 from hearts.bots import Bot, RandomBot, make_bot, run_bots
 from hearts.bots.openspiel import (
+    FIXED,
+    FLAGS,
+    FREE,
     OpenSpielBot,
     OpenSpielUnavailable,
     load_game,
@@ -94,6 +97,22 @@ def test_parameters_map_our_options() -> None:
     openspiel_parameters(Rules(target=50, ties="share", pass_cycle=("right", "hold")))
 
 
+def test_every_option_is_mapped_once() -> None:
+    """R6: each option of ``Rules.options()`` is either set from one of OpenSpiel's flags,
+    fixed at OpenSpiel's one value, or free (it does not reach a one-round state): exactly one,
+    and the defaults of the flags' options are values OpenSpiel plays."""
+    flagged = [option for option, _, _ in FLAGS.values()]
+    groups = [set(flagged), set(FIXED), set(FREE)]
+    assert len(flagged) == len(set(flagged)) == 8
+    for spec in Rules.options():
+        assert sum(spec.name in g for g in groups) == 1, spec.name
+        if spec.name in FIXED:
+            assert FIXED[spec.name] == spec.default
+    assert {spec.name for spec in Rules.options()} == set().union(*groups)
+    for option, on, off in FLAGS.values():
+        assert Rules.option(option).default in (on, off)
+
+
 @pytest.mark.parametrize(
     ("rules", "words"),
     [
@@ -117,10 +136,7 @@ def test_unsupported_rules_are_a_clear_error(rules: Rules, words: str) -> None:
     seat = next(s for s in range(rules.players) if View.of(game, s).my_turn)
     view = View.of(game, seat)
     with pytest.raises(HeartsError, match="cannot play these rules"):
-        if view.must_pass:
-            bot.choose_pass(view)
-        else:
-            bot.choose_play(view)
+        bot.act(view)
 
 
 def test_reconstruction_agrees_with_the_view() -> None:
@@ -332,13 +348,9 @@ def test_whole_round_ismcts_at_seat_0_against_random_bots() -> None:
     for round_number in (0, 3):  # a left pass, then a hold round
         r = Round.deal(Rules(), seed=21 + round_number, round_number=round_number)
         bots = [OpenSpielBot.ismcts(seed=1, simulations=50), *(RandomBot(seed=s) for s in (1, 2, 3))]
-        if r.phase is Phase.PASSING:
-            for s in range(4):
-                r.pass_cards(s, bots[s].choose_pass(View.of(r, s)))
-        while not r.is_over:
-            mover = r.to_move
-            assert mover is not None
-            r.play(bots[mover].choose_play(View.of(r, mover)), mover)
+        while actors := r.actors():
+            for s in actors:
+                r.apply(bots[s].act(View.of(r, s)))
         assert r.result is not None and sum(r.result.points) == 26
 
 
@@ -352,17 +364,14 @@ def test_ismcts_plays_every_seat_in_a_subprocess() -> None:
         from hearts.view import View
         from hearts.bots import RandomBot
         from hearts.bots.openspiel import OpenSpielBot
-        from hearts.round import Phase
         for seat in (1, 2, 3):
             for number in range(4):
                 r = Round.deal(Rules(), seed=seat * 10 + number, round_number=number)
                 bots = [RandomBot(seed=s) for s in range(4)]
                 bots[seat] = OpenSpielBot.ismcts(seed=seat, simulations=25)
-                if r.phase is Phase.PASSING:
-                    for s in range(4):
-                        r.pass_cards(s, bots[s].choose_pass(View.of(r, s)))
-                while not r.is_over:
-                    r.play(bots[r.to_move].choose_play(View.of(r, r.to_move)))
+                while actors := r.actors():
+                    for s in actors:
+                        r.apply(bots[s].act(View.of(r, s)))
         print("ok")
         """
     )

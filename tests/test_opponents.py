@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from hearts import Phase, Round, Rules
 from hearts.bots.opponents import careless_odds, greedy_probability
+from hearts.bots.policies import greedy_policy
 from hearts.bots.search import sample_hands
 from hearts.cards import QS_MASK, cards_of
-from hearts.kernel import greedy_policy
 from hearts.mechanics import LegalConfig
 from hearts.round import deal_hands
 from hearts.view import View

@@ -12,8 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hearts import Card, CardSet, Game, IllegalPlay, Phase, Round, Rules
+from hearts.actions import Moon, Pass, Play
+from hearts.bots.policies import defender_card, greedy_policy, shooter_card
 from hearts.cards import HEARTS, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_of
-from hearts.kernel import defender_card, greedy_policy, play_out, playout, random_round, shooter_card
+from hearts.kernel import Rollout, play_out, playout, random_round
 from hearts.mechanics import LegalConfig, MoonChoice, RoundResult
 from hearts.round import deal_hands
 
@@ -92,14 +94,14 @@ def playing_position(
     for _ in range(plays):
         if r.phase is not Phase.PLAYING:
             break
-        r.play(rng.choice(list(r.legal_plays())))
+        r.apply(rng.choice(list(r.legal_actions(r.actors()[0]))))
     return r if r.phase is Phase.PLAYING else None
 
 
 def random_pass(r: Round, rng: random.Random) -> None:
     while r.phase is Phase.PASSING:
-        seat = rng.choice(r.seats_to_pass())
-        r.pass_cards(seat, rng.sample(list(r.hand(seat)), r.rules.pass_count))
+        seat = rng.choice(r.actors())
+        r.apply(Pass(seat, rng.sample(list(r.hand(seat)), r.rules.pass_count)))
 
 
 # --- random play ---------------------------------------------------------------------------
@@ -135,7 +137,7 @@ def test_r3_r4_random_legal_play_whole_round(rules: Rules, seed: int, round_numb
         assert rules.moon == "shooter_chooses"
         assert r.to_move is not None
         made: MoonChoice = "add" if rng.random() < 0.5 else "subtract"
-        r.choose_moon(r.to_move, made)
+        r.apply(Moon(r.to_move, made))
         choice = made
     assert r.phase is Phase.OVER and r.result is not None
     deck = cards_of(rules.deck_mask)
@@ -173,14 +175,13 @@ def test_r5_random_games_complete(rules: Rules, seed: int) -> None:
         if game.is_over:
             break
         r = game.round
+        seat = rng.choice(game.actors())
         if r.phase is Phase.PASSING:
-            seat = rng.choice(r.seats_to_pass())
-            game.pass_cards(seat, rng.sample(list(r.hand(seat)), rules.pass_count))
+            game.apply(Pass(seat, rng.sample(list(r.hand(seat)), rules.pass_count)))
         elif r.phase is Phase.MOON_CHOICE:
-            assert r.to_move is not None
-            game.choose_moon(r.to_move, rng.choice(["add", "subtract"]))
+            game.apply(Moon(seat, rng.choice(["add", "subtract"])))
         else:
-            game.play(rng.choice(list(game.legal_plays())))
+            game.apply(Play(seat, rng.choice(list(r.legal_plays()))))
     assert game.is_over and game.winners
     totals = [sum(res.scores[s] for res in game.results) for s in range(rules.players)]
     assert game.totals == totals
@@ -222,11 +223,10 @@ def test_round_clone_is_independent(rules: Rules, seed: int, steps: int) -> None
 def engine_finish(r: Round, rng: random.Random, choice: MoonChoice) -> None:
     """Finish ``r`` choosing as the kernel does: the k-th lowest legal card, k = int(u * count)."""
     while r.phase is Phase.PLAYING:
-        legal = list(r.legal_plays())
-        r.play(legal[int(rng.random() * len(legal))])
+        legal = list(r.legal_actions(r.actors()[0]))  # in card order
+        r.apply(legal[int(rng.random() * len(legal))])
     if r.phase is Phase.MOON_CHOICE:
-        assert r.to_move is not None
-        r.choose_moon(r.to_move, choice)
+        r.apply(Moon(r.actors()[0], choice))
 
 
 @given(
@@ -257,7 +257,7 @@ def test_kernel_playout_agrees_with_engine(rules: Rules, seed: int, plays: int, 
     by_seat = (hands[:], won[:], tricks_won[:])
     play_out(by_seat[0], trick.leader, [int(c) for c in trick.cards], r.hearts_broken, r.tricks_played == 0,
              by_seat[1], by_seat[2], r.hand_size - r.tricks_played, LegalConfig(rules), random.Random(seed),
-             policies=[None] * n)
+             Rollout((None,) * n))
     play_out(
         hands,
         trick.leader,
@@ -294,7 +294,7 @@ def test_kernel_random_round_agrees_with_engine(rules: Rules, seed: int, round_n
         for s in range(rules.players):
             remaining = list(r.hand(s))
             chosen = [remaining.pop(int(rng2.random() * len(remaining))) for _ in range(rules.pass_count)]
-            r.pass_cards(s, chosen)
+            r.apply(Pass(s, chosen))
     engine_finish(r, rng2, "add")
     assert r.result is not None
     assert result == r.result
@@ -350,9 +350,9 @@ def test_kernel_moon_rollouts_play_legal_cards_to_the_end(rules: Rules, seed: in
         return card
 
     deck = rules.deck_mask
+    rollout = Rollout((checked,) * n, rng.choice([1, 10, 16]), shooter_card, defender_card)
     play_out(hands, trick.leader, [int(c) for c in trick.cards], r.hearts_broken, r.tricks_played == 0,
-             won, tricks_won, r.hand_size - r.tricks_played, cfg, random.Random(seed),
-             policies=[checked] * n, shoot_from=rng.choice([1, 10, 16]))
+             won, tricks_won, r.hand_size - r.tricks_played, cfg, random.Random(seed), rollout)
     assert all(legal >> card & 1 for legal, card in chosen)
     assert hands == [0] * n
     assert sum(tricks_won) == r.hand_size
@@ -379,31 +379,8 @@ def test_kernel_random_seats_neither_shoot_nor_defend(rules: Rules, seed: int, p
         won = [r.won_cards(s).mask for s in range(n)]
         tricks_won = list(r.tricks_won)
         trick = r.current_trick
+        rollout = Rollout((None,) * n, shoot_from, shooter_card, defender_card)
         play_out(hands, trick.leader, [int(c) for c in trick.cards], r.hearts_broken, r.tricks_played == 0,
-                 won, tricks_won, r.hand_size - r.tricks_played, LegalConfig(rules), random.Random(seed),
-                 policies=[None] * n, shoot_from=shoot_from)
+                 won, tricks_won, r.hand_size - r.tricks_played, LegalConfig(rules), random.Random(seed), rollout)
         outcomes.append((won, tricks_won))
     assert outcomes[0] == outcomes[1]
-
-
-@given(legal=st.integers(1, (1 << 52) - 1), trick=st.lists(st.integers(0, 51), max_size=5, unique=True),
-       winning=st.booleans())
-def test_moon_policies_choose_from_the_legal_cards(legal: int, trick: list[int], winning: bool) -> None:
-    """The kernel's moon shooter and defender play one of the legal cards given (R3)."""
-    assert legal >> shooter_card(legal, trick) & 1
-    assert legal >> defender_card(legal, trick, winning) & 1
-
-
-def test_moon_policies() -> None:
-    """A shooter follows high, discards a card without points and leads its highest rank; a
-    defender follows and leads high, keeps points off the shooter's trick and dumps them on
-    anyone else's."""
-    hand = CardSet.parse("2C KC 3H QS 5D").mask
-    clubs = CardSet.parse("2C KC").mask
-    assert shooter_card(clubs, [int(Card.parse("9C"))]) == Card.parse("KC")
-    assert shooter_card(hand & ~clubs, [int(Card.parse("9C"))]) == Card.parse("5D")
-    assert shooter_card(hand, []) == Card.parse("KC")  # its highest rank
-    assert defender_card(clubs, [int(Card.parse("9C"))], True) == Card.parse("KC")
-    assert defender_card(hand & ~clubs, [int(Card.parse("9C"))], True) == Card.parse("5D")
-    assert defender_card(hand & ~clubs, [int(Card.parse("9C"))], False) == Card.parse("QS")
-    assert defender_card(hand, [], False) == Card.parse("KC")

@@ -12,7 +12,9 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 import hearts.rl
-from hearts import Game, Rules
+from hearts import Game, IllegalAction, Rules
+from hearts.actions import Pass
+from hearts.errors import ActionError
 from hearts.rl import hearts_v0
 from hearts.rl.encoding import ObservationEncoder
 from hearts.rl.gym_env import HeartsEnv
@@ -71,10 +73,11 @@ def test_pettingzoo_whole_game() -> None:
 
 
 def test_gymnasium_check_env_and_registration() -> None:
+    """Gymnasium's checker steps with unmasked random actions: ``illegal="random"`` lets it."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        check_env(HeartsEnv(opponents="heuristic"))
-        check_env(gymnasium.make(hearts.rl.ENV_ID, players=5, seat=2).unwrapped)
+        check_env(HeartsEnv(opponents="heuristic", illegal="random"))
+        check_env(gymnasium.make(hearts.rl.ENV_ID, players=5, seat=2, illegal="random").unwrapped)
 
 
 def run_gym(env: HeartsEnv, seed: int) -> list[tuple[bytes, float]]:
@@ -96,15 +99,28 @@ def test_gymnasium_seeded_reset_is_reproducible() -> None:
 
 
 def test_gymnasium_illegal_actions() -> None:
-    env = HeartsEnv(illegal_penalty=-1.0)
-    obs, _ = env.reset(seed=1)
-    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    _, reward, _, _, info = env.step(bad)
-    assert info["illegal_action"] and reward == -1.0
-    strict = HeartsEnv(illegal="raise")
+    """An action outside the mask raises the engine's error by default (R2.1 while passing, R3
+    while playing, R1.2 for an int that is no card) and changes nothing; ``illegal="random"``
+    replaces it with a random legal action and says so."""
+    strict = HeartsEnv(opponents="heuristic", whole_game=True)
     obs, _ = strict.reset(seed=1)
-    with pytest.raises(ValueError, match="not legal"):
-        strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    for _ in range(40):  # passes, then plays
+        mask = obs["action_mask"].copy()
+        before = obs["observation"].copy()
+        for bad in (int(np.flatnonzero(mask == 0)[0]), 52, -1):
+            with pytest.raises((IllegalAction, ActionError)) as info:
+                strict.step(bad)
+            assert isinstance(info.value, ValueError) and str(info.value)[:2] in ("R1", "R2", "R3")
+            again = strict._obs()
+            assert (again["observation"] == before).all() and (again["action_mask"] == mask).all()
+        obs, *_ = strict.step(int(np.flatnonzero(mask)[0]))
+    lenient = HeartsEnv(illegal="random", illegal_penalty=-1.0)
+    obs, _ = lenient.reset(seed=1)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, _, _, info = lenient.step(bad)
+    assert info["illegal_action"] and reward == -1.0
+    with pytest.raises(ValueError, match="illegal must be 'raise' or 'random', not 'ignore'"):
+        HeartsEnv(illegal="ignore")
 
 
 def test_encoding_slices() -> None:
@@ -115,9 +131,10 @@ def test_encoding_slices() -> None:
     game = Game(Rules(), seed=4)
     rng = random.Random(4)
     for seat in range(4):
-        game.pass_cards(seat, rng.sample(list(game.round.hand(seat)), 3))
+        game.apply(Pass(seat, rng.sample(list(game.round.hand(seat)), 3)))
     for _ in range(6):
-        game.play(rng.choice(list(game.legal_plays())))
+        (seat,) = game.actors()
+        game.apply(rng.choice(list(game.legal_actions(seat))))
     me = 1
     v = View.of(game, me)
     obs = enc.encode(v)
@@ -143,7 +160,8 @@ def test_encoding_is_r7_safe() -> None:
     for trial in range(30):
         game = Game(Rules(pass_count=0), seed=trial)
         for _ in range(rng.randrange(0, 40)):
-            game.play(rng.choice(list(game.legal_plays())))
+            (seat,) = game.actors()
+            game.apply(rng.choice(list(game.legal_actions(seat))))
         r = game.round
         me = 0
         obs = enc.encode(View.of(game, me))
@@ -160,9 +178,9 @@ def test_encoding_is_r7_safe() -> None:
             i += k
         twin = Game(Rules(pass_count=0), deals=[hands])
         try:
-            for card in r.plays:
-                twin.play(card)
-        except ValueError:
+            for action in game.history:
+                twin.apply(action)
+        except IllegalAction:
             continue  # the redeal made a past play illegal (a void it broke): not comparable
         assert (enc.encode(View.of(twin, me)) == obs).all()
         assert (enc.encode(View.of(twin, 1)) != enc.encode(View.of(game, 1))).any() or not r.hand(1)

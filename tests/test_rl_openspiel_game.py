@@ -9,7 +9,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from hearts.rl import openspiel_game  # noqa: E402,F401  (registers python_hearts)
+from hearts.rl import openspiel_game  # noqa: E402  (registers python_hearts)
+from hearts.rules import Rules  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -69,3 +70,35 @@ def test_observations() -> None:
     assert info.startswith(f"p{player} dealt:")
     other = (player + 1) % 4
     assert state.information_state_string(other) != info
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"pass_cycle": "left,right,hold", "players": 3, "jack_of_diamonds": -10},
+        {"pass_cycle": "right/across/1", "players": 6, "ties": "share", "target": 50},
+        {"pass_cycle": "2/", "players": 5, "moon": "shooter_chooses"},
+        {"pass_cycle": "default", "first_lead": "any_club", "round_number": 2},
+    ],
+)
+def test_load_game_of_its_own_string(params: dict[str, object]) -> None:
+    """R2.2, R6: a game's string loads the same game (the pass cycle survives OpenSpiel's comma
+    separated game strings), with the same rules and parameters."""
+    game = pyspiel.load_game("python_hearts", params)
+    again = pyspiel.load_game(str(game))
+    assert again.rules == game.rules and again.get_parameters() == game.get_parameters()
+    assert str(again) == str(game)
+    assert "," not in again.get_parameters()["pass_cycle"]
+
+
+def test_parameters_are_every_option_with_its_default() -> None:
+    """R6: the game's parameters are the rule options of ``Rules.options()`` (plus the round
+    number), each defaulting to the option's default, so the default game plays ``Rules()``."""
+    defaults = pyspiel.load_game("python_hearts").get_parameters()
+    assert set(defaults) == {spec.name for spec in Rules.options()} | {"round_number"}
+    for spec in Rules.options():
+        expected = "default" if spec.kind == "pass_cycle" else spec.default
+        assert defaults[spec.name] == expected, spec.name
+    assert openspiel_game.rules_from_params(defaults) == Rules()
+    assert pyspiel.load_game("python_hearts", {"pass_cycle": "1/"}).rules.pass_cycle == (1,)

@@ -36,7 +36,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal, TextIO
@@ -45,7 +45,7 @@ from hearts.bots import Bot, make_bot
 from hearts.cards import QUEEN_OF_SPADES
 from hearts.errors import HeartsError
 from hearts.game import Game
-from hearts.round import Phase, Round, deal_hands
+from hearts.round import Round, deal_hands
 from hearts.rules import PRESETS, Rules
 from hearts.view import View
 
@@ -381,13 +381,6 @@ def derive_seed(*parts: object) -> int:
     return random.Random(":".join(map(str, parts))).getrandbits(64)
 
 
-def _deal_stream(rules: Rules, seed: int) -> Iterator[list[int]]:
-    """An endless, reproducible sequence of deals (the deals of one game)."""
-    rng = random.Random(seed)
-    while True:
-        yield deal_hands(rules, rng)
-
-
 @dataclass
 class _ChunkResult:
     rounds: list[RoundRecord] = field(default_factory=list)
@@ -397,46 +390,23 @@ class _ChunkResult:
 
 
 def _drive(target: Game | Round, bots: Sequence[Bot], seats: Sequence[int], times: list[list[float]]) -> None:
-    """Let the bots play ``target`` to its end, timing every decision."""
-    game = target if isinstance(target, Game) else None
+    """Let the bots play ``target`` to its end, timing every decision (``bot.act``); a bot
+    that raises or answers an illegal action is an :class:`ArenaError`."""
     clock = time.perf_counter
-
-    def ask(seat: int, decide: Callable[[View], Any]) -> Any:
-        """A bot's decision on its view, timed."""
-        view = View.of(target, seat)
-        t0 = clock()
-        answer = decide(view)
-        times[seats[seat]].append(clock() - t0)
-        return answer
-
-    while True:
-        if game is not None:
-            if game.is_over:
-                return
-            r = game.round
-        else:
-            assert isinstance(target, Round)
-            r = target
-        phase = r.phase
-        seat: int | None = None
-
-        try:
-            if phase is Phase.PASSING:
-                for seat in r.seats_to_pass():
-                    target.pass_cards(seat, ask(seat, bots[seat].choose_pass))
-            elif phase is Phase.PLAYING:
-                seat = r.to_move
-                assert seat is not None
-                target.play(ask(seat, bots[seat].choose_play), seat)
-            elif phase is Phase.MOON_CHOICE:
-                seat = r.to_move
-                assert seat is not None
-                target.choose_moon(seat, ask(seat, bots[seat].choose_moon))
-            else:
-                return
-        except Exception as e:
-            who = f"seat {seat} ({bots[seat].name})" if seat is not None else "a bot"
-            raise ArenaError(f"{who} failed in round {r.round_number}: {type(e).__name__}: {e}") from e
+    while actors := target.actors():
+        for seat in actors:
+            bot = bots[seat]
+            try:
+                view = View.of(target, seat)
+                t0 = clock()
+                action = bot.act(view)
+                times[seats[seat]].append(clock() - t0)
+                target.apply(action)
+            except Exception as e:
+                r = target.round if isinstance(target, Game) else target
+                raise ArenaError(
+                    f"seat {seat} ({bot.name}) failed in round {r.round_number}: {type(e).__name__}: {e}"
+                ) from e
 
 
 def _record(unit: int, rotation: int, seats: tuple[int, ...], r: Round) -> RoundRecord:
@@ -474,7 +444,7 @@ def _play_unit(cfg: ArenaConfig, unit: int, out: _ChunkResult) -> None:
                 _drive(r, bots, seats, out.times)
                 out.rounds.append(_record(unit, rotation, seats, r))
             else:
-                game = Game(rules, 0, deals=_deal_stream(rules, derive_seed(cfg.seed, "game", unit)))
+                game = Game(rules, derive_seed(cfg.seed, "game", unit))
                 _drive(game, bots, seats, out.times)
                 out.rounds.extend(_record(unit, rotation, seats, r) for r in game.rounds)
                 assert game.winners is not None

@@ -2,7 +2,11 @@
 
 It decides legality with the engine's own :func:`~hearts.mechanics.legal_mask` and scores with
 :func:`~hearts.mechanics.score_round`, so it plays exactly the engine's rules; what it skips is
-validation, events and objects. ``tests/test_kernel.py`` checks it against :class:`Round`.
+validation, events and objects. ``tests/test_properties.py`` checks it against :class:`Round`.
+
+The kernel is only the loop. *How* each seat plays is a :class:`Rollout`: a policy per seat
+(``None``: uniformly random), and the moon behaviour (a shooter's and its defenders' policies,
+from ``shoot_from`` points). The strategies themselves live in :mod:`hearts.bots.policies`.
 
 >>> import random
 >>> from hearts import Rules
@@ -14,9 +18,11 @@ validation, events and objects. ``tests/test_kernel.py`` checks it against :clas
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
 
-from hearts.cards import HEARTS, HEARTS_MASK, POINTS_MASK, QS, QS_MASK, SUIT_MASKS, mask_points
+from hearts.cards import HEARTS, POINTS_MASK, QS, QS_MASK, mask_points
 from hearts.mechanics import (
     LegalConfig,
     MoonChoice,
@@ -30,108 +36,50 @@ from hearts.rules import Rules
 
 Policy = Callable[[int, list[int], int, Callable[[], float], bool], int]
 """A rollout policy: ``(legal_mask, trick_so_far, players, random, queen_gone) -> card id``."""
+ShooterPolicy = Callable[[int, list[int]], int]
+"""How a seat going for the moon plays: ``(legal_mask, trick_so_far) -> card id``."""
+DefenderPolicy = Callable[[int, list[int], bool], int]
+"""How a seat stops a moon: ``(legal_mask, trick_so_far, shooter_winning) -> card id``."""
 
-_AS_KS = (1 << 51) | (1 << 47)
-_LOW_SPADES = SUIT_MASKS[3] & ((1 << QS) - 1)
 
+@dataclass(frozen=True, slots=True)
+class Rollout:
+    """How a rollout plays every seat: the setup :func:`play_out` is given.
 
-def greedy_policy(
-    legal: int, trick: list[int], players: int, rand: Callable[[], float], queen_gone: bool
-) -> int:
-    """A fast rollout policy that plays like a careful club player.
+    ``policies`` holds one :data:`Policy` per seat, ``None`` for a seat that plays uniformly at
+    random; empty (the default) plays every seat at random. With ``shoot_from`` above 0, a seat
+    that has taken every point so far, at least ``shoot_from``, goes for the moon with
+    ``shooter`` and the seats with a policy defend with ``defender``; seats that play at random
+    go on playing at random (they neither shoot nor defend).
 
-    Following, it ducks with the highest card that still loses, else plays its lowest (its
-    highest when last to a clean trick); void, it dumps the Q♠, then the A♠/K♠ while the queen
-    is out, then its highest heart, then its highest card. Leading, it flushes the Q♠ with a low
-    spade when it holds no spade above the jack, else leads the lowest card of a random suit
-    (spades only when it does not hold the queen). One play in ten is random, so rollouts
-    explore.
+    >>> Rollout(shoot_from=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: a rollout with shoot_from=10 needs a shooter and a defender policy
     """
-    if legal & (legal - 1) == 0:
-        return legal.bit_length() - 1
-    if rand() < 0.1:
-        k = int(rand() * legal.bit_count())
-        while k:
-            legal &= legal - 1
-            k -= 1
-        return (legal & -legal).bit_length() - 1
-    if trick:
-        led = trick[0] & 3
-        follow = legal & SUIT_MASKS[led]
-        if follow:
-            win = trick[0]
-            for c in trick:
-                if c & 3 == led and c > win:
-                    win = c
-            under = follow & ((1 << win) - 1)
-            if under:
-                return under.bit_length() - 1
-            if len(trick) == players - 1:
-                clean = True
-                for c in trick:
-                    if c & 3 == HEARTS or c == QS:
-                        clean = False
-                        break
-                safe = follow & ~QS_MASK
-                if clean and safe:
-                    return safe.bit_length() - 1
-            safe = follow & ~QS_MASK
-            return (safe & -safe).bit_length() - 1 if safe else QS
-        if legal & QS_MASK:
-            return QS
-        if not queen_gone and legal & _AS_KS:
-            return (legal & _AS_KS).bit_length() - 1
-        hearts = legal & HEARTS_MASK
-        if hearts:
-            return hearts.bit_length() - 1
-        return legal.bit_length() - 1
-    if not queen_gone and legal & _LOW_SPADES and not legal & (_AS_KS | QS_MASK):
-        return (legal & _LOW_SPADES).bit_length() - 1
-    pool = legal & ~SUIT_MASKS[3] if legal & QS_MASK and legal & ~SUIT_MASKS[3] else legal
-    suits = [s for s in range(4) if pool & SUIT_MASKS[s]]
-    mine = pool & SUIT_MASKS[suits[int(rand() * len(suits))]]
-    return (mine & -mine).bit_length() - 1
+
+    policies: tuple[Policy | None, ...] = ()
+    shoot_from: int = 0
+    shooter: ShooterPolicy | None = None
+    defender: DefenderPolicy | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.shoot_from, bool) or not isinstance(self.shoot_from, int) or self.shoot_from < 0:
+            raise ValueError(f"shoot_from is a whole number of points >= 0, not {self.shoot_from!r}")
+        if self.shoot_from and (self.shooter is None or self.defender is None):
+            raise ValueError(f"a rollout with shoot_from={self.shoot_from} needs a shooter and a defender policy")
 
 
-def _winner(trick: list[int], leader: int, players: int) -> int:
-    """The seat winning a trick in progress so far (-1 before the lead)."""
-    return (leader + trick_winner_offset(trick)) % players if trick else -1
+UNIFORM: Final = Rollout()
+"""Every seat plays uniformly random legal cards."""
 
 
-def shooter_card(legal: int, trick: list[int]) -> int:
-    """How a seat going for the moon plays: it follows with its highest card, discards its
-    lowest card that carries no points (else its lowest), and leads its highest card."""
-    if trick:
-        follow = legal & SUIT_MASKS[trick[0] & 3]
-        if follow:
-            return follow.bit_length() - 1
-        safe = legal & ~POINTS_MASK or legal
-        return (safe & -safe).bit_length() - 1
-    return legal.bit_length() - 1
+def nth_card(mask: int, k: int) -> int:
+    """The card id of the ``k``-th lowest set bit of ``mask`` (``0 <= k < mask.bit_count()``).
 
-
-def defender_card(legal: int, trick: list[int], shooter_winning: bool) -> int:
-    """How a seat stops another's moon: it follows with its highest card (to take the trick
-    and its points), leads its highest card, and when void gives the shooter's tricks no
-    points (its highest card without points) but dumps points on anyone else's (the Q♠, else
-    its highest heart)."""
-    if not trick:
-        return legal.bit_length() - 1
-    follow = legal & SUIT_MASKS[trick[0] & 3]
-    if follow:
-        return follow.bit_length() - 1
-    if shooter_winning:
-        safe = legal & ~POINTS_MASK or legal
-        return safe.bit_length() - 1
-    if legal & QS_MASK:
-        return QS
-    points = legal & HEARTS_MASK or legal
-    return points.bit_length() - 1
-
-
-def random_card(mask: int, rand: random.Random) -> int:
-    """A uniformly random card id of a non-empty mask (the k-th lowest set bit)."""
-    k = int(rand.random() * mask.bit_count())
+    >>> nth_card(0b101100, 1)
+    3
+    """
     while k:
         mask &= mask - 1
         k -= 1
@@ -144,11 +92,12 @@ def random_round(rules: Rules, rng: random.Random, round_number: int = 0) -> Rou
     hands = deal_hands(rules, rng)
     offset = rules.pass_offset(round_number)
     if offset:
+        rand = rng.random
         passed = []
         for s in range(n):
             hand, out = hands[s], 0
             for _ in range(rules.pass_count):
-                bit = 1 << random_card(hand, rng)
+                bit = 1 << nth_card(hand, int(rand() * hand.bit_count()))
                 hand ^= bit
                 out |= bit
             passed.append(out)
@@ -165,12 +114,11 @@ def random_round(rules: Rules, rng: random.Random, round_number: int = 0) -> Rou
 
 
 def playout(
-    state: Round, rng: random.Random, moon_choice: MoonChoice = "add", policy: Policy | None = None
+    state: Round, rng: random.Random, moon_choice: MoonChoice = "add", rollout: Rollout = UNIFORM
 ) -> RoundResult:
-    """Finish a copy of ``state`` (in its play phase) with ``policy`` (default: uniformly random).
-
-    ``state`` is not changed. Under ``shooter_chooses`` the shooter's choice is ``moon_choice``.
-    """
+    """Finish a copy of ``state`` (in its play phase) as ``rollout`` plays (default: uniformly
+    random). ``state`` is not changed. Under ``shooter_chooses`` the shooter's choice is
+    ``moon_choice``."""
     trick = state._plays[len(state._plays) - state._in_trick :]
     won = state._won[:]
     tricks_won = state._tricks_won[:]
@@ -185,7 +133,7 @@ def playout(
         state.hand_size - len(state._winners),
         state._cfg,
         rng,
-        policy,
+        rollout,
     )
     return score_round(won, tricks_won, state.rules, state.scores_before, moon_choice)
 
@@ -201,17 +149,18 @@ def play_out(
     tricks_left: int,
     cfg: LegalConfig,
     rng: random.Random,
-    policy: Policy | None = None,
-    policies: Sequence[Policy | None] | None = None,
-    shoot_from: int = 0,
+    rollout: Rollout = UNIFORM,
 ) -> None:
-    """Play ``tricks_left`` tricks from a trick in progress; updates ``hands``, ``won`` and
-    ``tricks_won`` in place. Without a ``policy`` every play is uniformly random; ``policies``
-    (one per seat, ``None`` for uniformly random) overrides it seat by seat. With ``shoot_from``
-    above 0, a seat that has taken every point so far, at least ``shoot_from``, plays
-    :func:`shooter_card` instead — it goes for the moon — and the others :func:`defender_card`;
-    seats that play at random go on playing at random (they neither shoot nor defend)."""
+    """Play ``tricks_left`` tricks from a trick in progress (``trick``, led by ``leader``) as
+    ``rollout`` plays; updates ``hands``, ``won`` and ``tricks_won`` in place.
+
+    A uniformly random play takes the ``k``-th lowest legal card, ``k = int(rng.random() *
+    count)``, so a rollout is the engine driven by the same random numbers."""
     n = len(hands)
+    policies = rollout.policies or (None,) * n
+    shoot_from = rollout.shoot_from
+    shooter_card = rollout.shooter
+    defender_card = rollout.defender
     # The seat holding every point so far: -1 nobody has points yet, -2 they are split.
     holder = -1
     if shoot_from:
@@ -227,21 +176,20 @@ def play_out(
     while tricks_left:
         while len(trick) < n:
             mask = legal_mask(hands[seat], led, first, broken, cfg)
-            if policies is not None:
-                policy = policies[seat]
-            if shooter >= 0 and policy is not None:
-                if seat == shooter:
-                    card = shooter_card(mask, trick)
-                else:
-                    card = defender_card(mask, trick, _winner(trick, leader, n) == shooter)
-            elif policy is not None:
-                card = policy(mask, trick, n, rand, queen_gone)
-            else:
-                k = int(rand() * mask.bit_count())
+            policy = policies[seat]
+            if policy is None:
+                k = int(rand() * mask.bit_count())  # nth_card, inlined: the hot path
                 while k:
                     mask &= mask - 1
                     k -= 1
                 card = (mask & -mask).bit_length() - 1
+            elif shooter < 0:
+                card = policy(mask, trick, n, rand, queen_gone)
+            elif seat == shooter:
+                card = shooter_card(mask, trick)  # type: ignore[misc]  # set with shoot_from
+            else:
+                winning = (leader + trick_winner_offset(trick)) % n == shooter if trick else False
+                card = defender_card(mask, trick, winning)  # type: ignore[misc]
             hands[seat] ^= 1 << card
             if not trick:
                 led = card & 3
@@ -266,3 +214,16 @@ def play_out(
         first = False
         seat = leader
         tricks_left -= 1
+
+
+__all__ = [
+    "UNIFORM",
+    "DefenderPolicy",
+    "Policy",
+    "Rollout",
+    "ShooterPolicy",
+    "nth_card",
+    "play_out",
+    "playout",
+    "random_round",
+]

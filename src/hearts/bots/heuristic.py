@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 from hearts.bots.base import Bot
+from hearts.bots.policies import AS_KS_MASK, LOW_SPADES_MASK
 from hearts.cards import (
     CARDS,
     HEARTS,
@@ -48,9 +49,6 @@ from hearts.cards import (
 )
 from hearts.errors import HeartsError
 from hearts.view import View
-
-AS_KS_MASK = (1 << (12 * 4 + SPADES)) | (1 << (11 * 4 + SPADES))
-LOW_SPADES_MASK = SUIT_MASKS[SPADES] & ((1 << QS) - 1)
 
 
 def _top(mask: int) -> int:

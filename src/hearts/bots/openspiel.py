@@ -25,53 +25,33 @@ How a decision is asked (nothing hidden is used: the adapter only ever gets a ``
 2. **The OpenSpiel bot's step**: ``bot.step(state)`` for a play; for a pass it is stepped three
    times (OpenSpiel passes one card per action), applying its own choices in between.
 
-**Seat rotation.** By default the reconstructed state is rotated so that the deciding seat is
-OpenSpiel's player 0 (our seat ``s`` is OpenSpiel's player ``(s - seat) % 4``). Hearts is
-symmetric under rotation (the pass direction is relative, the 2♣ holder leads), so nothing
-changes for the bot — but this sidesteps a crash of OpenSpiel 2.0.2's C++ ``ISMCTSBot``:
-
-* ``HeartsState::ResampleFromInfostate(player)`` (``games/hearts/hearts.cc``), during the pass
-  phase, replays the *real* passes of ``player``'s giver whenever that giver has already passed
-  (OpenSpiel's players pass in the order 0, 1, 2, 3), though ``player`` cannot know them yet and
-  though the resampled deal did not give those cards to the giver. The resampled world is then
-  inconsistent (after the pass one player holds 16 cards and another 10); further down a
-  simulation a player is to move with no legal action, and the rollout evaluator / tree policy
-  index an empty action list: a segmentation fault that kills the Python process. It happens for
-  a pass decision of player ``p`` whenever its giver ``(p - direction) % 4 < p``: never for
-  player 0, for players 1–3 in some directions (e.g. player 1 passing left). Play decisions are
-  not affected (once play starts the passes are known to the player).
-* The same function "does not account for void suit information exposed by other players during
-  the play phase" (its own comment): ISMCTS's sampled worlds may give a player cards of a suit it
-  has shown it lacks. That weakens ISMCTS but is no leak: it samples from the information state,
-  and the root's information state string equals ours whatever the hidden cards.
-
-**Reproducibility.** OpenSpiel 2.0.2's ``ISMCTSBot`` is not reproducible even with a fixed seed
-and the same state: its tree keeps children in ``absl::flat_hash_map``s, whose iteration order
-has a per-table salt, and that order breaks ties (UCT candidates, the most visited action). So
-the project's "same seed, same decisions" holds for the reconstruction (a function of the view
-and this bot's ``rng``) but not for ISMCTS's choices.
-
-With ``rotate=False`` OpenSpiel's player is our seat (for a pass, the passes of OpenSpiel's
-players before it are drawn from their sampled hands); the adapter then refuses (with a
+**Seat rotation** (``rotate=True``, the default). The reconstructed state is rotated so that
+the deciding seat is OpenSpiel's player 0 (our seat ``s`` is OpenSpiel's player ``(s - seat) %
+4``). Hearts is symmetric under rotation, so nothing changes for the bot, but it sidesteps a
+crash of OpenSpiel 2.0.2's ``ISMCTSBot`` in the pass phase (its ``ResampleFromInfostate``
+replays passes the player cannot know yet; ``docs/bots.md`` has the analysis). With
+``rotate=False`` OpenSpiel's player is our seat, and the adapter refuses (with a
 :class:`~hearts.errors.HeartsError`) to ask a ``pyspiel.ISMCTSBot`` for a pass that would crash.
 
-Rules: OpenSpiel's ``hearts`` has four players and eight flags (see
-:func:`openspiel_parameters`); other options raise a :class:`~hearts.errors.HeartsError`.
-``target``, ``ties`` and ``pass_cycle`` are free (a state is one round; the direction is set from
-the round number).
+**Reproducibility.** The reconstruction is a function of the view and this bot's ``rng``, but
+OpenSpiel 2.0.2's ``ISMCTSBot`` is not reproducible even with a fixed seed and the same state
+(hash-map order breaks its ties), so its decisions are not either.
 
-Example (with ``open-spiel`` installed)::
+**Rules.** OpenSpiel's ``hearts`` plays four players and eight flags (:data:`FLAGS`, each set
+from one of our options); the options in :data:`FIXED` have one value there, and the others
+raise a :class:`~hearts.errors.HeartsError` (:func:`openspiel_parameters`). The options in
+:data:`FREE` (``pass_cycle``, ``target``, ``ties``) do not reach OpenSpiel: a state is one
+round, its pass direction set from the round number.
 
-    from hearts import Game, Rules
-    from hearts.bots import RandomBot, run_bots
-    from hearts.bots.openspiel import OpenSpielBot
+Example (with ``open-spiel`` installed); from spec strings (the arena, the command line) it is
+``openspiel_ismcts:simulations=N``, and :func:`~hearts.bots.base.run_bots` seats it like any bot:
 
-    game = Game(Rules(), seed=1)
-    bots = {0: OpenSpielBot.ismcts(seed=1, simulations=200)}
-    bots |= {s: RandomBot(seed=s) for s in (1, 2, 3)}
-    run_bots(game, bots)
-
-From spec strings (the arena, the command line) it is ``openspiel_ismcts:simulations=N``.
+>>> from hearts import Game, Rules
+>>> from hearts.view import View
+>>> game = Game(Rules(), seed=1)
+>>> bot = OpenSpielBot.ismcts(seed=1, simulations=50)
+>>> bot.act(View.of(game, 2)) in game.legal_actions(2)  # its pass: three of seat 2's cards
+True
 """
 
 from __future__ import annotations
@@ -95,16 +75,24 @@ OpenSpielBotFactory = Callable[[Any, int, int], Any]
 """``(game, player, seed) -> pyspiel.Bot``: builds the OpenSpiel bot that plays ``player``."""
 
 PLAYERS: Final = 4
-FLAGS: Final = (
-    "pass_cards",
-    "no_pts_on_first_trick",
-    "can_lead_any_club",
-    "jd_bonus",
-    "avoid_all_tricks_bonus",
-    "qs_breaks_hearts",
-    "must_break_hearts",
-    "can_lead_hearts_instead_of_qs",
-)
+FLAGS: Final[dict[str, tuple[str, Any, Any]]] = {
+    "pass_cards": ("pass_count", 3, 0),
+    "no_pts_on_first_trick": ("points_on_first_trick", False, True),
+    "can_lead_any_club": ("first_lead", "any_club", "lowest_club"),
+    "jd_bonus": ("jack_of_diamonds", -10, 0),
+    "avoid_all_tricks_bonus": ("no_tricks_bonus", -5, 0),
+    "qs_breaks_hearts": ("queen_breaks_hearts", True, False),
+    "must_break_hearts": ("must_break_hearts", True, False),
+    "can_lead_hearts_instead_of_qs": ("lead_hearts_instead_of_queen", True, False),
+}
+"""OpenSpiel's ``hearts`` parameters (its eight flags, in its order) and the option of ours
+each sets: ``flag: (option, its value with the flag on, with the flag off)``."""
+FIXED: Final[dict[str, Any]] = {"players": PLAYERS, "queen_lead": "anytime", "moon": "add_to_others"}
+"""Our options that OpenSpiel's ``hearts`` plays one way only."""
+FREE: Final = ("pass_cycle", "target", "ties")
+"""Our options that do not reach OpenSpiel: a state is one round, its direction set from the
+round number. Every option of :meth:`Rules.options() <hearts.rules.Rules.options>` is in
+exactly one of :data:`FLAGS`, :data:`FIXED` and :data:`FREE`."""
 FINAL_POLICIES: Final = ("max_visit_count", "normalized_visit_count", "max_value")
 DEFAULT_TRIES: Final = 50
 """Samples tried before a reconstruction is given up (each a full history)."""
@@ -129,8 +117,9 @@ def load_pyspiel() -> ModuleType:
 
 def openspiel_parameters(rules: Rules) -> dict[str, bool]:
     """OpenSpiel's ``hearts`` parameters for ``rules``; a :class:`HeartsError` naming every
-    option OpenSpiel cannot play (it has 4 players, 3 or 0 cards passed, the Q♠ led any time,
-    the moon added to the others, a J♦ bonus of 0 or -10 and a no-trick bonus of 0 or -5).
+    option OpenSpiel cannot play (:data:`FIXED`, and the values of :data:`FLAGS`: 4 players, 3
+    or 0 cards passed, the Q♠ led any time, the moon added to the others, a J♦ bonus of 0 or
+    -10 and a no-trick bonus of 0 or -5).
 
     >>> openspiel_parameters(Rules())["must_break_hearts"]
     True
@@ -139,31 +128,16 @@ def openspiel_parameters(rules: Rules) -> dict[str, bool]:
     ...
     hearts.errors.HeartsError: OpenSpiel's hearts cannot play these rules: players=5 (OpenSpiel: 4)
     """
-    problems = []
-    if rules.players != PLAYERS:
-        problems.append(f"players={rules.players} (OpenSpiel: 4)")
-    if rules.pass_count not in (0, 3):
-        problems.append(f"pass_count={rules.pass_count} (OpenSpiel: 3 or 0)")
-    if rules.queen_lead != "anytime":
-        problems.append(f"queen_lead={rules.queen_lead!r} (OpenSpiel: 'anytime')")
-    if rules.moon != "add_to_others":
-        problems.append(f"moon={rules.moon!r} (OpenSpiel: 'add_to_others')")
-    if rules.jack_of_diamonds not in (0, -10):
-        problems.append(f"jack_of_diamonds={rules.jack_of_diamonds} (OpenSpiel: 0 or -10)")
-    if rules.no_tricks_bonus not in (0, -5):
-        problems.append(f"no_tricks_bonus={rules.no_tricks_bonus} (OpenSpiel: 0 or -5)")
+    allowed: dict[str, tuple[Any, ...]] = {name: (value,) for name, value in FIXED.items()}
+    allowed |= {name: (off, on) for name, on, off in FLAGS.values()}
+    problems = [
+        f"{spec.name}={value!r} (OpenSpiel: {' or '.join(map(repr, allowed[spec.name]))})"
+        for spec in Rules.options()
+        if spec.name in allowed and (value := getattr(rules, spec.name)) not in allowed[spec.name]
+    ]
     if problems:
         raise HeartsError(f"OpenSpiel's hearts cannot play these rules: {'; '.join(problems)}")
-    return {
-        "pass_cards": rules.pass_count == 3,
-        "no_pts_on_first_trick": not rules.points_on_first_trick,
-        "can_lead_any_club": rules.first_lead == "any_club",
-        "jd_bonus": rules.jack_of_diamonds == -10,
-        "avoid_all_tricks_bonus": rules.no_tricks_bonus == -5,
-        "qs_breaks_hearts": rules.queen_breaks_hearts,
-        "must_break_hearts": rules.must_break_hearts,
-        "can_lead_hearts_instead_of_qs": rules.lead_hearts_instead_of_queen,
-    }
+    return {flag: getattr(rules, name) == on for flag, (name, on, _) in FLAGS.items()}
 
 
 _GAMES: dict[tuple[bool, ...], Any] = {}

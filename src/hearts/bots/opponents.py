@@ -1,7 +1,7 @@
 """Opponent modelling: how likely each other seat is to be playing at random.
 
 A search bot's rollouts must play the other seats somehow. Careful players duck, dump the Q♠
-and void suits, which the kernel's :func:`~hearts.kernel.greedy_policy` imitates; careless
+and void suits, which the rollouts' :func:`~hearts.bots.policies.greedy_policy` imitates; careless
 players (beginners, random bots) do not, and a search that expects them to duck misjudges
 them. :func:`careless_odds` weighs the two explanations of each seat's plays this round: the
 likelihood of those plays under the greedy policy (softened by ``noise``: a careful player
@@ -9,9 +9,8 @@ does not play exactly like it) against their likelihood under uniformly random p
 over hands sampled consistently with the view (so it uses nothing hidden, R7), from a prior
 probability of carelessness.
 
->>> import random
 >>> from hearts import Game, Rules
->>> from hearts.round import LegalConfig
+>>> from hearts.mechanics import LegalConfig
 >>> from hearts.view import View
 >>> game = Game(Rules(), seed=3)
 >>> view = View.of(game, 0)
@@ -21,8 +20,8 @@ probability of carelessness.
 
 from __future__ import annotations
 
+from hearts.bots.policies import greedy_policy
 from hearts.cards import HEARTS, QS
-from hearts.kernel import greedy_policy
 from hearts.mechanics import LegalConfig, legal_mask
 from hearts.view import View
 
@@ -32,8 +31,8 @@ counting how many of them lead a card gives its exact probability."""
 
 
 def greedy_probability(card: int, legal: int, trick: list[int], players: int, queen_gone: bool) -> float:
-    """The probability that :func:`~hearts.kernel.greedy_policy` plays ``card`` without its
-    exploration (only its choice of suit to lead is random)."""
+    """The probability that :func:`~hearts.bots.policies.greedy_policy` plays ``card`` without
+    its exploration (only its choice of suit to lead is random)."""
     if legal & (legal - 1) == 0:
         return 1.0
     if trick:

@@ -1,56 +1,40 @@
 """The search bot: determinized Monte Carlo (PIMC) on the engine's rollout kernel.
 
 For each decision it repeatedly samples the hidden hands consistently with what its
-:class:`~hearts.view.View` implies — each seat's hand size, the suits each seat has shown it
-lacks, and the cards this seat passed (it knows who holds them) — and, on every sample, plays
-each candidate move followed by a rollout to the end of the round with the kernel's
-:func:`~hearts.kernel.greedy_policy`. All candidates share the same samples and rollout seeds
-(common random numbers), and the move with the lowest mean score for this seat is chosen. With
-``margin=m > 0`` it must beat the heuristic bot's choice by more than ``m`` standard errors of
-the paired differences, otherwise the heuristic's choice stands (see :func:`pick`); measured
-against both random and heuristic opponents, the plain best mean (``margin=0``, the default)
-was the stronger.
+:class:`~hearts.view.View` implies (:func:`sample_hands`: each seat's hand size, the suits each
+seat has shown it lacks, and the cards this seat passed, R7) and, on every sample, plays each
+candidate followed by a rollout to the end of the round (:func:`~hearts.kernel.play_out`). All
+candidates share the same samples and rollout seeds (common random numbers); the one with the
+lowest mean score for this seat is chosen (:func:`pick`). The levels ``hard`` and ``expert``
+are this bot (see :data:`~hearts.bots.registry.LEVELS`).
 
-Opponent model: the rollouts play the other seats with the greedy policy (``model=careful``,
-the default) or uniformly at random (``model=random``, as OpenSpiel's ISMCTS does). Each model
-wins against its own kind of player. Against three random bots (2,500 iterations, the same 400
-rounds, seed 500) the random model scored 0.97 [0.69, 1.24] points per round and the careful
-one 1.42 [1.09, 1.75], a paired difference of 0.45 ± 0.33 (1.08 [0.78, 1.39] since its random
-seats no longer defend against moons in the rollouts); against three heuristic bots the
-random model scored 5.82 [5.16, 6.48] (4,000 iterations, 400 rounds), where the careful model
-scores 4.36 [3.91, 4.80] on the benchmark's 400 rounds. People play carefully, so the careful
-model is the default. ``model=adaptive`` plays each other seat at random in a rollout with the
-probability :func:`~hearts.bots.opponents.careless_odds` gives it from its plays this round
-(careful when passing: no plays yet). It was neither better nor worse than the careful model:
-1.50 [1.13, 1.86] against 1.42 against random bots (seed 500), 4.94 against 4.95 against
-heuristic bots (seed 501, paired difference 0.01 ± 0.36), 400 rounds each, measured while its
-careless seats still defended against moons: the evidence comes too late in the round, and not
-at all for the pass (a higher prior, or pooling the seats' evidence, did not help either).
+Options (``search:key=value,...`` as a spec, or keyword arguments):
 
-Moons: with ``shoot_from=P`` (default 10, 0 turns it off), a seat that has taken every point
-so far in a rollout, at least ``P``, goes for the moon there and the others defend
-(:func:`~hearts.kernel.shooter_card`, :func:`~hearts.kernel.defender_card`): the search sees a
-moon coming, stops it by taking a point in time, and shoots itself when the rollouts say it
-can make it against defenders. Seats the rollouts play at random (``model=random``, the
-careless seats of ``model=adaptive``) neither shoot nor defend, as random players do not, so
-the search does not count on them to stop a moon. Measured on the same 200 rounds (1,000
-iterations): against three random bots 1.13 points per round without it, 0.81 with it; against
-three heuristic bots 4.33 without, 4.56 with (within the noise of 200 rounds; thresholds 16
-and rollouts where only the others shoot were no better).
+``iterations`` / ``time``
+    The budget per decision: rollouts, or seconds of thinking (default 0.5 s). A budget in
+    rollouts is reproducible from the seed; a budget in seconds depends on the machine.
+``model``
+    How the rollouts play the other seats (:data:`MODELS`): ``careful`` (the default: the
+    greedy policy, :func:`~hearts.bots.policies.greedy_policy`), ``random`` (uniformly at random,
+    as OpenSpiel's ISMCTS does) or ``adaptive`` (each at random with the probability
+    :func:`~hearts.bots.opponents.careless_odds` gives it from its plays this round).
+``shoot_from``
+    In a rollout, a seat that has taken every point so far, at least this many, goes for the
+    moon and the careful seats defend (:func:`~hearts.bots.policies.shooter_card`,
+    :func:`~hearts.bots.policies.defender_card`); default 10, 0 turns it off.
+``margin``
+    With ``margin=m > 0`` the best candidate must beat the heuristic bot's choice by more
+    than ``m`` standard errors of the paired differences, else the heuristic's choice stands
+    (default 0: the plain best mean).
+``pass_candidates``, ``pass_budget``, ``pass_race``
+    The pass compares every ``pass_count``-subset of the ``pass_candidates`` most dangerous
+    cards (default 6) and the heuristic's pass (:func:`pass_candidates`) over whole rounds, the other seats
+    passing like the heuristic bot. It gets ``pass_budget`` times the decision's budget
+    (default 1.5) and races its candidates: every 16 samples, those worse than the best by
+    more than ``pass_race`` standard errors stop being sampled (default 2; 0 samples flat).
 
-The pass is chosen the same way: candidate passes built from the most dangerous cards are
-compared on sampled deals, with the other seats passing like the heuristic bot, over whole
-rounds. A pass is harder to judge than a play (some twenty candidates, each scored over a
-whole round), so it gets ``pass_budget`` times the decision's budget (default 1.5) and races
-its candidates (``pass_race``, default 2): every 16 samples, those worse than the best by more
-than two standard errors of the paired differences stop being sampled, and the contenders share
-the rest. On 40 pass positions, against values from 6,000 samples per candidate, the passes
-chosen at 2,500 iterations cost 0.21 points per round more than the best (±0.06) when sampled
-flat, and 0.11 (±0.04) raced with 1.5 times the budget, for 0.50 s instead of 0.44 s per
-pass; play decisions at 2,500 iterations cost only 0.01, and racing them did not help.
-The moon decision (R4.4 ``shooter_chooses``) is an evaluation of both totals.
-
-Budget: ``iterations`` rollouts, or ``time`` seconds of thinking per decision (default 0.5 s).
+The moon decision (R4.4 ``shooter_chooses``) is the :class:`~hearts.bots.base.Bot` default, an
+evaluation of both totals. The measurements behind these defaults are in ``docs/bots.md``.
 
 >>> from hearts import Game, Rules
 >>> from hearts.bots import make_bot, run_bots
@@ -66,14 +50,15 @@ from __future__ import annotations
 import itertools
 import random
 import time as _time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
 from hearts.bots.opponents import careless_odds
+from hearts.bots.policies import defender_card, greedy_policy, shooter_card
 from hearts.cards import CARDS, HEARTS, QS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
-from hearts.kernel import Policy, greedy_policy, play_out
+from hearts.kernel import Policy, Rollout, play_out
 from hearts.mechanics import LegalConfig, score_round
 from hearts.rules import Rules
 from hearts.view import View
@@ -146,7 +131,7 @@ class SearchBot(Bot):
         tricks_left = view.rules.hand_size - len(view.tricks)
         first = not view.tricks
         rng = self.rng
-        policies = self._policies(view)
+        rollout = self._rollout(view)
         if self.model == "adaptive":
             side = random.Random(rng.random())
             odds = careless_odds(view, [sample_hands(view, side) for _ in range(16)], cfg)
@@ -154,20 +139,19 @@ class SearchBot(Bot):
         def draw() -> Sample:
             hands, seed = sample_hands(view, rng), rng.random()
             if self.model != "adaptive":
-                return hands, seed, policies
-            return hands, seed, [greedy_policy if o is None or side.random() >= o else None for o in odds]
+                return hands, seed, rollout
+            policies = [greedy_policy if o is None or side.random() >= o else None for o in odds]
+            return hands, seed, self._rollout_with(policies)
 
         def score(sample: Sample, i: int) -> int:
-            hands, seed, policies = sample
+            hands, seed, rollout = sample
             card = moves[i]
             h = hands[:]
             h[me] ^= 1 << card
             broken = view.hearts_broken or card & 3 == HEARTS or (card == QS and cfg.queen_breaks)
             w, tw = won[:], tricks_won[:]
-            play_out(
-                h, view.trick.leader, [*trick, card], broken, first, w, tw, tricks_left,
-                cfg, random.Random(seed), greedy_policy, policies, shoot_from=self.shoot_from,
-            )
+            play_out(h, view.trick.leader, [*trick, card], broken, first, w, tw, tricks_left, cfg,
+                     random.Random(seed), rollout)
             return _my_score(w, tw, view)
 
         scores, alive = self._compare(len(moves), draw, score)
@@ -191,7 +175,7 @@ class SearchBot(Bot):
         cfg = self._config(view.rules)
         rng = self.rng
         club = 1 << view.rules.lowest_club
-        policies = self._policies(view)
+        rollout = self._rollout(view)
 
         def draw() -> Sample:
             """A deal, the others' passes (the heuristic's) received, and a rollout seed."""
@@ -202,10 +186,10 @@ class SearchBot(Bot):
                 if s != me:
                     hands[(s + offset) % n] |= passes[s]
             hands[me] = hand | passes[giver]
-            return hands, rng.random(), policies
+            return hands, rng.random(), rollout
 
         def score(sample: Sample, i: int) -> int:
-            received, seed, policies = sample
+            received, seed, rollout = sample
             mine = candidates[i]
             hands = received[:]
             hands[me] &= ~mine
@@ -213,7 +197,7 @@ class SearchBot(Bot):
             leader = next(s for s in range(n) if hands[s] & club)
             w, tw = [0] * n, [0] * n
             play_out(hands, leader, [], False, True, w, tw, view.rules.hand_size, cfg,
-                     random.Random(seed), greedy_policy, policies, shoot_from=self.shoot_from)
+                     random.Random(seed), rollout)
             return _my_score(w, tw, view)
 
         scores, alive = self._compare(
@@ -259,19 +243,22 @@ class SearchBot(Bot):
             return alive[pick([scores[i] for i in alive], 0, 0.0)]
         return alive[pick([scores[i] for i in alive], alive.index(prior), self.margin)]
 
-    def _policies(self, view: View) -> list[Policy | None] | None:
-        """Per-seat rollout policies when the others play at random (``model=random``): greedy
-        for this seat, uniformly random (``None``) for the others; ``None`` when every seat plays
-        the greedy policy (the rollouts' ``policy``): the careful model, and the adaptive one
-        until it draws policies per sample from the plays it has seen."""
-        if self.model != "random":
-            return None
-        return [greedy_policy if s == view.seat else None for s in range(view.players)]
+    def _rollout(self, view: View) -> Rollout:
+        """How the rollouts play (see :data:`MODELS`): this seat with the greedy policy, the
+        others too (``model=careful``, and ``model=adaptive`` until it draws them per sample
+        from the plays it has seen) or uniformly at random (``model=random``)."""
+        me = view.seat
+        random_others = self.model == "random"
+        return self._rollout_with([None if random_others and s != me else greedy_policy for s in range(view.players)])
+
+    def _rollout_with(self, policies: Sequence[Policy | None]) -> Rollout:
+        """A rollout with these seats' policies and this bot's moons (``shoot_from``)."""
+        return Rollout(tuple(policies), self.shoot_from, shooter_card, defender_card)
 
 
-Sample = tuple[list[int], float, list[Policy | None] | None]
-"""What one draw gives every candidate: the seats' hands (masks), a rollout seed and the
-seats' rollout policies (see :func:`~hearts.kernel.play_out`)."""
+Sample = tuple[list[int], float, Rollout]
+"""What one draw gives every candidate: the seats' hands (masks), a rollout seed and how the
+rollout plays (see :func:`~hearts.kernel.play_out`)."""
 
 MODELS = ("careful", "random", "adaptive")
 """How the rollouts play the other seats: like the greedy policy, uniformly at random, or each

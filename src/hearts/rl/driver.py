@@ -1,19 +1,33 @@
-"""One sequential decision process over the engine, shared by the PettingZoo and Gymnasium
-environments: whose turn it is, the legal actions as card ids, applying one action, rewards.
+"""One sequential decision process over the engine, shared by the PettingZoo, Gymnasium and
+OpenSpiel adapters: whose turn it is, the legal actions as ints, applying one, rewards.
 
-Actions are card ids 0..51 (``Discrete(52)``):
+Actions are ints 0..51 (``Discrete(52)``):
 
-- **passing** (R2): a seat passes its ``pass_count`` cards as that many single-card actions, the
-  seats in order 0, 1, …, n−1 (as OpenSpiel's ``hearts``); the cards change hands after the
-  last seat's last card (R2.1: no seat sees what it receives before choosing);
-- **playing** (R3): the card to play; the turn follows the trick winner;
+- **passing** (R2): a seat passes its ``pass_count`` cards as that many single-card actions
+  (card ids), the seats in order 0, 1, …, n−1 (as OpenSpiel's ``hearts``); the cards change
+  hands after the last seat's last card (R2.1: no seat sees what it receives before choosing);
+- **playing** (R3): the card id to play; the turn follows the trick winner;
 - **moon choice** (R4.4, ``moon="shooter_chooses"``): action 0 adds 26 to every other player,
   action 1 subtracts 26 from the shooter.
 
-A round ends with rewards ``-scores`` (what each seat adds to its total, R4); with ``shaping``
-each trick gives ``-points`` to its taker at once and the round's end the remainder, so the
-sum over a round is the same. The episode is one round, or (``whole_game=True``) the rounds to
-the target (R5).
+Every action reaches the engine as an :data:`~hearts.actions.Action` through ``apply`` (a bot's
+comes whole from :meth:`~hearts.bots.Bot.act`: :meth:`Driver.act`). A round ends with rewards
+``-scores`` (what each seat adds to its total, R4); with ``shaping`` each trick gives
+``-points`` to its taker at once and the round's end the remainder, so the sum over a round
+is the same. The episode is one round, or (``whole_game=True``) the rounds to the target (R5).
+
+>>> import random
+>>> from hearts import Rules
+>>> d = Driver.deal(Rules(), random.Random(1))
+>>> d.current_seat(), bin(d.legal_mask(0)).count("1")  # seat 0 passes first, any of 13 cards
+(0, 13)
+>>> card = d.round.hand(0).mask.bit_length() - 1  # its highest card
+>>> d.apply(card), d.pending[0] == 1 << card
+([0.0, 0.0, 0.0, 0.0], True)
+>>> d.apply(card)
+Traceback (most recent call last):
+...
+hearts.errors.IllegalPass: R2.1: seat 0 may not pass ...: it does not hold it, or has chosen it already
 """
 
 from __future__ import annotations
@@ -21,105 +35,131 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from hearts.cards import CardSet
+from hearts.actions import Action, Moon, Pass, Play
+from hearts.cards import CARDS, CardSet
+from hearts.errors import IllegalAction, IllegalMoonChoice, IllegalPass
 from hearts.game import Game
-from hearts.mechanics import RoundResult
+from hearts.mechanics import MOON_CHOICES, RoundResult
 from hearts.round import Phase, Round
 from hearts.rules import Rules
 from hearts.view import View
 
-MOON_ADD: Final = 0
-MOON_SUBTRACT: Final = 1
+MOON_ADD: Final = MOON_CHOICES.index("add")
+MOON_SUBTRACT: Final = MOON_CHOICES.index("subtract")
+
+
+def action_id(action: Play | Moon) -> int:
+    """The int of a play (its card id) or a moon choice (:data:`MOON_ADD`, :data:`MOON_SUBTRACT`).
+
+    >>> action_id(Play(0, "QS")), action_id(Moon(2, "subtract"))
+    (43, 1)
+    """
+    return int(action.card) if isinstance(action, Play) else MOON_CHOICES.index(action.choice)
 
 
 class Driver:
-    """The engine behind the environments (a :class:`Game` or a single :class:`Round`)."""
+    """The engine behind the environments: a :class:`Game` or a single :class:`Round`, driven
+    with int actions (see the module docstring)."""
 
-    def __init__(
-        self,
+    def __init__(self, source: Game | Round, *, shaping: bool = False) -> None:
+        self.source = source
+        self.game = source if isinstance(source, Game) else None
+        self.rules = source.rules
+        self.shaping = shaping
+        self.pending = [0] * self.rules.players
+        """The cards each seat has chosen so far in a one-card-at-a-time pass (masks)."""
+        self.last_result: RoundResult | None = None
+
+    @classmethod
+    def deal(
+        cls,
         rules: Rules,
         rng: random.Random,
         *,
         whole_game: bool = False,
         round_number: int = 0,
         shaping: bool = False,
-    ) -> None:
-        self.rules = rules
-        self.whole_game = whole_game
-        self.shaping = shaping
-        self.game: Game | None = Game(rules, seed=rng) if whole_game else None
-        self.single: Round | None = None if whole_game else Round.deal(rules, rng, round_number=round_number)
-        self.pending = [0] * rules.players  # cards chosen so far in a one-card-at-a-time pass
-        self.last_result: RoundResult | None = None
+    ) -> Driver:
+        """A new episode dealt from ``rng``: a whole game, or the round ``round_number``."""
+        source = Game(rules, seed=rng) if whole_game else Round.deal(rules, rng, round_number=round_number)
+        return cls(source, shaping=shaping)
 
     @property
     def round(self) -> Round:
-        return self.game.round if self.game is not None else self.single  # type: ignore[return-value]
-
-    @property
-    def source(self) -> Game | Round:
-        return self.game if self.game is not None else self.single  # type: ignore[return-value]
+        """The round being played."""
+        return self.game.round if self.game is not None else self.source  # type: ignore[return-value]
 
     @property
     def is_over(self) -> bool:
-        return self.game.is_over if self.game is not None else self.round.is_over
+        """True once nobody may act: the round (or the game) is over."""
+        return not self.source.actors()
 
     def current_seat(self) -> int | None:
         """The seat to act (while passing: the first seat that has not finished its pass)."""
-        if self.is_over:
-            return None
-        r = self.round
-        if r.phase is Phase.PASSING:
-            return r.seats_to_pass()[0]
-        return r.to_move
+        actors = self.source.actors()
+        return actors[0] if actors else None
 
     def view(self, seat: int) -> View:
+        """What ``seat`` may know (R7)."""
         return View.of(self.source, seat)
 
     def legal_mask(self, seat: int) -> int:
         """Legal actions of ``seat`` as a 52-bit mask (0 when it is not its turn)."""
         if seat != self.current_seat():
             return 0
-        r = self.round
-        if r.phase is Phase.PASSING:
-            return r.hand(seat).mask & ~self.pending[seat]
-        if r.phase is Phase.MOON_CHOICE:
-            return (1 << MOON_ADD) | (1 << MOON_SUBTRACT)
-        return r.legal_plays().mask
+        if self.round.phase is Phase.PASSING:
+            return self.round.hand(seat).mask & ~self.pending[seat]
+        mask = 0
+        for action in self.source.legal_actions(seat):
+            mask |= 1 << action_id(action)  # type: ignore[arg-type]  # a Play or a Moon
+        return mask
 
-    def pass_all(self, seat: int, mask: int) -> list[float]:
-        """``seat`` passes a whole set at once (for bots); returns the rewards (all zero)."""
-        self.source.pass_cards(seat, CardSet.from_mask(mask))
-        self.pending[seat] = 0
-        return [0.0] * self.rules.players
+    def to_action(self, seat: int, action: int) -> Play | Moon:
+        """The engine's action for int ``action`` of ``seat`` outside the pass phase."""
+        if self.round.phase is Phase.MOON_CHOICE:
+            if action not in (MOON_ADD, MOON_SUBTRACT):
+                raise IllegalMoonChoice(
+                    f"the choice is action {MOON_ADD} (add) or {MOON_SUBTRACT} (subtract), not {action}",
+                    rule="R4.4",
+                    seat=seat,
+                    cards="choose",
+                )
+            return Moon(seat, MOON_CHOICES[action])
+        return Play(seat, action)
 
     def apply(self, action: int) -> list[float]:
-        """The current seat takes ``action`` (validated by the engine); returns each seat's
-        reward for this step."""
+        """The current seat takes int ``action``; returns each seat's reward for this step. An
+        illegal action raises an :class:`~hearts.errors.IllegalAction` (or, for an int that
+        is no card, an :class:`~hearts.errors.ActionError`) and changes nothing."""
         seat = self.current_seat()
         if seat is None:
-            raise ValueError("the episode is over")
+            raise IllegalAction("the episode is over", rule="R5.1", cards="act")
+        if self.round.phase is not Phase.PASSING:
+            return self.act(self.to_action(seat, action))
+        chosen = self.pending[seat]
+        if not (0 <= action < 52 and (self.round.hand(seat).mask & ~chosen) >> action & 1):
+            shown = CARDS[action] if 0 <= action < 52 else repr(action)
+            raise IllegalPass("it does not hold it, or has chosen it already", rule="R2.1", seat=seat,
+                              cards=f"pass {shown}")
+        chosen |= 1 << action
+        if chosen.bit_count() < self.rules.pass_count:
+            self.pending[seat] = chosen
+            return [0.0] * self.rules.players
+        return self.act(Pass(seat, CardSet.from_mask(chosen)))
+
+    def act(self, action: Action) -> list[float]:
+        """Apply a whole :data:`~hearts.actions.Action` (a bot's, from :meth:`~hearts.bots.Bot.act`);
+        returns each seat's reward for this step."""
         n = self.rules.players
-        rewards = [0.0] * n
         r = self.round
-        if r.phase is Phase.PASSING:
-            if not (r.hand(seat).mask & ~self.pending[seat]) >> action & 1:
-                raise ValueError(f"seat {seat} cannot pass card {action} (R2.1)")
-            self.pending[seat] |= 1 << action
-            if self.pending[seat].bit_count() == self.rules.pass_count:
-                self.pass_all(seat, self.pending[seat])
-            return rewards
-        if r.phase is Phase.MOON_CHOICE:
-            if action not in (MOON_ADD, MOON_SUBTRACT):
-                raise ValueError(f"the moon choice is action 0 (add) or 1 (subtract), not {action}")
-            self.source.choose_moon(seat, "add" if action == MOON_ADD else "subtract")
-        else:
-            before = r.tricks_played
-            points_before = r.points_taken
-            self.source.play(action, seat)
-            if self.shaping and r.tricks_played > before:
-                for s, (a, b) in enumerate(zip(r.points_taken, points_before, strict=True)):
-                    rewards[s] -= a - b
+        tricks, points = r.tricks_played, r.points_taken
+        self.source.apply(action)
+        if isinstance(action, Pass):
+            self.pending[action.seat] = 0
+        rewards = [0.0] * n
+        if self.shaping and r.tricks_played > tricks:
+            for s, (a, b) in enumerate(zip(r.points_taken, points, strict=True)):
+                rewards[s] -= a - b
         if r.result is not None:
             self.last_result = r.result
             taken = r.result.points if self.shaping else (0,) * n
@@ -128,4 +168,4 @@ class Driver:
         return rewards
 
 
-__all__ = ["MOON_ADD", "MOON_SUBTRACT", "Driver"]
+__all__ = ["MOON_ADD", "MOON_SUBTRACT", "Driver", "action_id"]

@@ -21,11 +21,16 @@ slice              length      meaning
 ``phase``          3           passing, playing, moon choice (R4.4)
 ``hearts_broken``  1           R3.5
 ``tricks_played``  1           tricks completed / tricks in the round
-``rules``          12          R3.1 any club, R3.3 points on first trick, R3.4 must break,
-                               R3.5 Q♠ breaks, R3.6 Q♠ after break, R3.7 hearts instead,
-                               R4.2 J♦ bonus / 26, R4.3 no-trick bonus / 26, R4.4 moon
-                               one-hot (add, subtract, chooses, add unless losing)
+``rules``          12          the options of R3 and R4 (:data:`RULE_OPTIONS`), in the order
+                               of :meth:`Rules.options() <hearts.rules.Rules.options>`: R3.1
+                               any club, R3.3 points on first trick, R3.4 must break, R3.5
+                               Q♠ breaks, R3.6 Q♠ after break, R3.7 hearts instead, R4.2 J♦
+                               bonus / 26, R4.3 no-trick bonus / 26, R4.4 moon one-hot (add,
+                               subtract, chooses, add unless losing)
 =================  ==========  ===========================================================
+
+A yes/no option is 1 when on, a two-way choice 1 when not its default, a whole number is
+divided by the largest it may be (26), and a choice among more is one-hot.
 
 Four players: 52 + 208 + 208 + 4 + 16 + 4 + 52 + 52 + 4 + 4 + 3 + 1 + 1 + 12 = 621 values.
 
@@ -47,10 +52,24 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hearts.round import Phase
-from hearts.rules import MOONS, Rules
+from hearts.rules import OptionSpec, Rules
 from hearts.view import View
 
-RULE_FLAGS: Final = 12
+RULE_OPTIONS: Final = tuple(spec for spec in Rules.options() if spec.rule.startswith(("R3", "R4")))
+"""The options that change how a round is played and scored (R3, R4), encoded in ``rules``."""
+
+
+def _width(spec: OptionSpec) -> int:
+    """Values one option takes in ``rules``: one, or one per choice of a choice among more than two."""
+    return len(spec.choices) if spec.kind == "choice" and len(spec.choices) > 2 else 1
+
+
+def _scale(spec: OptionSpec) -> int:
+    """What a whole-number option is divided by: the largest value it may take."""
+    return max(abs(spec.low or 0), abs(spec.high or 0), 1)
+
+
+RULE_FLAGS: Final = sum(_width(spec) for spec in RULE_OPTIONS)
 
 
 def _layout(n: int) -> list[tuple[str, int]]:
@@ -95,23 +114,21 @@ class ObservationEncoder:
         self.high = np.ones(self.size, dtype=np.float32)
         self.low[self.slices["scores"]] = -1.0
         self.high[self.slices["scores"]] = 2.0
-        r = self.slices["rules"].start
-        self.low[r + 6 : r + 8] = -1.0  # the two bonuses, / 26
-        self._rule_values = self._rules_vector(rules)
-
-    @staticmethod
-    def _rules_vector(rules: Rules) -> NDArray[np.float32]:
-        v = np.zeros(RULE_FLAGS, dtype=np.float32)
-        v[0] = rules.first_lead == "any_club"
-        v[1] = rules.points_on_first_trick
-        v[2] = rules.must_break_hearts
-        v[3] = rules.queen_breaks_hearts
-        v[4] = rules.queen_lead == "after_break"
-        v[5] = rules.lead_hearts_instead_of_queen
-        v[6] = rules.jack_of_diamonds / 26
-        v[7] = rules.no_tricks_bonus / 26
-        v[8 + MOONS.index(rules.moon)] = 1.0
-        return v
+        start = self.slices["rules"].start
+        self._rule_values = np.zeros(RULE_FLAGS, dtype=np.float32)
+        i = 0
+        for spec in RULE_OPTIONS:  # see the module docstring
+            value = getattr(rules, spec.name)
+            if spec.kind == "int":
+                self._rule_values[i] = value / _scale(spec)
+                self.low[start + i] = (spec.low or 0) / _scale(spec)
+            elif spec.kind == "bool":
+                self._rule_values[i] = value
+            elif _width(spec) == 1:
+                self._rule_values[i] = value != spec.default
+            else:
+                self._rule_values[i + spec.choices.index(value)] = 1.0
+            i += _width(spec)
 
     def encode(self, view: View, pending_pass: int = 0) -> NDArray[np.float32]:
         """The observation of ``view``'s seat. ``pending_pass`` is a mask of cards this seat has

@@ -14,9 +14,16 @@ opponents (``opponents``: one bot spec for all, or one per other seat, e.g. ``"h
 ``"easy"``) act between the learner's turns, from their own views (R7), seeded from
 ``reset(seed=…)`` so that an episode is reproducible.
 
-An action outside the mask: with ``illegal="random"`` (the default) a uniformly random legal
-action is taken instead, ``info["illegal_action"]`` is set and ``illegal_penalty`` is added to
-the reward; with ``illegal="raise"`` it is an error.
+An action outside the mask is refused: with ``illegal="raise"`` (the default) ``step`` raises
+the engine's :class:`~hearts.errors.IllegalAction` (an :class:`~hearts.errors.ActionError` for an
+int that is no card) naming the rule, and nothing changes. With ``illegal="random"`` a uniformly
+random legal action is taken instead, ``info["illegal_action"]`` is set and ``illegal_penalty``
+is added to the reward (for learners that cannot mask their actions).
+
+>>> env.step(99)
+Traceback (most recent call last):
+...
+hearts.errors.IllegalPass: R2.1: seat 0 may not pass 99: it does not hold it, or has chosen it already
 """
 
 from __future__ import annotations
@@ -31,11 +38,9 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from hearts.bots import Bot, make_bot
-from hearts.cards import CardSet
-from hearts.kernel import random_card
+from hearts.bots.policies import random_card
 from hearts.rl.driver import Driver
 from hearts.rl.encoding import ObservationEncoder
-from hearts.round import Phase
 from hearts.rules import Rules
 
 ObsType = dict[str, NDArray[Any]]
@@ -56,7 +61,7 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
         round_number: int = 0,
         shaping: bool = False,
         reward_scale: float = 1.0,
-        illegal: str = "random",
+        illegal: str = "raise",
         illegal_penalty: float = 0.0,
         render_mode: str | None = None,
         **options: Any,
@@ -68,8 +73,8 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
         specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != n - 1:
             raise ValueError(f"give one opponent spec or {n - 1} of them, not {len(specs)}")
-        if illegal not in ("random", "raise"):
-            raise ValueError("illegal must be 'random' or 'raise'")
+        if illegal not in ("raise", "random"):
+            raise ValueError(f"illegal must be 'raise' or 'random', not {illegal!r}")
         make_bot(specs[0], 0)  # fail early on a bad spec
         self.seat = seat
         self.specs = {s: specs[i] for i, s in enumerate(x for x in range(n) if x != seat)}
@@ -117,7 +122,7 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-        self._driver = Driver(
+        self._driver = Driver.deal(
             self.rules,
             self._rng,
             whole_game=self.whole_game,
@@ -133,37 +138,23 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
         d = self._driver
         assert d is not None
         reward = 0.0
-        while True:
-            seat = d.current_seat()
-            if seat is None or seat == self.seat:
-                return reward
-            bot = self._bots[seat]
-            view = d.view(seat)
-            r = d.round
-            if r.phase is Phase.PASSING:
-                rewards = d.pass_all(seat, CardSet(bot.choose_pass(view)).mask)
-            elif r.phase is Phase.MOON_CHOICE:
-                rewards = d.apply(0 if bot.choose_moon(view) == "add" else 1)
-            else:
-                rewards = d.apply(int(bot.choose_play(view)))
-            reward += rewards[self.seat]
+        while (seat := d.current_seat()) is not None and seat != self.seat:
+            reward += d.act(self._bots[seat].act(d.view(seat)))[self.seat]
+        return reward
 
     def step(self, action: np.int64 | int) -> tuple[ObsType, float, bool, bool, dict[str, Any]]:
         d = self._driver
         if d is None or d.is_over:
             raise RuntimeError("call reset() first: the episode is over")
         a = int(action)
-        mask = d.legal_mask(self.seat)
         extra: dict[str, Any] = {}
         reward = 0.0
-        if not (0 <= a < 52 and mask >> a & 1):
-            if self.illegal == "raise":
-                raise ValueError(
-                    f"action {a} is not legal now (legal: {[c for c in range(52) if mask >> c & 1]})"
-                )
-            a = random_card(mask, self._rng)
-            extra["illegal_action"] = True
-            reward += self.illegal_penalty
+        if self.illegal == "random":
+            mask = d.legal_mask(self.seat)
+            if not (0 <= a < 52 and mask >> a & 1):
+                a = random_card(mask, self._rng)
+                extra["illegal_action"] = True
+                reward += self.illegal_penalty
         reward += d.apply(a)[self.seat]
         reward += self._run_bots()
         return self._obs(), reward * self.reward_scale, d.is_over, False, self._info(**extra)

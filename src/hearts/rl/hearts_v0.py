@@ -116,7 +116,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self._driver = Driver(
+        self._driver = Driver.deal(
             self.rules,
             self._rng,
             whole_game=self.whole_game,

@@ -22,9 +22,17 @@ differential test read both alike):
    1 subtracts 26 from the shooter.
 
 Returns are ``26 - score`` per seat (OpenSpiel's convention; R4 scores, bonuses and the moon
-included). Parameters: ``players`` and every rule option of :class:`~hearts.rules.Rules`
-(``pass_cycle`` as text, e.g. ``"left,right,hold"``; ``""`` for the default), plus
-``round_number``. Observations: the observation tensor is :mod:`hearts.rl.encoding`'s
+included). Parameters (:data:`PARAMETERS`): every rule option of :class:`~hearts.rules.Rules`
+with its default (:meth:`Rules.options() <hearts.rules.Rules.options>`), plus ``round_number``.
+``pass_cycle`` is text, its steps separated by ``/`` (``"left/right/hold"``; commas are read
+too, but OpenSpiel's game strings separate parameters with them) or ``"default"``
+(:func:`pass_cycle_text`), so that ``pyspiel.load_game(str(game))`` gives the same game:
+
+>>> again = pyspiel.load_game(str(pyspiel.load_game("python_hearts", {"pass_cycle": "left,hold"})))
+>>> again.get_parameters()["pass_cycle"], again.rules.pass_cycle
+('left/hold', ('left', 'hold'))
+
+Observations: the observation tensor is :mod:`hearts.rl.encoding`'s
 encoding (what the seat may know, R7); the information state (string and tensor) is the seat's
 whole history: its dealt hand, pass direction, passed and received cards, and every trick in
 order with its leader.
@@ -32,32 +40,42 @@ order with its leader.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Final
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
-from hearts.cards import CardSet
+from hearts.cards import CardSet, cards_of
+from hearts.mechanics import MOON_CHOICES
+from hearts.rl.driver import Driver
 from hearts.rl.encoding import ObservationEncoder
 from hearts.round import Phase, Round
-from hearts.rules import DEFAULT_PASS_CYCLES, Rules
+from hearts.rules import DEFAULT_PASS_CYCLES, OPTION_NAMES, PassStep, Rules
 from hearts.view import View
 
-_DEFAULTS: dict[str, Any] = {
-    "players": 4,
-    "pass_count": 3,
-    "pass_cycle": "",
-    "first_lead": "lowest_club",
-    "points_on_first_trick": False,
-    "must_break_hearts": True,
-    "queen_breaks_hearts": True,
-    "queen_lead": "anytime",
-    "lead_hearts_instead_of_queen": False,
-    "jack_of_diamonds": 0,
-    "no_tricks_bonus": 0,
-    "moon": "add_to_others",
+
+def pass_cycle_text(cycle: Sequence[PassStep] | None) -> str:
+    """A pass cycle (R2.2) as the ``pass_cycle`` game parameter: its steps joined by ``/``,
+    ``"default"`` for ``None``; a lone offset ends with ``/`` (OpenSpiel would read ``"1"`` as
+    an int).
+
+    >>> pass_cycle_text(("left", "right", "hold")), pass_cycle_text(None), pass_cycle_text((1,))
+    ('left/right/hold', 'default', '1/')
+    """
+    if cycle is None:
+        return "default"
+    text = "/".join(map(str, cycle))
+    return text + "/" if text.lstrip("-").isdigit() else text
+
+
+PARAMETERS: Final[dict[str, Any]] = {
+    **{spec.name: pass_cycle_text(spec.default) if spec.kind == "pass_cycle" else spec.default
+       for spec in Rules.options()},
     "round_number": -1,
 }
+"""The game's parameters and their defaults: every rule option, and ``round_number`` (-1: the
+pass direction is a chance outcome)."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_hearts",
@@ -73,26 +91,29 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification=_DEFAULTS,
+    parameter_specification=PARAMETERS,
 )
 
 
 def rules_from_params(params: dict[str, Any]) -> Rules:
-    """Our :class:`Rules` from the game's parameters."""
-    options = {k: v for k, v in params.items() if k in _DEFAULTS and k != "round_number"}
-    cycle = options.pop("pass_cycle", "")
-    rules = Rules.from_dict(options)
-    if cycle:
-        rules = rules.with_options([f"pass_cycle={cycle}"])
-    return rules
+    """Our :class:`Rules` from the game's parameters (``pass_cycle`` as :func:`pass_cycle_text`
+    writes it, or with commas).
+
+    >>> rules_from_params({"players": 3, "pass_cycle": "left/2/", "round_number": 0}).pass_cycle
+    ('left', 2)
+    """
+    options = {k: v for k, v in params.items() if k in OPTION_NAMES and k != "pass_cycle"}
+    steps = [s for s in str(params.get("pass_cycle", "default")).replace("/", ",").split(",") if s.strip()]
+    return Rules.from_dict(options).with_options([f"pass_cycle={','.join(steps) or 'default'}"])
 
 
 class HeartsGame(pyspiel.Game):  # type: ignore[misc]
     """``python_hearts``: one round of Hearts with our engine."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        full = {**_DEFAULTS, **(params or {})}
+        full = {**PARAMETERS, **(params or {})}
         self.rules = rules_from_params(full)
+        full["pass_cycle"] = pass_cycle_text(self.rules.pass_cycle)  # the form str(game) keeps
         self.round_number = int(full["round_number"])
         rules = self.rules
         steps = rules.pass_cycle if rules.pass_cycle is not None else DEFAULT_PASS_CYCLES[rules.players]
@@ -131,30 +152,29 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
         chance_direction = game.rules.pass_count > 0 and game.round_number < 0
         self.round_number: int | None = None if chance_direction else max(game.round_number, 0)
         self.dealt: list[int] = []
-        self.round: Round | None = None
-        self.pending = 0
-        self.history_plays: list[int] = []
+        self.driver: Driver | None = None
+        """The round, once dealt, with the adapters' int actions (:mod:`hearts.rl.driver`)."""
+
+    @property
+    def round(self) -> Round | None:
+        """The round in our engine (``None`` while chance deals)."""
+        return self.driver.round if self.driver is not None else None
+
+    def pending(self, player: int) -> int:
+        """The cards ``player`` has chosen so far in its pass, one action at a time (a mask)."""
+        return self.driver.pending[player] if self.driver is not None else 0
 
     # --- OpenSpiel API -------------------------------------------------------------------
 
     def current_player(self) -> int:
-        r = self.round
-        if r is None:
+        if self.driver is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if r.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if r.phase is Phase.PASSING:
-            return r.seats_to_pass()[0]
-        return int(r.to_move)  # type: ignore[arg-type]
+        seat = self.driver.current_seat()
+        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        r = self.round
-        assert r is not None
-        if r.phase is Phase.PASSING:
-            return [int(c) for c in CardSet.from_mask(r.hand(player).mask & ~self.pending)]
-        if r.phase is Phase.MOON_CHOICE:
-            return [0, 1]
-        return [int(c) for c in r.legal_plays()]
+        assert self.driver is not None
+        return [int(c) for c in cards_of(self.driver.legal_mask(player))]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.round_number is None:
@@ -165,28 +185,16 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
         return [(c, p) for c in left]
 
     def _apply_action(self, action: int) -> None:
-        if self.round is None:
-            if self.round_number is None:
-                self.round_number = action
-                return
+        if self.driver is not None:
+            self.driver.apply(action)
+        elif self.round_number is None:
+            self.round_number = action
+        else:
             self.dealt.append(action)
             if len(self.dealt) == self.rules.deck_size:
                 n = self.n
                 hands = [sum(1 << c for c in self.dealt[s::n]) for s in range(n)]
-                self.round = Round(self.rules, hands, round_number=self.round_number)
-            return
-        r = self.round
-        if r.phase is Phase.PASSING:
-            seat = r.seats_to_pass()[0]
-            self.pending |= 1 << action
-            if self.pending.bit_count() == self.rules.pass_count:
-                r.pass_cards(seat, CardSet.from_mask(self.pending))
-                self.pending = 0
-        elif r.phase is Phase.MOON_CHOICE:
-            r.choose_moon(int(r.to_move), "add" if action == 0 else "subtract")  # type: ignore[arg-type]
-        else:
-            r.play(action)
-            self.history_plays.append(action)
+                self.driver = Driver(Round(self.rules, hands, round_number=self.round_number))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -194,11 +202,11 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
                 return f"Pass step {action}"
             return f"Deal {CardSet.from_mask(1 << action)}"
         if self.round is not None and self.round.phase is Phase.MOON_CHOICE:
-            return "Moon: add" if action == 0 else "Moon: subtract"
+            return f"Moon: {MOON_CHOICES[action]}"
         return str(CardSet.from_mask(1 << action))
 
     def is_terminal(self) -> bool:
-        return self.round is not None and self.round.is_over
+        return self.driver is not None and self.driver.is_over
 
     def returns(self) -> list[float]:
         r = self.round
@@ -230,7 +238,7 @@ class ViewObserver:
         if view is None:
             self.tensor.fill(0)
             return
-        pending = state.pending if state.current_player() == player else 0
+        pending = state.pending(player)
         self.tensor[:] = self.encoder.encode(view, pending)
 
     def string_from(self, state: HeartsState, player: int) -> str:
@@ -277,7 +285,7 @@ class HistoryObserver:
             d["dealt"][c] = 1
         d["pass_offset"][r.pass_offset] = 1
         passed = r.passed(player)
-        pending = state.pending if state.current_player() == player else 0
+        pending = state.pending(player)
         for c in CardSet.from_mask((passed.mask if passed is not None else 0) | pending):
             d["passed"][c] = 1
         received = r.received(player)
@@ -296,7 +304,7 @@ class HistoryObserver:
         r = state.round
         if r is None:
             return f"p{player} dealing"
-        pending = state.pending if state.current_player() == player else 0
+        pending = state.pending(player)
         passed = r.passed(player)
         parts = [
             f"p{player}",
