@@ -7,6 +7,7 @@ to the end without knowing the deal in advance.
 
 from __future__ import annotations
 
+import importlib.resources
 import io
 import json
 import os
@@ -18,10 +19,15 @@ from pathlib import Path
 
 import pytest
 
-from hearts import Card, CardSet, Game, Rules, record
+from hearts import PRESETS, Card, CardSet, Game, Rules, record
 from hearts.bots import make_bot
 from hearts.cards import SUIT_LETTERS, SUIT_SYMBOLS
-from hearts.cli import PlayCLI, Style, build_parser, build_rules, main
+from hearts.cli import build_parser, main
+from hearts.cli.common import build_rules
+from hearts.cli.play import PlayCLI
+from hearts.record import GameRecord, Seat
+from hearts.text import Style
+from hearts.view import View
 
 # --- helpers -------------------------------------------------------------------------------
 
@@ -102,7 +108,7 @@ def make_table(
     """A table where seat 0 answers through ``answer(table, prompt)``."""
     out = io.StringIO()
     n = game.rules.players
-    names = ["You", *(f"Bot{s}" for s in range(1, n))]
+    seats = [Seat("You"), *(Seat(f"Bot{s}", bot=bot) for s in range(1, n))]
     holder: list[PlayCLI] = []
 
     def input_fn(prompt: str) -> str | None:
@@ -112,7 +118,7 @@ def make_table(
         return reply
 
     bots = {s: make_bot(bot, seed=s) for s in range(1, n)}
-    table = PlayCLI(game, bots, names=names, input_fn=input_fn, output=out)
+    table = PlayCLI(game, bots, seats=seats, input_fn=input_fn, output=out)
     holder.append(table)
     return table, out
 
@@ -167,19 +173,44 @@ def test_same_seed_same_input_same_transcript() -> None:
 
 
 def test_record_is_written_and_loads_with_the_same_totals(tmp_path: Path) -> None:
-    """--record saves a record that hearts.record.load accepts, with the game's totals."""
+    """--record saves a version 2 record that hearts.record.load accepts, with the game's
+    totals, its seed (R1.3) and the seats: names, and the bots' specs."""
     path = tmp_path / "game.json"
     code, out, _, _ = run_main(["play", "--seed", "4", "--target", "40", "--record", str(path)])
     assert code == 0
     loaded = record.load(path)
-    assert isinstance(loaded, Game) and loaded.is_over
+    assert isinstance(loaded, GameRecord) and loaded.game.is_over
+    game = loaded.game
     history = [line.split() for line in out.split("Score history")[1].splitlines()]
     last_row = [row for row in history if row[:1] == ["Round"]][-1]
-    assert last_row[1] == str(len(loaded.rounds))
-    assert [int(x) for x in last_row[2:]] == loaded.totals
+    assert last_row[1] == str(len(game.rounds))
+    assert [int(x) for x in last_row[2:]] == game.totals
+    assert game.seed == 4 and game.rounds[0].dealt == Game(Rules(target=40), seed=4).rounds[0].dealt  # R1.3
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["seats"] == ["You", "East (random)", "South (random)", "West (random)"]
+    assert data["version"] == 2 and data["seed"] == 4
+    assert data["seats"] == [
+        {"name": "You", "bot": None},
+        {"name": "East", "bot": "random"},
+        {"name": "South", "bot": "random"},
+        {"name": "West", "bot": "random"},
+    ]
     assert f"Record saved to {path}" in out
+
+
+def test_record_keeps_each_bot_spec_as_given(tmp_path: Path) -> None:
+    """--bots: each seat's exact spec is in the record (and in the seats line), the person's
+    seat has no bot; the record is saved when the game stops early."""
+    path = tmp_path / "specs.json"
+    specs = ["heuristic:blunder=0.2", "search:iterations=20", "easy"]
+    code, out, _, _ = run_main(
+        ["play", "--seed", "2", "--name", "Ann", "--bots", *specs, "--record", str(path)], limit=4
+    )
+    assert code == 0 and "End of input" in out
+    assert "Seats, clockwise: Ann (North), East (heuristic:blunder=0.2), South (search:iterations=20), West (easy)" in out
+    loaded = record.load(path)
+    assert isinstance(loaded, GameRecord)
+    assert list(loaded.seats) == [Seat("Ann"), *(Seat(n, bot=b) for n, b in zip(["East", "South", "West"], specs, strict=True))]
+    assert loaded.game.seed == 2 and not loaded.game.is_over
 
 
 # --- bad input -----------------------------------------------------------------------------
@@ -266,7 +297,7 @@ def test_bad_input_message_through_main() -> None:
         f"Play > {wrong}\n  You cannot play {Style().card(wrong)} (R3.1: the first lead is the 2C). Legal: 2♣\n"
         in out
     )
-    assert "Play > qq\n  'qq' is not a card" in out
+    assert "Play > qq\n  R1.2: 'qq' is not a card" in out
     assert "Game over" in out
 
 
@@ -303,7 +334,7 @@ def test_quit_saves_the_record_and_exits_0(tmp_path: Path) -> None:
     assert code == 0
     assert "Quit: the game stops here." in out
     loaded = record.load(path)
-    assert isinstance(loaded, Game) and not loaded.is_over
+    assert isinstance(loaded, GameRecord) and not loaded.game.is_over
 
 
 def test_end_of_input_stops_gracefully(tmp_path: Path) -> None:
@@ -314,7 +345,7 @@ def test_end_of_input_stops_gracefully(tmp_path: Path) -> None:
     assert code == 0
     assert "End of input: the game stops here." in out.getvalue()
     assert "Traceback" not in out.getvalue() + err.getvalue()
-    assert isinstance(record.load(path), Game)
+    assert isinstance(record.load(path), GameRecord)
 
 
 def test_piped_input_is_echoed_after_the_prompt() -> None:
@@ -335,12 +366,12 @@ def test_piped_input_is_echoed_after_the_prompt() -> None:
         (["--option", "moon"], "write name=value"),
         (["--option", "target=lots"], "expected a whole number"),
         (["--option", "pass_cycle=sideways"], "allowed: left, right, across, hold"),
-        (["--players", "7"], "option 'players' is 7; allowed: a whole number 3..6"),
+        (["--players", "7"], "R1.1: option 'players' is 7; allowed: 3..6"),
         (["--rules", "{not json"], "is not valid JSON"),
         (["--rules", '{"pass_cycle": 5}'], "pass_cycle"),
         (["--rules", "/no/such/rules.json"], "cannot read rules file"),
         (["--bot", "nobody"], "unknown bot 'nobody'; known bots:"),
-        (["--bots", "random", "random"], "--bots needs 3 specs"),
+        (["--bots", "random", "random"], "3 bot specs are needed (one per other seat) or one for all, got 2"),
     ],
 )
 def test_bad_options_exit_2_with_a_message(argv: list[str], expected: str) -> None:
@@ -521,14 +552,17 @@ def _saved_game(tmp_path: Path) -> Path:
 def test_replay_of_a_valid_record(tmp_path: Path) -> None:
     """replay prints every round trick by trick with scores and totals."""
     path = _saved_game(tmp_path)
-    game = record.load(path)
-    assert isinstance(game, Game)
+    loaded = record.load(path)
+    assert isinstance(loaded, GameRecord)
+    game = loaded.game
     out, err = io.StringIO(), io.StringIO()
     assert main(["replay", str(path)], stdout=out, stderr=err) == 0
     text = out.getvalue()
     assert text.count("Trick 13:") == len(game.rounds)
     assert "Round score" in text and "Game over after" in text
-    assert "You pass " in text and "East passes " in text  # names from the record, short form
+    assert "You pass " in text and "East passes " in text  # names from the record
+    assert "Seed: 7\n" in text
+    assert "Seats, clockwise:\n  0  You    a person\n  1  East   bot random\n" in text
     assert (
         ", ".join(f"{n} {t}" for n, t in zip(["You", "East", "South", "West"], game.totals, strict=True))
         in text
@@ -550,8 +584,10 @@ def test_replay_of_a_round_record(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("forge", "expected"),
     [
-        (lambda d: d["rounds"][0]["plays"].__setitem__(5, d["rounds"][0]["plays"][4]), "round 0, play 5"),
-        (lambda d: d["rounds"][0].__setitem__("scores", [0, 0, 0, 26]), "the recorded scores are"),
+        (lambda d: d["actions"].__setitem__(5, d["actions"][4]), "action 5 ("),
+        (lambda d: d["actions"].insert(0, {"type": "play", "seat": 0, "card": "2C"}), "action 0 ("),
+        (lambda d: d["seats"].pop(), "the record has 3 seats for 4 players"),
+        (lambda d: d.__setitem__("seed", "x"), "the record's 'seed' is a whole number or null"),
         (lambda d: d.__setitem__("totals", [1, 2, 3, 4]), "the record's totals are"),
         (lambda d: d.__setitem__("totals", 5), "the record's totals are 5"),
         (lambda d: d.__setitem__("version", 99), "record version 99 is not supported"),
@@ -585,21 +621,97 @@ def test_replay_of_a_missing_or_broken_file(tmp_path: Path) -> None:
 
 
 def test_rules_command_lists_every_option_and_preset() -> None:
-    """R6: `hearts rules` shows each option, its value, what is allowed, and the presets."""
+    """R6: `hearts rules` shows each option of Rules.options() with its value, its rule, label
+    and help, what is allowed and its default; then the presets."""
     out = io.StringIO()
     assert main(["rules"], stdout=out) == 0
     text = out.getvalue()
-    for name in Rules().to_dict():
-        assert f"\n  {name} = " in text
-    for preset in ("standard", "openspiel", "omnibus", "no_queen_break", "strict_queen"):
-        assert f"  {preset} " in text
-    assert "add_to_others | subtract_from_self | shooter_chooses | add_unless_losing" in text
+    for spec in Rules.options():
+        assert f"\n  {spec.name} = " in text
+        assert f"  {spec.rule} {spec.label}: {spec.help}\n      allowed: {spec.allowed()}; default " in text
+    for preset in PRESETS:
+        assert f"\n  {preset} " in text
+    assert "allowed: add_to_others | subtract_from_self | shooter_chooses | add_unless_losing; default add_to_others" in text
     out = io.StringIO()
     assert main(["rules", "--preset", "strict_queen", "--players", "3"], stdout=out) == 0
-    assert "queen_lead=after_break" in out.getvalue() and "default (left,right,hold)" in out.getvalue()
+    assert "queen_lead=after_break" in out.getvalue() and "pass_cycle = default (left,right,hold)" in out.getvalue()
     err = io.StringIO()
     assert main(["rules", "-o", "moon=x"], stdout=io.StringIO(), stderr=err) == 2
-    assert "allowed:" in err.getvalue()
+    assert "R4.4: option 'moon' is 'x'; allowed:" in err.getvalue()
+
+
+def test_rules_book_prints_the_rule_book() -> None:
+    """`hearts rules --book` prints the rule book the package ships (every R-number, R1..R7)."""
+    out = io.StringIO()
+    assert main(["rules", "--book"], stdout=out) == 0
+    book = importlib.resources.files("hearts").joinpath("rulebook.md").read_text(encoding="utf-8")
+    assert out.getvalue() == book
+    assert all(f"R{k}" in book for k in range(1, 8))
+    err = io.StringIO()
+    assert main(["rules", "--book", "--preset", "omnibus"], stdout=io.StringIO(), stderr=err) == 2
+    assert "drop --preset" in err.getvalue()
+
+
+@pytest.mark.parametrize("command", ["play", "tui"])
+def test_option_help_is_made_from_the_option_specs(command: str) -> None:
+    """R1-R5: `--help` lists every option of Rules.options() with its rule, help, allowed values
+    and default, and --players / --target take their help from their specs."""
+    out = io.StringIO()
+    assert main([command, "--help"], stdout=out, stderr=io.StringIO()) == 0
+    text = " ".join(out.getvalue().split())  # argparse wraps the flags' help
+    for spec in Rules.options():
+        assert f"{spec.name} {spec.rule} {spec.help}: {spec.allowed()} (default " in text
+    players = Rules.option("players")
+    assert f"--players N {players.help} ({players.rule}; {players.allowed()}; default 4)" in text
+
+
+def test_tui_refuses_a_negative_delay() -> None:
+    """`hearts tui --delay -1` is a usage error (exit 2) before any table starts."""
+    err = io.StringIO()
+    assert main(["tui", "--delay", "-1"], stdout=io.StringIO(), stderr=err) == 2
+    assert "argument --delay: a delay is 0 seconds or more, not -1" in err.getvalue()
+    err = io.StringIO()
+    assert main(["tui", "--delay", "soon"], stdout=io.StringIO(), stderr=err) == 2
+    assert "'soon' is not a number of seconds" in err.getvalue()
+
+
+def test_tui_resume_refuses_new_rules_or_seed(tmp_path: Path) -> None:
+    """A resumed game keeps the record's rules and seed (R1.3): --seed or a rule flag with
+    --resume is a usage error."""
+    path = _saved_game(tmp_path)
+    for extra in (["--seed", "3"], ["--preset", "omnibus"], ["-o", "moon=shooter_chooses"]):
+        err = io.StringIO()
+        assert main(["tui", "--resume", str(path), *extra], stdout=io.StringIO(), stderr=err) == 2
+        assert "a resumed game keeps its record's rules and seed: drop --" in err.getvalue()
+
+
+def version_1_record(game: Game, names: list[str]) -> dict[str, object]:
+    """``game`` in the record format of version 1: names only, per-round events."""
+    rounds = []
+    for r in game.rounds:
+        rounds.append(
+            {
+                "deal": [str(h) for h in r.dealt],
+                "passes": [None if r.passed(s) is None else str(r.passed(s)) for s in range(r.players)],
+                "plays": [str(c) for c in r.plays],
+                "moon_choice": r.result.moon_choice if r.result else None,
+                "scores": list(r.result.scores) if r.result else None,
+            }
+        )
+    return {"format": "pyhearts.game", "version": 1, "rules": game.rules.to_dict(), "seats": names, "rounds": rounds}
+
+
+def test_replay_of_a_version_1_record(tmp_path: Path) -> None:
+    """A version 1 record (names only) still replays; its seats show as people."""
+    game = Game(Rules(target=30), seed=5)
+    table, _ = make_table(game, lambda t, p: first_legal(t.game, p))
+    table.run()
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(version_1_record(game, ["Ann", "Ben", "Cy", "Di"])), encoding="utf-8")
+    out = io.StringIO()
+    assert main(["replay", str(path)], stdout=out, stderr=io.StringIO()) == 0
+    text = out.getvalue()
+    assert "  1  Ben  a person\n" in text and "Game over after" in text
 
 
 # --- the real console script ---------------------------------------------------------------
@@ -649,3 +761,26 @@ def test_serve_refuses_a_negative_bot_worker_count(capsys: pytest.CaptureFixture
     """A bad ``hearts serve`` option is a clear error (exit 2), and no server starts."""
     assert main(["serve", "--bot-workers", "-1"]) == 2
     assert "--bot-workers must be 0 (threads) or more, not -1" in capsys.readouterr().err
+
+
+def test_tui_resume_of_a_version_1_record(tmp_path: Path) -> None:
+    """`hearts tui --resume` on a version 1 record (names only): seat 0 is you, the other seats
+    get the default level and a notice says so; the position is the record's."""
+    from hearts.cli.tui import make_session
+    from hearts.tui.session import DEFAULT_LEVEL
+
+    game = Game(Rules(target=200), seed=6)
+    table, _ = make_table(game, lambda t, p: first_legal(t.game, p) if len(t.game.score_history) < 1 else None)
+    table.run()
+    assert not game.is_over and len(game.rounds) == 2
+    path = tmp_path / "v1.json"
+    path.write_text(json.dumps(version_1_record(game, ["Ann", "East (hard)", "South", "West"])), encoding="utf-8")
+    session = make_session(build_parser().parse_args(["tui", "--resume", str(path), "--delay", "0"]))
+    assert session.names == ["Ann", "East (hard)", "South", "West"]  # names stay names
+    assert session.specs == [DEFAULT_LEVEL] * 3
+    assert session.notices == (
+        f"The record names no bot for East (hard), South, West: they play at the default level, {DEFAULT_LEVEL}.",
+    )
+    assert sorted(map(str, session.game.history)) == sorted(map(str, game.history))  # passes in seat order
+    assert [(r.dealt, r.plays) for r in session.game.rounds] == [(r.dealt, r.plays) for r in game.rounds]
+    assert session.view == View.of(game, 0)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,10 +20,12 @@ pytest.importorskip("textual")
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from hearts import Card, Rules, record
-from hearts.cards import RANK_LETTERS, SUIT_LETTERS
+from hearts import Card, Game, Rules, record
+from hearts.actions import Moon, Pass, Play
+from hearts.cards import RANK_LETTERS, SUIT_LETTERS, CardSet
+from hearts.record import GameRecord, Seat
 from hearts.round import Phase
-from hearts.tui.app import CardWidget, HeartsApp, MoonScreen, SeatPanel, TableScreen
+from hearts.tui.app import CardWidget, HeartsApp, MoonScreen, NewGameScreen, SeatPanel, TableScreen
 from hearts.tui.session import HUMAN, Session
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -33,7 +36,7 @@ def make_app(seed: int = 7, target: int = 100, specs: tuple[str, ...] = ("easy",
     return HeartsApp(session, hint_spec="search:iterations=40", **kw)  # type: ignore[arg-type]
 
 
-def run(test: Callable[[], Awaitable[None]]) -> None:
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
     asyncio.run(test())
 
 
@@ -98,16 +101,16 @@ def test_a_whole_round_by_key_presses_only() -> None:
             passed = session.round.passed(HUMAN)
             assert passed is not None and len(passed) == 3 and passed <= hand
             k = 0
-            while len(session.game.history) == 0:
+            while len(session.game.score_history) == 0:
                 assert session.view.to_move == HUMAN
                 before = len(session.view.hand)
                 card = await play_by_keys(pilot, app, by_name=k % 2 == 0)
                 k += 1
-                if len(session.game.history) == 0:
+                if len(session.game.score_history) == 0:
                     assert card not in session.view.hand and len(session.view.hand) == before - 1
                 await settle(pilot, app)
             assert k == 13
-            totals = session.game.history[0]
+            totals = session.game.score_history[0]
             assert sum(session.game.rounds[0].result.points) == 26  # type: ignore[union-attr]
             assert list(totals) == session.game.totals
             # round 2 has begun: a fresh hand, passing right (R2.2)
@@ -118,6 +121,8 @@ def test_a_whole_round_by_key_presses_only() -> None:
 
 
 def test_illegal_card_is_dimmed_and_refused_with_the_reason() -> None:
+    """R3.1-R3.4: an illegal card is dimmed; Enter on it shows the rule and changes nothing."""
+
     async def go() -> None:
         app = make_app(seed=3)
         async with app.run_test(size=(100, 30)) as pilot:
@@ -130,10 +135,10 @@ def test_illegal_card_is_dimmed_and_refused_with_the_reason() -> None:
             widgets = {w.card: w for w in app.table.query(CardWidget) if w.display}
             assert widgets[illegal[0]].has_class("illegal")
             assert not widgets[next(iter(view.legal))].has_class("illegal")
-            events = len(app.session.events)
+            history = app.session.game.history
             await pilot.press(*key_name(illegal[0]), "enter")
             await pilot.pause()
-            assert len(app.session.events) == events and illegal[0] in app.session.view.hand
+            assert app.session.game.history == history and illegal[0] in app.session.view.hand
             assert "Cannot play" in app.message and "R3." in app.message
             # a click on a legal card plays it
             legal = next(iter(view.legal))
@@ -145,6 +150,8 @@ def test_illegal_card_is_dimmed_and_refused_with_the_reason() -> None:
 
 
 def test_undo_takes_back_the_last_play_and_the_bots_after_it() -> None:
+    """Undo (Game.undo) takes back the person's last play and the bots' plays after it."""
+
     async def go() -> None:
         app = make_app(seed=5)
         async with app.run_test(size=(100, 30)) as pilot:
@@ -156,15 +163,15 @@ def test_undo_takes_back_the_last_play_and_the_bots_after_it() -> None:
             await play_by_keys(pilot, app, by_name=True)
             await settle(pilot, app)
             before = app.session.view  # before the second play
-            events = list(app.session.events)
+            history = app.session.game.history
             card = await play_by_keys(pilot, app, by_name=False)
             await settle(pilot, app)
-            assert card not in app.session.view.hand and len(app.session.events) > len(events)
+            assert card not in app.session.view.hand and len(app.session.game.history) > len(history)
             await pilot.press("u")
             await settle(pilot, app)
             after = app.session.view
             assert "Undone" in app.message
-            assert app.session.events == events
+            assert app.session.game.history == history
             assert (after.hand, after.trick, after.tricks, after.to_move) == (
                 before.hand,
                 before.trick,
@@ -222,9 +229,10 @@ def test_save_then_resume_to_the_same_position(tmp_path: Path) -> None:
             assert "Saved to" in app.message
             saved = app.session.view
 
-        assert isinstance(record.load(path), type(app.session.game))
+        loaded = record.load(path)
+        assert isinstance(loaded, GameRecord) and loaded.seats[1] == Seat("East", bot="easy")
         resumed = Session.resume(path, delay=0)
-        assert resumed.specs == ["easy", "medium", "random"]
+        assert resumed.specs == ["easy", "medium", "random"] and resumed.seed == 21 and not resumed.notices
         app2 = HeartsApp(resumed, hint_spec="search:iterations=40")
         async with app2.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app2)
@@ -242,7 +250,7 @@ def test_save_then_resume_to_the_same_position(tmp_path: Path) -> None:
 def test_resume_from_the_command_line(tmp_path: Path) -> None:
     """``hearts tui --resume FILE`` builds the same session (the app is not started here)."""
     from hearts.cli import build_parser
-    from hearts.tui import make_session
+    from hearts.cli.tui import make_session
 
     session = Session.new(Rules(), seed=4, specs=["easy", "medium", "heuristic:blunder=0.1"], delay=0)
     session.run_bots_until_human()
@@ -251,6 +259,10 @@ def test_resume_from_the_command_line(tmp_path: Path) -> None:
     args = build_parser().parse_args(["tui", "--resume", str(path), "--delay", "0"])
     resumed = make_session(args)
     assert resumed.specs == session.specs and resumed.view == session.view
+    assert resumed.seats == session.seats and resumed.seed == 4 and resumed.delay == 0
+    args = build_parser().parse_args(["tui", "--resume", str(path), "--bot", "random", "--name", "Ann"])
+    resumed = make_session(args)
+    assert resumed.specs == ["random"] * 3 and resumed.names[0] == "Ann" and resumed.view == session.view
 
 
 def test_80x24_shows_every_part_of_the_table_and_saves_a_snapshot() -> None:
@@ -325,9 +337,9 @@ def test_dialogs_last_trick_scores_new_game_and_moon() -> None:
             await pilot.press("n")
             await pilot.pause()
             form = app.screen
-            form.query_one("#players").value = 3  # type: ignore[attr-defined]
-            form.query_one("#target").value = "50"  # type: ignore[attr-defined]
-            form.query_one("#options").value = "moon=shooter_chooses"  # type: ignore[attr-defined]
+            form.query_one("#opt-players").value = 3  # type: ignore[attr-defined]
+            form.query_one("#opt-target").value = "50"  # type: ignore[attr-defined]
+            form.query_one("#opt-moon").value = "shooter_chooses"  # type: ignore[attr-defined]
             form.query_one("#specs").value = "easy random"  # type: ignore[attr-defined]
             form.query_one("#seed").value = "1"  # type: ignore[attr-defined]
             await pilot.click("#start")
@@ -347,6 +359,8 @@ def test_dialogs_last_trick_scores_new_game_and_moon() -> None:
 
 
 def test_game_over_screen() -> None:
+    """R5.1: the game-over dialog once someone reaches the target."""
+
     async def go() -> None:
         session = Session.new(Rules(target=1), seed=6, specs=["easy"], delay=0)
         app = HeartsApp(session)
@@ -368,5 +382,168 @@ def test_game_over_screen() -> None:
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, TableScreen)
+
+    run(go)
+
+
+# --- the session: resume, undo, refusals ---------------------------------------------------------
+
+
+def drive(session: Session, *, stop: Callable[[Session], bool] = lambda s: False) -> None:
+    """Play the person's side plainly (the first cards to pass, the first legal card, 'add')
+    and let the bots answer, until the game is over or ``stop(session)``."""
+    while not session.game.is_over and not stop(session):
+        session.run_bots_until_human()
+        view = session.view
+        if session.game.is_over:
+            return
+        if view.must_pass:
+            session.apply(Pass(HUMAN, list(view.hand)[: view.rules.pass_count]))
+        elif view.moon_choice_pending:
+            session.apply(Moon(HUMAN, "add"))
+        else:
+            session.apply(Play(HUMAN, next(iter(view.legal))))
+
+
+def test_a_resumed_game_deals_the_later_rounds_as_the_original(tmp_path: Path) -> None:
+    """R1.3: a game saved partway (in round 3) and resumed goes on with its seed, so every
+    later round's deal is the one the uninterrupted game of the same seed gets."""
+    rules = Rules(target=100)
+    original = Session.new(rules, seed=31, specs=["random"], delay=0)
+    drive(original)
+    partway = Session.new(rules, seed=31, specs=["random"], delay=0)
+    drive(partway, stop=lambda s: len(s.game.score_history) == 2 and len(s.round.plays) >= 6)
+    path = tmp_path / "partway.json"
+    partway.save(path)
+
+    resumed = Session.resume(path, delay=0)
+    assert resumed.seed == 31 and resumed.game.history == partway.game.history
+    assert resumed.seats == partway.seats and not resumed.notices
+    drive(resumed)
+    assert resumed.game.is_over
+    later = min(len(original.game.rounds), len(resumed.game.rounds))
+    assert later >= 4, "the game should go on past the saved round"
+    assert [r.dealt for r in resumed.game.rounds[:later]] == [r.dealt for r in original.game.rounds[:later]]
+    # and they are the seed's deals, whatever was played (R1.3)
+    assert resumed.game.rounds[3].dealt != resumed.game.rounds[2].dealt
+
+
+def test_undo_stays_in_the_round_and_keeps_the_passes() -> None:
+    """Undo takes back the person's last play and the bots' plays after it; never the passes
+    (R2.1), never into a finished, scored round (R4)."""
+    session = Session.new(Rules(), seed=12, specs=["random"], delay=0)
+    drive(session, stop=lambda s: s.view.to_move == HUMAN)
+    passes = session.game.history
+    assert len(passes) >= 4 and all(isinstance(a, Pass) for a in passes[:4])
+    assert not session.can_undo and not session.undo() and session.game.history == passes
+
+    first = next(iter(session.view.legal))
+    session.apply(Play(HUMAN, first))
+    session.run_bots_until_human()
+    assert session.undo() and session.game.history == passes and first in session.view.hand
+
+    drive(session, stop=lambda s: len(s.game.score_history) == 1)  # round 1 is scored
+    session.run_bots_until_human()  # the bots pass in round 2
+    scored = session.game.history
+    assert session.round.round_number == 1 and session.view.must_pass
+    assert not session.can_undo and not session.undo()
+    assert session.game.history == scored and len(session.game.score_history) == 1
+
+
+def test_refused_actions_change_nothing_and_say_why() -> None:
+    """R2.1, R4.4: a pass of cards not held, a moon choice nobody asked for, a pass of the wrong
+    count: a message each, and the game is unchanged."""
+
+    async def go() -> None:
+        app = make_app(seed=4)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            history = app.session.game.history
+            not_held = CardSet([c for c in CardSet.full() if c not in app.session.view.hand][:3])
+            assert not app.human_act(Pass(HUMAN, not_held))
+            assert app.message.startswith("Cannot pass: R2.1: it does not hold")
+            assert not app.human_act(Moon(HUMAN, "add"))
+            assert app.message.startswith("Cannot choose: R4.4: ")
+            await pilot.press("space", "enter")  # one card marked, three are passed
+            await pilot.pause()
+            assert "Mark 3 cards with Space first (1 marked)" in app.message
+            assert app.session.game.history == history and app.session.view.must_pass
+
+    run(go)
+
+
+def test_new_game_form_is_made_from_the_option_specs() -> None:
+    """R6 and every option of R1-R5: the form has a field per Rules.options() entry with its
+    label and rule; a preset fills them; a bad value is refused with the rule's message."""
+
+    async def go() -> None:
+        app = make_app(seed=3)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            first = app.session
+            await pilot.press("n")
+            await pilot.pause()
+            form = app.screen
+            assert isinstance(form, NewGameScreen)
+            labels = [str(label.render()) for label in form.query("#new-game-grid Label")]
+            for spec in Rules.options():
+                assert f"{spec.label} ({spec.rule})" in labels
+                form.query_one(f"#opt-{spec.name}")
+            assert form.rules() == first.rules
+            form.query_one("#preset").value = "strict_queen"  # type: ignore[attr-defined]
+            await pilot.pause()
+            assert form.query_one("#opt-queen_lead").value == "after_break"  # type: ignore[attr-defined]
+            assert form.rules() == Rules.preset("strict_queen", target=100)
+            form.query_one("#opt-jack_of_diamonds").value = "-40"  # type: ignore[attr-defined]
+            form.query_one("#opt-pass_cycle").value = "left,hold"  # type: ignore[attr-defined]
+            form.query_one("#opt-ties").value = "share"  # type: ignore[attr-defined]
+            form.query_one("#opt-points_on_first_trick").value = True  # type: ignore[attr-defined]
+            await pilot.click("#start")
+            await pilot.pause()
+            assert app.screen is form and app.session is first
+            error = str(form.query_one("#new-game-error").render())
+            assert "R4.2: option 'jack_of_diamonds' is -40; allowed: -26..26" in error
+            form.query_one("#opt-jack_of_diamonds").value = "-10"  # type: ignore[attr-defined]
+            await pilot.pause(0.3)  # a button ignores clicks while it shows the last one
+            await pilot.click("#start")
+            await settle(pilot, app)
+            rules = app.session.rules
+            assert rules == Rules.preset(
+                "strict_queen", jack_of_diamonds=-10, pass_cycle=["left", "hold"], ties="share", points_on_first_trick=True
+            )
+            assert app.session.specs == ["easy"] * 3  # the level of the game before
+
+    run(go)
+
+
+def test_a_saved_game_records_the_seats_and_the_seed(tmp_path: Path) -> None:
+    """ctrl+s / Session.save: a version 2 record with each seat's name and bot spec (the person
+    has none) and the game's seed, read back by record.load."""
+    session = Session.new(Rules(), seed=8, specs=["easy", "search:iterations=30", "random"], delay=0)
+    drive(session, stop=lambda s: len(s.game.history) > 10)
+    path = tmp_path / "seats.json"
+    session.save(path)
+    loaded = record.load(path)
+    assert isinstance(loaded, GameRecord)
+    assert list(loaded.seats) == [
+        Seat("You"),
+        Seat("East", bot="easy"),
+        Seat("South", bot="search:iterations=30"),
+        Seat("West", bot="random"),
+    ]
+    assert loaded.game.seed == 8 and loaded.game.history == session.game.history
+    assert loaded.game.rounds[0].dealt == Game(Rules(), seed=8).rounds[0].dealt
+
+
+def test_the_table_opens_with_the_sessions_notices() -> None:
+    """What a resumed record lacked (a bot for a seat) is said when the table opens."""
+
+    async def go() -> None:
+        session = Session.new(Rules(), seed=5, specs=["easy"], delay=0)
+        session.notices = ("The record names no bot for East: it plays at the default level, medium.",)
+        app = HeartsApp(session)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            assert app.message == session.notices[0]
 
     run(go)

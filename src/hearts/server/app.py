@@ -25,7 +25,6 @@ import contextlib
 import gc
 import json
 import logging
-import sys
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
@@ -268,14 +267,3 @@ def serve(
     uvicorn.run(
         app, host=host, port=port, ws_max_size=max(64 * 1024, MAX_MESSAGE_BYTES * 4), log_level="warning"
     )
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m hearts.server.app`` (the same as ``hearts serve``, with its options)."""
-    from hearts.cli import main as cli_main
-
-    return cli_main(["serve", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

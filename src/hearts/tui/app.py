@@ -9,9 +9,9 @@ the middle. Keys (see :data:`TableScreen.BINDINGS` and the footer):
 Enter              play the selected card, or confirm the pass
 Space              mark / unmark a card to pass
 h                  hint: what the search bot would do, and why (one line)
-u                  undo your last play (and the bots' plays after it)
+u                  undo your last play in this round (and the bots' plays after it)
 l / s              the last trick / the score history
-n                  new game (rules preset and options, target, bots, seed)
+n                  new game (a rules preset, every rule option, the bots, the seed)
 Ctrl+S             save the game record (resume with ``hearts tui --resume FILE``)
 Ctrl+Q             quit (the record is saved first when ``--record`` was given)
 =================  ===============================================================
@@ -22,7 +22,6 @@ their moves are paced by the session's ``delay``.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import time
 from pathlib import Path
@@ -35,25 +34,37 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
+from hearts.actions import Action, Moon, Pass, Play
 from hearts.bots import LEVELS
 from hearts.cards import DIAMONDS, HEARTS, RANK_LETTERS, SUIT_LETTERS, Card, CardSet
-from hearts.cli import build_rules, direction_name, does, points_word, score_table
 from hearts.errors import HeartsError, IllegalAction
+from hearts.mechanics import MoonChoice
 from hearts.round import Phase, Trick
-from hearts.rules import PRESETS
-from hearts.tui.session import HUMAN, Event, Session, hint
+from hearts.rules import OPTION_NAMES, PRESETS, OptionSpec, Rules, parse_option_value
+from hearts.text import (
+    Style,
+    bot_specs,
+    direction_name,
+    does,
+    moon_choice_text,
+    option_text,
+    points_word,
+    refusal,
+    score_table,
+    winning_card,
+)
+from hearts.tui.session import DEFAULT_LEVEL, HINT_BOT, HUMAN, Session, hint
 from hearts.view import View
 
 RANK_KEYS = {c.lower(): i for i, c in enumerate(RANK_LETTERS)}
 SUIT_KEYS = {c.lower(): i for i, c in enumerate(SUIT_LETTERS)}
 
 
-def card_face(card: Card) -> str:
-    """``Q♠``, ``10♥``."""
-    rank = "10" if card.rank == 8 else RANK_LETTERS[card.rank]
-    return rank + card.symbol[-1]
+STYLE = Style()
+"""Cards on the table: ``Q♠``, ``10♥`` (as in line mode)."""
 
 
 def card_style(card: Card, *, dim: bool = False) -> str:
@@ -65,10 +76,12 @@ def card_style(card: Card, *, dim: bool = False) -> str:
 
 
 def card_text(card: Card, *, dim: bool = False) -> Text:
-    return Text(card_face(card), style=card_style(card, dim=dim))
+    """One card in its colours."""
+    return Text(STYLE.card(card), style=card_style(card, dim=dim))
 
 
 def cards_text(cards: list[Card]) -> Text:
+    """Cards in their colours, separated by blanks."""
     out = Text()
     for i, c in enumerate(cards):
         if i:
@@ -112,7 +125,7 @@ class CardWidget(Static):
         self.display = card is not None
         if card is None:
             return
-        face = Text(card_face(card).rjust(3), style=card_style(card, dim=not legal))  # a 3-cell card
+        face = Text(STYLE.card(card).rjust(3), style=card_style(card, dim=not legal))  # a 3-cell card
         if cursor:
             face.stylize("reverse")
         blank = Text("   ")
@@ -143,7 +156,7 @@ class SeatPanel(Static):
         line = f"{view.hand_sizes[s]} cards · {points_word(view.points_taken[s])}"
         total = f"total {view.scores[s]}"
         if view.phase is Phase.PASSING:
-            total += " · passed" if session.round.passed(s) is not None else " · passing…"
+            total += " · passing…" if s in session.game.actors() else " · passed"
         show(self, Text("\n").join([name, Text(line), Text(total, style="dim")]))
         if self.has_class("to-move") != turn:
             self.set_class(turn, "to-move")
@@ -174,7 +187,7 @@ class InfoScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class MoonScreen(ModalScreen[str]):
+class MoonScreen(ModalScreen[MoonChoice]):
     """R4.4 ``shooter_chooses``: add 26 to everyone else, or subtract 26 from yourself."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -199,9 +212,9 @@ class MoonScreen(ModalScreen[str]):
                 yield Button("Subtract 26 from me (s)", id="subtract")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id or "add")
+        self.dismiss("subtract" if event.button.id == "subtract" else "add")
 
-    def action_choose(self, choice: str) -> None:
+    def action_choose(self, choice: MoonChoice) -> None:
         self.dismiss(choice)
 
 
@@ -256,7 +269,14 @@ class SaveScreen(ModalScreen[str | None]):
 
 
 class NewGameScreen(ModalScreen[Session | None]):
-    """Rules preset and options, players, target, bots and difficulty, seed."""
+    """A new game: a rules preset, every rule option, the bots and the seed.
+
+    The options' part of the form is made from :meth:`Rules.options()
+    <hearts.rules.Rules.options>`: each option's label, its rule and help (shown for the field
+    in focus), and a field for its kind: a switch (yes/no), a list (choices, or a short
+    range), or a text field checked by the engine's parser. Choosing a preset fills the
+    options with its values.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
@@ -267,33 +287,43 @@ class NewGameScreen(ModalScreen[Session | None]):
     def compose(self) -> ComposeResult:
         rules = self.current.rules
         levels = [*LEVELS, "random"]
-        first = self.current.specs[0] if len(set(self.current.specs)) == 1 else "medium"
-        with VerticalScroll(classes="dialog", id="new-game-form"):
+        specs = self.current.specs
+        first = specs[0] if len(set(specs)) == 1 and specs[0] in levels else DEFAULT_LEVEL
+        preset = next((p for p in PRESETS if Rules.preset(p) == rules), None)
+        with Vertical(classes="dialog", id="new-game-form"):
             yield Label(Text("New game", style="bold"))
-            with Grid(id="new-game-grid"):
-                yield Label("Preset")
-                yield Select([(p, p) for p in PRESETS], value="standard", allow_blank=False, id="preset")
-                yield Label("Options")
-                yield Input("", placeholder="moon=shooter_chooses jack_of_diamonds=-10", id="options")
-                yield Label("Players")
-                yield Select([(str(n), n) for n in range(3, 7)], value=rules.players, allow_blank=False, id="players")
-                yield Label("Target")
-                yield Input(str(rules.target), id="target")
+            with VerticalScroll(id="new-game-fields"), Grid(id="new-game-grid"):
+                yield Label("Preset (R6)")
+                yield Select([(p, p) for p in PRESETS], value=preset or Select.BLANK, prompt="(as below)", id="preset")
+                for spec in Rules.options():
+                    yield Label(f"{spec.label} ({spec.rule})")
+                    yield option_field(spec, getattr(rules, spec.name))
                 yield Label("Bots")
-                yield Select(
-                    [(level, level) for level in levels],
-                    value=first if first in levels else "medium",
-                    allow_blank=False,
-                    id="difficulty",
-                )
+                yield Select([(level, level) for level in levels], value=first, allow_blank=False, id="difficulty")
                 yield Label("Bot specs")
                 yield Input("", placeholder="optional, one per seat: easy hard search:iterations=200", id="specs")
                 yield Label("Seed")
                 yield Input("", placeholder="empty: random", id="seed")
+            yield Static("", id="new-game-help")
             yield Static("", id="new-game-error")
             with Horizontal(classes="buttons"):
                 yield Button("Start (Enter)", id="start", variant="primary")
                 yield Button("Cancel (Esc)", id="cancel")
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Show the rule and help of the option in focus."""
+        name = (event.widget.id or "").removeprefix("opt-")
+        text = ""
+        if name in OPTION_NAMES:
+            spec = Rules.option(name)
+            text = f"{spec.rule}: {spec.help} · allowed: {spec.allowed()}"
+        show(self.query_one("#new-game-help", Static), Text(text, style="dim"))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "preset" and isinstance(event.value, str):
+            preset = Rules.preset(event.value)
+            for spec in Rules.options():
+                set_option_field(self.query_one(f"#opt-{spec.name}", Widget), getattr(preset, spec.name))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
@@ -311,41 +341,65 @@ class NewGameScreen(ModalScreen[Session | None]):
         error = self.query_one("#new-game-error", Static)
         try:
             self.dismiss(self.build())
-        except (HeartsError, ValueError) as e:
+        except HeartsError as e:
             error.update(Text(str(e), style="bold red"))
 
-    def build(self) -> Session:
-        """The new session from the form (a :class:`HeartsError` names what is wrong)."""
-        preset = self.query_one("#preset", Select).value
-        players = self.query_one("#players", Select).value
-        target = self.query_one("#target", Input).value.strip()
-        options = self.query_one("#options", Input).value.replace(",", " ").split()
-        seed_text = self.query_one("#seed", Input).value.strip()
-        if target and not target.lstrip("-").isdigit():
-            raise HeartsError(f"target {target!r} is not a whole number")
-        if seed_text and not seed_text.lstrip("-").isdigit():
-            raise HeartsError(f"seed {seed_text!r} is not a whole number")
-        args = argparse.Namespace(
-            preset=preset if isinstance(preset, str) else None,
-            rules=None,
-            option=options,
-            players=players if isinstance(players, int) else None,
-            target=int(target) if target else None,
+    def rules(self) -> Rules:
+        """The rules the form holds (a :class:`~hearts.errors.RulesError` names what is wrong)."""
+        return Rules.from_dict(
+            {spec.name: option_value(spec, self.query_one(f"#opt-{spec.name}", Widget)) for spec in Rules.options()}
         )
-        rules = build_rules(args)
-        specs = self.query_one("#specs", Input).value.split()
-        if not specs:
-            level = self.query_one("#difficulty", Select).value
-            specs = [level if isinstance(level, str) else "medium"]
-        if len(specs) not in (1, rules.players - 1):
-            raise HeartsError(f"give {rules.players - 1} bot specs (one per other seat) or one for all")
+
+    def build(self) -> Session:
+        """The new session from the form (a :class:`~hearts.errors.HeartsError` names what is wrong)."""
+        rules = self.rules()
+        seed_text = self.query_one("#seed", Input).value.strip()
+        if seed_text and not seed_text.isdigit():
+            raise HeartsError(f"seed {seed_text!r} is not a whole number 0 or more")
+        level = self.query_one("#difficulty", Select).value
+        typed = self.query_one("#specs", Input).value.split()
+        specs = bot_specs(typed or [level if isinstance(level, str) else DEFAULT_LEVEL], rules.players, DEFAULT_LEVEL)
         return Session.new(
             rules,
             int(seed_text) if seed_text else None,
             specs,
-            name=self.current.names[0],
+            name=self.current.names[HUMAN],
             delay=self.current.delay,
         )
+
+
+SHORT_RANGE = 8
+"""An ``int`` option with at most this many values is a list in the form; a longer one is typed."""
+
+
+def option_field(spec: OptionSpec, value: object) -> Widget:
+    """The form's field for one rule option (id ``opt-NAME``), showing ``value``."""
+    field_id = f"opt-{spec.name}"
+    if spec.kind == "bool":
+        return Switch(value=bool(value), id=field_id)
+    if spec.kind == "choice":
+        return Select([(c, c) for c in spec.choices], value=value, allow_blank=False, id=field_id)
+    if spec.kind == "int" and spec.low is not None and spec.high is not None and spec.high - spec.low < SHORT_RANGE:
+        values = range(spec.low, spec.high + 1)
+        return Select([(str(v), v) for v in values], value=value, allow_blank=False, id=field_id)
+    return Input(option_text(value), placeholder=spec.allowed(), id=field_id)
+
+
+def set_option_field(field: Widget, value: object) -> None:
+    """Show ``value`` in a field made by :func:`option_field`."""
+    if isinstance(field, Input):
+        field.value = option_text(value)
+    elif isinstance(field, (Switch, Select)):
+        field.value = value
+
+
+def option_value(spec: OptionSpec, field: Widget) -> object:
+    """The value a field made by :func:`option_field` holds (typed text through the engine's
+    parser, :func:`~hearts.rules.parse_option_value`)."""
+    if isinstance(field, Input):
+        return parse_option_value(spec.name, field.value.strip())
+    assert isinstance(field, (Switch, Select))
+    return field.value
 
 
 # --- the table ---------------------------------------------------------------------------------
@@ -486,10 +540,7 @@ class TableScreen(Screen[None]):
         if not trick.cards and view.tricks:
             trick, done = view.tricks[-1], True
         played = dict(trick.plays)
-        best: Card | None = None
-        if trick.cards:
-            led = trick.cards[0].suit
-            best = max((c for c in trick.cards if c.suit == led), key=int)
+        best = winning_card(trick) if trick.cards else None
         left, top, right = table_positions(n)
 
         def cell(seats: list[int]) -> Text:
@@ -622,15 +673,14 @@ class TableScreen(Screen[None]):
                 self.say(f"Mark {count} cards with Space first ({len(self.marked)} marked).")
                 return
             cards = CardSet(self.marked)
-            if app.human_act(("pass", HUMAN, cards)):
+            if app.human_act(Pass(HUMAN, cards)):
                 self.marked.clear()
                 self.say(Text.assemble("You pass ", cards_text(cards.sorted_by_suit())))
             return
         if view.to_move != HUMAN or view.phase is not Phase.PLAYING or not self._cards:
             self.say("Not your turn: the others are playing.")
             return
-        card = self._cards[self.cursor]
-        app.human_act(("play", HUMAN, card))
+        app.human_act(Play(HUMAN, self._cards[self.cursor]))
 
     def action_hint(self) -> None:
         if self.pending_rank is not None:  # 'h' completes a card being typed: hearts
@@ -688,9 +738,11 @@ class HeartsApp(App[int]):
     ModalScreen { align: center middle; }
     .buttons { height: auto; align: center middle; }
     .buttons Button { margin: 0 1; }
-    #new-game-grid { grid-size: 2; grid-columns: 12 1fr; grid-rows: 3; height: auto; }
+    #new-game-form { height: 90%; }
+    #new-game-fields { height: 1fr; }
+    #new-game-grid { grid-size: 2; grid-columns: 30 1fr; grid-rows: 3; height: auto; }
     #new-game-grid Label { padding: 1 0 0 0; }
-    #new-game-error { height: auto; }
+    #new-game-help, #new-game-error { height: auto; }
     """
 
     def __init__(
@@ -698,7 +750,7 @@ class HeartsApp(App[int]):
         session: Session,
         *,
         record_path: str | Path | None = None,
-        hint_spec: str = "search:iterations=400",
+        hint_spec: str = HINT_BOT,
     ) -> None:
         super().__init__()
         self.session = session
@@ -710,7 +762,7 @@ class HeartsApp(App[int]):
         self.hinting = False
         self._dialog_open = False
         self._game_over_shown = False
-        self._rounds_saved = len(session.game.history)
+        self._rounds_saved = len(session.game.score_history)
         self._table = TableScreen()
 
     @property
@@ -726,7 +778,8 @@ class HeartsApp(App[int]):
     def on_mount(self) -> None:
         self.push_screen(self._table)
         self.call_after_refresh(self.advance)
-        self.table.say("Welcome! ←/→ or type a card (qs), Enter plays, Space marks a pass card, h for a hint.")
+        welcome = "Welcome! ←/→ or type a card (qs), Enter plays, Space marks a pass card, h for a hint."
+        self.table.say(" · ".join(self.session.notices) or welcome)
 
     # --- the game loop -----------------------------------------------------------------------
 
@@ -740,8 +793,7 @@ class HeartsApp(App[int]):
                 self._game_over_shown = True
                 self.show_game_over()
             return
-        r = game.round
-        if r.phase is Phase.MOON_CHOICE and r.to_move == HUMAN and not self._dialog_open:
+        if game.phase is Phase.MOON_CHOICE and HUMAN in game.actors() and not self._dialog_open:
             self._dialog_open = True
             self.push_screen(MoonScreen(list(game.totals), session.names), self._moon_chosen)
             return
@@ -751,76 +803,71 @@ class HeartsApp(App[int]):
         if turn is None:
             return
         seat, view = turn
-        bot = session.bots[seat]
         generation = self.generation
         delay = session.delay
         self.thinking = True
 
         def think() -> None:
             start = time.monotonic()
-            event: Event
-            if view.must_pass:
-                event = ("pass", seat, bot.choose_pass(view))
-            elif view.moon_choice_pending:
-                event = ("moon", seat, bot.choose_moon(view))
-            else:
-                event = ("play", seat, bot.choose_play(view))
+            action = session.decide(seat, view)
             pause = delay - (time.monotonic() - start)
-            if pause > 0 and event[0] != "pass":
+            if pause > 0 and not isinstance(action, Pass):  # passes are face down: no need to watch
                 time.sleep(pause)
             with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
-                self.call_from_thread(self._bot_done, generation, event)
+                self.call_from_thread(self._bot_done, generation, action)
 
         self.run_worker(think, thread=True, group="bots", exit_on_error=False)
 
-    def _bot_done(self, generation: int, event: Event) -> None:
+    def _bot_done(self, generation: int, action: Action) -> None:
         self.thinking = False
         if generation == self.generation:
             try:
-                self.session.apply(event)
-            except HeartsError:
+                self.session.apply(action)
+            except IllegalAction:
                 pass  # the position changed under the bot: it thinks again
             else:
-                self._announce(event)
+                self._announce(action)
         self.redraw()
         self.advance()
 
-    def _announce(self, event: Event) -> None:
-        kind, seat, _ = event
+    def _announce(self, action: Action) -> None:
+        """Say what an accepted play or moon choice did: the trick it completed, the moon."""
         game = self.session.game
-        r = game.round
-        if kind == "play" and not r.current_trick.cards and (r.tricks or len(game.rounds) > 1):
-            done = r.tricks[-1] if r.tricks else game.rounds[-2].tricks[-1]
+        names = self.session.names
+        if isinstance(action, Moon):
+            self.table.say(moon_choice_text(names[action.seat], action.choice))
+        elif isinstance(action, Play) and not game.round.current_trick.cards:  # it completed a trick
+            r = game.round if game.round.tricks else game.rounds[-2]  # or the last round's last
+            done = r.tricks[-1]
             if done.winner is not None:
-                who = does(self.session.names[done.winner], "take")
-                self.table.say(f"{who} the trick ({points_word(done.points)}).")
-        if kind == "moon":
-            self.table.say(f"{self.session.names[seat]} shot the moon and chose to {event[2]}.")
+                self.table.say(f"{does(names[done.winner], 'take')} the trick ({points_word(done.points)}).")
 
-    def human_act(self, event: Event) -> bool:
-        """Carry out the person's action; on a refusal show the engine's reason (False)."""
+    def human_act(self, action: Action) -> bool:
+        """Carry out the person's action; on a refusal show the engine's reason and change
+        nothing (False)."""
         try:
-            self.session.apply(event)
+            self.session.apply(action)
         except IllegalAction as e:
-            what = card_text(event[2]) if event[0] == "play" and isinstance(event[2], Card) else Text("that")
-            reason = e.reason
-            if "(legal:" in reason:
-                reason = reason[: reason.index("(legal:")].rstrip()
-            self.table.say(Text.assemble(Text("Cannot play ", style="bold red"), what, f": {e.rule}: {reason}"))
+            what = (
+                Text.assemble("Cannot play ", card_text(action.card))
+                if isinstance(action, Play)
+                else Text("Cannot pass" if isinstance(action, Pass) else "Cannot choose")
+            )
+            what.stylize("bold red")
+            self.table.say(Text.assemble(what, f": {refusal(e)}"))
             return False
-        if event[0] == "play":
-            self._announce(event)
-            if self.message.startswith("Hint") or self.message.startswith("Cannot"):
+        if not isinstance(action, Pass):
+            self._announce(action)
+            if self.message.startswith(("Hint", "Cannot")):
                 self.table.say("")
         self.redraw()
         self.advance()
         return True
 
-    def _moon_chosen(self, choice: str | None) -> None:
+    def _moon_chosen(self, choice: MoonChoice | None) -> None:
         self._dialog_open = False
-        if choice in ("add", "subtract") and self.session.view.moon_choice_pending:
-            self.human_act(("moon", HUMAN, "add" if choice == "add" else "subtract"))
-            self.table.say(f"You shot the moon and chose to {choice}.")
+        if choice is not None and self.session.view.moon_choice_pending:
+            self.human_act(Moon(HUMAN, choice))
 
     def redraw(self) -> None:
         if self._table.is_mounted:
@@ -837,7 +884,7 @@ class HeartsApp(App[int]):
             return
         self.hinting = True
         self.table.say("Thinking about a hint…")
-        generation, position, spec = self.generation, len(self.session.events), self.hint_spec
+        generation, position, spec = self.generation, len(self.session.game.history), self.hint_spec
 
         def think() -> None:
             text = hint(view, seed=position, spec=spec)
@@ -848,17 +895,16 @@ class HeartsApp(App[int]):
 
     def _hint_done(self, generation: int, position: int, text: str) -> None:
         self.hinting = False
-        if generation == self.generation and position == len(self.session.events):
+        if generation == self.generation and position == len(self.session.game.history):
             self.table.say(Text("Hint: ", style="bold green") + Text(text))
 
     def undo(self) -> None:
         session = self.session
         if not session.can_undo:
-            self.table.say("Nothing to undo: you have not played a card yet.")
+            self.table.say("Nothing to undo: you have not played a card in this round yet.")
             return
         self.generation += 1  # a bot still thinking is ignored
         session.undo()
-        self._game_over_shown = session.game.is_over
         self.table.say("Undone: your last play and the bots' plays after it.")
         self.redraw()
         self.advance()
@@ -884,7 +930,7 @@ class HeartsApp(App[int]):
         game = session.game
         r = game.round
         rows: list[tuple[str, list[object]]] = [
-            (f"Round {i + 1}", list(totals)) for i, totals in enumerate(game.history)
+            (f"Round {i + 1}", list(totals)) for i, totals in enumerate(game.score_history)
         ]
         if not game.is_over:
             rows.append((f"Round {r.round_number + 1} so far", list(r.points_taken)))
@@ -900,13 +946,12 @@ class HeartsApp(App[int]):
         winners = game.winners or ()
         names = session.names
         low = game.totals[winners[0]] if winners else 0
-        who = " and ".join(names[s] for s in winners)
         head = (
-            f"{who} {'win' if who == 'You' else 'wins'} with {points_word(low)}!"
+            f"{does(names[winners[0]], 'win')} with {points_word(low)}!"
             if len(winners) == 1
-            else f"{who} share the win with {points_word(low)} each."
+            else f"{' and '.join(names[s] for s in winners)} share the win with {points_word(low)} each."
         )
-        rows = [(f"Round {i + 1}", list(t)) for i, t in enumerate(game.history)]
+        rows = [(f"Round {i + 1}", list(t)) for i, t in enumerate(game.score_history)]
         body = Text(head + "\n\n", style="bold") + Text("\n".join(score_table(names, rows)))
         self.push_screen(GameOverScreen(body), self._game_over_chosen)
 
@@ -929,7 +974,7 @@ class HeartsApp(App[int]):
         self.session = session
         self._game_over_shown = False
         self._dialog_open = False
-        self._rounds_saved = len(session.game.history)
+        self._rounds_saved = len(session.game.score_history)
         while len(self.screen_stack) > 2 and self.screen is not self._table:
             self.pop_screen()  # a dialog still on top of the table
         self._table = TableScreen()
@@ -957,7 +1002,7 @@ class HeartsApp(App[int]):
 
     def _autosave(self) -> None:
         """``--record FILE``: save after every round (and when quitting)."""
-        rounds = len(self.session.game.history)
+        rounds = len(self.session.game.score_history)
         if self.record_path is not None and rounds != self._rounds_saved:
             self._rounds_saved = rounds
             with contextlib.suppress(OSError):

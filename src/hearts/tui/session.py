@@ -1,23 +1,23 @@
-"""The state behind the terminal table, without any screen: a game, its bots, its events.
+"""The state behind the terminal table, without any screen: a game, who sits where, the bots.
 
-A :class:`Session` is the game as an event list (passes, plays, moon choices) on top of a
-reproducible source of deals (the recorded deals while they last, then a seed). The game is
-what replaying the events gives, so undo is "replay all but the tail" and resume is "replay
-what the record holds". Bots are rebuilt from their specs and seeds (they keep no memory a
-replay would lose: everything they know is in the :class:`~hearts.view.View`).
+A :class:`Session` is a :class:`~hearts.game.Game` driven the one way every front end drives
+it (``actors()``, ``legal_actions()``, ``apply()``), the seats (names and bot specs, as a
+record keeps them) and a bot for every seat but the person's. Undo is
+:meth:`Game.undo <hearts.game.Game.undo>`; saving writes a version 2 record; resuming loads
+one and goes on with its seed, so the later rounds are dealt exactly as in the original game.
 
->>> s = Session.new(Rules(target=30), seed=3, specs=["easy"] * 3, delay=0)
->>> s.names, s.labels[1:]
+>>> s = Session.new(Rules(target=30), seed=3, specs=["easy"], delay=0)
+>>> s.names, s.specs
 (['You', 'East', 'South', 'West'], ['easy', 'easy', 'easy'])
 >>> s.run_bots_until_human()
 >>> s.view.must_pass
 True
->>> s.apply(("pass", 0, CardSet(list(s.view.hand)[:3])))
+>>> s.apply(Pass(HUMAN, list(s.view.hand)[:3]))
 >>> s.run_bots_until_human()
->>> s.view.to_move == 0 and len(s.view.hand) == 13
+>>> s.view.to_move == HUMAN and len(s.view.hand) == 13
 True
 >>> card = next(iter(s.view.legal))
->>> s.apply(("play", 0, card))
+>>> s.apply(Play(HUMAN, card))
 >>> s.run_bots_until_human()
 >>> s.can_undo, s.undo(), s.view.to_move, card in s.view.hand
 (True, True, 0, True)
@@ -25,101 +25,63 @@ True
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
 from hearts import record
-from hearts.bots import LEVELS, Bot, make_bot
-from hearts.cards import Card, CardSet
+from hearts.actions import Action, Moon, Pass, Play
+from hearts.bots import LEVELS, Bot, make_bot, run_bots
+from hearts.cards import SPADES, Card, CardSet
 from hearts.errors import HeartsError, RecordError
 from hearts.game import Game
-from hearts.mechanics import MoonChoice
-from hearts.round import Phase, Round
+from hearts.record import GameRecord, Seat
+from hearts.round import Round
 from hearts.rules import Rules
+from hearts.text import Style, bot_specs, default_names, seat_label, winning_card
 from hearts.view import View
 
 HUMAN = 0
 """The person sits at seat 0; the others follow clockwise (R1.4)."""
 
-Event = (
-    tuple[Literal["pass"], int, CardSet]
-    | tuple[Literal["play"], int, Card]
-    | tuple[Literal["moon"], int, MoonChoice]
-)
-"""One accepted action: ``("pass", seat, cards)``, ``("play", seat, card)``, ``("moon", seat, choice)``."""
+DEFAULT_LEVEL = "medium"
+"""The bots' level when none is given (and for seats a record names no bot for)."""
+
+DEFAULT_DELAY = 0.6
+"""Seconds a bot's move stays on screen, unless the table is told otherwise."""
 
 HINT_BOT = "search:iterations=400"
-
-
-def seat_names(players: int, human: str = "You") -> list[str]:
-    """North (the person), East, South, West with four players, else ``Seat i`` (as in line mode)."""
-    from hearts.cli import default_names
-
-    return default_names(players, human)
-
-
-def label_of(spec: str) -> str:
-    """How a bot is shown: its level (``hard``) or its spec (``search:iterations=100``)."""
-    return spec.strip()
-
-
-def events_of(game: Game) -> list[Event]:
-    """The events that replay ``game``, round by round: passes (seat order), plays, the moon."""
-    events: list[Event] = []
-    for r in game.rounds:
-        for seat in range(r.players):
-            passed = r.passed(seat)
-            if passed is not None:
-                events.append(("pass", seat, passed))
-        for trick in (*r.tricks, r.current_trick):
-            for seat, card in trick.plays:
-                events.append(("play", seat, card))
-        result = r.result
-        if (
-            result is not None
-            and result.moon_choice is not None
-            and result.shooter is not None
-            and r.rules.moon == "shooter_chooses"
-        ):
-            events.append(("moon", result.shooter, result.moon_choice))
-    return events
-
-
-def apply_event(game: Game, event: Event) -> None:
-    """Carry out one event on ``game`` (the engine checks it)."""
-    if event[0] == "pass":
-        game.pass_cards(event[1], event[2])
-    elif event[0] == "play":
-        game.play(event[2], event[1])
-    else:
-        game.choose_moon(event[1], event[2])
+"""The bot that gives hints."""
 
 
 @dataclass
 class Session:
-    """A game at the terminal table: the person at seat 0, bots elsewhere."""
+    """A game at the terminal table: the person at seat :data:`HUMAN`, a bot at every other seat.
 
-    rules: Rules
-    seed: int
-    specs: list[str]
-    """One bot spec per seat 1..n-1 (a level such as ``hard`` or a spec such as ``heuristic``)."""
-    names: list[str]
-    deals: list[tuple[CardSet, ...]] = field(default_factory=list)
-    """Deals to use first (from a resumed record); later rounds are dealt from ``seed``."""
-    events: list[Event] = field(default_factory=list)
-    delay: float = 0.6
+    ``seats`` are the record's seats: the person's has ``bot=None``, every other one its bot's
+    spec. ``notices`` are lines to show when the table opens (what a resumed record lacked).
+    """
+
+    game: Game
+    seats: tuple[Seat, ...]
+    delay: float = DEFAULT_DELAY
     """Seconds a bot's move stays on screen before the next one (0 in tests)."""
-    game: Game = field(init=False)
-    bots: dict[int, Bot] = field(init=False)
+    notices: tuple[str, ...] = ()
+    bots: dict[int, Bot] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if len(self.specs) != self.rules.players - 1:
-            raise HeartsError(f"{self.rules.players - 1} bot specs are needed, got {len(self.specs)}")
-        self.rebuild()
+        n = self.game.rules.players
+        self.seats = tuple(self.seats)
+        if len(self.seats) != n:
+            raise HeartsError(f"{n} seats are needed, got {len(self.seats)}")
+        if self.seats[HUMAN].is_bot or not all(s.is_bot for s in self.seats[HUMAN + 1 :]):
+            raise HeartsError(f"the person sits at seat {HUMAN} and a bot at every other seat, not {self.seats!r}")
+        if not self.delay >= 0:
+            raise HeartsError(f"a bot's move stays on screen 0 seconds or more, not {self.delay!r}")
+        if self.game.seed is None:
+            raise HeartsError("the session's game needs a seed (an int) to be saved and resumed")
+        self._make_bots()
 
     # --- construction -----------------------------------------------------------------------
 
@@ -131,193 +93,190 @@ class Session:
         specs: Sequence[str] | None = None,
         *,
         name: str = "You",
-        delay: float = 0.6,
+        delay: float = DEFAULT_DELAY,
     ) -> Session:
-        """A new game; ``specs``: one per other seat, or one for all (default ``medium``)."""
-        n = rules.players
-        chosen = list(specs) if specs else ["medium"]
-        if len(chosen) == 1:
-            chosen *= n - 1
+        """A new game; ``specs``: one bot spec per other seat, or one for all (default
+        :data:`DEFAULT_LEVEL`); ``seed`` ``None`` draws a short one (shown, to play it again)."""
+        chosen = bot_specs(specs, rules.players, DEFAULT_LEVEL)
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
-        for spec in chosen:
-            make_bot(spec)  # an unknown bot is refused here, with the registry's message
-        return cls(rules, seed, chosen, seat_names(n, name), delay=delay)
+        names = default_names(rules.players, name)
+        seats = [Seat(names[HUMAN]), *(Seat(names[s], bot=spec) for s, spec in enumerate(chosen, start=1))]
+        return cls(Game(rules, seed=seed), tuple(seats), delay=delay)
 
     @classmethod
     def resume(
         cls,
         path: str | Path,
         *,
-        seed: int | None = None,
         specs: Sequence[str] | None = None,
         name: str | None = None,
-        delay: float = 0.6,
+        delay: float = DEFAULT_DELAY,
     ) -> Session:
-        """The game saved at ``path`` (a game record), ready to go on where it stopped.
+        """The game saved at ``path`` (a game record), ready to go on where it stopped, with its
+        seed (so the later rounds are dealt as in the original game).
 
-        The bots are those named in the record's seats (``East (hard)``) unless ``specs`` is
-        given; rounds after the recorded ones are dealt from ``seed``.
+        The bots are rebuilt from the record's seats, unless ``specs`` replaces them. A seat the
+        record names no bot for (a version 1 record, or another person) gets
+        :data:`DEFAULT_LEVEL`, and a notice says so. The person takes seat 0, as ``name`` or
+        the record's name for it.
         """
         loaded = record.load(path)
-        if not isinstance(loaded, Game):
+        if not isinstance(loaded, GameRecord):
             raise RecordError(f"{str(path)!r} holds a single round, not a game")
-        n = loaded.rules.players
-        try:
-            seats = json.loads(Path(path).read_text(encoding="utf-8")).get("seats")
-        except (OSError, ValueError):  # pragma: no cover - record.load has just read it
-            seats = None
-        names = seat_names(n, name or "You")
-        recorded_specs: list[str] = []
-        if isinstance(seats, list) and len(seats) == n and all(isinstance(s, str) for s in seats):
-            for s in range(n):
-                base, _, rest = seats[s].partition(" (")
-                names[s] = base if s or name is None else name
-                if s and rest.endswith(")"):
-                    recorded_specs.append(rest[:-1])
-        chosen = list(specs) if specs else recorded_specs
-        if len(chosen) == 1:
-            chosen *= n - 1
-        if len(chosen) != n - 1:
-            chosen = ["medium"] * (n - 1)
-        for i, spec in enumerate(chosen):
-            try:
-                make_bot(spec)
-            except HeartsError:
-                chosen[i] = "medium"
-        if seed is None:
-            seed = random.SystemRandom().randrange(1_000_000)
-        return cls(
-            loaded.rules,
-            seed,
-            chosen,
-            names,
-            deals=[r.dealt for r in loaded.rounds],
-            events=events_of(loaded),
-            delay=delay,
-        )
+        game, recorded = loaded.game, loaded.seats
+        n = game.rules.players
+        chosen = bot_specs(specs, n, DEFAULT_LEVEL) if specs else None
+        notices = []
+        if recorded[HUMAN].is_bot:
+            notices.append(f"You take seat {HUMAN}, which {seat_label(recorded[HUMAN])} played in the record.")
+        seats = [Seat(name or recorded[HUMAN].name)]
+        unnamed = []
+        for s in range(1, n):
+            spec = chosen[s - 1] if chosen else recorded[s].bot
+            if spec is None:
+                spec = DEFAULT_LEVEL
+                unnamed.append(recorded[s].name)
+            seats.append(Seat(recorded[s].name, bot=spec))
+        if unnamed:
+            notices.append(
+                f"The record names no bot for {', '.join(unnamed)}: "
+                f"{'it plays' if len(unnamed) == 1 else 'they play'} at the default level, {DEFAULT_LEVEL}."
+            )
+        return cls(game, tuple(seats), delay=delay, notices=tuple(notices))
 
-    def rebuild(self) -> None:
-        """Replay :attr:`events` on a fresh game and make the bots anew (same seeds)."""
-        game = Game(self.rules, seed=self.seed, deals=list(self.deals))
-        for event in self.events:
-            apply_event(game, event)
-        self.game = game
-        # As in line mode for a new game; after an undo or a resume, seeded by the position too.
-        suffix = f"-{len(self.events)}" if self.events else ""
-        seeder = random.Random(f"hearts-bots-{self.seed}{suffix}")
+    def _make_bots(self) -> None:
+        """A bot for every bot seat. As in line mode for a new game; after an undo or a resume
+        the seeds also depend on the position, so the bots do not repeat themselves."""
+        played = len(self.game.history)
+        seeder = random.Random(f"hearts-bots-{self.seed}" + (f"-{played}" if played else ""))
         self.bots = {
-            seat: make_bot(spec, seed=seeder.randrange(2**31)) for seat, spec in enumerate(self.specs, start=1)
+            s: make_bot(seat.bot, seed=seeder.randrange(2**31))
+            for s, seat in enumerate(self.seats)
+            if seat.bot is not None
         }
 
     # --- state ------------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def seed(self) -> int:
+        """The game's seed (every round's deal comes from it, R1.3)."""
+        assert self.game.seed is not None  # checked when the session is made
+        return self.game.seed
 
     @property
     def round(self) -> Round:
         return self.game.round
 
     @property
+    def names(self) -> list[str]:
+        """The seats' names, clockwise from the person's."""
+        return [s.name for s in self.seats]
+
+    @property
+    def specs(self) -> list[str]:
+        """The bots' specs, seats 1..n-1."""
+        return [s.bot for s in self.seats if s.bot is not None]
+
+    @property
     def view(self) -> View:
         """What the person may know (R7)."""
         return View.of(self.game, HUMAN)
 
-    @property
-    def labels(self) -> list[str]:
-        """Per seat: ``""`` for the person, the bot's level or spec for the others."""
-        return ["", *(label_of(s) for s in self.specs)]
-
-    @property
-    def record_names(self) -> list[str]:
-        """Seat names for a record: ``East (hard)``; read back by :meth:`resume`."""
-        return [self.names[0], *(f"{self.names[s]} ({self.specs[s - 1]})" for s in range(1, len(self.names)))]
-
     def difficulty(self, seat: int) -> str:
         """A bot's level (``hard``), or what its spec stands for (``heuristic`` is ``medium``)."""
-        spec = self.specs[seat - 1].strip()
+        spec = (self.seats[seat].bot or "").strip()
         if spec in LEVELS:
             return spec
         return next((level for level, s in LEVELS.items() if s == spec), spec)
 
+    # --- driving the game -------------------------------------------------------------------
+
     def bot_turn(self) -> tuple[int, View] | None:
-        """The bot seat that must act now and its view, or ``None`` (the person's turn, game over)."""
-        game = self.game
-        if game.is_over:
-            return None
-        r = game.round
-        if r.phase is Phase.PASSING:
-            seat = next((s for s in r.seats_to_pass() if s != HUMAN), None)
-        else:
-            seat = r.to_move if r.to_move != HUMAN else None
-        return None if seat is None else (seat, View.of(game, seat))
+        """A bot seat that may act now and its view, or ``None`` (only the person may act, or
+        the game is over)."""
+        seat = next((s for s in self.game.actors() if s != HUMAN), None)
+        return None if seat is None else (seat, View.of(self.game, seat))
 
-    def decide(self, seat: int, view: View) -> Event:
+    def decide(self, seat: int, view: View) -> Action:
         """The bot's action for ``view`` (slow for search bots: run it off the screen's thread)."""
-        bot = self.bots[seat]
-        if view.must_pass:
-            return ("pass", seat, bot.choose_pass(view))
-        if view.moon_choice_pending:
-            return ("moon", seat, bot.choose_moon(view))
-        return ("play", seat, bot.choose_play(view))
+        return self.bots[seat].act(view)
 
-    def apply(self, event: Event) -> None:
-        """Carry out an action (checked by the engine; nothing changes if it is refused)."""
-        apply_event(self.game, event)
-        self.events.append(event)
+    def apply(self, action: Action) -> None:
+        """Carry out an action (checked by the engine; a refused one raises an
+        :class:`~hearts.errors.IllegalAction` and changes nothing)."""
+        self.game.apply(action)
 
     def run_bots_until_human(self) -> None:
         """Let every bot act until the person must (for scripts and tests; no pacing)."""
-        while (turn := self.bot_turn()) is not None:
-            self.apply(self.decide(*turn))
+        run_bots(self.game, self.bots)
 
-    # --- undo, hint, save -------------------------------------------------------------------
+    # --- undo, save -------------------------------------------------------------------------
 
-    def _last_human_play(self) -> int | None:
-        return next(
-            (i for i in range(len(self.events) - 1, -1, -1) if self.events[i][:2] == ("play", HUMAN)),
-            None,
-        )
+    def _undo_point(self) -> int | None:
+        """Where an undo goes back to: the person's last play in the round being played (never
+        into a finished, scored round; the passes stay)."""
+        game = self.game
+        if game.round.is_over:
+            return None
+        history = game.history
+        for i in range(len(history) - 1, game.round_starts[-1] - 1, -1):
+            action = history[i]
+            if isinstance(action, Play) and action.seat == HUMAN:
+                return i
+        return None
 
     @property
     def can_undo(self) -> bool:
-        return self._last_human_play() is not None
+        """True when the person has played a card in the round being played."""
+        return self._undo_point() is not None
 
     def undo(self) -> bool:
-        """Take back the person's last play and every bot action after it (False: nothing to undo)."""
-        index = self._last_human_play()
+        """Take back the person's last play in this round and every bot play after it
+        (:meth:`Game.undo <hearts.game.Game.undo>`); False: nothing to undo."""
+        index = self._undo_point()
         if index is None:
             return False
-        del self.events[index:]
-        self.rebuild()
+        while len(self.game.history) > index:
+            self.game.undo()
+        self._make_bots()  # a bot's memory of the plays taken back goes with them
         return True
 
     def save(self, path: str | Path) -> None:
-        """Write the game record (``hearts.record``), with the bots in the seat names."""
-        record.save(self.game, path, seats=self.record_names)
+        """Write the game record (version 2: seats with names and bot specs, the seed, the
+        actions); :meth:`resume` reads it back."""
+        record.save(GameRecord(self.game, self.seats), path)
+
+
+# --- hints -------------------------------------------------------------------------------------
 
 
 def hint(view: View, seed: int = 0, spec: str = HINT_BOT) -> str:
     """One line: what the search bot would do for ``view`` and why.
 
-    >>> from hearts import Game
     >>> hint(View.of(Game(Rules(), seed=2), 0)).startswith("Pass ")
     True
     """
-    bot = make_bot(spec, seed=seed)
-    if view.must_pass:
-        cards = bot.choose_pass(view)
-        return f"Pass {' '.join(c.symbol for c in cards.sorted_by_suit())}: {_pass_reason(cards)}"
-    if view.moon_choice_pending:
-        choice = bot.choose_moon(view)
-        return f"Moon: {choice} ({'everyone else +26' if choice == 'add' else 'you -26'}), by the totals"
-    if view.to_move != view.seat:
+    if not view.my_turn:
         return "Nothing to do: it is not your turn."
-    card = bot.choose_play(view)
-    return f"Play {card.symbol}: {play_reason(view, card)}"
+    action = make_bot(spec, seed=seed).act(view)
+    if isinstance(action, Pass):
+        return f"Pass {_STYLE.sorted_cards(action.cards)}: {_pass_reason(action.cards)}"
+    if isinstance(action, Moon):
+        effect = "everyone else +26" if action.choice == "add" else "you -26"
+        return f"Moon: {action.choice} ({effect}), by the totals"
+    assert isinstance(action, Play)
+    return f"Play {_STYLE.card(action.card)}: {play_reason(view, action.card)}"
+
+
+_STYLE = Style()
 
 
 def _pass_reason(cards: CardSet) -> str:
-    from hearts.cards import SPADES
-
     high_spades = [c for c in cards if c.suit == SPADES and c.rank >= 10]
     hearts = [c for c in cards if c.points and c.suit != SPADES]
     if high_spades:
@@ -336,15 +295,14 @@ def play_reason(view: View, card: Card) -> str:
         if card.rank <= 5:
             return "a low lead, unlikely to win the trick"
         return "a lead that should be safe to win (rollouts score it best)"
-    led = trick.led_suit
-    if card.suit != led:
+    if card.suit != trick.led_suit:
         if card.points:
             return f"dumps {card.points} point{'s' * (card.points > 1)} on another player (you cannot follow)"
         return "a discard: you cannot follow suit"
-    best = max((c for c in trick.cards if c.suit == led), key=int)
+    best = winning_card(trick)
     last = len(trick.cards) == view.players - 1
     if card < best:
-        return f"ducks under the {best.symbol}"
+        return f"ducks under the {_STYLE.card(best)}"
     if last and not trick.points:
         return "takes a trick with no points, as last to play"
     return "wins the trick; the rollouts say it costs least"

@@ -1,0 +1,165 @@
+"""What several subcommands share: the streams, usage errors, and the arguments of a table.
+
+The rule flags (``--preset``, ``--rules``, ``--option NAME=VALUE``, ``--players``,
+``--target``) and their help are made from :meth:`Rules.options() <hearts.rules.Rules.options>`;
+:func:`build_rules` turns them into :class:`~hearts.rules.Rules`.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser()
+>>> add_rules_args(p)
+>>> build_rules(p.parse_args(["--preset", "omnibus", "-o", "moon=shooter_chooses", "--players", "3"])).describe()
+'players=3 jack_of_diamonds=-10 moon=shooter_chooses'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from hearts.errors import RulesError
+from hearts.rules import PRESETS, OptionSpec, Rules
+from hearts.text import option_text
+
+
+@dataclass(frozen=True)
+class Streams:
+    """Where a subcommand reads and writes (the process's streams, or a test's)."""
+
+    stdin: TextIO
+    stdout: TextIO
+    stderr: TextIO
+
+
+def usage_error(errors: TextIO, command: str, message: str) -> int:
+    """Report a bad command line or option of ``hearts COMMAND``; the exit code (2)."""
+    errors.write(f"hearts {command}: error: {message}\n")
+    return 2
+
+
+def isatty(stream: object) -> bool:
+    """True when ``stream`` is an open interactive terminal."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if callable(isatty) else False
+    except ValueError:  # a closed stream
+        return False
+
+
+# --- the rules ---------------------------------------------------------------------------------
+
+SHORTCUTS = ("players", "target")
+"""Options that also have a flag of their own (``--players N``)."""
+
+
+def add_rules_args(p: argparse.ArgumentParser) -> None:
+    """The rule flags: ``--preset``, ``--rules``, ``--option NAME=VALUE``, ``--players``, ``--target``."""
+    p.add_argument("--preset", choices=list(PRESETS), help="a named rule set of R6 (default: standard)")
+    p.add_argument(
+        "--rules",
+        metavar="JSON_OR_FILE",
+        help='options as a JSON object, or a file holding one, e.g. \'{"moon": "shooter_chooses"}\'',
+    )
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        metavar="NAME=VALUE",
+        help="set one rule option (repeatable); the options and their values are listed below",
+    )
+    for name in SHORTCUTS:
+        spec = Rules.option(name)
+        p.add_argument(
+            f"--{name}",
+            type=int,
+            metavar="N",
+            help=f"{spec.help} ({spec.rule}; {spec.allowed()}; default {spec.default}); as --option {name}=N",
+        )
+
+
+def options_help() -> str:
+    """The rule options as a help text (an epilog): name, rule, what it does, allowed values.
+
+    >>> print(options_help().splitlines()[12])
+      moon                          R4.4  how shooting the moon scores: add_to_others | ... (default add_to_others)
+    """
+    specs = Rules.options()
+    width = max(len(spec.name) for spec in specs)
+    lines = ["Rule options (--option NAME=VALUE; see their values with 'hearts rules'):"]
+    for spec in specs:
+        lines.append(
+            f"  {spec.name:<{width}}  {spec.rule:<4}  {spec.help}: {spec.allowed()} (default {default_text(spec)})"
+        )
+    return "\n".join(lines)
+
+
+def default_text(spec: OptionSpec) -> str:
+    """An option's default as help text shows it (the default pass cycle depends on the players).
+
+    >>> default_text(Rules.option("moon")), default_text(Rules.option("pass_cycle"))
+    ('add_to_others', 'by the number of players')
+    """
+    return "by the number of players" if spec.default is None else option_text(spec.default)
+
+
+def build_rules(args: argparse.Namespace) -> Rules:
+    """The rules of ``--preset``, then ``--rules``, then the ``--option``s, then ``--players``
+    and ``--target`` (later ones win). Raises :class:`~hearts.errors.RulesError` with a clear message."""
+    data: dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
+    if args.rules:
+        data.update(_read_rules_arg(args.rules))
+    rules = Rules.from_dict(data)
+    options = list(args.option or [])
+    options += [f"{name}={getattr(args, name)}" for name in SHORTCUTS if getattr(args, name) is not None]
+    return rules.with_options(options) if options else rules
+
+
+def rules_args_given(args: argparse.Namespace) -> list[str]:
+    """The rule flags given on the command line (``["--preset", "--option"]``)."""
+    names = ["preset", "rules", "option", *SHORTCUTS]
+    return [f"--{name}" for name in names if getattr(args, name) is not None]
+
+
+def _read_rules_arg(text: str) -> dict[str, Any]:
+    source = "--rules"
+    if not text.lstrip().startswith("{"):
+        source = f"rules file {text!r}"
+        try:
+            text = Path(text).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise RulesError(f"cannot read {source}: {e}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RulesError(f"{source} is not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise RulesError(f'{source} must be a JSON object of options, e.g. {{"moon": "shooter_chooses"}}')
+    return data
+
+
+# --- a table: you and the bots -----------------------------------------------------------------
+
+
+def add_table_args(p: argparse.ArgumentParser, *, default_bot: str) -> None:
+    """The arguments of a game at a table (``hearts play``, ``hearts tui``): the seed, the
+    rules, your name, the bots, the record."""
+    p.add_argument("--seed", type=int, metavar="N", help="seed for the deals and the bots (reproducible)")
+    add_rules_args(p)
+    p.add_argument("--name", help="your name (default: You)")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument(
+        "--bot", metavar="SPEC", help=f"the bot or level for every other seat (default {default_bot}; see 'hearts rules')"
+    )
+    who.add_argument(
+        "--bots", nargs="+", metavar="SPEC", help="one bot spec per other seat, clockwise from your left"
+    )
+    p.add_argument("--record", metavar="FILE", help="save the game record here (after every round too)")
+
+
+def bot_args(args: argparse.Namespace) -> list[str] | None:
+    """The bot specs given with ``--bot`` or ``--bots`` (``None``: neither)."""
+    if args.bots:
+        return list(args.bots)
+    return [args.bot] if args.bot else None

@@ -1,0 +1,551 @@
+"""``hearts play``: a game against bots at a line-mode table (standard input and output).
+
+The table works the same typed by a person or fed by a script, and with ``--seed`` the same
+input gives the same transcript. You sit at seat 0; the other seats follow clockwise (R1.4),
+so the player on your left, who receives your pass "left", is seat 1. With four players the
+seats are North (you), East, South and West. At an interactive terminal (with Textual
+installed) ``hearts play`` opens the full-screen table of ``hearts tui`` instead.
+
+>>> import io
+>>> from hearts import Rules
+>>> out = io.StringIO()
+>>> game = Game(Rules(target=1, pass_count=0), seed=1)
+>>> seats = [Seat("You", bot="random"), *(Seat(f"Bot{s}", bot="random") for s in range(1, 4))]
+>>> bots = {s: make_bot("random", seed=s) for s in range(4)}
+>>> PlayCLI(game, bots, seats=seats, input_fn=lambda prompt: None, output=out).run()
+0
+>>> game.is_over, "══════ Game over ══════" in out.getvalue()
+(True, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from hearts import record
+from hearts.actions import Action, Moon, Pass, Play
+from hearts.bots import Bot, make_bot
+from hearts.cards import Card, CardSet
+from hearts.cli.common import (
+    Streams,
+    add_table_args,
+    bot_args,
+    build_rules,
+    isatty,
+    options_help,
+    usage_error,
+)
+from hearts.errors import CardParseError, HeartsError, IllegalAction
+from hearts.game import Game
+from hearts.mechanics import MoonChoice
+from hearts.record import GameRecord, Seat
+from hearts.round import Phase, Round, Trick
+from hearts.text import (
+    COMPASS,
+    Style,
+    bot_specs,
+    can_encode,
+    default_names,
+    direction_name,
+    does,
+    moon_choice_text,
+    moon_effect,
+    points_word,
+    refusal,
+    score_table,
+    seat_label,
+    winning_card,
+)
+from hearts.view import View
+
+InputFn = Callable[[str], str | None]
+"""Reads one line after showing a prompt; ``None`` at the end of input."""
+
+DEFAULT_BOT = "random"
+
+COMMANDS = ("help", "hand", "score", "last", "rules", "quit")
+
+HELP_TEXT = """\
+How to answer:
+  a card         rank then suit: QS, q♠, 10h, TD, 2c (ranks 2-10 or T, J, Q, K, A; suits C D H S or ♣ ♦ ♥ ♠)
+  a pass         the cards on one line: "QS AH 2C" or "QS, AH, 2C"
+  the moon       'add' (everyone else +26) or 'subtract' (you -26)
+Commands, at any prompt:
+  hand    your cards            score   points this round and the totals
+  last    the last trick        rules   the options in play
+  help    this text             quit    stop the game (the record is saved if --record was given)"""
+
+class _Quit(Exception):
+    """The player typed ``quit``."""
+
+
+class _EndOfInput(Exception):
+    """Standard input ended."""
+
+
+def _moon_choice(text: str) -> MoonChoice | None:
+    """``add`` or ``subtract`` from what a person types (``a``, ``+26``, ``sub``, ``-``…)."""
+    if text in ("add", "a", "+", "+26"):
+        return "add"
+    if text in ("subtract", "sub", "s", "-", "-26"):
+        return "subtract"
+    return None
+
+
+class PlayCLI:
+    """A game of Hearts at a line-mode terminal table.
+
+    ``seats`` are who sits where (a record's seats: a name, and a bot's spec or ``None`` for a
+    person); ``bots`` holds a bot for each bot seat, and the person at the terminal plays the
+    others (normally seat 0 only). ``input_fn(prompt)`` reads one answer (``None`` at the end
+    of input) and every line of the transcript goes to ``output``; both are injectable, so
+    tests drive whole games in-process. With ``record_path`` set, the game record (version 2:
+    the seats, the seed, every action) is saved after every round and when the game stops.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        bots: Mapping[int, Bot],
+        *,
+        seats: Sequence[Seat],
+        input_fn: InputFn,
+        output: TextIO,
+        record_path: str | Path | None = None,
+        style: Style | None = None,
+        intro: Sequence[str] = (),
+    ) -> None:
+        self.record = GameRecord(game, seats)  # checks the number of seats
+        bot_seats = {s for s, seat in enumerate(self.record.seats) if seat.is_bot}
+        if set(bots) != bot_seats:
+            raise ValueError(f"the seats name bots at {sorted(bot_seats)}, bots are given for {sorted(bots)}")
+        self.game = game
+        self.bots = dict(bots)
+        self.names = [seat.name for seat in self.record.seats]
+        self.input_fn = input_fn
+        self.output = output
+        self.record_path = Path(record_path) if record_path is not None else None
+        self.style = style or Style()
+        self.intro = list(intro)
+        self._round_shown = -1
+        self._save_failed = False
+
+    # --- output ----------------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        """Write one line (or several) of the transcript."""
+        self.output.write(self.style.text(text) + "\n")
+
+    def _does(self, seat: int, verb: str) -> str:
+        """``West plays``, ``You play``."""
+        return does(self.names[seat], verb)
+
+    def _by_seat(self, values: Sequence[int]) -> str:
+        return " · ".join(f"{self.names[s]} {v}" for s, v in enumerate(values))
+
+    # --- the game --------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play to the end of the game (or ``quit`` / end of input); the exit code (0, or 130
+        when interrupted)."""
+        for line in self.intro:
+            self.say(line)
+        try:
+            self._loop()
+        except _Quit:
+            self.say("Quit: the game stops here.")
+        except _EndOfInput:
+            self.say("End of input: the game stops here.")
+        except KeyboardInterrupt:
+            self.say()
+            self.say("Interrupted: the game stops here.")
+            self._final_save()
+            return 130
+        else:
+            self._game_over()
+        self._final_save()
+        return 0
+
+    def _loop(self) -> None:
+        """The driver: whoever may act (bots first: passing is simultaneous, R2.1) acts, the
+        engine applies it, the table says what happened."""
+        game = self.game
+        while not game.is_over:
+            r = game.round
+            if r.round_number != self._round_shown:
+                self._round_header(r)
+            actors = game.actors()
+            seat = next((s for s in actors if s in self.bots), actors[0])
+            self._before(r, seat)
+            bot = self.bots.get(seat)
+            if bot is not None:
+                action = bot.act(View.of(game, seat))
+                game.apply(action)
+            else:
+                action = self._ask_action(seat)
+            self._after(r, action)
+            if r.is_over:
+                self._round_summary(r)
+                self._save()
+
+    def _round_header(self, r: Round) -> None:
+        self._round_shown = r.round_number
+        rules = r.rules
+        self.say()
+        title = f"Round {r.round_number + 1}"
+        if r.pass_offset:
+            title += f" · pass {rules.pass_count} {direction_name(r.pass_offset, r.players)}"
+        else:
+            title += " · no passing (hold)"
+        self.say(f"══════ {title} ══════")
+        if r.round_number:
+            self.say(f"Totals: {self._by_seat(self.game.totals)}   (target {rules.target})")
+
+    def _before(self, r: Round, seat: int) -> None:
+        """What the table says before ``seat`` acts: a new trick, a shot moon."""
+        if r.phase is Phase.PLAYING and not r.current_trick.cards:
+            broken = " · hearts broken" if r.hearts_broken else ""
+            self.say(f"── Trick {r.tricks_played + 1} of {r.hand_size}{broken} ──")
+        elif r.phase is Phase.MOON_CHOICE:
+            self.say(f"☾ {self._does(seat, 'shoot')} the moon: all the hearts and the Q♠!")
+
+    def _after(self, r: Round, action: Action) -> None:
+        """What the table says once ``action`` is accepted (bots pass face down)."""
+        seat = action.seat
+        if isinstance(action, Pass):
+            if seat not in self.bots:
+                to = self.names[r.pass_target(seat)]
+                self.say(f"{self._does(seat, 'pass')} {self.style.sorted_cards(action.cards)} to {to}.")
+            if r.phase is not Phase.PASSING:  # every seat has passed: the cards change hands
+                self._received(r)
+        elif isinstance(action, Play):
+            trick = r.current_trick if r.current_trick.cards else r.tricks[-1]
+            verb = "lead" if len(trick.cards) == 1 else "play"
+            self.say(f"{self._does(seat, verb)} {self.style.card(action.card)}")
+            if not r.current_trick.cards:  # the trick is complete
+                self._trick_result(r, trick)
+        else:
+            self.say(moon_choice_text(self.names[seat], action.choice))
+
+    def _received(self, r: Round) -> None:
+        for seat in range(r.players):
+            received = r.received(seat)
+            if seat not in self.bots and received is not None:
+                giver = self.names[(seat - r.pass_offset) % r.players]
+                self.say(f"{self._does(seat, 'receive')} {self.style.sorted_cards(received)} from {giver}.")
+
+    def _trick_result(self, r: Round, trick: Trick) -> None:
+        winner = trick.winner
+        assert winner is not None
+        best = self.style.card(winning_card(trick))
+        self.say(f"→ {self._does(winner, 'take')} the trick with {best} ({points_word(trick.points)}).")
+        if trick.points:
+            self.say(f"  Points this round: {self._by_seat(r.points_taken)}")
+
+    def _round_summary(self, r: Round) -> None:
+        result = r.result
+        assert result is not None
+        totals = [b + s for b, s in zip(r.scores_before, result.scores, strict=True)]
+        self.say()
+        self.say(f"Round {r.round_number + 1} is over.")
+        if result.shooter is not None:
+            self.say(f"  {self.names[result.shooter]} shot the moon ({moon_effect(r)}).")
+        rows = [
+            ("Tricks", result.tricks_won),
+            ("Points", result.points),
+            ("Round score", result.scores),
+            ("Total", totals),
+        ]
+        for line in score_table(self.names, rows):
+            self.say("  " + line)
+
+    def _game_over(self) -> None:
+        game = self.game
+        winners = game.winners or ()
+        self.say()
+        self.say("══════ Game over ══════")
+        low = game.totals[winners[0]] if winners else 0
+        if len(winners) == 1:
+            self.say(f"{self._does(winners[0], 'win')} with {points_word(low)}!")
+        else:
+            who = " and ".join(self.names[s] for s in winners)
+            self.say(f"{who} share the win with {points_word(low)} each.")
+        self.say("Score history (totals after each round):")
+        rows = [(f"Round {i + 1}", list(totals)) for i, totals in enumerate(game.score_history)]
+        for line in score_table(self.names, rows):
+            self.say("  " + line)
+
+    # --- the person's turn -----------------------------------------------------------------
+
+    def _ask_action(self, seat: int) -> Action:
+        """Ask the person at ``seat`` until the engine accepts an answer; a typo or a refused
+        action gets a one-line reason and changes nothing."""
+        view = View.of(self.game, seat)
+        if view.must_pass:
+            read, prompt = self._read_pass, self._show_pass(view)
+        elif view.moon_choice_pending:
+            read, prompt = self._read_moon, "Moon: add or subtract > "
+            self.say(f"Totals before this round: {self._by_seat(self.game.totals)}")
+        else:
+            read, prompt = self._read_play, "Play > "
+            self._show_turn(view)
+        while True:
+            action = read(view, self._ask(prompt, seat))  # a refusal changes nothing: same view
+            if action is None:
+                continue
+            try:
+                self.game.apply(action)
+            except IllegalAction as e:
+                self.say(self._refused(view, action, e))
+                continue
+            return action
+
+    def _show_pass(self, view: View) -> str:
+        """Show the hand and what to pass; the prompt."""
+        count = view.rules.pass_count
+        assert view.pass_to is not None
+        to = self.names[view.pass_to]
+        self.say(f"Hand:  {self.style.hand(view.hand)}")
+        direction = direction_name(self.game.round.pass_offset, view.players)
+        self.say(f"Choose {count} cards to pass {direction} to {to}.")
+        return f"Pass {count} to {to} > "
+
+    def _show_turn(self, view: View) -> None:
+        if view.trick.cards:
+            table = "  ".join(f"{self.names[s]} {self.style.card(c)}" for s, c in view.trick.plays)
+            self.say(f"Table: {table}")
+        else:
+            self.say(f"{self._does(view.seat, 'lead')}.")
+        self.say(f"Hand:  {self.style.hand(view.hand)}")
+        self.say(f"Legal: {self.style.sorted_cards(view.legal)}")
+
+    def _read_pass(self, view: View, text: str) -> Action | None:
+        try:
+            return Pass(view.seat, CardSet.parse(text))
+        except CardParseError as e:
+            count = view.rules.pass_count
+            self.say(f'  {e}. Type {count} cards on one line, e.g. "QS AH 2C".')
+            return None
+
+    def _read_play(self, view: View, text: str) -> Action | None:
+        legal = f"Legal: {self.style.sorted_cards(view.legal)}"
+        if len(text.replace(",", " ").split()) != 1:
+            self.say(f"  Play one card, e.g. {self.style.card(next(iter(view.legal)))}. {legal}")
+            return None
+        try:
+            return Play(view.seat, Card.parse(text))
+        except CardParseError as e:
+            self.say(f"  {e}. {legal}")
+            return None
+
+    def _read_moon(self, view: View, text: str) -> Action | None:
+        choice = _moon_choice(text.lower())
+        if choice is None:
+            self.say("  Type 'add' (every other player scores +26) or 'subtract' (you score -26).")
+            return None
+        return Moon(view.seat, choice)
+
+    def _refused(self, view: View, action: Action, error: IllegalAction) -> str:
+        """The one line that says why the engine refused the person's action."""
+        if isinstance(action, Play):
+            legal = self.style.sorted_cards(view.legal)
+            return f"  You cannot play {self.style.card(action.card)} ({refusal(error)}). Legal: {legal}"
+        if isinstance(action, Pass):
+            return f"  Cannot pass that ({refusal(error)}). Your hand: {self.style.hand(view.hand)}"
+        return f"  Cannot choose that ({refusal(error)})."
+
+    def _ask(self, prompt: str, seat: int) -> str:
+        """An answer that is not a command; commands are carried out here."""
+        while True:
+            line = self.input_fn(prompt)
+            if line is None:
+                raise _EndOfInput
+            text = line.strip()
+            if not text:
+                self.say("  Type your answer, or 'help'.")
+                continue
+            command = text.lower()
+            if command not in COMMANDS:
+                return text
+            if command == "quit":
+                raise _Quit
+            self._command(command, seat)
+
+    def _command(self, command: str, seat: int) -> None:
+        r = self.game.round
+        if command == "help":
+            self.say(HELP_TEXT)
+        elif command == "hand":
+            view = View.of(self.game, seat)
+            self.say(f"Hand:  {self.style.hand(view.hand)}")
+            if view.legal:
+                self.say(f"Legal: {self.style.sorted_cards(view.legal)}")
+        elif command == "score":
+            rows = [("Points this round", r.points_taken), ("Totals before it", list(self.game.totals))]
+            for line in score_table(self.names, rows):
+                self.say("  " + line)
+            self.say(f"  Round {r.round_number + 1}, target {r.rules.target}; lowest total wins.")
+        elif command == "last":
+            if not r.tricks:
+                self.say("  No trick has been completed yet this round.")
+            else:
+                t = r.tricks[-1]
+                plays = "  ".join(f"{self.names[s]} {self.style.card(c)}" for s, c in t.plays)
+                assert t.winner is not None
+                self.say(f"  Trick {len(r.tricks)}: {plays} → {self.names[t.winner]} ({points_word(t.points)})")
+        elif command == "rules":
+            self.say(f"  Rules: {r.rules.describe()}")
+
+    # --- records ---------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        if self.record_path is None or self._save_failed:
+            return
+        try:
+            record.save(self.record, self.record_path)
+        except OSError as e:
+            self._save_failed = True
+            self.say(f"(cannot save the record to {str(self.record_path)!r}: {e})")
+
+    def _final_save(self) -> None:
+        if self.record_path is None:
+            return
+        self._save()
+        if not self._save_failed:
+            self.say(f"Record saved to {self.record_path}.")
+
+
+# --- input ---------------------------------------------------------------------------------
+
+
+def make_input(stdin: TextIO, stdout: TextIO) -> InputFn:
+    """An input function on two streams: writes the prompt, reads a line (``None`` at EOF).
+
+    When standard input is not a terminal (a script, a pipe) the answer is echoed after the
+    prompt so that the transcript reads like a session. At a terminal, :func:`input` is used
+    (with line editing where available).
+    """
+    interactive = isatty(stdin)
+    if interactive and stdin is sys.stdin and stdout is sys.stdout:
+
+        def read_tty(prompt: str) -> str | None:
+            try:
+                return input(prompt)
+            except EOFError:
+                print()
+                return None
+
+        return read_tty
+
+    def read(prompt: str) -> str | None:
+        stdout.write(prompt)
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            stdout.write("\n")
+            return None
+        line = line.rstrip("\r\n")
+        if not interactive:
+            stdout.write(line + "\n")
+        return line
+
+    return read
+
+
+# --- the subcommand ------------------------------------------------------------------------
+
+EPILOG = """\
+Seats: you sit at seat 0; the others follow clockwise (R1.4), so seat 1 is on your
+left and receives your pass "left". With 4 players the seats are North (you), East, South
+and West; with 3, 5 or 6 players they are Seat 1, Seat 2, ... The bots' specs are shown
+after their names, e.g. "East (random)", and saved in the record (--record).
+
+Input: a card as QS, q♠, 10h or TD; a pass as three cards on one line ("QS AH 2C" or
+"QS, AH, 2C"). Commands at any prompt: help, hand, score, last, rules, quit.
+At an interactive terminal (and with Textual installed) this starts the full-screen table of
+'hearts tui'; --plain, or input that is not a terminal, gives line mode, which runs the same
+typed or scripted, e.g.
+  printf 'AH KH QS\\n2C\\n' | hearts play --seed 1
+and the same --seed with the same input gives the same transcript.
+
+Rules: --preset, then --rules, then each --option, then --players and --target.
+"""
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``hearts play`` to the command's subparsers."""
+    p = sub.add_parser(
+        "play",
+        help="play a game against bots in the terminal",
+        description="Play a game of Hearts against bots: the terminal table at an interactive terminal, "
+        "else (or with --plain) line mode (standard input and output).",
+        epilog=EPILOG + "\n" + options_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_table_args(p, default_bot=DEFAULT_BOT)
+    p.add_argument(
+        "--plain", action="store_true", help="line mode even at an interactive terminal (no full-screen table)"
+    )
+    p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols (QS, not Q♠)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    """``hearts play``: the full-screen table at an interactive terminal, else line mode."""
+    if not args.plain and _wants_tui(streams):
+        from hearts.cli.tui import run as run_tui
+
+        return run_tui(args, streams)
+    return play_command(args, make_input(streams.stdin, streams.stdout), streams.stdout, streams.stderr)
+
+
+def _wants_tui(streams: Streams) -> bool:
+    """Both streams are the process's own interactive terminal and Textual is installed."""
+    if streams.stdin is not sys.stdin or streams.stdout is not sys.stdout:
+        return False
+    if not (isatty(streams.stdin) and isatty(streams.stdout)):
+        return False
+    from hearts.tui import textual_available
+
+    return textual_available()
+
+
+def play_command(args: argparse.Namespace, input_fn: InputFn, output: TextIO, errors: TextIO) -> int:
+    """Line mode: set up the rules, the seats, the bots and the table from ``args``, then play."""
+    try:
+        rules = build_rules(args)
+    except HeartsError as e:
+        return usage_error(errors, "play", f"{e} (see 'hearts rules')")
+    n = rules.players
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    seeder = random.Random(f"hearts-bots-{seed}")
+    try:
+        specs = bot_specs(bot_args(args), n, DEFAULT_BOT)
+        bots = {s: make_bot(spec, seed=seeder.randrange(2**31)) for s, spec in enumerate(specs, start=1)}
+    except HeartsError as e:
+        return usage_error(errors, "play", str(e))
+    names = default_names(n, args.name or "You")
+    seats = [Seat(names[0]), *(Seat(names[s], bot=spec) for s, spec in enumerate(specs, start=1))]
+    where = f" ({COMPASS[0]})" if n == 4 else " (seat 0)"
+    intro = [
+        f"Hearts · {n} players · to {rules.target} points · lowest total wins",
+        f"Rules: {rules.describe()}",
+        "Seats, clockwise: " + ", ".join([seat_label(seats[0]) + where, *map(seat_label, seats[1:])]),
+        f"Seed {seed} (play this deal again with --seed {seed}). Type 'help' at any prompt.",
+    ]
+    table = PlayCLI(
+        Game(rules, seed=seed),
+        bots,
+        seats=seats,
+        input_fn=input_fn,
+        output=output,
+        record_path=args.record,
+        style=Style(ascii_only=args.ascii or not can_encode(output)),
+        intro=intro,
+    )
+    return table.run()

@@ -1,0 +1,47 @@
+"""``hearts serve``: the web table (the ``web`` extra), imported only when it starts."""
+
+from __future__ import annotations
+
+import argparse
+
+from hearts.cli.common import Streams, usage_error
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``hearts serve`` to the command's subparsers."""
+    p = sub.add_parser(
+        "serve",
+        help="the web table: play in a browser, against bots or with friends",
+        description="Start the web table (needs the 'web' extra) and print its address.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", metavar="URL", help="sqlite:///PATH (default: ~/.local/share/pyhearts/tables.db)")
+    p.add_argument(
+        "--bot-delay", type=float, default=0.7, metavar="SECONDS", help="pause before each bot move (default 0.7)"
+    )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes the bots think in (default: one per core, at most 4; 0: threads)",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    """``hearts serve``: check the options, then run the server until it is stopped."""
+    if args.bot_workers is not None and args.bot_workers < 0:
+        return usage_error(streams.stderr, "serve", f"--bot-workers must be 0 (threads) or more, not {args.bot_workers}")
+    try:
+        from hearts.server.app import serve
+    except ImportError as e:
+        return usage_error(
+            streams.stderr, "serve", f"the web table needs the 'web' extra ({e}); pip install 'pyhearts[web]'"
+        )
+    try:
+        serve(args.host, args.port, args.db, args.bot_delay, args.bot_workers)
+    except ValueError as e:
+        return usage_error(streams.stderr, "serve", str(e))
+    return 0

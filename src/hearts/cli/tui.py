@@ -1,0 +1,107 @@
+"""``hearts tui``: the full-screen terminal table (Textual, the ``tui`` extra).
+
+This module turns the command line into a :class:`~hearts.tui.session.Session` (new, or
+resumed from a record) and starts :class:`~hearts.tui.app.HeartsApp` on it; the table itself
+knows nothing of command lines. ``hearts play`` at an interactive terminal comes here too.
+
+>>> p = argparse.ArgumentParser(prog="hearts tui")
+>>> register(p.add_subparsers())
+>>> make_session(p.parse_args(["tui", "--seed", "2", "--bot", "easy", "--delay", "0"])).specs
+['easy', 'easy', 'easy']
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from hearts.cli.common import (
+    Streams,
+    add_table_args,
+    bot_args,
+    build_rules,
+    options_help,
+    rules_args_given,
+    usage_error,
+)
+from hearts.errors import HeartsError
+
+if TYPE_CHECKING:
+    from hearts.tui.session import Session
+
+
+def seconds(text: str) -> float:
+    """A ``--delay``: a number of seconds, 0 or more (else an argparse error)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"a delay is 0 seconds or more, not {text}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``hearts tui`` to the command's subparsers."""
+    from hearts.tui.session import DEFAULT_DELAY, DEFAULT_LEVEL  # no Textual: the session's defaults
+
+    p = sub.add_parser(
+        "tui",
+        help="play at the full-screen terminal table (Textual; the 'tui' extra)",
+        description="Play a game of Hearts against bots at a full-screen terminal table (Textual). "
+        "Keys: arrows or a card's name (qs, 10h) to choose, Enter to play, Space to mark a pass "
+        "card, h hint, u undo, l last trick, s scores, n new game, ctrl+s save, ctrl+q quit.",
+        epilog=options_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_table_args(p, default_bot=DEFAULT_LEVEL)
+    p.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="go on with a saved game record (ctrl+s or --record): its rules, seed and bots",
+    )
+    p.add_argument(
+        "--delay",
+        type=seconds,
+        default=DEFAULT_DELAY,
+        metavar="SECONDS",
+        help=f"how long each bot move stays on screen (default {DEFAULT_DELAY})",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    """Start the table for ``hearts tui`` (or ``hearts play`` at a terminal)."""
+    from hearts.tui import textual_available
+
+    if not textual_available():
+        return usage_error(
+            streams.stderr,
+            "tui",
+            "the terminal table needs Textual: pip install 'pyhearts[tui]' (or play in line mode: hearts play --plain)",
+        )
+    try:
+        session = make_session(args)
+    except HeartsError as e:
+        return usage_error(streams.stderr, "tui", str(e))
+    from hearts.tui.app import HeartsApp
+
+    app = HeartsApp(session, record_path=args.record)
+    app.run()
+    return app.return_code or 0
+
+
+def make_session(args: argparse.Namespace) -> Session:
+    """The session of ``hearts tui`` / ``hearts play`` arguments: ``--resume FILE`` (with the
+    record's rules, seed and bots; ``--bot``/``--bots`` and ``--name`` may replace them), or a
+    new game. A :class:`~hearts.errors.HeartsError` says what is wrong."""
+    from hearts.tui.session import DEFAULT_DELAY, Session
+
+    delay = getattr(args, "delay", DEFAULT_DELAY)  # hearts play has no --delay
+    resume = getattr(args, "resume", None)
+    if resume:
+        fixed = rules_args_given(args) + (["--seed"] if args.seed is not None else [])
+        if fixed:
+            raise HeartsError(f"a resumed game keeps its record's rules and seed: drop {', '.join(fixed)}")
+        return Session.resume(resume, specs=bot_args(args), name=args.name, delay=delay)
+    return Session.new(build_rules(args), args.seed, bot_args(args), name=args.name or "You", delay=delay)
