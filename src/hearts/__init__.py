@@ -1,4 +1,4 @@
-"""pyhearts: the card game Hearts, by the rule book in RULES.md.
+"""pyhearts: the card game Hearts, by the rule book in docs/rules.md.
 
 >>> from hearts import Game, Rules, Card
 >>> game = Game(Rules.preset("omnibus"), seed=3)

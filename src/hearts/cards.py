@@ -56,7 +56,7 @@ class Card(int):
     >>> Card.parse("1X")
     Traceback (most recent call last):
     ...
-    hearts.errors.CardParseError: '1X' is not a card: write a rank 2-9, T (or 10), J, Q, K, A and a suit C, D, H, S (or ♣ ♦ ♥ ♠), e.g. 'QS' or '10h'
+    hearts.errors.CardParseError: R1.2: '1X' is not a card: write a rank 2-9, T (or 10), J, Q, K, A and a suit C, D, H, S (or ♣ ♦ ♥ ♠), e.g. 'QS' or '10h'
     """
 
     __slots__ = ()
@@ -200,7 +200,7 @@ class CardSet:
     >>> CardSet.parse("2C 2C")
     Traceback (most recent call last):
     ...
-    hearts.errors.CardParseError: '2C' is given twice
+    hearts.errors.CardParseError: R1.2: '2C' is given twice
     """
 
     __slots__ = ("mask",)

@@ -22,7 +22,7 @@ class RulesError(HeartsError):
 class IllegalAction(HeartsError):
     """An action the rules refuse. Nothing has changed when it is raised.
 
-    Attributes name the rule (an R-number of RULES.md), the seat, the card(s) and the reason.
+    Attributes name the rule (an R-number of docs/rules.md), the seat, the card(s) and the reason.
     """
 
     def __init__(self, reason: str, *, rule: str, seat: int | None = None, cards: str = "") -> None:

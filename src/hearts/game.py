@@ -1,4 +1,4 @@
-"""A whole game: rounds until someone reaches the target, lowest total wins (RULES.md R5).
+"""A whole game: rounds until someone reaches the target, lowest total wins (docs/rules.md R5).
 
 Every front end drives a game the same way: ask who may act (:meth:`Game.actors`), what they may
 do (:meth:`Game.legal_actions`), and :meth:`Game.apply` an :data:`~hearts.actions.Action`. The

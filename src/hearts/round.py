@@ -1,4 +1,4 @@
-"""One deal of Hearts: the pass, the tricks and the score (RULES.md R1–R4).
+"""One deal of Hearts: the pass, the tricks and the score (docs/rules.md R1–R4).
 
 >>> from hearts import Round, Rules
 >>> r = Round.deal(Rules(), seed=7)

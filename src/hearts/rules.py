@@ -1,4 +1,4 @@
-"""Every rule option of RULES.md as one frozen, validated value.
+"""Every rule option of docs/rules.md as one frozen, validated value.
 
 >>> rules = Rules()
 >>> rules.players, rules.pass_count, rules.moon, rules.target
@@ -71,7 +71,7 @@ class OptionSpec:
 
     name: str
     rule: str
-    """The rule of RULES.md it belongs to (``"R4.4"``)."""
+    """The rule of docs/rules.md it belongs to (``"R4.4"``)."""
     label: str
     """A few words for a form: ``"Shooting the moon"``."""
     help: str
@@ -132,9 +132,9 @@ def _option(
 
 @dataclass(frozen=True)
 class Rules:
-    """The options of RULES.md (R1–R5), with the defaults marked there.
+    """The options of docs/rules.md (R1–R5), with the defaults marked there.
 
-    Field names are the option names of RULES.md; ``pass_cycle=None`` means the default
+    Field names are the option names of docs/rules.md; ``pass_cycle=None`` means the default
     rotation for the number of players (R2.2).
     """
 

@@ -1,12 +1,13 @@
-"""What one seat may know (RULES.md R7): the only thing a bot, a client or a saved view gets.
+"""What one seat may know (rule book R7): the only thing a bot, a client or a saved view gets.
 
 >>> from hearts import Game, Rules
+>>> from hearts.actions import Pass
 >>> from hearts.view import View
 >>> game = Game(Rules(), seed=2)
 >>> v = View.of(game, 0)
 >>> len(v.hand), v.pass_to, v.must_pass, v.received
 (13, 1, True, None)
->>> game.pass_cards(0, list(v.hand)[:3])
+>>> game.apply(Pass(0, list(v.hand)[:3]))
 >>> View.of(game, 0).passed == CardSet(list(v.hand)[:3])
 True
 """

@@ -1,4 +1,4 @@
-"""The bot protocol: a bot sees a :class:`~hearts.view.View` (RULES.md R7), never the round.
+"""The bot protocol: a bot sees a :class:`~hearts.view.View` (docs/rules.md R7), never the round.
 
 >>> from hearts import Game, Rules
 >>> from hearts.bots import RandomBot, run_bots

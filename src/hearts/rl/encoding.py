@@ -1,5 +1,5 @@
 """The observation encoding shared by every adapter: a flat ``float32`` vector of named slices,
-built only from a :class:`~hearts.view.View` (RULES.md R7: what one seat may know).
+built only from a :class:`~hearts.view.View` (docs/rules.md R7: what one seat may know).
 
 Seats are *relative*: index 0 is the observing seat, 1 the seat on its left (the next to play
 after it), and so on clockwise (R1.4). ``n`` is the number of players; cards are one-hot over

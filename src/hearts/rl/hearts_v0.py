@@ -1,4 +1,4 @@
-"""A PettingZoo AEC environment for Hearts (``hearts_v0``), every rule option of RULES.md.
+"""A PettingZoo AEC environment for Hearts (``hearts_v0``), every rule option of docs/rules.md.
 
 >>> from hearts.rl import hearts_v0
 >>> env = hearts_v0.env(players=4)

@@ -1,4 +1,4 @@
-"""Our engine as an OpenSpiel Python game, ``python_hearts``, with every option of RULES.md as a
+"""Our engine as an OpenSpiel Python game, ``python_hearts``, with every option of docs/rules.md as a
 game parameter, so that OpenSpiel's algorithms and bots run on every variant.
 
 >>> import pyspiel
@@ -79,7 +79,7 @@ pass direction is a chance outcome)."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_hearts",
-    long_name="Python Hearts (pyhearts engine, every RULES.md option)",
+    long_name="Python Hearts (pyhearts engine, every docs/rules.md option)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,

@@ -4,7 +4,7 @@ Every round of a batch has the same number of players, the same rules and the sa
 direction, so all of them are at the same trick and the same position in it at every step;
 only the cards differ. Hands are ``uint64`` bit masks (bit *i* is card id *i*, as in
 :mod:`hearts.cards`), the legal plays of the seat to move are computed for the whole batch
-with the same case analysis as :func:`hearts.mechanics.legal_mask` (RULES.md R3), and a round is
+with the same case analysis as :func:`hearts.mechanics.legal_mask` (docs/rules.md R3), and a round is
 scored as :func:`hearts.mechanics.score_round` does (R4). ``tests/test_rl_vector.py`` replays
 thousands of batched rounds in :class:`hearts.Round`, decision by decision.
 
