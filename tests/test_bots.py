@@ -2,7 +2,7 @@
 registry, the heuristic's documented strategy, the search bot's sampling and choice, and the
 default moon decision.
 
-Rule numbers refer to RULES.md: R2.1 (a pass is ``pass_count`` held cards), R3 (legal plays),
+Rule numbers refer to the rule book: R2.1 (a pass is ``pass_count`` held cards), R3 (legal plays),
 R4.4 (shooting the moon, ``shooter_chooses``), R7 (a seat sees only its view).
 """
 

@@ -1,4 +1,4 @@
-"""Cards and card sets: ids, parsing, printing, set semantics (RULES.md R1.2, DESIGN "Card ids")."""
+"""Cards and card sets: ids, parsing, printing, set semantics (the rule book R1.2, DESIGN "Card ids")."""
 
 from __future__ import annotations
 

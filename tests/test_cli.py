@@ -392,7 +392,7 @@ def test_argparse_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_every_option_is_settable_from_the_command_line() -> None:
-    """RULES.md: every option can be set with --option, --preset, --rules and the flags."""
+    """the rule book: every option can be set with --option, --preset, --rules and the flags."""
     parser = build_parser()
     args = parser.parse_args(
         [

@@ -35,7 +35,7 @@ forced Q♠ lead, a moon, a seat without a trick), so a share of the rounds use 
 and play styles that steer into them, and every combination asserts that its corners were hit.
 Everything is seeded: a failure names the combination, the round and the decision.
 
-No disagreement with RULES.md was found in OpenSpiel 2.0.2 for the shared options, so no
+No disagreement with the rule book was found in OpenSpiel 2.0.2 for the shared options, so no
 corner is excluded.
 """
 

@@ -1,4 +1,4 @@
-"""Property tests over random rule options and 3-6 players (RULES.md R1-R5), and agreement of the
+"""Property tests over random rule options and 3-6 players (the rule book R1-R5), and agreement of the
 rollout kernel (:mod:`hearts.kernel`) with the engine (:class:`hearts.Round`)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from hearts.round import deal_hands
 
 @st.composite
 def any_rules(draw: st.DrawFn, *, target: int | None = None) -> Rules:
-    """Random valid rule options of RULES.md for 3-6 players."""
+    """Random valid rule options of the rule book for 3-6 players."""
     players = draw(st.integers(3, 6))
     hand_size = Rules(players=players).hand_size
     steps: list[str | int] = ["left", "right", "hold", *range(players)]

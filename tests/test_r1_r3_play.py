@@ -741,7 +741,7 @@ def test_r3_8_winner_of_each_trick_leads_the_next(n: int) -> None:
         assert t.winner == (t.leader + t.cards.index(best)) % n
 
 
-# --- R3 property: the engine agrees with a reference written from RULES.md -------------------------
+# --- R3 property: the engine agrees with a reference written from the rule book -------------------------
 
 
 def reference_legal(rules: Rules, hand: CardSet, trick: list[Card], first: bool, broken: bool) -> CardSet:

@@ -1,4 +1,4 @@
-"""Scoring a round (RULES.md R4): points, the J♦ bonus, the no-trick bonus and the moon variants.
+"""Scoring a round (the rule book R4): points, the J♦ bonus, the no-trick bonus and the moon variants.
 
 Scoring is checked twice: directly through :func:`hearts.mechanics.score_round` with hand-built won
 cards, and through play, with deals built so that one seat is forced to shoot the moon (it holds

@@ -1,4 +1,4 @@
-"""The game (RULES.md R5): the target, the lowest total wins, ties, pass rotation across rounds."""
+"""The game (the rule book R5): the target, the lowest total wins, ties, pass rotation across rounds."""
 
 from __future__ import annotations
 

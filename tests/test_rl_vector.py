@@ -1,4 +1,4 @@
-"""The batched simulator against the engine (RULES.md R1–R4): the same deals, passes and plays
+"""The batched simulator against the engine (the rule book R1–R4): the same deals, passes and plays
 give the same legal plays at every decision and the same round scores, over thousands of rounds
 and many rule combinations."""
 

@@ -14,7 +14,7 @@ from hearts.cards import CARDS, HEARTS, CardSet
 from hearts.errors import RulesError
 from hearts.rules import OPTION_NAMES, PRESETS, Rules
 
-# R1–R5 defaults as written in RULES.md (the option marked **(default)**).
+# R1–R5 defaults as written in the rule book (the option marked **(default)**).
 RULES_MD_DEFAULTS: dict[str, Any] = {
     "players": 4,  # R1.1
     "pass_count": 3,  # R2.1
@@ -34,7 +34,7 @@ RULES_MD_DEFAULTS: dict[str, Any] = {
 
 
 def test_r1_r5_defaults_equal_rules_md() -> None:
-    """R1.1, R2.1–R2.2, R3.1–R3.7, R4.2–R4.4, R5.1–R5.2: every default as marked in RULES.md."""
+    """R1.1, R2.1–R2.2, R3.1–R3.7, R4.2–R4.4, R5.1–R5.2: every default as marked in the rule book."""
     rules = Rules()
     assert set(OPTION_NAMES) == set(RULES_MD_DEFAULTS)
     for name, value in RULES_MD_DEFAULTS.items():
@@ -63,7 +63,7 @@ def test_r6_preset_values(name: str) -> None:
 
 
 def test_r6_all_listed_presets_exist() -> None:
-    """R6: every preset named in RULES.md is available by name."""
+    """R6: every preset named in the rule book is available by name."""
     assert set(R6_PRESETS) <= set(PRESETS)
 
 

@@ -1,4 +1,4 @@
-"""What a seat may know (RULES.md R7): :class:`hearts.view.View` at many moments of random games.
+"""What a seat may know (the rule book R7): :class:`hearts.view.View` at many moments of random games.
 
 Two kinds of checks: every field of a view against the game (its own hand, passes, legal plays,
 tricks, points, voids, hand sizes, scores, pass direction), and that the view reveals no other
