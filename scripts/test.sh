@@ -15,4 +15,9 @@ python3 -m venv .venv
 .venv/bin/ruff check src tests benchmarks examples
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
+# PostgreSQL for the storage tests: $PYHEARTS_TEST_PG or 127.0.0.1:5432 if it answers, else a
+# private cluster in a temporary directory (installing Debian's postgresql when run as root).
+PYHEARTS_TEST_PG="$(scripts/postgres.sh)"
+export PYHEARTS_TEST_PG
+trap 'scripts/postgres.sh stop' EXIT
 .venv/bin/python -m pytest "$@"

@@ -5,6 +5,13 @@ config) and the seed its deals are shuffled from; the log holds one row per acce
 ``seq`` 1, 2, … and the action in the codec of :mod:`hearts.actions` — the text records use.
 Deals are not logged: they follow from the seed. A row is committed before the action it
 records is broadcast, so a server killed at any moment loses nothing that a client has seen.
+Row ``seq`` is written once: a second append of it raises :class:`SeqConflict`.
+
+:class:`Store` is the synchronous engine (one connection, used from the event loop's thread:
+a commit in WAL mode takes microseconds); :class:`hearts.server.storage.sqlite.SQLiteStorage`
+is its face in the async :class:`~hearts.server.storage.Storage` API. The database file and
+its ``-wal`` and ``-shm`` files are readable by their owner only (mode 0600: they hold the
+seats' token hashes).
 
 >>> from hearts.actions import Play
 >>> store = Store(":memory:")
@@ -12,9 +19,13 @@ records is broadcast, so a server killed at any moment loses nothing that a clie
 >>> store.append("t1", 1, Play(0, "2C"))
 >>> store.actions("t1"), store.unfinished()
 ([{'type': 'play', 'seat': 0, 'card': '2C'}], ['t1'])
+>>> store.append("t1", 1, Play(0, "3C"))
+Traceback (most recent call last):
+hearts.server.storage.SeqConflict: table t1: action 1 is already logged; resync from the log
 
 A database of the first version (a log of ``deal``, ``pass``, ``play`` and ``moon`` events) is
-migrated when it is opened (:func:`migrate_v1`).
+migrated when it is opened (:func:`migrate_v1`); one newer than :data:`SCHEMA_VERSION` is a
+:class:`~hearts.server.storage.SchemaError`.
 """
 
 from __future__ import annotations
@@ -26,12 +37,35 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from hearts.actions import Action, Moon, Pass, Play, to_json
 from hearts.errors import HeartsError
+from hearts.server.storage import (
+    NewSeat,
+    SchemaError,
+    SeatConflict,
+    SeatRow,
+    SeqConflict,
+    StoreError,
+    TableListing,
+    TableRow,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "SchemaError",
+    "SeatRow",
+    "SeqConflict",
+    "Store",
+    "StoreError",
+    "TableRow",
+    "db_path_from_url",
+    "default_db_path",
+    "hash_token",
+    "migrate_v1",
+]
 
 SCHEMA_VERSION: Final = 2
 """The database's ``PRAGMA user_version`` (0 with an ``events`` table: the first version)."""
@@ -65,10 +99,6 @@ CREATE TABLE IF NOT EXISTS actions (
 rounds of a table migrated from the first version; ``NULL`` for every table made since."""
 
 
-class StoreError(RuntimeError):
-    """The database cannot be used as it is (a first-version log that cannot be migrated)."""
-
-
 def hash_token(token: str) -> str:
     """The stored form of a seat's secret token (only hashes are stored)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -87,39 +117,26 @@ def db_path_from_url(url: str | None) -> str:
     ('/tmp/x.db', ':memory:')
     """
     if url is None:
-        path = default_db_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return str(path)
+        return str(default_db_path())
     if url.startswith("sqlite:///"):
         rest = url[len("sqlite:///") :]
         return rest if rest == ":memory:" else "/" + rest.lstrip("/")
-    if url.startswith("sqlite:"):
-        raise ValueError(f"unsupported database URL {url!r}; use sqlite:///PATH")
-    if "://" in url:
-        raise ValueError(f"unsupported database URL {url!r}; only sqlite:///PATH is supported")
+    if url.startswith("sqlite:") or "://" in url:
+        raise ValueError(f"unsupported database URL {url!r}; use sqlite:///PATH or postgresql://USER@HOST:PORT/DBNAME")
     return url
 
 
-@dataclass(frozen=True)
-class TableRow:
-    """A stored table: its config (``rules``, ``spectators``, …), seed and finished flag, and
-    the explicit deals of its first rounds (``None``: every deal is the seed's)."""
-
-    config: dict[str, Any]
-    seed: int
-    finished: bool
-    deals: list[list[str]] | None
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    """A stored seat: ``human``, ``open`` or ``bot``, its name, bot spec and token hash."""
-
-    seat: int
-    kind: str
-    name: str | None
-    bot: str | None
-    token_hash: str | None
+def _make_private(path: str) -> None:
+    """Create the database file readable by its owner only (mode 0600), in a folder made 0700
+    if new, or tighten an existing one (and its ``-wal`` and ``-shm`` files) to 0600; SQLite
+    gives new ``-wal`` and ``-shm`` files the database file's mode."""
+    Path(path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
 
 
 class Store:
@@ -127,7 +144,7 @@ class Store:
 
     def __init__(self, path: str) -> None:
         if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            _make_private(path)
         self.path = path
         self.db = sqlite3.connect(path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -171,7 +188,7 @@ class Store:
         table_id: str,
         config: dict[str, Any],
         seed: int,
-        seats: Sequence[tuple[str, str | None, str | None, str | None]],
+        seats: Sequence[NewSeat],
         *,
         deals: Sequence[Sequence[str]] | None = None,
     ) -> None:
@@ -187,21 +204,31 @@ class Store:
                 [(table_id, i, *row) for i, row in enumerate(seats)],
             )
 
-    def update_seat(self, table_id: str, seat: int, kind: str, name: str | None, token_hash: str | None) -> None:
-        """Change who sits at a seat (a free seat taken from the lobby)."""
+    def update_seat(
+        self, table_id: str, seat: int, kind: str, name: str | None, token_hash: str | None, *, was: str | None = None
+    ) -> None:
+        """Change who sits at a seat (a free seat taken from the lobby); with ``was``, only if
+        the seat is of that kind now, else :class:`~hearts.server.storage.SeatConflict`."""
         with self._tx():
-            self.db.execute(
-                "UPDATE seats SET kind = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
-                (kind, name, token_hash, table_id, seat),
-            )
+            changed = self.db.execute(
+                "UPDATE seats SET kind = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?"
+                " AND kind = coalesce(?, kind)",
+                (kind, name, token_hash, table_id, seat, was),
+            ).rowcount
+        if was is not None and changed == 0:
+            raise SeatConflict(table_id, seat, was)
 
     def append(self, table_id: str, seq: int, action: Action, finished: bool = False) -> None:
         """Log an accepted action as row ``seq`` (its codec text) and commit it, before it is
-        broadcast; ``finished`` marks the table's game over in the same transaction."""
+        broadcast; ``finished`` marks the table's game over in the same transaction. Raises
+        :class:`~hearts.server.storage.SeqConflict` if row ``seq`` is already logged."""
         with self._tx():
-            self.db.execute(
-                "INSERT INTO actions (table_id, seq, data) VALUES (?, ?, ?)", (table_id, seq, to_json(action))
-            )
+            try:
+                self.db.execute(
+                    "INSERT INTO actions (table_id, seq, data) VALUES (?, ?, ?)", (table_id, seq, to_json(action))
+                )
+            except sqlite3.IntegrityError:  # the primary key (table_id, seq): the only constraint
+                raise SeqConflict(table_id, seq) from None
             if finished:
                 self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
 
@@ -222,14 +249,43 @@ class Store:
         ).fetchall()
         return [SeatRow(*r) for r in rows]
 
-    def actions(self, table_id: str) -> list[Any]:
-        """A table's logged actions in order, as codec objects (for :func:`hearts.record.replay`)."""
-        rows = self.db.execute("SELECT data FROM actions WHERE table_id = ? ORDER BY seq", (table_id,))
+    def actions(self, table_id: str, after: int = 0) -> list[Any]:
+        """A table's logged actions after row ``after``, in order, as codec objects (for
+        :func:`hearts.record.replay`)."""
+        rows = self.db.execute(
+            "SELECT data FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, after)
+        )
         return [json.loads(data) for (data,) in rows]
 
     def unfinished(self) -> list[str]:
         """Ids of every table whose game is not over (restored at start)."""
         return [r[0] for r in self.db.execute("SELECT id FROM tables WHERE finished = 0 ORDER BY created, id")]
+
+    def listing(self, limit: int = 100) -> list[TableListing]:
+        """Up to ``limit`` unfinished tables that the lobby lists: those with a free seat
+        first, newest first (see :meth:`hearts.server.storage.Storage.listing`)."""
+        rows = self.db.execute(
+            """
+            SELECT id, config, seq FROM (
+                SELECT t.id, t.config, t.created, t.rowid AS k,
+                       (SELECT coalesce(max(a.seq), 0) FROM actions a WHERE a.table_id = t.id) AS seq,
+                       EXISTS (SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.kind = 'open') AS free
+                FROM tables t WHERE t.finished = 0
+            )
+            WHERE coalesce(json_extract(config, '$.listed'), free)
+            ORDER BY free DESC, created DESC, k DESC
+            LIMIT ?
+            """,
+            (limit,),
+        ).fetchall()
+        seats: dict[str, list[SeatRow]] = {table_id: [] for table_id, _, _ in rows}
+        for table_id, *seat in self.db.execute(
+            f"SELECT table_id, seat, kind, name, bot, token_hash FROM seats WHERE table_id IN ({', '.join('?' * len(seats))})"
+            " ORDER BY table_id, seat",
+            list(seats),
+        ):
+            seats[table_id].append(SeatRow(*seat))
+        return [TableListing(table_id, json.loads(config), tuple(seats[table_id]), seq) for table_id, config, seq in rows]
 
     def _tx(self) -> contextlib.AbstractContextManager[None]:
         return _transaction(self.db)
@@ -253,7 +309,9 @@ def _upgrade(db: sqlite3.Connection) -> None:
     """Create the schema in a new database, migrate a first-version one (in a transaction)."""
     (version,) = db.execute("PRAGMA user_version").fetchone()
     if version > SCHEMA_VERSION:
-        raise StoreError(f"the database has schema version {version}; this server knows {SCHEMA_VERSION}")
+        raise SchemaError(
+            f"the database has schema version {version}; this server knows versions up to {SCHEMA_VERSION}"
+        )
     if version < SCHEMA_VERSION:
         v1 = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").fetchone()
         _create_schema(db)
@@ -280,7 +338,7 @@ def migrate_v1(db: sqlite3.Connection) -> None:
     have shuffled them from ``random.Random(f"{seed}:{len(deals)}")``: they differ from what it
     would have dealt — as random, and fixed from then on.
 
-    A row that is no action raises :class:`StoreError` (naming the table and row) and the
+    A row that is no action raises :class:`~hearts.server.storage.SchemaError` (naming the table and row) and the
     transaction leaves the database as it was.
     """
     db.execute("ALTER TABLE tables ADD COLUMN deals TEXT")
@@ -300,7 +358,7 @@ def migrate_v1(db: sqlite3.Connection) -> None:
                     continue
                 actions.append((table_id, len(actions) + 1, to_json(_v1_action(kind, seat, fields))))
             except (HeartsError, KeyError, TypeError, ValueError) as e:
-                raise StoreError(f"table {table_id}: event {seq} ({kind}) cannot be migrated: {e}") from None
+                raise SchemaError(f"table {table_id}: event {seq} ({kind}) cannot be migrated: {e}") from None
         db.executemany("INSERT INTO actions (table_id, seq, data) VALUES (?, ?, ?)", actions)
         db.execute("UPDATE tables SET deals = ? WHERE id = ?", (json.dumps(deals), table_id))
     db.execute("DROP TABLE events")

@@ -1,0 +1,317 @@
+"""The web tables' storage: one async API (:class:`Storage`) with two backends.
+
+* **SQLite** (``sqlite:///PATH``, a plain path, or ``None``: the user's data file): the
+  embedded default for one server process, zero set-up
+  (:class:`hearts.server.storage.sqlite.SQLiteStorage`).
+* **PostgreSQL** (``postgresql://user@host:port/dbname``): for many server processes and bot
+  workers on any machines (:class:`hearts.server.storage.postgres.PostgresStorage`, the
+  ``postgres`` extra: psycopg 3). It also holds the bot jobs.
+
+A table is its row (:class:`TableRow`: the config with its rules, the seed its deals are
+shuffled from, the finished flag), its seats (:class:`SeatRow`) and its log: one row per
+accepted action, ``seq`` 1, 2, …, the action in the codec of :mod:`hearts.actions`. **The
+database decides the order of actions**: appending a ``seq`` that is already logged raises
+:class:`SeqConflict`, whichever process tries second, so an action is accepted exactly once;
+the loser resyncs (reads the rows after its own ``seq``). Every accepted action and seat change
+is then announced to every :meth:`Storage.listen` listener: on PostgreSQL to every process
+(``NOTIFY``), on SQLite within the process.
+
+Open one with :func:`open_storage`; every method is a coroutine::
+
+    store = await open_storage("postgresql://hearts@db.example:5432/hearts")
+    await store.create_table("t1", {"rules": rules.to_dict()}, seed, [("human", "Ann", None, token_hash)])
+    await store.append("t1", 1, action)          # SeqConflict if row 1 is logged already
+    row = await store.table("t1")
+    game = Game(Rules.from_dict(row.config["rules"]), row.seed, deals=row.deals)
+    replay(game, await store.actions("t1"))      # the table's position
+    await store.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeGuard
+
+from hearts.actions import Action
+
+NewSeat = tuple[str, str | None, str | None, str | None]
+"""A seat of a table being created: its kind (``human``, ``open`` or ``bot``), name, bot spec
+and token hash."""
+
+
+class StoreError(RuntimeError):
+    """A storage failure that the caller can name (the base of this module's errors)."""
+
+
+class SchemaError(StoreError):
+    """The database's schema is newer than this code knows, or an old one cannot be migrated;
+    the database is left as it was."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached, or a listener lost its connection (notices may have
+    been missed: open a new listener and resync every table held in memory)."""
+
+
+class SeqConflict(StoreError):
+    """Row ``seq`` of a table's log is already written (by this process or another): the
+    action that tried to take it is not accepted; resync from the log."""
+
+    def __init__(self, table_id: str, seq: int) -> None:
+        super().__init__(f"table {table_id}: action {seq} is already logged; resync from the log")
+        self.table_id = table_id
+        self.seq = seq
+
+
+class SeatConflict(StoreError):
+    """A conditional seat change found the seat no longer as expected (another request took
+    it first), or no such seat."""
+
+    def __init__(self, table_id: str, seat: int, was: str) -> None:
+        super().__init__(f"table {table_id}: seat {seat} is not {was!r} (any more), or does not exist")
+        self.table_id = table_id
+        self.seat = seat
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A stored table: its config (``rules``, ``spectators``, …), seed and finished flag, and
+    the explicit deals of its first rounds (``None``: every deal is the seed's)."""
+
+    config: dict[str, Any]
+    seed: int
+    finished: bool
+    deals: list[list[str]] | None
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A stored seat: ``human``, ``open`` or ``bot``, its name, bot spec and token hash."""
+
+    seat: int
+    kind: str
+    name: str | None
+    bot: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class TableListing:
+    """An unfinished table as the lobby lists it: its config, seats, and ``seq`` (how many
+    actions its log holds)."""
+
+    id: str
+    config: dict[str, Any]
+    seats: tuple[SeatRow, ...]
+    seq: int
+
+    @property
+    def free(self) -> list[int]:
+        """The open seats (joinable from the lobby)."""
+        return [s.seat for s in self.seats if s.kind == "open"]
+
+
+@dataclass(frozen=True)
+class ActionNotice:
+    """Action ``seq`` of a table was accepted (read it with ``actions(table_id, after=…)``)."""
+
+    table_id: str
+    seq: int
+
+
+@dataclass(frozen=True)
+class SeatNotice:
+    """Who sits at a seat of a table changed (read it with ``seats(table_id)``)."""
+
+    table_id: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class JobNotice:
+    """A bot job was queued (PostgreSQL only): a bot worker may claim it."""
+
+    table_id: str
+    seat: int
+    seq: int
+
+
+Notice = ActionNotice | SeatNotice | JobNotice
+"""What a listener hears: ids only (a PostgreSQL ``NOTIFY`` payload is at most 8000 bytes);
+the rows are read from the store."""
+
+
+class Listener(Protocol):
+    """The notices of a store, from the moment :meth:`Storage.listen` returned: an async
+    iterator, to be closed when done::
+
+        listener = await store.listen()
+        try:
+            async for notice in listener:
+                ...
+        finally:
+            await listener.close()
+
+    Iteration ends once it is closed; on PostgreSQL it raises :class:`StoreUnavailable` if
+    the connection is lost.
+    """
+
+    def __aiter__(self) -> Listener: ...
+
+    async def __anext__(self) -> Notice: ...
+
+    async def close(self) -> None: ...
+
+
+class QueueListener:
+    """A :class:`Listener` fed within the process: its store puts notices into it
+    (:meth:`put`) and ends it (:meth:`end`, with an error to raise if its source was lost)."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[Notice | StoreError | None] = asyncio.Queue()
+        self.closed = False
+
+    def put(self, notice: Notice) -> None:
+        """Hand the listener a notice."""
+        self._queue.put_nowait(notice)
+
+    def end(self, error: StoreError | None = None) -> None:
+        """End the iteration once the notices already put are taken: cleanly, or with ``error``."""
+        self.closed = True
+        self._queue.put_nowait(error)
+
+    def __aiter__(self) -> QueueListener:
+        return self
+
+    async def __anext__(self) -> Notice:
+        item = await self._queue.get()
+        if item is None or isinstance(item, StoreError):
+            self._queue.put_nowait(item)  # it stays ended
+            if item is None:
+                raise StopAsyncIteration
+            raise item
+        return item
+
+    async def close(self) -> None:
+        """Stop listening: the notices already heard are still given, then iteration ends."""
+        if not self.closed:
+            self.end()
+
+
+class Storage(Protocol):
+    """The tables, their seats and action logs; implemented by SQLite and PostgreSQL."""
+
+    @property
+    def name(self) -> str:
+        """The database, for logs (its path, or its URL without a password)."""
+        ...
+
+    async def create_table(
+        self,
+        table_id: str,
+        config: dict[str, Any],
+        seed: int,
+        seats: Sequence[NewSeat],
+        *,
+        deals: Sequence[Sequence[str]] | None = None,
+    ) -> None:
+        """Insert a table and its seats in one transaction; ``deals`` fixes the deals of its
+        first rounds (as a migrated table's are)."""
+        ...
+
+    async def update_seat(
+        self, table_id: str, seat: int, kind: str, name: str | None, token_hash: str | None, *, was: str | None = None
+    ) -> None:
+        """Change who sits at a seat, and announce it (:class:`SeatNotice`). With ``was``
+        (such as ``"open"``), only if the seat is of that kind now, else :class:`SeatConflict`:
+        of two requests for one free seat, exactly one gets it."""
+        ...
+
+    async def append(self, table_id: str, seq: int, action: Action, finished: bool = False) -> None:
+        """Log an accepted action as row ``seq`` and commit it (before it is broadcast), and
+        announce it (:class:`ActionNotice`); ``finished`` marks the game over in the same
+        transaction. Raises :class:`SeqConflict` if row ``seq`` exists."""
+        ...
+
+    async def table(self, table_id: str) -> TableRow | None:
+        """A stored table, or ``None``."""
+        ...
+
+    async def seats(self, table_id: str) -> list[SeatRow]:
+        """A table's seats, in order."""
+        ...
+
+    async def actions(self, table_id: str, after: int = 0) -> list[Any]:
+        """A table's logged actions after row ``after``, in order, as codec objects (for
+        :func:`hearts.record.replay`)."""
+        ...
+
+    async def unfinished(self) -> list[str]:
+        """Ids of every table whose game is not over, oldest first."""
+        ...
+
+    async def listing(self, limit: int = 100) -> list[TableListing]:
+        """Up to ``limit`` unfinished tables that the lobby lists, those with a free seat first,
+        newest first. A table is listed if its config's ``listed`` is true or, for a table
+        whose config has no ``listed`` (made before that option), if it has an open seat (as
+        :func:`hearts.server.protocol.listed_by_default` decides)."""
+        ...
+
+    async def listen(self) -> Listener:
+        """A listener that hears every action accepted and seat changed from now on (by any
+        process on PostgreSQL; by this store on SQLite), this process's own included."""
+        ...
+
+    async def close(self) -> None:
+        """Release the connections (open listeners end)."""
+        ...
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def _is_postgres(url: str | None) -> TypeGuard[str]:
+    """Whether a URL names a PostgreSQL database (``ImportError`` if the driver is missing)."""
+    if url is None or not url.startswith(POSTGRES_SCHEMES):
+        return False
+    if not all(importlib.util.find_spec(m) for m in ("psycopg", "psycopg_pool")):
+        raise ImportError("PostgreSQL storage needs the 'postgres' extra: pip install 'pyhearts[postgres]'")
+    return True
+
+
+def describe_url(url: str | None) -> str:
+    """The database a URL names, for logs (a path, or a URL without its password), without
+    opening it; ``ValueError`` for a URL of no backend.
+
+    >>> describe_url("sqlite:///tmp/x.db"), describe_url("postgresql://ann:pw@db:5433/hearts")
+    ('/tmp/x.db', 'postgresql://ann@db:5433/hearts')
+    """
+    if _is_postgres(url):
+        from hearts.server.storage.postgres import describe_postgres_url
+
+        return describe_postgres_url(url)
+    from hearts.server.persistence import db_path_from_url
+
+    return db_path_from_url(url)
+
+
+async def open_storage(url: str | None, *, channel: str = "pyhearts") -> Storage:
+    """The storage a URL names, opened and at the newest schema version (created or migrated).
+
+    ``postgresql://…`` (or ``postgres://…``): PostgreSQL, its notices on ``channel`` (one per
+    service sharing a database); anything else is SQLite: ``sqlite:///PATH``, a plain path, or
+    ``None`` for the user's data file (:func:`hearts.server.persistence.db_path_from_url`).
+    Raises ``ValueError`` for a URL of no backend, :class:`SchemaError` for a database newer
+    than this code, :class:`StoreUnavailable` if PostgreSQL cannot be reached.
+    """
+    if _is_postgres(url):
+        from hearts.server.storage.postgres import PostgresStorage
+
+        return await PostgresStorage.open(url, channel=channel)
+    from hearts.server.persistence import Store, db_path_from_url
+    from hearts.server.storage.sqlite import SQLiteStorage
+
+    return SQLiteStorage(Store(db_path_from_url(url)))

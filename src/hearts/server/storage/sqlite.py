@@ -1,0 +1,104 @@
+"""The SQLite backend of :class:`~hearts.server.storage.Storage`: the embedded default, for one
+server process.
+
+:class:`SQLiteStorage` is the async face of :class:`hearts.server.persistence.Store` (the
+synchronous engine, which it calls directly on the event loop's thread, as the server always
+has: a commit in WAL mode takes microseconds, and checkpoints run in a thread of their own).
+Its notices are heard within the process: one SQLite database is served by one process.
+
+>>> import asyncio
+>>> from hearts.actions import Play
+>>> from hearts.server.persistence import Store
+>>> async def demo() -> list[object]:
+...     store = SQLiteStorage(Store(":memory:"))
+...     listener = await store.listen()
+...     await store.create_table("t1", {"rules": {}}, 7, [("open", None, None, None)])
+...     await store.append("t1", 1, Play(0, "2C"))
+...     heard = [await anext(listener)]
+...     await store.close()
+...     return heard + [notice async for notice in listener]
+>>> asyncio.run(demo())
+[ActionNotice(table_id='t1', seq=1)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hearts.actions import Action
+from hearts.server.persistence import Store
+from hearts.server.storage import (
+    ActionNotice,
+    NewSeat,
+    Notice,
+    QueueListener,
+    SeatNotice,
+    SeatRow,
+    TableListing,
+    TableRow,
+)
+
+
+class SQLiteStorage:
+    """The tables in one SQLite file (see :mod:`hearts.server.persistence`), through the async
+    :class:`~hearts.server.storage.Storage` API."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._listeners: set[QueueListener] = set()
+
+    @property
+    def name(self) -> str:
+        return self.store.path
+
+    def _announce(self, notice: Notice) -> None:
+        self._listeners = {listener for listener in self._listeners if not listener.closed}
+        for listener in self._listeners:
+            listener.put(notice)
+
+    async def create_table(
+        self,
+        table_id: str,
+        config: dict[str, Any],
+        seed: int,
+        seats: Sequence[NewSeat],
+        *,
+        deals: Sequence[Sequence[str]] | None = None,
+    ) -> None:
+        self.store.create_table(table_id, config, seed, seats, deals=deals)
+
+    async def update_seat(
+        self, table_id: str, seat: int, kind: str, name: str | None, token_hash: str | None, *, was: str | None = None
+    ) -> None:
+        self.store.update_seat(table_id, seat, kind, name, token_hash, was=was)
+        self._announce(SeatNotice(table_id, seat))
+
+    async def append(self, table_id: str, seq: int, action: Action, finished: bool = False) -> None:
+        self.store.append(table_id, seq, action, finished)
+        self._announce(ActionNotice(table_id, seq))
+
+    async def table(self, table_id: str) -> TableRow | None:
+        return self.store.table(table_id)
+
+    async def seats(self, table_id: str) -> list[SeatRow]:
+        return self.store.seats(table_id)
+
+    async def actions(self, table_id: str, after: int = 0) -> list[Any]:
+        return self.store.actions(table_id, after)
+
+    async def unfinished(self) -> list[str]:
+        return self.store.unfinished()
+
+    async def listing(self, limit: int = 100) -> list[TableListing]:
+        return self.store.listing(limit)
+
+    async def listen(self) -> QueueListener:
+        listener = QueueListener()
+        self._listeners.add(listener)
+        return listener
+
+    async def close(self) -> None:
+        for listener in self._listeners:
+            await listener.close()
+        self.store.close()

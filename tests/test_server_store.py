@@ -1,0 +1,346 @@
+"""The storage API (issue 14), the same suite on both backends: SQLite (a file per test) and
+PostgreSQL (a database made for this module, emptied before each test; see
+test_server_store_support for where the server comes from).
+
+Create, read, append, the seq conflict, finished tables, listing, seat changes, notices within
+a process, and the schema: a new database is created at the newest version, an old one is
+migrated, a newer one is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sqlite3
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_server_store_support import empty_database, fresh_database, sql, with_store
+
+from hearts.actions import Moon, Pass, Play, to_dict, to_json
+from hearts.game import Game
+from hearts.record import replay
+from hearts.rules import Rules
+from hearts.server import persistence
+from hearts.server.storage import (
+    ActionNotice,
+    SchemaError,
+    SeatConflict,
+    SeatNotice,
+    SeatRow,
+    SeqConflict,
+    Storage,
+    TableRow,
+    open_storage,
+)
+
+SEATS = [("human", "Ann", None, "hash-0"), ("open", None, None, None), ("bot", "Bot (easy)", "easy", None)]
+
+
+@pytest.fixture(scope="module")
+def pg_database() -> Iterator[str]:
+    with fresh_database("store") as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database never opened: a new SQLite file, or the module's PostgreSQL database emptied."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tables.db'}"
+    return empty_database(request.getfixturevalue("pg_database"))
+
+
+def schema_version(url: str) -> int:
+    """The schema version a database is at (SQLite: ``PRAGMA user_version``; PostgreSQL: the
+    newest row of ``schema_version``)."""
+    if url.startswith("sqlite:"):
+        con = sqlite3.connect(persistence.db_path_from_url(url))
+        try:
+            return int(con.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            con.close()
+    return int(sql(url, "SELECT max(version) FROM schema_version")[0][0])
+
+
+def newest_version(url: str) -> int:
+    if url.startswith("sqlite:"):
+        return persistence.SCHEMA_VERSION
+    from hearts.server.storage.postgres import SCHEMA_VERSION
+
+    return SCHEMA_VERSION
+
+
+# ---------------------------------------------------------------- tables, seats, actions
+
+
+def played_game(rules: Rules, seed: int) -> Game:
+    """A game played to its end by random legal actions."""
+    game = Game(rules, seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        legal = list(game.legal_actions(game.actors()[0]))
+        game.apply(legal[rng.randrange(len(legal))])
+    return game
+
+
+def test_a_table_is_created_read_and_logged_to_its_end(db_url: str) -> None:
+    """A table's row, seats and log read back as written, by this store and a new one; the
+    last action marks it finished in the same transaction; the log replays to the game."""
+    history = played_game(Rules(target=30), 11).history
+    rules = Rules(target=30)
+    config = {"rules": rules.to_dict(), "spectators": False}
+    deals = [[str(h) for h in Game(rules, 11).round.dealt]]
+    seed = 2**47 + 5  # (the server's seeds have 48 bits)
+
+    async def start(store: Storage) -> None:
+        assert await store.table("t1") is None and await store.actions("t1") == []
+        await store.create_table("t1", config, seed, SEATS, deals=deals)
+        await store.create_table("t2", {"rules": {}}, 3, SEATS)
+        assert await store.table("t1") == TableRow(config, seed, False, deals)
+        assert await store.table("t2") == TableRow({"rules": {}}, 3, False, None)
+        assert await store.seats("t1") == [SeatRow(i, *seat) for i, seat in enumerate(SEATS)]
+        assert await store.unfinished() == ["t1", "t2"]
+        for seq, action in enumerate(history[:40], 1):
+            await store.append("t1", seq, action)
+
+    async def finish(store: Storage) -> Game:
+        assert await store.actions("t1") == [to_dict(a) for a in history[:40]]
+        for seq in range(41, len(history) + 1):
+            await store.append("t1", seq, history[seq - 1], finished=seq == len(history))
+        assert await store.actions("t1", after=len(history) - 2) == [to_dict(a) for a in history[-2:]]
+        assert await store.unfinished() == ["t2"]
+        row = await store.table("t1")
+        assert row is not None and row.finished
+        return replay(Game(Rules.from_dict(row.config["rules"]), 11, deals=row.deals), await store.actions("t1"))
+
+    with_store(db_url, start)
+    restored = with_store(db_url, finish)
+    assert restored.history == history and restored.is_over
+
+
+def test_an_action_is_accepted_once_whichever_store_appends_it(db_url: str) -> None:
+    """Row seq of a log is written once: a second append of it (another action, from this store
+    or another on the same database, at the same moment) raises SeqConflict and changes nothing."""
+
+    async def body(store: Storage) -> None:
+        await store.create_table("t", {"rules": {}}, 1, SEATS)
+        await store.append("t", 1, Play(0, "2C"))
+        with pytest.raises(SeqConflict, match="table t: action 1 is already logged") as caught:
+            await store.append("t", 1, Play(1, "3C"))
+        assert (caught.value.table_id, caught.value.seq) == ("t", 1)
+        other = await open_storage(db_url)
+        try:
+            for seq in range(2, 12):
+                results = await asyncio.gather(
+                    store.append("t", seq, Play(0, "4C")), other.append("t", seq, Play(1, "5C")),
+                    return_exceptions=True,
+                )
+                assert sorted(type(r).__name__ for r in results) == ["NoneType", "SeqConflict"]
+        finally:
+            await other.close()
+        log = await store.actions("t")
+        assert len(log) == 11 and log[0] == to_dict(Play(0, "2C"))
+
+    with_store(db_url, body)
+
+
+def test_a_free_seat_is_taken_once(db_url: str) -> None:
+    """update_seat with ``was``: of two requests for one open seat, exactly one takes it."""
+
+    async def body(store: Storage) -> None:
+        await store.create_table("t", {"rules": {}}, 1, SEATS)
+        await store.update_seat("t", 1, "human", "Bob", "hash-1", was="open")
+        with pytest.raises(SeatConflict, match="seat 1 is not 'open'"):
+            await store.update_seat("t", 1, "human", "Cy", "hash-2", was="open")
+        with pytest.raises(SeatConflict):
+            await store.update_seat("t", 7, "human", "Cy", "hash-2", was="open")
+        assert (await store.seats("t"))[1] == SeatRow(1, "human", "Bob", None, "hash-1")
+        await store.update_seat("t", 1, "open", None, None)  # unconditional
+        assert (await store.seats("t"))[1] == SeatRow(1, "open", None, None, None)
+
+    with_store(db_url, body)
+
+
+def test_the_listing_has_the_listed_tables_with_a_free_seat_first_then_the_newest(db_url: str) -> None:
+    """Unfinished tables whose config says ``listed`` (or, saying nothing, that have an open
+    seat); a finished one is not listed."""
+    full = [("human", "Ann", None, "h")] * 4
+    tables = [
+        ("old-free", {}, SEATS),  # no "listed" (before the option): listed for its open seat
+        ("old-invited", {}, full),
+        ("full-listed", {"listed": True}, full),
+        ("free-unlisted", {"listed": False}, SEATS),
+        ("new-free", {"listed": True}, SEATS),
+        ("done", {"listed": True}, SEATS),
+    ]
+
+    async def body(store: Storage) -> None:
+        assert await store.listing() == []
+        for table_id, config, seats in tables:
+            await store.create_table(table_id, {"rules": {"target": 50}, **config}, 1, seats)
+            await asyncio.sleep(0.01)
+        await store.append("done", 1, Play(0, "2C"), finished=True)
+        await store.append("full-listed", 1, Pass(0, "2C 3C 4C"))
+        await store.append("full-listed", 2, Pass(1, "5C 6C 7C"))
+        listing = await store.listing()
+        assert [t.id for t in listing] == ["new-free", "old-free", "full-listed"]
+        assert [t.seq for t in listing] == [0, 0, 2]
+        assert [t.free for t in listing] == [[1], [1], []]
+        assert listing[1].config == {"rules": {"target": 50}}
+        assert listing[1].seats == tuple(SeatRow(i, *s) for i, s in enumerate(SEATS))
+        assert [t.id for t in await store.listing(limit=1)] == ["new-free"]
+
+    with_store(db_url, body)
+
+
+def test_a_listener_hears_each_accepted_action_and_seat_change(db_url: str) -> None:
+    """Within one process (both backends): every accepted action and seat change, in order,
+    none for a refused one; iteration ends once the listener is closed."""
+
+    async def body(store: Storage) -> list[Any]:
+        await store.create_table("t", {"rules": {}}, 1, SEATS)
+        listener = await store.listen()
+        await store.append("t", 1, Moon(0, "add"))
+        with pytest.raises(SeqConflict):
+            await store.append("t", 1, Moon(0, "subtract"))
+        await store.update_seat("t", 1, "human", "Bob", "h", was="open")
+        await store.append("t", 2, Play(0, "2C"))
+        heard = [await asyncio.wait_for(anext(listener), 5) for _ in range(3)]
+        await listener.close()
+        return heard + [notice async for notice in listener]
+
+    assert with_store(db_url, body) == [ActionNotice("t", 1), SeatNotice("t", 1), ActionNotice("t", 2)]
+
+
+# ---------------------------------------------------------------- schema versions
+
+
+def test_a_new_database_is_created_at_the_newest_version(db_url: str) -> None:
+    with_store(db_url, lambda store: store.unfinished())
+    assert schema_version(db_url) == newest_version(db_url) >= 2
+    with_store(db_url, lambda store: store.unfinished())  # opening it again changes nothing
+    assert schema_version(db_url) == newest_version(db_url)
+
+
+def test_a_database_newer_than_this_code_is_refused_and_left_as_it_was(db_url: str) -> None:
+    with_store(db_url, lambda store: store.create_table("t", {"rules": {}}, 1, SEATS))
+    newer = newest_version(db_url) + 1
+    if db_url.startswith("sqlite:"):
+        con = sqlite3.connect(persistence.db_path_from_url(db_url))
+        con.execute(f"PRAGMA user_version = {newer}")
+        con.close()
+    else:
+        sql(db_url, "INSERT INTO schema_version (version, name) VALUES (%s, 'from the future')", (newer,))
+    with pytest.raises(SchemaError, match=f"schema version {newer}; this server knows versions up to {newer - 1}"):
+        with_store(db_url, lambda store: store.unfinished())
+    assert schema_version(db_url) == newer
+
+
+V1_SCHEMA = """
+CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL DEFAULT (julianday('now')), config TEXT NOT NULL,
+                     seed INTEGER NOT NULL, finished INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE seats (table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT, bot TEXT,
+                    token_hash TEXT, PRIMARY KEY (table_id, seat));
+CREATE TABLE events (table_id TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER,
+                     data TEXT NOT NULL, PRIMARY KEY (table_id, seq));
+"""
+"""SQLite's first schema (``user_version`` 0: a log of deal, pass, play and moon events); the
+web server's tests migrate whole games from it (test_server.py)."""
+
+
+def write_old_database(url: str, game: Game, seed: int) -> None:
+    """A database at the oldest schema version of its backend holding table ``old`` (with
+    ``game``'s first round dealt explicitly, and its actions): SQLite's first version (events),
+    PostgreSQL's version 1 (before the bot jobs)."""
+    config = json.dumps({"rules": game.rules.to_dict()})
+    hands = [str(h) for h in game.round.dealt]
+    if url.startswith("sqlite:"):
+        con = sqlite3.connect(persistence.db_path_from_url(url))
+        con.executescript(V1_SCHEMA)
+        con.execute("INSERT INTO tables (id, config, seed) VALUES ('old', ?, ?)", (config, seed))
+        con.executemany("INSERT INTO seats VALUES ('old', ?, ?, ?, ?, ?)", [(i, *s) for i, s in enumerate(SEATS)])
+        events = [("deal", None, {"round": 0, "hands": hands})]
+        events += [("pass", a.seat, {"cards": str(a.cards)}) for a in game.history if isinstance(a, Pass)]
+        con.executemany("INSERT INTO events VALUES ('old', ?, ?, ?, ?)",
+                        [(seq, kind, seat, json.dumps(data)) for seq, (kind, seat, data) in enumerate(events, 1)])
+        con.commit()
+        con.close()
+        return
+    from hearts.server.storage.postgres import migrate
+
+    async def at_version_1() -> None:
+        import psycopg
+
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            assert await migrate(conn, target=1) == 1
+
+    asyncio.run(at_version_1())
+    sql(url, "INSERT INTO tables (id, config, seed, deals) VALUES ('old', %s, %s, %s)",
+        (config, seed, json.dumps([hands])))
+    for i, seat in enumerate(SEATS):
+        sql(url, "INSERT INTO seats VALUES ('old', %s, %s, %s, %s, %s)", (i, *seat))
+    for seq, action in enumerate(game.history, 1):
+        sql(url, "INSERT INTO actions VALUES ('old', %s, %s)", (seq, to_json(action)))
+
+
+def test_an_old_database_is_migrated_and_its_tables_go_on(db_url: str) -> None:
+    """Opened, a database of an older version is brought to the newest, its tables intact:
+    restored from the row and the log, and appended to."""
+    dealt = Game(Rules(), seed=99)  # the deal the old table logged: not its seed's
+    game = Game(Rules(), seed=7, deals=[dealt.round.dealt])
+    for seat in range(4):
+        game.apply(next(iter(game.legal_actions(seat))))
+    write_old_database(db_url, game, 7)
+    assert schema_version(db_url) < newest_version(db_url)
+
+    async def body(store: Storage) -> Game:
+        row = await store.table("old")
+        assert row is not None and row.deals == [[str(h) for h in dealt.round.dealt]]
+        restored = replay(Game(Rules.from_dict(row.config["rules"]), row.seed, deals=row.deals),
+                          await store.actions("old"))
+        action = next(iter(restored.legal_actions(restored.actors()[0])))
+        await store.append("old", len(restored.history) + 1, action)
+        restored.apply(action)
+        return restored
+
+    restored = with_store(db_url, body)
+    assert schema_version(db_url) == newest_version(db_url)
+    assert restored.history[:4] == game.history and restored.round.dealt == dealt.round.dealt
+
+
+# ---------------------------------------------------------------- SQLite only
+
+
+def test_the_sqlite_files_are_readable_by_their_owner_only(tmp_path: Path) -> None:
+    """The database and its -wal and -shm files hold the seats' token hashes: mode 0600 (the
+    folder made for them 0700), whatever the umask lets through; an older, readable database
+    is made private when opened."""
+    db = tmp_path / "private" / "tables.db"
+
+    def modes() -> dict[str, int]:
+        store = persistence.Store(str(db))
+        store.create_table(f"t{len(store.unfinished())}", {"rules": {}}, 1, SEATS)
+        files = [db, Path(f"{db}-wal"), Path(f"{db}-shm")]
+        found = {f.name: stat.S_IMODE(f.stat().st_mode) for f in files}
+        store.close()
+        return found
+
+    old = os.umask(0o022)
+    try:
+        assert modes() == {"tables.db": 0o600, "tables.db-wal": 0o600, "tables.db-shm": 0o600}
+        assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+        db.chmod(0o644)
+        assert modes() == {"tables.db": 0o600, "tables.db-wal": 0o600, "tables.db-shm": 0o600}
+    finally:
+        os.umask(old)
+
+
+def test_an_unknown_database_url_is_refused() -> None:
+    with pytest.raises(ValueError, match="unsupported database URL 'mysql://x/y'; use sqlite:///PATH or postgresql://"):
+        asyncio.run(open_storage("mysql://x/y"))
