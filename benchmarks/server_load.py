@@ -2,8 +2,10 @@
 
     .venv/bin/python benchmarks/server_load.py [--tables N] [--target T] [--think-ms MS] [--port P]
 
-Starts ``hearts serve`` in a subprocess (a fresh SQLite file, bots off), creates N tables of
-four human seats through the HTTP API, and connects four WebSocket clients to each. Every client
+Starts the server in a subprocess (:func:`hearts.server.app.serve`: a fresh SQLite file, bots
+off, the per-address limits raised — every client here is 127.0.0.1 — and warnings-only
+logs), creates N tables of four human seats through the HTTP API, and connects four WebSocket
+clients to each. Every client
 plays a random legal move (or pass, or moon choice) when it is its turn, after a random "think"
 pause (uniform in 0..2×``--think-ms``; people do not answer in zero time, and it keeps the
 offered load fixed). The latency of a play is the time from sending it to receiving the state
@@ -38,6 +40,22 @@ import websockets
 from hearts.game import Game
 from hearts.record import replay
 from hearts.rules import Rules
+
+LIMITS = (
+    "tables_rate=1000000/minute",
+    "connect_rate=1000000/minute",
+    "messages_rate=1000000/second",
+    "connections_per_address=1000000",
+)
+"""Per-address limits raised for one address's 4N clients (``hearts serve --limit`` items)."""
+
+SERVE = (
+    "import sys\n"
+    "from hearts.server.app import serve\n"
+    "from hearts.server.limits import Limits\n"
+    "serve(port=int(sys.argv[1]), db=sys.argv[2], bot_delay=0, log_level='warning',"
+    " limits=Limits.from_strings(sys.argv[3:]))\n"
+)
 
 
 def free_port() -> int:
@@ -239,8 +257,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "load.db"
         server = subprocess.Popen(
-            [sys.executable, "-m", "hearts", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
-             "--bot-delay", "0"],
+            [sys.executable, "-c", SERVE, str(port), f"sqlite:///{db}", *LIMITS],
             stdout=subprocess.DEVNULL,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )

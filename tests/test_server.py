@@ -12,6 +12,7 @@ import copy
 import json
 import random
 import sqlite3
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,7 @@ from hearts.game import Game  # noqa: E402
 from hearts.round import Phase  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
 from hearts.server.persistence import SCHEMA_VERSION, Store, StoreError, hash_token  # noqa: E402
-from hearts.server.protocol import parse_client  # noqa: E402
+from hearts.server.protocol import TableRequest, parse_client  # noqa: E402
 from hearts.server.tables import Connection, Manager, Table  # noqa: E402
 from hearts.view import View  # noqa: E402
 
@@ -483,14 +484,14 @@ class Recorder:
     async def _send(self, text: str) -> None:  # pragma: no cover - no writer runs
         raise AssertionError(text)
 
-    async def _close(self) -> None:  # pragma: no cover
+    async def _close(self, code: int, reason: str) -> None:  # pragma: no cover
         pass
 
     def drain(self) -> list[dict[str, Any]]:
         out = []
         while not self.conn.queue.empty():
             text = self.conn.queue.get_nowait()
-            assert text is not None
+            assert isinstance(text, str)
             out.append(json.loads(text))
         return out
 
@@ -506,7 +507,7 @@ def test_restore_replays_the_log_to_the_exact_position(tmp_path: Path) -> None:
     rng = random.Random(13)
 
     async def play(steps: int) -> Table:
-        table, _ = manager.create({"seats": [{"kind": "human"}] * 4, "target": 60})
+        table, _ = manager.create(TableRequest.parse({"seats": [{"kind": "human"}] * 4, "target": 60}))
         seats = [Recorder(s) for s in range(4)]
         for r in seats:
             table.attach(r.conn, r.seat)
@@ -547,7 +548,7 @@ def test_restore_replays_the_log_to_the_exact_position(tmp_path: Path) -> None:
         assert restored.state(s, "welcome") == table.state(s, "welcome")
     # It goes on from there as the original would.
     action = next(iter(game.legal_actions(game.actors()[0])))
-    restored._apply(action)
+    restored._apply(action, "person", time.perf_counter())
     game.apply(action)
     assert View.of(restored.game, action.seat) == View.of(game, action.seat)
     assert db_actions(db, table.id)[-1] == (len(game.history), to_json(action))
@@ -559,7 +560,7 @@ def test_a_bots_game_is_logged_restored_and_exported(tmp_path: Path) -> None:
     manager = Manager(store, bot_delay=0, bot_workers=0)
 
     async def play() -> Table:
-        table, tokens = manager.create({"seats": [{"kind": "bot", "level": "easy"}] * 4, "target": 30})
+        table, tokens = manager.create(TableRequest.parse({"seats": [{"kind": "bot", "level": "easy"}] * 4, "target": 30}))
         assert tokens == {}
         for _ in range(2000):
             if table.game.is_over:
@@ -746,7 +747,7 @@ def test_a_first_version_log_that_cannot_be_migrated_is_left_as_it_was(tmp_path:
 def test_an_action_that_cannot_be_committed_is_taken_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The log is the truth: an action whose row cannot be written is undone and never sent."""
     store = Store(str(tmp_path / "tables.db"))
-    table, _ = Manager(store, bot_delay=0, bot_workers=0).create({"seats": [{"kind": "human"}] * 4})
+    table, _ = Manager(store, bot_delay=0, bot_workers=0).create(TableRequest.parse({"seats": [{"kind": "human"}] * 4}))
     watcher = Recorder(1)
     table.attach(watcher.conn, 1)
     watcher.drain()
@@ -757,10 +758,10 @@ def test_an_action_that_cannot_be_committed_is_taken_back(tmp_path: Path, monkey
 
     monkeypatch.setattr(store, "append", full_disk)
     with pytest.raises(sqlite3.OperationalError):
-        table._apply(action)
+        table._apply(action, "person", time.perf_counter())
     assert table.seq == 0 and table.game.history == () and table.last_event is None
     assert watcher.drain() == [] and View.of(table.game, 0).must_pass
     monkeypatch.undo()
-    table._apply(action)
+    table._apply(action, "person", time.perf_counter())
     assert db_actions(tmp_path / "tables.db", table.id) == [(1, to_json(action))]
     store.close()

@@ -4,7 +4,7 @@ A spectator sends ``{"type": "watch"}`` (no token) and gets, at every step, only
 may know (RULES.md R7): ``"you": null`` and the public part of a view (``View.public_dict``),
 never a hand, legal plays, a pass or any other seat's unplayed card. It cannot act; a table can
 refuse spectators (``"spectators": false``, kept in its config across a restart); a table takes
-at most ``MAX_SPECTATORS`` of them.
+at most ``DEFAULT_LIMITS.max_spectators`` of them. A refused watch is closed with a code and a reason.
 """
 
 from __future__ import annotations
@@ -39,8 +39,10 @@ from test_server_support import (  # noqa: E402
 from hearts.cards import CardSet  # noqa: E402
 from hearts.game import Game  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
-from hearts.server.tables import MAX_SPECTATORS  # noqa: E402
+from hearts.server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, DEFAULT_LIMITS  # noqa: E402
 from hearts.view import View  # noqa: E402
+
+MAX_SPECTATORS = DEFAULT_LIMITS.max_spectators
 
 _SAMPLE = View.of(Game(Rules(), seed=1), 0)
 PUBLIC_KEYS = set(_SAMPLE.public_dict())
@@ -229,8 +231,8 @@ def test_a_spectator_cannot_act_and_nothing_changes(server: ServerProcess) -> No
 
 
 def test_watch_refused_when_disabled_or_unknown_table(server: ServerProcess) -> None:
-    private = four_humans(server, spectators=False)
-    public = four_humans(server)
+    private = four_humans(server, spectators=False, listed=True)
+    public = four_humans(server, listed=True)
     assert "watch" not in private and private["spectators"] is False
     assert public["watch"].endswith(f"/t/{public['id']}#watch") and public["spectators"] is True
     status, listing = http("GET", server.url + "/api/tables")
@@ -243,10 +245,10 @@ def test_watch_refused_when_disabled_or_unknown_table(server: ServerProcess) -> 
     async def main() -> None:
         c, err = await watch(server, private["id"])
         assert err["type"] == "error" and err["code"] == "no_spectators" and "spectators" in err["message"]
-        # Refused: it is no spectator, so it gets nothing more, and cannot act or sync.
-        err = await c.request({"type": "sync"}, lambda m: True)
-        assert err["type"] == "error" and err["code"] == "not_seated"
-        await c.close()
+        # Refused: it is no spectator, and the connection is closed with a code and a reason.
+        code, reason = await c.closed()
+        assert code == CLOSE_POLICY and "does not allow spectators" in reason
+        assert [m["type"] for m in c.messages] == ["error"]
         seat = await Client(server, private["id"], private["seats"][0]["token"]).connect()
         assert seat.state is not None and seat.state["table"]["spectators"] == 0
         await seat.close()
@@ -270,13 +272,14 @@ def test_a_table_takes_a_bounded_number_of_spectators(server: ServerProcess) -> 
         extra, err = await watch(server, table["id"])
         assert err["type"] == "error" and err["code"] == "spectators_full"
         assert str(MAX_SPECTATORS) in err["message"]
+        assert await extra.closed() == (CLOSE_TRY_LATER, err["message"])
         # A seat is no spectator: it still sits down.
         seat = await Client(server, table["id"], table["seats"][0]["token"]).connect()
         assert seat.state is not None and seat.state["table"]["spectators"] == MAX_SPECTATORS
         # One leaves; another may watch.
         await crowd.pop().close()
         await seat.wait(lambda m: m["type"] == "presence" and m["spectators"] == MAX_SPECTATORS - 1)
-        st = await extra.request({"type": "watch"}, lambda m: m["type"] in ("state", "error"))
+        extra, st = await watch(server, table["id"])
         assert st["type"] == "state" and st["you"] is None
         for c in [*crowd, extra, seat]:
             await c.close()

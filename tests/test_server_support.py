@@ -41,13 +41,39 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class ServerProcess:
-    """``hearts serve`` in a subprocess on a free loopback port."""
+TEST_LIMITS: dict[str, Any] = {
+    "tables_rate": "10000/minute",
+    "joins_rate": "10000/minute",
+    "connect_rate": "10000/minute",
+    "messages_rate": "10000/second",
+    "connections_per_address": 10000,
+    "bot_tables_per_address": 100,
+    "max_bot_tables": 100,
+}
+"""Limits high enough for the tests that are not about limits (every client is 127.0.0.1)."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.0, port: int | None = None) -> None:
+SERVE = (
+    "import json, sys\n"
+    "from hearts.server.app import serve\n"
+    "from hearts.server.limits import Limits\n"
+    "options = json.loads(sys.argv[1])\n"
+    "limits = Limits(**options.pop('limits'))\n"
+    "serve(**options, limits=limits)\n"
+)
+"""A server process: hearts.server.app.serve(**options) (the options of ``hearts serve``)."""
+
+
+class ServerProcess:
+    """The web server in a subprocess (:func:`hearts.server.app.serve`) on a free loopback port,
+    with ``options`` for ``serve`` (``limits``: changes to :data:`TEST_LIMITS`). Its JSON log
+    lines go to ``log`` (a file: a pipe nobody reads would fill and stop the server)."""
+
+    def __init__(self, db: Path, bot_delay: float = 0.0, port: int | None = None, **options: Any) -> None:
         self.db = db
         self.bot_delay = bot_delay
         self.port = port or free_port()
+        self.options = options
+        self.log = db.parent / f"server-{self.port}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -59,25 +85,27 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        options = {"port": self.port, "db": f"sqlite:///{self.db}", "bot_delay": self.bot_delay, **self.options}
+        options["limits"] = {**TEST_LIMITS, **options.get("limits", {})}
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "hearts", "serve", "--port", str(self.port), "--db", f"sqlite:///{self.db}",
-             "--bot-delay", str(self.bot_delay)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env=env,
-        )
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", SERVE, json.dumps(options)], stdout=subprocess.DEVNULL, stderr=log, env=env
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"server exited: {err}")
+                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
             try:
-                http("GET", self.url + "/api/config")
+                http("GET", self.url + "/healthz")
                 return self
             except (OSError, urllib.error.URLError):
                 time.sleep(0.05)
         raise RuntimeError("server did not start")
+
+    def logs(self) -> list[dict[str, Any]]:
+        """The server's log so far, one JSON object per line."""
+        return [json.loads(line) for line in self.log.read_text().splitlines() if line.strip()]
 
     def kill9(self) -> None:
         assert self.proc is not None
@@ -94,17 +122,27 @@ class ServerProcess:
                 self.proc.wait(10)
 
 
-def http(method: str, url: str, body: Any = None) -> tuple[int, Any]:
+def request(
+    method: str, url: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, Any, Any]:
+    """An HTTP request (a JSON body unless ``body`` is bytes): the status, the response's
+    headers and its body (parsed when it is JSON)."""
     data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
-    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
-            raw = r.read()
-            status = r.status
-            ctype = r.headers.get("Content-Type", "")
+            raw, status, got = r.read(), r.status, r.headers
     except urllib.error.HTTPError as e:
-        raw, status, ctype = e.read(), e.code, e.headers.get("Content-Type", "")
-    return status, json.loads(raw) if "json" in ctype else raw.decode()
+        raw, status, got = e.read(), e.code, e.headers
+    return status, got, json.loads(raw) if "json" in got.get("Content-Type", "") else raw.decode()
+
+
+def http(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    """:func:`request` without the response's headers."""
+    status, _, data = request(method, url, body, headers)
+    return status, data
 
 
 def create_table(server: ServerProcess, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -121,13 +159,19 @@ class Client:
         self.table_id = table_id
         self.token = token
         self.ws: Any = None
+        self.close_code: int | None = None
+        self.close_reason = ""
         self.messages: list[dict[str, Any]] = []
+        self.arrived: list[float] = []
+        """When each message arrived (time.monotonic())."""
         self.state: dict[str, Any] | None = None
         self._new = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
 
-    async def connect(self, hello: bool = True) -> Client:
-        self.ws = await websockets.connect(f"{self.server.ws_url}/ws/{self.table_id}", max_size=2**22)
+    async def connect(self, hello: bool = True, headers: dict[str, str] | None = None) -> Client:
+        self.ws = await websockets.connect(
+            f"{self.server.ws_url}/ws/{self.table_id}", max_size=2**22, additional_headers=headers
+        )
         self._reader = asyncio.get_running_loop().create_task(self._read())
         if hello:
             await self.send({"type": "hello", "token": self.token})
@@ -138,6 +182,7 @@ class Client:
         try:
             async for raw in self.ws:
                 msg = json.loads(raw)
+                self.arrived.append(time.monotonic())
                 self.messages.append(msg)
                 if msg["type"] == "state" and (self.state is None or msg["seq"] >= self.state["seq"]):
                     self.state = msg
@@ -145,6 +190,7 @@ class Client:
         except websockets.ConnectionClosed:
             pass
         finally:
+            self.close_code, self.close_reason = self.ws.close_code, self.ws.close_reason or ""
             self._new.set()
 
     async def send(self, data: Any) -> None:
@@ -170,6 +216,12 @@ class Client:
         n = len(self.messages)
         await self.send(data)
         return await self.wait(pred, timeout, start=n)
+
+    async def closed(self, timeout: float = 10.0) -> tuple[int | None, str]:
+        """Wait until the server closes the connection: its close code and reason."""
+        assert self._reader is not None
+        await asyncio.wait_for(asyncio.shield(self._reader), timeout)
+        return self.close_code, self.close_reason
 
     async def close(self) -> None:
         if self.ws is not None:

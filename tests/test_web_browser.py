@@ -29,7 +29,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("starlette")
 
 from helpers import SHOOTER_HANDS  # noqa: E402
-from test_server_support import ServerProcess, create_table  # noqa: E402
+from test_server_support import ServerProcess, create_table, http  # noqa: E402
 
 from hearts.server.persistence import Store, hash_token  # noqa: E402
 
@@ -415,9 +415,10 @@ def check_spectator_page(page: Any) -> None:
 
 
 def test_a_spectator_watches_the_bots_play_and_has_no_hand(server: ServerProcess, browser: Any) -> None:
-    table = create_table(server, [{"kind": "human", "name": "Pat"}] + [{"kind": "bot", "level": "easy"}] * 3)
+    table = create_table(server, [{"kind": "human", "name": "Pat"}] + [{"kind": "bot", "level": "easy"}] * 3,
+                         listed=True)
     tid = table["id"]
-    # The lobby offers to watch it.
+    # The lobby lists it (it was created so), and offers to watch it.
     lobby = browser.new_page()
     lobby.set_default_timeout(TIMEOUT)
     lobby.goto(server.url + "/")
@@ -606,3 +607,86 @@ def test_the_moon_dialog_asks_the_shooter_and_the_choice_is_scored(
     page.click("#summary-ok")
     assert page.is_hidden("#overlay")
     page.close()
+
+
+# ---------------------------------------------------------------- safe to expose, absent players
+
+
+def watch_console(page: Any) -> list[str]:
+    """The page's console errors and Content-Security-Policy reports, as they come."""
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(m.text) if m.type == "error" or "Content Security" in m.text else None)
+    page.on("pageerror", lambda e: seen.append(str(e)))
+    return seen
+
+
+def test_the_lobby_lists_by_choice_and_sets_a_turn_timer_under_the_csp(server: ServerProcess, browser: Any) -> None:
+    """"List in lobby" follows the seats (on when one is open) until it is touched; the turn
+    timer and its stand-in bot are the table's; the page runs under its Content-Security-Policy
+    (no inline code or style) without a violation, and shows the seat's clock ticking down."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(TIMEOUT)
+    problems = watch_console(page)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#stand-in option", state="attached")
+    assert not page.is_checked("#listed")  # you and three bots: nobody to find it
+    assert page.is_hidden("#stand-in-option")
+    page.locator(".seat-row").nth(1).locator(".kind").select_option("open")
+    assert page.is_checked("#listed")  # an open seat is taken from the lobby
+    page.locator(".seat-row").nth(1).locator(".kind").select_option("bot")
+    assert not page.is_checked("#listed")
+    page.check("#listed")
+    page.locator(".seat-row").nth(2).locator(".kind").select_option("human")
+    assert page.is_checked("#listed")  # touched: it stays as chosen
+    page.fill("#turn-timer", "30")
+    assert page.is_visible("#stand-in-option")
+    page.select_option("#stand-in", "easy")
+    page.click("#create-btn")
+    page.wait_for_selector("#sit")
+    assert page.locator(".invite").count() == 2
+    assert "on this computer only" in page.inner_text("#created")  # the server listens on 127.0.0.1
+    tid = page.get_attribute("#sit", "href").split("/t/")[1].split("#")[0]
+    _, facts = http("GET", f"{server.url}/api/tables/{tid}")
+    assert facts["turn_timer"] == 30 and facts["kinds"] == ["human", "bot", "human", "bot"]
+    assert any(t["id"] == tid for t in http("GET", server.url + "/api/tables")[1]["tables"])
+    page.click("#sit")
+    wait_seated(page)
+    clock = page.locator("#me .clock")
+    first = clock.inner_text()
+    assert first.endswith(" s left") and 25 <= int(first.split()[0]) <= 30
+    page.wait_for_function(f"() => document.querySelector('#me .clock').textContent !== '{first}'")
+    assert int(clock.inner_text().split()[0]) < int(first.split()[0])
+    seat2 = page.locator('#opponents .seat[data-seat="2"] .clock')
+    assert seat2.inner_text().endswith(" s left")  # the other person passes too: their clock runs
+    page.screenshot(path=str(ARTIFACTS / "web_turn_timer.png"))
+    page.close()
+    assert not problems, problems
+
+
+def test_an_absent_player_is_replaced_and_comes_back(
+    tmp_path_factory: pytest.TempPathFactory, browser: Any
+) -> None:
+    """A person who does not act in time is told that a bot plays for them, and takes over
+    again with a click (a server whose bots take half a second: time to click)."""
+    server = ServerProcess(tmp_path_factory.mktemp("away") / "tables.db", bot_delay=0.5).start()
+    try:
+        table = create_table(server, [{"kind": "human", "name": "Pat"}] + [{"kind": "bot", "level": "easy"}] * 3,
+                             turn_timer=1)
+        page = browser.new_page(viewport={"width": 1100, "height": 850})
+        page.set_default_timeout(TIMEOUT)
+        problems = watch_console(page)
+        page.goto(table["seats"][0]["link"])
+        wait_seated(page)
+        # Pat does not pass in time: a bot passes for Pat, and the page says so.
+        page.wait_for_selector("#back-btn")
+        assert "A bot plays for you" in page.inner_text("#prompt")
+        assert "away" in page.inner_text("#me") or state(page)["table"]["away"] == [0]
+        page.wait_for_function("() => !window.heartsState.view.must_pass")
+        page.screenshot(path=str(ARTIFACTS / "web_away.png"))
+        page.click("#back-btn")
+        page.wait_for_function("() => window.heartsState.table.away.length === 0")
+        assert page.locator("#back-btn").count() == 0
+        page.close()
+        assert not problems, problems
+    finally:
+        server.stop()

@@ -15,8 +15,32 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Start the web table (needs the 'web' extra) and print its address.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--db", metavar="URL", help="sqlite:///PATH (default: ~/.local/share/pyhearts/tables.db)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
+    p.add_argument(
+        "--db",
+        metavar="URL",
+        help="sqlite:///PATH (default: ~/.local/share/pyhearts/tables.db) or postgresql://USER@HOST:PORT/DBNAME",
+    )
+    p.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address friends reach the server at, for invite links (default: the address listened on)",
+    )
+    p.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one of the server's limits (repeatable; e.g. --limit tables_rate=5/minute)",
+    )
+    p.add_argument(
+        "--log-level", default="info", choices=("debug", "info", "warning", "error"), help="JSON logs from this level up"
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        help="proxies trusted for X-Forwarded-For (comma-separated; default 127.0.0.1)",
+    )
     p.add_argument(
         "--bot-delay", type=float, default=0.7, metavar="SECONDS", help="pause before each bot move (default 0.7)"
     )
@@ -36,12 +60,23 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         return usage_error(streams.stderr, "serve", f"--bot-workers must be 0 (threads) or more, not {args.bot_workers}")
     try:
         from hearts.server.app import serve
+        from hearts.server.limits import Limits
     except ImportError as e:
         return usage_error(
             streams.stderr, "serve", f"the web table needs the 'web' extra ({e}); pip install 'pyhearts[web]'"
         )
     try:
-        serve(args.host, args.port, args.db, args.bot_delay, args.bot_workers)
+        serve(
+            args.host,
+            args.port,
+            args.db,
+            args.bot_delay,
+            args.bot_workers,
+            public_url=args.public_url,
+            limits=Limits.from_strings(args.limit),
+            log_level=args.log_level,
+            forwarded_allow_ips=args.forwarded_allow_ips,
+        )
     except ValueError as e:
         return usage_error(streams.stderr, "serve", str(e))
     return 0

@@ -1,5 +1,5 @@
-"""The web table's ASGI app (Starlette): the HTTP lobby API, static client, card images and
-the WebSocket endpoint for play.
+"""The web table's ASGI app (Starlette): the HTTP lobby API, static client, card images, the
+WebSocket endpoint for play, health and metrics; and :func:`serve`, which runs it.
 
 HTTP::
 
@@ -7,80 +7,134 @@ HTTP::
     GET  /t/{id}                   the same page, opened on a table (invite: /t/{id}#seat=2&token=…;
                                    watch as a spectator: /t/{id}#watch)
     GET  /cards/{QS}.svg           a card face drawn by the package (/cards/back.svg: the back)
-    GET  /api/config               presets, the rule options' specs (Rules.options()), bot levels
-    POST /api/tables               create a table → {id, seats: [{seat, kind, name, token?, link?}], watch?}
-    GET  /api/tables               unfinished tables (those with a free seat first)
+    GET  /api/config               presets, the rule options' specs (Rules.options()), bot levels,
+                                   the invite links' base and the limits a form needs
+    POST /api/tables               create a table (protocol.TableRequest) →
+                                   {id, seats: [{seat, kind, name, token?, link?}], watch?}
+    GET  /api/tables               the unfinished tables listed in the lobby (a free seat first)
     GET  /api/tables/{id}          a table's public facts
-    POST /api/tables/{id}/join     {seat?, name} → {seat, token, link}
+    POST /api/tables/{id}/join     {seat?, name?} (protocol.JoinRequest) → {seat, token, link}
     GET  /api/tables/{id}/record   the game record (version 2: rules, seats with names and bot specs,
                                    seed, deals, actions), once the game is over (R7: deals are
                                    secret before)
-    WS   /ws/{id}                  play, or watch (see :mod:`hearts.server.protocol`)
+    GET  /healthz                  {ok, tables, connections, database}: 200, or 503 when the
+                                   database does not answer
+    GET  /metrics                  Prometheus metrics (:mod:`hearts.server.metrics`)
+    WS   /ws/{id}                  play, or watch (:mod:`hearts.server.protocol`, :mod:`.session`)
+
+Every request is held to the server's :class:`~hearts.server.limits.Limits`: a body is read
+only up to ``max_body`` bytes (413 beyond), a ``POST`` must be JSON (415), JSON is read by
+:func:`~hearts.server.protocol.decode_json`, and tables and joins count against the address's
+rates (429 with ``Retry-After``). Every refusal is a 4xx (or 503) with ``{"error": "..."}``.
+Every response carries :data:`SECURITY_HEADERS`. Invite links are made from ``public_url``,
+never from the request's ``Host``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
-import json
+import ipaddress
 import logging
+import socket
+import sqlite3
 from collections.abc import AsyncIterator
 from importlib import resources
-from typing import Any
+from typing import Any, Final
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from hearts.bots.registry import LEVELS
 from hearts.errors import HeartsError
 from hearts.record import game_to_dict
 from hearts.rules import PRESETS, Rules
+from hearts.server import logs
 from hearts.server.cardsvg import back_svg, card_svg
-from hearts.server.persistence import Store, db_path_from_url
-from hearts.server.protocol import (
-    MAX_MESSAGE_BYTES,
-    Hello,
-    Ping,
-    ProtocolError,
-    Watch,
-    error_message,
-    parse_client,
-)
-from hearts.server.tables import Connection, Manager, TableError
+from hearts.server.limits import DEFAULT_LIMITS, AddressGuard, Limits, RateLimited, Refused, address_key
+from hearts.server.logs import fields
+from hearts.server.metrics import CONTENT_TYPE, Metrics
+from hearts.server.persistence import Store, StoreError, db_path_from_url
+from hearts.server.protocol import STAND_IN, JoinRequest, TableRequest, decode_json
+from hearts.server.session import Session
+from hearts.server.tables import Manager, Table, TableError
 
 log = logging.getLogger("hearts.server")
-MAX_BODY = 16 * 1024
-HELLO_ATTEMPTS = 5
+
+SECURITY_HEADERS: Final = {
+    "content-security-policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "cross-origin-opener-policy": "same-origin",
+}
+"""Headers on every HTTP response: scripts, styles and images from this server only (no inline
+code), no framing, no content sniffing, no referrer (an invite link is a secret)."""
+
+DEFAULT_PUBLIC_URL: Final = "http://127.0.0.1:8000"
 
 
-def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_workers: int | None = None) -> Starlette:
-    """The app; ``db_url``: ``sqlite:///PATH`` or a path (default: the user's data directory)."""
-    path = db_path_from_url(db_url)
-    state: dict[str, Any] = {}
+def create_app(
+    db: str | None = None,
+    *,
+    store: Store | None = None,
+    public_url: str = DEFAULT_PUBLIC_URL,
+    bot_delay: float = 0.7,
+    bot_workers: int | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Starlette:
+    """The app. ``db``: ``sqlite:///PATH`` or a path (default: the user's data directory),
+    opened when the app starts — or an open ``store``, which the app closes when it stops;
+    ``public_url``: the base of invite links (``https://hearts.example``); ``bot_delay``: the
+    pause before each bot move (seconds); ``bot_workers``: processes the bots think in (0:
+    threads; default: one per core, at most four)."""
+    public_url = check_public_url(public_url)
+    guard = AddressGuard(limits)
+    metrics = Metrics()
+    state: dict[str, Manager] = {}
 
     def manager() -> Manager:
-        m: Manager = state["manager"]
-        return m
+        return state["manager"]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(path)
-        m = Manager(store, bot_delay=bot_delay, bot_workers=bot_workers)
-        state["manager"] = m
+        opened = store if store is not None else Store(db_path_from_url(db))
+        m = state["manager"] = Manager(opened, bot_delay, bot_workers, limits=limits, metrics=metrics)
+        metrics.tables.set_function(lambda: len(m.unfinished()))
+        metrics.connections.set_function(lambda: guard.connections)
         restored = m.restore_all()
-        log.info("database %s: %d unfinished table(s) restored", path, restored)
+        log.info("started", extra=fields(tables_restored=restored, public_url=public_url))
         try:
             yield
         finally:
             m.shutdown()
-            store.close()
+            opened.close()
 
     static = resources.files("hearts.server") / "static"
+
+    def api(data: Any, status: int = 200) -> Response:
+        """A JSON answer of the API (never cached: it may hold a seat's token)."""
+        return JSONResponse(data, status, headers={"Cache-Control": "no-store"})
+
+    def link(table_id: str, seat: int, token: str) -> str:
+        return f"{public_url}/t/{table_id}#seat={seat}&token={token}"
+
+    def find(request: Request) -> Table:
+        table = manager().get(request.path_params["table_id"])
+        if table is None:
+            raise TableError("there is no such table", 404, "no_table")
+        return table
 
     async def page(request: Request) -> Response:
         return HTMLResponse(
@@ -92,142 +146,94 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_workers
         try:
             svg = back_svg() if code == "back" else card_svg(code)
         except HeartsError:
-            return JSONResponse({"error": f"no card {code!r}"}, status_code=404)
+            raise TableError(f"no card {code!r:.20}", 404, "no_card") from None
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
     async def config(request: Request) -> Response:
-        return JSONResponse(
+        return api(
             {
                 "presets": {name: Rules.preset(name).to_dict() for name in PRESETS},
                 "options": [spec.to_dict() for spec in Rules.options()],
                 "levels": list(LEVELS),
+                "stand_in": STAND_IN,
+                "max_turn_timer": limits.max_turn_timer,
+                "max_name": limits.max_name,
+                "public_url": public_url,
+                "local_only": is_loopback(public_url),
             }
         )
 
-    async def body(request: Request) -> Any:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise TableError(f"request body too large (at most {MAX_BODY} bytes)", 413)
-        if not raw:
-            return {}
-        try:
-            return json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise TableError(f"malformed JSON: {e}") from None
-
-    def link(request: Request, table_id: str, seat: int, token: str) -> str:
-        base = str(request.base_url).rstrip("/")
-        return f"{base}/t/{table_id}#seat={seat}&token={token}"
-
     async def create(request: Request) -> Response:
-        try:
-            table, tokens = manager().create(await body(request))
-        except TableError as e:
-            return JSONResponse({"error": str(e)}, status_code=e.status)
+        address = address_key(request.client.host if request.client else None)
+        guard.hit("tables", address)
+        table, tokens = manager().create(TableRequest.parse(await read_json(request, limits), limits), address)
         seats = []
         for s, info in enumerate(table.seats):
             entry: dict[str, Any] = {"seat": s, "kind": info.kind, "name": info.name, "bot": info.bot}
             if s in tokens:
                 entry["token"] = tokens[s]
-                entry["link"] = link(request, table.id, s, tokens[s])
+                entry["link"] = link(table.id, s, tokens[s])
             seats.append(entry)
-        out: dict[str, Any] = {"id": table.id, "seats": seats, "rules": table.rules.to_dict()}
-        out["spectators"] = table.spectators
+        out: dict[str, Any] = {
+            "id": table.id, "seats": seats, "rules": table.rules.to_dict(), "spectators": table.spectators,
+            "listed": table.listed, "turn_timer": table.turn_timer, "stand_in": table.stand_in,
+        }
         if table.spectators:
-            out["watch"] = f"{str(request.base_url).rstrip('/')}/t/{table.id}#watch"
-        return JSONResponse(out, status_code=201)
+            out["watch"] = f"{public_url}/t/{table.id}#watch"
+        return api(out, 201)
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse({"tables": manager().open_tables()})
+        return api({"tables": manager().open_tables()})
 
     async def show(request: Request) -> Response:
-        table = manager().get(request.path_params["table_id"])
-        if table is None:
-            return JSONResponse({"error": "no such table"}, status_code=404)
-        return JSONResponse({**table.public(), "seq": table.seq, "rules": table.rules.to_dict()})
+        table = find(request)
+        return api({**table.public(), "seq": table.seq, "rules": table.rules.to_dict()})
 
     async def join(request: Request) -> Response:
-        table_id = request.path_params["table_id"]
-        try:
-            data = await body(request)
-            if not isinstance(data, dict):
-                raise TableError("the request must be a JSON object")
-            token = manager().join(table_id, data.get("seat"), data.get("name"))
-        except TableError as e:
-            return JSONResponse({"error": str(e)}, status_code=e.status)
-        table = manager().get(table_id)
-        assert table is not None
-        seat = table.seat_for_token(token)
-        assert seat is not None
-        return JSONResponse({"seat": seat, "token": token, "link": link(request, table_id, seat, token)})
+        guard.hit("joins", address_key(request.client.host if request.client else None))
+        table = find(request)
+        seat, token = manager().join(table.id, JoinRequest.parse(await read_json(request, limits), limits))
+        return api({"seat": seat, "token": token, "link": link(table.id, seat, token)})
 
     async def record(request: Request) -> Response:
-        table = manager().get(request.path_params["table_id"])
-        if table is None:
-            return JSONResponse({"error": "no such table"}, status_code=404)
+        table = find(request)
         if not table.game.is_over:
-            return JSONResponse({"error": "the record is published when the game is over (R7)"}, status_code=403)
-        return JSONResponse(game_to_dict(table.record()))
+            raise TableError("the record is published when the game is over (R7)", 403, "not_over")
+        return api(game_to_dict(table.record()))
+
+    async def healthz(request: Request) -> Response:
+        m = manager()
+        try:
+            m.store.table("-")  # a lookup by key: the database answers
+            database = True
+        except Exception:
+            log.exception("the database does not answer")
+            database = False
+        return api(
+            {"ok": database, "tables": len(m.unfinished()), "connections": guard.connections, "database": database},
+            200 if database else 503,
+        )
+
+    async def prometheus(request: Request) -> Response:
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     async def play(ws: WebSocket) -> None:
-        await ws.accept()
-        table_id = ws.path_params["table_id"]
-        table = manager().get(table_id)
-        if table is None:
-            await ws.send_text(json.dumps(error_message(f"there is no table {table_id!r}", "no_table")))
-            await ws.close(code=4404)
-            return
-        conn = Connection(ws.send_text, ws.close)
-        writer = asyncio.get_running_loop().create_task(conn.run_writer())
-        failures = 0
-        try:
-            while not conn.closed:
-                received = await ws.receive()
-                if received["type"] == "websocket.disconnect":
-                    break
-                raw = received.get("text")
-                if raw is None:
-                    raw = received.get("bytes")
-                try:
-                    message = parse_client(raw)
-                except ProtocolError as e:
-                    conn.push(error_message(str(e), e.code, table.seq))
-                    continue
-                if isinstance(message, Ping):
-                    conn.push({"type": "pong"})
-                elif isinstance(message, Hello):
-                    seat = table.seat_for_token(message.token)
-                    if seat is None:
-                        failures += 1
-                        conn.push(error_message("wrong token: it opens no seat at this table", "bad_token"))
-                        if failures >= HELLO_ATTEMPTS:
-                            break
-                    elif conn.seat is not None and conn.seat != seat:
-                        conn.push(error_message("this connection already holds another seat", "bad_token"))
-                    else:
-                        table.attach(conn, seat)
-                elif isinstance(message, Watch):
-                    try:
-                        table.watch(conn)
-                    except TableError as e:
-                        conn.push(error_message(str(e), e.code, table.seq))
-                elif conn.seat is None and not conn.spectator:
-                    conn.push(error_message(
-                        'not seated: send {"type": "hello", "token": ...} (or {"type": "watch"}) first', "not_seated"
-                    ))
-                else:
-                    try:
-                        await table.handle(conn, message)
-                    except Exception:  # a bug must not take the server down for the others
-                        log.exception("table %s: error handling %r", table.id, message)
-                        conn.push(error_message("internal error; the table is unchanged", "internal", table.seq))
-        except WebSocketDisconnect:
-            pass
-        finally:
-            table.detach(conn)
-            conn.kill()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 2)
+        await Session(ws, manager(), guard).run()
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refused)
+        metrics.refused.labels(exc.code).inc()
+        response = api({"error": str(exc)}, exc.status)
+        if isinstance(exc, RateLimited) and exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return JSONResponse({"error": exc.detail}, exc.status_code, headers=exc.headers)
+
+    async def internal_error(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"error": "internal error"}, 500)
 
     routes = [
         Route("/", page),
@@ -239,31 +245,197 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_workers
         Route("/api/tables/{table_id}", show),
         Route("/api/tables/{table_id}/join", join, methods=["POST"]),
         Route("/api/tables/{table_id}/record", record),
+        Route("/healthz", healthz),
+        Route("/metrics", prometheus),
         WebSocketRoute("/ws/{table_id}", play),
         Mount("/static", app=StaticFiles(packages=[("hearts.server", "static")]), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.hearts = state
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={Refused: refused, HTTPException: http_error, 500: internal_error},
+    )
+    app.add_middleware(SecurityHeaders)
     return app
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+async def read_json(request: Request, limits: Limits) -> Any:
+    """A request's JSON body (``{}`` when empty), read no further than ``limits.max_body``
+    bytes: a longer body is refused (413) while it arrives, before it is all read."""
+    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media != "application/json":
+        raise Refused("send the request body as JSON (Content-Type: application/json)", 415, "bad_request")
+    too_large = Refused(f"the request body is too large (at most {limits.max_body} bytes)", 413, "too_large")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and (len(declared) > 12 or int(declared) > limits.max_body):
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limits.max_body:
+            raise too_large
+    return decode_json(bytes(body), limits) if body else {}
+
+
+def check_public_url(url: str) -> str:
+    """``url`` as the base of invite links (``http(s)://host[:port][/path]``, without a final
+    slash); :class:`ValueError` if it is not one.
+
+    >>> check_public_url("https://hearts.example/play/")
+    'https://hearts.example/play'
+    >>> check_public_url("hearts.example")
+    Traceback (most recent call last):
+    ...
+    ValueError: the public URL 'hearts.example' is not http(s)://HOST[:PORT][/PATH]
+    """
+    try:
+        parts = urlsplit(url)
+        valid = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:
+        valid = False
+    if not valid or parts.query or parts.fragment or parts.username:
+        raise ValueError(f"the public URL {url!r} is not http(s)://HOST[:PORT][/PATH]")
+    return url.rstrip("/")
+
+
+def is_loopback(url: str) -> bool:
+    """Whether ``url``'s host is this machine only (``localhost``, ``127.x``, ``::1``)."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+# --- running the server -------------------------------------------------------------------
+
+
+class ServeError(ValueError):
+    """The server cannot start as asked (its address cannot be listened on, its database cannot
+    be opened, an option is wrong); the message is one line that says which and why."""
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` and listening (``port`` 0: a free one), or
+    :class:`ServeError` (a busy port, an address not this machine's)."""
+    where = url_of(host, port)
+    if not 0 <= port <= 65535:
+        raise ServeError(f"cannot listen on {where}: a port is 0 to 65535")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as e:
+        raise ServeError(f"cannot listen on {where}: {e.strerror or e}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        raise ServeError(f"cannot listen on {where}: {e.strerror or e}") from None
+    return sock
+
+
+def url_of(host: str, port: int) -> str:
+    """``http://host:port`` (an IPv6 address in brackets; a wildcard address: this machine's name)."""
+    if host in ("", "0.0.0.0", "::"):
+        host = socket.gethostname()
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def open_store(db: str | None) -> tuple[Store, str]:
+    """The database ``db`` opened (and its path), or :class:`ServeError`."""
+    try:
+        path = db_path_from_url(db)
+        return Store(path), path
+    except (OSError, sqlite3.Error, StoreError, ValueError) as e:
+        reason = " ".join(str(e).split())
+        raise ServeError(f"cannot open the database {db or '(the default)'}: {reason}") from None
 
 
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
-    db_url: str | None = None,
+    db: str | None = None,
     bot_delay: float = 0.7,
     bot_workers: int | None = None,
+    *,
+    public_url: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    log_level: str = "info",
+    forwarded_allow_ips: str | None = None,
 ) -> None:
-    """Run the server (``hearts serve``) until interrupted."""
+    """Run the server (``hearts serve``) until interrupted: listen on ``host``:``port``, open
+    the database ``db``, then print the address; JSON logs go to standard error from
+    ``log_level`` up.
+
+    ``public_url`` is the base of invite links (default: the address listened on);
+    ``limits``: the server's :class:`~hearts.server.limits.Limits`; ``forwarded_allow_ips``:
+    the proxies (comma-separated addresses, ``*`` for any) whose ``X-Forwarded-For`` names
+    the client (default: 127.0.0.1 only). Raises :class:`ServeError` (one line) when it
+    cannot start.
+    """
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(db_url, bot_delay=bot_delay, bot_workers=bot_workers)
-    # Every move builds short-lived views and messages: collect the young generation less
-    # often, and keep the import-time objects out of the collector's way (shorter pauses).
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
-    print(f"pyhearts web table on http://{host}:{port}/  (database: {db_path_from_url(db_url)})", flush=True)
-    uvicorn.run(
-        app, host=host, port=port, ws_max_size=max(64 * 1024, MAX_MESSAGE_BYTES * 4), log_level="warning"
-    )
+    try:
+        logs.configure(log_level)
+        public = check_public_url(public_url) if public_url is not None else None
+    except ValueError as e:
+        raise ServeError(str(e)) from None
+    sock = listen(host, port)
+    try:
+        store, path = open_store(db)
+        bound = url_of(host, sock.getsockname()[1])
+        app = create_app(
+            store=store, public_url=public or bound, bot_delay=bot_delay, bot_workers=bot_workers, limits=limits
+        )
+        print(f"pyhearts web table on {bound}/  (database: {path})", flush=True)
+        if public is not None:
+            print(f"invite links: {public}/", flush=True)
+        elif is_loopback(bound):
+            print("only this machine can connect: --host 0.0.0.0 lets others in (--public-url for the links)", flush=True)
+        # Every move builds short-lived views and messages: collect the young generation less
+        # often, and keep the import-time objects out of the collector's way (shorter pauses).
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 20)
+        server = uvicorn.Server(
+            uvicorn.Config(
+                app,
+                ws_max_size=max(64 * 1024, limits.max_message * 4),
+                log_config=None,
+                access_log=False,
+                limit_concurrency=limits.max_connections,
+                forwarded_allow_ips=forwarded_allow_ips,
+            )
+        )
+        server.run(sockets=[sock])
+        if not server.started:
+            raise ServeError("the server stopped while starting (see the log above)")
+    finally:
+        sock.close()
+

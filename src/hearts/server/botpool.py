@@ -7,12 +7,18 @@ bot and its :class:`~hearts.view.View` to a worker process and gets back its act
 a seed still reproduces every decision). A bot that cannot be pickled, or a worker that died,
 makes that decision in a thread instead.
 
+Decisions wait in two lanes, each with its own workers: ``people`` (tables where someone
+plays, and the stand-ins of absent people) and ``bots_only`` (all-bot tables: fewer workers, at
+a lower OS priority), so all-bot tables never make a person wait for a bot.
+
 >>> import asyncio
 >>> from hearts import Game, Rules
 >>> from hearts.bots import make_bot
 >>> from hearts.view import View
 >>> pool = BotPool(workers=0)  # 0: threads only
 >>> action, bot = asyncio.run(pool.decide(make_bot("medium", seed=1), View.of(Game(Rules(), seed=1), 0)))
+>>> b'hearts_bot_wait_seconds_count{lane="people"} 1.0' in pool.metrics.render()
+True
 >>> type(action).__name__, action.seat, len(action.cards)
 ('Pass', 0, 3)
 """
@@ -30,13 +36,21 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Final, Literal
 
 from hearts.actions import Action
 from hearts.bots import Bot
 from hearts.game import Game
+from hearts.server.metrics import Metrics
 from hearts.view import View
 
 log = logging.getLogger("hearts.server")
+
+Lane = Literal["people", "bots_only"]
+"""Where a decision waits: ``people`` (a table where someone plays) or ``bots_only``."""
+
+BOTS_ONLY_NICE: Final = 10
+"""How much lower the OS priority of the all-bot tables' workers is (``nice``)."""
 
 
 def default_workers() -> int:
@@ -44,34 +58,81 @@ def default_workers() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-class BotPool:
-    """Worker processes for bot decisions (``workers=0``: a thread per decision instead)."""
+class _Lane:
+    """Worker processes (``workers`` of them, at ``nice``) and the slots decisions wait for."""
 
-    def __init__(self, workers: int | None = None) -> None:
-        self.workers = default_workers() if workers is None else workers
-        self._pool: ProcessPoolExecutor | None = None
+    def __init__(self, name: Lane, workers: int, processes: bool, nice: int) -> None:
+        self.name = name
+        self.workers = workers
+        self.processes = processes
+        self.nice = nice
+        self.slots = asyncio.Semaphore(workers)
+        self.pool: ProcessPoolExecutor | None = None
 
-    async def decide(self, bot: Bot, view: View) -> tuple[Action, Bot]:
-        """The bot's action for ``view``, and the bot to keep (its state after deciding)."""
-        if self.workers > 0:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(
+    async def run(self, bot: Bot, view: View) -> tuple[Action, Bot]:
+        if self.processes:
+            if self.pool is None:
+                self.pool = ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=watch_parent, initargs=(os.getpid(),),
+                    initializer=start_worker, initargs=(os.getpid(), self.nice),
                 )
             try:
-                return await asyncio.get_running_loop().run_in_executor(self._pool, decide_and_return, bot, view)
+                return await asyncio.get_running_loop().run_in_executor(self.pool, decide_and_return, bot, view)
             except BrokenProcessPool:
                 log.warning("a bot worker process died; starting new ones")
-                self._pool = None
+                self.pool = None
             except (pickle.PicklingError, TypeError, AttributeError):
                 log.warning("bot %s cannot be sent to a worker process; it thinks in a thread", bot.name)
         return await asyncio.to_thread(decide_and_return, bot, view)
 
     def shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+
+class BotPool:
+    """Worker processes for bot decisions: ``workers`` for the ``people`` lane and
+    ``bots_only_workers`` (at a lower priority) for the ``bots_only`` one; ``workers=0``:
+    threads instead (as many at once as :func:`default_workers`, and one for all-bot tables).
+    The queue depth and wait of each lane go to ``metrics``."""
+
+    def __init__(self, workers: int | None = None, bots_only_workers: int = 1, metrics: Metrics | None = None) -> None:
+        self.workers = default_workers() if workers is None else workers
+        self.metrics = metrics or Metrics()
+        processes = self.workers > 0
+        self._lanes: dict[Lane, _Lane] = {
+            "people": _Lane("people", self.workers or default_workers(), processes, 0),
+            "bots_only": _Lane("bots_only", bots_only_workers, processes, BOTS_ONLY_NICE),
+        }
+
+    async def decide(self, bot: Bot, view: View, lane: Lane = "people") -> tuple[Action, Bot]:
+        """The bot's action for ``view``, and the bot to keep (its state after deciding), once
+        a worker of ``lane`` is free."""
+        chosen = self._lanes[lane]
+        queued = time.perf_counter()
+        depth = self.metrics.bot_queue.labels(lane)
+        depth.inc()
+        try:
+            await chosen.slots.acquire()
+        finally:
+            depth.dec()
+        try:
+            self.metrics.bot_wait.labels(lane).observe(time.perf_counter() - queued)
+            return await chosen.run(bot, view)
+        finally:
+            chosen.slots.release()
+
+    def shutdown(self) -> None:
+        for lane in self._lanes.values():
+            lane.shutdown()
+
+
+def start_worker(parent: int, nice: int) -> None:
+    """In a new worker: lower its priority by ``nice`` and :func:`watch_parent`."""
+    if nice:
+        os.nice(nice)
+    watch_parent(parent)
 
 
 def watch_parent(parent: int, interval: float = 1.0) -> None:

@@ -10,13 +10,15 @@ its ``seat`` may be left out, it is the connection's seat (a different one is re
     {"type": "play", "seq": 9, "card": "QS"}                 R3
     {"type": "moon", "seq": 60, "choice": "add"}             R4.4 (shooter_chooses)
     {"type": "sync"}                                         ask for the full state
+    {"type": "back"}                                         play yourself again (after the
+                                                             table's stand-in bot took over)
     {"type": "ping"}
 
 Server → client::
 
     {"type": "state", "reason": "welcome"|"event"|"resync"|"table", "seq": N, "you": seat,
      "view": View.to_dict(), "table": {...public facts...}, "event": {...}|null}
-    {"type": "presence", "online": [seats], "names": [...], "spectators": N}
+    {"type": "presence", "online": [seats], "names": [...], "spectators": N, "away": [seats]}
     {"type": "error", "code": "...", "message": "...", "seq": N}
     {"type": "pong"}
 
@@ -37,10 +39,25 @@ whose ``seq`` is not the table's current one (stale or duplicate) is answered wi
 of reason ``resync`` and is not applied — except a pass made during the same pass phase, which
 does not depend on the other seats' passes.
 
+A table with a turn timer (``turn_timer`` seconds in its facts) gives each seat that is to act
+that long; ``time_left`` in the facts holds each seat's seconds left (``null``: no clock runs
+for it). A seat whose time runs out is ``away`` (in the facts and in ``presence``): the table's
+stand-in bot plays for it until the seat's person comes back — a ``hello``, an action or
+``back`` from the seat.
+
 Error codes: ``bad_json``, ``too_large``, ``unknown_type``, ``bad_message`` (a malformed message
 or action: the codec's message says what is wrong), ``wrong_seat``, ``not_seated``, ``bad_token``,
 ``illegal`` (refused by the rules: the message names the R-number), ``no_table``,
-``no_spectators``, ``spectators_full``, ``seated``, ``internal``.
+``no_spectators``, ``spectators_full``, ``seated``, ``rate_limited``, ``timeout`` (no ``hello``
+or ``watch`` in time), ``internal``.
+
+The server closes a connection with a code and a reason, after the error messages queued for
+it: 1008 (too many messages, too many wrong tokens, no ``hello`` or ``watch`` in time, a table
+without spectators), 1013 (too many connections from the address, the table's spectators full,
+a client too slow to keep up), 4404 (no such table), 1001 (the server is shutting down).
+
+The lobby's requests (HTTP, JSON bodies) are checked here too: :class:`TableRequest` and
+:class:`JoinRequest`; any JSON the server reads goes through :func:`decode_json`.
 
 >>> message = parse_client('{"type": "play", "seq": 3, "card": "QS"}')
 >>> message.seq, message.action(seat=1)
@@ -53,31 +70,41 @@ hearts.server.protocol.ProtocolError: this connection acts for seat 1, not for s
 >>> parse_client('{"type": "jump"}')
 Traceback (most recent call last):
 ...
-hearts.server.protocol.ProtocolError: unknown message type 'jump'; expected one of: hello, watch, pass, play, moon, sync, ping
+hearts.server.protocol.ProtocolError: unknown message type 'jump'; expected one of: hello, watch, pass, play, moon, sync, back, ping
+>>> decode_json('{"target": ' + "9" * 5000 + "}")
+Traceback (most recent call last):
+...
+hearts.server.protocol.ProtocolError: a number of 5000 characters (at most 16)
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from hearts.actions import ACTION_TYPES, Action, from_dict
-from hearts.errors import ActionError
+from hearts.bots.registry import LEVELS
+from hearts.errors import ActionError, HeartsError
+from hearts.rules import PRESETS, Rules
+from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
 
-MAX_MESSAGE_BYTES: Final = 4096
-"""Client messages longer than this are refused (an error to that client; nothing changes)."""
+CLIENT_TYPES: Final = ("hello", "watch", *ACTION_TYPES, "sync", "back", "ping")
+SEAT_KINDS: Final = ("human", "open", "bot")
+STAND_IN: Final = "medium"
+"""The bot level that plays for an absent seat when the table names none."""
+MAX_TOKEN: Final = 128
+"""Characters of a seat's token in a ``hello`` (the server makes 24)."""
 
-CLIENT_TYPES: Final = ("hello", "watch", *ACTION_TYPES, "sync", "ping")
 
+class ProtocolError(Refused):
+    """A message or request the server cannot read; ``code`` is a short machine-readable name
+    (HTTP status 400)."""
 
-class ProtocolError(ValueError):
-    """A message the server cannot accept; ``code`` is a short machine-readable name."""
-
-    def __init__(self, message: str, code: str = "bad_message") -> None:
-        super().__init__(message)
-        self.code = code
+    def __init__(self, message: str, code: str = "bad_message", close_code: int | None = None) -> None:
+        super().__init__(message, 400, code, close_code)
 
 
 @dataclass(frozen=True)
@@ -95,6 +122,11 @@ class Watch:
 @dataclass(frozen=True)
 class Sync:
     """Ask for the full state again."""
+
+
+@dataclass(frozen=True)
+class Back:
+    """The seat's person plays again (the stand-in bot stops playing for it)."""
 
 
 @dataclass(frozen=True)
@@ -125,28 +157,72 @@ class ActionMessage:
             raise ProtocolError(str(e), "bad_message") from None
 
 
-ClientMessage = Hello | Watch | Sync | Ping | ActionMessage
+ClientMessage = Hello | Watch | Sync | Back | Ping | ActionMessage
 """Any message a client may send."""
 
+_SIMPLE: Final[dict[str, ClientMessage]] = {"watch": Watch(), "sync": Sync(), "back": Back(), "ping": Ping()}
 
-def parse_client(raw: str | bytes | None) -> ClientMessage:
+
+def decode_json(raw: str | bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
+    """Parse JSON text that a client sent, refusing what could hurt the server before it is
+    built: a number longer than ``limits.max_number_digits`` (a 5,000-digit integer is never
+    converted), ``NaN`` and infinities, nesting deeper than ``limits.max_json_depth``. Raises
+    :class:`ProtocolError` (code ``bad_json``).
+    """
+
+    def number(text: str) -> float | int:
+        if len(text) > limits.max_number_digits:
+            raise ProtocolError(
+                f"a number of {len(text)} characters (at most {limits.max_number_digits})", "bad_json"
+            )
+        value = float(text) if any(c in text for c in ".eE") else int(text)
+        if not math.isfinite(value):
+            raise ProtocolError(f"the number {text} is out of range", "bad_json")
+        return value
+
+    def constant(text: str) -> Any:
+        raise ProtocolError(f"{text} is not JSON", "bad_json")
+
+    try:
+        data = json.loads(raw, parse_int=number, parse_float=number, parse_constant=constant)
+    except RecursionError:
+        data = None
+        depth_error = True
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ProtocolError(f"malformed JSON: {e}", "bad_json") from None
+    else:
+        depth_error = _depth(data) > limits.max_json_depth
+    if depth_error:
+        raise ProtocolError(f"JSON nested deeper than {limits.max_json_depth} levels", "bad_json")
+    return data
+
+
+def _depth(data: Any) -> int:
+    """How deeply arrays and objects nest in a parsed JSON value (a scalar: 0)."""
+    deepest = 0
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+        if children is not None:
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def parse_client(raw: str | bytes | None, limits: Limits = DEFAULT_LIMITS) -> ClientMessage:
     """Check and parse one client message; raises :class:`ProtocolError` with a clear message.
 
     An action's own fields are checked by :meth:`ActionMessage.action`, once its seat is known.
     """
     if raw is None:
         raise ProtocolError("empty message", "bad_message")
-    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
-    if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError(
-            f"message of {size} bytes is too large (at most {MAX_MESSAGE_BYTES})", "too_large"
-        )
+    size = len(raw.encode("utf-8", "replace")) if isinstance(raw, str) else len(raw)
+    if size > limits.max_message:
+        raise ProtocolError(f"message of {size} bytes is too large (at most {limits.max_message})", "too_large")
     if isinstance(raw, bytes):
         raise ProtocolError("binary messages are not accepted; send JSON text", "bad_json")
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise ProtocolError(f"malformed JSON: {e}", "bad_json") from None
+    data = decode_json(raw, limits)
     if not isinstance(data, dict):
         raise ProtocolError(f"a message must be a JSON object with a 'type', not {raw:.40}", "bad_message")
     kind = data.get("type")
@@ -156,15 +232,11 @@ def parse_client(raw: str | bytes | None) -> ClientMessage:
         )
     if kind == "hello":
         token = data.get("token")
-        if not isinstance(token, str) or not token:
-            raise ProtocolError("'hello' needs a 'token' string", "bad_message")
+        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN or not token.isascii():
+            raise ProtocolError("'hello' needs a 'token' string (the one of your invite link)", "bad_message")
         return Hello(token)
-    if kind == "watch":
-        return Watch()
-    if kind == "sync":
-        return Sync()
-    if kind == "ping":
-        return Ping()
+    if kind in _SIMPLE:
+        return _SIMPLE[kind]
     seq = data.get("seq")
     if type(seq) is not int or seq < 0:
         raise ProtocolError(f"'{kind}' needs 'seq', the sequence number you saw (got {seq!r:.20})", "bad_message")
@@ -174,3 +246,160 @@ def parse_client(raw: str | bytes | None) -> ClientMessage:
 def error_message(message: str, code: str, seq: int | None = None) -> dict[str, Any]:
     """An ``error`` message (sent to the offending client only)."""
     return {"type": "error", "code": code, "message": message, "seq": seq}
+
+
+# --- the lobby's requests -----------------------------------------------------------------
+
+
+class _Fields:
+    """The fields of a request object, each taken once with its type checked; :meth:`done`
+    refuses the fields nobody took (unknown fields)."""
+
+    def __init__(self, data: Any, what: str, allowed: tuple[str, ...]) -> None:
+        if not isinstance(data, dict):
+            raise ProtocolError(f"{what} must be a JSON object", "bad_request")
+        unknown = sorted(set(data) - set(allowed))
+        if unknown:
+            raise ProtocolError(
+                f"{what}: unknown field {unknown[0]!r:.40}; allowed: {', '.join(allowed)}", "bad_request"
+            )
+        self.data = data
+        self.what = what
+
+    def get(self, name: str, kind: type | tuple[type, ...], words: str, default: Any = None) -> Any:
+        """The field ``name`` (``default`` when absent or null), which must be of ``kind``
+        (an ``int`` is never a ``bool``)."""
+        value = self.data.get(name)
+        if value is None:
+            return default
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            raise ProtocolError(f"{self.what}: '{name}' must be {words}, not {value!r:.40}", "bad_request")
+        return value
+
+    def name(self, limits: Limits) -> str | None:
+        """The ``name`` field: printable text of at most ``limits.max_name`` characters."""
+        words = f"a name of at most {limits.max_name} printable characters"
+        name: str | None = self.get("name", str, words)
+        if name is None:
+            return None
+        name = name.strip()
+        if len(name) > limits.max_name or not name.isprintable():
+            raise ProtocolError(f"{self.what}: 'name' must be {words}", "bad_request")
+        return name or None
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """One seat of a new table: a ``human`` (an invite link is made for it), an ``open`` seat
+    (taken from the lobby) or a ``bot`` of a ``level``."""
+
+    kind: str
+    name: str | None = None
+    level: str | None = None
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """A lobby's request for a new table (``POST /api/tables``), checked:
+    :meth:`parse` builds it from the JSON body or raises :class:`ProtocolError`.
+
+    >>> r = TableRequest.parse({"seats": [{"kind": "human", "name": "Ann"}, {"kind": "open"},
+    ...                                   {"kind": "bot", "level": "easy"}], "turn_timer": 30})
+    >>> r.rules.players, r.listed, r.turn_timer, r.stand_in, r.all_bots
+    (3, True, 30, 'medium', False)
+    >>> TableRequest.parse({"seats": [{"kind": "bot"}] * 4, "colour": "red"})
+    Traceback (most recent call last):
+    ...
+    hearts.server.protocol.ProtocolError: the request: unknown field 'colour'; allowed: seats, preset, options, target, spectators, listed, turn_timer, stand_in
+    """
+
+    seats: tuple[SeatRequest, ...]
+    rules: Rules
+    spectators: bool = True
+    """Whether anyone may watch."""
+    listed: bool = False
+    """Whether the lobby lists the table (default: when it has an open seat)."""
+    turn_timer: int = 0
+    """Seconds a seat has to act before the stand-in bot plays for it (0: no timer)."""
+    stand_in: str = STAND_IN
+    """The bot level that plays for an absent seat."""
+
+    FIELDS: ClassVar = ("seats", "preset", "options", "target", "spectators", "listed", "turn_timer", "stand_in")
+
+    @property
+    def all_bots(self) -> bool:
+        """Whether every seat is a bot (nobody plays: the bots think at a lower priority)."""
+        return all(s.kind == "bot" for s in self.seats)
+
+    @classmethod
+    def parse(cls, data: Any, limits: Limits = DEFAULT_LIMITS) -> TableRequest:
+        """Check a request: ``seats`` (a list of 3 to 6 ``{"kind": "human", "name": ...}``,
+        ``{"kind": "open"}`` or ``{"kind": "bot", "level": "easy"}``), ``preset`` (a name),
+        ``options`` (an object of RULES.md options), ``target``, ``spectators``, ``listed``,
+        ``turn_timer`` (seconds, 0 to ``limits.max_turn_timer``), ``stand_in`` (a bot level)."""
+        f = _Fields(data, "the request", cls.FIELDS)
+        seats_in = f.get("seats", list, "a list of 3 to 6 seats", [])
+        if not 3 <= len(seats_in) <= 6:
+            raise ProtocolError("'seats' must be a list of 3 to 6 seats", "bad_request")
+        seats = tuple(_seat(i, spec, limits) for i, spec in enumerate(seats_in))
+        preset = f.get("preset", str, f"one of the presets {', '.join(PRESETS)}", "standard")
+        overrides = dict(f.get("options", dict, "an object of rule options", {}))
+        overrides["players"] = len(seats)
+        target = f.get("target", int, "an integer")
+        if target is not None:
+            overrides["target"] = target
+        try:
+            rules = Rules.preset(preset, **overrides)
+        except HeartsError as e:
+            raise ProtocolError(str(e), "bad_request") from None
+        turn_timer = f.get("turn_timer", int, f"a whole number of seconds, 0 to {limits.max_turn_timer}", 0)
+        if not 0 <= turn_timer <= limits.max_turn_timer:
+            raise ProtocolError(
+                f"'turn_timer' must be 0 (no timer) to {limits.max_turn_timer} seconds, not {turn_timer}", "bad_request"
+            )
+        return cls(
+            seats,
+            rules,
+            spectators=f.get("spectators", bool, "true or false", True),
+            listed=f.get("listed", bool, "true or false", listed_by_default(s.kind for s in seats)),
+            turn_timer=turn_timer,
+            stand_in=_level(f.get("stand_in", str, "a bot level", STAND_IN), "'stand_in'"),
+        )
+
+
+def listed_by_default(kinds: Iterable[str]) -> bool:
+    """Whether the lobby lists a table whose seats are of these kinds when its request does
+    not say: when it has an open seat (taken from the lobby), not when its people are invited."""
+    return "open" in kinds
+
+
+def _level(level: str, what: str) -> str:
+    if level not in LEVELS:
+        raise ProtocolError(f"{what}: bot level {level!r:.40} is not one of {', '.join(LEVELS)}", "bad_request")
+    return level
+
+
+def _seat(i: int, spec: Any, limits: Limits) -> SeatRequest:
+    f = _Fields(spec, f"seat {i}", ("kind", "name", "level"))
+    kind = f.get("kind", str, f"one of {', '.join(SEAT_KINDS)}", "human")
+    if kind not in SEAT_KINDS:
+        raise ProtocolError(f"seat {i}: kind {kind!r:.40} is not one of {', '.join(SEAT_KINDS)}", "bad_request")
+    name = f.name(limits)
+    level = _level(f.get("level", str, "a bot level", STAND_IN), f"seat {i}") if kind == "bot" else None
+    return SeatRequest(kind, name, level)
+
+
+@dataclass(frozen=True)
+class JoinRequest:
+    """A request to take an open seat (``POST /api/tables/{id}/join``): the ``seat`` (default:
+    the first open one) and the ``name`` to sit under."""
+
+    seat: int | None = None
+    name: str | None = None
+
+    @classmethod
+    def parse(cls, data: Any, limits: Limits = DEFAULT_LIMITS) -> JoinRequest:
+        """Check a request (``{"seat": 2, "name": "Ann"}``; both optional)."""
+        f = _Fields(data, "the request", ("seat", "name"))
+        return cls(f.get("seat", int, "a seat number"), f.name(limits))

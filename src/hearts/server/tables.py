@@ -8,7 +8,13 @@ each seat gets a message built from its own :class:`~hearts.view.View` (RULES.md
 spectator the public part alone (:meth:`View.public_dict <hearts.view.View.public_dict>`,
 encoded once per broadcast for all of them). A table's ``seq`` is the number of actions its
 game has applied. Bots think in worker processes (:mod:`hearts.server.botpool`), paced by
-``bot_delay``.
+``bot_delay``; the bots of all-bot tables wait in a lane of their own, so they never make a
+person wait.
+
+A table may have a turn timer: each seat that is to act and is no bot has ``turn_timer``
+seconds; a seat whose time runs out is *away*, and the table's stand-in bot (``stand_in``, a
+level) plays for it until its person comes back (a ``hello``, an action or ``back``). The
+clocks start again when a table is restored.
 """
 
 from __future__ import annotations
@@ -17,37 +23,67 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from hearts.actions import Action, Pass, to_dict
 from hearts.bots import Bot, make_bot
-from hearts.bots.registry import LEVELS
-from hearts.errors import HeartsError, IllegalAction
+from hearts.errors import IllegalAction
 from hearts.game import Game
 from hearts.record import GameRecord, Seat, replay
 from hearts.round import Phase, Trick
 from hearts.rules import Rules
-from hearts.server.botpool import BotPool, fallback
+from hearts.server.botpool import BotPool, Lane, fallback
+from hearts.server.limits import (
+    CLOSE_GOING_AWAY,
+    CLOSE_POLICY,
+    CLOSE_TRY_LATER,
+    DEFAULT_LIMITS,
+    Limits,
+    RateLimited,
+    Refused,
+)
+from hearts.server.logs import fields
+from hearts.server.metrics import Actor, Metrics
 from hearts.server.persistence import Store, hash_token
-from hearts.server.protocol import ActionMessage, ProtocolError, Sync, error_message
+from hearts.server.protocol import (
+    STAND_IN,
+    ActionMessage,
+    Back,
+    JoinRequest,
+    ProtocolError,
+    Sync,
+    TableRequest,
+    error_message,
+    listed_by_default,
+)
 from hearts.view import View
 
 log = logging.getLogger("hearts.server")
 
-SEAT_KINDS = ("human", "open", "bot")
-MAX_NAME = 40
-MAX_SPECTATORS = 50
-"""Spectators one table accepts at a time; a ``watch`` beyond gets an error (``spectators_full``)."""
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a table id looks like (the server makes 8 letters and digits); others name no table."""
+
+
+@dataclass(frozen=True)
+class Closing:
+    """The end of a connection's outgoing queue: close with ``code`` and ``reason``."""
+
+    code: int
+    reason: str
 
 
 class Connection:
-    """One WebSocket client: a bounded outgoing queue drained by a writer with a send timeout.
+    """One WebSocket client: an outgoing queue drained by a writer with a send timeout.
 
-    A client that cannot keep up (queue full, or a send that times out) is disconnected; it
-    can reconnect and get the full state. Nobody else waits for it.
+    A client that cannot keep up (``max_queue`` messages waiting, or a send that times out) is
+    disconnected; it can reconnect and get the full state. Nobody else waits for it.
+    :meth:`close` ends the connection after what is queued (the error that says why, first),
+    with a close code and reason; :meth:`kill` drops what is queued.
 
     A connection is unattached (no ``hello`` or ``watch`` accepted yet), seated (``seat`` is
     its seat) or a spectator (``spectator`` is true and ``seat`` is ``None``).
@@ -56,50 +92,68 @@ class Connection:
     def __init__(
         self,
         send: Callable[[str], Awaitable[None]],
-        close: Callable[[], Awaitable[None]],
+        close: Callable[[int, str], Awaitable[None]],
         *,
         max_queue: int = 256,
         send_timeout: float = 10.0,
     ) -> None:
         self._send = send
         self._close = close
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(max_queue)
+        self.queue: asyncio.Queue[str | Closing] = asyncio.Queue()
+        self.max_queue = max_queue
         self.send_timeout = send_timeout
         self.seat: int | None = None
         self.spectator = False
         self.table: Table | None = None
         self.closed = False
+        """No more messages are taken (the connection is closing or closed)."""
+
+    @property
+    def attached(self) -> bool:
+        """Whether a ``hello`` or a ``watch`` was accepted."""
+        return self.seat is not None or self.spectator
 
     def push(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (dropped once the connection is closing)."""
         if self.closed:
             return
-        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            who = "a spectator" if self.spectator else f"seat {self.seat}"
-            log.warning("client of %s cannot keep up; disconnecting it", who)
-            self.kill()
+        if self.queue.qsize() >= self.max_queue:
+            log.warning("a client cannot keep up; disconnecting it", extra=fields(
+                table=self.table.id if self.table else None, seat=self.seat, spectator=self.spectator
+            ))
+            self.kill(CLOSE_TRY_LATER, "too many messages waiting for you: reconnect for the full state")
+            return
+        self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message, separators=(",", ":")))
 
-    def kill(self) -> None:
-        self.closed = True
+    def close(self, code: int, reason: str) -> None:
+        """Close with ``code`` and ``reason`` once the messages queued so far are sent."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(Closing(code, reason))
+
+    def kill(self, code: int = CLOSE_GOING_AWAY, reason: str = "") -> None:
+        """Drop what is queued and close with ``code`` and ``reason``."""
         while not self.queue.empty():
             self.queue.get_nowait()
-        self.queue.put_nowait(None)
+        self.closed = True
+        self.queue.put_nowait(Closing(code, reason))
 
     async def run_writer(self) -> None:
+        """Send the queued messages until the connection closes, then close it."""
+        end = Closing(CLOSE_TRY_LATER, "the connection failed")
         try:
             while True:
-                text = await self.queue.get()
-                if text is None:
+                item = await self.queue.get()
+                if isinstance(item, Closing):
+                    end = item
                     break
-                await asyncio.wait_for(self._send(text), self.send_timeout)
+                await asyncio.wait_for(self._send(item), self.send_timeout)
         except Exception:  # a dead or slow socket: drop this client only
             pass
         finally:
             self.closed = True
             with contextlib.suppress(Exception):
-                await self._close()
+                await self._close(end.code, end.reason)
 
 
 @dataclass
@@ -131,13 +185,25 @@ class Table:
     """Where the bots think (the manager's worker processes; threads by default)."""
     spectators: bool = True
     """Whether anyone may watch (without a seat) what every seat may know."""
-    max_spectators: int = MAX_SPECTATORS
+    max_spectators: int = DEFAULT_LIMITS.max_spectators
+    """Spectators at a time; a ``watch`` beyond is refused (``spectators_full``)."""
+    listed: bool = False
+    """Whether the lobby lists the table."""
+    turn_timer: int = 0
+    """Seconds a seat that is to act has before the stand-in plays for it (0: no timer)."""
+    stand_in: str = STAND_IN
+    """The bot level that plays for an away seat."""
+    metrics: Metrics = field(default_factory=Metrics)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
     bots: dict[int, Bot] = field(init=False, default_factory=dict)
     """A bot for each bot seat (made with the seat's spec)."""
+    away: set[int] = field(init=False, default_factory=set)
+    """Seats whose time ran out: the stand-in plays for them until their person is back."""
     last_event: dict[str, Any] | None = field(init=False, default=None)
     """The last accepted action as every seat may know it (:func:`public_event`)."""
+    _stand_ins: dict[int, Bot] = field(init=False, default_factory=dict)
+    _clocks: dict[int, asyncio.TimerHandle] = field(init=False, default_factory=dict)
     _bot_task: asyncio.Task[None] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -146,7 +212,17 @@ class Table:
             self.last_event = public_event(history[-1], len(history))
         for s, info in enumerate(self.seats):
             if info.kind == "bot":
-                self.bots[s] = make_bot(info.bot or "medium", seed=secrets.randbits(32))
+                self.bots[s] = make_bot(info.bot or STAND_IN, seed=secrets.randbits(32))
+
+    @property
+    def all_bots(self) -> bool:
+        """Whether every seat is a bot (its bots think in the ``bots_only`` lane)."""
+        return len(self.bots) == len(self.seats)
+
+    @property
+    def lane(self) -> Lane:
+        """Where this table's bots wait for a worker."""
+        return "bots_only" if self.all_bots else "people"
 
     @property
     def rules(self) -> Rules:
@@ -195,7 +271,19 @@ class Table:
             "last_trick": _trick_dict(self._last_trick()),
             "finished": g.is_over,
             "winners": None if g.winners is None else list(g.winners),
+            "turn_timer": self.turn_timer,
+            "time_left": self.time_left(),
+            "away": sorted(self.away),
         }
+
+    def time_left(self) -> list[float | None]:
+        """Each seat's seconds left to act (``None``: no clock runs for it)."""
+        left: list[float | None] = [None] * len(self.seats)
+        if self._clocks:
+            now = asyncio.get_running_loop().time()
+            for seat, clock in self._clocks.items():
+                left[seat] = round(max(0.0, clock.when() - now), 1)
+        return left
 
     def _last_trick(self) -> Trick | None:
         for r in reversed(self.game.rounds):
@@ -265,6 +353,7 @@ class Table:
                 "online": self.online(),
                 "names": [s.name for s in self.seats],
                 "spectators": self.spectator_count(),
+                "away": sorted(self.away),
             },
             separators=(",", ":"),
         )
@@ -282,28 +371,31 @@ class Table:
         return None
 
     def attach(self, conn: Connection, seat: int) -> None:
-        """Seat a connection (a spectator that shows a seat's token takes that seat)."""
+        """Seat a connection (a spectator that shows a seat's token takes that seat); an away
+        seat's person is back."""
         conn.seat = seat
         conn.spectator = False
         conn.table = self
         self.conns.add(conn)
+        self._come_back(seat)
         conn.push(self.state(seat, "welcome"))
         self.presence()
 
     def watch(self, conn: Connection) -> None:
         """Let an unseated connection watch: the public state now and at every broadcast.
 
-        Raises :class:`TableError` if this table has no spectators or has its maximum.
+        Raises :class:`TableError` if this table has no spectators or has its maximum (the
+        connection is then to be closed).
         """
         if conn.seat is not None:
             raise TableError("this connection holds a seat; open another one to watch", code="seated")
         if not conn.spectator:
             if not self.spectators:
-                raise TableError("this table does not allow spectators", code="no_spectators")
+                raise TableError("this table does not allow spectators", code="no_spectators", close_code=CLOSE_POLICY)
             if self.spectator_count() >= self.max_spectators:
                 raise TableError(
                     f"this table already has its maximum of {self.max_spectators} spectators; try later",
-                    code="spectators_full",
+                    code="spectators_full", close_code=CLOSE_TRY_LATER,
                 )
         conn.spectator = True
         conn.table = self
@@ -319,10 +411,12 @@ class Table:
 
     # --- actions ---------------------------------------------------------------------------
 
-    async def handle(self, conn: Connection, message: Sync | ActionMessage) -> None:
-        """A seated client's message: sync, or an action (of its own seat) checked against
-        ``seq``. A spectator may sync (the public state) but never act: an error, and nothing
-        changes."""
+    async def handle(self, conn: Connection, message: Sync | Back | ActionMessage, arrived: float | None = None) -> None:
+        """An attached client's message: sync, back, or an action (of its own seat) checked
+        against ``seq``; ``arrived`` is when it arrived (a :func:`time.perf_counter` reading;
+        default: now). A spectator may sync (the public state) but never act: an error, and
+        nothing changes. An action or ``back`` from an away seat brings its person back."""
+        arrived = time.perf_counter() if arrived is None else arrived
         seat = conn.seat
         if seat is None:
             assert conn.spectator
@@ -336,6 +430,9 @@ class Table:
         if isinstance(message, Sync):
             conn.push(self.state(seat, "resync"))
             return
+        self.back(seat)
+        if isinstance(message, Back):
+            return
         try:
             action = message.action(seat)
         except ProtocolError as e:
@@ -346,11 +443,25 @@ class Table:
                 conn.push(self.state(seat, "resync"))
                 return
             try:
-                self._apply(action)
+                self._apply(action, "person", arrived)
             except IllegalAction as e:
                 conn.push(error_message(str(e), "illegal", self.seq))
                 return
         self.kick_bots()
+
+    def back(self, seat: int) -> None:
+        """The person of an away seat plays again (its clock starts anew; everyone is told)."""
+        if self._come_back(seat):
+            self.presence()
+
+    def _come_back(self, seat: int) -> bool:
+        """Whether ``seat`` was away; if it was, it is no longer, and its clock starts."""
+        if seat not in self.away:
+            return False
+        self.away.discard(seat)
+        log.info("back", extra=fields(table=self.id, seat=seat))
+        self.start_clocks()
+        return True
 
     def _fresh(self, seen: int, action: Action) -> bool:
         """Whether an action was made on the current state (else: stale or a duplicate)."""
@@ -365,32 +476,70 @@ class Table:
             and g.round_starts[-1] <= seen <= self.seq
         )
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, by: Actor, arrived: float) -> None:
         """Apply an action (an illegal one is refused, nothing changed: an
-        :class:`~hearts.errors.IllegalAction`), commit its row of the log, broadcast.
-        Called with the lock held."""
+        :class:`~hearts.errors.IllegalAction`), commit its row of the log, restart the clocks,
+        broadcast, and count it (made ``by`` whom, ``arrived`` at a :func:`time.perf_counter`
+        reading). Called with the lock held."""
         game = self.game
         game.apply(action)
         try:
             self.store.append(self.id, self.seq, action, finished=game.is_over)
         except Exception:
             game.undo()
-            log.exception("table %s: could not commit %s; it is taken back", self.id, action)
+            log.exception("could not commit an action; it is taken back",
+                          extra=fields(table=self.id, seat=action.seat))
             raise
         self.last_event = public_event(action, self.seq)
+        clock = self._clocks.pop(action.seat, None)
+        if clock is not None:
+            clock.cancel()
+        self.start_clocks()
         self.broadcast()
+        self.metrics.accepted(self.id, action, by, arrived)
+
+    # --- the turn timer ----------------------------------------------------------------------
+
+    def start_clocks(self) -> None:
+        """Give each seat that is to act (no bot, not away) ``turn_timer`` seconds, unless its
+        clock runs already; stop the clocks of the seats not to act. Needs a running loop
+        when the table has a timer."""
+        if self.turn_timer <= 0:
+            return
+        actors = set() if self.game.is_over else set(self.game.actors())
+        for seat in [s for s in self._clocks if s not in actors or s in self.away]:
+            self._clocks.pop(seat).cancel()
+        loop = asyncio.get_running_loop()
+        for seat in actors - self._clocks.keys() - self.bots.keys() - self.away:
+            self._clocks[seat] = loop.call_later(self.turn_timer, self._time_out, seat)
+
+    def _time_out(self, seat: int) -> None:
+        """A seat's clock ran out: it is away, and the stand-in plays for it."""
+        self._clocks.pop(seat, None)
+        if self.game.is_over or seat not in self.game.actors():
+            return
+        self.away.add(seat)
+        log.info("away", extra=fields(table=self.id, seat=seat, stand_in=self.stand_in))
+        self.presence()
+        self.kick_bots()
 
     # --- bots ------------------------------------------------------------------------------
 
+    def start(self) -> None:
+        """Start serving: the bots act if it is their turn, the clocks run. Needs a running loop."""
+        self.start_clocks()
+        self.kick_bots()
+
     def kick_bots(self) -> None:
-        """Make sure the bots act if it is their turn (one runner task per table)."""
-        if not self.bots:
+        """Make sure the bots (and the stand-ins of away seats) act if it is their turn (one
+        runner task per table)."""
+        if not self.bots and not self.away:
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
     def _bot_to_act(self) -> int | None:
-        return next((s for s in self.game.actors() if s in self.bots), None)
+        return next((s for s in self.game.actors() if s in self.bots or s in self.away), None)
 
     async def _run_bots(self) -> None:
         while True:
@@ -400,25 +549,35 @@ class Table:
             view = View.of(self.game, seat)
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
+                if self._bot_to_act() != seat:
+                    continue  # the person came back meanwhile
+            by: Actor = "bot" if seat in self.bots else "stand_in"
+            bots = self.bots if by == "bot" else self._stand_ins
+            if seat not in bots:
+                bots[seat] = make_bot(self.stand_in, seed=secrets.randbits(32))
             action: Action | None
             try:
-                action, self.bots[seat] = await self.pool.decide(self.bots[seat], view)
+                action, bots[seat] = await self.pool.decide(bots[seat], view, self.lane)
             except Exception:
-                log.exception("table %s: bot of seat %d failed; it acts at random", self.id, seat)
+                log.exception("a bot failed; it acts at random", extra=fields(table=self.id, seat=seat))
                 action = None
+            arrived = time.perf_counter()
             async with self.lock:
                 if self._bot_to_act() != seat or View.of(self.game, seat) != view:
-                    continue  # the position moved on meanwhile: think again
+                    continue  # the position moved on meanwhile (or the person is back): think again
                 if action is not None and action not in self.game.legal_actions(seat):
-                    log.error("table %s: bot of seat %d chose %s, which is illegal; it acts at random",
-                              self.id, seat, action)
+                    log.error("a bot chose an illegal action; it acts at random",
+                              extra=fields(table=self.id, seat=seat, action=to_dict(action)))
                     action = None
-                self._apply(action if action is not None else fallback(self.game, seat))
+                self._apply(action if action is not None else fallback(self.game, seat), by, arrived)
 
-    def cancel_bots(self) -> None:
-        """Stop the bots' runner (at shutdown)."""
+    def stop(self) -> None:
+        """Stop the bots' runner and the clocks (at shutdown)."""
         if self._bot_task is not None:
             self._bot_task.cancel()
+        for clock in self._clocks.values():
+            clock.cancel()
+        self._clocks.clear()
 
 
 def public_event(action: Action, seq: int) -> dict[str, Any]:
@@ -446,24 +605,33 @@ def _trick_dict(t: Trick | None) -> dict[str, Any] | None:
     }
 
 
-class TableError(ValueError):
-    """A request that cannot be honoured (unknown table, seat taken, bad settings, no watching):
-    ``status`` for HTTP, ``code`` for a WebSocket ``error`` message."""
-
-    def __init__(self, message: str, status: int = 400, code: str = "bad_request") -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
+class TableError(Refused):
+    """A request that cannot be honoured (unknown table, seat taken, no watching): ``status``
+    for HTTP, ``code`` for a WebSocket ``error`` message, ``close_code`` if the connection is
+    to be closed."""
 
 
 class Manager:
-    """Every table of the server, created, joined and restored through the store."""
+    """Every table of the server, created, joined and restored through the store, within the
+    server's :class:`~hearts.server.limits.Limits` (tables at once, all-bot tables)."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.7, bot_workers: int | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.7,
+        bot_workers: int | None = None,
+        *,
+        limits: Limits = DEFAULT_LIMITS,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
-        self.pool = BotPool(bot_workers)
+        self.limits = limits
+        self.metrics = metrics or Metrics()
+        self.pool = BotPool(bot_workers, metrics=self.metrics)
         self.tables: dict[str, Table] = {}
+        self.owners: dict[str, str] = {}
+        """The address that made each all-bot table (of this process: not stored)."""
 
     def restore_all(self) -> int:
         """Load every unfinished table by replaying its log; start its bots. Returns how many."""
@@ -473,7 +641,7 @@ class Manager:
                 if self.get(table_id) is not None:
                     count += 1
             except Exception:
-                log.exception("table %s could not be restored", table_id)
+                log.exception("a table could not be restored", extra=fields(table=table_id))
         return count
 
     def get(self, table_id: str) -> Table | None:
@@ -482,7 +650,7 @@ class Manager:
         (:func:`hearts.record.replay`; a log that does not replay raises
         :class:`~hearts.errors.RecordError`)."""
         table = self.tables.get(table_id)
-        if table is not None:
+        if table is not None or not TABLE_ID.fullmatch(table_id):
             return table
         row = self.store.table(table_id)
         if row is None:
@@ -490,102 +658,102 @@ class Manager:
         game = Game(Rules.from_dict(row.config["rules"]), row.seed, deals=row.deals)
         replay(game, self.store.actions(table_id))
         seats = [SeatInfo(r.kind, r.name or "", r.bot, r.token_hash) for r in self.store.seats(table_id)]
-        return self._open(table_id, game, seats, spectators=bool(row.config.get("spectators", True)))
+        return self._open(table_id, game, seats, row.config)
 
-    def _open(self, table_id: str, game: Game, seats: list[SeatInfo], spectators: bool) -> Table:
-        """Serve a table: keep it in memory and start its bots."""
+    def _open(self, table_id: str, game: Game, seats: list[SeatInfo], config: dict[str, Any]) -> Table:
+        """Serve a table (``config``: its stored settings): keep it in memory and start it."""
         table = Table(
-            table_id, game, seats, self.store, bot_delay=self.bot_delay, pool=self.pool, spectators=spectators
+            table_id, game, seats, self.store, bot_delay=self.bot_delay, pool=self.pool,
+            spectators=bool(config.get("spectators", True)), max_spectators=self.limits.max_spectators,
+            listed=bool(config.get("listed", listed_by_default(s.kind for s in seats))), turn_timer=int(config.get("turn_timer", 0)),
+            stand_in=str(config.get("stand_in", STAND_IN)), metrics=self.metrics,
         )
         self.tables[table_id] = table
         with contextlib.suppress(RuntimeError):  # no running loop (tests, scripts)
-            table.kick_bots()
+            table.start()
         return table
 
-    def create(self, request: dict[str, Any]) -> tuple[Table, dict[int, str]]:
-        """A new table from a lobby request; returns it and the secret token of each human seat.
+    def unfinished(self) -> list[Table]:
+        """The tables in memory whose game is not over."""
+        return [t for t in self.tables.values() if not t.game.is_over]
 
-        ``request``: ``preset`` (name), ``options`` (dict of RULES.md options), ``target``,
-        ``players`` (optional, from the number of seats), ``seats``: a list of
-        ``{"kind": "human", "name": ...}``, ``{"kind": "open"}`` or ``{"kind": "bot", "level": "easy"}``,
-        ``spectators`` (optional, default true: whether anyone may watch; kept in the config).
-        """
-        if not isinstance(request, dict):
-            raise TableError("the request must be a JSON object")
-        seats_in = request.get("seats")
-        if not isinstance(seats_in, list) or not 3 <= len(seats_in) <= 6:
-            raise TableError("'seats' must be a list of 3 to 6 seats")
-        options = request.get("options") or {}
-        if not isinstance(options, dict):
-            raise TableError("'options' must be an object of rule options")
-        spectators = request.get("spectators", True)
-        if not isinstance(spectators, bool):
-            raise TableError("'spectators' must be true or false")
-        preset = request.get("preset") or "standard"
-        overrides = dict(options)
-        overrides["players"] = len(seats_in)
-        if request.get("target") is not None:
-            overrides["target"] = request["target"]
-        try:
-            rules = Rules.preset(str(preset), **overrides)
-        except (HeartsError, TypeError) as e:
-            raise TableError(str(e)) from None
+    def create(self, request: TableRequest, owner: str = "local") -> tuple[Table, dict[int, str]]:
+        """A new table from a checked lobby request, made from the address ``owner``; returns
+        it and the secret token of each human seat. Raises
+        :class:`~hearts.server.limits.RateLimited` when the server has its maximum of tables,
+        or of all-bot tables (overall, or made from ``owner``)."""
+        self._forget_finished()
+        unfinished = self.unfinished()
+        limits = self.limits
+        if len(unfinished) >= limits.max_tables:
+            raise RateLimited(f"the server has its maximum of {limits.max_tables} open tables; try again later",
+                              60, status=503)
+        if request.all_bots:
+            bot_tables = [t.id for t in unfinished if t.all_bots]
+            if len(bot_tables) >= limits.max_bot_tables:
+                raise RateLimited(f"the server runs its maximum of {limits.max_bot_tables} all-bot tables; "
+                                  "try again later, or take a seat yourself", 60, status=503)
+            if sum(self.owners.get(t) == owner for t in bot_tables) >= limits.bot_tables_per_address:
+                raise RateLimited(f"your address runs its maximum of {limits.bot_tables_per_address} all-bot "
+                                  "tables; wait until one is over, or take a seat yourself", 60)
         seats: list[SeatInfo] = []
         tokens: dict[int, str] = {}
-        for i, spec in enumerate(seats_in):
-            if not isinstance(spec, dict):
-                raise TableError(f"seat {i} must be an object with a 'kind'")
-            kind = spec.get("kind", "human")
-            name = spec.get("name")
-            if kind not in SEAT_KINDS:
-                raise TableError(f"seat {i}: kind {kind!r} is not one of {', '.join(SEAT_KINDS)}")
-            if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
-                raise TableError(f"seat {i}: a name is a string of at most {MAX_NAME} characters")
-            if kind == "bot":
-                level = spec.get("level", "medium")
-                if not isinstance(level, str) or level not in LEVELS:
-                    raise TableError(f"seat {i}: bot level {level!r} is not one of {', '.join(LEVELS)}")
-                seats.append(SeatInfo("bot", name or f"Bot ({level})", level))
-            elif kind == "human":
+        for i, spec in enumerate(request.seats):
+            if spec.kind == "bot":
+                seats.append(SeatInfo("bot", spec.name or f"Bot ({spec.level})", spec.level))
+            elif spec.kind == "human":
                 token = secrets.token_urlsafe(18)
                 tokens[i] = token
-                seats.append(SeatInfo("human", (name or "").strip() or f"Player {i + 1}", None, hash_token(token)))
+                seats.append(SeatInfo("human", spec.name or f"Player {i + 1}", None, hash_token(token)))
             else:
                 seats.append(SeatInfo("open", "", None, None))
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         seed = secrets.randbits(48)
-        config = {"rules": rules.to_dict(), "bot_delay": self.bot_delay, "spectators": spectators}
-        self.store.create_table(
-            table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats]
-        )
-        return self._open(table_id, Game(rules, seed), seats, spectators), tokens
+        config = {
+            "rules": request.rules.to_dict(), "bot_delay": self.bot_delay, "spectators": request.spectators,
+            "listed": request.listed, "turn_timer": request.turn_timer, "stand_in": request.stand_in,
+        }
+        self.store.create_table(table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
+        if request.all_bots:
+            self.owners[table_id] = owner
+        log.info("table created", extra=fields(
+            table=table_id, seats=[s.kind for s in seats], listed=request.listed, turn_timer=request.turn_timer
+        ))
+        return self._open(table_id, Game(request.rules, seed), seats, config), tokens
 
-    def join(self, table_id: str, seat: Any, name: Any) -> str:
-        """Take a free (open) seat; returns its new secret token."""
+    def _forget_finished(self) -> None:
+        """Let finished tables nobody watches go from memory (the store keeps them)."""
+        for table_id in [i for i, t in self.tables.items() if t.game.is_over and not t.conns]:
+            del self.tables[table_id]
+            self.owners.pop(table_id, None)
+
+    def join(self, table_id: str, request: JoinRequest) -> tuple[int, str]:
+        """Take a free (open) seat; returns the seat and its new secret token."""
         table = self.get(table_id)
         if table is None:
             raise TableError(f"there is no table {table_id!r}", 404)
         free = [s for s, info in enumerate(table.seats) if info.kind == "open"]
-        if seat is None and free:
-            seat = free[0]
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
-            raise TableError(f"seat {seat!r} does not exist at this table")
+        seat = free[0] if request.seat is None and free else request.seat
+        if seat is None:
+            raise TableError("no seat is free at this table", 409)
+        if not 0 <= seat < len(table.seats):
+            raise TableError(f"seat {seat} does not exist at this table")
         if seat not in free:
             raise TableError(f"seat {seat} is not free", 409)
-        if name is not None and (not isinstance(name, str) or len(name) > MAX_NAME):
-            raise TableError(f"a name is a string of at most {MAX_NAME} characters")
         token = secrets.token_urlsafe(18)
         info = table.seats[seat]
-        info.kind, info.name, info.token_hash = "human", (name or "").strip() or f"Player {seat + 1}", hash_token(token)
+        info.kind, info.name, info.token_hash = "human", request.name or f"Player {seat + 1}", hash_token(token)
         self.store.update_seat(table_id, seat, info.kind, info.name, info.token_hash)
+        log.info("seat taken", extra=fields(table=table_id, seat=seat))
         table.broadcast("table")
-        return token
+        return seat, token
 
     def open_tables(self) -> list[dict[str, Any]]:
-        """Unfinished tables, those with a free seat first."""
+        """The unfinished tables listed in the lobby, those with a free seat first (at most
+        ``limits.lobby_size``)."""
         out = []
-        for t in self.tables.values():
-            if t.game.is_over:
+        for t in self.unfinished():
+            if not t.listed:
                 continue
             out.append(
                 {
@@ -599,15 +767,15 @@ class Manager:
                     "target": t.rules.target,
                     "spectators_allowed": t.spectators,
                     "spectators": t.spectator_count(),
+                    "turn_timer": t.turn_timer,
                 }
             )
         out.sort(key=lambda d: not d["free"])
-        return out
+        return out[: self.limits.lobby_size]
 
     def shutdown(self) -> None:
         for t in self.tables.values():
-            t.cancel_bots()
+            t.stop()
             for c in list(t.conns):
-                c.kill()
+                c.kill(CLOSE_GOING_AWAY, "the server is shutting down")
         self.pool.shutdown()
-

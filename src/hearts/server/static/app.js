@@ -27,6 +27,7 @@
     for (const [k, v] of Object.entries(attrs || {})) {
       if (k === "class") e.className = v;
       else if (k === "text") e.textContent = v;
+      else if (k === "css") for (const [p, x] of Object.entries(v)) e.style.setProperty(p, x);  // no inline style attribute (CSP)
       else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
       else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
     }
@@ -76,6 +77,15 @@
       for (const spec of specs) if (!HEADLINE.includes(spec.name)) setOption(spec, chosen[spec.name]);
     });
     $("opt-players").addEventListener("input", fillSeats);
+    // "List in lobby" follows the seats (on when one is open: it is taken from the lobby) until it is touched.
+    $("listed").addEventListener("change", () => { $("listed").dataset.touched = "true"; });
+    $("seats").addEventListener("change", followSeats);
+    const timer = $("turn-timer"), standIn = $("stand-in");
+    timer.max = config.max_turn_timer;
+    for (const l of config.levels) standIn.append(el("option", { value: l, text: l, selected: l === config.stand_in }));
+    const showStandIn = () => { $("stand-in-option").hidden = !(Number(timer.value) > 0); };
+    timer.addEventListener("input", showStandIn);
+    showStandIn();
     fillSeats();
     $("create-form").addEventListener("submit", createTable);
     $("refresh").addEventListener("click", listTables);
@@ -140,6 +150,13 @@
       sync();
       box.append(el("div", { class: "seat-row" }, el("span", { class: "label", text: i === 0 ? "Seat 1 (you)" : "Seat " + (i + 1) }), kind, name, level));
     }
+    followSeats();
+  }
+
+  function followSeats() {
+    const listed = $("listed");
+    if (listed.dataset.touched) return;
+    listed.checked = [...$("seats").querySelectorAll(".kind")].some((k) => k.value === "open");
   }
 
   async function createTable(ev) {
@@ -150,13 +167,14 @@
       const v = optionValue(spec);
       if (JSON.stringify(v) !== JSON.stringify(preset[spec.name])) options[spec.name] = v;
     }
-    const spectators = $("allow-spectators").checked;
+    const spectators = $("allow-spectators").checked, listed = $("listed").checked;
+    const turn_timer = Number($("turn-timer").value), stand_in = $("stand-in").value;
     const seats = [...$("seats").querySelectorAll(".seat-row")].map((r) => {
       const kind = r.querySelector(".kind").value;
       return kind === "bot" ? { kind, level: r.querySelector(".level").value } : kind === "open" ? { kind } : { kind, name: r.querySelector(".name").value };
     });
     try {
-      const t = await api("POST", "/api/tables", { preset: $("preset").value, options, seats, spectators });
+      const t = await api("POST", "/api/tables", { preset: $("preset").value, options, seats, spectators, listed, turn_timer, stand_in });
       const list = el("ul", { class: "links" });
       let mine = null;
       for (const s of t.seats) {
@@ -168,6 +186,7 @@
       const box = $("created");
       box.textContent = "";
       box.append(el("h3", { text: "Table " + t.id + " created — invite links (each is a seat's secret):" }), list);
+      if (config.local_only) box.append(el("p", { class: "note", text: "These links work on this computer only: the server listens on " + config.public_url + ". To invite friends on other machines, start it with --host 0.0.0.0 (and --public-url, the address they reach it at)." }));
       if (mine) box.append(el("a", { href: mine.link, class: "primary-link", id: "sit", text: "Sit down as " + mine.name + " →" }));
       if (t.watch) box.append(el("p", {}, "Spectators' link (public, no seat): ", el("a", { href: t.watch, class: "watch-link", text: t.watch })));
       box.hidden = false;
@@ -183,7 +202,7 @@
       if (!data.tables.length) ul.append(el("li", { text: "No open table yet." }));
       for (const t of data.tables) {
         const who = t.names.map((n, i) => (t.kinds[i] === "open" ? "(free)" : n)).join(", ");
-        const li = el("li", { "data-table": t.id }, el("span", { text: t.id + " · " + who + " · round " + t.round + " · to " + t.target }));
+        const li = el("li", { "data-table": t.id }, el("span", { text: t.id + " · " + who + " · round " + t.round + " · to " + t.target + (t.turn_timer ? " · " + t.turn_timer + " s a turn" : "") }));
         if (t.free.length) {
           const name = el("input", { placeholder: "your name", maxlength: "40", class: "join-name" });
           li.append(name, el("button", { type: "button", class: "small join", text: "Join seat " + (t.free[0] + 1), onclick: async () => {
@@ -206,6 +225,9 @@
   // no hand): every seat is drawn around the trick, seat 1 at the bottom, with card backs.
   let ws = null, tableId = null, token = null, watching = false, state = null, selected = new Set();
   let reviewing = false, retry = 0, lastResults = null, shownGameOver = false, focusIndex = 0;
+  // The turn timer: when each seat's time runs out (performance.now() milliseconds), from the
+  // seconds left that the last state gave; ticked down on the page every quarter second.
+  let deadlines = {};
 
   function tableMain(id) {
     tableId = id;
@@ -221,6 +243,7 @@
     $("scores-btn").addEventListener("click", () => { $("scores").hidden = !$("scores").hidden; });
     document.addEventListener("keydown", onKey);
     window.addEventListener("resize", balanceHand);
+    setInterval(tick, 250);
     if (!token && !watching) { offerWatch(); return; }
     connect();
   }
@@ -247,8 +270,8 @@
     $("conn").textContent = "connecting…";
     ws.onopen = () => { retry = 0; ws.send(JSON.stringify(watching ? { type: "watch" } : { type: "hello", token })); };
     ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
-    ws.onclose = () => {
-      $("conn").textContent = "disconnected — reconnecting…";
+    ws.onclose = (ev) => {
+      $("conn").textContent = "disconnected" + (ev.reason ? " (" + ev.reason + ")" : "") + " — reconnecting…";
       document.body.dataset.connected = "false";
       setTimeout(connect, Math.min(5000, 300 * 2 ** retry++));
     };
@@ -264,6 +287,8 @@
       if (state && m.seq < state.seq && m.reason !== "welcome") return;
       const before = state;
       state = m;
+      deadlines = {};
+      m.table.time_left.forEach((left, s) => { if (left !== null) deadlines[s] = performance.now() + left * 1000; });
       window.heartsState = m;
       if (m.event && m.reason === "event") {
         window.heartsLog = (window.heartsLog || []).slice(-300);
@@ -290,6 +315,7 @@
       state.table.online = m.online;
       state.table.names = m.names;
       state.table.spectators = m.spectators;
+      state.table.away = m.away;
       render();
     }
   }
@@ -340,7 +366,8 @@
       const backs = el("div", { class: "backs", "aria-hidden": "true" });
       for (let i = 0; i < Math.min(v.hand_sizes[s], 13); i++) backs.append(el("img", { src: "/cards/back.svg", alt: "" }));
       const online = t.online.includes(s);
-      const badge = t.kinds[s] === "bot" ? "bot · " + t.bots[s] : t.kinds[s] === "open" ? "free seat" : online ? "online" : "offline";
+      const away = t.away.includes(s) ? " · away: a bot plays" : "";
+      const badge = (t.kinds[s] === "bot" ? "bot · " + t.bots[s] : t.kinds[s] === "open" ? "free seat" : online ? "online" : "offline") + away;
       const on = online || t.kinds[s] === "bot";
       const turn = v.to_move === s;
       opp.append(el("div", {
@@ -351,6 +378,7 @@
         el("div", { class: "meta badge" }, el("span", { class: "dot" + (on ? " on" : ""), title: on ? "connected" : "not connected" }), badge),
         el("div", { class: "meta", "data-count": v.hand_sizes[s], text: v.hand_sizes[s] + (v.hand_sizes[s] === 1 ? " card" : " cards") }),
         el("div", { class: "meta pts", text: v.points_taken[s] + " pts · total " + t.totals[s] }),
+        el("div", { class: "meta clock", "data-seat": s }),
         backs));
     }
     // The trick (or the last one, under review or just after it was won): each card at the
@@ -366,7 +394,7 @@
       const at = TRICK_AT[n][k];
       trick.append(el("figure", {
         class: (shown.winner === p.seat ? "win" : "") + (i === 0 ? " lead" : ""), "data-card": p.card, "data-seat": p.seat,
-        style: "--px:" + at[0] + ";--py:" + at[1] + ";z-index:" + (i + 1),
+        css: { "--px": at[0], "--py": at[1], "z-index": i + 1 },
       }, cardImg(p.card), el("figcaption", { text: (p.seat === me ? "you" : seatName(p.seat)), title: seatName(p.seat) })));
     });
     const note = $("trick-note");
@@ -392,6 +420,10 @@
     else if (v.to_move === v.seat) prompt.textContent = "Your turn: play a highlighted card.";
     else if (v.to_move !== null) prompt.textContent = "Waiting for " + seatName(v.to_move) + "…";
     else prompt.textContent = "";
+    if (!spectator && t.away.includes(me) && !v.game_over) {
+      prompt.textContent = "A bot plays for you (your time ran out). ";
+      prompt.append(el("button", { type: "button", id: "back-btn", class: "small primary", text: "I'm back: let me play", onclick: () => send({ type: "back" }) }));
+    }
     // Me, at the bottom of the table, and my hand (a spectator has neither).
     $("me").hidden = spectator;
     $("hand").hidden = spectator;
@@ -400,9 +432,21 @@
       $("hand").textContent = "";
     } else renderMine(v, t, n);
     renderScores();
+    tick();
     if (v.moon_choice_pending) showMoon();
     else if ($("dialog").dataset.kind === "moon") closeDialog();
     if (v.game_over && !shownGameOver) { shownGameOver = true; showGameOver(); }
+  }
+
+  // Each seat's clock: the seconds it has left to act, while the turn timer runs for it.
+  function tick() {
+    if (!state) return;
+    for (const c of document.querySelectorAll(".clock")) {
+      const end = deadlines[c.dataset.seat];
+      const left = end === undefined ? null : Math.max(0, Math.ceil((end - performance.now()) / 1000));
+      c.textContent = left === null ? "" : left + " s left";
+      c.classList.toggle("low", left !== null && left <= 5);
+    }
   }
 
   function renderMine(v, t, n) {
@@ -410,7 +454,8 @@
     meBox.className = "me" + (v.to_move === v.seat || v.must_pass ? " turn" : "");
     meBox.textContent = "";
     meBox.append(el("span", { class: "name", text: "You (" + seatName(v.seat) + ")" }),
-      el("span", { class: "meta", text: v.points_taken[v.seat] + " pts this round · total " + t.totals[v.seat] }));
+      el("span", { class: "meta", text: v.points_taken[v.seat] + " pts this round · total " + t.totals[v.seat] }),
+      el("span", { class: "meta clock", "data-seat": v.seat }));
     if (v.received && v.tricks.length === 0 && v.trick.plays.length < n) meBox.append(el("span", { class: "meta", text: "received " + v.received.map(cardName).join(" ") }));
     // Hand.
     const hand = $("hand");

@@ -1,0 +1,244 @@
+"""What the web server accepts: every limit and its default in one place (:class:`Limits`),
+the refusals it answers with (:class:`Refused` and its kinds), and the per-address rates and
+connection counts (:class:`AddressGuard`, on the ``limits`` library's sliding windows).
+
+A rate is written in the ``limits`` library's notation, such as ``"10/minute"`` or
+``"20 per second"``. :meth:`Limits.from_strings` reads ``NAME=VALUE`` items (the ``--limit``
+options of ``hearts serve``)::
+
+>>> limits = Limits.from_strings(["tables_rate=30/minute", "hello_timeout=2.5"])
+>>> limits.tables_rate, limits.hello_timeout, limits.max_body
+('30/minute', 2.5, 16384)
+>>> Limits.from_strings(["tables=3"])
+Traceback (most recent call last):
+...
+ValueError: unknown limit 'tables'; known limits: max_body, max_message, max_json_depth, max_number_digits, max_name, tables_rate, joins_rate, connect_rate, messages_rate, connections_per_address, hello_timeout, hello_attempts, max_spectators, max_connections, max_tables, bot_tables_per_address, max_bot_tables, max_turn_timer, lobby_size
+>>> guard = AddressGuard(Limits(tables_rate="2/minute"))
+>>> guard.hit("tables", "192.0.2.7"); guard.hit("tables", "192.0.2.7")
+>>> guard.hit("tables", "192.0.2.7")
+Traceback (most recent call last):
+...
+hearts.server.limits.RateLimited: too many tables created from your address (at most 2 per 1 minute); try again in ... s
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import SlidingWindowCounterRateLimiter
+
+Rate = Literal["tables", "joins", "connect", "messages"]
+"""The per-address rates: tables created, seats joined, WebSocket connections opened, messages."""
+
+RATE_WORDS: Final[dict[Rate, str]] = {
+    "tables": "tables created",
+    "joins": "seats joined",
+    "connect": "connections opened",
+    "messages": "messages",
+}
+
+# WebSocket close codes (RFC 6455 §7.4.1) the server closes with, always with a reason text.
+CLOSE_GOING_AWAY: Final = 1001
+"""The server is shutting down."""
+CLOSE_POLICY: Final = 1008
+"""The client broke a rule: too many messages or wrong tokens, no hello in time, no spectators."""
+CLOSE_TRY_LATER: Final = 1013
+"""Too busy for now: connections from the address, spectators of the table, a slow client."""
+CLOSE_NO_TABLE: Final = 4404
+"""There is no such table."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit of the web server, each with its default (pass changed ones to
+    :func:`hearts.server.app.serve`, or as ``--limit NAME=VALUE`` to ``hearts serve``)."""
+
+    # What one request or message may hold.
+    max_body: int = 16 * 1024
+    """Bytes of an HTTP request body (read no further: 413)."""
+    max_message: int = 4096
+    """Bytes of a WebSocket message (an error ``too_large``; nothing changes)."""
+    max_json_depth: int = 8
+    """Nesting of JSON arrays and objects."""
+    max_number_digits: int = 16
+    """Characters of a JSON number (a 5,000-digit integer is refused before it is converted)."""
+    max_name: int = 40
+    """Characters of a player's name."""
+    # Per address (an IPv4 address, or an IPv6 /64 network).
+    tables_rate: str = "10/minute"
+    """Tables created."""
+    joins_rate: str = "30/minute"
+    """Seats taken from the lobby."""
+    connect_rate: str = "60/minute"
+    """WebSocket connections opened."""
+    messages_rate: str = "20/second"
+    """WebSocket messages sent (beyond: an error, and the connection is closed)."""
+    connections_per_address: int = 16
+    """WebSocket connections open at once."""
+    # Connections.
+    hello_timeout: float = 10.0
+    """Seconds a WebSocket connection may stay without a ``hello`` or ``watch`` accepted."""
+    hello_attempts: int = 5
+    """Wrong tokens one connection may show before it is closed."""
+    max_spectators: int = 50
+    """Spectators of one table at a time."""
+    max_connections: int = 4000
+    """Connections (HTTP and WebSocket) the server holds at once, from everyone."""
+    # Tables.
+    max_tables: int = 1000
+    """Unfinished tables at once, from everyone."""
+    bot_tables_per_address: int = 2
+    """Unfinished all-bot tables (no person, no open seat) one address may have made."""
+    max_bot_tables: int = 8
+    """Unfinished all-bot tables at once, from everyone."""
+    max_turn_timer: int = 3600
+    """Seconds a table's turn timer may be set to."""
+    lobby_size: int = 100
+    """Tables the lobby lists at most."""
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name.endswith("_rate"):
+                try:
+                    rate_item(value)
+                except ValueError as e:
+                    raise ValueError(f"limit {f.name}: {e}") from None
+            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise ValueError(f"limit {f.name} must be a positive number, not {value!r}")
+
+    @classmethod
+    def from_strings(cls, items: list[str] | tuple[str, ...]) -> Limits:
+        """The defaults with ``NAME=VALUE`` items applied; raises :class:`ValueError` naming
+        an unknown limit or a bad value."""
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        changes: dict[str, object] = {}
+        for item in items:
+            name, sep, text = item.partition("=")
+            name, text = name.strip(), text.strip()
+            if not sep:
+                raise ValueError(f"a limit is NAME=VALUE, not {item!r}")
+            if name not in fields:
+                raise ValueError(f"unknown limit {name!r}; known limits: {', '.join(fields)}")
+            default = getattr(cls, name)
+            try:
+                changes[name] = type(default)(text)
+            except ValueError:
+                raise ValueError(f"limit {name}: {text!r} is not {'an integer' if isinstance(default, int) else 'a number'}") from None
+        return cls(**changes)  # type: ignore[arg-type]
+
+
+def rate_item(text: str) -> RateLimitItem:
+    """A rate such as ``"10/minute"`` as the ``limits`` library's item; :class:`ValueError` if it
+    is not one."""
+    try:
+        return parse(text)
+    except (ValueError, TypeError):
+        raise ValueError(f"{text!r} is not a rate such as '10/minute' or '20 per second'") from None
+
+
+DEFAULT_LIMITS: Final = Limits()
+"""The limits when none are given."""
+
+
+class Refused(ValueError):
+    """A request or message the server will not honour, with what to answer: ``status`` for
+    HTTP, ``code`` for a WebSocket ``error`` message, and ``close_code`` when the WebSocket
+    connection is to be closed after it (``None``: it stays open)."""
+
+    def __init__(self, message: str, status: int = 400, code: str = "bad_request", close_code: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.close_code = close_code
+
+    @property
+    def reason(self) -> str:
+        """The message cut to a WebSocket close reason (at most 123 bytes of UTF-8)."""
+        return str(self).encode("utf-8")[:123].decode("utf-8", "ignore")
+
+
+class RateLimited(Refused):
+    """Too much from one address (HTTP 429, ``Retry-After``), or from everyone (503)."""
+
+    def __init__(self, message: str, retry_after: int | None = None, *, status: int = 429,
+                 close_code: int | None = CLOSE_TRY_LATER) -> None:
+        super().__init__(message, status, "rate_limited", close_code)
+        self.retry_after = retry_after
+
+
+def address_key(host: str | None) -> str:
+    """Whom a per-address limit counts: an IPv4 address, the /64 network of an IPv6 one (one
+    household or machine), or the text itself (a Unix socket, a test client).
+
+    >>> address_key("192.0.2.7"), address_key("2001:db8:1:2:3:4:5:6"), address_key(None)
+    ('192.0.2.7', '2001:db8:1:2::/64', 'unknown')
+    """
+    if not host:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+class AddressGuard:
+    """The per-address rates (:data:`Rate`) and open WebSocket connections of one server, in
+    memory: :meth:`hit` counts one event and raises :class:`RateLimited` beyond its rate;
+    :meth:`connect` / :meth:`disconnect` count the open connections."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self._rates: dict[Rate, RateLimitItem] = {
+            rate: rate_item(getattr(limits, f"{rate}_rate")) for rate in RATE_WORDS
+        }
+        self.open: Counter[str] = Counter()
+        """Open WebSocket connections by address."""
+
+    def hit(self, rate: Rate, address: str) -> None:
+        """Count one event of ``rate`` from ``address``; raises :class:`RateLimited` (and
+        counts nothing) when the address is at its rate."""
+        item = self._rates[rate]
+        if not self._limiter.hit(item, rate, address):
+            reset = self._limiter.get_window_stats(item, rate, address).reset_time
+            wait = max(1, math.ceil(reset - time.time()))
+            close = CLOSE_POLICY if rate == "messages" else CLOSE_TRY_LATER
+            raise RateLimited(
+                f"too many {RATE_WORDS[rate]} from your address (at most {item}); try again in {wait} s",
+                wait, close_code=close,
+            )
+
+    def connect(self, address: str) -> None:
+        """Count a new WebSocket connection (its rate, and the open ones); raises
+        :class:`RateLimited` if the address has opened too many, or holds too many open."""
+        if self.open[address] >= self.limits.connections_per_address:
+            raise RateLimited(
+                f"too many connections open from your address (at most {self.limits.connections_per_address})"
+            )
+        self.hit("connect", address)
+        self.open[address] += 1
+
+    def disconnect(self, address: str) -> None:
+        """A connection counted by :meth:`connect` has closed."""
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]
+
+    @property
+    def connections(self) -> int:
+        """Open WebSocket connections, from every address."""
+        return sum(self.open.values())

@@ -1,0 +1,81 @@
+"""The web server's Prometheus metrics (``GET /metrics``), in a registry of its own.
+
+=================================  =========================================================
+``hearts_tables_open``             unfinished tables served
+``hearts_connections``             open WebSocket connections
+``hearts_moves_total{by}``         accepted actions (``by``: ``person``, ``bot``, ``stand_in``);
+                                   moves per second is its ``rate()``
+``hearts_move_broadcast_seconds``  from an action's arrival (a message, or a bot's decision) to
+                                   its broadcast queued for every client: check, apply, commit
+``hearts_bot_queue_depth{lane}``   bot decisions waiting for a worker (``lane``: ``people``,
+                                   tables with people; ``bots_only``, all-bot tables)
+``hearts_bot_wait_seconds{lane}``  how long a bot decision waited for a worker
+``hearts_refused_total{code}``     requests and messages refused by a limit or as malformed
+=================================  =========================================================
+
+Each accepted action is also logged (:meth:`Metrics.accepted`): table, seat, action type, who
+acted and the latency.
+
+>>> m = Metrics()
+>>> m.moves.labels("person").inc()
+>>> b"hearts_moves_total{by=\\"person\\"} 1.0" in m.render()
+True
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Final, Literal
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from hearts.actions import Action, to_dict
+from hearts.server.logs import fields
+
+log = logging.getLogger("hearts.server")
+
+Actor = Literal["person", "bot", "stand_in"]
+"""Who made an accepted action: the seat's person, the seat's bot, or the stand-in bot that
+plays for an absent person."""
+
+LATENCY_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+WAIT_BUCKETS: Final = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
+"""The media type of :meth:`Metrics.render`'s text."""
+
+
+class Metrics:
+    """The metrics of one server (see the module); gauges of state are read when scraped."""
+
+    def __init__(self) -> None:
+        r = self.registry = CollectorRegistry()
+        self.tables = Gauge("hearts_tables_open", "Unfinished tables served.", registry=r)
+        self.connections = Gauge("hearts_connections", "Open WebSocket connections.", registry=r)
+        self.moves = Counter("hearts_moves", "Accepted actions (passes, plays, moon choices).", ["by"], registry=r)
+        self.latency = Histogram(
+            "hearts_move_broadcast_seconds", "From an action's arrival to its broadcast queued.",
+            buckets=LATENCY_BUCKETS, registry=r,
+        )
+        self.bot_queue = Gauge("hearts_bot_queue_depth", "Bot decisions waiting for a worker.", ["lane"], registry=r)
+        self.bot_wait = Histogram(
+            "hearts_bot_wait_seconds", "How long a bot decision waited for a worker.", ["lane"],
+            buckets=WAIT_BUCKETS, registry=r,
+        )
+        self.refused = Counter("hearts_refused", "Requests and messages refused.", ["code"], registry=r)
+
+    def accepted(self, table_id: str, action: Action, by: Actor, arrived: float) -> None:
+        """Count an accepted action, observe its latency (since ``arrived``, a
+        :func:`time.perf_counter` reading) and log it."""
+        latency = time.perf_counter() - arrived
+        self.moves.labels(by).inc()
+        self.latency.observe(latency)
+        if log.isEnabledFor(logging.INFO):
+            log.info("action", extra=fields(
+                table=table_id, seat=action.seat, action=to_dict(action)["type"], by=by,
+                latency_ms=round(latency * 1000, 3),
+            ))
+
+    def render(self) -> bytes:
+        """The metrics in Prometheus' text format (:data:`CONTENT_TYPE`)."""
+        return generate_latest(self.registry)

@@ -1,0 +1,137 @@
+"""One WebSocket client of the web table, from its handshake to its close (``WS /ws/{id}``).
+
+A session counts against its address's limits (:class:`~hearts.server.limits.AddressGuard`:
+connections open and opened, messages), must take a seat (``hello``) or watch within
+``hello_timeout`` seconds, may show a wrong token ``hello_attempts - 1`` times, and is closed
+with a code and a reason — after the error messages queued for it — when it breaks a limit or
+is refused for good (see :mod:`hearts.server.protocol`). Its messages go to its
+:class:`~hearts.server.tables.Table`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from hearts.server.limits import CLOSE_NO_TABLE, CLOSE_POLICY, AddressGuard, Refused, address_key
+from hearts.server.logs import fields
+from hearts.server.protocol import Hello, Ping, ProtocolError, Watch, error_message, parse_client
+from hearts.server.tables import Connection, Manager, Table
+
+log = logging.getLogger("hearts.server")
+
+
+class Session:
+    """A WebSocket connection to the table ``table_id``: :meth:`run` serves it to its end."""
+
+    def __init__(self, ws: WebSocket, manager: Manager, guard: AddressGuard) -> None:
+        self.ws = ws
+        self.manager = manager
+        self.guard = guard
+        self.limits = guard.limits
+        self.address = address_key(ws.client.host if ws.client else None)
+        self.conn = Connection(ws.send_text, self._close)
+        self.failures = 0
+        """Wrong tokens shown so far."""
+
+    async def _close(self, code: int, reason: str) -> None:
+        await self.ws.close(code, reason)
+
+    def refuse(self, refusal: Refused, seq: int | None = None) -> None:
+        """Tell the client why its message is refused, and close the connection if the refusal
+        says so."""
+        self.manager.metrics.refused.labels(refusal.code).inc()
+        self.conn.push(error_message(str(refusal), refusal.code, seq))
+        if refusal.close_code is not None:
+            log.info("connection closed", extra=fields(
+                address=self.address, code=refusal.close_code, reason=refusal.code
+            ))
+            self.conn.close(refusal.close_code, refusal.reason)
+
+    async def run(self) -> None:
+        """Serve the connection until it closes."""
+        await self.ws.accept()
+        writer = asyncio.get_running_loop().create_task(self.conn.run_writer())
+        counted = False
+        try:
+            self.guard.connect(self.address)
+            counted = True
+            table = self.manager.get(self.ws.path_params["table_id"])
+            if table is None:
+                raise Refused("there is no such table", 404, "no_table", CLOSE_NO_TABLE)
+            await self._serve(table)
+        except Refused as e:
+            self.refuse(e)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if self.conn.table is not None:
+                self.conn.table.detach(self.conn)
+            if counted:
+                self.guard.disconnect(self.address)
+            if not self.conn.closed:
+                self.conn.kill(1000, "")
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, self.conn.send_timeout)
+
+    async def _serve(self, table: Table) -> None:
+        """Read and answer messages until the connection closes."""
+        conn = self.conn
+        deadline = asyncio.get_running_loop().time() + self.limits.hello_timeout
+        while not conn.closed:
+            wait = None if conn.attached else deadline - asyncio.get_running_loop().time()
+            try:
+                received = await asyncio.wait_for(self.ws.receive(), wait)
+            except asyncio.TimeoutError:
+                timeout = self.limits.hello_timeout
+                raise ProtocolError(f"no hello or watch within {timeout:g} s", "timeout", CLOSE_POLICY) from None
+            if received["type"] == "websocket.disconnect":
+                return
+            arrived = time.perf_counter()
+            self.guard.hit("messages", self.address)
+            raw = received.get("text")
+            if raw is None:
+                raw = received.get("bytes")
+            try:
+                message = parse_client(raw, self.limits)
+            except ProtocolError as e:
+                self.refuse(e, table.seq)
+                continue
+            if isinstance(message, Ping):
+                conn.push({"type": "pong"})
+            elif isinstance(message, Hello):
+                self._hello(table, message)
+            elif isinstance(message, Watch):
+                try:
+                    table.watch(conn)
+                except Refused as e:
+                    self.refuse(e, table.seq)
+            elif not conn.attached:
+                conn.push(error_message(
+                    'not seated: send {"type": "hello", "token": ...} (or {"type": "watch"}) first', "not_seated"
+                ))
+            else:
+                try:
+                    await table.handle(conn, message, arrived)
+                except Exception:  # a bug must not take the server down for the others
+                    log.exception("error handling a message", extra=fields(table=table.id, seat=conn.seat))
+                    conn.push(error_message("internal error; the table is unchanged", "internal", table.seq))
+
+    def _hello(self, table: Table, hello: Hello) -> None:
+        """Seat the connection at the seat the token opens; a wrong token is an error, and
+        one too many closes the connection."""
+        seat = table.seat_for_token(hello.token)
+        if seat is None:
+            self.failures += 1
+            close = CLOSE_POLICY if self.failures >= self.limits.hello_attempts else None
+            message = "wrong token: it opens no seat at this table"
+            self.refuse(ProtocolError(message if close is None else f"{message} (too many wrong tokens)",
+                                      "bad_token", close))
+        elif self.conn.seat is not None and self.conn.seat != seat:
+            self.refuse(ProtocolError("this connection already holds another seat", "bad_token"))
+        else:
+            table.attach(self.conn, seat)
