@@ -123,6 +123,33 @@ class SearchBot(Bot):
         moves = cards_of(view.legal.mask)
         if len(moves) == 1:
             return moves[0]
+        scores, alive = self._compare(len(moves), *self._play_sampler(view, moves))
+        heuristic = choose_card(view, view.legal.mask, True)
+        prior = moves.index(CARDS[heuristic]) if view.legal.mask >> heuristic & 1 else 0
+        return moves[self._choose(scores, alive, prior)]
+
+    def play_scores(self, view: View, samples: int) -> tuple[list[Card], list[list[int]]]:
+        """Every legal card of ``view`` (in card order) and its scores for this seat, one per
+        sample: ``samples`` draws of the hidden hands (:func:`sample_hands`), each followed by
+        a rollout to the end of the round, shared by every card (common random numbers). The
+        scores are what :meth:`choose_play` compares, at a fixed number of samples.
+
+        >>> from hearts import Round, Rules
+        >>> r = Round.deal(Rules(), seed=3, round_number=3)  # a hold round: the 2♣ leads at once
+        >>> r.play("2C")
+        >>> moves, scores = SearchBot(seed=1).play_scores(View.of(r, r.to_move), samples=20)
+        >>> [str(c) for c in moves], [len(s) for s in scores]
+        (['3C', '7C'], [20, 20])
+        """
+        moves = cards_of(view.legal.mask)
+        scores, _ = self._compare(len(moves), *self._play_sampler(view, moves), exactly=samples)
+        return moves, scores
+
+    def _play_sampler(
+        self, view: View, moves: list[Card]
+    ) -> tuple[Callable[[], Sample], Callable[[Sample, int], int]]:
+        """How the plays ``moves`` are compared: a draw of a sample, and the score of move
+        ``i`` on a sample."""
         me, n = view.seat, view.players
         cfg = self._config(view.rules)
         trick = [int(c) for c in view.trick.cards]
@@ -154,10 +181,7 @@ class SearchBot(Bot):
                      random.Random(seed), rollout)
             return _my_score(w, tw, view)
 
-        scores, alive = self._compare(len(moves), draw, score)
-        heuristic = choose_card(view, view.legal.mask, True)
-        prior = moves.index(CARDS[heuristic]) if view.legal.mask >> heuristic & 1 else 0
-        return moves[self._choose(scores, alive, prior)]
+        return draw, score
 
     # --- passing ---------------------------------------------------------------------------
 
@@ -167,6 +191,29 @@ class SearchBot(Bot):
         candidates = pass_candidates(hand, count, self.pass_candidates)
         if len(candidates) == 1:
             return CardSet.from_mask(candidates[0])
+        scores, alive = self._compare(
+            len(candidates), *self._pass_sampler(view, candidates), scale=self.pass_budget, z=self.pass_race,
+            draw_cost=1,
+        )
+        prior = candidates.index(pass_mask(hand, count))
+        return CardSet.from_mask(candidates[self._choose(scores, alive, prior)])
+
+    def pass_scores(self, view: View, passes: Sequence[int], samples: int) -> list[list[int]]:
+        """The scores for this seat of each pass in ``passes`` (card masks of ``view.hand``),
+        one per sample: ``samples`` deals of the other hands, the others passing like the
+        heuristic bot, each followed by a rollout of the whole round, shared by every pass
+        (common random numbers). :meth:`choose_pass` compares the same scores for the
+        :func:`pass_candidates`, racing them within its budget.
+        """
+        return self._compare(len(passes), *self._pass_sampler(view, passes), exactly=samples)[0]
+
+    def _pass_sampler(
+        self, view: View, candidates: Sequence[int]
+    ) -> tuple[Callable[[], Sample], Callable[[Sample, int], int]]:
+        """How the passes ``candidates`` are compared: a draw of a sample, and the score of
+        pass ``i`` on a sample."""
+        hand = view.hand.mask
+        count = view.rules.pass_count
         me, n = view.seat, view.players
         to = view.pass_to
         assert to is not None
@@ -200,11 +247,7 @@ class SearchBot(Bot):
                      random.Random(seed), rollout)
             return _my_score(w, tw, view)
 
-        scores, alive = self._compare(
-            len(candidates), draw, score, scale=self.pass_budget, z=self.pass_race, draw_cost=1
-        )
-        prior = candidates.index(pass_mask(hand, count))
-        return CardSet.from_mask(candidates[self._choose(scores, alive, prior)])
+        return draw, score
 
     def _compare(
         self,
@@ -214,13 +257,17 @@ class SearchBot(Bot):
         scale: float = 1.0,
         z: float = 0.0,
         draw_cost: int = 0,
+        exactly: int | None = None,
     ) -> tuple[list[list[int]], list[int]]:
         """Score ``count`` candidates on shared samples (common random numbers) within the
-        budget times ``scale``, a draw counting as ``draw_cost`` rollouts. With ``z > 0``, every
-        16 samples the candidates clearly worse than the best (:func:`race`) stop being
-        sampled, and the rest share their budget. Returns every candidate's scores and the
-        candidates still in the race."""
-        rollouts, deadline = self._budget(scale)
+        budget times ``scale``, a draw counting as ``draw_cost`` rollouts (or on ``exactly`` that
+        many samples). With ``z > 0``, every 16 samples the candidates clearly
+        worse than the best (:func:`race`) stop being sampled, and the rest share their budget.
+        Returns every candidate's scores and the candidates still in the race."""
+        if exactly is None:
+            rollouts, deadline = self._budget(scale)
+        else:
+            rollouts, deadline = exactly * (count + draw_cost), float("inf")
         scores: list[list[int]] = [[] for _ in range(count)]
         alive = list(range(count))
         done = samples = 0
@@ -273,13 +320,10 @@ def pick(scores: list[list[int]], prior: int, margin: float) -> int:
     best = min(range(len(scores)), key=lambda i: (sum(scores[i]), i))
     if best == prior or margin <= 0:
         return best
-    diffs = [a - b for a, b in zip(scores[prior], scores[best], strict=True)]
-    k = len(diffs)
-    mean = sum(diffs) / k
-    if k < 2:
+    if len(scores[prior]) < 2:
         return prior
-    var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
-    return best if mean > margin * (var / k) ** 0.5 else prior
+    mean, stderr = mean_stderr([a - b for a, b in zip(scores[prior], scores[best], strict=True)])
+    return best if mean > margin * stderr else prior
 
 
 def race(scores: list[list[int]], alive: list[int], z: float) -> list[int]:
@@ -297,14 +341,24 @@ def race(scores: list[list[int]], alive: list[int], z: float) -> list[int]:
         if i == best:
             out.append(i)
             continue
-        mine = scores[i]
-        k = len(mine)
-        diffs = [a - b for a, b in zip(mine, ref, strict=True)]
-        mean = sum(diffs) / k
-        var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
-        if mean <= z * (var / k) ** 0.5:
+        mean, stderr = mean_stderr([a - b for a, b in zip(scores[i], ref, strict=True)])
+        if mean <= z * stderr:
             out.append(i)
     return out
+
+
+def mean_stderr(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` (at least two) and its standard error, the sample standard
+    deviation over the square root of their number. Given the differences between two
+    candidates' scores on the same samples, it is their paired difference and its error.
+
+    >>> mean_stderr([1, 2, 3, 4])
+    (2.5, 0.6454972243679028)
+    """
+    k = len(values)
+    mean = sum(values) / k
+    var = sum((v - mean) ** 2 for v in values) / (k - 1)
+    return mean, (var / k) ** 0.5
 
 
 def _my_score(won: list[int], tricks_won: list[int], view: View) -> int:
