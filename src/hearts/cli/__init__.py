@@ -5,6 +5,7 @@ table, run tournaments. One module per subcommand:
 :mod:`hearts.cli.play`             ``hearts play``: the line-mode table (or the full-screen one)
 :mod:`hearts.cli.tui`              ``hearts tui``: the full-screen terminal table (new or resumed)
 :mod:`hearts.cli.replay`           ``hearts replay FILE``: check a record and print it
+:mod:`hearts.cli.analyze`          ``hearts analyze RECORD``: where each seat lost points
 :mod:`hearts.cli.rules`            ``hearts rules [--book]``: the options, presets, rule book
 :mod:`hearts.cli.serve`            ``hearts serve``: the web table
 :mod:`hearts.cli.arena`            ``hearts arena``: bot tournaments
@@ -28,7 +29,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from hearts.cli import arena, play, replay, rules, serve, tui
+from hearts.cli import analyze, arena, play, replay, rules, serve, tui
 from hearts.cli.common import Streams
 
 if TYPE_CHECKING:
@@ -53,10 +54,10 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``hearts`` command (each subcommand's module adds its own)."""
     parser = _Parser(
-        prog="hearts", description="The card game Hearts: play, replay a record, show the rules."
+        prog="hearts", description="The card game Hearts: play, replay or review a record, show the rules."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (play, tui, replay, rules, serve, arena):
+    for command in (play, tui, replay, analyze, rules, serve, arena):
         command.register(sub)
     return parser
 
