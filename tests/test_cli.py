@@ -11,6 +11,7 @@ import importlib.resources
 import io
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -20,13 +21,15 @@ from pathlib import Path
 import pytest
 
 from hearts import PRESETS, Card, CardSet, Game, Rules, record
+from hearts.actions import Action, Moon, Pass, Play
 from hearts.bots import make_bot
 from hearts.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from hearts.cli import build_parser, main
 from hearts.cli.common import build_rules
 from hearts.cli.play import PlayCLI
+from hearts.errors import IllegalAction
 from hearts.record import GameRecord, Seat
-from hearts.text import Style
+from hearts.text import DEFAULT_LEVEL, SEAT_NAMES, Style
 from hearts.view import View
 
 # --- helpers -------------------------------------------------------------------------------
@@ -155,11 +158,13 @@ def test_game_state_after_a_scripted_game() -> None:
 
 @pytest.mark.parametrize("players", [3, 5, 6])
 def test_other_numbers_of_players(players: int) -> None:
-    """R1.1, R1.2: 3, 5 and 6 players play to the end (seat names Seat 1, ...)."""
+    """R1.1, R1.2: 3, 5 and 6 players play to the end; the seats are named by the compass,
+    clockwise from you (South, R1.4), each bot by its level."""
     code, out, err, _ = run_main(["play", "--seed", "2", "--players", str(players), "--target", "30"])
     assert code == 0, err
     assert f"{players} players" in out and "Game over" in out
-    assert f"Seat {players - 1} (random)" in out
+    others = ", ".join(f"{name} ({DEFAULT_LEVEL})" for name in SEAT_NAMES[players][1:])
+    assert f"Seats, clockwise: You (South), {others}\n" in out
 
 
 def test_same_seed_same_input_same_transcript() -> None:
@@ -183,16 +188,16 @@ def test_record_is_written_and_loads_with_the_same_totals(tmp_path: Path) -> Non
     game = loaded.game
     history = [line.split() for line in out.split("Score history")[1].splitlines()]
     last_row = [row for row in history if row[:1] == ["Round"]][-1]
-    assert last_row[1] == str(len(game.rounds))
-    assert [int(x) for x in last_row[2:]] == game.totals
+    assert last_row[1:3] == [str(len(game.rounds)), "(final)"]
+    assert [int(x) for x in last_row[3:]] == game.totals
     assert game.seed == 4 and game.rounds[0].dealt == Game(Rules(target=40), seed=4).rounds[0].dealt  # R1.3
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["version"] == 2 and data["seed"] == 4
     assert data["seats"] == [
         {"name": "You", "bot": None},
-        {"name": "East", "bot": "random"},
-        {"name": "South", "bot": "random"},
-        {"name": "West", "bot": "random"},
+        {"name": "West", "bot": DEFAULT_LEVEL},
+        {"name": "North", "bot": DEFAULT_LEVEL},
+        {"name": "East", "bot": DEFAULT_LEVEL},
     ]
     assert f"Record saved to {path}" in out
 
@@ -206,10 +211,16 @@ def test_record_keeps_each_bot_spec_as_given(tmp_path: Path) -> None:
         ["play", "--seed", "2", "--name", "Ann", "--bots", *specs, "--record", str(path)], limit=4
     )
     assert code == 0 and "End of input" in out
-    assert "Seats, clockwise: Ann (North), East (heuristic:blunder=0.2), South (search:iterations=20), West (easy)" in out
+    assert (
+        "Seats, clockwise: Ann (South), West (heuristic:blunder=0.2), North (search:iterations=20), East (easy)"
+        in out
+    )
     loaded = record.load(path)
     assert isinstance(loaded, GameRecord)
-    assert list(loaded.seats) == [Seat("Ann"), *(Seat(n, bot=b) for n, b in zip(["East", "South", "West"], specs, strict=True))]
+    assert list(loaded.seats) == [
+        Seat("Ann"),
+        *(Seat(n, bot=b) for n, b in zip(["West", "North", "East"], specs, strict=True)),
+    ]
     assert loaded.game.seed == 2 and not loaded.game.is_over
 
 
@@ -237,10 +248,11 @@ def test_pass_input_errors_reprompt_without_change() -> None:
     table, out = make_table(game, answer)
     assert table.run() == 0
     text = out.getvalue()
-    assert "'zz' is not a card" in text
-    assert "R2.1: 3 cards are passed, not 2" in text
+    assert "'zz' is not a card" in text and "(rule R1.2)" in text
+    assert "You pass 3 cards, not 2 (rule R2.1)" in text
     assert "is given twice" in text
-    assert f"R2.1: it does not hold {not_held}" in text
+    assert f"You don't hold {Style().card(not_held)} (rule R2.1)" in text
+    assert "R2.1:" not in text and "R1.2:" not in text  # the rule follows the words, for people
     assert game.round.passed(0) == CardSet(hand[:3])
     assert "Traceback" not in text and "End of input" in text
 
@@ -273,8 +285,9 @@ def test_play_input_errors_reprompt_without_change() -> None:
     assert before, "the deal gave no illegal card to try"
     assert "'1X' is not a card" in text
     assert "Play one card" in text
-    assert "(R1.3: " in text and "is not in its hand" in text
-    assert any(f"({rule}: " in text for rule in ("R3.1", "R3.2", "R3.3", "R3.4"))
+    assert f"  You don't hold {Style().card(_not_held(before[0][1]))} (rule R1.3). Legal: " in text
+    assert any(f"(rule {rule}). Legal: " in text for rule in ("R3.1", "R3.2", "R3.3", "R3.4"))
+    assert "its hand" not in text and not re.search(r"R\d(\.\d)?: ", text)  # no engine wording
     assert text.count("Legal: ") >= 5
     assert len(r.plays) > len(before[0][0])  # the good card was played
     assert "Traceback" not in text
@@ -293,11 +306,8 @@ def test_bad_input_message_through_main() -> None:
         ["play", "--seed", "4", "--option", "pass_count=0", "--target", "20"], script=[str(wrong), "qq"]
     )
     assert code == 0 and "Traceback" not in out + err
-    assert (
-        f"Play > {wrong}\n  You cannot play {Style().card(wrong)} (R3.1: the first lead is the 2C). Legal: 2♣\n"
-        in out
-    )
-    assert "Play > qq\n  R1.2: 'qq' is not a card" in out
+    assert f"Play > {wrong}\n  The first lead is the 2♣ (rule R3.1). Legal: 2♣\n" in out
+    assert "Play > qq\n  'qq' is not a card: write a rank" in out and "(rule R1.2). Legal: 2♣\n" in out
     assert "Game over" in out
 
 
@@ -352,7 +362,7 @@ def test_piped_input_is_echoed_after_the_prompt() -> None:
     """With a script for stdin, answers appear in the transcript after their prompt."""
     out = io.StringIO()
     main(["play", "--seed", "1"], stdin=io.StringIO("hand\n"), stdout=out, stderr=io.StringIO())
-    assert "Pass 3 to East > hand\n" in out.getvalue()
+    assert "Pass 3 to West > hand\n" in out.getvalue()
 
 
 # --- options -------------------------------------------------------------------------------
@@ -455,7 +465,7 @@ def test_rules_file_and_bots_and_name(tmp_path: Path) -> None:
     )
     assert code == 0, err
     assert "jack_of_diamonds=-10 target=30" in out
-    assert "Ann (North)" in out and ("Ann plays" in out or "Ann leads" in out)
+    assert "Ann (South)" in out and ("Ann plays" in out or "Ann leads" in out)
     assert "Game over" in out
 
 
@@ -560,11 +570,11 @@ def test_replay_of_a_valid_record(tmp_path: Path) -> None:
     text = out.getvalue()
     assert text.count("Trick 13:") == len(game.rounds)
     assert "Round score" in text and "Game over after" in text
-    assert "You pass " in text and "East passes " in text  # names from the record
+    assert "You pass " in text and "West passes " in text  # names from the record
     assert "Seed: 7\n" in text
-    assert "Seats, clockwise:\n  0  You    a person\n  1  East   bot random\n" in text
+    assert f"Seats, clockwise:\n  0  You    a person\n  1  West   bot {DEFAULT_LEVEL}\n" in text
     assert (
-        ", ".join(f"{n} {t}" for n, t in zip(["You", "East", "South", "West"], game.totals, strict=True))
+        ", ".join(f"{n} {t}" for n, t in zip(["You", "West", "North", "East"], game.totals, strict=True))
         in text
     )
 
@@ -631,10 +641,16 @@ def test_rules_command_lists_every_option_and_preset() -> None:
         assert f"  {spec.rule} {spec.label}: {spec.help}\n      allowed: {spec.allowed()}; default " in text
     for preset in PRESETS:
         assert f"\n  {preset} " in text
-    assert "allowed: add_to_others | subtract_from_self | shooter_chooses | add_unless_losing; default add_to_others" in text
+    assert (
+        "allowed: add_to_others | subtract_from_self | shooter_chooses | add_unless_losing; default add_to_others"
+        in text
+    )
     out = io.StringIO()
     assert main(["rules", "--preset", "strict_queen", "--players", "3"], stdout=out) == 0
-    assert "queen_lead=after_break" in out.getvalue() and "pass_cycle = default (left,right,hold)" in out.getvalue()
+    assert (
+        "queen_lead=after_break" in out.getvalue()
+        and "pass_cycle = default (left,right,hold)" in out.getvalue()
+    )
     err = io.StringIO()
     assert main(["rules", "-o", "moon=x"], stdout=io.StringIO(), stderr=err) == 2
     assert "R4.4: option 'moon' is 'x'; allowed:" in err.getvalue()
@@ -698,7 +714,13 @@ def version_1_record(game: Game, names: list[str]) -> dict[str, object]:
                 "scores": list(r.result.scores) if r.result else None,
             }
         )
-    return {"format": "pyhearts.game", "version": 1, "rules": game.rules.to_dict(), "seats": names, "rounds": rounds}
+    return {
+        "format": "pyhearts.game",
+        "version": 1,
+        "rules": game.rules.to_dict(),
+        "seats": names,
+        "rounds": rounds,
+    }
 
 
 def test_replay_of_a_version_1_record(tmp_path: Path) -> None:
@@ -767,14 +789,17 @@ def test_tui_resume_of_a_version_1_record(tmp_path: Path) -> None:
     """`hearts tui --resume` on a version 1 record (names only): seat 0 is you, the other seats
     get the default level and a notice says so; the position is the record's."""
     from hearts.cli.tui import make_session
-    from hearts.tui.session import DEFAULT_LEVEL
 
     game = Game(Rules(target=200), seed=6)
-    table, _ = make_table(game, lambda t, p: first_legal(t.game, p) if len(t.game.score_history) < 1 else None)
+    table, _ = make_table(
+        game, lambda t, p: first_legal(t.game, p) if len(t.game.score_history) < 1 else None
+    )
     table.run()
     assert not game.is_over and len(game.rounds) == 2
     path = tmp_path / "v1.json"
-    path.write_text(json.dumps(version_1_record(game, ["Ann", "East (hard)", "South", "West"])), encoding="utf-8")
+    path.write_text(
+        json.dumps(version_1_record(game, ["Ann", "East (hard)", "South", "West"])), encoding="utf-8"
+    )
     session = make_session(build_parser().parse_args(["tui", "--resume", str(path), "--delay", "0"]))
     assert session.names == ["Ann", "East (hard)", "South", "West"]  # names stay names
     assert session.specs == [DEFAULT_LEVEL] * 3
@@ -784,3 +809,133 @@ def test_tui_resume_of_a_version_1_record(tmp_path: Path) -> None:
     assert sorted(map(str, session.game.history)) == sorted(map(str, game.history))  # passes in seat order
     assert [(r.dealt, r.plays) for r in session.game.rounds] == [(r.dealt, r.plays) for r in game.rounds]
     assert session.view == View.of(game, 0)
+
+
+# --- the terminal table without a terminal, defaults, help, people's words -------------------------
+
+
+def test_tui_without_a_terminal_says_so_and_exits_at_once() -> None:
+    """`hearts tui </dev/null`: a one-line message and exit code 2 within seconds, nothing
+    written to standard output (no escape codes), never a spinning table."""
+    proc = subprocess.run(
+        [*_console_script(), "tui", "--seed", "1"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=15,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr == (
+        "hearts tui: error: the terminal table needs an interactive terminal for its input and output; "
+        "for a script or a pipe, play in line mode: hearts play\n"
+    )
+    err = io.StringIO()  # the same in-process, where the streams are not terminals either
+    assert main(["tui"], stdin=io.StringIO(""), stdout=io.StringIO(), stderr=err) == 2
+    assert "needs an interactive terminal" in err.getvalue()
+
+
+def test_the_play_help_example_runs_as_written() -> None:
+    """The example in `hearts play --help`, run by a shell exactly as printed: every answer is
+    accepted (you pass three cards you hold, then lead the 2♣), and input ends cleanly."""
+    out = io.StringIO()
+    assert main(["play", "--help"], stdout=out) == 0
+    examples = [line.strip() for line in out.getvalue().splitlines() if "| hearts play" in line]
+    assert len(examples) == 1
+    env = {
+        **os.environ,
+        "PYTHONIOENCODING": "utf-8",
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
+    proc = subprocess.run(
+        ["sh", "-c", examples[0]],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "You pass Q♠ K♥ A♥ to West." in proc.stdout
+    assert "Play > 2C\nYou lead 2♣\n" in proc.stdout
+    assert "(rule " not in proc.stdout and "End of input: the game stops here." in proc.stdout
+
+
+def test_one_default_level_at_both_tables_and_levels_by_name() -> None:
+    """The bots' default level is the same in line mode (piped or not) and at the terminal
+    table; a bot is shown by its level, whatever spec stands for it."""
+    from hearts.cli.tui import make_session
+
+    _, out, _, _ = run_main(["play", "--seed", "1"], limit=0)
+    assert f"West ({DEFAULT_LEVEL}), North ({DEFAULT_LEVEL}), East ({DEFAULT_LEVEL})" in out
+    session = make_session(build_parser().parse_args(["tui", "--seed", "1"]))
+    assert session.specs == [DEFAULT_LEVEL] * 3
+    _, out, _, _ = run_main(
+        ["play", "--seed", "1", "--bots", "hard", "search:iterations=8000", "heuristic"], limit=0
+    )
+    assert "Seats, clockwise: You (South), West (hard), North (expert), East (medium)" in out
+
+
+@pytest.mark.parametrize("command", ["play", "tui"])
+def test_help_lists_the_levels_and_the_bots(command: str) -> None:
+    """`--help` of both tables names the levels (the default marked) and the bots."""
+    out = io.StringIO()
+    assert main([command, "--help"], stdout=out) == 0
+    text = " ".join(out.getvalue().split())
+    assert (
+        "a level: easy, medium (default), hard, expert; or a bot: random, heuristic, search, openspiel_ismcts"
+        in text
+    )
+
+
+def _engine_refusals() -> list[IllegalAction]:
+    """Refusals of every kind the engine gives a person: passes, plays (R1.3, R1.4, R3.x) and
+    moon choices, collected from random games."""
+    refusals: list[IllegalAction] = []
+
+    def attempt(game: Game, action: Action) -> None:
+        with pytest.raises(IllegalAction) as caught:
+            game.apply(action)
+        refusals.append(caught.value)
+
+    game = Game(Rules(), seed=1)
+    hand = list(game.round.hand(0))
+    not_held = next(c for c in CardSet.full() if c not in game.round.hand(0))
+    attempt(game, Pass(0, CardSet(hand[:2])))
+    attempt(game, Pass(0, CardSet([*hand[:2], not_held])))
+    attempt(game, Play(0, hand[0]))
+    game.apply(Pass(0, CardSet(hand[:3])))
+    attempt(game, Pass(0, CardSet(hand[3:6])))
+    rng = random.Random(3)
+    for seed in range(4):
+        game = Game(Rules(pass_count=0), seed=seed)
+        attempt(game, Moon(0, "add"))
+        attempt(game, Pass(0, CardSet(list(game.round.hand(0))[:3])))
+        while not game.round.is_over:
+            seat = game.actors()[0]
+            r = game.round
+            attempt(game, Play((seat + 1) % 4, Card.parse("2C")))
+            attempt(game, Play(seat, next(c for c in CardSet.full() if c not in r.hand(seat))))
+            for card in r.hand(seat) - r.legal_plays():
+                attempt(game, Play(seat, card))
+            game.apply(rng.choice(list(game.legal_actions(seat))))
+    return refusals
+
+
+def test_refusals_are_said_in_peoples_words() -> None:
+    """Every refusal a person can meet reads as a sentence to them, the rule last in brackets:
+    no "R3.2:" prefix, no "it"/"its hand" about a seat, cards in the table's style."""
+    from hearts.text import refusal
+
+    refusals = _engine_refusals()
+    rules = {e.rule for e in refusals}
+    assert {"R1.3", "R1.4", "R2.1", "R3.1", "R3.2", "R3.3", "R3.4", "R4.4"} <= rules, rules
+    names = ["You", "West", "North", "East"]
+    for error in refusals:
+        text = refusal(error, names, Style())
+        assert re.fullmatch(r"[A-Z].* \(rule R\d(\.\d)?\)", text), text
+        assert not re.search(r"\bits\b|^It (must|holds|does|has)|seat \d|R\d(\.\d)?: ", text), text
+        assert not re.search(r"(?<!')\b(10|[2-9TJQKA])[CDHS]\b(?!')", text), text  # cards as 2♣, not 2C

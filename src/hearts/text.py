@@ -1,4 +1,4 @@
-"""Words for people: card names, seat names, directions, score tables (every front end's).
+"""Words for people: card names, seat names, bots, directions, refusals, score tables.
 
 The line-mode table, the replay, the terminal table and any other front end print the game
 with these helpers, so a card, a pass direction or a score table reads the same everywhere.
@@ -7,8 +7,8 @@ This module sits below every front end: it imports the engine only, never a fron
 >>> style = Style()
 >>> style.card(Card.parse("TH")), style.hand(CardSet.parse("2C 5C QS 10H AH"))
 ('10♥', '♣ 2 5   ♠ Q   ♥ 10 A')
->>> direction_name(2, 4), does("West", "pass"), points_word(13)
-('across', 'West passes', '13 points')
+>>> direction_name(2, 4), does("West", "pass"), points_word(13), plural(1, "card")
+('across', 'West passes', '13 points', '1 card')
 >>> print("\\n".join(score_table(["You", "East"], [("Round 1", [3, 23])])))
           You  East
 Round 1     3    23
@@ -17,9 +17,10 @@ Round 1     3    23
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
+from hearts.bots import BOT_NAMES, LEVELS
 from hearts.cards import (
     DISPLAY_SUIT_ORDER,
     JACK_OF_DIAMONDS,
@@ -30,12 +31,33 @@ from hearts.cards import (
     CardSet,
 )
 from hearts.errors import HeartsError, IllegalAction
+from hearts.game import Game
 from hearts.mechanics import MoonChoice, trick_winner_offset
 from hearts.record import Seat
-from hearts.round import Round, Trick
+from hearts.round import Phase, Round, Trick
 
-COMPASS: Final = ("North", "East", "South", "West")
-"""Seat names with four players (R1.4): seat 0 is North, then clockwise."""
+SEAT_NAMES: Final[dict[int, tuple[str, ...]]] = {
+    3: ("South", "West", "East"),
+    4: ("South", "West", "North", "East"),
+    5: ("South", "West", "Northwest", "Northeast", "East"),
+    6: ("South", "West", "Northwest", "North", "Northeast", "East"),
+}
+"""Seat names by the number of players, by convention: the person at seat 0 is South, at the
+bottom of the table, and the seats follow clockwise (R1.4), so seat 1, on South's left, is West."""
+
+SHORT_NAMES: Final = {
+    "South": "S",
+    "West": "W",
+    "Northwest": "NW",
+    "North": "N",
+    "Northeast": "NE",
+    "East": "E",
+}
+"""The compass names' abbreviations, for where a full name does not fit."""
+
+DEFAULT_LEVEL: Final = "medium"
+"""The bots' level when a person names none, whichever table they sit at (and whether its
+input is a terminal or a script)."""
 
 _ASCII: Final = str.maketrans(
     {
@@ -110,16 +132,47 @@ def can_encode(stream: object) -> bool:
 
 
 def default_names(players: int, human: str | None = "You") -> list[str]:
-    """Seat names: North, East, South, West with four players (R1.4), else ``Seat i``;
-    seat 0 is called ``human`` when given.
+    """Seat names clockwise from seat 0 (:data:`SEAT_NAMES`); seat 0, South, is called
+    ``human`` when given.
 
     >>> default_names(4), default_names(3, None)
-    (['You', 'East', 'South', 'West'], ['Seat 0', 'Seat 1', 'Seat 2'])
+    (['You', 'West', 'North', 'East'], ['South', 'West', 'East'])
     """
-    names = list(COMPASS) if players == 4 else [f"Seat {s}" for s in range(players)]
+    names = list(SEAT_NAMES[players])
     if human is not None:
         names[0] = human
     return names
+
+
+def short_name(name: str) -> str:
+    """A seat's name in at most 3 cells where space is short: ``NW`` for Northwest, ``Ann``.
+
+    >>> short_name("Northwest"), short_name("You"), short_name("Annabel")
+    ('NW', 'You', 'Ann')
+    """
+    return SHORT_NAMES.get(name, name[:3])
+
+
+def bot_label(spec: str) -> str:
+    """A bot spec as a person reads it: the level it is or stands for (``hard``), else the spec.
+
+    >>> bot_label("hard"), bot_label("heuristic"), bot_label("search:iterations=30")
+    ('hard', 'medium', 'search:iterations=30')
+    """
+    spec = spec.strip()
+    if spec in LEVELS:
+        return spec
+    return next((level for level, s in LEVELS.items() if s == spec), spec)
+
+
+def bots_help(default: str = DEFAULT_LEVEL) -> str:
+    """What may follow ``--bot``: the levels first (the default marked), then the bots.
+
+    >>> bots_help().split(";")[0]
+    'a level: easy, medium (default), hard, expert'
+    """
+    levels = ", ".join(f"{level} (default)" if level == default else level for level in LEVELS)
+    return f"a level: {levels}; or a bot: {', '.join(BOT_NAMES)}, with options as NAME:key=value"
 
 
 def bot_specs(specs: Sequence[str] | None, players: int, default: str) -> list[str]:
@@ -140,12 +193,12 @@ def bot_specs(specs: Sequence[str] | None, players: int, default: str) -> list[s
 
 
 def seat_label(seat: Seat) -> str:
-    """A seat as a person reads it: its name, and a bot's spec in brackets.
+    """A seat as a person reads it: its name, and a bot's level (or spec) in brackets.
 
-    >>> seat_label(Seat("East", bot="search:iterations=900")), seat_label(Seat("Ann"))
-    ('East (search:iterations=900)', 'Ann')
+    >>> seat_label(Seat("East", bot="search:iterations=2500")), seat_label(Seat("Ann"))
+    ('East (hard)', 'Ann')
     """
-    return f"{seat.name} ({seat.bot})" if seat.bot is not None else seat.name
+    return f"{seat.name} ({bot_label(seat.bot)})" if seat.bot is not None else seat.name
 
 
 def is_you(name: str) -> bool:
@@ -164,6 +217,15 @@ def does(name: str, verb: str) -> str:
     if verb.endswith(("s", "sh", "ch")):
         return f"{name} {verb}es"
     return f"{name} {verb}s"
+
+
+def possessive(name: str) -> str:
+    """``West's``, ``your``: whose a thing is.
+
+    >>> possessive("West"), possessive("You")
+    ("West's", 'your')
+    """
+    return "your" if is_you(name) else f"{name}'s"
 
 
 def direction_name(offset: int, players: int) -> str:
@@ -186,15 +248,22 @@ def direction_name(offset: int, players: int) -> str:
 # --- points and scores -----------------------------------------------------------------------
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 card``, ``13 cards``, ``0 tricks``: a count and a regular noun that agree.
+
+    >>> plural(1, "card"), plural(0, "trick")
+    ('1 card', '0 tricks')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def points_word(points: int) -> str:
     """``no points``, ``1 point``, ``5 points``, ``-10 points``.
 
     >>> points_word(0), points_word(1), points_word(-10)
     ('no points', '1 point', '-10 points')
     """
-    if points == 0:
-        return "no points"
-    return f"{points} point" if points == 1 else f"{points} points"
+    return "no points" if points == 0 else plural(points, "point")
 
 
 def score_table(names: Sequence[str], rows: Sequence[tuple[str, Sequence[object]]]) -> list[str]:
@@ -239,18 +308,148 @@ def moon_choice_text(name: str, choice: MoonChoice) -> str:
     return f"{does(name, 'choose')} to subtract 26 from {'your' if is_you(name) else 'their'} own score."
 
 
-def refusal(error: IllegalAction) -> str:
-    """Why the engine refused an action: its rule and reason, without the engine's own
-    ``(legal: ...)`` list (a front end shows the legal cards its own way).
+def refusal(error: IllegalAction, names: Sequence[str] | None = None, style: Style | None = None) -> str:
+    """Why the engine refused a person's action, in a person's words, its rule last.
 
-    >>> from hearts.errors import IllegalPlay
+    The engine's reason speaks of the seat (``2C is not in its hand``, ``it must follow
+    clubs``); this speaks to the person, names seats by ``names`` and shows cards in
+    ``style``, without the engine's ``(legal: ...)`` list (a front end shows the legal cards
+    its own way).
+
+    >>> from hearts.errors import IllegalPass, IllegalPlay
+    >>> refusal(IllegalPlay("2C is not in its hand", rule="R1.3", seat=0))
+    "You don't hold 2♣ (rule R1.3)"
     >>> refusal(IllegalPlay("it must follow clubs (legal: 2C 9C)", rule="R3.2", seat=0))
-    'R3.2: it must follow clubs'
+    'You must follow clubs (rule R3.2)'
+    >>> refusal(IllegalPlay("it is seat 2's turn", rule="R1.4", seat=0), ["You", "West", "North", "East"])
+    "It is North's turn (rule R1.4)"
+    >>> refusal(IllegalPass("3 cards are passed, not 2", rule="R2.1", seat=0), style=Style(ascii_only=True))
+    'You pass 3 cards, not 2 (rule R2.1)'
     """
-    return f"{error.rule}: {_LEGAL_LIST.sub('', error.reason)}"
+    style = style or Style()
+    reason = _LEGAL_LIST.sub("", error.reason)
+    rule, reason = _split_rule(reason, error.rule)
+    for pattern, words in _PEOPLE_WORDS:
+        reason = pattern.sub(lambda m: words(m, names), reason)  # noqa: B023 - used at once
+    reason = _CARD.sub(lambda m: style.card(Card.parse(m.group())), reason)
+    return _sentence(reason, rule)
 
+
+def rule_last(error: HeartsError) -> str:
+    """What is wrong with what a person typed (a card, a rule option), in a sentence with the
+    rule it names last, as :func:`refusal` says it.
+
+    >>> from hearts.errors import CardParseError, RulesError
+    >>> rule_last(CardParseError("R1.2: 'qq' is not a card"))
+    "'qq' is not a card (rule R1.2)"
+    >>> rule_last(RulesError("R4.2: option 'jack_of_diamonds' is -40; allowed: -26..26"))
+    "Option 'jack_of_diamonds' is -40; allowed: -26..26 (rule R4.2)"
+    >>> rule_last(HeartsError("seed 'x' is not a whole number"))
+    "Seed 'x' is not a whole number"
+    """
+    m = _RULE_FIRST.match(str(error))
+    return _sentence(m.group(2), m.group(1)) if m else _sentence(str(error))
+
+
+def _split_rule(text: str, rule: str) -> tuple[str, str]:
+    """``("R1.2", "...")`` from ``"R1.2: ..."`` (the rule a message starts with wins), else ``(rule, text)``."""
+    m = _RULE_FIRST.match(text)
+    return (m.group(1), m.group(2)) if m else (rule, text)
+
+
+def _sentence(text: str, rule: str | None = None) -> str:
+    """``text`` as a sentence (capitalised), and its rule in brackets."""
+    return f"{text[:1].upper()}{text[1:]}" + (f" (rule {rule})" if rule else "")
+
+
+_PHASE_WORDS: Final = {
+    Phase.PASSING.value: "the cards are being passed now",
+    Phase.PLAYING.value: "the cards are being played now",
+    Phase.MOON_CHOICE.value: "the shooter is choosing how the moon scores",
+    Phase.OVER.value: "the round is over",
+}
+
+
+def _seat_name(m: re.Match[str], names: Sequence[str] | None) -> str:
+    seat = int(m.group(1))
+    return names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat}"
+
+
+_Words = Callable[[re.Match[str], Sequence[str] | None], str]
+
+_PEOPLE_WORDS: Final[tuple[tuple[re.Pattern[str], _Words], ...]] = (
+    (re.compile(r"^(\S+) is not in its hand$"), lambda m, names: f"you don't hold {m.group(1)}"),
+    (re.compile(r"^it does not hold\b"), lambda m, names: "you don't hold"),
+    (re.compile(r"^it has already passed$"), lambda m, names: "you have already passed"),
+    (
+        re.compile(r"^(\d+) cards are passed, not (\d+)$"),
+        lambda m, names: f"you pass {m.group(1)} cards, not {m.group(2)}",
+    ),
+    (re.compile(r"^it must\b"), lambda m, names: "you must"),
+    (re.compile(r"\bwhile it holds\b"), lambda m, names: "while you hold"),
+    (re.compile(r"^it is the (\w+) phase$"), lambda m, names: _PHASE_WORDS.get(m.group(1), m.group())),
+    (
+        re.compile(r"^it is seat (\d+)'s turn$"),
+        lambda m, names: f"it is {possessive(_seat_name(m, names))} turn",
+    ),
+    (re.compile(r"^seat (\d+)(?= shot the moon)"), _seat_name),
+)
+"""The engine's wording of a refusal (about "it", the seat) and a person's (to "you")."""
 
 _LEGAL_LIST: Final = re.compile(r"\s*\(legal: [^)]*\)$")
+_RULE_FIRST: Final = re.compile(r"^(R\d+(?:\.\d+)*): (.*)$", re.DOTALL)
+_CARD: Final = re.compile(r"(?<!['\w])(?:10|[2-9TJQKA])[CDHS](?![\w'])")
+
+
+def round_summary(r: Round, names: Sequence[str], style: Style) -> list[str]:
+    """A finished round in lines: the point cards each seat took, the moon if shot, and a
+    table of the tricks, points, round scores and the new totals (R4).
+
+    >>> game = Game(seed=1)
+    >>> while not game.rounds[0].is_over:
+    ...     game.apply(next(iter(game.legal_actions(game.actors()[0]))))
+    >>> lines = round_summary(game.rounds[0], default_names(4), Style())
+    >>> lines[0], lines[-1].split()[0]
+    ('Round 1 is over.', 'Total')
+    """
+    result = r.result
+    if result is None:
+        raise ValueError(f"round {r.round_number + 1} is not over")
+    jack = JACK_OF_DIAMONDS if r.rules.jack_of_diamonds else None
+    lines = [f"Round {r.round_number + 1} is over."]
+    for seat, name in enumerate(names):
+        cards = [c for c in r.won_cards(seat).sorted_by_suit() if c.points or c == jack]
+        took = f"{style.cards(cards)} ({points_word(result.points[seat])})" if cards else "no points"
+        lines.append(f"{does(name, 'take')} {took}.")
+    if result.shooter is not None:
+        lines.append(f"☾ {names[result.shooter]} shot the moon ({moon_effect(r)}).")
+    totals = [b + s for b, s in zip(r.scores_before, result.scores, strict=True)]
+    rows = [
+        ("Tricks", result.tricks_won),
+        ("Points", result.points),
+        ("Round score", result.scores),
+        ("Total", totals),
+    ]
+    return lines + score_table(names, rows)
+
+
+def game_over_lines(game: Game, names: Sequence[str]) -> list[str]:
+    """A finished game in lines: who won with what, then the totals after each round (the
+    last row is the final totals, :attr:`Game.totals <hearts.game.Game.totals>`) (R5)."""
+    winners = game.winners
+    if winners is None:
+        raise ValueError("the game is not over")
+    low = game.totals[winners[0]]
+    if len(winners) == 1:
+        head = f"{does(names[winners[0]], 'win')} with {points_word(low)}!"
+    else:
+        head = f"{' and '.join(names[s] for s in winners)} share the win with {points_word(low)} each."
+    last = len(game.score_history)
+    rows = [
+        (f"Round {i}" + (" (final)" if i == last else ""), list(t))
+        for i, t in enumerate(game.score_history, 1)
+    ]
+    return [head, "Score history (totals after each round; lowest total wins):", *score_table(names, rows)]
 
 
 def option_text(value: object) -> str:
@@ -270,20 +469,30 @@ def option_text(value: object) -> str:
 
 
 __all__ = [
-    "COMPASS",
+    "DEFAULT_LEVEL",
+    "SEAT_NAMES",
+    "SHORT_NAMES",
     "Style",
+    "bot_label",
     "bot_specs",
+    "bots_help",
     "can_encode",
     "default_names",
     "direction_name",
     "does",
+    "game_over_lines",
     "is_you",
     "moon_choice_text",
     "moon_effect",
     "option_text",
+    "plural",
     "points_word",
+    "possessive",
     "refusal",
+    "round_summary",
+    "rule_last",
     "score_table",
     "seat_label",
+    "short_name",
     "winning_card",
 ]

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from hearts.errors import RulesError
 from hearts.rules import PRESETS, OptionSpec, Rules
-from hearts.text import option_text
+from hearts.text import bots_help, option_text
 
 
 @dataclass(frozen=True)
@@ -142,18 +142,16 @@ def _read_rules_arg(text: str) -> dict[str, Any]:
 # --- a table: you and the bots -----------------------------------------------------------------
 
 
-def add_table_args(p: argparse.ArgumentParser, *, default_bot: str) -> None:
+def add_table_args(p: argparse.ArgumentParser) -> None:
     """The arguments of a game at a table (``hearts play``, ``hearts tui``): the seed, the
-    rules, your name, the bots, the record."""
+    rules, your name, the bots (the same default level at both tables), the record."""
     p.add_argument("--seed", type=int, metavar="N", help="seed for the deals and the bots (reproducible)")
     add_rules_args(p)
     p.add_argument("--name", help="your name (default: You)")
     who = p.add_mutually_exclusive_group()
+    who.add_argument("--bot", metavar="SPEC", help=f"the bots at every other seat: {bots_help()}")
     who.add_argument(
-        "--bot", metavar="SPEC", help=f"the bot or level for every other seat (default {default_bot}; see 'hearts rules')"
-    )
-    who.add_argument(
-        "--bots", nargs="+", metavar="SPEC", help="one bot spec per other seat, clockwise from your left"
+        "--bots", nargs="+", metavar="SPEC", help="one level or bot per other seat, clockwise from your left"
     )
     p.add_argument("--record", metavar="FILE", help="save the game record here (after every round too)")
 

@@ -1,10 +1,11 @@
 """``hearts play``: a game against bots at a line-mode table (standard input and output).
 
 The table works the same typed by a person or fed by a script, and with ``--seed`` the same
-input gives the same transcript. You sit at seat 0; the other seats follow clockwise (R1.4),
-so the player on your left, who receives your pass "left", is seat 1. With four players the
-seats are North (you), East, South and West. At an interactive terminal (with Textual
-installed) ``hearts play`` opens the full-screen table of ``hearts tui`` instead.
+input gives the same transcript. You sit at seat 0, South; the other seats follow clockwise
+(R1.4), so the player on your left, who receives your pass "left", is seat 1, West. With four
+players the seats are South (you), West, North and East (:data:`~hearts.text.SEAT_NAMES`).
+At an interactive terminal (with Textual installed) ``hearts play`` opens the full-screen
+table of ``hearts tui`` instead.
 
 >>> import io
 >>> from hearts import Rules
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -46,17 +48,21 @@ from hearts.mechanics import MoonChoice
 from hearts.record import GameRecord, Seat
 from hearts.round import Phase, Round, Trick
 from hearts.text import (
-    COMPASS,
+    DEFAULT_LEVEL,
+    SEAT_NAMES,
     Style,
     bot_specs,
+    bots_help,
     can_encode,
     default_names,
     direction_name,
     does,
+    game_over_lines,
     moon_choice_text,
-    moon_effect,
     points_word,
     refusal,
+    round_summary,
+    rule_last,
     score_table,
     seat_label,
     winning_card,
@@ -65,8 +71,6 @@ from hearts.view import View
 
 InputFn = Callable[[str], str | None]
 """Reads one line after showing a prompt; ``None`` at the end of input."""
-
-DEFAULT_BOT = "random"
 
 COMMANDS = ("help", "hand", "score", "last", "rules", "quit")
 
@@ -79,6 +83,7 @@ Commands, at any prompt:
   hand    your cards            score   points this round and the totals
   last    the last trick        rules   the options in play
   help    this text             quit    stop the game (the record is saved if --record was given)"""
+
 
 class _Quit(Exception):
     """The player typed ``quit``."""
@@ -248,36 +253,19 @@ class PlayCLI:
             self.say(f"  Points this round: {self._by_seat(r.points_taken)}")
 
     def _round_summary(self, r: Round) -> None:
-        result = r.result
-        assert result is not None
-        totals = [b + s for b, s in zip(r.scores_before, result.scores, strict=True)]
+        head, *rest = round_summary(r, self.names, self.style)
         self.say()
-        self.say(f"Round {r.round_number + 1} is over.")
-        if result.shooter is not None:
-            self.say(f"  {self.names[result.shooter]} shot the moon ({moon_effect(r)}).")
-        rows = [
-            ("Tricks", result.tricks_won),
-            ("Points", result.points),
-            ("Round score", result.scores),
-            ("Total", totals),
-        ]
-        for line in score_table(self.names, rows):
+        self.say(head)
+        for line in rest:
             self.say("  " + line)
 
     def _game_over(self) -> None:
-        game = self.game
-        winners = game.winners or ()
+        head, history, *table = game_over_lines(self.game, self.names)
         self.say()
         self.say("══════ Game over ══════")
-        low = game.totals[winners[0]] if winners else 0
-        if len(winners) == 1:
-            self.say(f"{self._does(winners[0], 'win')} with {points_word(low)}!")
-        else:
-            who = " and ".join(self.names[s] for s in winners)
-            self.say(f"{who} share the win with {points_word(low)} each.")
-        self.say("Score history (totals after each round):")
-        rows = [(f"Round {i + 1}", list(totals)) for i, totals in enumerate(game.score_history)]
-        for line in score_table(self.names, rows):
+        self.say(head)
+        self.say(history)
+        for line in table:
             self.say("  " + line)
 
     # --- the person's turn -----------------------------------------------------------------
@@ -329,7 +317,7 @@ class PlayCLI:
             return Pass(view.seat, CardSet.parse(text))
         except CardParseError as e:
             count = view.rules.pass_count
-            self.say(f'  {e}. Type {count} cards on one line, e.g. "QS AH 2C".')
+            self.say(f'  {rule_last(e)}. Type {count} cards on one line, e.g. "QS AH 2C".')
             return None
 
     def _read_play(self, view: View, text: str) -> Action | None:
@@ -340,7 +328,7 @@ class PlayCLI:
         try:
             return Play(view.seat, Card.parse(text))
         except CardParseError as e:
-            self.say(f"  {e}. {legal}")
+            self.say(f"  {rule_last(e)}. {legal}")
             return None
 
     def _read_moon(self, view: View, text: str) -> Action | None:
@@ -351,13 +339,13 @@ class PlayCLI:
         return Moon(view.seat, choice)
 
     def _refused(self, view: View, action: Action, error: IllegalAction) -> str:
-        """The one line that says why the engine refused the person's action."""
+        """The one line that says why the engine refused the person's action, in a person's words."""
+        why = refusal(error, self.names, self.style)
         if isinstance(action, Play):
-            legal = self.style.sorted_cards(view.legal)
-            return f"  You cannot play {self.style.card(action.card)} ({refusal(error)}). Legal: {legal}"
+            return f"  {why}. Legal: {self.style.sorted_cards(view.legal)}"
         if isinstance(action, Pass):
-            return f"  Cannot pass that ({refusal(error)}). Your hand: {self.style.hand(view.hand)}"
-        return f"  Cannot choose that ({refusal(error)})."
+            return f"  {why}. Your hand: {self.style.hand(view.hand)}"
+        return f"  {why}."
 
     def _ask(self, prompt: str, seat: int) -> str:
         """An answer that is not a command; commands are carried out here."""
@@ -397,7 +385,9 @@ class PlayCLI:
                 t = r.tricks[-1]
                 plays = "  ".join(f"{self.names[s]} {self.style.card(c)}" for s, c in t.plays)
                 assert t.winner is not None
-                self.say(f"  Trick {len(r.tricks)}: {plays} → {self.names[t.winner]} ({points_word(t.points)})")
+                self.say(
+                    f"  Trick {len(r.tricks)}: {plays} → {self.names[t.winner]} ({points_word(t.points)})"
+                )
         elif command == "rules":
             self.say(f"  Rules: {r.rules.describe()}")
 
@@ -459,18 +449,30 @@ def make_input(stdin: TextIO, stdout: TextIO) -> InputFn:
 
 # --- the subcommand ------------------------------------------------------------------------
 
-EPILOG = """\
-Seats: you sit at seat 0; the others follow clockwise (R1.4), so seat 1 is on your
-left and receives your pass "left". With 4 players the seats are North (you), East, South
-and West; with 3, 5 or 6 players they are Seat 1, Seat 2, ... The bots' specs are shown
-after their names, e.g. "East (random)", and saved in the record (--record).
+EXAMPLE = "printf 'QS AH KH\\n2C\\n' | hearts play --seed 344"
+"""A scripted start, as the help shows it: with seed 344 you hold these cards, pass three of
+them and lead the 2♣ (the input then ends, and so does the game)."""
+
+BOTS = textwrap.fill(
+    f"Bots (--bot, --bots): {bots_help()}. The same default level plays at the terminal table and in line mode.",
+    92,
+)
+
+EPILOG = f"""\
+Seats: you sit at seat 0, South, at the bottom of the table; the others follow clockwise
+(R1.4), so seat 1, on your left, is West and receives your pass "left". With 4 players:
+South (you), West, North, East; with 3: South, West, East; with 5 or 6, Northwest (North)
+and Northeast sit between West and East. Each bot's level is shown after its name, e.g.
+"West (hard)", and saved in the record (--record).
+
+{BOTS}
 
 Input: a card as QS, q♠, 10h or TD; a pass as three cards on one line ("QS AH 2C" or
 "QS, AH, 2C"). Commands at any prompt: help, hand, score, last, rules, quit.
 At an interactive terminal (and with Textual installed) this starts the full-screen table of
 'hearts tui'; --plain, or input that is not a terminal, gives line mode, which runs the same
 typed or scripted, e.g.
-  printf 'AH KH QS\\n2C\\n' | hearts play --seed 1
+  {EXAMPLE}
 and the same --seed with the same input gives the same transcript.
 
 Rules: --preset, then --rules, then each --option, then --players and --target.
@@ -487,9 +489,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         epilog=EPILOG + "\n" + options_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_table_args(p, default_bot=DEFAULT_BOT)
+    add_table_args(p)
     p.add_argument(
-        "--plain", action="store_true", help="line mode even at an interactive terminal (no full-screen table)"
+        "--plain",
+        action="store_true",
+        help="line mode even at an interactive terminal (no full-screen table)",
     )
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols (QS, not Q♠)")
     p.set_defaults(run=run)
@@ -525,13 +529,13 @@ def play_command(args: argparse.Namespace, input_fn: InputFn, output: TextIO, er
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     seeder = random.Random(f"hearts-bots-{seed}")
     try:
-        specs = bot_specs(bot_args(args), n, DEFAULT_BOT)
+        specs = bot_specs(bot_args(args), n, DEFAULT_LEVEL)
         bots = {s: make_bot(spec, seed=seeder.randrange(2**31)) for s, spec in enumerate(specs, start=1)}
     except HeartsError as e:
         return usage_error(errors, "play", str(e))
     names = default_names(n, args.name or "You")
     seats = [Seat(names[0]), *(Seat(names[s], bot=spec) for s, spec in enumerate(specs, start=1))]
-    where = f" ({COMPASS[0]})" if n == 4 else " (seat 0)"
+    where = f" ({SEAT_NAMES[n][0]})" if names[0] != SEAT_NAMES[n][0] else ""
     intro = [
         f"Hearts · {n} players · to {rules.target} points · lowest total wins",
         f"Rules: {rules.describe()}",

@@ -4,6 +4,10 @@ This module turns the command line into a :class:`~hearts.tui.session.Session` (
 resumed from a record) and starts :class:`~hearts.tui.app.HeartsApp` on it; the table itself
 knows nothing of command lines. ``hearts play`` at an interactive terminal comes here too.
 
+The table needs an interactive terminal: without one (a pipe, a script, ``</dev/null``)
+``hearts tui`` says so and exits with code 2 at once, rather than guess; line mode
+(``hearts play``) is the table for scripts.
+
 >>> p = argparse.ArgumentParser(prog="hearts tui")
 >>> register(p.add_subparsers())
 >>> make_session(p.parse_args(["tui", "--seed", "2", "--bot", "easy", "--delay", "0"])).specs
@@ -20,6 +24,7 @@ from hearts.cli.common import (
     add_table_args,
     bot_args,
     build_rules,
+    isatty,
     options_help,
     rules_args_given,
     usage_error,
@@ -43,18 +48,19 @@ def seconds(text: str) -> float:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``hearts tui`` to the command's subparsers."""
-    from hearts.tui.session import DEFAULT_DELAY, DEFAULT_LEVEL  # no Textual: the session's defaults
+    from hearts.tui.session import DEFAULT_DELAY  # no Textual: the session's default
 
     p = sub.add_parser(
         "tui",
         help="play at the full-screen terminal table (Textual; the 'tui' extra)",
         description="Play a game of Hearts against bots at a full-screen terminal table (Textual). "
-        "Keys: arrows or a card's name (qs, 10h) to choose, Enter to play, Space to mark a pass "
-        "card, h hint, u undo, l last trick, s scores, n new game, ctrl+s save, ctrl+q quit.",
+        "Keys: arrows or a card's name (qs, 10h) to choose, Enter to play, Space to mark a pass card; "
+        "? lists every key; ctrl+q quits, offering to save the game first. It needs an interactive "
+        "terminal: for scripts and pipes, use 'hearts play'.",
         epilog=options_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_table_args(p, default_bot=DEFAULT_LEVEL)
+    add_table_args(p)
     p.add_argument(
         "--resume",
         metavar="FILE",
@@ -84,6 +90,13 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         session = make_session(args)
     except HeartsError as e:
         return usage_error(streams.stderr, "tui", str(e))
+    if not (isatty(streams.stdin) and isatty(streams.stdout)):
+        return usage_error(
+            streams.stderr,
+            "tui",
+            "the terminal table needs an interactive terminal for its input and output; "
+            "for a script or a pipe, play in line mode: hearts play",
+        )
     from hearts.tui.app import HeartsApp
 
     app = HeartsApp(session, record_path=args.record)

@@ -1,32 +1,29 @@
 """The terminal table: a Textual app laid out like a card table.
 
-Your hand runs along the bottom (suit colours, illegal cards dimmed), the other seats sit
-left, across and right with their names, difficulty, card counts and points, the trick is in
-the middle. Keys (see :data:`TableScreen.BINDINGS` and the footer):
+You sit at the bottom (South, with four players), your hand along the bottom edge (suit
+colours, illegal cards dimmed, wrapped into rows when the window is narrow); the other seats
+sit left, across and right in clockwise order (R1.4) with their names, levels, card counts and
+points; the trick is in the middle. Every key is listed by ``?`` (:class:`HelpScreen`, made
+from the bindings), the main ones in the footer. Clicking a card plays it (or marks it while
+passing).
 
-=================  ===============================================================
-←/→                move along your hand; typing a card (``qs``, ``10h``) jumps to it
-Enter              play the selected card, or confirm the pass
-Space              mark / unmark a card to pass
-h                  hint: what the search bot would do, and why (one line)
-u                  undo your last play in this round (and the bots' plays after it)
-l / s              the last trick / the score history
-n                  new game (a rules preset, every rule option, the bots, the seed)
-Ctrl+S             save the game record (resume with ``hearts tui --resume FILE``)
-Ctrl+Q             quit (the record is saved first when ``--record`` was given)
-=================  ===============================================================
-
-Clicking a card plays it (or marks it while passing). Bots think in a worker thread and
-their moves are paced by the session's ``delay``.
+A finished round is summed up (:class:`RoundSummaryScreen`: its last trick, who took which
+points, the moon, the round's scores and the new totals) before the next one starts; a
+finished game shows the winner and the final totals. Quitting asks whether to save the game
+first (:class:`QuitScreen`); ``hearts tui --resume FILE`` goes on with a saved game. Bots
+think in a worker thread and their moves are paced by the session's ``delay``. A window
+smaller than the table needs says so instead of cutting the table off.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -42,21 +39,28 @@ from hearts.bots import LEVELS
 from hearts.cards import DIAMONDS, HEARTS, RANK_LETTERS, SUIT_LETTERS, Card, CardSet
 from hearts.errors import HeartsError, IllegalAction
 from hearts.mechanics import MoonChoice
-from hearts.round import Phase, Trick
+from hearts.round import Phase, Round, Trick
 from hearts.rules import OPTION_NAMES, PRESETS, OptionSpec, Rules, parse_option_value
 from hearts.text import (
+    DEFAULT_LEVEL,
+    SEAT_NAMES,
     Style,
     bot_specs,
     direction_name,
     does,
+    game_over_lines,
     moon_choice_text,
     option_text,
+    plural,
     points_word,
     refusal,
+    round_summary,
+    rule_last,
     score_table,
+    short_name,
     winning_card,
 )
-from hearts.tui.session import DEFAULT_LEVEL, HINT_BOT, HUMAN, Session, hint
+from hearts.tui.session import HINT_BOT, HUMAN, Session, hint
 from hearts.view import View
 
 RANK_KEYS = {c.lower(): i for i, c in enumerate(RANK_LETTERS)}
@@ -65,6 +69,15 @@ SUIT_KEYS = {c.lower(): i for i, c in enumerate(SUIT_LETTERS)}
 
 STYLE = Style()
 """Cards on the table: ``Q♠``, ``10♥`` (as in line mode)."""
+
+CARD_WIDTH = 3
+"""Cells of one card of the hand (``10♥``); one more separates it from the next."""
+
+MIN_WIDTH = 60
+"""The narrowest window the table is laid out for (side panels and the trick side by side)."""
+
+NARROW = 80
+"""Below this width the side panels are narrower and the trick shows short names."""
 
 
 def card_style(card: Card, *, dim: bool = False) -> str:
@@ -80,21 +93,65 @@ def card_text(card: Card, *, dim: bool = False) -> Text:
     return Text(STYLE.card(card), style=card_style(card, dim=dim))
 
 
-def cards_text(cards: list[Card]) -> Text:
+def cards_text(cards: Sequence[Card]) -> Text:
     """Cards in their colours, separated by blanks."""
-    out = Text()
-    for i, c in enumerate(cards):
-        if i:
-            out.append(" ")
-        out.append_text(card_text(c))
-    return out
+    return Text(" ").join(card_text(c) for c in cards)
 
 
 def table_positions(players: int) -> tuple[list[int], list[int], list[int]]:
-    """Seats shown on the left, across (top) and right of the person, clockwise (R1.4)."""
-    if players == 2:  # pragma: no cover - the engine has 3..6 players
-        return [], [1], []
+    """Seats shown on the left, across (top, left to right) and right of the person: clockwise
+    from the person's left (R1.4), so with four players West, North, East.
+
+    >>> table_positions(4), table_positions(3)
+    (([1], [2], [3]), ([1], [], [2]))
+    """
     return [1], list(range(2, players - 1)), [players - 1]
+
+
+def cards_per_row(width: int) -> int:
+    """How many cards of the hand fit on one row of a window ``width`` cells wide (the hand
+    has a cell of padding each side and a blank between cards).
+
+    >>> cards_per_row(80), cards_per_row(60)
+    (19, 14)
+    """
+    return max(1, (width - 2 + 1) // (CARD_WIDTH + 1))
+
+
+def hand_rows(cards: int, width: int) -> int:
+    """Rows of a hand of ``cards`` cards in a window ``width`` cells wide.
+
+    >>> hand_rows(13, 120), hand_rows(17, 60), hand_rows(0, 60)
+    (1, 2, 1)
+    """
+    return max(1, -(-cards // cards_per_row(width)))
+
+
+def needed_height(players: int, hand_size: int, width: int) -> int:
+    """The window height the table needs at ``width``: the status line, the seats across
+    (if any), the middle row (seat panels and the trick), your line (two when narrow), the
+    hand's rows, the message line and the footer.
+
+    >>> needed_height(4, 13, 80), needed_height(3, 17, 60)
+    (19, 17)
+    """
+    across = 5 if table_positions(players)[1] else 0
+    you = 1 if width >= NARROW else 2
+    return 1 + across + 8 + you + 2 * hand_rows(hand_size, width) + 1 + 1
+
+
+def trick_text(trick: Trick, names: Sequence[str]) -> Text:
+    """A finished trick, one play a line, and who took it with its points."""
+    lines = []
+    width = max(len(names[seat]) for seat, _ in trick.plays)
+    for seat, card in trick.plays:
+        led = "led by " if seat == trick.leader else "       "
+        lines.append(Text(f"{led}{names[seat]:<{width}}  ") + card_text(card))
+    if trick.winner is not None:
+        lines.append(
+            Text(f"→ {does(names[trick.winner], 'take')} it ({points_word(trick.points)})", style="bold")
+        )
+    return Text("\n").join(lines)
 
 
 # --- widgets -----------------------------------------------------------------------------------
@@ -111,6 +168,8 @@ class CardWidget(Static):
     """One card of your hand: raised when marked to pass, reversed under the cursor."""
 
     class Clicked(Message):
+        """A card of the hand was clicked (``index`` in the hand as shown)."""
+
         def __init__(self, index: int) -> None:
             super().__init__()
             self.index = index
@@ -121,14 +180,15 @@ class CardWidget(Static):
         self.card: Card | None = None
 
     def show(self, card: Card | None, *, legal: bool, marked: bool, cursor: bool) -> None:
+        """Show ``card`` (``None``: hide this slot: the hand has fewer cards)."""
         self.card = card
         self.display = card is not None
         if card is None:
             return
-        face = Text(STYLE.card(card).rjust(3), style=card_style(card, dim=not legal))  # a 3-cell card
+        face = Text(STYLE.card(card).rjust(CARD_WIDTH), style=card_style(card, dim=not legal))
         if cursor:
             face.stylize("reverse")
-        blank = Text("   ")
+        blank = Text(" " * CARD_WIDTH)
         lines = [face, blank] if marked else [blank, face]
         show(self, Text("\n").join(lines))
         if self.has_class("illegal") == legal:
@@ -142,7 +202,7 @@ class CardWidget(Static):
 
 
 class SeatPanel(Static):
-    """Another seat: name, difficulty, cards held, points this round, total."""
+    """Another seat: its name, its bot's level and cards held, its points this round and total."""
 
     def __init__(self, seat: int) -> None:
         super().__init__("", classes="seat", id=f"seat-{seat}")
@@ -150,14 +210,17 @@ class SeatPanel(Static):
 
     def show(self, session: Session, view: View) -> None:
         s = self.seat
-        turn = view.to_move == s and view.phase is not Phase.PASSING
+        turn = view.to_move == s and view.phase is Phase.PLAYING
         name = Text(("▶ " if turn else "") + session.names[s], style="bold yellow" if turn else "bold")
-        name.append(f" · {session.difficulty(s)}", style="italic")
-        line = f"{view.hand_sizes[s]} cards · {points_word(view.points_taken[s])}"
-        total = f"total {view.scores[s]}"
+        held = Text(f"{session.difficulty(s)} · {plural(view.hand_sizes[s], 'card')}", style="italic")
+        total = f" · total {session.game.totals[s]}"  # after the round once it is scored
         if view.phase is Phase.PASSING:
-            total += " · passing…" if s in session.game.actors() else " · passed"
-        show(self, Text("\n").join([name, Text(line), Text(total, style="dim")]))
+            now = "passing…" if s in session.game.actors() else "passed"
+        else:
+            now = points_word(view.points_taken[s])
+            if len(now + total) > self.content_size.width > 0:  # a narrow panel
+                now = f"{view.points_taken[s]} pts"
+        show(self, Text("\n").join([name, held, Text(now + total, style="dim")]))
         if self.has_class("to-move") != turn:
             self.set_class(turn, "to-move")
 
@@ -166,25 +229,72 @@ class SeatPanel(Static):
 
 
 class InfoScreen(ModalScreen[None]):
-    """A text panel (last trick, score history); any of Escape, Enter or the key that opened it closes it."""
+    """A text panel (last trick, score history, a round's summary, the keys); Escape, Enter,
+    Space or the key that opened it closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,space,l,s,q", "close", "Close"),
+        Binding("escape,enter,space,l,s,q,question_mark", "close", "Close"),
     ]
 
-    def __init__(self, title: str, body: Text | str, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        body: Text | str | RichTable,
+        *,
+        id: str | None = None,
+        closing: str = "Escape or Enter to close",
+    ) -> None:
         super().__init__(id=id)
         self.title_text = title
         self.body = body
+        self.closing = closing
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(Text(self.title_text, style="bold"))
-            yield Static(self.body, id="info-body")
-            yield Label(Text("Escape or Enter to close", style="dim"))
+            with VerticalScroll(classes="info-scroll"):
+                yield Static(self.body, classes="info-body")
+            yield Label(Text(self.closing, style="dim"))
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The text scrolls when the window is too short for it; the closing line stays."""
+        self.query_one(".info-scroll").styles.max_height = max(3, event.size.height - 4)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class RoundSummaryScreen(InfoScreen):
+    """A finished round: its last trick, the point cards each seat took, the moon if shot, the
+    round's scores and the new totals (R4). The next round waits until it is closed."""
+
+    def __init__(self, r: Round, names: Sequence[str]) -> None:
+        lines = round_summary(r, names, STYLE)
+        body = Text("Last trick\n", style="bold") + trick_text(r.tricks[-1], names) + Text("\n\n")
+        body += Text("\n".join(lines[1:]))
+        super().__init__(lines[0], body, id="round-summary", closing="Enter, Space or Escape: go on")
+
+
+class HelpScreen(InfoScreen):
+    """Every key of the table, from the bindings themselves (so the list cannot go stale)."""
+
+    TYPING: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("a card's name", "jump to that card: a rank (2-9, 10 or t, j, q, k, a) then a suit (c, d, h, s)"),
+        ("a rank alone", "jump to your first card of that rank"),
+        ("a click", "on a card: play it (mark it while passing)"),
+        ("Escape", "close a dialog"),
+    )
+
+    def __init__(self, bindings: Sequence[tuple[str, str]]) -> None:
+        rows = [*bindings, *self.TYPING]
+        table = RichTable.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for key, what in rows:
+            table.add_row(key, what)
+        super().__init__("Keys", table, id="help")
+        self.rows = rows
+        """(key, what it does): the bindings' keys first, then typing and clicking."""
 
 
 class MoonScreen(ModalScreen[MoonChoice]):
@@ -208,7 +318,7 @@ class MoonScreen(ModalScreen[MoonChoice]):
                 + " · ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
             )
             with Horizontal(classes="buttons"):
-                yield Button("Add 26 to everyone else (a)", id="add", variant="primary")
+                yield Button("Add 26 to the others (a)", id="add", variant="primary")
                 yield Button("Subtract 26 from me (s)", id="subtract")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -219,12 +329,12 @@ class MoonScreen(ModalScreen[MoonChoice]):
 
 
 class GameOverScreen(ModalScreen[str]):
-    """Who won, the totals after each round; n: a new game, Escape: look at the table."""
+    """Who won and the totals after each round, the last the final ones (R5); n: a new game,
+    Escape: look at the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('new')", "New game"),
         Binding("escape", "choose('close')", "Back to the table"),
-        Binding("ctrl+q", "choose('quit')", "Quit"),
     ]
 
     def __init__(self, body: Text) -> None:
@@ -234,13 +344,41 @@ class GameOverScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(Text("Game over", style="bold"))
-            yield Static(self.body)
+            yield Static(self.body, id="game-over-body")
             with Horizontal(classes="buttons"):
                 yield Button("New game (n)", id="new", variant="primary")
                 yield Button("Quit (ctrl+q)", id="quit")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+
+class QuitScreen(ModalScreen[str]):
+    """Quitting: save the game first (s), quit without saving (q), or go back (Escape)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "choose('save')", "Save, then quit"),
+        Binding("q", "choose('quit')", "Quit without saving"),
+        Binding("escape", "choose('cancel')", "Cancel"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="quit")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text("Save the game before quitting?", style="bold"))
+            yield Static("A saved game goes on with: hearts tui --resume FILE", classes="dim")
+            with Horizontal(classes="buttons"):
+                yield Button("Save (s)", id="save", variant="primary")
+                yield Button("Don't save (q)", id="quit", variant="error")
+                yield Button("Cancel (Esc)", id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "cancel")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
@@ -259,7 +397,9 @@ class SaveScreen(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label(Text("Save the game record to:", style="bold"))
             yield Input(self.default, id="save-path")
-            yield Label(Text("Enter to save · Escape to cancel · resume with hearts tui --resume FILE", style="dim"))
+            yield Label(
+                Text("Enter to save · Escape to cancel · resume with hearts tui --resume FILE", style="dim")
+            )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)
@@ -294,14 +434,20 @@ class NewGameScreen(ModalScreen[Session | None]):
             yield Label(Text("New game", style="bold"))
             with VerticalScroll(id="new-game-fields"), Grid(id="new-game-grid"):
                 yield Label("Preset (R6)")
-                yield Select([(p, p) for p in PRESETS], value=preset or Select.BLANK, prompt="(as below)", id="preset")
+                yield Select(
+                    [(p, p) for p in PRESETS], value=preset or Select.BLANK, prompt="(as below)", id="preset"
+                )
                 for spec in Rules.options():
                     yield Label(f"{spec.label} ({spec.rule})")
                     yield option_field(spec, getattr(rules, spec.name))
                 yield Label("Bots")
-                yield Select([(level, level) for level in levels], value=first, allow_blank=False, id="difficulty")
+                yield Select(
+                    [(level, level) for level in levels], value=first, allow_blank=False, id="difficulty"
+                )
                 yield Label("Bot specs")
-                yield Input("", placeholder="optional, one per seat: easy hard search:iterations=200", id="specs")
+                yield Input(
+                    "", placeholder="optional, one per seat: easy hard search:iterations=200", id="specs"
+                )
                 yield Label("Seed")
                 yield Input("", placeholder="empty: random", id="seed")
             yield Static("", id="new-game-help")
@@ -342,12 +488,15 @@ class NewGameScreen(ModalScreen[Session | None]):
         try:
             self.dismiss(self.build())
         except HeartsError as e:
-            error.update(Text(str(e), style="bold red"))
+            error.update(Text(rule_last(e), style="bold red"))
 
     def rules(self) -> Rules:
         """The rules the form holds (a :class:`~hearts.errors.RulesError` names what is wrong)."""
         return Rules.from_dict(
-            {spec.name: option_value(spec, self.query_one(f"#opt-{spec.name}", Widget)) for spec in Rules.options()}
+            {
+                spec.name: option_value(spec, self.query_one(f"#opt-{spec.name}", Widget))
+                for spec in Rules.options()
+            }
         )
 
     def build(self) -> Session:
@@ -358,7 +507,9 @@ class NewGameScreen(ModalScreen[Session | None]):
             raise HeartsError(f"seed {seed_text!r} is not a whole number 0 or more")
         level = self.query_one("#difficulty", Select).value
         typed = self.query_one("#specs", Input).value.split()
-        specs = bot_specs(typed or [level if isinstance(level, str) else DEFAULT_LEVEL], rules.players, DEFAULT_LEVEL)
+        specs = bot_specs(
+            typed or [level if isinstance(level, str) else DEFAULT_LEVEL], rules.players, DEFAULT_LEVEL
+        )
         return Session.new(
             rules,
             int(seed_text) if seed_text else None,
@@ -379,7 +530,12 @@ def option_field(spec: OptionSpec, value: object) -> Widget:
         return Switch(value=bool(value), id=field_id)
     if spec.kind == "choice":
         return Select([(c, c) for c in spec.choices], value=value, allow_blank=False, id=field_id)
-    if spec.kind == "int" and spec.low is not None and spec.high is not None and spec.high - spec.low < SHORT_RANGE:
+    if (
+        spec.kind == "int"
+        and spec.low is not None
+        and spec.high is not None
+        and spec.high - spec.low < SHORT_RANGE
+    ):
         values = range(spec.low, spec.high + 1)
         return Select([(str(v), v) for v in values], value=value, allow_blank=False, id=field_id)
     return Input(option_text(value), placeholder=spec.allowed(), id=field_id)
@@ -406,19 +562,32 @@ def option_value(spec: OptionSpec, field: Widget) -> object:
 
 
 class TableScreen(Screen[None]):
-    """The card table. All game keys live here, so dialogs on top do not see them."""
+    """The card table. All game keys live here, so dialogs on top do not see them.
+
+    Each binding's tooltip is its line in the help screen (``?``).
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "←", show=False),
-        Binding("right", "move(1)", "→", show=False),
-        Binding("enter", "confirm", "Play/pass"),
-        Binding("space", "mark", "Mark"),
-        Binding("h", "hint", "Hint"),
-        Binding("u", "undo", "Undo"),
-        Binding("l", "last_trick", "Last"),
-        Binding("s", "scores", "Scores"),
-        Binding("n", "new_game", "New"),
-        Binding("ctrl+s", "save", "Save"),
+        Binding("question_mark", "help", "Help", tooltip="this list of keys"),
+        Binding("left", "move(-1)", "←", show=False, tooltip="the card on the left in your hand"),
+        Binding("right", "move(1)", "→", show=False, tooltip="the card on the right in your hand"),
+        Binding("enter", "confirm", "Play/pass", tooltip="play the selected card, or pass the marked cards"),
+        Binding("space", "mark", "Mark", tooltip="mark or unmark the selected card to pass"),
+        Binding("h", "hint", "Hint", tooltip="what the search bot would do, and why (one line)"),
+        Binding(
+            "u", "undo", "Undo", tooltip="take back your last play in this round and the bots' plays after it"
+        ),
+        Binding("l", "last_trick", "Last", tooltip="the last trick: who played what, who took it"),
+        Binding("s", "scores", "Scores", tooltip="the totals after each round, and this round's points"),
+        Binding(
+            "n",
+            "new_game",
+            "New",
+            tooltip="a new game: a rules preset, every rule option, the bots, the seed",
+        ),
+        Binding(
+            "ctrl+s", "save", "Save", tooltip="save the game record (go on later: hearts tui --resume FILE)"
+        ),
     ]
 
     def __init__(self) -> None:
@@ -440,30 +609,55 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         session = self.hearts.session
         left, top, right = table_positions(session.rules.players)
-        yield Static("", id="status")
-        with Horizontal(id="top"):
-            for s in top:
-                yield SeatPanel(s)
-        with Horizontal(id="middle"):
-            with Vertical(id="left", classes="side"):
-                for s in left:
+        yield Static("", id="too-small")
+        with Vertical(id="table"):
+            yield Static("", id="status")
+            with Horizontal(id="top") as across:
+                across.display = bool(top)
+                for s in top:
                     yield SeatPanel(s)
-            with Grid(id="trick"):
-                for name in ("tc", "ml", "mc", "mr", "bc"):
-                    yield Static("", id=f"trick-{name}", classes="trick-cell")
-            with Vertical(id="right", classes="side"):
-                for s in right:
-                    yield SeatPanel(s)
-        yield Static("", id="you")
-        with Horizontal(id="hand"):
-            for i in range(session.rules.hand_size):
-                yield CardWidget(i)
-        yield Static("", id="message")
+            with Horizontal(id="middle"):
+                with Vertical(id="left", classes="side"):
+                    for s in left:
+                        yield SeatPanel(s)
+                with Grid(id="trick"):
+                    for name in ("tc", "ml", "mc", "mr", "bc"):
+                        yield Static("", id=f"trick-{name}", classes="trick-cell")
+                with Vertical(id="right", classes="side"):
+                    for s in right:
+                        yield SeatPanel(s)
+            yield Static("", id="you")
+            with Grid(id="hand"):
+                for i in range(session.rules.hand_size):
+                    yield CardWidget(i)
+            yield Static("", id="message")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.fit(self.size.width, self.size.height)
         self.refresh_table()
         self.say(self._said)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size.width, event.size.height)
+        self.call_after_refresh(self.refresh_table)  # once the parts have their new sizes
+
+    def fit(self, width: int, height: int) -> None:
+        """Lay the table out for a window of ``width`` × ``height``: narrow side panels below
+        :data:`NARROW` columns, and a notice instead of the table when it does not fit."""
+        rules = self.hearts.session.rules
+        need = needed_height(rules.players, rules.hand_size, max(width, MIN_WIDTH))
+        small = width < MIN_WIDTH or height < need
+        self.set_class(width < NARROW, "narrow")
+        self.set_class(small, "too-small")
+        self.query_one("#hand", Grid).styles.grid_size_columns = cards_per_row(width)
+        if small:
+            notice = (
+                f"This window is {width}×{height}: the table needs at least {max(width, MIN_WIDTH)}×{need} "
+                f"for {rules.players} players.\nMake the window larger (Ctrl+Q quits), "
+                "or play in line mode: hearts play --plain"
+            )
+            show(self.query_one("#too-small", Static), Text(notice, style="bold"))
 
     # --- drawing -----------------------------------------------------------------------------
 
@@ -499,6 +693,7 @@ class TableScreen(Screen[None]):
         show(self.query_one("#you", Static), self._you(view))
 
     def _status(self, view: View) -> Text:
+        """The round, the pass, the trick, hearts, the target and the seed: as many as fit."""
         session = self.hearts.session
         r = session.round
         n = view.players
@@ -511,18 +706,25 @@ class TableScreen(Screen[None]):
         if view.phase is Phase.PLAYING:
             parts.append(f"trick {len(view.tricks) + 1}/{view.rules.hand_size}")
         parts.append("♥ broken" if view.hearts_broken else "♥ not broken")
-        parts.append(f"to {view.rules.target} · seed {session.seed}")
+        parts.append(f"to {view.rules.target}")
+        parts.append(f"seed {session.seed}")
+        room = self.size.width - 2
+        while len(parts) > 2 and len(" · ".join(parts)) > room:
+            parts.pop()
         return Text(" · ".join(parts), style="bold")
 
     def _you(self, view: View) -> Text:
         session = self.hearts.session
         t = Text()
         mine = view.to_move == HUMAN and view.phase is Phase.PLAYING
-        t.append(("▶ " if mine or view.must_pass else "") + session.names[HUMAN], style="bold yellow")
-        t.append(f" · {points_word(view.points_taken[HUMAN])} this round · total {view.scores[HUMAN]}")
+        name, seat_name = session.names[HUMAN], SEAT_NAMES[view.players][HUMAN]
+        t.append(("▶ " if mine or view.must_pass else "") + name, style="bold yellow")
+        if name != seat_name:
+            t.append(f" ({seat_name})", style="yellow")
+        t.append(f" · {points_word(view.points_taken[HUMAN])} · total {session.game.totals[HUMAN]}")
         if view.must_pass:
             count = view.rules.pass_count
-            t.append(f" · mark {count} to pass ({len(self.marked)} marked), Enter", style="bold")
+            t.append(f" · mark {count} to pass ({len(self.marked)}/{count}), Enter", style="bold")
         elif mine:
             t.append(" · your turn: Enter plays", style="bold")
         elif view.phase is Phase.PASSING:
@@ -542,15 +744,19 @@ class TableScreen(Screen[None]):
         played = dict(trick.plays)
         best = winning_card(trick) if trick.cards else None
         left, top, right = table_positions(n)
+        room = self.query_one("#trick", Grid).content_size.width or self.size.width
 
-        def cell(seats: list[int]) -> Text:
-            """Names on one line, each seat's card centred under its name on the next."""
+        def cell(seats: list[int], room: int) -> Text:
+            """Names on one line, each seat's card centred under its name on the next; short
+            names (``NW``) when the full ones would not fit in ``room`` cells."""
+            full = [session.names[s] for s in seats]
+            if sum(max(len(name), 3) + 2 for name in full) - 2 > room:
+                full = [short_name(name) for name in full]
             names, faces = Text(), Text()
-            for i, s in enumerate(seats):
+            for i, (s, name) in enumerate(zip(seats, full, strict=True)):
                 if i:
                     names.append("  ")
                     faces.append("  ")
-                name = session.names[s]
                 width = max(len(name), 3)
                 names.append(name.center(width), style="bold" if view.to_move == s and not done else "")
                 card = played.get(s)
@@ -563,19 +769,19 @@ class TableScreen(Screen[None]):
                 faces.append(" " * (pad - pad // 2))
             return Text("\n").join([names, faces]) if seats else Text()
 
-        show(self.query_one("#trick-tc", Static), cell(top))
-        show(self.query_one("#trick-ml", Static), cell(left))
-        show(self.query_one("#trick-mr", Static), cell(right))
-        show(self.query_one("#trick-bc", Static), cell([HUMAN]))
+        show(self.query_one("#trick-tc", Static), cell(top, room))
+        show(self.query_one("#trick-ml", Static), cell(left, room // 4))
+        show(self.query_one("#trick-mr", Static), cell(right, room // 4))
+        show(self.query_one("#trick-bc", Static), cell([HUMAN], room))
         middle = Text()
         if view.phase is Phase.PASSING:
             middle = Text("passing", style="dim")
         elif done and trick.winner is not None:
             middle = Text(f"→ {session.names[trick.winner]}\n{points_word(trick.points)}", style="italic")
         elif view.phase is Phase.PLAYING and not trick.cards:
-            middle = Text(f"{session.names[view.to_move or 0]} to lead", style="dim")
+            middle = Text(f"{session.names[view.to_move or 0]}\nto lead", style="dim")
         elif view.result is not None:
-            middle = Text("round over", style="dim")
+            middle = Text("round\nover", style="dim")
         show(self.query_one("#trick-mc", Static), middle)
         grid = self.query_one("#trick", Grid)
         title = f"Trick {len(view.tricks) + (0 if done else 1)}" if view.tricks or trick.cards else "Trick"
@@ -694,6 +900,9 @@ class TableScreen(Screen[None]):
             return
         self.hearts.show_scores()
 
+    def action_help(self) -> None:
+        self.hearts.show_help()
+
     def action_undo(self) -> None:
         self.hearts.undo()
 
@@ -711,38 +920,57 @@ class TableScreen(Screen[None]):
 
 
 class HeartsApp(App[int]):
-    """Hearts at a terminal table: you at seat 0 against bots."""
+    """Hearts at a terminal table: you at seat 0 (South) against bots.
+
+    Give it a :class:`~hearts.tui.session.Session` and ``run()`` it; ``record_path`` (the
+    ``--record FILE``) is saved after every round and offered first when saving.
+    """
 
     TITLE = "Hearts"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "ctrl+q", "quit", "Quit", tooltip="quit (asks whether to save the game first)", priority=True
+        ),
+    ]
     CSS = """
-    Screen { layout: vertical; }
+    TableScreen { layout: vertical; }
+    #too-small { display: none; height: 1fr; content-align: center middle; padding: 1 2; }
+    TableScreen.too-small #table { display: none; }
+    TableScreen.too-small #too-small { display: block; }
     #status { height: 1; background: $primary-background; padding: 0 1; }
     #top { height: 5; align: center middle; }
-    #middle { height: 1fr; min-height: 7; }
+    #top .seat { width: 1fr; max-width: 26; }
+    #middle { height: 1fr; min-height: 8; }
     .side { width: 26; align: center middle; }
     .seat { width: 26; height: 5; border: round $secondary; padding: 0 1; }
     .seat.to-move { border: heavy $warning; }
-    #trick { grid-size: 3 3; grid-columns: 1fr 1fr 1fr; grid-rows: 1fr 1fr 1fr; width: 1fr;
-             min-width: 26; border: round $success; }
+    TableScreen.narrow .side { width: 20; }
+    TableScreen.narrow .seat { width: 20; padding: 0; }
+    TableScreen.narrow #top .seat { width: 1fr; max-width: 20; }
+    #trick { grid-size: 3 3; grid-columns: auto 1fr auto; grid-rows: 1fr 1fr 1fr; width: 1fr;
+             min-width: 18; border: round $success; }
     .trick-cell { content-align: center middle; width: 1fr; height: 1fr; min-height: 2; }
     #trick-tc, #trick-bc { column-span: 3; }
-    #trick-ml { content-align: left middle; }
-    #trick-mr { content-align: right middle; }
-    #you { height: 1; padding: 0 1; }
-    #hand { height: 2; padding: 0 1; }
-    .card { width: 3; height: 2; margin: 0 1 0 0; }
+    #trick-ml { content-align: left middle; width: auto; }
+    #trick-mr { content-align: right middle; width: auto; }
+    #you { height: auto; max-height: 2; padding: 0 1; }
+    #hand { height: auto; padding: 0 1; grid-gutter: 0 1; grid-columns: 3; grid-rows: 2; }
+    .card { width: 3; height: 2; }
     #message { height: 1; padding: 0 1; color: $text-muted; }
     .dialog { width: 76; max-width: 100%; height: auto; max-height: 100%; border: thick $primary;
               background: $surface; padding: 0 1; }
+    .info-scroll { height: auto; }
+    .info-body { height: auto; }
+    .dim { color: $text-muted; }
     ModalScreen { align: center middle; }
     .buttons { height: auto; align: center middle; }
-    .buttons Button { margin: 0 1; }
-    #new-game-form { height: 90%; }
+    .buttons Button { margin: 0 1; min-width: 10; }
+    #new-game-form { height: 100%; max-height: 40; }
     #new-game-fields { height: 1fr; }
     #new-game-grid { grid-size: 2; grid-columns: 30 1fr; grid-rows: 3; height: auto; }
     #new-game-grid Label { padding: 1 0 0 0; }
-    #new-game-help, #new-game-error { height: auto; }
+    #new-game-help, #new-game-error { height: auto; max-height: 3; }
     """
 
     def __init__(
@@ -757,18 +985,25 @@ class HeartsApp(App[int]):
         self.record_path = Path(record_path) if record_path is not None else None
         self.hint_spec = hint_spec
         self.message = ""
+        """The last line said under the hand, as plain text (for tests and the curious)."""
         self.generation = 0
         self.thinking = False
         self.hinting = False
-        self._dialog_open = False
+        self._paused = False  # a dialog the game waits for (the moon, a round's summary)
         self._game_over_shown = False
-        self._rounds_saved = len(session.game.score_history)
+        self._rounds_saved = self._rounds_summed_up = len(session.game.score_history)
         self._table = TableScreen()
 
     @property
     def busy(self) -> bool:
         """A bot or the hint is thinking."""
         return self.thinking or self.hinting
+
+    @property
+    def waiting(self) -> bool:
+        """The game waits for the person: a dialog it needs is open (the moon, a round's
+        summary), or the person must act, or the game is over."""
+        return self._paused or self.session.bot_turn() is None
 
     @property
     def table(self) -> TableScreen:
@@ -778,24 +1013,33 @@ class HeartsApp(App[int]):
     def on_mount(self) -> None:
         self.push_screen(self._table)
         self.call_after_refresh(self.advance)
-        welcome = "Welcome! ←/→ or type a card (qs), Enter plays, Space marks a pass card, h for a hint."
+        welcome = (
+            "Welcome! ←/→ or type a card (qs), Enter plays, Space marks a pass card, h hint, ? every key."
+        )
         self.table.say(" · ".join(self.session.notices) or welcome)
 
     # --- the game loop -----------------------------------------------------------------------
 
     def advance(self) -> None:
-        """Start the next bot move, or ask the person (moon), or show the game over."""
+        """Sum up a finished round, or show the game over, or ask the person (moon), or start
+        the next bot move."""
         session = self.session
         game = session.game
         self._autosave()
+        if self._paused:
+            return
+        finished = len(game.score_history)
+        if finished > self._rounds_summed_up:
+            self._rounds_summed_up = finished
+            self._pause(RoundSummaryScreen(game.rounds[finished - 1], session.names))
+            return
         if game.is_over:
             if not self._game_over_shown:
                 self._game_over_shown = True
                 self.show_game_over()
             return
-        if game.phase is Phase.MOON_CHOICE and HUMAN in game.actors() and not self._dialog_open:
-            self._dialog_open = True
-            self.push_screen(MoonScreen(list(game.totals), session.names), self._moon_chosen)
+        if game.phase is Phase.MOON_CHOICE and HUMAN in game.actors():
+            self._pause(MoonScreen(list(game.totals), session.names), self._moon_chosen)
             return
         if self.thinking:
             return
@@ -817,6 +1061,19 @@ class HeartsApp(App[int]):
                 self.call_from_thread(self._bot_done, generation, action)
 
         self.run_worker(think, thread=True, group="bots", exit_on_error=False)
+
+    def _pause(self, screen: ModalScreen[Any], then: Callable[[Any], None] | None = None) -> None:
+        """Show a dialog the game waits for; when it closes, ``then(result)`` and go on."""
+        self._paused = True
+
+        def closed(result: Any) -> None:
+            self._paused = False
+            if then is not None:
+                then(result)
+            self.redraw()
+            self.advance()
+
+        self.push_screen(screen, closed)
 
     def _bot_done(self, generation: int, action: Action) -> None:
         self.thinking = False
@@ -843,29 +1100,21 @@ class HeartsApp(App[int]):
                 self.table.say(f"{does(names[done.winner], 'take')} the trick ({points_word(done.points)}).")
 
     def human_act(self, action: Action) -> bool:
-        """Carry out the person's action; on a refusal show the engine's reason and change
-        nothing (False)."""
+        """Carry out the person's action; on a refusal say why, in a person's words, and
+        change nothing (False)."""
         try:
             self.session.apply(action)
         except IllegalAction as e:
-            what = (
-                Text.assemble("Cannot play ", card_text(action.card))
-                if isinstance(action, Play)
-                else Text("Cannot pass" if isinstance(action, Pass) else "Cannot choose")
-            )
-            what.stylize("bold red")
-            self.table.say(Text.assemble(what, f": {refusal(e)}"))
+            self.table.say(Text(refusal(e, self.session.names, STYLE), style="bold red"))
             return False
         if not isinstance(action, Pass):
+            self.table.say("")  # a refusal or a hint said before no longer holds
             self._announce(action)
-            if self.message.startswith(("Hint", "Cannot")):
-                self.table.say("")
         self.redraw()
         self.advance()
         return True
 
     def _moon_chosen(self, choice: MoonChoice | None) -> None:
-        self._dialog_open = False
         if choice is not None and self.session.view.moon_choice_pending:
             self.human_act(Moon(HUMAN, choice))
 
@@ -909,21 +1158,22 @@ class HeartsApp(App[int]):
         self.redraw()
         self.advance()
 
+    def show_help(self) -> None:
+        """Every key: the table's bindings and the app's, each with its tooltip."""
+        rows = [
+            (self.get_key_display(b), b.tooltip or b.description)
+            for b in (*TableScreen.BINDINGS, *HeartsApp.BINDINGS)
+            if isinstance(b, Binding)
+        ]
+        self.push_screen(HelpScreen(rows))
+
     def show_last_trick(self) -> None:
         view = self.session.view
-        names = self.session.names
         if not view.tricks:
             self.table.say("No trick has been completed yet this round.")
             return
-        t = view.tricks[-1]
-        body = Text()
-        for seat, card in t.plays:
-            body.append(f"{'led by ' if seat == t.leader else '       '}{names[seat]:<8} ")
-            body.append_text(card_text(card))
-            body.append("\n")
-        if t.winner is not None:
-            body.append(f"→ {names[t.winner]} takes it ({points_word(t.points)})")
-        self.push_screen(InfoScreen(f"Trick {len(view.tricks)} of round {view.round_number + 1}", body, id="last-trick"))
+        title = f"Trick {len(view.tricks)} of round {view.round_number + 1}"
+        self.push_screen(InfoScreen(title, trick_text(view.tricks[-1], self.session.names), id="last-trick"))
 
     def show_scores(self) -> None:
         session = self.session
@@ -941,25 +1191,15 @@ class HeartsApp(App[int]):
         self.push_screen(InfoScreen("Score history", body, id="scores"))
 
     def show_game_over(self) -> None:
-        session = self.session
-        game = session.game
-        winners = game.winners or ()
-        names = session.names
-        low = game.totals[winners[0]] if winners else 0
-        head = (
-            f"{does(names[winners[0]], 'win')} with {points_word(low)}!"
-            if len(winners) == 1
-            else f"{' and '.join(names[s] for s in winners)} share the win with {points_word(low)} each."
-        )
-        rows = [(f"Round {i + 1}", list(t)) for i, t in enumerate(game.score_history)]
-        body = Text(head + "\n\n", style="bold") + Text("\n".join(score_table(names, rows)))
+        head, *rest = game_over_lines(self.session.game, self.session.names)
+        body = Text(head + "\n\n", style="bold") + Text("\n".join(rest))
         self.push_screen(GameOverScreen(body), self._game_over_chosen)
 
     def _game_over_chosen(self, choice: str | None) -> None:
         if choice == "new":
             self.ask_new_game()
         elif choice == "quit":
-            self.action_quit_game()
+            self.ask_quit()
 
     def ask_new_game(self) -> None:
         self.push_screen(NewGameScreen(self.session), self._new_game_chosen)
@@ -973,47 +1213,63 @@ class HeartsApp(App[int]):
         self.generation += 1  # a bot still thinking about the old game is ignored
         self.session = session
         self._game_over_shown = False
-        self._dialog_open = False
-        self._rounds_saved = len(session.game.score_history)
+        self._paused = False
+        self._rounds_saved = self._rounds_summed_up = len(session.game.score_history)
         while len(self.screen_stack) > 2 and self.screen is not self._table:
             self.pop_screen()  # a dialog still on top of the table
         self._table = TableScreen()
         self.switch_screen(self._table)
         self.call_after_refresh(self.advance)
-        self.call_after_refresh(self._table.say, f"New game · seed {session.seed} · {session.rules.describe()}")
+        self.call_after_refresh(
+            self._table.say, f"New game · seed {session.seed} · {session.rules.describe()}"
+        )
+
+    # --- saving and quitting -----------------------------------------------------------------
 
     def default_save_path(self) -> str:
         if self.record_path is not None:
             return str(self.record_path)
         return f"hearts-{self.session.seed}.json"
 
-    def ask_save(self) -> None:
-        self.push_screen(SaveScreen(self.default_save_path()), self._save_chosen)
+    def ask_save(self, *, then_quit: bool = False) -> None:
+        """Ask where to save the record, save it; with ``then_quit``, quit once it is saved."""
 
-    def _save_chosen(self, path: str | None) -> None:
-        if path is None:
-            return
+        def chosen(path: str | None) -> None:
+            if path is not None and self.save(path) and then_quit:
+                self.exit(0)
+
+        self.push_screen(SaveScreen(self.default_save_path()), chosen)
+
+    def save(self, path: str) -> bool:
+        """Save the record to ``path`` and say so (or why not: False)."""
         try:
             self.session.save(path)
         except OSError as e:
-            self.table.say(Text(f"Cannot save to {path!r}: {e}", style="bold red"))
-            return
-        self.table.say(f"Saved to {path} · resume with: hearts tui --resume {path}")
+            self.table.say(Text(f"Cannot save to {path!r}: {e.strerror or e}", style="bold red"))
+            return False
+        self.table.say(f"Saved to {path} · go on later with: hearts tui --resume {path}")
+        return True
 
     def _autosave(self) -> None:
-        """``--record FILE``: save after every round (and when quitting)."""
+        """``--record FILE``: save after every round."""
         rounds = len(self.session.game.score_history)
         if self.record_path is not None and rounds != self._rounds_saved:
             self._rounds_saved = rounds
             with contextlib.suppress(OSError):
                 self.session.save(self.record_path)
 
+    def ask_quit(self) -> None:
+        """Offer to save the game before quitting: save, quit without saving, or cancel."""
+        if isinstance(self.screen, (QuitScreen, SaveScreen)):
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice == "save":
+                self.ask_save(then_quit=True)
+            elif choice == "quit":
+                self.exit(0)
+
+        self.push_screen(QuitScreen(), chosen)
+
     async def action_quit(self) -> None:
-        self.action_quit_game()
-
-    def action_quit_game(self) -> None:
-        if self.record_path is not None:
-            with contextlib.suppress(OSError):
-                self.session.save(self.record_path)
-        self.exit(0)
-
+        self.ask_quit()

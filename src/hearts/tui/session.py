@@ -8,7 +8,7 @@ one and goes on with its seed, so the later rounds are dealt exactly as in the o
 
 >>> s = Session.new(Rules(target=30), seed=3, specs=["easy"], delay=0)
 >>> s.names, s.specs
-(['You', 'East', 'South', 'West'], ['easy', 'easy', 'easy'])
+(['You', 'West', 'North', 'East'], ['easy', 'easy', 'easy'])
 >>> s.run_bots_until_human()
 >>> s.view.must_pass
 True
@@ -32,21 +32,18 @@ from pathlib import Path
 
 from hearts import record
 from hearts.actions import Action, Moon, Pass, Play
-from hearts.bots import LEVELS, Bot, make_bot, run_bots
+from hearts.bots import Bot, make_bot, run_bots
 from hearts.cards import SPADES, Card, CardSet
 from hearts.errors import HeartsError, RecordError
 from hearts.game import Game
 from hearts.record import GameRecord, Seat
 from hearts.round import Round
 from hearts.rules import Rules
-from hearts.text import Style, bot_specs, default_names, seat_label, winning_card
+from hearts.text import DEFAULT_LEVEL, Style, bot_label, bot_specs, default_names, seat_label, winning_card
 from hearts.view import View
 
 HUMAN = 0
-"""The person sits at seat 0; the others follow clockwise (R1.4)."""
-
-DEFAULT_LEVEL = "medium"
-"""The bots' level when none is given (and for seats a record names no bot for)."""
+"""The person sits at seat 0, South, at the bottom of the table; the others follow clockwise (R1.4)."""
 
 DEFAULT_DELAY = 0.6
 """Seconds a bot's move stays on screen, unless the table is told otherwise."""
@@ -76,7 +73,9 @@ class Session:
         if len(self.seats) != n:
             raise HeartsError(f"{n} seats are needed, got {len(self.seats)}")
         if self.seats[HUMAN].is_bot or not all(s.is_bot for s in self.seats[HUMAN + 1 :]):
-            raise HeartsError(f"the person sits at seat {HUMAN} and a bot at every other seat, not {self.seats!r}")
+            raise HeartsError(
+                f"the person sits at seat {HUMAN} and a bot at every other seat, not {self.seats!r}"
+            )
         if not self.delay >= 0:
             raise HeartsError(f"a bot's move stays on screen 0 seconds or more, not {self.delay!r}")
         if self.game.seed is None:
@@ -96,7 +95,7 @@ class Session:
         delay: float = DEFAULT_DELAY,
     ) -> Session:
         """A new game; ``specs``: one bot spec per other seat, or one for all (default
-        :data:`DEFAULT_LEVEL`); ``seed`` ``None`` draws a short one (shown, to play it again)."""
+        :data:`~hearts.text.DEFAULT_LEVEL`); ``seed`` ``None`` draws a short one (shown, to play it again)."""
         chosen = bot_specs(specs, rules.players, DEFAULT_LEVEL)
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
@@ -118,7 +117,7 @@ class Session:
 
         The bots are rebuilt from the record's seats, unless ``specs`` replaces them. A seat the
         record names no bot for (a version 1 record, or another person) gets
-        :data:`DEFAULT_LEVEL`, and a notice says so. The person takes seat 0, as ``name`` or
+        :data:`~hearts.text.DEFAULT_LEVEL`, and a notice says so. The person takes seat 0, as ``name`` or
         the record's name for it.
         """
         loaded = record.load(path)
@@ -129,7 +128,9 @@ class Session:
         chosen = bot_specs(specs, n, DEFAULT_LEVEL) if specs else None
         notices = []
         if recorded[HUMAN].is_bot:
-            notices.append(f"You take seat {HUMAN}, which {seat_label(recorded[HUMAN])} played in the record.")
+            notices.append(
+                f"You take seat {HUMAN}, which {seat_label(recorded[HUMAN])} played in the record."
+            )
         seats = [Seat(name or recorded[HUMAN].name)]
         unnamed = []
         for s in range(1, n):
@@ -189,10 +190,7 @@ class Session:
 
     def difficulty(self, seat: int) -> str:
         """A bot's level (``hard``), or what its spec stands for (``heuristic`` is ``medium``)."""
-        spec = (self.seats[seat].bot or "").strip()
-        if spec in LEVELS:
-            return spec
-        return next((level for level, s in LEVELS.items() if s == spec), spec)
+        return bot_label(self.seats[seat].bot or "")
 
     # --- driving the game -------------------------------------------------------------------
 
