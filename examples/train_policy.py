@@ -16,6 +16,7 @@ import argparse
 import math
 import sys
 import time
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -41,7 +42,8 @@ class LinearPolicy:
         logits = np.where(mask > 0, logits, -np.inf)
         logits -= logits.max()
         p: Array = np.exp(logits)
-        return p / p.sum()
+        out: Array = p / p.sum()
+        return out
 
     def update(self, grads: tuple[Array, Array], lr: float) -> None:
         """One Adam step (ascent)."""
@@ -54,7 +56,7 @@ class LinearPolicy:
             param += lr * m_hat / (np.sqrt(v_hat) + 1e-8)
 
 
-def evaluate(policy: LinearPolicy, env: gymnasium.Env, episodes: int, seed: int) -> tuple[float, float]:  # type: ignore[type-arg]
+def evaluate(policy: LinearPolicy, env: gymnasium.Env[Any, Any], episodes: int, seed: int) -> tuple[float, float]:
     """Mean points per round (greedy play) and the half-width of its 95% confidence interval."""
     points = []
     for ep in range(episodes):

@@ -6,6 +6,7 @@ import io
 import json
 import random
 import statistics
+import sys
 from collections import defaultdict
 from dataclasses import asdict
 from pathlib import Path
@@ -385,3 +386,22 @@ def test_paired_difference_needs_the_same_deals() -> None:
                        run_arena(["random"] * 4, Rules(), games=1, seed=8)):
         with pytest.raises(HeartsError, match="same deals"):
             paired_difference(mismatched, base)
+
+
+def test_ray_needs_the_cluster_extra(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without Ray, ``--ray`` is a one-line error naming the extra (tests/test_ray.py runs on Ray)."""
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
+    assert arena_main([*RANDOM4, "--rounds", "1", "--ray", "-q"]) == 2
+    assert capsys.readouterr().err == (
+        "hearts arena: error: --ray needs Ray: install pyhearts[cluster] (pip install 'pyhearts[cluster]')\n"
+    )
+    with pytest.raises(HeartsError, match=r"pyhearts\[cluster\]"):
+        run_arena(RANDOM4, rounds=1, ray="auto")
+
+
+def test_results_are_the_same_in_any_chunks() -> None:
+    """Chunks are a matter of load balance: the per-unit seeds make each deal the same anywhere."""
+    cfg = arena.ArenaConfig(tuple(RANDOM4), Rules(), "rounds", 6, seed=3)
+    whole = arena._play_chunk((cfg, range(6))).rounds
+    parts = [r for chunk in arena.chunked(6, 3) for r in arena._play_chunk((cfg, chunk)).rounds]
+    assert parts == whole

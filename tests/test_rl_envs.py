@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import warnings
 
 import gymnasium
@@ -18,6 +20,7 @@ from hearts.errors import ActionError
 from hearts.rl import hearts_v0
 from hearts.rl.encoding import ObservationEncoder
 from hearts.rl.gym_env import HeartsEnv
+from hearts.text import Style
 from hearts.view import View
 
 
@@ -186,3 +189,104 @@ def test_encoding_is_r7_safe() -> None:
         assert (enc.encode(View.of(twin, 1)) != enc.encode(View.of(game, 1))).any() or not r.hand(1)
         compared += 1
     assert compared >= 10
+
+
+# --- imports, registration, extras ----------------------------------------------------------
+
+
+def _python(code: str) -> str:
+    """Run ``code`` in a fresh interpreter; its standard output (it must succeed)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_gymnasium_make_in_a_fresh_interpreter() -> None:
+    """Gymnasium's ``module:id`` form imports hearts.rl, which registers the id; after
+    ``import hearts.rl`` the plain id works, whichever was imported first."""
+    make = 'env = gymnasium.make("{}", opponents="heuristic"); print(env.reset(seed=1)[0]["observation"].shape)'
+    assert _python("import gymnasium; " + make.format("hearts.rl:" + hearts.rl.ENV_ID)) == "(621,)"
+    assert _python("import hearts.rl, gymnasium; " + make.format(hearts.rl.ENV_ID)) == "(621,)"
+
+
+def test_numpy_is_enough_for_the_encoding_vector_and_selfplay() -> None:
+    code = (
+        "import sys\n"
+        "for name in ('gymnasium', 'pettingzoo', 'pyspiel'): sys.modules[name] = None\n"
+        "import hearts.rl.encoding, hearts.rl.vector, hearts.rl.selfplay\n"
+        "print(hearts.rl.vector.simulate(hearts.Rules(), 8, seed=1).shape)"
+    )
+    assert _python(code) == "(8, 4)"
+
+
+@pytest.mark.parametrize(
+    ("blocked", "module", "extra"),
+    [
+        (["gymnasium"], "hearts.rl.gym_env", "rl"),
+        (["pettingzoo"], "hearts.rl.hearts_v0", "rl"),
+        (["numpy", "gymnasium"], "hearts.rl.vector", "rl"),
+        (["pyspiel"], "hearts.rl.openspiel_game", "openspiel"),
+    ],
+)
+def test_a_missing_package_names_its_extra(blocked: list[str], module: str, extra: str) -> None:
+    code = (
+        "import importlib, sys\n"
+        f"for name in {blocked!r}: sys.modules[name] = None\n"
+        f"try: importlib.import_module({module!r})\n"
+        "except ModuleNotFoundError as e: print(type(e).__name__, e)"
+    )
+    assert _python(code) == (
+        f"MissingExtra {module} needs {blocked[0]}: install pyhearts[{extra}] (pip install 'pyhearts[{extra}]')"
+    )
+
+
+# --- rendering, actions outside the space -------------------------------------------------------
+
+
+def test_render_shows_the_table() -> None:
+    """Every hand, the trick, the points; ANSI colours (red diamonds and hearts) only for "ansi"."""
+    plain = HeartsEnv(opponents="heuristic", seat=1)
+    obs, _ = plain.reset(seed=2)
+    assert plain.render() is not None
+    for _ in range(5):
+        obs, *_ = plain.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    text = plain.render()
+    assert text is not None and text.startswith("Round 1: trick ") and "seat 1 (you)" in text
+    r = plain._driver.round  # type: ignore[union-attr]
+    for seat in range(4):
+        assert Style().sorted_cards(r.hand(seat)) in text
+    assert ("  trick: " in text) == bool(r.current_trick.cards) and "\x1b[" not in text
+    coloured = HeartsEnv(opponents="heuristic", render_mode="ansi")
+    coloured.reset(seed=2)
+    assert "\x1b[31m" in (coloured.render() or "")
+    pz = hearts_v0.env(render_mode="ansi")
+    pz.reset(seed=2)
+    assert "player_3" in pz.render() and "\x1b[31m" in pz.render()
+    with pytest.raises(ValueError, match="render_mode must be"):
+        HeartsEnv(render_mode="rgb_array")
+
+
+def test_human_render_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    env = HeartsEnv(opponents="random", render_mode="human")
+    obs, _ = env.reset(seed=3)
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.render() is None and "Round 1: passing" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad", [52, -1, 2.5, "3", None, np.float32(4)])
+def test_an_action_outside_the_space_is_an_error(bad: object) -> None:
+    """R1.2: anything but an int 0..51 is refused in both modes of the Gymnasium environment and
+    by the PettingZoo one, and changes nothing."""
+    for illegal in ("raise", "random"):
+        env = HeartsEnv(opponents="random", illegal=illegal)
+        obs, _ = env.reset(seed=4)
+        with pytest.raises(ActionError, match=r"is not an action: expected an int 0\.\.51"):
+            env.step(bad)  # type: ignore[arg-type]
+        assert (env._obs()["observation"] == obs["observation"]).all()
+    pz = hearts_v0.raw_env()
+    pz.reset(seed=4)
+    if bad is not None:
+        with pytest.raises(ActionError):
+            pz.step(bad)
+    card = int(np.flatnonzero(env._obs()["action_mask"])[0])
+    env.step(np.int64(card))  # numpy ints are in the space

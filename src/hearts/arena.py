@@ -1,4 +1,5 @@
-"""Tournaments between bots: duplicate deals, seat rotation, statistics, parallel workers.
+"""Tournaments between bots: duplicate deals, seat rotation, statistics, parallel workers on
+this machine or on a Ray cluster.
 
 Bots are given as spec strings (``"random"``, ``"search:time=0.5"``) and identified by their
 position in the list (``"1:random"``, ``"2:random"``…), since the same spec may appear twice.
@@ -14,7 +15,11 @@ position in the list (``"1:random"``, ``"2:random"``…), since the same spec ma
 * **Pairwise** (``pairwise=True``): two specs A and B with four players, A at seats 0 and 2, B
   at 1 and 3; with duplicate the second rotation swaps them. Points are then per seat.
 
-Everything is derived from ``seed``: the results do not depend on ``jobs``.
+Everything is derived from ``seed``: the results do not depend on ``jobs``, nor on where the
+deals are played. The deals are cut into chunks (:func:`chunked`) and the chunks played in this
+process, in ``jobs`` worker processes, or as Ray tasks (``ray="local"``: a Ray instance started
+here; ``ray="auto"`` or ``"ray://HOST:10001"``: an existing cluster; Ray is the ``cluster``
+extra, imported only then): :func:`run_chunks`, which :mod:`hearts.rl.selfplay` uses too.
 
 >>> from hearts import Rules
 >>> result = run_arena(["random"] * 4, Rules(), rounds=3, seed=1)
@@ -30,16 +35,19 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
+import logging
 import math
 import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
-from typing import Any, Final, Literal, TextIO
+from types import ModuleType
+from typing import Any, Final, Literal, TextIO, TypeVar
 
 from hearts.bots import Bot, make_bot
 from hearts.cards import QUEEN_OF_SPADES
@@ -56,6 +64,11 @@ Z95: Final = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
 DEFAULT_ROUNDS: Final = 100
 JSON_VERSION: Final = 1
+LOCAL_RAY: Final = "local"
+"""The Ray address that starts a Ray instance on this machine (``ray.init(address="local")``)."""
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class ArenaError(RuntimeError):
@@ -78,6 +91,9 @@ class ArenaConfig:
     pairwise: bool = False
     seed: int = 0
     jobs: int = 1
+    """Worker processes, or the CPUs of the Ray cluster."""
+    ray: str | None = None
+    """The Ray address the deals were played on (:data:`LOCAL_RAY`: a local instance), or ``None``."""
 
     @property
     def players(self) -> int:
@@ -126,6 +142,7 @@ class ArenaConfig:
             "pairwise": self.pairwise,
             "seed": self.seed,
             "jobs": self.jobs,
+            "ray": self.ray,
             "players": self.players,
             "rotations": self.rotations,
             "seating": [list(self.seating(k)) for k in range(self.rotations)],
@@ -254,7 +271,7 @@ class ArenaResult:
         head = [
             f"arena: {cfg.count} {cfg.unit_name}s x {cfg.rotations} seat rotation"
             f"{'s' if cfg.rotations != 1 else ''} ({kind}) = {played} {what}; seed {cfg.seed}; "
-            f"{self.elapsed:.1f} s on {cfg.jobs} job{'s' if cfg.jobs != 1 else ''}",
+            f"{self.elapsed:.1f} s on {workers_text(cfg.jobs, cfg.ray)}",
             f"rules: {cfg.rules.describe()}",
             "",
             line([h for h, _ in columns]),
@@ -455,12 +472,112 @@ def _play_unit(cfg: ArenaConfig, unit: int, out: _ChunkResult) -> None:
             raise ArenaError(f"{cfg.unit_name} {unit}, rotation {rotation}: {e}") from None
 
 
-def _play_chunk(cfg: ArenaConfig, units: Sequence[int]) -> _ChunkResult:
-    """Worker entry point: play some units (bots are built here, from their specs)."""
+def _play_chunk(job: tuple[ArenaConfig, Sequence[int]]) -> _ChunkResult:
+    """Worker entry point: play some units of a tournament (bots are built here, from their specs)."""
+    cfg, units = job
     out = _ChunkResult(times=[[] for _ in cfg.specs])
     for unit in units:
         _play_unit(cfg, unit, out)
     return out
+
+
+# --- where the chunks run -----------------------------------------------------------------------
+
+
+def chunked(count: int, jobs: int) -> list[range]:
+    """Units ``0 … count-1`` cut into chunks for ``jobs`` workers: about four a worker (at least
+    50 chunks when there are that many units), so that the load balances and progress shows.
+
+    >>> chunked(10, 2)
+    [range(0, 1), range(1, 2), range(2, 3), range(3, 4), range(4, 5), range(5, 6), range(6, 7), range(7, 8), range(8, 9), range(9, 10)]
+    >>> [len(c) for c in chunked(1000, 4)][:3], len(chunked(1000, 4))
+    ([20, 20, 20], 50)
+    """
+    size = max(1, math.ceil(count / max(4 * jobs, min(count, 50))))
+    return [range(i, min(i + size, count)) for i in range(0, count, size)]
+
+
+def connect_ray(address: str, cpus: int | None = None) -> ModuleType:
+    """The ``ray`` module, connected: to the Ray this process already uses, else with
+    ``ray.init(address=address)`` (:data:`LOCAL_RAY`: a new instance here, of ``cpus`` CPUs, all
+    by default; ``"auto"``, ``"HOST:6379"`` or ``"ray://HOST:10001"``: an existing cluster).
+    Raises :class:`~hearts.errors.HeartsError` when Ray is not installed or cannot connect."""
+    try:
+        ray = importlib.import_module("ray")  # the cluster extra; never imported otherwise
+    except ModuleNotFoundError:
+        raise HeartsError("--ray needs Ray: install pyhearts[cluster] (pip install 'pyhearts[cluster]')") from None
+    if not ray.is_initialized():
+        options: dict[str, Any] = {"num_cpus": cpus} if address == LOCAL_RAY else {}
+        try:
+            ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, **options)
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            raise HeartsError(f"cannot start or reach Ray at {address!r}: {e}") from None
+    return ray
+
+
+def ray_cpus(ray: ModuleType) -> int:
+    """The CPUs of the cluster ``ray`` is connected to."""
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def run_chunks(
+    task: Callable[[T], R], chunks: Sequence[T], jobs: int = 1, ray: ModuleType | None = None
+) -> Iterator[tuple[int, R]]:
+    """``(i, task(chunks[i]))`` for every chunk, as each finishes (in any order): computed in this
+    process (``jobs`` 1), in ``jobs`` worker processes, or as Ray tasks (``ray``: the module,
+    connected by :func:`connect_ray`). ``task`` must be a module-level function (the workers
+    import it by name); an exception it raises is raised here as itself (not wrapped by Ray).
+    Closing the iterator early cancels the chunks not started."""
+    if ray is not None:
+        remote = ray.remote(task)
+        refs = {remote.remote(chunk): i for i, chunk in enumerate(chunks)}
+        waiting = list(refs)
+        try:
+            while waiting:
+                ready, waiting = ray.wait(waiting, num_returns=1)
+                for ref in ready:
+                    try:
+                        result = ray.get(ref)
+                    except ray.exceptions.RayTaskError as e:
+                        raise (e.cause if isinstance(e.cause, Exception) else e) from None
+                    yield refs[ref], result
+        finally:
+            for ref in waiting:
+                ray.cancel(ref)
+    elif jobs == 1:
+        for i, chunk in enumerate(chunks):
+            yield i, task(chunk)
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            pending: dict[Future[R], int] = {pool.submit(task, chunk): i for i, chunk in enumerate(chunks)}
+            try:
+                while pending:
+                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        yield pending.pop(fut), fut.result()
+            finally:
+                for fut in pending:
+                    fut.cancel()
+
+
+def default_jobs(jobs: int | None, ray: str | None) -> int:
+    """``--jobs`` as given; else one worker process, or on Ray every CPU (``0``).
+
+    >>> default_jobs(None, None), default_jobs(None, LOCAL_RAY), default_jobs(2, LOCAL_RAY)
+    (1, 0, 2)
+    """
+    return jobs if jobs is not None else 0 if ray is not None else 1
+
+
+def workers_text(jobs: int, ray: str | None) -> str:
+    """Where the work runs, as text: ``"2 jobs"``, or ``"Ray (local, 2 CPUs)"``.
+
+    >>> workers_text(1, None), workers_text(8, "auto")
+    ('1 job', 'Ray (auto, 8 CPUs)')
+    """
+    if ray is not None:
+        return f"Ray ({ray}, {jobs} CPU{'s' if jobs != 1 else ''})"
+    return f"{jobs} job{'s' if jobs != 1 else ''}"
 
 
 # --- aggregation --------------------------------------------------------------------------------
@@ -534,13 +651,16 @@ def _aggregate(
 
 class Progress:
     """A progress report on a text stream: a bar redrawn in place (``"bar"``), a start and an
-    end line (``"lines"``, for logs and pipes) or nothing (``"off"``)."""
+    end line (``"lines"``, for logs and pipes, each starting with ``name:``) or nothing (``"off"``)."""
 
-    def __init__(self, total: int, unit: str, mode: ProgressMode, stream: TextIO | None = None) -> None:
+    def __init__(
+        self, total: int, unit: str, mode: ProgressMode, stream: TextIO | None = None, name: str = "arena"
+    ) -> None:
         self.total = total
         self.unit = unit
         self.mode = mode
         self.stream = stream if stream is not None else sys.stderr
+        self.name = name
         self.done = 0
         self.label = ""
         self.start = time.perf_counter()
@@ -549,7 +669,7 @@ class Progress:
     def begin(self, what: str) -> None:
         """Announce the run."""
         if self.mode == "lines":
-            self._write(f"arena: {what}\n")
+            self._write(f"{self.name}: {what}\n")
         elif self.mode == "bar":
             self._draw(force=True)
 
@@ -568,7 +688,7 @@ class Progress:
             self._draw(force=True)
             self._write("\n")
         elif self.mode == "lines":
-            self._write(f"arena: done, {self.done} {self.unit}s in {elapsed:.1f} s\n")
+            self._write(f"{self.name}: done, {self.done} {self.unit}s in {elapsed:.1f} s\n")
 
     def _draw(self, force: bool = False) -> None:
         now = time.perf_counter()
@@ -588,6 +708,18 @@ class Progress:
     def _write(self, text: str) -> None:
         self.stream.write(text)
         self.stream.flush()
+
+
+def progress_mode(progress: bool | ProgressMode) -> ProgressMode:
+    """The mode of a ``progress`` argument: ``True`` is a bar on a terminal (stderr) and lines
+    otherwise, ``False`` is off.
+
+    >>> progress_mode(False), progress_mode("lines")
+    ('off', 'lines')
+    """
+    if progress is True:
+        return "bar" if sys.stderr.isatty() else "lines"
+    return "off" if progress is False else progress
 
 
 # --- the API ------------------------------------------------------------------------------------
@@ -614,14 +746,17 @@ def run_arena(
     seed: int = 0,
     progress: bool | ProgressMode = False,
     pairwise: bool = False,
+    ray: str | None = None,
 ) -> ArenaResult:
     """Play a tournament and return its results.
 
     ``specs`` has one bot spec per seat (``rules.players`` of them), or two with ``pairwise``
     (four players). Give ``rounds`` (deals; the default mode, 100 deals) or ``games``. With
     ``duplicate`` each deal is played in every seat rotation. ``jobs`` worker processes share
-    the work (``0``: one per CPU); the results do not depend on it. ``progress`` shows progress
-    on stderr: ``True`` draws a bar on a terminal and prints a start and an end line otherwise.
+    the work (``0``: one per CPU); or, with ``ray`` (an address for :func:`connect_ray`, e.g.
+    :data:`LOCAL_RAY`), Ray tasks do (``jobs``: the CPUs of a local instance, ``0`` all). The
+    results do not depend on either. ``progress`` shows progress on stderr: ``True`` draws a
+    bar on a terminal and prints a start and an end line otherwise.
 
     Raises :class:`~hearts.errors.HeartsError` for a bad configuration or bot spec, and
     :class:`ArenaError` when a bot fails during play.
@@ -648,44 +783,22 @@ def run_arena(
     check_specs(specs)
     if jobs < 0:
         raise HeartsError(f"jobs must be 0 (one per CPU) or more, not {jobs}")
-    jobs = jobs or os.cpu_count() or 1
+    cluster = connect_ray(ray, jobs or None) if ray is not None else None
+    jobs = ray_cpus(cluster) if cluster is not None else jobs or os.cpu_count() or 1
     jobs = min(jobs, count)
-    cfg = ArenaConfig(specs, rules, mode, count, duplicate, pairwise, seed, jobs)
+    cfg = ArenaConfig(specs, rules, mode, count, duplicate, pairwise, seed, jobs, ray)
 
-    if progress is True:
-        pmode: ProgressMode = "bar" if sys.stderr.isatty() else "lines"
-    elif progress is False:
-        pmode = "off"
-    else:
-        pmode = progress
-    bar = Progress(count, cfg.unit_name, pmode)
+    bar = Progress(count, cfg.unit_name, progress_mode(progress))
     bar.begin(
         f"{count} {cfg.unit_name}s x {cfg.rotations} seat rotation{'s' if cfg.rotations != 1 else ''}, "
-        f"{', '.join(cfg.labels)}, {jobs} job{'s' if jobs != 1 else ''}, seed {seed}"
+        f"{', '.join(cfg.labels)}, {workers_text(jobs, ray)}, seed {seed}"
     )
     started = time.perf_counter()
-    size = max(1, math.ceil(count / max(4 * jobs, min(count, 50))))
-    chunks = [list(range(i, min(i + size, count))) for i in range(0, count, size)]
-    parts: list[_ChunkResult] = []
-    if jobs == 1:
-        for chunk in chunks:
-            parts.append(_play_chunk(cfg, chunk))
-            bar.advance(len(chunk))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending: dict[Future[_ChunkResult], int] = {
-                pool.submit(_play_chunk, cfg, chunk): len(chunk) for chunk in chunks
-            }
-            try:
-                while pending:
-                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        parts.append(fut.result())
-                        bar.advance(pending.pop(fut))
-            except BaseException:
-                for fut in pending:
-                    fut.cancel()
-                raise
+    chunks = chunked(count, jobs)
+    parts = []
+    for i, part in run_chunks(_play_chunk, [(cfg, chunk) for chunk in chunks], jobs, cluster):
+        parts.append(part)
+        bar.advance(len(chunks[i]))
     bar.end()
     elapsed = time.perf_counter() - started
 
@@ -713,6 +826,7 @@ def _parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "examples:  hearts arena random random random random --rounds 200 --jobs 4\n"
+            "           hearts arena search heuristic heuristic heuristic --rounds 1000 --ray auto\n"
             "           hearts arena heuristic random --pairwise --games 50\n"
             "           hearts arena random random random --option moon=shooter_chooses"
         ),
@@ -732,7 +846,16 @@ def _parser() -> argparse.ArgumentParser:
         default=True,
         help="play every deal in every seat rotation (default: on)",
     )
-    p.add_argument("--jobs", "-j", type=int, default=1, metavar="J", help="worker processes (0: one per CPU)")
+    p.add_argument(
+        "--jobs", "-j", type=int, metavar="J",
+        help="worker processes (0: one per CPU; default 1); with --ray alone, the CPUs of the local "
+        "Ray instance (default: all)",
+    )
+    p.add_argument(
+        "--ray", nargs="?", const=LOCAL_RAY, metavar="ADDRESS",
+        help="play the deals as Ray tasks: on a local Ray instance, or on the cluster at ADDRESS "
+        "(auto, HOST:6379, ray://HOST:10001); needs pyhearts[cluster]. The results are the same",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed for deals and bots (default 0)")
     p.add_argument("--preset", default="standard", metavar="NAME", help=f"rules preset: {', '.join(PRESETS)}")
     p.add_argument(
@@ -793,10 +916,11 @@ def arena_main(argv: list[str] | None = None) -> int:
             rounds=args.rounds,
             games=args.games,
             duplicate=args.duplicate,
-            jobs=args.jobs,
+            jobs=default_jobs(args.jobs, args.ray),
             seed=args.seed,
             progress="lines" if args.quiet else True,
             pairwise=args.pairwise,
+            ray=args.ray,
         )
     except HeartsError as e:
         return fail(str(e))
@@ -841,6 +965,7 @@ def _number(value: float) -> str:
 
 
 __all__ = [
+    "LOCAL_RAY",
     "ArenaConfig",
     "ArenaError",
     "ArenaResult",
@@ -850,12 +975,19 @@ __all__ = [
     "RoundRecord",
     "arena_main",
     "check_specs",
+    "chunked",
+    "connect_ray",
+    "default_jobs",
     "derive_seed",
     "interval_text",
     "paired_difference",
     "percentile",
+    "progress_mode",
     "ratio_ci",
+    "ray_cpus",
     "run_arena",
+    "run_chunks",
+    "workers_text",
 ]
 
 

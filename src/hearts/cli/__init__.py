@@ -8,7 +8,9 @@ table, run tournaments. One module per subcommand:
 :mod:`hearts.cli.analyze`          ``hearts analyze RECORD``: where each seat lost points
 :mod:`hearts.cli.rules`            ``hearts rules [--book]``: the options, presets, rule book
 :mod:`hearts.cli.serve`            ``hearts serve``: the web table
+:mod:`hearts.cli.botworker`        ``hearts bot-worker``: the bots' moves of a service on PostgreSQL
 :mod:`hearts.cli.arena`            ``hearts arena``: bot tournaments
+:mod:`hearts.cli.selfplay`         ``hearts selfplay``: training data from bots playing
 :mod:`hearts.cli.common`           what they share: streams, rule flags, table arguments
 =================================  ===========================================================
 
@@ -29,7 +31,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from hearts.cli import analyze, arena, play, replay, rules, serve, tui
+from hearts.cli import analyze, arena, botworker, play, replay, rules, selfplay, serve, tui
 from hearts.cli.common import Streams
 
 if TYPE_CHECKING:
@@ -57,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="hearts", description="The card game Hearts: play, replay or review a record, show the rules."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (play, tui, replay, analyze, rules, serve, arena):
+    for command in (play, tui, replay, analyze, rules, serve, botworker, arena, selfplay):
         command.register(sub)
     return parser
 

@@ -32,20 +32,43 @@ hearts.errors.IllegalPass: R2.1: seat 0 may not pass ...: it does not hold it, o
 
 from __future__ import annotations
 
+import operator
 import random
+from collections.abc import Sequence
 from typing import Final
 
 from hearts.actions import Action, Moon, Pass, Play
-from hearts.cards import CARDS, CardSet
-from hearts.errors import IllegalAction, IllegalMoonChoice, IllegalPass
+from hearts.cards import CARDS, QUEEN_OF_SPADES, Card, CardSet
+from hearts.errors import ActionError, IllegalAction, IllegalMoonChoice, IllegalPass
 from hearts.game import Game
 from hearts.mechanics import MOON_CHOICES, RoundResult
 from hearts.round import Phase, Round
 from hearts.rules import Rules
+from hearts.text import Style, direction_name
 from hearts.view import View
 
 MOON_ADD: Final = MOON_CHOICES.index("add")
 MOON_SUBTRACT: Final = MOON_CHOICES.index("subtract")
+
+
+def action_index(action: object) -> int:
+    """``action`` as an int of the action space ``Discrete(52)``; an :class:`~hearts.errors.ActionError`
+    for anything else (a float, a string, an int outside 0..51).
+
+    >>> action_index(7), action_index(51)
+    (7, 51)
+    >>> action_index(2.5)
+    Traceback (most recent call last):
+    ...
+    hearts.errors.ActionError: R1.2: 2.5 is not an action: expected an int 0..51 (a card id, or a moon choice)
+    """
+    try:
+        index = operator.index(action)  # type: ignore[arg-type]  # anything with __index__
+    except TypeError:
+        index = -1
+    if isinstance(action, bool) or not 0 <= index < 52:
+        raise ActionError(f"R1.2: {action!r} is not an action: expected an int 0..51 (a card id, or a moon choice)")
+    return index
 
 
 def action_id(action: Play | Moon) -> int:
@@ -129,18 +152,19 @@ class Driver:
 
     def apply(self, action: int) -> list[float]:
         """The current seat takes int ``action``; returns each seat's reward for this step. An
-        illegal action raises an :class:`~hearts.errors.IllegalAction` (or, for an int that
-        is no card, an :class:`~hearts.errors.ActionError`) and changes nothing."""
+        illegal action raises an :class:`~hearts.errors.IllegalAction` (or, for anything outside
+        the action space, an :class:`~hearts.errors.ActionError`: :func:`action_index`) and
+        changes nothing."""
+        action = action_index(action)
         seat = self.current_seat()
         if seat is None:
             raise IllegalAction("the episode is over", rule="R5.1", cards="act")
         if self.round.phase is not Phase.PASSING:
             return self.act(self.to_action(seat, action))
         chosen = self.pending[seat]
-        if not (0 <= action < 52 and (self.round.hand(seat).mask & ~chosen) >> action & 1):
-            shown = CARDS[action] if 0 <= action < 52 else repr(action)
+        if not (self.round.hand(seat).mask & ~chosen) >> action & 1:
             raise IllegalPass("it does not hold it, or has chosen it already", rule="R2.1", seat=seat,
-                              cards=f"pass {shown}")
+                              cards=f"pass {CARDS[action]}")
         chosen |= 1 << action
         if chosen.bit_count() < self.rules.pass_count:
             self.pending[seat] = chosen
@@ -167,5 +191,66 @@ class Driver:
                 rewards[s] -= r.result.scores[s] - taken[s]
         return rewards
 
+    def render(self, names: Sequence[str] | None = None, *, you: int | None = None, ansi: bool = False) -> str:
+        """The table as text for a person watching (every hand shown): the round, each seat's
+        hand and points, the trick, the game's totals; with ``ansi``, red diamonds and hearts
+        and a bold Q♠ in ANSI colours. ``names`` label the seats (default ``seat 0``…) and
+        ``you`` marks one of them.
 
-__all__ = ["MOON_ADD", "MOON_SUBTRACT", "Driver", "action_id"]
+        >>> d = Driver.deal(Rules(), random.Random(1))
+        >>> print(d.render(you=0))
+        Round 1: passing left (3 cards each)
+          seat 0 (you)   0 pts  5♣ A♣ 3♦ 6♦ 8♦ 4♠ 5♠ 10♠ K♠ 2♥ 8♥ Q♥ A♥   <- to pass
+          seat 1         0 pts  6♣ 8♣ 9♣ 10♣ K♣ 9♦ 3♠ 9♠ J♠ 5♥ 10♥ J♥ K♥
+          seat 2         0 pts  2♣ J♣ 2♦ 4♦ 7♦ 10♦ J♦ Q♦ K♦ 6♠ 8♠ Q♠ 6♥
+          seat 3         0 pts  3♣ 4♣ 7♣ Q♣ 5♦ A♦ 2♠ 7♠ A♠ 3♥ 4♥ 7♥ 9♥
+        """
+        r = self.round
+        n = r.players
+        style = _AnsiStyle() if ansi else Style()
+        labels = list(names) if names is not None else [f"seat {s}" for s in range(n)]
+        rows = [f"{label} (you)" if s == you else label for s, label in enumerate(labels)]
+        width = max(map(len, rows))
+        to_act = self.current_seat()
+        head = f"Round {r.round_number + 1}: "
+        if r.phase is Phase.PASSING:
+            head += f"passing {direction_name(r.pass_offset, n)} ({self.rules.pass_count} cards each)"
+        elif r.result is not None:
+            head += "over, scores " + " ".join(map(str, r.result.scores))
+            if r.result.shooter is not None:
+                head += f" ({labels[r.result.shooter]} shot the moon)"
+        else:
+            head += f"trick {r.tricks_played + 1} of {self.rules.hand_size}"
+            head += ", hearts broken" if r.hearts_broken else ""
+        lines = [head]
+        for s in range(n):
+            line = f"  {rows[s]:<{width}}  {r.points_taken[s]:>2} pts  {_cards(style, r.hand(s))}"
+            if self.pending[s]:
+                line += f"  chosen {_cards(style, CardSet.from_mask(self.pending[s]))}"
+            if s == to_act:
+                verb = {Phase.PASSING: "pass", Phase.MOON_CHOICE: "choose (moon)"}.get(r.phase, "play")
+                line += f"   <- to {verb}"
+            lines.append(line)
+        trick = r.current_trick
+        if trick.cards:
+            lines.append("  trick: " + ", ".join(f"{style.card(c)} ({labels[s]})" for s, c in trick.plays))
+        if self.game is not None:
+            lines.append("  totals: " + " ".join(map(str, self.game.totals)))
+        return "\n".join(lines)
+
+
+class _AnsiStyle(Style):
+    """Cards in ANSI colours: diamonds and hearts red, the Q♠ bold."""
+
+    def card(self, card: Card) -> str:
+        text = super().card(card)
+        if card == QUEEN_OF_SPADES:
+            return f"\x1b[1m{text}\x1b[0m"
+        return f"\x1b[31m{text}\x1b[0m" if card.suit in (1, 2) else text
+
+
+def _cards(style: Style, cards: CardSet) -> str:
+    return style.sorted_cards(cards) or "-"
+
+
+__all__ = ["MOON_ADD", "MOON_SUBTRACT", "Driver", "action_id", "action_index"]

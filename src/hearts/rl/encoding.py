@@ -48,8 +48,13 @@ from __future__ import annotations
 
 from typing import Final
 
-import numpy as np
-from numpy.typing import NDArray
+from hearts.rl import MissingExtra
+
+try:
+    import numpy as np
+    from numpy.typing import NDArray
+except ModuleNotFoundError as e:
+    raise MissingExtra.of(e, "rl", __name__) from None
 
 from hearts.round import Phase
 from hearts.rules import OptionSpec, Rules

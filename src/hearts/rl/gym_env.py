@@ -1,8 +1,7 @@
 """A Gymnasium single-agent environment: one seat learns, the others are bots of the registry.
 
 >>> import gymnasium
->>> import hearts.rl  # registers "pyhearts/Hearts-v0"
->>> env = gymnasium.make("pyhearts/Hearts-v0", opponents="random")
+>>> env = gymnasium.make("hearts.rl:pyhearts/Hearts-v0", opponents="random")
 >>> obs, info = env.reset(seed=3)
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
 ((621,), True)
@@ -12,18 +11,24 @@ Actions, observations and rewards are those of :mod:`hearts.rl.hearts_v0` (see
 "action_mask"}``, ``-scores`` at the end of each round (optionally shaped per trick). The
 opponents (``opponents``: one bot spec for all, or one per other seat, e.g. ``"heuristic"``,
 ``"easy"``) act between the learner's turns, from their own views (R7), seeded from
-``reset(seed=…)`` so that an episode is reproducible.
+``reset(seed=…)`` so that an episode is reproducible. (``"hearts.rl:"`` makes Gymnasium import
+:mod:`hearts.rl`, which registers the id; after ``import hearts.rl`` the plain id works too.)
 
 An action outside the mask is refused: with ``illegal="raise"`` (the default) ``step`` raises
-the engine's :class:`~hearts.errors.IllegalAction` (an :class:`~hearts.errors.ActionError` for an
-int that is no card) naming the rule, and nothing changes. With ``illegal="random"`` a uniformly
-random legal action is taken instead, ``info["illegal_action"]`` is set and ``illegal_penalty``
-is added to the reward (for learners that cannot mask their actions).
+the engine's :class:`~hearts.errors.IllegalAction` naming the rule, and nothing changes. With
+``illegal="random"`` a uniformly random legal action is taken instead, ``info["illegal_action"]``
+is set and ``illegal_penalty`` is added to the reward (for learners that cannot mask their
+actions). Anything outside the action space (``99``, ``2.5``) is an
+:class:`~hearts.errors.ActionError` in both modes.
 
 >>> env.step(99)
 Traceback (most recent call last):
 ...
-hearts.errors.IllegalPass: R2.1: seat 0 may not pass 99: it does not hold it, or has chosen it already
+hearts.errors.ActionError: R1.2: 99 is not an action: expected an int 0..51 (a card id, or a moon choice)
+
+``render()`` shows the table as text (every hand: it is for a person watching):
+``render_mode="ansi"`` returns it with ANSI colours, ``"human"`` prints it after every step,
+and without a render mode ``render()`` returns it plain.
 """
 
 from __future__ import annotations
@@ -32,14 +37,19 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from numpy.typing import NDArray
+from hearts.rl import MissingExtra
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from numpy.typing import NDArray
+except ModuleNotFoundError as e:
+    raise MissingExtra.of(e, "rl", __name__) from None
 
 from hearts.bots import Bot, make_bot
 from hearts.bots.policies import random_card
-from hearts.rl.driver import Driver
+from hearts.rl.driver import Driver, action_index
 from hearts.rl.encoding import ObservationEncoder
 from hearts.rules import Rules
 
@@ -49,7 +59,7 @@ ObsType = dict[str, NDArray[Any]]
 class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
     """One seat of Hearts against bots."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it so
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 - gymnasium declares it so
 
     def __init__(
         self,
@@ -75,6 +85,8 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
             raise ValueError(f"give one opponent spec or {n - 1} of them, not {len(specs)}")
         if illegal not in ("raise", "random"):
             raise ValueError(f"illegal must be 'raise' or 'random', not {illegal!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         make_bot(specs[0], 0)  # fail early on a bad spec
         self.seat = seat
         self.specs = {s: specs[i] for i, s in enumerate(x for x in range(n) if x != seat)}
@@ -146,25 +158,32 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
         d = self._driver
         if d is None or d.is_over:
             raise RuntimeError("call reset() first: the episode is over")
-        a = int(action)
+        a = action_index(action)
         extra: dict[str, Any] = {}
         reward = 0.0
         if self.illegal == "random":
             mask = d.legal_mask(self.seat)
-            if not (0 <= a < 52 and mask >> a & 1):
+            if not mask >> a & 1:
                 a = random_card(mask, self._rng)
                 extra["illegal_action"] = True
                 reward += self.illegal_penalty
         reward += d.apply(a)[self.seat]
         reward += self._run_bots()
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), reward * self.reward_scale, d.is_over, False, self._info(**extra)
 
     def render(self) -> str | None:
-        d = self._driver
-        if d is None:
+        """The table as text (:meth:`Driver.render <hearts.rl.driver.Driver.render>`): returned
+        (coloured with ``render_mode="ansi"``), or printed with ``"human"``; ``None`` before
+        :meth:`reset`."""
+        if self._driver is None:
             return None
-        r = d.round
-        return f"{r!r} hand {r.hand(self.seat)} trick {r.current_trick} points {r.points_taken}"
+        text = self._driver.render(you=self.seat, ansi=self.render_mode == "ansi")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
 
 __all__ = ["HeartsEnv"]

@@ -23,6 +23,8 @@
   points to its taker at once (the round's total is unchanged); ``reward_scale`` multiplies.
 - Episode: one round (``round_number`` sets the pass direction, R2.2), or ``whole_game=True``:
   rounds to the target (R5); ``info["totals"]`` holds the game totals.
+- Rendering: ``render()`` returns the table as text (every hand), with ANSI colours under
+  ``render_mode="ansi"``; ``"human"`` prints it after every step.
 """
 
 from __future__ import annotations
@@ -30,11 +32,16 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from numpy.typing import NDArray
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from hearts.rl import MissingExtra
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from numpy.typing import NDArray
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+except ModuleNotFoundError as e:
+    raise MissingExtra.of(e, "rl", __name__) from None
 
 from hearts.rl.driver import Driver
 from hearts.rl.encoding import ObservationEncoder
@@ -144,7 +151,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming
             raise ValueError(f"{agent} must act: an action 0..51 from its action_mask")
         d = self.driver
         self._cumulative_rewards[agent] = 0.0
-        rewards = d.apply(int(action))
+        rewards = d.apply(action)
         self.rewards = {a: r * self.reward_scale for a, r in zip(self.possible_agents, rewards, strict=True)}
         if d.last_result is not None and any(rewards):
             for a in self.agents:
@@ -156,16 +163,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming
         self._accumulate_rewards()
         self.agent_selection = self._seat_agent()
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
-    def render(self) -> str:
-        d = self.driver
-        r = d.round
-        lines = [repr(r)]
-        for s in range(r.players):
-            lines.append(f"  {self.possible_agents[s]}: {r.hand(s)}  points {r.points_taken[s]}")
-        lines.append(f"  trick: {r.current_trick}")
-        return "\n".join(lines)
+    def render(self) -> str | None:
+        """The table as text (:meth:`Driver.render <hearts.rl.driver.Driver.render>`, the agents
+        as names): returned (coloured with ``render_mode="ansi"``), or printed with ``"human"``."""
+        text = self.driver.render(self.possible_agents, ansi=self.render_mode == "ansi")
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

@@ -1,5 +1,10 @@
 """Our engine as an OpenSpiel Python game, ``python_hearts``, with every option of docs/rules.md as a
-game parameter, so that OpenSpiel's algorithms and bots run on every variant.
+game parameter, so that OpenSpiel's algorithms and bots run on every variant, 3 to 6 players:
+those that search the game tree, and the determinizing ones (the Python ISMCTS,
+``open_spiel.python.algorithms.ismcts``), which draw the hidden cards with
+:meth:`HeartsState.resample_from_infostate`. (OpenSpiel's C++ ``ISMCTSBot`` cannot call back into
+a Python game's resampling; :mod:`hearts.bots.openspiel` seats it at our tables on OpenSpiel's own
+``hearts`` instead.)
 
 >>> import pyspiel
 >>> import hearts.rl.openspiel_game  # registers python_hearts
@@ -36,17 +41,51 @@ Observations: the observation tensor is :mod:`hearts.rl.encoding`'s
 encoding (what the seat may know, R7); the information state (string and tensor) is the seat's
 whole history: its dealt hand, pass direction, passed and received cards, and every trick in
 order with its leader.
+
+Determinization: ``state.resample_from_infostate(player, sampler)`` is a state that ``player``
+cannot tell from this one (the same information state), the hidden cards drawn afresh: the
+other hands of the sizes shown, honouring every void and every fact a past play reveals
+(:func:`hearts.bots.openspiel.possible_cards`), with this seat's passed cards at its receiver,
+and the passes it did not see drawn from their receivers' hands. So OpenSpiel's Python ISMCTS
+plays every variant:
+
+>>> from open_spiel.python.algorithms import ismcts, mcts
+>>> import numpy as np
+>>> game = pyspiel.load_game("python_hearts", {"players": 3, "pass_cycle": "right/hold"})
+>>> rng = np.random.RandomState(0)
+>>> bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, max_simulations=3,
+...                        random_state=rng)
+>>> state = game.new_initial_state()
+>>> while not state.is_terminal():
+...     if state.is_chance_node():
+...         state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+...     else:
+...         state.apply_action(bot.step(state))
+>>> sum(26 - r for r in state.returns())  # the 26 points, or a moon's 52
+26.0
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-import numpy as np
-import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+from hearts.rl import MissingExtra
 
+try:
+    import numpy as np
+except ModuleNotFoundError as e:
+    raise MissingExtra.of(e, "rl", __name__) from None
+try:
+    import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+except ModuleNotFoundError as e:
+    raise MissingExtra.of(e, "openspiel", __name__) from None
+
+from hearts.bots.openspiel import possible_cards, sample_constrained
+from hearts.bots.search import sample_hands
 from hearts.cards import CardSet, cards_of
+from hearts.errors import HeartsError
 from hearts.mechanics import MOON_CHOICES
 from hearts.rl.driver import Driver
 from hearts.rl.encoding import ObservationEncoder
@@ -76,6 +115,8 @@ PARAMETERS: Final[dict[str, Any]] = {
 }
 """The game's parameters and their defaults: every rule option, and ``round_number`` (-1: the
 pass direction is a chance outcome)."""
+RESAMPLE_TRIES: Final = 50
+"""Deals drawn by :meth:`HeartsState.resample_from_infostate` before it gives up."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_hearts",
@@ -149,8 +190,9 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
         self.rules = game.rules
         self.n = game.rules.players
         self.cycle_length = game.cycle_length
-        chance_direction = game.rules.pass_count > 0 and game.round_number < 0
-        self.round_number: int | None = None if chance_direction else max(game.round_number, 0)
+        self.chance_direction = game.rules.pass_count > 0 and game.round_number < 0
+        """True when the pass direction is a chance outcome (the first action)."""
+        self.round_number: int | None = None if self.chance_direction else max(game.round_number, 0)
         self.dealt: list[int] = []
         self.driver: Driver | None = None
         """The round, once dealt, with the adapters' int actions (:mod:`hearts.rl.driver`)."""
@@ -222,7 +264,102 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
         return f"{r!r} hands: {hands} trick: {r.current_trick}"
 
     def view(self, player: int) -> View | None:
+        """What ``player`` may know (R7); ``None`` while chance deals."""
         return View.of(self.round, player) if self.round is not None else None
+
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> HeartsState:
+        """A state with the same information state for ``player``, the cards it cannot see
+        drawn afresh (see the module docstring); ``probability_sampler()`` (a float in [0, 1))
+        seeds the draw. Each drawn history is replayed through the engine, which refuses a past
+        play the deal makes illegal; a :class:`~hearts.errors.HeartsError` if none of
+        :data:`RESAMPLE_TRIES` deals fits."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        want = self.information_state_string(player)
+        game = self.get_game()
+        for _ in range(RESAMPLE_TRIES):
+            history = self._history_for(player, rng)
+            if history is None:
+                continue
+            state = game.new_initial_state()
+            try:
+                for action in history:
+                    state.apply_action(action)
+            except HeartsError:
+                continue
+            if state.information_state_string(player) == want:
+                return state  # type: ignore[no-any-return]
+        raise HeartsError(f"no deal consistent with player {player}'s information was found in "
+                          f"{RESAMPLE_TRIES} draws: {want}")
+
+    def _history_for(self, player: int, rng: random.Random) -> list[int] | None:
+        """An action history ``player`` cannot tell from this state's (``None``: the draw failed)."""
+        history = [self.round_number] if self.chance_direction and self.round_number is not None else []
+        r = self.round
+        if r is None:  # dealing: nobody has seen a card yet
+            return history + rng.sample(cards_of(self.rules.deck_mask), len(self.dealt))
+        drawn = self._draw_passing(player, rng) if r.phase is Phase.PASSING else self._draw_played(player, rng)
+        if drawn is None:
+            return None
+        dealt, chosen = drawn
+        hands = [cards_of(h) for h in dealt]
+        n = self.n
+        history += [hands[k % n][k // n] for k in range(self.rules.deck_size)]
+        for s in range(n):
+            history += cards_of(chosen[s])
+        return history + [int(card) for trick in (*r.tricks, r.current_trick) for card in trick.cards]
+
+    def _draw_passing(self, player: int, rng: random.Random) -> tuple[list[int], list[int]]:
+        """While passing: the dealt hands (``player``'s own, the others shuffled) and the cards
+        each seat has chosen so far (how many is public, which is not)."""
+        r, n, size = self.round, self.n, self.rules.hand_size
+        assert r is not None and self.driver is not None
+        dealt = [0] * n
+        dealt[player] = r.dealt[player].mask
+        others = [c for c in cards_of(self.rules.deck_mask) if not dealt[player] >> c & 1]
+        rng.shuffle(others)
+        for i, s in enumerate(s for s in range(n) if s != player):
+            dealt[s] = sum(1 << c for c in others[i * size : (i + 1) * size])
+        chosen = []
+        for s in range(n):
+            passed = r.passed(s)
+            mine = self.driver.pending[s] | (passed.mask if passed is not None else 0)
+            if s != player:
+                mine = sum(1 << c for c in rng.sample(cards_of(dealt[s]), mine.bit_count()))
+            chosen.append(mine)
+        return dealt, chosen
+
+    def _draw_played(self, player: int, rng: random.Random) -> tuple[list[int], list[int]] | None:
+        """After the pass: the dealt hands and the passes, the hidden cards drawn consistently
+        with ``player``'s view (``None``: no deal found this time)."""
+        r, n = self.round, self.n
+        assert r is not None
+        view = View.of(r, player)
+        allowed = possible_cards(view)
+        leader = (*r.tricks, r.current_trick)[0].leader
+        lowest = 1 << self.rules.lowest_club
+        if not view.played.mask & lowest:  # R3.1: the first leader (public) holds it still
+            allowed = [a if s == leader else a & ~lowest for s, a in enumerate(allowed)]
+        hands = sample_hands(view, rng)  # it knows the voids only
+        if any(hands[s] & ~allowed[s] for s in range(n) if s != player):
+            constrained = sample_constrained(view, allowed, rng)
+            if constrained is None:
+                return None
+            hands = constrained
+        after = hands[:]  # each seat's hand after the pass: now, and what it has played
+        for trick in (*r.tricks, r.current_trick):
+            for s, card in trick.plays:
+                after[s] |= 1 << card
+        d = r.pass_offset
+        chosen = [0] * n
+        if d:
+            giver = (player - d) % n
+            chosen[player] = view.passed.mask if view.passed is not None else 0
+            chosen[giver] = view.received.mask if view.received is not None else 0
+            for s in range(n):
+                if s not in (player, giver):  # a pass it did not see: any cards its receiver holds
+                    cards = rng.sample(cards_of(after[(s + d) % n]), self.rules.pass_count)
+                    chosen[s] = sum(1 << c for c in cards)
+        return [(after[s] & ~chosen[(s - d) % n]) | chosen[s] for s in range(n)], chosen
 
 
 class ViewObserver:

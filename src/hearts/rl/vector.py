@@ -37,8 +37,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-import numpy as np
-from numpy.typing import NDArray
+from hearts.rl import MissingExtra
+
+try:
+    import numpy as np
+    from numpy.typing import NDArray
+except ModuleNotFoundError as e:
+    raise MissingExtra.of(e, "rl", __name__) from None
 
 from hearts.cards import HEARTS_MASK, JD, POINTS_MASK, QS, QS_MASK, SUIT_MASKS
 from hearts.errors import RulesError

@@ -1,0 +1,79 @@
+"""``hearts selfplay``: training data from bots playing each other (:mod:`hearts.rl.selfplay`),
+written as sharded ``.npz`` files and a manifest, here or on a Ray cluster."""
+
+from __future__ import annotations
+
+import argparse
+
+from hearts.arena import LOCAL_RAY, default_jobs
+from hearts.cli.common import Streams, add_rules_args, build_rules, usage_error
+from hearts.errors import HeartsError
+
+NAME = "selfplay"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``hearts selfplay`` to the command's subparsers."""
+    p = sub.add_parser(
+        NAME,
+        help="training data: bots play rounds, every decision saved as numpy arrays",
+        description=(
+            "Bots play N rounds; every decision (observation, action mask, action, reward) "
+            "is saved in DIR as numpy .npz shards with a manifest.json (needs pyhearts[rl])."
+        ),
+        epilog=(
+            "examples:  hearts selfplay heuristic --rounds 10000 --out data/ --jobs 0\n"
+            "           hearts selfplay search heuristic heuristic heuristic --rounds 1000 --out data/ --ray auto\n"
+            "           hearts selfplay random --players 3 -o moon=shooter_chooses --rounds 500 --out data/"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="a bot spec for every seat, or one per seat")
+    p.add_argument("--rounds", type=int, required=True, metavar="N", help="rounds to play")
+    p.add_argument("--out", required=True, metavar="DIR", help="the folder for the shards and manifest.json")
+    p.add_argument("--shard-rounds", type=int, default=500, metavar="K", help="rounds per shard (default 500)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed for the deals and bots (default 0)")
+    p.add_argument("--shaping", action="store_true", help="reward each trick's points at once")
+    p.add_argument(
+        "--jobs", "-j", type=int, metavar="J",
+        help="worker processes (0: one per CPU; default 1); with --ray alone, the CPUs of the local "
+        "Ray instance (default: all)",
+    )
+    p.add_argument(
+        "--ray", nargs="?", const=LOCAL_RAY, metavar="ADDRESS",
+        help="make the shards as Ray tasks: on a local Ray instance, or on the cluster at ADDRESS "
+        "(auto, HOST:6379, ray://HOST:10001); needs pyhearts[cluster]. The data are the same",
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only a start and an end line")
+    add_rules_args(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, streams: Streams) -> int:
+    """``hearts selfplay``; exit code 2 for a bad command line, rule option, bot spec or Ray
+    address (or Ray missing), 1 when the data cannot be written."""
+    try:
+        from hearts.rl import selfplay
+    except ModuleNotFoundError as e:  # a MissingExtra: it names the extra
+        streams.stderr.write(f"hearts {NAME}: error: {e}\n")
+        return 2
+    try:
+        rules = build_rules(args)
+        specs = list(args.specs)
+        if args.players is None and 3 <= len(specs) <= 6:
+            rules = rules.replace(players=len(specs))
+        if len(specs) == 1:
+            specs *= rules.players
+        config = selfplay.SelfPlayConfig(tuple(specs), rules, args.rounds, args.seed, args.shard_rounds, args.shaping)
+        jobs = default_jobs(args.jobs, args.ray)
+        manifest = selfplay.generate(config, args.out, jobs, args.ray, progress="lines" if args.quiet else True)
+    except HeartsError as e:  # the rules, the bots, --jobs; Ray missing or unreachable
+        return usage_error(streams.stderr, NAME, str(e))
+    except OSError as e:
+        streams.stderr.write(f"hearts {NAME}: error: {e}\n")
+        return 1
+    streams.stdout.write(
+        f"selfplay: {config.rounds} rounds, {manifest['decisions']} decisions in "
+        f"{len(manifest['shards'])} shards: {args.out}/{selfplay.MANIFEST}\n"
+    )
+    return 0

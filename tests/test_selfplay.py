@@ -1,0 +1,103 @@
+"""Self-play data (``hearts selfplay``): shards that load back, decisions that replay in the
+engine, rewards that sum to minus each round's score, the same data for any number of jobs."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from hearts import Rules
+from hearts.arena import derive_seed
+from hearts.cli import main
+from hearts.errors import HeartsError
+from hearts.rl import selfplay
+from hearts.rl.driver import Driver
+from hearts.rl.encoding import ObservationEncoder
+from hearts.rl.selfplay import SelfPlayConfig
+from hearts.round import Round, deal_hands
+
+CONFIGS = [
+    SelfPlayConfig(("heuristic", "random", "easy", "random"), Rules(), rounds=5, seed=3, shard_rounds=2),
+    SelfPlayConfig(("random",) * 3, Rules(players=3, jack_of_diamonds=-10), rounds=4, seed=1, shaping=True),
+    SelfPlayConfig(("random",) * 5, Rules(players=5, moon="shooter_chooses"), rounds=3, seed=2, shard_rounds=1),
+]
+
+
+def check_against_the_engine(config: SelfPlayConfig, data: dict[str, Any]) -> None:
+    """Replay every round's decisions in the engine: the same seat to act, legal mask and
+    observation at each; the engine's scores; each seat's rewards summing to minus its score."""
+    rules = config.rules
+    encoder = ObservationEncoder(rules)
+    rows = 0
+    for k in range(config.rounds):
+        driver = Driver(Round(rules, deal_hands(rules, derive_seed(config.seed, "deal", k)), round_number=k))
+        rewards = np.zeros(rules.players)
+        last: dict[int, int] = {}
+        start = rows
+        while (seat := driver.current_seat()) is not None:
+            assert data["round"][rows] == k and data["seat"][rows] == seat
+            mask = driver.legal_mask(seat)
+            assert data["action_mask"][rows].tolist() == [mask >> c & 1 for c in range(52)]
+            assert (data["observation"][rows] == encoder.encode(driver.view(seat), driver.pending[seat])).all()
+            driver.apply(int(data["action"][rows]))
+            rewards[seat] += data["reward"][rows]
+            last[seat] = rows
+            rows += 1
+        assert driver.last_result is not None
+        assert data["scores"][k].tolist() == list(driver.last_result.scores)  # R4
+        assert rewards.tolist() == [-s for s in driver.last_result.scores]
+        assert set(np.flatnonzero(data["done"][start:rows]) + start) == set(last.values())  # each seat's last
+    assert rows == len(data["action"])
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=["4 players", "3 shaped", "5 moon choice"])
+def test_shards_load_back_and_replay_in_the_engine(config: SelfPlayConfig, tmp_path: Path) -> None:
+    manifest = selfplay.generate(config, tmp_path)
+    assert manifest == selfplay.read_manifest(tmp_path)
+    shards = config.shards()
+    assert [s["file"] for s in manifest["shards"]] == [selfplay.shard_name(i) for i in range(len(shards))]
+    assert [s["rounds"] for s in manifest["shards"]] == [[r.start, r.stop] for r in shards]
+    data = selfplay.load(tmp_path)
+    assert manifest["decisions"] == len(data["action"]) == sum(s["decisions"] for s in manifest["shards"])
+    assert data["observation"].shape == (len(data["action"]), manifest["observation_size"])
+    assert data["scores"].shape == (config.rounds, config.rules.players)
+    check_against_the_engine(config, data)
+
+
+def test_the_data_do_not_depend_on_jobs(tmp_path: Path) -> None:
+    config = CONFIGS[0]
+    selfplay.generate(config, tmp_path / "one")
+    selfplay.generate(config, tmp_path / "two", jobs=2)
+    for shard in selfplay.read_manifest(tmp_path / "one")["shards"]:
+        assert (tmp_path / "one" / shard["file"]).read_bytes() == (tmp_path / "two" / shard["file"]).read_bytes()
+
+
+def test_bad_configurations_and_folders(tmp_path: Path) -> None:
+    with pytest.raises(HeartsError, match="4 players need 4 bot specs, got 2"):
+        selfplay.generate(SelfPlayConfig(("random",) * 2, Rules(), rounds=1), tmp_path)
+    with pytest.raises(HeartsError, match="rounds must be a positive whole number, not 0"):
+        SelfPlayConfig(("random",) * 4, Rules(), rounds=0).check()
+    with pytest.raises(HeartsError, match="nosuchbot"):
+        SelfPlayConfig(("nosuchbot",) * 4, Rules(), rounds=1).check()
+    with pytest.raises(HeartsError, match="cannot read the self-play manifest"):
+        selfplay.read_manifest(tmp_path)
+    (tmp_path / selfplay.MANIFEST).write_text(json.dumps({"format": "other"}))
+    with pytest.raises(HeartsError, match="is not a self-play manifest"):
+        selfplay.load(tmp_path)
+
+
+def test_cli(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["selfplay", "random", "random", "random", "--rounds", "3", "--shard-rounds", "2", "--out", str(tmp_path), "-q"]
+    assert main(argv, stdout=out, stderr=err) == 0
+    assert out.getvalue() == f"selfplay: 3 rounds, {selfplay.read_manifest(tmp_path)['decisions']} decisions in 2 shards: {tmp_path}/manifest.json\n"
+    manifest = selfplay.read_manifest(tmp_path)
+    assert manifest["rules"]["players"] == 3 and manifest["specs"] == ["random"] * 3
+    err = io.StringIO()
+    assert main(["selfplay", "random", "random", "--players", "4", "--rounds", "1", "--out", str(tmp_path)], stderr=err) == 2
+    assert err.getvalue() == "hearts selfplay: error: 4 players need 4 bot specs, got 2\n"
