@@ -9,6 +9,7 @@ trick, say), so it takes a few seconds at most. Screenshots go to ``artifacts/``
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,20 +25,28 @@ from textual.widgets import Static
 
 from hearts import Game, Rules
 from hearts.actions import Moon, Pass, Play
-from hearts.cards import CardSet
+from hearts.cards import Card, CardSet
 from hearts.record import Seat
 from hearts.round import Phase
 from hearts.text import SEAT_NAMES, Style, does, plural, points_word
 from hearts.tui.app import CardWidget, HeartsApp, HelpScreen, NewGameScreen, SeatPanel, TableScreen
 from hearts.tui.session import HUMAN, Session
+from hearts.view import View
 
 SIZES = [(120, 40), (80, 24), (60, 20)]
 STYLE = Style()
 
 
-def at_last_trick(session: Session, round_number: int = 0) -> Session:
-    """``session`` played plainly (the first cards to pass, the first legal card, 'add') up to
-    the person's card in the last trick of round ``round_number``."""
+def first_legal(view: View) -> Card:
+    """The person's plain play: the first legal card."""
+    return next(iter(view.legal))
+
+
+def at_last_trick(
+    session: Session, round_number: int = 0, play: Callable[[View], Card] = first_legal
+) -> Session:
+    """``session`` played plainly (the first cards to pass, ``play`` (the first legal card),
+    'add') up to the person's card in the last trick of round ``round_number``."""
     while True:
         session.run_bots_until_human()
         view = session.view
@@ -53,7 +62,7 @@ def at_last_trick(session: Session, round_number: int = 0) -> Session:
         elif view.moon_choice_pending:
             session.apply(Moon(HUMAN, "add"))
         else:
-            session.apply(Play(HUMAN, next(iter(view.legal))))
+            session.apply(Play(HUMAN, play(view)))
 
 
 def text_of(widget: Widget) -> str:
@@ -75,12 +84,14 @@ def screenshot(app: HeartsApp, name: str) -> None:
 
 
 async def dialog_fits(pilot: Pilot[int], app: HeartsApp) -> None:
-    """The dialog on top shows its title and its closing line (or buttons) on the screen."""
+    """The dialog on top shows its title and its closing line (or buttons) on the screen (and
+    every other part not hidden)."""
     await pilot.pause()
     dialog = app.screen.query_one(".dialog")
     assert inside(app, dialog), (dialog.region, app.size)
     for part in dialog.children:
-        assert inside(app, part), (part, part.region)
+        if part.display:
+            assert inside(app, part), (part, part.region)
 
 
 # --- a round's summary ---------------------------------------------------------------------------

@@ -566,12 +566,12 @@ def format_review(
             )
             lines.extend(_decision_line(d, who, show) for d in rr.decisions)
             took = "" if rr.points is None else f"scored {rr.points}; "
-            lines.append(f"  Round {rr.round + 1}: {took}{_summary_text(rr.summary)}")
+            lines.append(f"  Round {rr.round + 1}: {took}{summary_text(rr.summary)}")
             if rr.forced:
                 lines.append(f"  ({rr.forced} forced play{'s' if rr.forced != 1 else ''} not reviewed)")
             lines.append("")
         if len(rounds) > 1:
-            lines.append(f"{who[seat]}, {len(rounds)} rounds: {_summary_text(review.summary(seat))}")
+            lines.append(f"{who[seat]}, {len(rounds)} rounds: {summary_text(review.summary(seat))}")
             lines.append("")
     t = review.thresholds
     lines.append(
@@ -618,7 +618,8 @@ def _decision_line(d: Decision, names: Sequence[str], show: Callable[[Card], str
     )
 
 
-def _summary_text(s: Summary) -> str:
+def summary_text(s: Summary) -> str:
+    """One line summing up a seat's decisions: points lost with their error, accuracy, flags."""
     if not s.decisions:
         return "no decision to review"
     flags = [
@@ -653,4 +654,5 @@ __all__ = [
     "cross_fitted_loss",
     "format_review",
     "review_game",
+    "summary_text",
 ]

@@ -9,9 +9,10 @@ passing).
 
 A finished round is summed up (:class:`RoundSummaryScreen`: its last trick, who took which
 points, the moon, the round's scores and the new totals) before the next one starts; a
-finished game shows the winner and the final totals. Quitting asks whether to save the game
-first (:class:`QuitScreen`); ``hearts tui --resume FILE`` goes on with a saved game. Bots
-think in a worker thread and their moves are paced by the session's ``delay``. A window
+finished game shows the winner and the final totals. ``r`` there (or at the table) reviews
+your decisions in the round (:mod:`hearts.tui.review_screen`). Quitting asks whether to save
+the game first (:class:`QuitScreen`); ``hearts tui --resume FILE`` goes on with a saved game.
+Bots think in a worker thread and their moves are paced by the session's ``delay``. A window
 smaller than the table needs says so instead of cutting the table off.
 """
 
@@ -36,7 +37,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from hearts.actions import Action, Moon, Pass, Play
 from hearts.bots import LEVELS
-from hearts.cards import DIAMONDS, HEARTS, RANK_LETTERS, SUIT_LETTERS, Card, CardSet
+from hearts.cards import RANK_LETTERS, SUIT_LETTERS, Card, CardSet
 from hearts.errors import HeartsError, IllegalAction
 from hearts.mechanics import MoonChoice
 from hearts.round import Phase, Round, Trick
@@ -44,7 +45,6 @@ from hearts.rules import OPTION_NAMES, PRESETS, OptionSpec, Rules, parse_option_
 from hearts.text import (
     DEFAULT_LEVEL,
     SEAT_NAMES,
-    Style,
     bot_specs,
     direction_name,
     does,
@@ -60,15 +60,14 @@ from hearts.text import (
     short_name,
     winning_card,
 )
-from hearts.tui.session import HINT_BOT, HUMAN, Session, hint
+from hearts.tui.look import STYLE, card_style, card_text, cards_text
+from hearts.tui.review_screen import ReviewScreen
+from hearts.tui.session import HINT_BOT, HUMAN, REVIEW_BUDGET, Session, hint
 from hearts.view import View
 
 RANK_KEYS = {c.lower(): i for i, c in enumerate(RANK_LETTERS)}
 SUIT_KEYS = {c.lower(): i for i, c in enumerate(SUIT_LETTERS)}
 
-
-STYLE = Style()
-"""Cards on the table: ``Q♠``, ``10♥`` (as in line mode)."""
 
 CARD_WIDTH = 3
 """Cells of one card of the hand (``10♥``); one more separates it from the next."""
@@ -79,23 +78,14 @@ MIN_WIDTH = 60
 NARROW = 80
 """Below this width the side panels are narrower and the trick shows short names."""
 
-
-def card_style(card: Card, *, dim: bool = False) -> str:
-    """Red for hearts and diamonds, black for clubs and spades, on a white card; grey when dim."""
-    red = card.suit in (HEARTS, DIAMONDS)
-    if dim:
-        return ("#b06060" if red else "#808080") + " on #3a3a3a"
-    return ("bold #c00000" if red else "bold #000000") + " on #f0f0f0"
-
-
-def card_text(card: Card, *, dim: bool = False) -> Text:
-    """One card in its colours."""
-    return Text(STYLE.card(card), style=card_style(card, dim=dim))
-
-
-def cards_text(cards: Sequence[Card]) -> Text:
-    """Cards in their colours, separated by blanks."""
-    return Text(" ").join(card_text(c) for c in cards)
+REVIEW = Binding(
+    "r",
+    "app.review",
+    "Review",
+    tooltip="review your decisions in the last finished round: each one's verdict, the mistakes "
+    "with the better card and their cost (←/→ in the review: the other rounds)",
+)
+"""The review key, on the table, on a round's summary and at game over."""
 
 
 def table_positions(players: int) -> tuple[list[int], list[int], list[int]]:
@@ -266,13 +256,18 @@ class InfoScreen(ModalScreen[None]):
 
 class RoundSummaryScreen(InfoScreen):
     """A finished round: its last trick, the point cards each seat took, the moon if shot, the
-    round's scores and the new totals (R4). The next round waits until it is closed."""
+    round's scores and the new totals (R4). The next round waits until it is closed; ``r``
+    reviews your decisions in it (:class:`~hearts.tui.review_screen.ReviewScreen`)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [REVIEW]
 
     def __init__(self, r: Round, names: Sequence[str]) -> None:
         lines = round_summary(r, names, STYLE)
         body = Text("Last trick\n", style="bold") + trick_text(r.tricks[-1], names) + Text("\n\n")
         body += Text("\n".join(lines[1:]))
-        super().__init__(lines[0], body, id="round-summary", closing="Enter, Space or Escape: go on")
+        super().__init__(
+            lines[0], body, id="round-summary", closing="Enter, Space or Escape: go on · r: review your play"
+        )
 
 
 class HelpScreen(InfoScreen):
@@ -330,10 +325,11 @@ class MoonScreen(ModalScreen[MoonChoice]):
 
 class GameOverScreen(ModalScreen[str]):
     """Who won and the totals after each round, the last the final ones (R5); n: a new game,
-    Escape: look at the table."""
+    r: review your play round by round, Escape: look at the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('new')", "New game"),
+        REVIEW,
         Binding("escape", "choose('close')", "Back to the table"),
     ]
 
@@ -347,10 +343,14 @@ class GameOverScreen(ModalScreen[str]):
             yield Static(self.body, id="game-over-body")
             with Horizontal(classes="buttons"):
                 yield Button("New game (n)", id="new", variant="primary")
+                yield Button("Review (r)", id="review")
                 yield Button("Quit (ctrl+q)", id="quit")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id or "close")
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "review":
+            await self.run_action(REVIEW.action)
+        else:
+            self.dismiss(event.button.id or "close")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
@@ -579,6 +579,7 @@ class TableScreen(Screen[None]):
         ),
         Binding("l", "last_trick", "Last", tooltip="the last trick: who played what, who took it"),
         Binding("s", "scores", "Scores", tooltip="the totals after each round, and this round's points"),
+        REVIEW,
         Binding(
             "n",
             "new_game",
@@ -923,7 +924,8 @@ class HeartsApp(App[int]):
     """Hearts at a terminal table: you at seat 0 (South) against bots.
 
     Give it a :class:`~hearts.tui.session.Session` and ``run()`` it; ``record_path`` (the
-    ``--record FILE``) is saved after every round and offered first when saving.
+    ``--record FILE``) is saved after every round and offered first when saving;
+    ``review_budget``: sampled deals per decision when reviewing a round.
     """
 
     TITLE = "Hearts"
@@ -979,11 +981,14 @@ class HeartsApp(App[int]):
         *,
         record_path: str | Path | None = None,
         hint_spec: str = HINT_BOT,
+        review_budget: int = REVIEW_BUDGET,
     ) -> None:
         super().__init__()
         self.session = session
         self.record_path = Path(record_path) if record_path is not None else None
         self.hint_spec = hint_spec
+        self.review_budget = review_budget
+        """Sampled deals per decision in a review (:data:`~hearts.tui.session.REVIEW_BUDGET`)."""
         self.message = ""
         """The last line said under the hand, as plain text (for tests and the curious)."""
         self.generation = 0
@@ -1159,13 +1164,27 @@ class HeartsApp(App[int]):
         self.advance()
 
     def show_help(self) -> None:
-        """Every key: the table's bindings and the app's, each with its tooltip."""
+        """Every key: the table's bindings and the app's, then the review's, each with its tooltip."""
         rows = [
-            (self.get_key_display(b), b.tooltip or b.description)
-            for b in (*TableScreen.BINDINGS, *HeartsApp.BINDINGS)
+            (self.get_key_display(b) + where, b.tooltip or b.description)
+            for bindings, where in (
+                ((*TableScreen.BINDINGS, *HeartsApp.BINDINGS), ""),
+                (ReviewScreen.BINDINGS, " (review)"),
+            )
+            for b in bindings
             if isinstance(b, Binding)
         ]
         self.push_screen(HelpScreen(rows))
+
+    def action_review(self) -> None:
+        """Review your decisions in the last finished round (←/→ in the review: the others)."""
+        finished = self.session.finished_rounds
+        if isinstance(self.screen, ReviewScreen):
+            return
+        if not finished:
+            self.table.say("A review looks back at a finished round: none has finished yet.")
+            return
+        self.push_screen(ReviewScreen(self.session, finished - 1, budget=self.review_budget))
 
     def show_last_trick(self) -> None:
         view = self.session.view

@@ -5,6 +5,7 @@ it (``actors()``, ``legal_actions()``, ``apply()``), the seats (names and bot sp
 record keeps them) and a bot for every seat but the person's. Undo is
 :meth:`Game.undo <hearts.game.Game.undo>`; saving writes a version 2 record; resuming loads
 one and goes on with its seed, so the later rounds are dealt exactly as in the original game.
+:func:`review_round` reviews the person's decisions in a finished round (:mod:`hearts.review`).
 
 >>> s = Session.new(Rules(target=30), seed=3, specs=["easy"], delay=0)
 >>> s.names, s.specs
@@ -37,6 +38,7 @@ from hearts.cards import SPADES, Card, CardSet
 from hearts.errors import HeartsError, RecordError
 from hearts.game import Game
 from hearts.record import GameRecord, Seat
+from hearts.review import ProgressCallback, RoundReview, review_game
 from hearts.round import Round
 from hearts.rules import Rules
 from hearts.text import DEFAULT_LEVEL, Style, bot_label, bot_specs, default_names, seat_label, winning_card
@@ -50,6 +52,14 @@ DEFAULT_DELAY = 0.6
 
 HINT_BOT = "search:iterations=400"
 """The bot that gives hints."""
+
+REVIEW_BUDGET = 400
+"""Sampled deals per decision in the table's review of a round, a module constant (no command
+line option): about 1.5 s a round in one process on the pure rollout kernel (the pass takes a
+third of it; far less with the compiled one), so the review stays responsive; a loss's standard
+error is then about 0.4 points for a pass and 0.1 for a play. ``hearts analyze`` samples more
+by default (:data:`hearts.review.DEFAULT_BUDGET`); ``hearts analyze FILE --seat 0 --round N
+--budget 400`` gives the table's numbers (both use the review's default seed)."""
 
 
 @dataclass
@@ -66,6 +76,9 @@ class Session:
     """Seconds a bot's move stays on screen before the next one (0 in tests)."""
     notices: tuple[str, ...] = ()
     bots: dict[int, Bot] = field(init=False, repr=False)
+    reviews: dict[tuple[int, int], RoundReview] = field(init=False, repr=False, default_factory=dict)
+    """The reviews of the person's rounds made so far, by round number and budget (a finished
+    round never changes, nor does its review)."""
 
     def __post_init__(self) -> None:
         n = self.game.rules.players
@@ -244,10 +257,55 @@ class Session:
         self._make_bots()  # a bot's memory of the plays taken back goes with them
         return True
 
+    # --- review -----------------------------------------------------------------------------
+
+    @property
+    def finished_rounds(self) -> int:
+        """How many rounds have been played to the end and scored."""
+        return len(self.game.score_history)
+
+    def finished_game(self) -> Game:
+        """A copy of the game up to the end of its last finished round: the same deals, seed and
+        actions (so a review of it is the review of this game), for a worker thread to read
+        while this game goes on. Make it on the thread that plays the game."""
+        game = self.game
+        done = self.finished_rounds
+        copy = Game(
+            game.rules, seed=self.seed, deals=[r.dealt for r in game.rounds[:done]], scores=game.start_scores
+        )
+        starts = game.round_starts
+        for action in game.history[: starts[done] if done < len(starts) else None]:
+            copy.apply(action)
+        return copy
+
     def save(self, path: str | Path) -> None:
         """Write the game record (version 2: seats with names and bot specs, the seed, the
         actions); :meth:`resume` reads it back."""
         record.save(GameRecord(self.game, self.seats), path)
+
+
+# --- review ----------------------------------------------------------------------------------
+
+
+def review_round(
+    game: Game, round_number: int, *, budget: int = REVIEW_BUDGET, on_progress: ProgressCallback | None = None
+) -> RoundReview:
+    """The review of the person's decisions in finished round ``round_number`` (0 for the
+    first) of ``game``, each valued from the person's own view at the time (R7: only seat
+    :data:`HUMAN` is reviewed) with ``budget`` sampled deals per decision.
+
+    It runs in the calling thread and process (``jobs=1``: a screen's worker thread never
+    forks) and calls ``on_progress(done, total)`` as :func:`~hearts.review.review_game` does;
+    an exception raised there stops it. In another thread, give it a
+    :meth:`Session.finished_game`, not the game being played.
+    """
+    if not 0 <= round_number < len(game.score_history):
+        raise HeartsError(
+            f"round {round_number + 1} has not finished: only finished rounds are reviewed "
+            f"({len(game.score_history)} so far)"
+        )
+    review = review_game(game, [HUMAN], rounds=[round_number], budget=budget, jobs=1, on_progress=on_progress)
+    return review.of_seat(HUMAN)[0]
 
 
 # --- hints -------------------------------------------------------------------------------------
