@@ -12,6 +12,10 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
+# axe-core (from npm) for the web table's accessibility check; skipped with a reason without npm.
+if command -v npm >/dev/null 2>&1; then
+  npm install --prefix .venv/npm --no-save --no-audit --no-fund --silent axe-core@4 >/dev/null || true
+fi
 .venv/bin/ruff check src tests benchmarks examples
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
