@@ -8,7 +8,10 @@ bots with the same seeds, so the only difference between the two tournaments is 
 tool for trying a change to a bot). Points per round, lower is better; 95% intervals over
 deals. Expect wide intervals against random bots: 400 rounds give about ±0.35 points per round
 for a bot and ±0.3–0.45 for a paired difference, because one different card changes the rest
-of the round. The last line is ``a=A b=B a_minus_b=D [L,H]``.
+of the round. Each spec's line gives its mean and 95th percentile of seconds per decision (wall
+clock); the line before the last counts the rounds that went exactly alike (the same points,
+tricks and queen in every seat: two specs that decide alike, such as a bot with and without
+``fast=0``, play every round alike). The last line is ``a=A b=B a_minus_b=D [L,H]``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,15 @@ def play(spec: str, field: str, deals: int, jobs: int, seed: int) -> ArenaResult
     return run_arena([spec, field, field, field], Rules(), rounds=deals, jobs=jobs, seed=seed, progress=True)
 
 
+def same_rounds(first: ArenaResult, second: ArenaResult) -> int:
+    """How many rounds (deal and seat rotation) went exactly alike in both tournaments."""
+    def outcome(result: ArenaResult) -> dict[tuple[int, int], tuple[object, ...]]:
+        return {(r.unit, r.rotation): (r.points, r.scores, r.tricks_won, r.queen) for r in result.rounds}
+
+    a, b = outcome(first), outcome(second)
+    return sum(1 for key, value in a.items() if b.get(key) == value)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("a", help="a bot spec, e.g. search:iterations=2500")
@@ -39,7 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     diff, low, high = paired_difference(first, second)
     for result in (first, second):
         bot = result.bots[0]
-        print(f"{bot.spec:<48} {bot.mean:6.2f} {interval_text(bot.ci_low, bot.ci_high)}  p95 {bot.time_p95:.3f} s")
+        print(f"{bot.spec:<48} {bot.mean:6.2f} {interval_text(bot.ci_low, bot.ci_high)}  "
+              f"mean {bot.time_mean:.4f} s  p95 {bot.time_p95:.4f} s")
+    print(f"rounds played alike: {same_rounds(first, second)} of {len(first.rounds)}")
     ci = interval_text(low, high, compact=True)
     print(f"a={first.bots[0].mean:.2f} b={second.bots[0].mean:.2f} a_minus_b={diff:.2f} {ci}")
     return 0

@@ -1,19 +1,23 @@
-"""Random rounds per second: our public API, our rollout kernel and OpenSpiel's ``hearts``.
+"""Random rounds per second: our public API, our rollout kernel, its compiled twin and OpenSpiel's ``hearts``.
 
     .venv/bin/python benchmarks/engine.py [--rounds N] [--trials T] [--seed S]
 
 Each engine plays ``N`` random rounds of standard 4-player Hearts (deal, pass, 52 plays),
-split into ``T`` short trials. The trials of the three engines are interleaved (and their
-order rotated) so that a noisy machine slows all of them alike; each trial is timed in CPU
-time of this process (``time.process_time``) with the garbage collector paused, as ``timeit``
-does. The table reports the best and the median trial of each engine; the ratios on the last
-line, ``api_vs_openspiel=X kernel_vs_openspiel=Y`` (ratios of rounds per second), use the best
-trials, the least disturbed by other processes.
+split into ``T`` short trials. The trials of the engines are interleaved (and their order
+rotated) so that a noisy machine slows all of them alike; each trial is timed in CPU time of
+this process (``time.process_time``) with the garbage collector paused, as ``timeit`` does.
+The table reports the best and the median trial of each engine; the ratios on the last line,
+``api_vs_openspiel=X kernel_vs_openspiel=Y fast_vs_openspiel=Z`` (ratios of rounds per
+second), use the best trials, the least disturbed by other processes (``Z`` is ``n/a``
+without numba).
 
 - ``api``: what a user would write with :class:`hearts.Round`: ``Round.deal``, each seat passes
   ``rng.sample(list(r.hand(seat)), 3)``, then ``r.play(rng.choice(list(r.legal_plays())))``
   until the round is over.
 - ``kernel``: :func:`hearts.kernel.random_round` (bare int masks, the engine's own rules).
+- ``fast``: :func:`hearts.fast.random_rounds`, the kernel's compiled twin (the ``fast`` extra,
+  numba): the same rounds as ``kernel`` (the same seeds give the same scores), a trial's rounds
+  in one call.
 - ``openspiel``: ``pyspiel.load_game("hearts")`` driven from Python the same way: a random
   chance outcome (``rng.choice(state.chance_outcomes())``) at chance nodes (pass direction,
   52 deal steps), a random legal action elsewhere, until terminal.
@@ -32,7 +36,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from hearts import Phase, Round, Rules
+from hearts import Phase, Round, Rules, fast
 from hearts.arena import Progress
 from hearts.kernel import random_round
 
@@ -64,6 +68,12 @@ def run_kernel(rounds: int, seed: int) -> float:
     for i in range(rounds):
         total += random_round(rules, rng, i).scores[0]
     return total / rounds
+
+
+def run_fast(rounds: int, seed: int) -> float:
+    """Random rounds through the compiled twin of the kernel: :func:`run_kernel`'s rounds."""
+    scores = fast.random_rounds(Rules(), random.Random(seed), rounds)
+    return sum(s[0] for s in scores) / rounds
 
 
 def make_openspiel_runner(pyspiel: Any) -> Runner:
@@ -105,11 +115,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 1
 
-    engines: dict[str, Runner] = {
-        "api": run_api,
-        "kernel": run_kernel,
-        "openspiel": make_openspiel_runner(pyspiel),
-    }
+    engines: dict[str, Runner] = {"api": run_api, "kernel": run_kernel}
+    if fast.available():
+        engines["fast"] = run_fast
+    else:
+        print("engine.py: numba is not installed (pip install -e '.[fast]'): no 'fast' row", file=sys.stderr)
+    engines["openspiel"] = make_openspiel_runner(pyspiel)
     trials = min(args.trials, args.rounds)
     per_trial = [args.rounds // trials + (1 if t < args.rounds % trials else 0) for t in range(trials)]
     for runner in engines.values():  # warm up: imports, caches, first-call costs
@@ -155,8 +166,11 @@ def main(argv: list[str] | None = None) -> int:
         f"median ratios: api/openspiel={median['api'] / median['openspiel']:.2f} "
         f"kernel/openspiel={median['kernel'] / median['openspiel']:.2f} "
         f"kernel/api={median['kernel'] / median['api']:.2f}"
+        + (f" fast/kernel={median['fast'] / median['kernel']:.1f}" if "fast" in median else "")
     )
-    print(f"api_vs_openspiel={best['api'] / ref:.2f} kernel_vs_openspiel={best['kernel'] / ref:.2f}")
+    fast_ratio = f"{best['fast'] / ref:.2f}" if "fast" in best else "n/a"
+    print(f"api_vs_openspiel={best['api'] / ref:.2f} kernel_vs_openspiel={best['kernel'] / ref:.2f} "
+          f"fast_vs_openspiel={fast_ratio}")
     return 0
 
 

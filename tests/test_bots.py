@@ -22,7 +22,7 @@ from hearts import Card, CardSet, Game, Phase, Round, Rules
 from hearts.actions import Moon, Pass, Play
 from hearts.bots import BOT_NAMES, LEVELS, Bot, HeuristicBot, RandomBot, SearchBot, make_bot, run_bots
 from hearts.bots.heuristic import pass_mask, threat_of_moon
-from hearts.bots.search import pass_candidates, pick, race, sample_hands
+from hearts.bots.search import _pure_block, pass_candidates, pick, race, sample_hands
 from hearts.cards import QUEEN_OF_SPADES, SUIT_MASKS, cards_of
 from hearts.errors import HeartsError
 from hearts.mechanics import MoonChoice, score_round
@@ -371,6 +371,8 @@ def test_blunder_draws_from_the_seed() -> None:
         ("search:pass_budget=0", "search: pass_budget must be a number > 0, not 0"),
         ("search:pass_race=-1", "search: pass_race must be a number of standard errors >= 0, not -1"),
         ("search:model=psychic", "search: model must be one of careful, random, adaptive, not 'psychic'"),
+        ("search:fast=2", "search: fast must be 1 (use hearts.fast when installed) or 0, not 2"),
+        ("search:fast=yes", "search: fast must be 1 (use hearts.fast when installed) or 0, not 'yes'"),
         ("heuristic:blunder=2", "heuristic: blunder must be a probability 0..1, not 2"),
         ("heuristic:blunder=-0.1", "heuristic: blunder must be a probability 0..1, not -0.1"),
     ],
@@ -633,10 +635,10 @@ def test_raced_comparison_gives_the_budget_to_the_contenders() -> None:
     def score(sample: tuple[list[int], float], i: int) -> int:
         return [0, 10, 0][i] + int(sample[1] * 4)
 
-    scores, alive = bot._compare(3, draw, score, z=2.0, draw_cost=1)
+    scores, alive = bot._compare(3, _pure_block(draw, score), z=2.0, draw_cost=1)
     assert alive == [0, 2] and len(scores[1]) == 16
     assert len(scores[0]) == len(scores[2]) == 16 + (400 - 16 * 4) // 3  # 4 then 3 per draw
-    flat, everyone = bot._compare(3, draw, score, scale=0.5)
+    flat, everyone = bot._compare(3, _pure_block(draw, score), scale=0.5)
     assert everyone == [0, 1, 2] and [len(s) for s in flat] == [67, 67, 67]  # ceil(200 / 3)
 
 

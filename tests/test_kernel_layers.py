@@ -19,13 +19,15 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "hearts"
 
 LAYERS = [
     "errors", "cards", "rules", "mechanics", "actions", "round", "game", "view", "record",
-    "kernel", "bots", "arena", "rl",
+    "kernel | fast", "bots", "arena", "rl",
 ]
 """Bottom to top; a module may import only modules of layers before its own (and its own
-package's modules). ``hearts`` itself (the package's public names) stands at ``game``."""
+package's modules); ``a | b`` are siblings, which may not import each other (the compiled twin
+``fast`` beside the ``kernel``). ``hearts`` itself (the package's public names) stands at ``game``."""
 FRONT_ENDS = ("cli", "tui", "server")
 
-CHECKED = sorted([SRC / "kernel.py", SRC / "arena.py", *SRC.glob("bots/*.py"), *SRC.glob("rl/*.py")])
+CHECKED = sorted([SRC / "kernel.py", SRC / "arena.py", *SRC.glob("fast/*.py"), *SRC.glob("bots/*.py"),
+                  *SRC.glob("rl/*.py")])
 
 DOCTEST_IMPORT = re.compile(r">>> from (hearts(?:\.\w+)*) import (.+)")
 
@@ -34,6 +36,11 @@ def layer(module: str) -> str:
     """The layer of a module name such as ``hearts.bots.search``."""
     parts = module.split(".")
     return "game" if parts == ["hearts"] else parts[1]
+
+
+def rank(name: str) -> int:
+    """The height of a layer in :data:`LAYERS` (siblings share it)."""
+    return next(i for i, names in enumerate(LAYERS) if name in names.split(" | "))
 
 
 def doctest_imports(path: Path) -> list[tuple[str, list[str]]]:
@@ -78,7 +85,7 @@ def test_doctest_examples_follow_the_layers(path: Path) -> None:
     for module, _ in doctest_imports(path):
         theirs = layer(module)
         assert theirs not in FRONT_ENDS, f"{path.name} imports the front end {module}"
-        assert theirs == mine or LAYERS.index(theirs) < LAYERS.index(mine), f"{path.name} imports {module}"
+        assert theirs == mine or rank(theirs) < rank(mine), f"{path.name} imports {module}"
 
 
 @pytest.mark.parametrize("path", CHECKED, ids=lambda p: str(p.relative_to(SRC)))
@@ -90,6 +97,14 @@ def test_names_come_from_where_they_live(path: Path) -> None:
         if here is not None:
             missing = [n for n in names if n not in here]
             assert not missing, f"{path.name}: {missing} are not defined in {module}"
+
+
+def test_the_compiled_twin_is_loaded_by_name() -> None:
+    """``hearts.fast`` imports its compiled module (numba, numpy) only by name, on first use, so
+    the core's imports (the bots import ``hearts.fast``) never reach numba."""
+    facade = SRC / "fast" / "__init__.py"
+    assert all(not module.startswith("hearts.fast.") for module, _ in imports(facade))
+    assert '"hearts.fast.compiled"' in facade.read_text(encoding="utf-8")
 
 
 def test_the_kernel_knows_no_bot() -> None:

@@ -30,7 +30,8 @@ from collections.abc import Callable
 from typing import Final
 
 from hearts.cards import HEARTS, HEARTS_MASK, POINTS_MASK, QS, QS_MASK, SPADES, SUIT_MASKS
-from hearts.kernel import nth_card
+from hearts.fast import GREEDY, RANDOM
+from hearts.kernel import Policy, nth_card
 
 AS_KS_MASK: Final = (1 << (12 * 4 + SPADES)) | (1 << (11 * 4 + SPADES))
 """The A♠ and K♠: the spades that take the Q♠."""
@@ -137,8 +138,14 @@ def random_card(mask: int, rng: random.Random) -> int:
     return nth_card(mask, int(rng.random() * mask.bit_count()))
 
 
+COMPILED: Final[dict[Policy | None, int]] = {None: RANDOM, greedy_policy: GREEDY}
+"""The policies with a compiled twin in :mod:`hearts.fast`, and their codes there (``None``:
+uniformly random); :func:`shooter_card` and :func:`defender_card` have theirs too."""
+
+
 __all__ = [
     "AS_KS_MASK",
+    "COMPILED",
     "LOW_SPADES_MASK",
     "defender_card",
     "greedy_policy",

@@ -32,6 +32,11 @@ Options (``search:key=value,...`` as a spec, or keyword arguments):
     passing like the heuristic bot. It gets ``pass_budget`` times the decision's budget
     (default 1.5) and races its candidates: every 16 samples, those worse than the best by
     more than ``pass_race`` standard errors stop being sampled (default 2; 0 samples flat).
+``fast``
+    1 (the default): the samples are drawn and rolled out by the kernel's compiled twin
+    (:mod:`hearts.fast`, the ``fast`` extra) when numba is installed, some seventeen times
+    faster; 0: by the pure kernel. The decisions are the same either way: the twin draws the
+    same random numbers (:attr:`SearchBot.compiled` says which runs).
 
 The moon decision (R4.4 ``shooter_chooses``) is the :class:`~hearts.bots.base.Bot` default, an
 evaluation of both totals. The measurements behind these defaults are in ``docs/bots.md``.
@@ -51,13 +56,17 @@ import itertools
 import random
 import time as _time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
 
+from hearts import fast
 from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
 from hearts.bots.opponents import careless_odds
-from hearts.bots.policies import defender_card, greedy_policy, shooter_card
+from hearts.bots.policies import COMPILED, defender_card, greedy_policy, shooter_card
 from hearts.cards import CARDS, HEARTS, QS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
+from hearts.fast import Block
 from hearts.kernel import Policy, Rollout, play_out
 from hearts.mechanics import LegalConfig, score_round
 from hearts.rules import Rules
@@ -80,6 +89,7 @@ class SearchBot(Bot):
         shoot_from: int = 10,
         pass_budget: float = 1.5,
         pass_race: float = 2.0,
+        fast: bool = True,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -104,6 +114,9 @@ class SearchBot(Bot):
         if isinstance(pass_race, bool) or not isinstance(pass_race, (int, float)) or pass_race < 0:
             raise HeartsError(f"search: pass_race must be a number of standard errors >= 0, not {pass_race!r}")
         self.pass_race = float(pass_race)
+        if fast not in (True, False):  # also 1 and 0, as a spec writes them
+            raise HeartsError(f"search: fast must be 1 (use hearts.fast when installed) or 0, not {fast!r}")
+        self.fast = bool(fast)
         self._cfg: tuple[Rules, LegalConfig] | None = None
 
     def _config(self, rules: Rules) -> LegalConfig:
@@ -117,13 +130,19 @@ class SearchBot(Bot):
         deadline = _time.perf_counter() + self.time * scale if self.time is not None else float("inf")
         return rollouts, deadline
 
+    @property
+    def compiled(self) -> bool:
+        """Whether this bot's samples are scored by the compiled twin (:mod:`hearts.fast`): with
+        ``fast`` (the default) when numba is installed. Its decisions are the same either way."""
+        return self.fast and type(self.rng) is random.Random and fast.available()
+
     # --- playing ---------------------------------------------------------------------------
 
     def choose_play(self, view: View) -> Card:
         moves = cards_of(view.legal.mask)
         if len(moves) == 1:
             return moves[0]
-        scores, alive = self._compare(len(moves), *self._play_sampler(view, moves))
+        scores, alive = self._compare(len(moves), self._play_sampler(view, moves))
         heuristic = choose_card(view, view.legal.mask, True)
         prior = moves.index(CARDS[heuristic]) if view.legal.mask >> heuristic & 1 else 0
         return moves[self._choose(scores, alive, prior)]
@@ -142,16 +161,14 @@ class SearchBot(Bot):
         (['3C', '7C'], [20, 20])
         """
         moves = cards_of(view.legal.mask)
-        scores, _ = self._compare(len(moves), *self._play_sampler(view, moves), exactly=samples)
+        scores, _ = self._compare(len(moves), self._play_sampler(view, moves), exactly=samples)
         return moves, scores
 
-    def _play_sampler(
-        self, view: View, moves: list[Card]
-    ) -> tuple[Callable[[], Sample], Callable[[Sample, int], int]]:
-        """How the plays ``moves`` are compared: a draw of a sample, and the score of move
-        ``i`` on a sample."""
+    def _play_sampler(self, view: View, moves: list[Card]) -> Block:
+        """How the plays ``moves`` are compared: scores of the move on new samples."""
         me, n = view.seat, view.players
         cfg = self._config(view.rules)
+        deal = HiddenDeal.of(view)
         trick = [int(c) for c in view.trick.cards]
         won = [view.won(s).mask for s in range(n)]
         tricks_won = list(view.tricks_won)
@@ -159,13 +176,19 @@ class SearchBot(Bot):
         first = not view.tricks
         rng = self.rng
         rollout = self._rollout(view)
+        side: random.Random | None = None
+        odds: list[float | None] = []
         if self.model == "adaptive":
             side = random.Random(rng.random())
-            odds = careless_odds(view, [sample_hands(view, side) for _ in range(16)], cfg)
+            odds = careless_odds(view, [deal.sample(side) for _ in range(16)], cfg)
+        if self.compiled:
+            return fast.play_block(rng, deal, moves, trick, view.trick.leader, won, tricks_won, tricks_left, first,
+                                   view.hearts_broken, view.rules, view.scores, _codes(rollout), self.shoot_from,
+                                   side, odds)
 
         def draw() -> Sample:
-            hands, seed = sample_hands(view, rng), rng.random()
-            if self.model != "adaptive":
+            hands, seed = deal.sample(rng), rng.random()
+            if side is None:
                 return hands, seed, rollout
             policies = [greedy_policy if o is None or side.random() >= o else None for o in odds]
             return hands, seed, self._rollout_with(policies)
@@ -181,7 +204,7 @@ class SearchBot(Bot):
                      random.Random(seed), rollout)
             return _my_score(w, tw, view)
 
-        return draw, score
+        return _pure_block(draw, score)
 
     # --- passing ---------------------------------------------------------------------------
 
@@ -192,7 +215,7 @@ class SearchBot(Bot):
         if len(candidates) == 1:
             return CardSet.from_mask(candidates[0])
         scores, alive = self._compare(
-            len(candidates), *self._pass_sampler(view, candidates), scale=self.pass_budget, z=self.pass_race,
+            len(candidates), self._pass_sampler(view, candidates), scale=self.pass_budget, z=self.pass_race,
             draw_cost=1,
         )
         prior = candidates.index(pass_mask(hand, count))
@@ -205,13 +228,10 @@ class SearchBot(Bot):
         (common random numbers). :meth:`choose_pass` compares the same scores for the
         :func:`pass_candidates`, racing them within its budget.
         """
-        return self._compare(len(passes), *self._pass_sampler(view, passes), exactly=samples)[0]
+        return self._compare(len(passes), self._pass_sampler(view, passes), exactly=samples)[0]
 
-    def _pass_sampler(
-        self, view: View, candidates: Sequence[int]
-    ) -> tuple[Callable[[], Sample], Callable[[Sample, int], int]]:
-        """How the passes ``candidates`` are compared: a draw of a sample, and the score of
-        pass ``i`` on a sample."""
+    def _pass_sampler(self, view: View, candidates: Sequence[int]) -> Block:
+        """How the passes ``candidates`` are compared: scores of the pass on new samples."""
         hand = view.hand.mask
         count = view.rules.pass_count
         me, n = view.seat, view.players
@@ -220,13 +240,17 @@ class SearchBot(Bot):
         offset = view.rules.pass_offset(view.round_number)
         giver = (me - offset) % n
         cfg = self._config(view.rules)
+        deal = HiddenDeal.of(view)
         rng = self.rng
         club = 1 << view.rules.lowest_club
         rollout = self._rollout(view)
+        if self.compiled:
+            return fast.pass_block(rng, deal, candidates, view.rules, view.round_number, to, view.scores,
+                                   _codes(rollout), self.shoot_from)
 
         def draw() -> Sample:
             """A deal, the others' passes (the heuristic's) received, and a rollout seed."""
-            dealt = sample_hands(view, rng)
+            dealt = deal.sample(rng)
             passes = [pass_mask(dealt[s], count) if s != me else 0 for s in range(n)]
             hands = [dealt[s] & ~passes[s] for s in range(n)]
             for s in range(n):
@@ -247,23 +271,24 @@ class SearchBot(Bot):
                      random.Random(seed), rollout)
             return _my_score(w, tw, view)
 
-        return draw, score
+        return _pure_block(draw, score)
 
     def _compare(
         self,
         count: int,
-        draw: Callable[[], Sample],
-        score: Callable[[Sample, int], int],
+        block: Block,
         scale: float = 1.0,
         z: float = 0.0,
         draw_cost: int = 0,
         exactly: int | None = None,
     ) -> tuple[list[list[int]], list[int]]:
-        """Score ``count`` candidates on shared samples (common random numbers) within the
-        budget times ``scale``, a draw counting as ``draw_cost`` rollouts (or on ``exactly`` that
-        many samples). With ``z > 0``, every 16 samples the candidates clearly
-        worse than the best (:func:`race`) stop being sampled, and the rest share their budget.
-        Returns every candidate's scores and the candidates still in the race."""
+        """Score ``count`` candidates on shared samples (common random numbers, drawn by
+        ``block``) within the budget times ``scale``, a draw counting as ``draw_cost``
+        rollouts (or on ``exactly`` that many samples). With ``z > 0``, every
+        :data:`RACE_EVERY` samples the candidates clearly worse than the best (:func:`race`)
+        stop being sampled, and the rest share their budget. A budget in seconds is checked
+        every :data:`CLOCK_EVERY` samples. Returns every candidate's scores and the
+        candidates still in the race."""
         if exactly is None:
             rollouts, deadline = self._budget(scale)
         else:
@@ -272,12 +297,17 @@ class SearchBot(Bot):
         alive = list(range(count))
         done = samples = 0
         while done < rollouts and (samples == 0 or _time.perf_counter() < deadline):
-            sample = draw()
-            for i in alive:
-                scores[i].append(score(sample, i))
-            done += len(alive) + draw_cost
-            samples += 1
-            if z > 0 and samples % 16 == 0 and len(alive) > 1:
+            cost = len(alive) + draw_cost
+            k = -(-(rollouts - done) // cost)  # the samples left in the budget
+            if z > 0 and len(alive) > 1:
+                k = min(k, RACE_EVERY - samples % RACE_EVERY)
+            if deadline < float("inf"):
+                k = min(k, CLOCK_EVERY)
+            for i, row in zip(alive, block(k, alive), strict=True):
+                scores[i].extend(row)
+            done += k * cost
+            samples += k
+            if z > 0 and samples % RACE_EVERY == 0 and len(alive) > 1:
                 alive = race(scores, alive, z)
                 if len(alive) == 1:
                     break
@@ -306,6 +336,32 @@ class SearchBot(Bot):
 Sample = tuple[list[int], float, Rollout]
 """What one draw gives every candidate: the seats' hands (masks), a rollout seed and how the
 rollout plays (see :func:`~hearts.kernel.play_out`)."""
+
+RACE_EVERY: Final = 16
+"""Samples between two races of the candidates (``pass_race``)."""
+CLOCK_EVERY: Final = 16
+"""Samples between two looks at the clock, under a budget in seconds."""
+
+
+def _pure_block(draw: Callable[[], Sample], score: Callable[[Sample, int], int]) -> Block:
+    """A :data:`~hearts.fast.Block` on the pure kernel: ``draw`` a sample, ``score`` each
+    candidate on it, as many times as asked."""
+
+    def block(samples: int, alive: Sequence[int]) -> list[list[int]]:
+        rows: list[list[int]] = [[] for _ in alive]
+        for _ in range(samples):
+            sample = draw()
+            for row, i in zip(rows, alive, strict=True):
+                row.append(score(sample, i))
+        return rows
+
+    return block
+
+
+def _codes(rollout: Rollout) -> list[int]:
+    """The seats' policies of ``rollout`` as :mod:`hearts.fast` codes."""
+    return [COMPILED[p] for p in rollout.policies]
+
 
 MODELS = ("careful", "random", "adaptive")
 """How the rollouts play the other seats: like the greedy policy, uniformly at random, or each
@@ -386,62 +442,104 @@ def pass_candidates(hand: int, count: int, top: int) -> list[int]:
 def sample_hands(view: View, rng: random.Random) -> list[int]:
     """A deal of the hidden cards consistent with ``view``: hand sizes, revealed voids and
     the holder of this seat's passed cards. Returns every seat's hand as a mask."""
-    n, me = view.players, view.seat
-    hands = [0] * n
-    hands[me] = view.hand.mask
-    need = list(view.hand_sizes)
-    need[me] = 0
-    if view.phase.value == "passing":  # no voids known yet: a plain shuffle
-        need = [view.rules.hand_size] * n
+    return HiddenDeal.of(view).sample(rng)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenDeal:
+    """What a deal of the hidden cards must respect, from one seat's view (R7): the cards
+    known to lie in each hand, the cards to deal, how many each seat gets and the suits it has
+    shown it lacks. :meth:`sample` deals them; :func:`sample_hands` is ``HiddenDeal.of(view).sample(rng)``.
+
+    >>> from hearts import Game, Rules
+    >>> deal = HiddenDeal.of(View.of(Game(Rules(), seed=2), 0))
+    >>> len(deal.pool), deal.need, deal.plain
+    (39, (0, 13, 13, 13), True)
+    """
+
+    seat: int
+    """The seat whose view it is."""
+    hands: tuple[int, ...]
+    """The cards known to be in each seat's hand (masks): this seat's own, and the cards it
+    passed at their receiver."""
+    pool: tuple[int, ...]
+    """The cards to deal, in card order."""
+    need: tuple[int, ...]
+    """How many of them each seat gets."""
+    voids: tuple[int, ...]
+    """The suits each seat has shown it lacks (bit ``1 << suit``)."""
+    plain: bool
+    """A plain shuffle (the pass phase: nothing is known of the others yet)."""
+
+    @classmethod
+    def of(cls, view: View) -> HiddenDeal:
+        """The hidden cards of ``view``."""
+        n, me = view.players, view.seat
+        hands = [0] * n
+        hands[me] = view.hand.mask
+        pool = tuple(cards_of(view.unseen.mask))
+        if view.phase.value == "passing":  # no voids known yet: a plain shuffle
+            need = [view.rules.hand_size] * n
+            need[me] = 0
+            return cls(me, tuple(hands), pool, tuple(need), (0,) * n, True)
+        need = list(view.hand_sizes)
         need[me] = 0
-        return _shuffle_out(hands, cards_of(view.unseen.mask), need, rng)
-    known = view.known_elsewhere.mask
-    if known and view.pass_to is not None:
-        hands[view.pass_to] |= known
-        need[view.pass_to] -= known.bit_count()
-    pool = cards_of(view.unseen.mask)
-    voids = [sum(1 << s for s in v) for v in view.voids]
-    constrained = any(voids[s] for s in range(n) if s != me)
-    for _attempt in range(40):
-        rng.shuffle(pool)
-        if constrained:  # place the cards fewest seats may hold first
-            pool.sort(key=lambda c: sum(1 for s in range(n) if voids[s] >> (c & 3) & 1))
-            pool.reverse()
-        left = need[:]
-        out = hands[:]
-        ok = True
-        for c in pool:
-            suit_bit = 1 << (c & 3)
-            total = 0
-            for s in range(n):
-                if left[s] and not voids[s] & suit_bit:
-                    total += left[s]
-            if total == 0:
-                ok = False
-                break
-            x = rng.random() * total
-            pick = -1
-            for s in range(n):
-                if left[s] and not voids[s] & suit_bit:
-                    pick = s
-                    x -= left[s]
-                    if x < 0:
-                        break
-            out[pick] |= 1 << c
-            left[pick] -= 1
-        if ok:
-            return out
-    # The voids could not be honoured (should not happen for consistent views): ignore them.
-    return _shuffle_out(hands, pool, need, rng)
+        known = view.known_elsewhere.mask
+        if known and view.pass_to is not None:
+            hands[view.pass_to] |= known
+            need[view.pass_to] -= known.bit_count()
+        voids = tuple(sum(1 << s for s in v) for v in view.voids)
+        return cls(me, tuple(hands), pool, tuple(need), voids, False)
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """A deal: every seat's hand as a mask. The cards are shuffled and given one by one,
+        the cards fewest seats may hold first, each to a seat that may hold it with odds in
+        proportion to the cards it still needs; a deal that runs into a card nobody may hold
+        is drawn again (40 times at most; then the voids are ignored)."""
+        pool = list(self.pool)
+        if self.plain:
+            return _shuffle_out(self.hands, pool, self.need, rng)
+        n, voids = len(self.need), self.voids
+        constrained = any(voids[s] for s in range(n) if s != self.seat)
+        for _attempt in range(40):
+            rng.shuffle(pool)
+            if constrained:  # place the cards fewest seats may hold first
+                pool.sort(key=lambda c: sum(1 for s in range(n) if voids[s] >> (c & 3) & 1))
+                pool.reverse()
+            left = list(self.need)
+            out = list(self.hands)
+            ok = True
+            for c in pool:
+                suit_bit = 1 << (c & 3)
+                total = 0
+                for s in range(n):
+                    if left[s] and not voids[s] & suit_bit:
+                        total += left[s]
+                if total == 0:
+                    ok = False
+                    break
+                x = rng.random() * total
+                pick = -1
+                for s in range(n):
+                    if left[s] and not voids[s] & suit_bit:
+                        pick = s
+                        x -= left[s]
+                        if x < 0:
+                            break
+                out[pick] |= 1 << c
+                left[pick] -= 1
+            if ok:
+                return out
+        # The voids could not be honoured (should not happen for consistent views): ignore them.
+        return _shuffle_out(self.hands, pool, self.need, rng)
 
 
-def _shuffle_out(hands: list[int], pool: list[Card], need: list[int], rng: random.Random) -> list[int]:
+def _shuffle_out(hands: Sequence[int], pool: list[int], need: Sequence[int], rng: random.Random) -> list[int]:
     """``hands`` with the cards of ``pool``, shuffled, dealt ``need[s]`` to each seat ``s``."""
-    out = hands[:]
+    out = list(hands)
     rng.shuffle(pool)
     i = 0
     for s, count in enumerate(need):
         out[s] |= sum(1 << c for c in pool[i : i + count])
         i += count
     return out
-

@@ -1,0 +1,308 @@
+"""The compiled twin (``hearts.fast``) against the pure code it repeats: for the same
+``random.Random``, the same rollouts (every table size, rule option, moon behaviour and policy
+mix), the same rounds, the same samples and the same search decisions, and the ``Random`` left
+in the same state. Without numba the search bot falls back to the pure kernel, and decides the
+same.
+
+The compiled functions are compiled once and cached on disk by numba; a first run with an
+empty cache spends some ten seconds compiling (``test_first_use_loads_the_twin`` times it)."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from hearts import Game, Rules
+from hearts.bots import make_bot
+from hearts.bots.heuristic import pass_mask
+from hearts.bots.policies import (
+    AS_KS_MASK,
+    COMPILED,
+    LOW_SPADES_MASK,
+    defender_card,
+    greedy_policy,
+    shooter_card,
+)
+from hearts.bots.search import HiddenDeal, SearchBot, pass_candidates
+from hearts.cards import HEARTS_MASK, QS_MASK
+from hearts.kernel import Rollout, play_out, random_round
+from hearts.mechanics import LegalConfig, legal_mask
+from hearts.round import deal_hands
+from hearts.view import View
+
+numba = pytest.importorskip("numba")
+fast = pytest.importorskip("hearts.fast")
+compiled = pytest.importorskip("hearts.fast.compiled")
+
+MOONS = ("add_to_others", "subtract_from_self", "shooter_chooses", "add_unless_losing")
+
+
+def any_rules(rng: random.Random) -> Rules:
+    """Random rule options of the rule book (as ``test_properties.any_rules`` draws them)."""
+    players = rng.randint(3, 6)
+    hand_size = Rules(players=players).hand_size
+    return Rules(
+        players=players,
+        pass_count=rng.randint(0, min(4, hand_size - 1)),
+        first_lead=rng.choice(["lowest_club", "any_club"]),
+        points_on_first_trick=rng.random() < 0.5,
+        must_break_hearts=rng.random() < 0.5,
+        queen_breaks_hearts=rng.random() < 0.5,
+        queen_lead=rng.choice(["anytime", "after_break"]),
+        lead_hearts_instead_of_queen=rng.random() < 0.5,
+        jack_of_diamonds=rng.choice([0, -10, 7]),
+        no_tricks_bonus=rng.choice([0, -5, 3]),
+        moon=rng.choice(MOONS),
+        target=rng.randint(1, 150),
+    )
+
+
+def position(rules: Rules, rng: random.Random) -> tuple[list[int], int, list[int], bool, bool, list[int], list[int], int]:
+    """A random position of the play phase: (hands, leader, trick, broken, first, won,
+    tricks_won, tricks_left), after some whole tricks and some cards of the next."""
+    n = rules.players
+    cfg = LegalConfig(rules)
+    hands = deal_hands(rules, rng)
+    leader = next(s for s in range(n) if hands[s] >> rules.lowest_club & 1)
+    won, tricks_won = [0] * n, [0] * n
+    done = rng.randint(0, rules.hand_size - 1)
+    play_out(hands, leader, [], False, True, won, tricks_won, done, cfg, rng)
+    if done:
+        leader = max(range(n), key=lambda s: (tricks_won[s] > 0, rng.random()))  # some winner leads
+    broken = any(w & (HEARTS_MASK | (QS_MASK if rules.queen_breaks_hearts else 0)) for w in won)
+    trick: list[int] = []
+    for i in range(rng.randint(0, n - 1)):
+        seat = (leader + i) % n
+        legal = legal_mask(hands[seat], trick[0] & 3 if trick else -1, done == 0, broken, cfg)
+        card = rng.choice([c for c in range(52) if legal >> c & 1])
+        hands[seat] ^= 1 << card
+        trick.append(card)
+        broken = broken or card & 3 == 2 or (card == 43 and rules.queen_breaks_hearts)
+    return hands, leader, trick, broken, done == 0, won, tricks_won, rules.hand_size - done
+
+
+def test_the_policy_masks_are_the_bots() -> None:
+    """The compiled greedy policy's masks are those of ``hearts.bots.policies`` (the fast layer
+    sits below the bots and cannot import them)."""
+    assert (compiled._AS_KS_MASK, compiled._LOW_SPADES_MASK) == (AS_KS_MASK, LOW_SPADES_MASK)
+    assert {None: fast.RANDOM, greedy_policy: fast.GREEDY} == COMPILED
+
+
+def test_first_use_loads_the_twin() -> None:
+    """The interpreter's ``random.Random`` is the twin's, so it is used; loading it (compiling
+    it when numba's cache is empty) takes seconds, not minutes."""
+    start = time.perf_counter()
+    assert fast.available()
+    assert time.perf_counter() - start < 60
+
+
+def test_seeded_streams_are_the_interpreters() -> None:
+    """``random.Random(x)`` for values ``x`` of ``random()`` (how the search seeds its
+    rollouts), a shuffle and the doubles after it: the same in the twin."""
+    import numpy as np
+
+    source = random.Random(7)
+    for _ in range(300):
+        x = source.random()
+        rng = random.Random(x)
+        cards = list(range(source.randint(2, 52)))
+        rng.shuffle(cards)
+        twin_cards = np.arange(len(cards), dtype=np.int64)
+        draws = np.zeros(5, dtype=np.float64)
+        compiled._stream_check(int(x * 2**53), twin_cards, draws)
+        assert twin_cards.tolist() == cards and draws.tolist() == [rng.random() for _ in range(5)]
+
+
+def test_rollouts_equal_the_kernels() -> None:
+    """4,000 rollouts from random positions of random rules (3-6 players, every legal-play
+    option, moon variant and bonus), random per-seat mixes of the greedy policy and random
+    play, with and without moons (``shoot_from``): the same cards won, tricks and final
+    ``Random`` state as :func:`hearts.kernel.play_out`."""
+    rng = random.Random(2024)
+    moons_seen = 0
+    for case in range(4000):
+        rules = any_rules(rng) if case % 4 else Rules(players=rng.randint(3, 6))
+        hands, leader, trick, broken, first, won, tricks_won, tricks_left = position(rules, rng)
+        n = rules.players
+        policies = tuple(rng.choice([greedy_policy, None]) for _ in range(n)) if case % 5 else ()
+        shoot_from = rng.choice([0, 0, 1, 5, 10, 16])
+        rollout = Rollout(policies, shoot_from, shooter_card, defender_card)
+        seed = rng.random()
+        pure = (hands[:], won[:], tricks_won[:])
+        twin = (hands[:], won[:], tricks_won[:])
+        pure_rng, twin_rng = random.Random(seed), random.Random(seed)
+        play_out(pure[0], leader, trick[:], broken, first, pure[1], pure[2], tricks_left, LegalConfig(rules),
+                 pure_rng, rollout)
+        fast.play_out(twin[0], leader, trick[:], broken, first, twin[1], twin[2], tricks_left, LegalConfig(rules),
+                      twin_rng, [COMPILED[p] for p in policies], shoot_from)
+        assert twin == pure, (case, rules)
+        assert twin_rng.getstate() == pure_rng.getstate(), case
+        moons_seen += any(w & (HEARTS_MASK | QS_MASK) == HEARTS_MASK | QS_MASK for w in pure[1])
+    assert moons_seen > 20  # the moon policies were exercised
+
+
+def test_random_rounds_equal_the_kernels() -> None:
+    """:func:`hearts.kernel.random_round` over 1,200 rounds of random rules (every pass
+    direction and count, scoring option and moon variant): the same scores, and the ``Random``
+    left in the same state."""
+    rng = random.Random(11)
+    for _ in range(60):
+        rules = any_rules(rng)
+        seed = rng.random()
+        first = rng.randint(0, 7)
+        pure_rng, twin_rng = random.Random(seed), random.Random(seed)
+        pure = [random_round(rules, pure_rng, first + i).scores for i in range(20)]
+        assert fast.random_rounds(rules, twin_rng, 20, first) == pure, rules
+        assert twin_rng.getstate() == pure_rng.getstate()
+
+
+def test_pass_mask_is_the_heuristics() -> None:
+    """The heuristic's pass (``hearts.bots.heuristic.pass_mask``) for 4,000 random hands of
+    every size and pass count, moon hands among them."""
+    rng = random.Random(5)
+    moon_cards = HEARTS_MASK & ~((1 << 24) - 1) | QS_MASK | AS_KS_MASK  # high hearts, top spades
+    for case in range(4000):
+        size = rng.randint(5, 17)
+        pool = [c for c in range(52) if moon_cards >> c & 1] if case % 8 == 0 else list(range(52))
+        hand = sum(1 << c for c in rng.sample(pool, min(size, len(pool))))
+        count = rng.randint(1, min(4, hand.bit_count() - 1))
+        assert compiled._pass_mask(hand, count) == pass_mask(hand, count), (hand, count)
+
+
+def test_hidden_deals_are_sampled_alike() -> None:
+    """:meth:`HiddenDeal.sample` with voids, including voids that cannot be honoured (40
+    failed attempts, then a plain deal): the same hands and ``Random`` state."""
+    import numpy as np
+
+    rng = random.Random(3)
+    for case in range(400):
+        n = rng.randint(3, 6)
+        me = rng.randrange(n)
+        pool = sorted(rng.sample(range(52), rng.randint(n, 40)))
+        need = [0] * n
+        for i in range(len(pool)):
+            need[[s for s in range(n) if s != me][i % (n - 1)]] += 1
+        voids = [rng.choice([0, 0, 1, 2, 4, 8, 5, 15 if case % 7 == 0 else 3]) for _ in range(n)]
+        hands = [0] * n
+        hands[me] = sum(1 << c for c in range(52) if c not in pool and rng.random() < 0.2)
+        deal = HiddenDeal(me, tuple(hands), tuple(pool), tuple(need), tuple(voids), case % 10 == 0)
+        seed = rng.random()
+        pure_rng, twin_rng = random.Random(seed), random.Random(seed)
+        expected = deal.sample(pure_rng)
+        out = np.zeros(n, dtype=np.int64)
+        work = [np.zeros(len(pool), dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(len(pool), dtype=np.int64)]
+        mt = compiled.state_array(twin_rng)
+        compiled._sample_hidden(mt, np.array(hands, dtype=np.int64), np.array(pool, dtype=np.int64),
+                                np.array(need, dtype=np.int64), np.array(voids, dtype=np.int64), deal.plain, me,
+                                out, *work)
+        compiled.set_state(twin_rng, mt)
+        assert out.tolist() == expected, case
+        assert twin_rng.getstate() == pure_rng.getstate()
+
+
+def decision_views(rules: Rules, seed: int, every: int) -> list[View]:
+    """Views of decisions (passes and plays with a choice) of a game of heuristic bots, one in
+    ``every``."""
+    game = Game(rules, seed=seed)
+    bots = {s: make_bot("heuristic", seed=s) for s in range(rules.players)}
+    views: list[View] = []
+    step = 0
+    while not game.is_over and len(game.results) < 2:
+        seat = game.actors()[0]
+        view = View.of(game, seat)
+        if view.must_pass or (view.my_turn and len(view.legal) > 1):
+            step += 1
+            if step % every == 0:
+                views.append(view)
+        game.apply(bots[seat].act(view))
+    return views
+
+
+@pytest.mark.parametrize("model", ["careful", "random", "adaptive"])
+def test_search_scores_are_the_same(model: str) -> None:
+    """``play_scores`` and ``pass_scores`` of the search, compiled and pure, on decisions of
+    games with random rules: the same scores for every candidate and sample, and the bot's
+    ``Random`` in the same state."""
+    rng = random.Random(hash(model) % 1000)
+    checked = 0
+    for g in range(4):
+        rules = any_rules(rng) if g else Rules()
+        for i, view in enumerate(decision_views(rules, rng.randrange(1000), every=3)):
+            twin, pure = SearchBot(seed=i, model=model), SearchBot(seed=i, model=model, fast=False)
+            assert twin.compiled and not pure.compiled
+            if view.must_pass:
+                passes = pass_candidates(view.hand.mask, rules.pass_count, 5)
+                assert twin.pass_scores(view, passes, 12) == pure.pass_scores(view, passes, 12)
+            else:
+                assert twin.play_scores(view, 12) == pure.play_scores(view, 12)
+            assert twin.rng.getstate() == pure.rng.getstate()
+            checked += 1
+    assert checked > 40
+
+
+@pytest.mark.parametrize("spec", ["search:iterations=300", "search:iterations=200,model=adaptive,margin=1"])
+def test_search_decisions_are_the_same(spec: str) -> None:
+    """Whole decisions (``act``: the raced pass, the plays, the margin), compiled and pure: the
+    same actions for the same seed."""
+    for i, view in enumerate(decision_views(Rules(), 4, every=4)[:24]):
+        twin, pure = make_bot(spec, seed=i), make_bot(spec + ",fast=0", seed=i)
+        assert twin.act(view) == pure.act(view), i
+
+
+def test_a_budget_in_seconds_works_compiled() -> None:
+    """A budget in seconds looks at the clock between blocks of samples."""
+    view = decision_views(Rules(), 5, every=5)[1]
+    bot = SearchBot(seed=1, time=0.05)
+    start = time.perf_counter()
+    assert bot.act(view) is not None and time.perf_counter() - start < 1.0
+
+
+def test_without_numba_the_search_falls_back(tmp_path: Path) -> None:
+    """With numba impossible to import, ``hearts.fast`` says it is unavailable, refuses to run,
+    and the search bot decides on the pure kernel exactly as it does compiled."""
+    views = decision_views(Rules(), 6, every=6)[:6]
+    expected = [make_bot("search:iterations=150", seed=i).act(v) for i, v in enumerate(views)]
+    (tmp_path / "views.pickle").write_bytes(pickle.dumps(views))
+    script = textwrap.dedent(
+        """
+        import pickle
+        import sys
+
+        class NoNumba:
+            def find_spec(self, name, path=None, target=None):
+                if name == "numba" or name.startswith("numba."):
+                    raise ImportError("numba is blocked for this test")
+                return None
+
+        sys.meta_path.insert(0, NoNumba())
+        import random
+        from hearts import Rules, fast
+        from hearts.bots import make_bot
+        from hearts.mechanics import LegalConfig
+
+        assert not fast.available()
+        try:
+            fast.play_out([1], 0, [], False, True, [0], [0], 1, LegalConfig(Rules()), random.Random(1))
+        except fast.Unavailable as error:
+            assert "numba" in str(error)
+        else:
+            raise AssertionError("hearts.fast ran without numba")
+        with open(sys.argv[1], "rb") as file:
+            views = pickle.load(file)
+        bots = [make_bot("search:iterations=150", seed=i) for i in range(len(views))]
+        assert not any(bot.compiled for bot in bots)
+        print([repr(bot.act(v)) for bot, v in zip(bots, views)])
+        assert "numba" not in sys.modules
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script, str(tmp_path / "views.pickle")], capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str([repr(a) for a in expected])
