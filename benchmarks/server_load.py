@@ -73,13 +73,43 @@ def post(url: str, body: Any) -> Any:
 
 
 class Stats:
+    """What the clients of one driver saw."""
+
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        """Seconds from sending a play to receiving its broadcast (the client's own copy)."""
+        self.spread: list[float] = []
+        """Seconds from sending a play to its broadcast having reached every other seat."""
         self.moves = 0
         self.errors: list[str] = []
         self.resyncs = 0
-        self.plays_seen: dict[str, int] = {}
         self.finished = 0
+        self.events: dict[str, dict[int, list[Any]]] = {}
+        """Each table's accepted actions as the clients saw them: seq → the events received."""
+
+
+class TableTiming:
+    """The plays of one table in flight (its four clients share it): a play's spread latency
+    is the time until its broadcast has reached every other seat."""
+
+    def __init__(self, stats: Stats, seats: int = 4) -> None:
+        self.stats = stats
+        self.seats = seats
+        self.plays: dict[int, tuple[float, set[int]]] = {}
+        """The seq a play brings the table to → (when it was sent, the seats yet to get it)."""
+
+    def sent(self, seq: int, seat: int) -> None:
+        self.plays[seq] = (time.perf_counter(), set(range(self.seats)) - {seat})
+
+    def received(self, seq: int, seat: int) -> None:
+        play = self.plays.get(seq)
+        if play is None:
+            return
+        sent, waiting = play
+        waiting.discard(seat)
+        if not waiting:
+            self.stats.spread.append(time.perf_counter() - sent)
+            del self.plays[seq]
 
 
 async def client(
@@ -91,7 +121,10 @@ async def client(
     stats: Stats,
     ready: asyncio.Semaphore,
     go: asyncio.Event,
+    timing: TableTiming | None = None,
 ) -> None:
+    """One seat's client: take the seat, say it is ready, wait for ``go``, then play until the
+    game is over, recording what it sees in ``stats`` (and the table's ``timing``)."""
     async with websockets.connect(f"{ws_url}/ws/{table_id}", max_size=2**22, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         # Every client connects and takes its seat before anyone plays: the latencies are
@@ -139,6 +172,8 @@ async def client(
                 else:
                     msg = {"type": "play", "seq": seq, "card": rng.choice(v["legal"])}
                     pending[seq] = time.perf_counter()
+                    if timing is not None:
+                        timing.sent(seq + 1, v["seat"])
                 await ws.send(json.dumps(msg))
 
         async def messages() -> Any:
@@ -157,6 +192,10 @@ async def client(
             if m["reason"] == "resync":
                 stats.resyncs += 1
             ev = m.get("event")
+            if ev and m["reason"] == "event":
+                stats.events.setdefault(table_id, {}).setdefault(ev["seq"], []).append(ev)
+                if ev["type"] == "play" and timing is not None:
+                    timing.received(ev["seq"], m["you"])
             if ev and ev["type"] == "play" and ev["seat"] == m["you"] and m["reason"] == "event":
                 sent = pending.pop(ev["seq"] - 1, None)
                 if sent is not None:

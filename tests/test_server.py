@@ -8,6 +8,7 @@ actions' codec) replays to the same finished game, and its export loads as a ver
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import json
 import random
@@ -25,17 +26,23 @@ websockets = pytest.importorskip("websockets")
 
 from helpers import moon_deal, play_moon_round, random_step  # noqa: E402
 from test_server_support import (  # noqa: E402
+    BACKENDS,
     Client,
+    Database,
     ServerProcess,
-    cards_in,
-    check_public_parts,
+    WorkerProcess,
+    audit_r7,
+    backend_database,
+    check_export,
     create_table,
     db_actions,
     db_game,
+    db_url,
     four_humans,
     http,
+    is_pg,
+    module_pg_database,
     play_until,
-    positions_at,
     seat_all,
 )
 
@@ -43,12 +50,17 @@ from hearts import record  # noqa: E402
 from hearts.actions import Moon, Pass, Play, to_dict, to_json  # noqa: E402
 from hearts.cards import CardSet  # noqa: E402
 from hearts.game import Game  # noqa: E402
-from hearts.round import Phase  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
+from hearts.server.botpool import BotPool  # noqa: E402
+from hearts.server.botworker import BotWorker  # noqa: E402
 from hearts.server.persistence import SCHEMA_VERSION, Store, StoreError, hash_token  # noqa: E402
 from hearts.server.protocol import TableRequest, parse_client  # noqa: E402
+from hearts.server.storage import StoreUnavailable, open_storage  # noqa: E402
 from hearts.server.tables import Connection, Manager, Table  # noqa: E402
 from hearts.view import View  # noqa: E402
+
+pg_database = pytest.fixture(scope="module")(module_pg_database)
+database = pytest.fixture(params=BACKENDS)(backend_database)
 
 
 @pytest.fixture(scope="module")
@@ -56,31 +68,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     s = ServerProcess(tmp_path_factory.mktemp("server") / "tables.db").start()
     yield s
     s.stop()
-
-
-def audit_r7(db: Path, table_id: str, clients: list[Client]) -> int:
-    """Check every state message against the true position at its seq (RULES.md R7)."""
-    checked = 0
-    for c in clients:
-        assert any(m["type"] == "state" for m in c.messages)
-        for m, game, rules in positions_at(db, table_id, c.messages):
-            seq, seat = m["seq"], m["you"]
-            r = game.round
-            passed = r.passed(seat) or CardSet()
-            forbidden = CardSet()
-            for o in range(rules.players):
-                if o != seat:
-                    forbidden = forbidden | r.hand(o)
-            forbidden = forbidden - passed
-            bad = {str(c) for c in forbidden}
-            view = m["view"]
-            leaked = cards_in(view) & bad
-            assert not leaked, f"seat {seat} at seq {seq} was sent others' cards {leaked}"
-            own = r.hand(seat) - passed if r.phase is Phase.PASSING else r.hand(seat)
-            assert view["hand"] == [str(x) for x in own.sorted_by_suit()]
-            check_public_parts(m, game)  # only cards really played, by the seat named
-            checked += 1
-    return checked
 
 
 def test_full_game_four_clients_and_r7_audit(server: ServerProcess) -> None:
@@ -113,33 +100,6 @@ def test_full_game_four_clients_and_r7_audit(server: ServerProcess) -> None:
     # The record is published once the game is over: a version 2 record, which loads.
     exported = check_export(server, table["id"], names=["Ann", "Bob", "Cy", "Di"], bots=[None] * 4)
     assert exported.game.history == game.history and exported.game.score_history == game.score_history
-
-
-def db_seed(db: Path, table_id: str) -> int:
-    con = sqlite3.connect(db)
-    try:
-        (seed,) = con.execute("SELECT seed FROM tables WHERE id = ?", (table_id,)).fetchone()
-    finally:
-        con.close()
-    return int(seed)
-
-
-def check_export(
-    server: ServerProcess, table_id: str, names: list[str], bots: list[str | None]
-) -> record.GameRecord:
-    """The export of a finished table loads as a record with the seats' names, the bots' specs,
-    the table's seed, and the totals the table shows."""
-    status, data = http("GET", f"{server.url}/api/tables/{table_id}/record")
-    assert status == 200, data
-    assert data["format"] == "pyhearts.game" and data["version"] == 2
-    loaded = record.loads(json.dumps(data))
-    assert isinstance(loaded, record.GameRecord)
-    assert [s.name for s in loaded.seats] == names and [s.bot for s in loaded.seats] == bots
-    assert loaded.game.seed == data["seed"] == db_seed(server.db, table_id)
-    assert loaded.game.is_over and loaded.game.totals == db_game(server.db, table_id).totals == data["totals"]
-    status, shown = http("GET", f"{server.url}/api/tables/{table_id}")
-    assert shown["totals"] == loaded.game.totals and shown["names"] == names
-    return loaded
 
 
 def test_the_audit_catches_a_leak(server: ServerProcess) -> None:
@@ -395,9 +355,13 @@ def test_a_thinking_bot_does_not_stall_other_tables(server: ServerProcess) -> No
     assert worst < 0.25
 
 
-def test_kill9_mid_game_then_restart_continues_exactly(tmp_path: Path) -> None:
-    db = tmp_path / "tables.db"
-    server = ServerProcess(db).start()
+def test_kill9_mid_game_then_restart_continues_exactly(database: Database, tmp_path: Path) -> None:
+    """SIGKILL mid-game, on each backend (PostgreSQL: a bot worker beside the server, killed
+    too): a new server restores the exact position of the log, which was only appended to,
+    and the games go on to their ends."""
+    db = database
+    server = ServerProcess(db, logs=tmp_path).start()
+    bots = WorkerProcess(str(db), tmp_path / "bot-worker.log").start() if is_pg(db) else None
     try:
         table = four_humans(server, target=60)
         botty = create_table(server, [{"kind": "human", "name": "Me"}] + [{"kind": "bot", "level": "easy"}] * 3)
@@ -421,12 +385,16 @@ def test_kill9_mid_game_then_restart_continues_exactly(tmp_path: Path) -> None:
 
         seen = asyncio.run(first_half())
         server.kill9()
+        if bots is not None:
+            bots.kill9()
         log_at_kill = db_actions(db, table["id"])
         bot_log_at_kill = db_actions(db, botty["id"])
         before = db_game(db, table["id"])
         assert not before.is_over and len(before.rounds) >= 2
 
-        server = ServerProcess(db, port=server.port).start()
+        server = ServerProcess(db, port=server.port, logs=tmp_path).start()
+        if bots is not None:
+            bots = WorkerProcess(str(db), tmp_path / "bot-worker.log").start()
 
         async def second_half() -> list[Client]:
             clients = await seat_all(server, table)
@@ -469,6 +437,8 @@ def test_kill9_mid_game_then_restart_continues_exactly(tmp_path: Path) -> None:
         assert clients[-1].state["table"]["totals"] == bot_game.totals
     finally:
         server.stop()
+        if bots is not None:
+            bots.stop()
 
 
 # ---------------------------------------------------------------- in process: log and restore
@@ -496,21 +466,18 @@ class Recorder:
         return out
 
 
-def test_restore_replays_the_log_to_the_exact_position(tmp_path: Path) -> None:
+def test_restore_replays_the_log_to_the_exact_position(database: Database) -> None:
     """Actions sent on the wire to a table in this process: each accepted one is one row, the
     codec's text of the game's history; a malformed one is an error to its sender and changes
     nothing; a second manager on the same database restores the exact position (the views of
-    every seat, the seq, the last event) and goes on."""
-    db = tmp_path / "tables.db"
-    store = Store(str(db))
-    manager = Manager(store, bot_delay=0, bot_workers=0)
+    every seat, the seq, the last event) and goes on. On both backends."""
     rng = random.Random(13)
 
-    async def play(steps: int) -> Table:
-        table, _ = manager.create(TableRequest.parse({"seats": [{"kind": "human"}] * 4, "target": 60}))
+    async def play(manager: Manager, steps: int) -> Table:
+        table, _ = await manager.create(TableRequest.parse({"seats": [{"kind": "human"}] * 4, "target": 60}))
         seats = [Recorder(s) for s in range(4)]
         for r in seats:
-            table.attach(r.conn, r.seat)
+            await table.attach(r.conn, r.seat)
         for r in seats:
             assert r.drain()[0]["reason"] == "welcome"
         for step in range(steps):
@@ -530,53 +497,80 @@ def test_restore_replays_the_log_to_the_exact_position(tmp_path: Path) -> None:
                 assert m["seq"] == before + 1 and m["event"]["seat"] == seat
         return table
 
-    table = asyncio.run(play(130))
-    game = table.game
-    assert len(game.rounds) >= 2 and not game.is_over
-    assert db_actions(db, table.id) == [(k, to_json(a)) for k, a in enumerate(game.history, 1)]
-    assert store.actions(table.id) == [to_dict(a) for a in game.history]
-    again = Manager(store, bot_delay=0, bot_workers=0)
-    restored = again.get(table.id)
-    assert restored is not None and restored is not table
-    assert restored.game.history == game.history and restored.seq == table.seq
-    assert restored.last_event == table.last_event
-    assert restored.game.totals == game.totals and restored.game.score_history == game.score_history
-    for conn in list(table.conns):
-        table.detach(conn)  # (who is online is no part of the position)
-    for s in range(4):
-        assert View.of(restored.game, s) == View.of(game, s)
-        assert restored.state(s, "welcome") == table.state(s, "welcome")
-    # It goes on from there as the original would.
-    action = next(iter(game.legal_actions(game.actors()[0])))
-    restored._apply(action, "person", time.perf_counter())
-    game.apply(action)
-    assert View.of(restored.game, action.seat) == View.of(game, action.seat)
-    assert db_actions(db, table.id)[-1] == (len(game.history), to_json(action))
-    store.close()
+    async def main() -> None:
+        store = await open_storage(db_url(database))
+        manager, again = Manager(store, bot_delay=0, bot_workers=0), Manager(store, bot_delay=0, bot_workers=0)
+        try:
+            table = await play(manager, 130)
+            game = table.game
+            assert len(game.rounds) >= 2 and not game.is_over
+            assert db_actions(database, table.id) == [(k, to_json(a)) for k, a in enumerate(game.history, 1)]
+            assert await store.actions(table.id) == [to_dict(a) for a in game.history]
+            restored = await again.get(table.id)
+            assert restored is not None and restored is not table
+            assert restored.game.history == game.history and restored.seq == table.seq
+            assert restored.last_event == table.last_event
+            assert restored.game.totals == game.totals and restored.game.score_history == game.score_history
+            for conn in list(table.conns):
+                table.detach(conn)  # (who is online is no part of the position)
+            for s in range(4):
+                assert View.of(restored.game, s) == View.of(game, s)
+                assert restored.state(s, "welcome") == table.state(s, "welcome")
+            # It goes on from there as the original would.
+            action = next(iter(game.legal_actions(game.actors()[0])))
+            await restored._apply(action, "person", time.perf_counter())
+            game.apply(action)
+            assert View.of(restored.game, action.seat) == View.of(game, action.seat)
+            assert db_actions(database, table.id)[-1] == (len(game.history), to_json(action))
+        finally:
+            await manager.shutdown()
+            await again.shutdown()
+            await store.close()
+
+    asyncio.run(main())
 
 
-def test_a_bots_game_is_logged_restored_and_exported(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "tables.db"))
-    manager = Manager(store, bot_delay=0, bot_workers=0)
+def test_a_bots_game_is_logged_restored_and_exported(database: Database) -> None:
+    """An all-bot table plays to its end (SQLite: bots in this process; PostgreSQL: their turns
+    are jobs, done by a bot worker), its log is its game, it exports as a record and a finished
+    table is restored too."""
 
-    async def play() -> Table:
-        table, tokens = manager.create(TableRequest.parse({"seats": [{"kind": "bot", "level": "easy"}] * 4, "target": 30}))
-        assert tokens == {}
-        for _ in range(2000):
-            if table.game.is_over:
-                return table
-            await asyncio.sleep(0.005)
-        raise AssertionError("the bots did not finish")
+    async def main() -> Table:
+        store = await open_storage(db_url(database))
+        manager = Manager(store, bot_delay=0, bot_workers=0)
+        pool = BotPool(workers=0)
+        worker = None if store.jobs is None else asyncio.ensure_future(BotWorker(store, pool, jobs=2).run())
+        try:
+            table, tokens = await manager.create(
+                TableRequest.parse({"seats": [{"kind": "bot", "level": "easy"}] * 4, "target": 30})
+            )
+            assert tokens == {}
+            await manager.start()  # (follows the notices: the worker's actions come to the table)
+            for _ in range(3000):
+                if table.game.is_over:
+                    break
+                await asyncio.sleep(0.005)
+            else:
+                raise AssertionError("the bots did not finish")
+            assert await store.unfinished() == []
+            assert await store.actions(table.id) == [to_dict(a) for a in table.game.history]
+            restored = await Manager(store, bot_delay=0, bot_workers=0).get(table.id)  # a finished table, too
+            assert restored is not None and restored.game.is_over and restored.game.totals == table.game.totals
+            return table
+        finally:
+            if worker is not None:
+                worker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await worker
+            await manager.shutdown()
+            pool.shutdown()
+            await store.close()
 
-    table = asyncio.run(play())
-    assert store.unfinished() == [] and store.actions(table.id) == [to_dict(a) for a in table.game.history]
+    table = asyncio.run(main())
     loaded = record.loads(json.dumps(record.game_to_dict(table.record())))
     assert isinstance(loaded, record.GameRecord)
     assert loaded.seats == tuple(record.Seat("Bot (easy)", "easy") for _ in range(4))
     assert loaded.game.seed == table.game.seed and loaded.game.history == table.game.history
-    restored = Manager(store, bot_delay=0, bot_workers=0).get(table.id)  # a finished table, too
-    assert restored is not None and restored.game.is_over and restored.game.totals == table.game.totals
-    store.close()
 
 
 # ---------------------------------------------------------------- the first version's databases
@@ -689,7 +683,7 @@ def test_a_first_version_database_is_migrated_and_its_tables_go_on(tmp_path: Pat
     assert user_version(db) == 0
 
     store = Store(str(db))
-    assert user_version(db) == SCHEMA_VERSION == 2
+    assert user_version(db) == SCHEMA_VERSION == 3
     for table_id, game in (("old-going", going), ("old-done", done)):
         assert db_actions(db, table_id) == [(k, to_json(a)) for k, a in enumerate(game.history, 1)]
         row = store.table(table_id)
@@ -744,24 +738,32 @@ def test_a_first_version_log_that_cannot_be_migrated_is_left_as_it_was(tmp_path:
         con.close()
 
 
-def test_an_action_that_cannot_be_committed_is_taken_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_action_that_cannot_be_committed_is_taken_back(database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     """The log is the truth: an action whose row cannot be written is undone and never sent."""
-    store = Store(str(tmp_path / "tables.db"))
-    table, _ = Manager(store, bot_delay=0, bot_workers=0).create(TableRequest.parse({"seats": [{"kind": "human"}] * 4}))
-    watcher = Recorder(1)
-    table.attach(watcher.conn, 1)
-    watcher.drain()
-    action = next(iter(table.game.legal_actions(0)))
 
-    def full_disk(*args: object, **kwargs: object) -> None:
-        raise sqlite3.OperationalError("database or disk is full")
+    async def main() -> None:
+        store = await open_storage(db_url(database))
+        manager = Manager(store, bot_delay=0, bot_workers=0)
+        try:
+            table, _ = await manager.create(TableRequest.parse({"seats": [{"kind": "human"}] * 4}))
+            watcher = Recorder(1)
+            await table.attach(watcher.conn, 1)
+            watcher.drain()
+            action = next(iter(table.game.legal_actions(0)))
 
-    monkeypatch.setattr(store, "append", full_disk)
-    with pytest.raises(sqlite3.OperationalError):
-        table._apply(action, "person", time.perf_counter())
-    assert table.seq == 0 and table.game.history == () and table.last_event is None
-    assert watcher.drain() == [] and View.of(table.game, 0).must_pass
-    monkeypatch.undo()
-    table._apply(action, "person", time.perf_counter())
-    assert db_actions(tmp_path / "tables.db", table.id) == [(1, to_json(action))]
-    store.close()
+            async def unreachable(*args: object, **kwargs: object) -> None:
+                raise StoreUnavailable("the database does not answer")
+
+            monkeypatch.setattr(store, "append", unreachable)
+            with pytest.raises(StoreUnavailable):
+                await table._apply(action, "person", time.perf_counter())
+            assert table.seq == 0 and table.game.history == () and table.last_event is None
+            assert watcher.drain() == [] and View.of(table.game, 0).must_pass
+            monkeypatch.undo()
+            await table._apply(action, "person", time.perf_counter())
+            assert db_actions(database, table.id) == [(1, to_json(action))]
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    asyncio.run(main())

@@ -23,14 +23,18 @@ pytest.importorskip("uvicorn")
 websockets = pytest.importorskip("websockets")
 
 from test_server_support import (  # noqa: E402
+    BACKENDS,
     Client,
+    Database,
     ServerProcess,
+    backend_database,
     cards_in,
     check_public_parts,
     db_actions,
     db_game,
     four_humans,
     http,
+    module_pg_database,
     play_until,
     positions_at,
     seat_all,
@@ -287,11 +291,15 @@ def test_a_table_takes_a_bounded_number_of_spectators(server: ServerProcess) -> 
     asyncio.run(main())
 
 
-def test_spectators_after_a_kill9_and_restart(tmp_path: Path) -> None:
+pg_database = pytest.fixture(scope="module")(module_pg_database)
+database = pytest.fixture(params=BACKENDS)(backend_database)
+
+
+def test_spectators_after_a_kill9_and_restart(database: Database, tmp_path: Path) -> None:
     """A spectator coming back after a restart gets the restored position, and a table without
-    spectators still refuses them (the setting is in its stored config)."""
-    db = tmp_path / "tables.db"
-    server = ServerProcess(db).start()
+    spectators still refuses them (the setting is in its stored config); on each backend."""
+    db = database
+    server = ServerProcess(db, logs=tmp_path).start()
     try:
         table = four_humans(server, target=50)
         closed = four_humans(server, spectators=False)
@@ -315,7 +323,7 @@ def test_spectators_after_a_kill9_and_restart(tmp_path: Path) -> None:
         server.kill9()
         logged = len(db_actions(db, table["id"]))
         before = db_game(db, table["id"])
-        server = ServerProcess(db, port=server.port).start()
+        server = ServerProcess(db, port=server.port, logs=tmp_path).start()
 
         async def second_half() -> None:
             spy, st = await watch(server, table["id"])

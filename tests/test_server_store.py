@@ -162,7 +162,7 @@ def test_a_free_seat_is_taken_once(db_url: str) -> None:
             await store.update_seat("t", 7, "human", "Cy", "hash-2", was="open")
         assert (await store.seats("t"))[1] == SeatRow(1, "human", "Bob", None, "hash-1")
         await store.update_seat("t", 1, "open", None, None)  # unconditional
-        assert (await store.seats("t"))[1] == SeatRow(1, "open", None, None, None)
+        assert (await store.seats("t"))[1] == SeatRow(1, "open", None, None, None, away=False)
 
     with_store(db_url, body)
 
@@ -210,12 +210,55 @@ def test_a_listener_hears_each_accepted_action_and_seat_change(db_url: str) -> N
         with pytest.raises(SeqConflict):
             await store.append("t", 1, Moon(0, "subtract"))
         await store.update_seat("t", 1, "human", "Bob", "h", was="open")
+        assert await store.set_away("t", 0, True) and not await store.set_away("t", 0, True)
         await store.append("t", 2, Play(0, "2C"))
-        heard = [await asyncio.wait_for(anext(listener), 5) for _ in range(3)]
+        heard = [await asyncio.wait_for(anext(listener), 5) for _ in range(4)]
         await listener.close()
         return heard + [notice async for notice in listener]
 
-    assert with_store(db_url, body) == [ActionNotice("t", 1), SeatNotice("t", 1), ActionNotice("t", 2)]
+    assert with_store(db_url, body) == [
+        ActionNotice("t", 1, to_dict(Moon(0, "add"))), SeatNotice("t", 1), SeatNotice("t", 0),
+        ActionNotice("t", 2, to_dict(Play(0, "2C"))),
+    ]
+
+
+def test_a_seat_is_marked_away_and_back_once(db_url: str) -> None:
+    """The away flag (the turn timer ran out; the stand-in plays) is shared by every process:
+    of two marks, one changes it; it reads back with the seat and in the listing."""
+
+    async def body(store: Storage) -> None:
+        await store.create_table("t", {"rules": {}, "listed": True}, 1, SEATS)
+        assert not (await store.seats("t"))[0].away
+        assert await store.set_away("t", 0, True)
+        assert not await store.set_away("t", 0, True)
+        assert (await store.seats("t"))[0] == SeatRow(0, "human", "Ann", None, "hash-0", away=True)
+        assert (await store.listing())[0].seats[0].away
+        assert await store.set_away("t", 0, False) and not await store.set_away("t", 0, False)
+        assert not (await store.seats("t"))[0].away
+        assert not await store.set_away("t", 9, True)  # no such seat
+
+    with_store(db_url, body)
+
+
+def test_ping_and_the_job_queue_of_each_backend(db_url: str) -> None:
+    """Both answer a ping; PostgreSQL holds the bot jobs (append queues them in its
+    transaction), SQLite has no queue and refuses jobs."""
+
+    async def body(store: Storage) -> None:
+        await store.ping()
+        await store.create_table("t", {"rules": {}}, 1, SEATS)
+        if store.jobs is None:
+            with pytest.raises(ValueError, match="no bot jobs"):
+                await store.append("t", 1, Play(0, "2C"), bots=[2])
+            assert await store.actions("t") == []
+            return
+        await store.append("t", 1, Play(0, "2C"), bots=[2])
+        job = await store.jobs.claim_bot_job("w")
+        assert job is not None and (job.table_id, job.seat, job.seq, job.attempt) == ("t", 2, 1, 1)
+        assert 0 <= job.waited < 5
+        assert await store.jobs.complete_bot_job(job)
+
+    with_store(db_url, body)
 
 
 # ---------------------------------------------------------------- schema versions

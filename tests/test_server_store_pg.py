@@ -27,9 +27,10 @@ from test_server_store_support import (
     sql,
 )
 
-from hearts.actions import Play, to_json
+from hearts.actions import Play, to_dict, to_json
 from hearts.server.storage import (
     ActionNotice,
+    BotJob,
     JobNotice,
     SeqConflict,
     StoreUnavailable,
@@ -38,7 +39,7 @@ from hearts.server.storage import (
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-from hearts.server.storage.postgres import SCHEMA_VERSION, BotJob, PostgresStorage
+from hearts.server.storage.postgres import SCHEMA_VERSION, PostgresStorage
 
 SEATS = [("human", "Ann", None, None), ("bot", "Bot", "hard", None), ("bot", "Bot", "hard", None)]
 
@@ -91,7 +92,7 @@ def test_notify_is_heard_by_another_process(url: str) -> None:
         listener = await store.listen()
         process = spawn(one_append, url, "t", 1)
         notice = await asyncio.wait_for(anext(listener), 60)
-        assert notice == ActionNotice("t", 1)
+        assert notice == ActionNotice("t", 1, to_dict(Play(0, "2C")))
         assert await store.actions("t", after=0) == [{"type": "play", "seat": 0, "card": "2C"}]
         await asyncio.to_thread(process.join, 30)
         assert process.exitcode == 0
@@ -112,13 +113,13 @@ def test_a_refused_append_is_not_announced_and_each_service_hears_its_own_channe
                 await other_service.append("t", 1, Play(0, "3C"))
             await other_service.append("t", 2, Play(1, "3C"))
             heard = [await asyncio.wait_for(anext(listener), 10)]
-            assert await asyncio.wait_for(anext(elsewhere), 10) == ActionNotice("t", 2)
+            assert await asyncio.wait_for(anext(elsewhere), 10) == ActionNotice("t", 2, to_dict(Play(1, "3C")))
             await listener.close()
             return heard + [n async for n in listener]
         finally:
             await other_service.close()
 
-    assert run(url, body) == [ActionNotice("t", 1)]
+    assert run(url, body) == [ActionNotice("t", 1, to_dict(Play(0, "2C")))]
 
 
 def test_a_listener_whose_connection_is_lost_says_so(url: str) -> None:
@@ -283,7 +284,7 @@ def test_processes_starting_together_migrate_once(url: str) -> None:
 
     asyncio.run(body())
     rows = sql(url, "SELECT version, name FROM schema_version ORDER BY version")
-    assert rows == [(1, "tables"), (2, "bot_jobs")] and len(rows) == SCHEMA_VERSION
+    assert rows == [(1, "tables"), (2, "bot_jobs"), (3, "away")] and len(rows) == SCHEMA_VERSION
 
 
 def test_an_unreachable_server_is_a_clear_error() -> None:

@@ -1,4 +1,6 @@
-"""Helpers for the web table's tests: a real server in a subprocess, real WebSocket clients.
+"""Helpers for the web table's tests: a real server in a subprocess (on SQLite or on
+PostgreSQL), a bot worker in a subprocess, real WebSocket clients (which can reconnect to
+another server process), and the action log read straight from either database.
 
 (No tests here; the server test modules import it.)
 """
@@ -19,15 +21,19 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_server_store_support import empty_database, fresh_database
 
+from hearts import record
 from hearts.actions import from_json
+from hearts.cards import CardSet
 from hearts.game import Game
 from hearts.record import replay
+from hearts.round import Phase
 from hearts.rules import Rules
 
 websockets = pytest.importorskip("websockets")
@@ -63,17 +69,54 @@ SERVE = (
 """A server process: hearts.server.app.serve(**options) (the options of ``hearts serve``)."""
 
 
+Database = Path | str
+"""A test's database: a SQLite file, or a PostgreSQL URL."""
+
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def module_pg_database(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A PostgreSQL database made for the test module (the test is skipped without a server).
+    A test module makes it its fixture: ``pg_database = pytest.fixture(scope="module")(module_pg_database)``."""
+    with fresh_database(request.module.__name__.removeprefix("test_")) as url:
+        yield url
+
+
+def backend_database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
+    """A database never opened, on each backend: a new SQLite file, or the module's PostgreSQL
+    database emptied. A test module makes it its fixture (with ``pg_database``):
+    ``database = pytest.fixture(params=BACKENDS)(backend_database)``."""
+    if request.param == "sqlite":
+        return tmp_path / "tables.db"
+    return empty_database(request.getfixturevalue("pg_database"))
+
+
+def is_pg(db: Database) -> bool:
+    return isinstance(db, str) and db.startswith("postgresql://")
+
+
+def db_url(db: Database) -> str:
+    """The ``--db`` of ``hearts serve`` for a test's database."""
+    return db if isinstance(db, str) else f"sqlite:///{db}"
+
+
 class ServerProcess:
     """The web server in a subprocess (:func:`hearts.server.app.serve`) on a free loopback port,
     with ``options`` for ``serve`` (``limits``: changes to :data:`TEST_LIMITS`). Its JSON log
-    lines go to ``log`` (a file: a pipe nobody reads would fill and stop the server)."""
+    lines go to ``log`` in ``logs`` (default: the SQLite file's folder; a file: a pipe nobody
+    reads would fill and stop the server). On PostgreSQL it starts no bot worker of its own
+    unless ``bot_jobs`` says so (the tests start :class:`WorkerProcess` themselves)."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.0, port: int | None = None, **options: Any) -> None:
+    def __init__(
+        self, db: Database, bot_delay: float = 0.0, port: int | None = None, logs: Path | None = None, **options: Any
+    ) -> None:
         self.db = db
         self.bot_delay = bot_delay
         self.port = port or free_port()
-        self.options = options
-        self.log = db.parent / f"server-{self.port}.log"
+        self.options = ({"bot_jobs": 0} if is_pg(db) else {}) | options
+        folder = logs if logs is not None else Path(str(db)).parent
+        self.log = folder / f"server-{self.port}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -85,7 +128,7 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
-        options = {"port": self.port, "db": f"sqlite:///{self.db}", "bot_delay": self.bot_delay, **self.options}
+        options = {"port": self.port, "db": db_url(self.db), "bot_delay": self.bot_delay, **self.options}
         options["limits"] = {**TEST_LIMITS, **options.get("limits", {})}
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with open(self.log, "ab") as log:
@@ -108,18 +151,62 @@ class ServerProcess:
         return [json.loads(line) for line in self.log.read_text().splitlines() if line.strip()]
 
     def kill9(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        kill9(self.proc)
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        stop(self.proc)
+
+
+def kill9(proc: subprocess.Popen[bytes] | None) -> None:
+    """SIGKILL a process and wait for it."""
+    assert proc is not None
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+
+
+def stop(proc: subprocess.Popen[bytes] | None) -> None:
+    """SIGTERM a process if it runs, and wait for it (SIGKILL after 10 s)."""
+    if proc is not None and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+class WorkerProcess:
+    """``hearts bot-worker`` in a subprocess on a PostgreSQL database (``--lease`` seconds:
+    short in tests, so a killed worker's job is taken over soon), its log in ``log``."""
+
+    def __init__(self, url: str, log: Path, lease: float = 2.0, jobs: int = 4, processes: int = 1) -> None:
+        self.url = url
+        self.log = log
+        self.args = ["--lease", str(lease), "--jobs", str(jobs), "--processes", str(processes)]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> WorkerProcess:
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "hearts", "bot-worker", "--db", self.url, *self.args],
+                stdout=subprocess.DEVNULL, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        deadline = time.monotonic() + 30
+        while not any(line.get("event") == "bot worker started" for line in self.logs()):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the bot worker did not start: {self.log.read_text()[-2000:]}")
+            time.sleep(0.05)
+        return self
+
+    def logs(self) -> list[dict[str, Any]]:
+        text = self.log.read_text() if self.log.exists() else ""
+        return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+    def kill9(self) -> None:
+        kill9(self.proc)
+
+    def stop(self) -> None:
+        stop(self.proc)
 
 
 def request(
@@ -152,10 +239,15 @@ def create_table(server: ServerProcess, seats: list[dict[str, Any]], **extra: An
 
 
 class Client:
-    """A WebSocket client that records every message it receives."""
+    """A WebSocket client that records every message it receives. Given ``others`` (server
+    processes of the same service), it reconnects when its connection is lost — to the next
+    of its servers that answers, as the browser client does — and takes its seat again."""
 
-    def __init__(self, server: ServerProcess, table_id: str, token: str | None) -> None:
+    def __init__(
+        self, server: ServerProcess, table_id: str, token: str | None, others: Sequence[ServerProcess] = ()
+    ) -> None:
         self.server = server
+        self.servers = [server, *others]
         self.table_id = table_id
         self.token = token
         self.ws: Any = None
@@ -165,13 +257,19 @@ class Client:
         self.arrived: list[float] = []
         """When each message arrived (time.monotonic())."""
         self.state: dict[str, Any] | None = None
+        self.reconnects = 0
+        """How many times the connection was lost and made again (to another server)."""
+        self._closing = False
         self._new = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
 
-    async def connect(self, hello: bool = True, headers: dict[str, str] | None = None) -> Client:
+    async def _open(self, headers: dict[str, str] | None = None) -> None:
         self.ws = await websockets.connect(
             f"{self.server.ws_url}/ws/{self.table_id}", max_size=2**22, additional_headers=headers
         )
+
+    async def connect(self, hello: bool = True, headers: dict[str, str] | None = None) -> Client:
+        await self._open(headers)
         self._reader = asyncio.get_running_loop().create_task(self._read())
         if hello:
             await self.send({"type": "hello", "token": self.token})
@@ -179,19 +277,36 @@ class Client:
         return self
 
     async def _read(self) -> None:
-        try:
-            async for raw in self.ws:
-                msg = json.loads(raw)
-                self.arrived.append(time.monotonic())
-                self.messages.append(msg)
-                if msg["type"] == "state" and (self.state is None or msg["seq"] >= self.state["seq"]):
-                    self.state = msg
-                self._new.set()
-        except websockets.ConnectionClosed:
-            pass
-        finally:
+        while True:
+            try:
+                async for raw in self.ws:
+                    msg = json.loads(raw)
+                    self.arrived.append(time.monotonic())
+                    self.messages.append(msg)
+                    if msg["type"] == "state" and (self.state is None or msg["seq"] >= self.state["seq"]):
+                        self.state = msg
+                    self._new.set()
+            except websockets.ConnectionClosed:
+                pass
             self.close_code, self.close_reason = self.ws.close_code, self.ws.close_reason or ""
-            self._new.set()
+            if self._closing or len(self.servers) < 2 or not await self._reconnect():
+                break
+        self._new.set()
+
+    async def _reconnect(self, timeout: float = 30.0) -> bool:
+        """Connect to the next server that answers and take the seat again (``False``: none did)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not self._closing:
+            self.server = self.servers[(self.servers.index(self.server) + 1) % len(self.servers)]
+            try:
+                await self._open()
+                await self.send({"type": "hello", "token": self.token})
+            except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
+                await asyncio.sleep(0.1)
+                continue
+            self.reconnects += 1
+            return True
+        return False
 
     async def send(self, data: Any) -> None:
         await self.ws.send(data if isinstance(data, (str, bytes)) else json.dumps(data))
@@ -224,6 +339,7 @@ class Client:
         return self.close_code, self.close_reason
 
     async def close(self) -> None:
+        self._closing = True
         if self.ws is not None:
             await self.ws.close()
         if self._reader is not None:
@@ -245,20 +361,27 @@ def my_action(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | Non
 
 
 async def play_until(clients: list[Client], rng: random.Random, stop: Any, timeout: float = 60.0) -> None:
-    """Each client acts on its latest state until ``stop()`` is true."""
+    """Each client acts on its latest state until ``stop()`` is true (seen true once, by any
+    client, every client stops: a condition may hold for a moment only)."""
+    stopped = False
 
     async def run(c: Client) -> None:
-        acted_on = -1
-        while not stop():
+        nonlocal stopped
+        acted_on = (-1, 0)  # the seq acted at, on which connection (an action lost with one is sent again)
+        while not stopped:
+            if stop():
+                stopped = True
+                return
             st = c.state
             assert st is not None
             if st["view"]["game_over"]:
                 return
-            if st["seq"] != acted_on:
+            if (st["seq"], c.reconnects) != acted_on:
                 action = my_action(st, rng)
                 if action is not None:
-                    acted_on = st["seq"]
-                    await c.send(action)
+                    acted_on = (st["seq"], c.reconnects)
+                    with contextlib.suppress(websockets.ConnectionClosed):  # (it reconnects)
+                        await c.send(action)
                     continue
             c._new.clear()
             with contextlib.suppress(asyncio.TimeoutError):
@@ -269,30 +392,42 @@ async def play_until(clients: list[Client], rng: random.Random, stop: Any, timeo
     await asyncio.wait_for(asyncio.gather(*(run(c) for c in clients)), timeout)
 
 
-def db_actions(db: Path, table_id: str) -> list[tuple[int, str]]:
-    """A table's log as stored: (seq, the action's codec text) rows in order."""
+def db_rows(db: Database, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """The rows of one query (``?`` placeholders) on a test's database, SQLite or PostgreSQL."""
+    if is_pg(db):
+        import psycopg
+
+        with psycopg.connect(str(db), autocommit=True) as pg:
+            return pg.execute(query.replace("?", "%s"), params).fetchall()  # type: ignore[arg-type]
     con = sqlite3.connect(db)
     try:
-        rows = con.execute("SELECT seq, data FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
+        return con.execute(query, params).fetchall()
     finally:
         con.close()
+
+
+def db_actions(db: Database, table_id: str) -> list[tuple[int, str]]:
+    """A table's log as stored: (seq, the action's codec text) rows in order."""
+    rows = db_rows(db, "SELECT seq, CAST(data AS TEXT) FROM actions WHERE table_id = ? ORDER BY seq", (table_id,))
     return [(int(seq), str(data)) for seq, data in rows]
 
 
-def db_new_game(db: Path, table_id: str) -> Game:
+def db_seed(db: Database, table_id: str) -> int:
+    """A table's stored seed."""
+    ((seed,),) = db_rows(db, "SELECT seed FROM tables WHERE id = ?", (table_id,))
+    return int(seed)
+
+
+def db_new_game(db: Database, table_id: str) -> Game:
     """The game a table starts from: its stored rules and seed (and a migrated table's deals)."""
-    con = sqlite3.connect(db)
-    try:
-        config, seed, deals = con.execute(
-            "SELECT config, seed, deals FROM tables WHERE id = ?", (table_id,)
-        ).fetchone()
-    finally:
-        con.close()
+    ((config, seed, deals),) = db_rows(
+        db, "SELECT CAST(config AS TEXT), seed, CAST(deals AS TEXT) FROM tables WHERE id = ?", (table_id,)
+    )
     rules = Rules.from_dict(json.loads(config)["rules"])
     return Game(rules, seed, deals=None if deals is None else json.loads(deals))
 
 
-def db_game(db: Path, table_id: str, upto: int | None = None) -> Game:
+def db_game(db: Database, table_id: str, upto: int | None = None) -> Game:
     """The game a table's log describes (its first ``upto`` actions), replayed from scratch."""
     actions = [json.loads(data) for _, data in db_actions(db, table_id)]
     return replay(db_new_game(db, table_id), actions[:upto])
@@ -323,8 +458,18 @@ async def seat_all(server: ServerProcess, table: dict[str, Any]) -> list[Client]
     return [await Client(server, table["id"], s["token"]).connect() for s in table["seats"]]
 
 
+async def seat_spread(servers: Sequence[ServerProcess], table: dict[str, Any]) -> list[Client]:
+    """One connected client per seat of ``table``, seat i on server i (mod their number); each
+    reconnects to the others when its server is lost."""
+    clients = []
+    for i, s in enumerate(table["seats"]):
+        server = servers[i % len(servers)]
+        clients.append(await Client(server, table["id"], s["token"], [x for x in servers if x is not server]).connect())
+    return clients
+
+
 def positions_at(
-    db: Path, table_id: str, messages: list[dict[str, Any]]
+    db: Database, table_id: str, messages: list[dict[str, Any]]
 ) -> Iterator[tuple[dict[str, Any], Game, Rules]]:
     """Each ``state`` message with the game its table's log replays to at the message's seq
     (the number of actions applied)."""
@@ -359,3 +504,45 @@ def check_public_parts(m: dict[str, Any], game: Game) -> None:
     elif ev is not None:
         assert not cards_in(ev)
 
+
+def audit_r7(db: Database, table_id: str, clients: list[Client]) -> int:
+    """Check every state message against the true position at its seq (RULES.md R7)."""
+    checked = 0
+    for c in clients:
+        assert any(m["type"] == "state" for m in c.messages)
+        for m, game, rules in positions_at(db, table_id, c.messages):
+            seq, seat = m["seq"], m["you"]
+            r = game.round
+            passed = r.passed(seat) or CardSet()
+            forbidden = CardSet()
+            for o in range(rules.players):
+                if o != seat:
+                    forbidden = forbidden | r.hand(o)
+            forbidden = forbidden - passed
+            bad = {str(c) for c in forbidden}
+            view = m["view"]
+            leaked = cards_in(view) & bad
+            assert not leaked, f"seat {seat} at seq {seq} was sent others' cards {leaked}"
+            own = r.hand(seat) - passed if r.phase is Phase.PASSING else r.hand(seat)
+            assert view["hand"] == [str(x) for x in own.sorted_by_suit()]
+            check_public_parts(m, game)  # only cards really played, by the seat named
+            checked += 1
+    return checked
+
+
+def check_export(
+    server: ServerProcess, table_id: str, names: list[str], bots: list[str | None]
+) -> record.GameRecord:
+    """The export of a finished table loads as a record with the seats' names, the bots' specs,
+    the table's seed, and the totals the table shows."""
+    status, data = http("GET", f"{server.url}/api/tables/{table_id}/record")
+    assert status == 200, data
+    assert data["format"] == "pyhearts.game" and data["version"] == 2
+    loaded = record.loads(json.dumps(data))
+    assert isinstance(loaded, record.GameRecord)
+    assert [s.name for s in loaded.seats] == names and [s.bot for s in loaded.seats] == bots
+    assert loaded.game.seed == data["seed"] == db_seed(server.db, table_id)
+    assert loaded.game.is_over and loaded.game.totals == db_game(server.db, table_id).totals == data["totals"]
+    status, shown = http("GET", f"{server.url}/api/tables/{table_id}")
+    assert shown["totals"] == loaded.game.totals and shown["names"] == names
+    return loaded

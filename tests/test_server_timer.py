@@ -23,10 +23,16 @@ pytest.importorskip("uvicorn")
 websockets = pytest.importorskip("websockets")
 
 from test_server_support import (  # noqa: E402
+    BACKENDS,
     Client,
+    Database,
     ServerProcess,
+    WorkerProcess,
+    backend_database,
     create_table,
     db_actions,
+    is_pg,
+    module_pg_database,
     my_action,
     play_until,
 )
@@ -41,7 +47,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s.stop()
 
 
-def logged(db: Path, table_id: str) -> list[dict[str, Any]]:
+def logged(db: Database, table_id: str) -> list[dict[str, Any]]:
     return [json.loads(data) for _, data in db_actions(db, table_id)]
 
 
@@ -125,15 +131,21 @@ def test_without_a_timer_a_table_waits_for_its_people(server: ServerProcess) -> 
     assert sorted(a["seat"] for a in logged(server.db, table["id"])) == [2, 3]  # the bots' passes only
 
 
-def test_the_clocks_run_again_after_a_restart(tmp_path: Path) -> None:
+pg_database = pytest.fixture(scope="module")(module_pg_database)
+database = pytest.fixture(params=BACKENDS)(backend_database)
+
+
+def test_the_clocks_run_again_after_a_restart(database: Database, tmp_path: Path) -> None:
     """A table with a timer, killed before anyone acted: restored, its clocks start from the
-    restore, and the stand-in acts for the absent people once they run out."""
-    db = tmp_path / "tables.db"
-    first = ServerProcess(db, bot_delay=0.05).start()
+    restore, and the stand-in acts for the absent people once they run out (on PostgreSQL:
+    the seat is marked away in the database, and a bot worker makes the stand-in's move)."""
+    db = database
+    first = ServerProcess(db, bot_delay=0.05, logs=tmp_path).start()
     table = create_table(first, TWO_PEOPLE, turn_timer=2)
     first.kill9()
     assert sorted(a["seat"] for a in logged(db, table["id"])) in ([], [2], [3], [2, 3])
-    second = ServerProcess(db, bot_delay=0.05, port=first.port).start()
+    bots = WorkerProcess(str(db), tmp_path / "bot-worker.log").start() if is_pg(db) else None
+    second = ServerProcess(db, bot_delay=0.05, port=first.port, logs=tmp_path).start()
     started = time.monotonic()
     try:
 
@@ -154,3 +166,5 @@ def test_the_clocks_run_again_after_a_restart(tmp_path: Path) -> None:
         assert 0 in seats or 1 in seats
     finally:
         second.stop()
+        if bots is not None:
+            bots.stop()

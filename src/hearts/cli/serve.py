@@ -12,7 +12,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "serve",
         help="the web table: play in a browser, against bots or with friends",
-        description="Start the web table (needs the 'web' extra) and print its address.",
+        description="Start the web table (needs the 'web' extra) and print its address. On PostgreSQL, "
+        "several processes (--workers, and servers on other machines on the same database) serve "
+        "one service, and a bot worker makes the bots' moves.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
@@ -31,7 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="change one of the server's limits (repeatable; e.g. --limit tables_rate=5/minute)",
+        help="change one of the server's limits (repeatable; e.g. --limit tables_rate=5/minute); each process's",
     )
     p.add_argument(
         "--log-level", default="info", choices=("debug", "info", "warning", "error"), help="JSON logs from this level up"
@@ -51,6 +53,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="processes the bots think in (default: one per core, at most 4; 0: threads)",
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes sharing the port (PostgreSQL only; default 1)",
+    )
+    p.add_argument(
+        "--bot-jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="PostgreSQL: bot moves this service's bot worker makes at once (default 16; "
+        "0: none here, run 'hearts bot-worker')",
+    )
     p.set_defaults(run=run)
 
 
@@ -59,7 +76,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     if args.bot_workers is not None and args.bot_workers < 0:
         return usage_error(streams.stderr, "serve", f"--bot-workers must be 0 (threads) or more, not {args.bot_workers}")
     try:
-        from hearts.server.app import serve
+        from hearts.server.app import DEFAULT_BOT_JOBS, serve
         from hearts.server.limits import Limits
     except ImportError as e:
         return usage_error(
@@ -76,7 +93,9 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             limits=Limits.from_strings(args.limit),
             log_level=args.log_level,
             forwarded_allow_ips=args.forwarded_allow_ips,
+            workers=args.workers,
+            bot_jobs=DEFAULT_BOT_JOBS if args.bot_jobs is None else args.bot_jobs,
         )
-    except ValueError as e:
+    except (ValueError, ImportError) as e:
         return usage_error(streams.stderr, "serve", str(e))
     return 0

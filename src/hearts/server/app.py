@@ -18,7 +18,8 @@ HTTP::
                                    seed, deals, actions), once the game is over (R7: deals are
                                    secret before)
     GET  /healthz                  {ok, tables, connections, database}: 200, or 503 when the
-                                   database does not answer
+                                   database does not answer (tables and connections: this
+                                   process's)
     GET  /metrics                  Prometheus metrics (:mod:`hearts.server.metrics`)
     WS   /ws/{id}                  play, or watch (:mod:`hearts.server.protocol`, :mod:`.session`)
 
@@ -28,17 +29,25 @@ only up to ``max_body`` bytes (413 beyond), a ``POST`` must be JSON (415), JSON 
 rates (429 with ``Retry-After``). Every refusal is a 4xx (or 503) with ``{"error": "..."}``.
 Every response carries :data:`SECURITY_HEADERS`. Invite links are made from ``public_url``,
 never from the request's ``Host``.
+
+:func:`serve` runs one server process on SQLite, or on PostgreSQL as many as asked
+(``workers``: processes sharing the listening socket, started and restarted by uvicorn's
+supervisor; more on other machines, pointed at the same database) and a bot worker
+(:mod:`hearts.server.botworker`) beside them. Any process serves any table.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import ipaddress
 import logging
+import os
 import socket
 import sqlite3
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -58,13 +67,15 @@ from hearts.errors import HeartsError
 from hearts.record import game_to_dict
 from hearts.rules import PRESETS, Rules
 from hearts.server import logs
+from hearts.server.botpool import watch_parent
+from hearts.server.botworker import BotWorkerProcess, WorkerOptions
 from hearts.server.cardsvg import back_svg, card_svg
 from hearts.server.limits import DEFAULT_LIMITS, AddressGuard, Limits, RateLimited, Refused, address_key
 from hearts.server.logs import fields
 from hearts.server.metrics import CONTENT_TYPE, Metrics
-from hearts.server.persistence import Store, StoreError, db_path_from_url
 from hearts.server.protocol import STAND_IN, JoinRequest, TableRequest, decode_json
 from hearts.server.session import Session
+from hearts.server.storage import StoreError, StoreUnavailable, describe_url, is_postgres, open_storage
 from hearts.server.tables import Manager, Table, TableError
 
 log = logging.getLogger("hearts.server")
@@ -88,17 +99,17 @@ DEFAULT_PUBLIC_URL: Final = "http://127.0.0.1:8000"
 def create_app(
     db: str | None = None,
     *,
-    store: Store | None = None,
     public_url: str = DEFAULT_PUBLIC_URL,
     bot_delay: float = 0.7,
     bot_workers: int | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> Starlette:
-    """The app. ``db``: ``sqlite:///PATH`` or a path (default: the user's data directory),
-    opened when the app starts — or an open ``store``, which the app closes when it stops;
-    ``public_url``: the base of invite links (``https://hearts.example``); ``bot_delay``: the
-    pause before each bot move (seconds); ``bot_workers``: processes the bots think in (0:
-    threads; default: one per core, at most four)."""
+    """The app. ``db``: ``sqlite:///PATH`` or a path (default: the user's data directory), or
+    ``postgresql://USER@HOST:PORT/DBNAME``, opened when the app starts (in its event loop) and
+    closed when it stops; ``public_url``: the base of invite links
+    (``https://hearts.example``); ``bot_delay``: the pause before each bot move (seconds);
+    ``bot_workers``: processes the bots think in on SQLite (0: threads; default: one per core,
+    at most four) — on PostgreSQL, bots are jobs for bot workers."""
     public_url = check_public_url(public_url)
     guard = AddressGuard(limits)
     metrics = Metrics()
@@ -109,17 +120,19 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        opened = store if store is not None else Store(db_path_from_url(db))
-        m = state["manager"] = Manager(opened, bot_delay, bot_workers, limits=limits, metrics=metrics)
-        metrics.tables.set_function(lambda: len(m.unfinished()))
-        metrics.connections.set_function(lambda: guard.connections)
-        restored = m.restore_all()
-        log.info("started", extra=fields(tables_restored=restored, public_url=public_url))
+        store = await open_storage(db)
         try:
-            yield
+            m = state["manager"] = Manager(store, bot_delay, bot_workers, limits=limits, metrics=metrics)
+            metrics.tables.set_function(lambda: len(m.unfinished()))
+            metrics.connections.set_function(lambda: guard.connections)
+            restored = await m.start()
+            log.info("started", extra=fields(tables_restored=restored, public_url=public_url, database=store.name))
+            try:
+                yield
+            finally:
+                await m.shutdown()
         finally:
-            m.shutdown()
-            opened.close()
+            await store.close()
 
     static = resources.files("hearts.server") / "static"
 
@@ -130,8 +143,8 @@ def create_app(
     def link(table_id: str, seat: int, token: str) -> str:
         return f"{public_url}/t/{table_id}#seat={seat}&token={token}"
 
-    def find(request: Request) -> Table:
-        table = manager().get(request.path_params["table_id"])
+    async def find(request: Request) -> Table:
+        table = await manager().get(request.path_params["table_id"])
         if table is None:
             raise TableError("there is no such table", 404, "no_table")
         return table
@@ -166,7 +179,7 @@ def create_app(
     async def create(request: Request) -> Response:
         address = address_key(request.client.host if request.client else None)
         guard.hit("tables", address)
-        table, tokens = manager().create(TableRequest.parse(await read_json(request, limits), limits), address)
+        table, tokens = await manager().create(TableRequest.parse(await read_json(request, limits), limits), address)
         seats = []
         for s, info in enumerate(table.seats):
             entry: dict[str, Any] = {"seat": s, "kind": info.kind, "name": info.name, "bot": info.bot}
@@ -183,30 +196,30 @@ def create_app(
         return api(out, 201)
 
     async def list_tables(request: Request) -> Response:
-        return api({"tables": manager().open_tables()})
+        return api({"tables": await manager().open_tables()})
 
     async def show(request: Request) -> Response:
-        table = find(request)
-        return api({**table.public(), "seq": table.seq, "rules": table.rules.to_dict()})
+        return api(await (await find(request)).facts())
 
     async def join(request: Request) -> Response:
         guard.hit("joins", address_key(request.client.host if request.client else None))
-        table = find(request)
-        seat, token = manager().join(table.id, JoinRequest.parse(await read_json(request, limits), limits))
+        table = await find(request)
+        seat, token = await manager().join(table.id, JoinRequest.parse(await read_json(request, limits), limits))
         return api({"seat": seat, "token": token, "link": link(table.id, seat, token)})
 
     async def record(request: Request) -> Response:
-        table = find(request)
-        if not table.game.is_over:
-            raise TableError("the record is published when the game is over (R7)", 403, "not_over")
-        return api(game_to_dict(table.record()))
+        table = await find(request)
+        async with table.lock:
+            if not table.game.is_over:
+                raise TableError("the record is published when the game is over (R7)", 403, "not_over")
+            return api(game_to_dict(table.record()))
 
     async def healthz(request: Request) -> Response:
         m = manager()
         try:
-            m.store.table("-")  # a lookup by key: the database answers
+            await m.store.ping()
             database = True
-        except Exception:
+        except StoreUnavailable:
             log.exception("the database does not answer")
             database = False
         return api(
@@ -368,14 +381,62 @@ def url_of(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def open_store(db: str | None) -> tuple[Store, str]:
-    """The database ``db`` opened (and its path), or :class:`ServeError`."""
+def check_database(db: str | None) -> str:
+    """Open the database ``db`` (creating or migrating its schema), see that it answers, and
+    close it: its name (a path, or a URL without its password); or :class:`ServeError`."""
+
+    async def check() -> str:
+        store = await open_storage(db)
+        try:
+            await store.ping()
+            return store.name
+        finally:
+            await store.close()
+
     try:
-        path = db_path_from_url(db)
-        return Store(path), path
-    except (OSError, sqlite3.Error, StoreError, ValueError) as e:
+        return asyncio.run(check())
+    except (OSError, sqlite3.Error, StoreError, ValueError, ImportError) as e:
         reason = " ".join(str(e).split())
-        raise ServeError(f"cannot open the database {db or '(the default)'}: {reason}") from None
+        try:
+            shown = describe_url(db) if is_postgres(db) else db or "(the default)"  # (never a password)
+        except (ImportError, ValueError):
+            shown = "(an unreadable URL)"
+        raise ServeError(f"cannot open the database {shown}: {reason}") from None
+
+
+@dataclass(frozen=True)
+class AppFactory:
+    """Makes the app of one server process in that process (uvicorn calls it: ``factory``);
+    sent to each worker process (pickled) when there are several."""
+
+    db: str | None
+    public_url: str
+    bot_delay: float
+    bot_workers: int | None
+    limits: Limits
+    log_level: str
+    parent: int | None = None
+    """The supervisor of a worker process: the worker exits when it is gone (SIGKILL)."""
+
+    def __call__(self) -> Starlette:
+        logs.configure(self.log_level)
+        if self.parent is not None:
+            watch_parent(self.parent)
+        # Every move builds short-lived views and messages: collect the young generation less
+        # often, and keep the import-time objects out of the collector's way (shorter pauses).
+        # A full collection walks every table held in memory (hundreds of milliseconds with a
+        # thousand of them): leave it for rare occasions — reference counting frees the
+        # server's garbage, which holds almost no cycles.
+        gc.freeze()
+        gc.set_threshold(50_000, 50, 1000)
+        return create_app(
+            self.db, public_url=self.public_url, bot_delay=self.bot_delay, bot_workers=self.bot_workers,
+            limits=self.limits,
+        )
+
+
+DEFAULT_BOT_JOBS: Final = 16
+"""Bot jobs the service's own bot worker holds at once (PostgreSQL)."""
 
 
 def serve(
@@ -389,53 +450,72 @@ def serve(
     limits: Limits = DEFAULT_LIMITS,
     log_level: str = "info",
     forwarded_allow_ips: str | None = None,
+    workers: int = 1,
+    bot_jobs: int = DEFAULT_BOT_JOBS,
 ) -> None:
     """Run the server (``hearts serve``) until interrupted: listen on ``host``:``port``, open
     the database ``db``, then print the address; JSON logs go to standard error from
     ``log_level`` up.
 
     ``public_url`` is the base of invite links (default: the address listened on);
-    ``limits``: the server's :class:`~hearts.server.limits.Limits`; ``forwarded_allow_ips``:
-    the proxies (comma-separated addresses, ``*`` for any) whose ``X-Forwarded-For`` names
-    the client (default: 127.0.0.1 only). Raises :class:`ServeError` (one line) when it
-    cannot start.
+    ``limits``: the server's :class:`~hearts.server.limits.Limits` (each process's);
+    ``forwarded_allow_ips``: the proxies (comma-separated addresses, ``*`` for any) whose
+    ``X-Forwarded-For`` names the client (default: 127.0.0.1 only).
+
+    On PostgreSQL: ``workers`` server processes share the socket (a dead one is started
+    again), and a bot worker process makes the bots' moves, ``bot_jobs`` at once, thinking in
+    ``bot_workers`` processes (``bot_jobs=0``: none here — run ``hearts bot-worker``
+    elsewhere). SQLite is served by one process, whose bots think in ``bot_workers``
+    processes. Raises :class:`ServeError` (one line) when it cannot start.
     """
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
     try:
         logs.configure(log_level)
         public = check_public_url(public_url) if public_url is not None else None
     except ValueError as e:
         raise ServeError(str(e)) from None
+    if workers < 1:
+        raise ServeError(f"--workers must be 1 or more, not {workers}")
+    if bot_jobs < 0:
+        raise ServeError(f"--bot-jobs must be 0 or more, not {bot_jobs}")
+    if workers > 1 and not is_postgres(db):
+        raise ServeError(f"--workers {workers} needs PostgreSQL (--db postgresql://…): a SQLite database is "
+                         "served by one process")
     sock = listen(host, port)
+    bots: BotWorkerProcess | None = None
     try:
-        store, path = open_store(db)
+        name = check_database(db)
         bound = url_of(host, sock.getsockname()[1])
-        app = create_app(
-            store=store, public_url=public or bound, bot_delay=bot_delay, bot_workers=bot_workers, limits=limits
-        )
-        print(f"pyhearts web table on {bound}/  (database: {path})", flush=True)
+        factory = AppFactory(db, public or bound, bot_delay, bot_workers, limits, log_level,
+                             parent=os.getpid() if workers > 1 else None)
+        print(f"pyhearts web table on {bound}/  (database: {name})", flush=True)
         if public is not None:
             print(f"invite links: {public}/", flush=True)
         elif is_loopback(bound):
             print("only this machine can connect: --host 0.0.0.0 lets others in (--public-url for the links)", flush=True)
-        # Every move builds short-lived views and messages: collect the young generation less
-        # often, and keep the import-time objects out of the collector's way (shorter pauses).
-        gc.freeze()
-        gc.set_threshold(50_000, 20, 20)
-        server = uvicorn.Server(
-            uvicorn.Config(
-                app,
-                ws_max_size=max(64 * 1024, limits.max_message * 4),
-                log_config=None,
-                access_log=False,
-                limit_concurrency=limits.max_connections,
-                forwarded_allow_ips=forwarded_allow_ips,
-            )
+        config = uvicorn.Config(
+            factory,
+            factory=True,
+            workers=workers,
+            ws_max_size=max(64 * 1024, limits.max_message * 4),
+            log_config=None,
+            access_log=False,
+            limit_concurrency=limits.max_connections,
+            forwarded_allow_ips=forwarded_allow_ips,
         )
+        if is_postgres(db) and bot_jobs > 0:
+            bots = BotWorkerProcess(WorkerOptions(db, jobs=bot_jobs, processes=bot_workers, log_level=log_level))
+            bots.start()
+        if workers > 1:
+            Multiprocess(config, sockets=[sock]).run()
+            return
+        server = uvicorn.Server(config)
         server.run(sockets=[sock])
         if not server.started:
             raise ServeError("the server stopped while starting (see the log above)")
     finally:
+        if bots is not None:
+            bots.stop()
         sock.close()
-

@@ -1,6 +1,6 @@
 """What the web server accepts: every limit and its default in one place (:class:`Limits`),
 the refusals it answers with (:class:`Refused` and its kinds), and the per-address rates and
-connection counts (:class:`AddressGuard`, on the ``limits`` library's sliding windows).
+connection counts (:class:`AddressGuard`, counted in sliding windows: :class:`SlidingWindows`).
 
 A rate is written in the ``limits`` library's notation, such as ``"10/minute"`` or
 ``"20 per second"``. :meth:`Limits.from_strings` reads ``NAME=VALUE`` items (the ``--limit``
@@ -32,8 +32,6 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
 
 Rate = Literal["tables", "joins", "connect", "messages"]
 """The per-address rates: tables created, seats joined, WebSocket connections opened, messages."""
@@ -195,16 +193,64 @@ def address_key(host: str | None) -> str:
     return str(ip)
 
 
+class SlidingWindows:
+    """Events counted per key in a sliding window of ``seconds`` (the sliding window counter:
+    this fixed window's count, plus the last one's weighted by how much of it the sliding
+    window still covers), at most ``amount`` of them. In memory, on the event loop's thread:
+    a hit costs a dictionary lookup (no lock, no timer thread).
+
+    >>> windows = SlidingWindows(2, 60.0)
+    >>> [windows.hit("a", now=t) for t in (0.0, 1.0, 2.0)], windows.hit("b", now=2.0)
+    ([0.0, 0.0, 58.0], 0.0)
+    >>> windows.hit("a", now=61.0), windows.hit("a", now=90.0)  # the last window's 2 weigh 2 × 59/60, then 2 × 30/60
+    (29.0, 0.0)
+    """
+
+    def __init__(self, amount: int, seconds: float) -> None:
+        self.amount = amount
+        self.seconds = seconds
+        self._counts: dict[str, tuple[int, int, int]] = {}
+        """Per key: the number of the fixed window it last counted in, that window's count and
+        the one's before."""
+
+    def hit(self, key: str, now: float | None = None) -> float:
+        """Count one event of ``key`` at ``now`` (default: :func:`time.monotonic`) and return
+        0.0; or, when ``key`` is at its rate, count nothing and return the seconds until it
+        may try again."""
+        now = time.monotonic() if now is None else now
+        window, into = divmod(now, self.seconds)
+        number = int(window)
+        last, count, before = self._counts.get(key, (number, 0, 0))
+        if last != number:  # a new fixed window: the last one's count weighs in, or none
+            count, before = 0, count if last == number - 1 else 0
+        weighted = before * (self.seconds - into) / self.seconds + count
+        if weighted + 1 > self.amount:
+            if count + 1 > self.amount:
+                return self.seconds - into
+            # The last window's weight falls as the window slides: wait until one more fits.
+            return max(0.0, self.seconds - into - (self.amount - 1 - count) * self.seconds / before)
+        if len(self._counts) > 10_000:
+            self._forget(number)
+        self._counts[key] = (number, count + 1, before)
+        return 0.0
+
+    def _forget(self, number: int) -> None:
+        """Drop the keys that counted nothing in this fixed window or the last one."""
+        self._counts = {k: v for k, v in self._counts.items() if v[0] >= number - 1}
+
+
 class AddressGuard:
-    """The per-address rates (:data:`Rate`) and open WebSocket connections of one server, in
-    memory: :meth:`hit` counts one event and raises :class:`RateLimited` beyond its rate;
-    :meth:`connect` / :meth:`disconnect` count the open connections."""
+    """The per-address rates (:data:`Rate`) and open WebSocket connections of one server
+    process, in memory: :meth:`hit` counts one event and raises :class:`RateLimited` beyond its
+    rate; :meth:`connect` / :meth:`disconnect` count the open connections."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
         self._rates: dict[Rate, RateLimitItem] = {
             rate: rate_item(getattr(limits, f"{rate}_rate")) for rate in RATE_WORDS
+        }
+        self._windows: dict[Rate, SlidingWindows] = {
+            rate: SlidingWindows(item.amount, item.get_expiry()) for rate, item in self._rates.items()
         }
         self.open: Counter[str] = Counter()
         """Open WebSocket connections by address."""
@@ -212,10 +258,10 @@ class AddressGuard:
     def hit(self, rate: Rate, address: str) -> None:
         """Count one event of ``rate`` from ``address``; raises :class:`RateLimited` (and
         counts nothing) when the address is at its rate."""
-        item = self._rates[rate]
-        if not self._limiter.hit(item, rate, address):
-            reset = self._limiter.get_window_stats(item, rate, address).reset_time
-            wait = max(1, math.ceil(reset - time.time()))
+        refused_for = self._windows[rate].hit(address)
+        if refused_for:
+            item = self._rates[rate]
+            wait = max(1, math.ceil(refused_for))
             close = CLOSE_POLICY if rate == "messages" else CLOSE_TRY_LATER
             raise RateLimited(
                 f"too many {RATE_WORDS[rate]} from your address (at most {item}); try again in {wait} s",

@@ -1,7 +1,8 @@
 """The web server's logs: one JSON object per line on standard error.
 
-Each line holds ``time`` (UTC, ISO 8601), ``level``, ``logger`` and ``event`` (the message),
-then the event's own fields, given as ``extra=fields(...)``; an exception adds ``error`` (its
+Each line holds ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``process`` (the process id:
+a service may run many server processes and bot workers) and ``event`` (the message), then
+the event's own fields, given as ``extra=fields(...)``; an exception adds ``error`` (its
 traceback). Secrets are never logged: no token, no hash of one, no message a client sent.
 
 >>> import io
@@ -41,6 +42,7 @@ class JsonFormatter(logging.Formatter):
             "time": datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds"),
             "level": record.levelname.lower(),
             "logger": record.name,
+            "process": record.process,
             "event": record.getMessage(),
         }
         out.update(getattr(record, "fields", {}))

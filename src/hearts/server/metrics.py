@@ -14,7 +14,9 @@
 =================================  =========================================================
 
 Each accepted action is also logged (:meth:`Metrics.accepted`): table, seat, action type, who
-acted and the latency.
+acted and the latency. The metrics are this process's: on PostgreSQL a service's moves are the
+sum over its server processes, which count the actions each accepted (the bots' moves are
+accepted by the bot workers, which log them); the tables and connections are those each serves.
 
 >>> m = Metrics()
 >>> m.moves.labels("person").inc()

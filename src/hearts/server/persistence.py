@@ -67,8 +67,9 @@ __all__ = [
     "migrate_v1",
 ]
 
-SCHEMA_VERSION: Final = 2
-"""The database's ``PRAGMA user_version`` (0 with an ``events`` table: the first version)."""
+SCHEMA_VERSION: Final = 3
+"""The database's ``PRAGMA user_version`` (0 with an ``events`` table: the first version; 3
+gave seats their ``away`` flag)."""
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -86,6 +87,7 @@ CREATE TABLE IF NOT EXISTS seats (
     name TEXT,
     bot TEXT,
     token_hash TEXT,
+    away INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -96,7 +98,11 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 """
 """``tables.deals``: explicit deals (a JSON list of deals, each a list of hands) for the first
-rounds of a table migrated from the first version; ``NULL`` for every table made since."""
+rounds of a table migrated from the first version; ``NULL`` for every table made since.
+``seats.away``: 1 while the seat's person is away (the stand-in bot plays for it)."""
+
+SEAT_COLUMNS: Final = "seat, kind, name, bot, token_hash, away != 0"
+"""The columns of a :class:`~hearts.server.storage.SeatRow`, in order."""
 
 
 def hash_token(token: str) -> str:
@@ -218,6 +224,14 @@ class Store:
         if was is not None and changed == 0:
             raise SeatConflict(table_id, seat, was)
 
+    def set_away(self, table_id: str, seat: int, away: bool) -> bool:
+        """Mark a seat's person away (or back); ``False`` if it was so already."""
+        with self._tx():
+            return self.db.execute(
+                "UPDATE seats SET away = ? WHERE table_id = ? AND seat = ? AND away != ?",
+                (int(away), table_id, seat, int(away)),
+            ).rowcount == 1
+
     def append(self, table_id: str, seq: int, action: Action, finished: bool = False) -> None:
         """Log an accepted action as row ``seq`` (its codec text) and commit it, before it is
         broadcast; ``finished`` marks the table's game over in the same transaction. Raises
@@ -245,9 +259,9 @@ class Store:
     def seats(self, table_id: str) -> list[SeatRow]:
         """A table's seats, in order."""
         rows = self.db.execute(
-            "SELECT seat, kind, name, bot, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
         ).fetchall()
-        return [SeatRow(*r) for r in rows]
+        return [_seat_row(*r) for r in rows]
 
     def actions(self, table_id: str, after: int = 0) -> list[Any]:
         """A table's logged actions after row ``after``, in order, as codec objects (for
@@ -280,15 +294,19 @@ class Store:
         ).fetchall()
         seats: dict[str, list[SeatRow]] = {table_id: [] for table_id, _, _ in rows}
         for table_id, *seat in self.db.execute(
-            f"SELECT table_id, seat, kind, name, bot, token_hash FROM seats WHERE table_id IN ({', '.join('?' * len(seats))})"
+            f"SELECT table_id, {SEAT_COLUMNS} FROM seats WHERE table_id IN ({', '.join('?' * len(seats))})"
             " ORDER BY table_id, seat",
             list(seats),
         ):
-            seats[table_id].append(SeatRow(*seat))
+            seats[table_id].append(_seat_row(*seat))
         return [TableListing(table_id, json.loads(config), tuple(seats[table_id]), seq) for table_id, config, seq in rows]
 
     def _tx(self) -> contextlib.AbstractContextManager[None]:
         return _transaction(self.db)
+
+
+def _seat_row(seat: int, kind: str, name: str | None, bot: str | None, token_hash: str | None, away: int) -> SeatRow:
+    return SeatRow(seat, kind, name, bot, token_hash, bool(away))
 
 
 @contextlib.contextmanager
@@ -306,7 +324,8 @@ def _transaction(db: sqlite3.Connection) -> Iterator[None]:
 
 
 def _upgrade(db: sqlite3.Connection) -> None:
-    """Create the schema in a new database, migrate a first-version one (in a transaction)."""
+    """Create the schema in a new database, migrate an older one (in a transaction): the first
+    version's log (:func:`migrate_v1`), and seats without their ``away`` flag."""
     (version,) = db.execute("PRAGMA user_version").fetchone()
     if version > SCHEMA_VERSION:
         raise SchemaError(
@@ -317,6 +336,8 @@ def _upgrade(db: sqlite3.Connection) -> None:
         _create_schema(db)
         if v1:
             migrate_v1(db)
+        if "away" not in {column for _, column, *_ in db.execute("PRAGMA table_info(seats)")}:
+            db.execute("ALTER TABLE seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 

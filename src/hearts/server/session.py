@@ -60,7 +60,7 @@ class Session:
         try:
             self.guard.connect(self.address)
             counted = True
-            table = self.manager.get(self.ws.path_params["table_id"])
+            table = await self.manager.get(self.ws.path_params["table_id"])
             if table is None:
                 raise Refused("there is no such table", 404, "no_table", CLOSE_NO_TABLE)
             await self._serve(table)
@@ -104,10 +104,10 @@ class Session:
             if isinstance(message, Ping):
                 conn.push({"type": "pong"})
             elif isinstance(message, Hello):
-                self._hello(table, message)
+                await self._hello(table, message)
             elif isinstance(message, Watch):
                 try:
-                    table.watch(conn)
+                    await table.watch(conn)
                 except Refused as e:
                     self.refuse(e, table.seq)
             elif not conn.attached:
@@ -121,10 +121,10 @@ class Session:
                     log.exception("error handling a message", extra=fields(table=table.id, seat=conn.seat))
                     conn.push(error_message("internal error; the table is unchanged", "internal", table.seq))
 
-    def _hello(self, table: Table, hello: Hello) -> None:
+    async def _hello(self, table: Table, hello: Hello) -> None:
         """Seat the connection at the seat the token opens; a wrong token is an error, and
         one too many closes the connection."""
-        seat = table.seat_for_token(hello.token)
+        seat = await table.find_seat(hello.token)
         if seat is None:
             self.failures += 1
             close = CLOSE_POLICY if self.failures >= self.limits.hello_attempts else None
@@ -134,4 +134,4 @@ class Session:
         elif self.conn.seat is not None and self.conn.seat != seat:
             self.refuse(ProtocolError("this connection already holds another seat", "bad_token"))
         else:
-            table.attach(self.conn, seat)
+            await table.attach(self.conn, seat)

@@ -3,13 +3,29 @@
 Every action goes through :meth:`Table.handle` under the table's lock: it is checked against
 the sequence number the client saw (stale or duplicate → a resync, not a second action),
 applied to the engine through :meth:`Game.apply <hearts.game.Game.apply>` (a refusal → an
-error to that client, nothing changed), committed to the action log, and only then broadcast:
-each seat gets a message built from its own :class:`~hearts.view.View` (RULES.md R7), and each
-spectator the public part alone (:meth:`View.public_dict <hearts.view.View.public_dict>`,
-encoded once per broadcast for all of them). A table's ``seq`` is the number of actions its
-game has applied. Bots think in worker processes (:mod:`hearts.server.botpool`), paced by
-``bot_delay``; the bots of all-bot tables wait in a lane of their own, so they never make a
-person wait.
+error to that client, nothing changed), committed to the action log — **the database decides
+the order**: if another process logged an action at that position first
+(:class:`~hearts.server.storage.SeqConflict`), this one is taken back, the table catches up
+from the log, and the client gets a resync (a pass made during the same pass phase still
+stands, and is logged after the other) — and only then broadcast: each seat gets a message
+built from its own :class:`~hearts.view.View` (RULES.md R7), and each spectator the public part
+alone (:meth:`View.public_dict <hearts.view.View.public_dict>`, encoded once per broadcast for
+all of them). Every message that shows the position is built under the lock, so no client ever
+sees an action that is not committed. A table's ``seq`` is the number of actions its game has
+applied.
+
+Many processes may serve one table (PostgreSQL): each follows the store's notices
+(:meth:`Manager.start`) and applies the actions the others logged (:meth:`Table.hear`,
+:meth:`Table.catch_up`), then broadcasts them to its own connections. What is per process:
+the connections, so who is ``online`` and how many spectators (each process counts its own),
+the per-address limits, and the turn clocks (each process serving a table runs them; the
+first to see one run out marks the seat away in the store, which every process follows).
+
+Bots: with SQLite, the bots think in this process's worker processes
+(:mod:`hearts.server.botpool`), paced by ``bot_delay``; the bots of all-bot tables wait in a
+lane of their own, so they never make a person wait. With PostgreSQL, a bot's turn is a job in
+the database (:mod:`hearts.server.turns`, :mod:`hearts.server.botworker`), queued with the
+action that opened it, for bot workers on any machine.
 
 A table may have a turn timer: each seat that is to act and is no bot has ``turn_timer``
 seconds; a seat whose time runs out is *away*, and the table's stand-in bot (``stand_in``, a
@@ -21,18 +37,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
 from hearts.actions import Action, Pass, to_dict
 from hearts.bots import Bot, make_bot
-from hearts.errors import IllegalAction
+from hearts.errors import IllegalAction, RecordError
 from hearts.game import Game
 from hearts.record import GameRecord, Seat, replay
 from hearts.round import Phase, Trick
@@ -49,7 +66,7 @@ from hearts.server.limits import (
 )
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor, Metrics
-from hearts.server.persistence import Store, hash_token
+from hearts.server.persistence import hash_token
 from hearts.server.protocol import (
     STAND_IN,
     ActionMessage,
@@ -61,6 +78,19 @@ from hearts.server.protocol import (
     error_message,
     listed_by_default,
 )
+from hearts.server.storage import (
+    ActionNotice,
+    JobNotice,
+    Notice,
+    SeatConflict,
+    SeatNotice,
+    SeatRow,
+    SeqConflict,
+    Storage,
+    follow,
+    load_game,
+)
+from hearts.server.turns import bot_spec, bot_turns, new_bot_turns
 from hearts.view import View
 
 log = logging.getLogger("hearts.server")
@@ -156,19 +186,9 @@ class Connection:
                 await self._close(end.code, end.reason)
 
 
-@dataclass
-class SeatInfo:
-    """Who sits at a seat: a ``human`` (with the hash of its secret token), an ``open`` seat
-    (joinable from the lobby) or a ``bot`` (with its spec, such as ``"easy"``)."""
-
-    kind: str
-    name: str
-    bot: str | None = None
-    token_hash: str | None = None
-
-    def record_seat(self) -> Seat:
-        """The seat as a record names it: its name and, for a bot, the bot's spec."""
-        return Seat(self.name, self.bot if self.kind == "bot" else None)
+def record_seat(seat: SeatRow) -> Seat:
+    """A seat as a record names it: its name and, for a bot, the bot's spec."""
+    return Seat(seat.name or "", seat.bot if seat.kind == "bot" else None)
 
 
 @dataclass
@@ -178,15 +198,17 @@ class Table:
 
     id: str
     game: Game
-    seats: list[SeatInfo]
-    store: Store
+    seats: list[SeatRow]
+    """Who sits at each seat (``human``, ``open`` or ``bot``), as stored; and who is away."""
+    store: Storage
     bot_delay: float = 0.7
-    pool: BotPool = field(default_factory=lambda: BotPool(workers=0))
-    """Where the bots think (the manager's worker processes; threads by default)."""
+    pool: BotPool | None = None
+    """Where this process's bots think (SQLite); ``None``: the bots' turns are jobs in the
+    store, for bot workers (PostgreSQL)."""
     spectators: bool = True
     """Whether anyone may watch (without a seat) what every seat may know."""
     max_spectators: int = DEFAULT_LIMITS.max_spectators
-    """Spectators at a time; a ``watch`` beyond is refused (``spectators_full``)."""
+    """Spectators at a time (in this process); a ``watch`` beyond is refused (``spectators_full``)."""
     listed: bool = False
     """Whether the lobby lists the table."""
     turn_timer: int = 0
@@ -196,33 +218,33 @@ class Table:
     metrics: Metrics = field(default_factory=Metrics)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
-    bots: dict[int, Bot] = field(init=False, default_factory=dict)
-    """A bot for each bot seat (made with the seat's spec)."""
-    away: set[int] = field(init=False, default_factory=set)
-    """Seats whose time ran out: the stand-in plays for them until their person is back."""
     last_event: dict[str, Any] | None = field(init=False, default=None)
     """The last accepted action as every seat may know it (:func:`public_event`)."""
-    _stand_ins: dict[int, Bot] = field(init=False, default_factory=dict)
+    _bots: dict[int, Bot] = field(init=False, default_factory=dict)
+    """This process's bot for each seat it played (the seat's own bot, or the stand-in)."""
     _clocks: dict[int, asyncio.TimerHandle] = field(init=False, default_factory=dict)
     _bot_task: asyncio.Task[None] | None = field(init=False, default=None)
+    _tasks: set[asyncio.Task[None]] = field(init=False, default_factory=set)
 
     def __post_init__(self) -> None:
         history = self.game.history
         if history:
             self.last_event = public_event(history[-1], len(history))
-        for s, info in enumerate(self.seats):
-            if info.kind == "bot":
-                self.bots[s] = make_bot(info.bot or STAND_IN, seed=secrets.randbits(32))
 
     @property
     def all_bots(self) -> bool:
         """Whether every seat is a bot (its bots think in the ``bots_only`` lane)."""
-        return len(self.bots) == len(self.seats)
+        return all(s.kind == "bot" for s in self.seats)
 
     @property
     def lane(self) -> Lane:
         """Where this table's bots wait for a worker."""
         return "bots_only" if self.all_bots else "people"
+
+    @property
+    def away(self) -> list[int]:
+        """The seats whose person is away (the stand-in plays for them until they are back)."""
+        return [s.seat for s in self.seats if s.away]
 
     @property
     def rules(self) -> Rules:
@@ -236,16 +258,16 @@ class Table:
 
     def record(self) -> GameRecord:
         """The game and who played it (names, bot specs), as a version 2 record exports it."""
-        return GameRecord(self.game, [s.record_seat() for s in self.seats])
+        return GameRecord(self.game, [record_seat(s) for s in self.seats])
 
     # --- public facts and messages ---------------------------------------------------------
 
     def online(self) -> list[int]:
-        """The seats with a connected client (spectators are no seat)."""
+        """The seats with a connected client in this process (spectators are no seat)."""
         return sorted({c.seat for c in self.conns if c.seat is not None and not c.closed})
 
     def spectator_count(self) -> int:
-        """How many spectators are connected."""
+        """How many spectators are connected to this process."""
         return sum(1 for c in self.conns if c.spectator and not c.closed)
 
     def public(self) -> dict[str, Any]:
@@ -253,7 +275,7 @@ class Table:
         g = self.game
         return {
             "id": self.id,
-            "names": [s.name for s in self.seats],
+            "names": [s.name or "" for s in self.seats],
             "kinds": [s.kind for s in self.seats],
             "bots": [s.bot if s.kind == "bot" else None for s in self.seats],
             "online": self.online(),
@@ -273,8 +295,29 @@ class Table:
             "winners": None if g.winners is None else list(g.winners),
             "turn_timer": self.turn_timer,
             "time_left": self.time_left(),
-            "away": sorted(self.away),
+            "away": self.away,
         }
+
+    def lobby_entry(self) -> dict[str, Any]:
+        """The table as the lobby lists it."""
+        return {
+            "id": self.id,
+            "names": [s.name or "" for s in self.seats],
+            "kinds": [s.kind for s in self.seats],
+            "free": [s.seat for s in self.seats if s.kind == "open"],
+            "round": len(self.game.rounds),
+            "totals": list(self.game.totals),
+            "rules": self.rules.describe(),
+            "target": self.rules.target,
+            "spectators_allowed": self.spectators,
+            "spectators": self.spectator_count(),
+            "turn_timer": self.turn_timer,
+        }
+
+    async def facts(self) -> dict[str, Any]:
+        """What ``GET /api/tables/{id}`` shows: the public facts, ``seq`` and the rules."""
+        async with self.lock:
+            return {**self.public(), "seq": self.seq, "rules": self.rules.to_dict()}
 
     def time_left(self) -> list[float | None]:
         """Each seat's seconds left to act (``None``: no clock runs for it)."""
@@ -323,7 +366,7 @@ class Table:
 
     def broadcast(self, reason: str = "event") -> None:
         """Send the new state to every client: each seat its own, every spectator the public one
-        (the shared tail and the spectators' message are encoded once)."""
+        (the shared tail and the spectators' message are encoded once). Call with the lock held."""
         shared: str | None = None
         public: str | None = None
         cache: dict[int, str] = {}
@@ -351,9 +394,9 @@ class Table:
             {
                 "type": "presence",
                 "online": self.online(),
-                "names": [s.name for s in self.seats],
+                "names": [s.name or "" for s in self.seats],
                 "spectators": self.spectator_count(),
-                "away": sorted(self.away),
+                "away": self.away,
             },
             separators=(",", ":"),
         )
@@ -365,23 +408,33 @@ class Table:
     def seat_for_token(self, token: str) -> int | None:
         """The seat this secret token opens, or ``None``."""
         h = hash_token(token)
-        for s, info in enumerate(self.seats):
-            if info.token_hash is not None and secrets.compare_digest(info.token_hash, h):
-                return s
+        for s in self.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return s.seat
         return None
 
-    def attach(self, conn: Connection, seat: int) -> None:
+    async def find_seat(self, token: str) -> int | None:
+        """The seat this secret token opens, or ``None`` — looked up in the store too when this
+        process does not know it (a seat just taken through another process)."""
+        seat = self.seat_for_token(token)
+        if seat is None:
+            await self.refresh_seats()
+            seat = self.seat_for_token(token)
+        return seat
+
+    async def attach(self, conn: Connection, seat: int) -> None:
         """Seat a connection (a spectator that shows a seat's token takes that seat); an away
         seat's person is back."""
-        conn.seat = seat
-        conn.spectator = False
-        conn.table = self
-        self.conns.add(conn)
-        self._come_back(seat)
-        conn.push(self.state(seat, "welcome"))
+        async with self.lock:
+            conn.seat = seat
+            conn.spectator = False
+            conn.table = self
+            self.conns.add(conn)
+            await self._come_back(seat)
+            conn.push(self.state(seat, "welcome"))
         self.presence()
 
-    def watch(self, conn: Connection) -> None:
+    async def watch(self, conn: Connection) -> None:
         """Let an unseated connection watch: the public state now and at every broadcast.
 
         Raises :class:`TableError` if this table has no spectators or has its maximum (the
@@ -397,10 +450,11 @@ class Table:
                     f"this table already has its maximum of {self.max_spectators} spectators; try later",
                     code="spectators_full", close_code=CLOSE_TRY_LATER,
                 )
-        conn.spectator = True
-        conn.table = self
-        self.conns.add(conn)
-        conn.push(self.public_state("welcome"))
+        async with self.lock:
+            conn.spectator = True
+            conn.table = self
+            self.conns.add(conn)
+            conn.push(self.public_state("welcome"))
         self.presence()
 
     def detach(self, conn: Connection) -> None:
@@ -421,16 +475,18 @@ class Table:
         if seat is None:
             assert conn.spectator
             if isinstance(message, Sync):
-                conn.push(self.public_state("resync"))
+                async with self.lock:
+                    conn.push(self.public_state("resync"))
             else:
                 conn.push(error_message(
                     "spectators cannot act: only a seat may pass, play or choose", "not_seated", self.seq
                 ))
             return
         if isinstance(message, Sync):
-            conn.push(self.state(seat, "resync"))
+            async with self.lock:
+                conn.push(self.state(seat, "resync"))
             return
-        self.back(seat)
+        await self.back(seat)
         if isinstance(message, Back):
             return
         try:
@@ -439,29 +495,39 @@ class Table:
             conn.push(error_message(str(e), e.code, self.seq))
             return
         async with self.lock:
-            if not self._fresh(message.seq, action):
-                conn.push(self.state(seat, "resync"))
-                return
-            try:
-                self._apply(action, "person", arrived)
-            except IllegalAction as e:
-                conn.push(error_message(str(e), "illegal", self.seq))
-                return
+            while True:
+                if not self._fresh(message.seq, action):
+                    conn.push(self.state(seat, "resync"))
+                    return
+                try:
+                    await self._apply(action, "person", arrived)
+                except IllegalAction as e:
+                    conn.push(error_message(str(e), "illegal", self.seq))
+                    return
+                except SeqConflict:  # another process logged an action there first
+                    await self.catch_up()
+                    continue  # a pass of this pass phase still stands; anything else is now stale
+                break
         self.kick_bots()
 
-    def back(self, seat: int) -> None:
+    async def back(self, seat: int) -> None:
         """The person of an away seat plays again (its clock starts anew; everyone is told)."""
-        if self._come_back(seat):
+        if await self._come_back(seat):
             self.presence()
 
-    def _come_back(self, seat: int) -> bool:
-        """Whether ``seat`` was away; if it was, it is no longer, and its clock starts."""
-        if seat not in self.away:
+    async def _come_back(self, seat: int) -> bool:
+        """Whether ``seat`` was away; if it was, it is no longer (in the store too, for every
+        process), and its clock starts."""
+        if not self.seats[seat].away:
             return False
-        self.away.discard(seat)
-        log.info("back", extra=fields(table=self.id, seat=seat))
+        self._set_away(seat, False)
+        if await self.store.set_away(self.id, seat, False):
+            log.info("back", extra=fields(table=self.id, seat=seat))
         self.start_clocks()
         return True
+
+    def _set_away(self, seat: int, away: bool) -> None:
+        self.seats[seat] = dataclasses.replace(self.seats[seat], away=away)
 
     def _fresh(self, seen: int, action: Action) -> bool:
         """Whether an action was made on the current state (else: stale or a duplicate)."""
@@ -476,27 +542,110 @@ class Table:
             and g.round_starts[-1] <= seen <= self.seq
         )
 
-    def _apply(self, action: Action, by: Actor, arrived: float) -> None:
+    async def _apply(self, action: Action, by: Actor, arrived: float) -> None:
         """Apply an action (an illegal one is refused, nothing changed: an
-        :class:`~hearts.errors.IllegalAction`), commit its row of the log, restart the clocks,
-        broadcast, and count it (made ``by`` whom, ``arrived`` at a :func:`time.perf_counter`
-        reading). Called with the lock held."""
+        :class:`~hearts.errors.IllegalAction`), commit its row of the log (with the bot turns
+        it opens, on a store with jobs), restart the clocks, broadcast, and count it (made
+        ``by`` whom, ``arrived`` at a :func:`time.perf_counter` reading). Called with the lock
+        held. If the row cannot be committed (:class:`~hearts.server.storage.SeqConflict`: the
+        database took another action there; or any failure) the action is taken back."""
         game = self.game
+        before = game.actors()
         game.apply(action)
+        bots = new_bot_turns(game, self.seats, action, before) if self.store.jobs is not None else []
         try:
-            self.store.append(self.id, self.seq, action, finished=game.is_over)
-        except Exception:
+            await self.store.append(self.id, self.seq, action, finished=game.is_over, bots=bots)
+        except SeqConflict:
             game.undo()
-            log.exception("could not commit an action; it is taken back",
-                          extra=fields(table=self.id, seat=action.seat))
             raise
+        except BaseException:
+            game.undo()
+            log.exception("could not commit an action; it is taken back", extra=fields(table=self.id, seat=action.seat))
+            self._spawn(self.resync())  # whether it was committed after all, the log says
+            raise
+        self._moved_on(action)
+        self.metrics.accepted(self.id, action, by, arrived)
+
+    def _moved_on(self, action: Action) -> None:
+        """After ``action`` was applied: the last event, the clocks, the broadcast."""
         self.last_event = public_event(action, self.seq)
         clock = self._clocks.pop(action.seat, None)
         if clock is not None:
             clock.cancel()
         self.start_clocks()
         self.broadcast()
-        self.metrics.accepted(self.id, action, by, arrived)
+
+    # --- following the log (actions other processes logged) --------------------------------
+
+    def hear(self, notice: ActionNotice | SeatNotice) -> None:
+        """A notice of the store: an action was logged (by any process), applied here if this
+        table has not (at once when it is the next one and the lock is free; else from the
+        log, under the lock); or a seat changed (read again from the store)."""
+        if isinstance(notice, SeatNotice):
+            self._spawn(self.refresh_seats())
+            return
+        if notice.seq <= self.seq:
+            return  # this process's own, or one it caught up with already
+        if notice.seq == self.seq + 1 and not self.lock.locked():
+            try:
+                self._follow([notice.action])
+            except RecordError:
+                log.exception("a logged action does not follow this table's position; reloading it",
+                              extra=fields(table=self.id))
+                self._spawn(self.resync())
+            return
+        self._spawn(self.resync())
+
+    def missed(self) -> None:
+        """Notices may have been missed (the listener lost its connection): catch up with the
+        log and the seats."""
+        self._spawn(self.resync())
+        self._spawn(self.refresh_seats())
+
+    async def resync(self) -> None:
+        """Catch up with the log, taking the lock."""
+        async with self.lock:
+            await self.catch_up()
+
+    async def catch_up(self) -> None:
+        """Apply the actions logged after this table's ``seq`` (by other processes) and
+        broadcast them; a log that does not follow this position reloads the game from the
+        store. Call with the lock held."""
+        try:
+            logged = await self.store.actions(self.id, after=self.seq)
+            if logged:
+                self._follow(logged)
+        except RecordError:
+            log.exception("the log does not follow this table's position; reloading it", extra=fields(table=self.id))
+            stored = await load_game(self.store, self.id)
+            if stored is not None:
+                self.game, self.seats = stored.game, stored.seats
+                self.last_event = public_event(self.game.history[-1], self.seq) if self.game.history else None
+                self.start_clocks()
+                self.broadcast("resync")
+
+    def _follow(self, logged: list[Any]) -> None:
+        """Apply logged actions (codec objects, the ones after ``seq``), broadcasting each as
+        if it had been accepted here."""
+        for item in logged:
+            replay(self.game, [item], start=self.seq + 1)
+            self._moved_on(self.game.history[-1])
+        self.kick_bots()
+
+    async def refresh_seats(self) -> None:
+        """Read the seats from the store (a seat taken, a person away or back, through any
+        process) and tell the clients what changed."""
+        async with self.lock:
+            rows = await self.store.seats(self.id)
+            if rows == self.seats:
+                return
+            before, self.seats = self.seats, rows
+            self.start_clocks()
+            if [(s.kind, s.name) for s in before] != [(s.kind, s.name) for s in rows]:
+                self.broadcast("table")
+        if [s.away for s in before] != [s.away for s in rows]:
+            self.presence()
+            self.kick_bots()
 
     # --- the turn timer ----------------------------------------------------------------------
 
@@ -506,42 +655,55 @@ class Table:
         when the table has a timer."""
         if self.turn_timer <= 0:
             return
-        actors = set() if self.game.is_over else set(self.game.actors())
-        for seat in [s for s in self._clocks if s not in actors or s in self.away]:
+        people = set() if self.game.is_over else set(self.game.actors()) - set(bot_turns(self.game, self.seats))
+        for seat in [s for s in self._clocks if s not in people]:
             self._clocks.pop(seat).cancel()
         loop = asyncio.get_running_loop()
-        for seat in actors - self._clocks.keys() - self.bots.keys() - self.away:
+        for seat in people - self._clocks.keys():
             self._clocks[seat] = loop.call_later(self.turn_timer, self._time_out, seat)
 
     def _time_out(self, seat: int) -> None:
         """A seat's clock ran out: it is away, and the stand-in plays for it."""
         self._clocks.pop(seat, None)
-        if self.game.is_over or seat not in self.game.actors():
-            return
-        self.away.add(seat)
-        log.info("away", extra=fields(table=self.id, seat=seat, stand_in=self.stand_in))
+        self._spawn(self._go_away(seat))
+
+    async def _go_away(self, seat: int) -> None:
+        async with self.lock:
+            if self.game.is_over or seat not in self.game.actors() or self.seats[seat].away:
+                return
+            self._set_away(seat, True)
+            if await self.store.set_away(self.id, seat, True):  # (else another process did)
+                log.info("away", extra=fields(table=self.id, seat=seat, stand_in=self.stand_in))
+                if self.store.jobs is not None:
+                    await self.store.jobs.enqueue_bot_job(self.id, seat, self.seq)
         self.presence()
         self.kick_bots()
 
     # --- bots ------------------------------------------------------------------------------
 
-    def start(self) -> None:
-        """Start serving: the bots act if it is their turn, the clocks run. Needs a running loop."""
+    async def start(self) -> None:
+        """Start serving: the clocks run, and the bots act if it is their turn (on a store with
+        jobs: their jobs are queued, if no process has queued them)."""
         self.start_clocks()
-        self.kick_bots()
+        jobs = self.store.jobs
+        if jobs is None:
+            self.kick_bots()
+            return
+        for seat in bot_turns(self.game, self.seats):
+            await jobs.enqueue_bot_job(self.id, seat, self.seq)
 
     def kick_bots(self) -> None:
-        """Make sure the bots (and the stand-ins of away seats) act if it is their turn (one
-        runner task per table)."""
-        if not self.bots and not self.away:
+        """Make sure this process's bots (and the stand-ins of away seats) act if it is their
+        turn (one runner task per table); nothing to do when the bots are jobs."""
+        if self.pool is None or not bot_turns(self.game, self.seats):
             return
         if self._bot_task is None or self._bot_task.done():
-            self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+            self._bot_task = asyncio.get_running_loop().create_task(self._run_bots(self.pool))
 
     def _bot_to_act(self) -> int | None:
-        return next((s for s in self.game.actors() if s in self.bots or s in self.away), None)
+        return next(iter(bot_turns(self.game, self.seats)), None)
 
-    async def _run_bots(self) -> None:
+    async def _run_bots(self, pool: BotPool) -> None:
         while True:
             seat = self._bot_to_act()
             if seat is None:
@@ -551,13 +713,12 @@ class Table:
                 await asyncio.sleep(self.bot_delay)
                 if self._bot_to_act() != seat:
                     continue  # the person came back meanwhile
-            by: Actor = "bot" if seat in self.bots else "stand_in"
-            bots = self.bots if by == "bot" else self._stand_ins
-            if seat not in bots:
-                bots[seat] = make_bot(self.stand_in, seed=secrets.randbits(32))
+            by: Actor = "bot" if self.seats[seat].kind == "bot" else "stand_in"
             action: Action | None
             try:
-                action, bots[seat] = await self.pool.decide(bots[seat], view, self.lane)
+                bot = self._bots.get(seat) or make_bot(bot_spec(self.seats[seat], self.stand_in) or self.stand_in,
+                                                       seed=secrets.randbits(32))
+                action, self._bots[seat] = await pool.decide(bot, view, self.lane)
             except Exception:
                 log.exception("a bot failed; it acts at random", extra=fields(table=self.id, seat=seat))
                 action = None
@@ -569,12 +730,25 @@ class Table:
                     log.error("a bot chose an illegal action; it acts at random",
                               extra=fields(table=self.id, seat=seat, action=to_dict(action)))
                     action = None
-                self._apply(action if action is not None else fallback(self.game, seat), by, arrived)
+                with contextlib.suppress(SeqConflict):  # the position moved on: think again
+                    await self._apply(action if action is not None else fallback(self.game, seat), by, arrived)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background (its failure is logged; :meth:`stop` cancels it)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a table's background work failed", exc_info=task.exception(), extra=fields(table=self.id))
 
     def stop(self) -> None:
-        """Stop the bots' runner and the clocks (at shutdown)."""
-        if self._bot_task is not None:
-            self._bot_task.cancel()
+        """Stop the bots' runner, the background work and the clocks (at shutdown)."""
+        for task in [self._bot_task, *self._tasks]:
+            if task is not None:
+                task.cancel()
         for clock in self._clocks.values():
             clock.cancel()
         self._clocks.clear()
@@ -612,12 +786,17 @@ class TableError(Refused):
 
 
 class Manager:
-    """Every table of the server, created, joined and restored through the store, within the
-    server's :class:`~hearts.server.limits.Limits` (tables at once, all-bot tables)."""
+    """Every table this process serves, created, joined and restored through the store, within
+    the server's :class:`~hearts.server.limits.Limits` (tables at once, all-bot tables); and
+    the follower of the store's notices, which keeps them up with what other processes log.
+
+    Use it inside the event loop: ``await manager.start()`` (restores the unfinished tables,
+    follows the notices), ``await manager.shutdown()``.
+    """
 
     def __init__(
         self,
-        store: Store,
+        store: Storage,
         bot_delay: float = 0.7,
         bot_workers: int | None = None,
         *,
@@ -628,111 +807,132 @@ class Manager:
         self.bot_delay = bot_delay
         self.limits = limits
         self.metrics = metrics or Metrics()
-        self.pool = BotPool(bot_workers, metrics=self.metrics)
+        self.pool = BotPool(bot_workers, metrics=self.metrics) if store.jobs is None else None
+        """Where the bots think in this process (SQLite); ``None`` when they are jobs."""
         self.tables: dict[str, Table] = {}
         self.owners: dict[str, str] = {}
         """The address that made each all-bot table (of this process: not stored)."""
+        self._loading: dict[str, list[ActionNotice | SeatNotice]] = {}
+        """The notices heard for each table being loaded (applied once it is)."""
+        self._load_lock = asyncio.Lock()
+        self._follower: asyncio.Task[None] | None = None
 
-    def restore_all(self) -> int:
+    async def start(self) -> int:
+        """Listen to the store's notices, restore every unfinished table, then follow the
+        notices (in a task). Returns how many tables were restored."""
+        listener = await self.store.listen()
+        restored = await self.restore_all()
+        self._follower = asyncio.get_running_loop().create_task(follow(self.store, listener, self._hear, self._missed))
+        return restored
+
+    async def restore_all(self) -> int:
         """Load every unfinished table by replaying its log; start its bots. Returns how many."""
         count = 0
-        for table_id in self.store.unfinished():
+        for table_id in await self.store.unfinished():
             try:
-                if self.get(table_id) is not None:
+                if await self.get(table_id) is not None:
                     count += 1
             except Exception:
                 log.exception("a table could not be restored", extra=fields(table=table_id))
         return count
 
-    def get(self, table_id: str) -> Table | None:
-        """A table in memory, or loaded from the store: its game is ``Game(rules, seed)`` (with
-        a migrated table's logged deals) and the log replayed, as a record is
-        (:func:`hearts.record.replay`; a log that does not replay raises
-        :class:`~hearts.errors.RecordError`)."""
+    async def get(self, table_id: str) -> Table | None:
+        """A table in memory, or loaded from the store (:func:`~hearts.server.storage.load_game`:
+        its log replayed, as a record is; a log that does not replay raises
+        :class:`~hearts.errors.RecordError`) and started."""
         table = self.tables.get(table_id)
         if table is not None or not TABLE_ID.fullmatch(table_id):
             return table
-        row = self.store.table(table_id)
-        if row is None:
-            return None
-        game = Game(Rules.from_dict(row.config["rules"]), row.seed, deals=row.deals)
-        replay(game, self.store.actions(table_id))
-        seats = [SeatInfo(r.kind, r.name or "", r.bot, r.token_hash) for r in self.store.seats(table_id)]
-        return self._open(table_id, game, seats, row.config)
+        async with self._load_lock:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            self._loading[table_id] = []
+            try:
+                stored = await load_game(self.store, table_id)
+            finally:
+                heard = self._loading.pop(table_id)
+            if stored is None:
+                return None
+            table = await self._open(table_id, stored.game, stored.seats, stored.row.config)
+        for notice in heard:  # logged while it loaded
+            table.hear(notice)
+        return table
 
-    def _open(self, table_id: str, game: Game, seats: list[SeatInfo], config: dict[str, Any]) -> Table:
+    async def _open(self, table_id: str, game: Game, seats: list[SeatRow], config: dict[str, Any]) -> Table:
         """Serve a table (``config``: its stored settings): keep it in memory and start it."""
         table = Table(
             table_id, game, seats, self.store, bot_delay=self.bot_delay, pool=self.pool,
             spectators=bool(config.get("spectators", True)), max_spectators=self.limits.max_spectators,
-            listed=bool(config.get("listed", listed_by_default(s.kind for s in seats))), turn_timer=int(config.get("turn_timer", 0)),
-            stand_in=str(config.get("stand_in", STAND_IN)), metrics=self.metrics,
+            listed=bool(config.get("listed", listed_by_default(s.kind for s in seats))),
+            turn_timer=int(config.get("turn_timer", 0)), stand_in=str(config.get("stand_in", STAND_IN)),
+            metrics=self.metrics,
         )
         self.tables[table_id] = table
-        with contextlib.suppress(RuntimeError):  # no running loop (tests, scripts)
-            table.start()
+        await table.start()
         return table
 
     def unfinished(self) -> list[Table]:
         """The tables in memory whose game is not over."""
         return [t for t in self.tables.values() if not t.game.is_over]
 
-    def create(self, request: TableRequest, owner: str = "local") -> tuple[Table, dict[int, str]]:
+    async def create(self, request: TableRequest, owner: str = "local") -> tuple[Table, dict[int, str]]:
         """A new table from a checked lobby request, made from the address ``owner``; returns
         it and the secret token of each human seat. Raises
-        :class:`~hearts.server.limits.RateLimited` when the server has its maximum of tables,
-        or of all-bot tables (overall, or made from ``owner``)."""
+        :class:`~hearts.server.limits.RateLimited` when the service has its maximum of tables,
+        or this process its maximum of all-bot tables (overall, or made from ``owner``)."""
         self._forget_finished()
-        unfinished = self.unfinished()
         limits = self.limits
-        if len(unfinished) >= limits.max_tables:
+        if len(await self.store.unfinished()) >= limits.max_tables:
             raise RateLimited(f"the server has its maximum of {limits.max_tables} open tables; try again later",
                               60, status=503)
         if request.all_bots:
-            bot_tables = [t.id for t in unfinished if t.all_bots]
+            bot_tables = [t.id for t in self.unfinished() if t.all_bots]
             if len(bot_tables) >= limits.max_bot_tables:
                 raise RateLimited(f"the server runs its maximum of {limits.max_bot_tables} all-bot tables; "
                                   "try again later, or take a seat yourself", 60, status=503)
             if sum(self.owners.get(t) == owner for t in bot_tables) >= limits.bot_tables_per_address:
                 raise RateLimited(f"your address runs its maximum of {limits.bot_tables_per_address} all-bot "
                                   "tables; wait until one is over, or take a seat yourself", 60)
-        seats: list[SeatInfo] = []
+        seats: list[SeatRow] = []
         tokens: dict[int, str] = {}
         for i, spec in enumerate(request.seats):
             if spec.kind == "bot":
-                seats.append(SeatInfo("bot", spec.name or f"Bot ({spec.level})", spec.level))
+                seats.append(SeatRow(i, "bot", spec.name or f"Bot ({spec.level})", spec.level, None))
             elif spec.kind == "human":
                 token = secrets.token_urlsafe(18)
                 tokens[i] = token
-                seats.append(SeatInfo("human", spec.name or f"Player {i + 1}", None, hash_token(token)))
+                seats.append(SeatRow(i, "human", spec.name or f"Player {i + 1}", None, hash_token(token)))
             else:
-                seats.append(SeatInfo("open", "", None, None))
+                seats.append(SeatRow(i, "open", "", None, None))
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         seed = secrets.randbits(48)
         config = {
             "rules": request.rules.to_dict(), "bot_delay": self.bot_delay, "spectators": request.spectators,
             "listed": request.listed, "turn_timer": request.turn_timer, "stand_in": request.stand_in,
         }
-        self.store.create_table(table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
+        await self.store.create_table(table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
         if request.all_bots:
             self.owners[table_id] = owner
         log.info("table created", extra=fields(
             table=table_id, seats=[s.kind for s in seats], listed=request.listed, turn_timer=request.turn_timer
         ))
-        return self._open(table_id, Game(request.rules, seed), seats, config), tokens
+        return await self._open(table_id, Game(request.rules, seed), seats, config), tokens
 
     def _forget_finished(self) -> None:
         """Let finished tables nobody watches go from memory (the store keeps them)."""
         for table_id in [i for i, t in self.tables.items() if t.game.is_over and not t.conns]:
-            del self.tables[table_id]
+            self.tables.pop(table_id).stop()
             self.owners.pop(table_id, None)
 
-    def join(self, table_id: str, request: JoinRequest) -> tuple[int, str]:
-        """Take a free (open) seat; returns the seat and its new secret token."""
-        table = self.get(table_id)
+    async def join(self, table_id: str, request: JoinRequest) -> tuple[int, str]:
+        """Take a free (open) seat; returns the seat and its new secret token. Of two requests
+        for one seat (through any processes), the store lets one take it; the other is
+        refused (409)."""
+        table = await self.get(table_id)
         if table is None:
             raise TableError(f"there is no table {table_id!r}", 404)
-        free = [s for s, info in enumerate(table.seats) if info.kind == "open"]
+        free = [s.seat for s in table.seats if s.kind == "open"]
         seat = free[0] if request.seat is None and free else request.seat
         if seat is None:
             raise TableError("no seat is free at this table", 409)
@@ -741,41 +941,56 @@ class Manager:
         if seat not in free:
             raise TableError(f"seat {seat} is not free", 409)
         token = secrets.token_urlsafe(18)
-        info = table.seats[seat]
-        info.kind, info.name, info.token_hash = "human", request.name or f"Player {seat + 1}", hash_token(token)
-        self.store.update_seat(table_id, seat, info.kind, info.name, info.token_hash)
+        name, token_hash = request.name or f"Player {seat + 1}", hash_token(token)
+        try:
+            await self.store.update_seat(table_id, seat, "human", name, token_hash, was="open")
+        except SeatConflict:
+            raise TableError(f"seat {seat} is not free", 409) from None
+        async with table.lock:
+            table.seats[seat] = dataclasses.replace(table.seats[seat], kind="human", name=name, token_hash=token_hash)
+            table.broadcast("table")
         log.info("seat taken", extra=fields(table=table_id, seat=seat))
-        table.broadcast("table")
         return seat, token
 
-    def open_tables(self) -> list[dict[str, Any]]:
-        """The unfinished tables listed in the lobby, those with a free seat first (at most
-        ``limits.lobby_size``)."""
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The unfinished tables listed in the lobby (by the store: those with a free seat
+        first, then the newest; at most ``limits.lobby_size``)."""
         out = []
-        for t in self.unfinished():
-            if not t.listed:
-                continue
-            out.append(
-                {
-                    "id": t.id,
-                    "names": [s.name for s in t.seats],
-                    "kinds": [s.kind for s in t.seats],
-                    "free": [s for s, info in enumerate(t.seats) if info.kind == "open"],
-                    "round": len(t.game.rounds),
-                    "totals": list(t.game.totals),
-                    "rules": t.rules.describe(),
-                    "target": t.rules.target,
-                    "spectators_allowed": t.spectators,
-                    "spectators": t.spectator_count(),
-                    "turn_timer": t.turn_timer,
-                }
-            )
-        out.sort(key=lambda d: not d["free"])
-        return out[: self.limits.lobby_size]
+        for listed in await self.store.listing(self.limits.lobby_size):
+            table = await self.get(listed.id)
+            if table is not None and not table.game.is_over:
+                out.append(table.lobby_entry())
+        return out
 
-    def shutdown(self) -> None:
+    # --- the notices ----------------------------------------------------------------------
+
+    def _missed(self) -> None:
+        """Notices may have been missed: every table in memory catches up."""
+        for table in list(self.tables.values()):
+            table.missed()
+
+    def _hear(self, notice: Notice) -> None:
+        """Hand a notice to its table (one being loaded keeps it for later); bot jobs are no
+        concern of a server process."""
+        if isinstance(notice, JobNotice):
+            return
+        heard = self._loading.get(notice.table_id)
+        if heard is not None:
+            heard.append(notice)
+            return
+        table = self.tables.get(notice.table_id)
+        if table is not None:
+            table.hear(notice)
+
+    async def shutdown(self) -> None:
+        """Stop following the notices, stop every table and close its connections."""
+        if self._follower is not None:
+            self._follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._follower
         for t in self.tables.values():
             t.stop()
             for c in list(t.conns):
                 c.kill(CLOSE_GOING_AWAY, "the server is shutting down")
-        self.pool.shutdown()
+        if self.pool is not None:
+            self.pool.shutdown()

@@ -2,6 +2,7 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
+  const { settings, sound, anim, chart } = window.pyhearts;
   const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
   const RANKS = { T: "10" };
   const DIRS = { 1: "left", "-1": "right" };
@@ -180,7 +181,8 @@
       for (const s of t.seats) {
         if (s.link) {
           if (mine === null) mine = s;
-          list.append(el("li", {}, el("b", { text: (s.name || "Seat " + (s.seat + 1)) + ": " }), el("a", { href: s.link, class: "invite", "data-seat": s.seat, text: s.link })));
+          const who = s.name || "Seat " + (s.seat + 1);
+          list.append(el("li", {}, el("b", { text: who + ": " }), el("a", { href: s.link, class: "invite", "data-seat": s.seat, text: s.link }), " ", copyButton(s.link, "Copy " + who + "'s invite link")));
         }
       }
       const box = $("created");
@@ -188,10 +190,37 @@
       box.append(el("h3", { text: "Table " + t.id + " created — invite links (each is a seat's secret):" }), list);
       if (config.local_only) box.append(el("p", { class: "note", text: "These links work on this computer only: the server listens on " + config.public_url + ". To invite friends on other machines, start it with --host 0.0.0.0 (and --public-url, the address they reach it at)." }));
       if (mine) box.append(el("a", { href: mine.link, class: "primary-link", id: "sit", text: "Sit down as " + mine.name + " →" }));
-      if (t.watch) box.append(el("p", {}, "Spectators' link (public, no seat): ", el("a", { href: t.watch, class: "watch-link", text: t.watch })));
+      if (t.watch) box.append(el("p", {}, "Spectators' link (public, no seat): ", el("a", { href: t.watch, class: "watch-link", text: t.watch }), " ", copyButton(t.watch, "Copy the spectators' link")));
       box.hidden = false;
       listTables();
     } catch (e) { toast(e.message); }
+  }
+
+  // A button that puts ``text`` (a link) on the clipboard; where the page may not (a plain
+  // http address other than this computer's), it copies the selected link the older way, or
+  // leaves it selected for Ctrl+C.
+  function copyButton(text, label) {
+    const b = el("button", { type: "button", class: "small copy", "aria-label": label, title: label, text: "Copy" });
+    b.addEventListener("click", async () => {
+      let done = false;
+      try {
+        await navigator.clipboard.writeText(text);
+        done = true;
+      } catch (e) { done = copySelected(b.previousElementSibling); }
+      b.textContent = done ? "Copied ✓" : "Press Ctrl+C";
+      $("announce").textContent = done ? "Link copied" : "The link is selected: press Ctrl+C to copy it";
+      setTimeout(() => { b.textContent = "Copy"; }, 2500);
+    });
+    return b;
+  }
+
+  function copySelected(node) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    try { return document.execCommand("copy"); } catch (e) { return false; }
   }
 
   async function listTables() {
@@ -204,7 +233,7 @@
         const who = t.names.map((n, i) => (t.kinds[i] === "open" ? "(free)" : n)).join(", ");
         const li = el("li", { "data-table": t.id }, el("span", { text: t.id + " · " + who + " · round " + t.round + " · to " + t.target + (t.turn_timer ? " · " + t.turn_timer + " s a turn" : "") }));
         if (t.free.length) {
-          const name = el("input", { placeholder: "your name", maxlength: "40", class: "join-name" });
+          const name = el("input", { placeholder: "your name", maxlength: "40", class: "join-name", "aria-label": "your name at table " + t.id });
           li.append(name, el("button", { type: "button", class: "small join", text: "Join seat " + (t.free[0] + 1), onclick: async () => {
             try {
               const j = await api("POST", "/api/tables/" + t.id + "/join", { seat: t.free[0], name: name.value });
@@ -225,6 +254,7 @@
   // no hand): every seat is drawn around the trick, seat 1 at the bottom, with card backs.
   let ws = null, tableId = null, token = null, watching = false, state = null, selected = new Set();
   let reviewing = false, retry = 0, lastResults = null, shownGameOver = false, focusIndex = 0;
+  let keyboardPlay = false;  // the last card was played or marked by a key: the hand keeps the focus
   // The turn timer: when each seat's time runs out (performance.now() milliseconds), from the
   // seconds left that the last state gave; ticked down on the page every quarter second.
   let deadlines = {};
@@ -240,7 +270,7 @@
     $("table").hidden = false;
     $("pass-btn").addEventListener("click", sendPass);
     $("last-btn").addEventListener("click", () => { reviewing = !reviewing; render(); });
-    $("scores-btn").addEventListener("click", () => { $("scores").hidden = !$("scores").hidden; });
+    $("scores-btn").addEventListener("click", toggleScores);
     document.addEventListener("keydown", onKey);
     window.addEventListener("resize", balanceHand);
     setInterval(tick, 250);
@@ -283,26 +313,8 @@
   }
 
   function onMessage(m) {
-    if (m.type === "state") {
-      if (state && m.seq < state.seq && m.reason !== "welcome") return;
-      const before = state;
-      state = m;
-      deadlines = {};
-      m.table.time_left.forEach((left, s) => { if (left !== null) deadlines[s] = performance.now() + left * 1000; });
-      window.heartsState = m;
-      if (m.event && m.reason === "event") {
-        window.heartsLog = (window.heartsLog || []).slice(-300);
-        window.heartsLog.push(m.event);
-      }
-      $("conn").textContent = m.you === null ? "watching (spectator)" : "connected as " + m.table.names[m.you];
-      document.body.dataset.connected = "true";
-      document.body.dataset.spectator = String(m.you === null);
-      if (m.you === null) selected.clear();
-      else if (!before || before.view.round_number !== m.view.round_number || !m.view.must_pass) selected = new Set([...selected].filter((c) => m.view.hand.includes(c)));
-      if (!m.view.must_pass) selected.clear();
-      if (before && m.reason !== "welcome" && before.table.results.length < m.table.results.length) showRoundSummary(m);
-      render();
-    } else if (m.type === "error") {
+    if (m.type === "state") receive(m);
+    else if (m.type === "error") {
       toast(m.message);
       if (m.code === "bad_token") { $("prompt").textContent = "This link's token opens no seat here."; ws.onclose = null; ws.close(); }
       else if (["no_table", "no_spectators", "spectators_full"].includes(m.code)) {
@@ -318,6 +330,186 @@
       state.table.away = m.away;
       render();
     }
+  }
+
+  // ---------------------------------------------------------------- pacing
+  // The server sends one state per action, as fast as the bots play. The page shows them in
+  // order: each played card flies to the trick from the hand or seat that played it, and a
+  // finished trick (a round's last one included) stays readable for the settings' pause before
+  // it goes to its winner. ``state`` is the state on screen; later ones wait in ``queue``.
+  const queue = [];
+  let pumping = false, holdUntil = 0, lastSeq = -1;
+  let releaseSummary = () => {};  // a round's summary holds the next round back until it closes
+
+  function receive(m) {
+    if (m.seq < lastSeq && m.reason !== "welcome") return;
+    lastSeq = m.seq;
+    m.at = performance.now();  // the turn timer's seconds left count from now
+    if (m.event && m.reason === "event") {
+      window.heartsLog = (window.heartsLog || []).slice(-300);
+      window.heartsLog.push(m.event);
+    }
+    if (m.reason === "welcome" || m.reason === "resync") { queue.length = 0; hurry(); }  // the whole table, at once
+    else if (urgent(m)) hurry();  // my turn: what is on screen moves on now
+    queue.push(m);
+    pump();
+  }
+
+  // Ends the pauses: the player acted, or a whole new state came.
+  function hurry() { holdUntil = 0; anim.hurry(); releaseSummary(); }
+  const holding = () => holdUntil > performance.now();
+  const STALE = 30000;  // milliseconds a state may wait to be shown; older ones are skipped
+
+  async function pump() {
+    if (pumping) return;
+    pumping = true;
+    while (queue.length) {
+      if (performance.now() - queue[0].at > STALE) queue.splice(0, queue.length - 1);  // far behind: catch up
+      const rush = queue.some(urgent);
+      try { await show(queue.shift(), rush); } catch (e) { console.error(e); }
+      if ($("dialog").dataset.kind === "summary") await new Promise((resolve) => { releaseSummary = resolve; });
+    }
+    pumping = false;
+  }
+
+  // A state in which I am to play, in the round on screen: nothing waits before it (the pauses
+  // never hold my turn back; the trick just taken is named under the next one).
+  const urgent = (m) => state !== null && isMyTurn(m) && !m.table.away.includes(m.you) && m.view.round_number === state.view.round_number;
+
+  // Shows the next state received, with its play's movement and the pauses it calls for
+  // (none if ``rush``: my turn is coming).
+  async function show(m, rush) {
+    const before = state, lively = before !== null && m.reason === "event";
+    const play = lively && m.event && m.event.type === "play" ? m.event : null;
+    const finished = play && !m.view.trick.plays.length ? m.table.last_trick : null;  // the trick the play ended
+    const dealt = before !== null && m.view.round_number !== before.view.round_number;
+    let ended = before;  // the round that ends, as last shown
+    if (lively) await leaveTrick(dealt || m.view.trick.plays.length > 0, rush);
+    if (finished && dealt) {  // the round's last trick, shown in its round before the new deal
+      ended = roundEnd(before, finished);
+      await display(ended, play, finished);
+      hold();
+      await leaveTrick(true);
+      await display(m, null, null);
+    } else {
+      await display(m, play, finished, rush);
+      if (finished) hold();
+    }
+    if (before && m.reason !== "welcome" && before.table.results.length < m.table.results.length) roundOver(ended, m);
+  }
+
+  // The finished trick on screen stays for the settings' pause; dialogs wait for it too.
+  function hold() {
+    const ms = settings.get("trickPause") * 1000;
+    holdUntil = performance.now() + ms;
+    setTimeout(() => { if (!pumping && !holding()) render(); }, ms + 20);
+  }
+
+  // A finished trick on screen, its pause over, goes to its winner when the table moves on
+  // (``moving``: a new trick is led, or a new round dealt); at once if ``rush``.
+  async function leaveTrick(moving, rush) {
+    const trick = $("trick"), winner = trick.dataset.winner;
+    if (!moving || winner === undefined) return;
+    if (rush) holdUntil = 0;
+    await anim.wait(holdUntil - performance.now());
+    holdUntil = 0;
+    delete trick.dataset.winner;
+    if (!rush) await anim.gather([...trick.querySelectorAll("figure")], seatBox(Number(winner)));
+  }
+
+  // Puts the state ``m`` on screen; the card of ``play`` (its event) flies to the trick (the
+  // next state waits for it to land, unless ``rush``), and ``finished`` is the trick that play
+  // ended, if it did.
+  async function display(m, play, finished, rush) {
+    const from = play ? origin(play) : null;  // measured before the page changes
+    const before = state;
+    state = m;
+    window.heartsState = m;
+    deadlines = {};
+    m.table.time_left.forEach((left, s) => { if (left !== null) deadlines[s] = m.at + left * 1000; });
+    setText($("conn"), m.you === null ? "watching (spectator)" : "connected as " + m.table.names[m.you]);
+    document.body.dataset.connected = "true";
+    document.body.dataset.spectator = String(m.you === null);
+    if (m.you === null) selected.clear();
+    else if (!before || before.view.round_number !== m.view.round_number || !m.view.must_pass) selected = new Set([...selected].filter((c) => m.view.hand.includes(c)));
+    if (!m.view.must_pass) selected.clear();
+    render();
+    if (before && m.reason === "event") cue(before, m, play, finished);
+    if (finished) {  // the finished tricks as shown, for the tests: none is skipped
+      window.heartsTricks = (window.heartsTricks || []).slice(-100);
+      window.heartsTricks.push({ round: m.view.round_number, cards: finished.plays.map((p) => p.card), winner: finished.winner });
+    }
+    const flight = from && anim.fly($("trick").querySelector('figure[data-card="' + play.card + '"]'), from.rect, from.scale);
+    if (flight && !rush) await flight;
+  }
+
+  // Where a played card comes from: the card in my hand, or the seat of its player.
+  function origin(play) {
+    const card = play.seat === state.you && $("hand").querySelector('.card[data-card="' + play.card + '"]');
+    if (card) return { rect: card.getBoundingClientRect(), scale: 1 };
+    const seat = seatBox(play.seat);
+    return seat && { rect: seat, scale: 0.5 };
+  }
+
+  // The box of a seat on the table (mine: the bar above my hand).
+  function seatBox(s) {
+    const node = s === state.you ? $("me") : $("opponents").querySelector('.seat[data-seat="' + s + '"]');
+    return node ? node.getBoundingClientRect() : null;
+  }
+
+  const isMyTurn = (m) => m.you !== null && (m.view.must_pass || m.view.to_move === m.you);
+
+  // The sounds of what changed from ``before`` to ``m``.
+  function cue(before, m, play, finished) {
+    if (play) sound.play("play");
+    if (finished) sound.play(finished.plays.some((p) => p.card === "QS") ? "queen" : "trick", 0.25);
+    if (m.view.hearts_broken && !before.view.hearts_broken && m.view.round_number === before.view.round_number) sound.play("hearts", 0.12);
+    if (isMyTurn(m) && !isMyTurn(before)) sound.play("turn", 0.35);
+  }
+
+  // The state that shows a round's last trick before the next deal: the round that ended, with
+  // every card played and the last trick's points taken.
+  function roundEnd(before, trick) {
+    const v = before.view;
+    const points = [...v.points_taken];
+    points[trick.winner] += trick.points;
+    const mine = v.hand ? { hand: [], legal: [] } : {};  // a spectator's view has no hand
+    return {
+      ...before, table: { ...before.table, last_trick: trick },
+      view: { ...v, ...mine, trick, tricks: [...v.tricks, trick], hand_sizes: v.hand_sizes.map(() => 0), points_taken: points, to_move: null },
+    };
+  }
+
+  // ---------------------------------------------------------------- a round's end
+  // The round's result, with the point cards each seat took (from the tricks the page saw).
+  const DECK = { 3: 51, 4: 52, 5: 50, 6: 48 };  // R1.2: cards dealt in a round
+  const RANK_ORDER = "23456789TJQKA";
+  let lastRound = null;
+
+  function roundOver(ended, m) {
+    const t = m.table;
+    lastRound = { result: t.results[t.results.length - 1], taken: pointCards(roundTricks(ended, t.last_trick), ended.view) };
+    if (!m.view.game_over) showRoundSummary(m);
+  }
+
+  // The tricks of the round ``ended`` showed, its last one included (null if some are missing).
+  function roundTricks(ended, last) {
+    const tricks = [...ended.view.tricks];
+    const cards = (t) => (t ? t.plays.map((p) => p.card).join() : "");
+    if (last && cards(tricks[tricks.length - 1]) !== cards(last)) tricks.push(last);
+    const played = tricks.reduce((k, t) => k + t.plays.length, 0);
+    return played === DECK[ended.view.players] ? tricks : null;
+  }
+
+  // The point cards each seat took in ``tricks`` (hearts, the Q♠, the J♦ when the rules count
+  // it), highest first; null when the tricks are not known.
+  function pointCards(tricks, v) {
+    if (!tricks) return null;
+    const counts = (c) => c[1] === "H" || c === "QS" || (c === "JD" && v.rules.jack_of_diamonds);
+    const order = (c) => (c === "QS" ? 20 : c === "JD" ? 19 : RANK_ORDER.indexOf(c[0]));
+    const taken = Array.from({ length: v.players }, () => []);
+    for (const t of tricks) for (const p of t.plays) if (counts(p.card)) taken[t.winner].push(p.card);
+    return taken.map((cards) => cards.sort((a, b) => order(b) - order(a)));
   }
 
   const seatName = (s) => state.table.names[s] || "Seat " + (s + 1);
@@ -338,7 +530,7 @@
     const n = v.players;
     // ``me``: my seat, or null for a spectator; ``base``: the seat drawn at the bottom.
     const me = state.you, spectator = me === null, base = spectator ? 0 : me;
-    const myTurn = !spectator && (v.must_pass || v.to_move === me);
+    const myTurn = isMyTurn(state);
     document.body.dataset.seq = state.seq;
     document.body.dataset.phase = v.phase;
     document.body.dataset.round = v.round_number;
@@ -359,7 +551,7 @@
     $("table").dataset.players = n;
     $("table").dataset.spectator = String(spectator);
     const opp = $("opponents");
-    opp.textContent = "";
+    const seats = [];
     for (let k = spectator ? 0 : 1; k < n; k++) {
       const s = (base + k) % n;
       const pos = k === 0 ? "bottom" : seatPos(n, k);
@@ -370,8 +562,8 @@
       const badge = (t.kinds[s] === "bot" ? "bot · " + t.bots[s] : t.kinds[s] === "open" ? "free seat" : online ? "online" : "offline") + away;
       const on = online || t.kinds[s] === "bot";
       const turn = v.to_move === s;
-      opp.append(el("div", {
-        class: "seat" + (turn ? " turn" : ""), "data-seat": s, "data-pos": pos,
+      seats.push(el("div", {
+        class: "seat" + (turn ? " turn" : ""), "data-seat": s, "data-pos": pos, role: "group",
         "aria-label": seatName(s) + ", " + POS_WORDS[pos] + (turn ? ", to play" : ""),
       },
         el("div", { class: "name", title: seatName(s), text: seatName(s) }),
@@ -381,36 +573,43 @@
         el("div", { class: "meta clock", "data-seat": s }),
         backs));
     }
+    keep(opp, ".seat", seats);
     // The trick (or the last one, under review or just after it was won): each card at the
-    // place of the seat that played it, mine at the bottom.
+    // place of the seat that played it, mine at the bottom. A won trick on screen (not under
+    // review) names its winner, to whom it goes when the table moves on.
     const trick = $("trick");
-    trick.textContent = "";
-    let shown = v.trick, review = false;
+    let shown = v.trick;
     const last = t.last_trick;
-    if ((reviewing || v.trick.plays.length === 0) && last && (reviewing || v.tricks.length > 0)) { shown = last; review = true; }
-    trick.className = "trick" + (review ? " review" : "");
-    shown.plays.forEach((p, i) => {
-      const k = (p.seat - base + n) % n;
-      const at = TRICK_AT[n][k];
-      trick.append(el("figure", {
+    if ((reviewing || v.trick.plays.length === 0) && last && (reviewing || v.tricks.length > 0)) shown = last;
+    const won = shown.winner !== null && shown.winner !== undefined;
+    trick.className = "trick" + (reviewing ? " review" : "");
+    if (won && !reviewing) trick.dataset.winner = shown.winner;
+    else delete trick.dataset.winner;
+    keep(trick, "figure", shown.plays.map((p, i) => {
+      const at = TRICK_AT[n][(p.seat - base + n) % n];
+      return el("figure", {
         class: (shown.winner === p.seat ? "win" : "") + (i === 0 ? " lead" : ""), "data-card": p.card, "data-seat": p.seat,
         css: { "--px": at[0], "--py": at[1], "z-index": i + 1 },
-      }, cardImg(p.card), el("figcaption", { text: (p.seat === me ? "you" : seatName(p.seat)), title: seatName(p.seat) })));
-    });
+      }, cardImg(p.card), el("figcaption", { text: (p.seat === me ? "you" : seatName(p.seat)), title: seatName(p.seat) }));
+    }));
     const note = $("trick-note");
     note.textContent = "";
-    if (review && shown.winner !== null) note.textContent = (reviewing ? "Last trick: " : "") + (shown.winner === me ? "you take it" : seatName(shown.winner) + " takes it") + (shown.points ? " (" + shown.points + " pts)" : "");
+    if (won) note.textContent = (reviewing ? "Last trick: " : "") + (shown.winner === me ? "you take it" : seatName(shown.winner) + " takes it") + (shown.points ? " (" + shown.points + " pts)" : "");
     else if (!shown.plays.length && v.phase === "playing" && v.to_move !== null) note.textContent = (v.to_move === me ? "You lead" : seatName(v.to_move) + " leads");
+    else if (last && v.tricks.length && !reviewing) note.append(lastTrickWords(last, me));
     $("last-btn").textContent = reviewing ? "Back to play (L)" : "Last trick (L)";
     // Prompt and buttons.
     const prompt = $("prompt");
     const pass = $("pass-btn");
     pass.hidden = !v.must_pass;
-    if (v.game_over) prompt.textContent = "Game over.";
-    else if (spectator) {
-      prompt.textContent = "Watching — " + (v.phase === "passing" ? "the players are passing cards…"
+    if (v.game_over) {
+      prompt.textContent = "Game over: " + winnerWords(t) + ". ";
+      prompt.append(el("button", { type: "button", id: "result-btn", class: "small", text: "See the result", onclick: showGameOver }));
+    } else if (spectator) {
+      const what = v.phase === "passing" ? "the players are passing cards…"
         : v.phase === "moon_choice" ? seatName(v.to_move) + " shot the moon and chooses how it scores…"
-        : v.to_move !== null ? seatName(v.to_move) + " to play." : "");
+        : v.to_move !== null ? seatName(v.to_move) + " to play." : "";
+      prompt.textContent = what ? "Watching — " + what : "Watching";
     } else if (v.must_pass) {
       prompt.textContent = "Choose " + v.pass_count + " cards to pass " + passDirection(v) + " (" + selected.size + "/" + v.pass_count + ")";
       pass.textContent = "Pass " + v.pass_count + " cards";
@@ -430,13 +629,49 @@
     if (spectator) {
       $("me").textContent = "";
       $("hand").textContent = "";
+      delete $("hand").dataset.drawn;
     } else renderMine(v, t, n);
     renderScores();
     tick();
+    announce(prompt.textContent);
+    if (holding()) return;  // the dialogs wait until the finished trick has been seen
     if (v.moon_choice_pending) showMoon();
     else if ($("dialog").dataset.kind === "moon") closeDialog();
     if (v.game_over && !shownGameOver) { shownGameOver = true; showGameOver(); }
   }
+
+  // The trick just taken, in words under the next one: "Last trick: Bob took 5♠ 9♠ Q♠ 2♠".
+  function lastTrickWords(last, me) {
+    return el("span", { class: "last-words" }, "Last trick: " + (last.winner === me ? "you" : seatName(last.winner)) + " took ",
+      ...last.plays.map((p) => cardChip(p.card)));
+  }
+
+  // Makes the children of ``parent`` that match ``selector`` the ``fresh`` ones, in order: one
+  // with the same key (``data-seat`` or ``data-card``) already there is changed to the fresh one,
+  // not replaced, so what a reader, a test or a moving card holds stays (a card in flight keeps
+  // its ``away`` mark); the others go.
+  function keep(parent, selector, fresh) {
+    const key = (e) => e.dataset.card || e.dataset.seat;
+    const old = new Map([...parent.querySelectorAll(":scope > " + selector)].map((e) => [key(e), e]));
+    for (const f of fresh) {
+      const e = old.get(key(f));
+      old.delete(key(f));
+      if (!e) { parent.append(f); continue; }
+      const away = e.classList.contains("away");
+      for (const a of [...e.attributes]) if (a.name !== "style" && !f.hasAttribute(a.name)) e.removeAttribute(a.name);
+      for (const a of [...f.attributes]) if (a.name !== "style") e.setAttribute(a.name, a.value);
+      e.style.cssText = f.style.cssText;  // CSSOM: allowed by the Content-Security-Policy
+      e.classList.toggle("away", away);
+      e.replaceChildren(...f.childNodes);
+      parent.append(e);  // moved, in order, not made anew
+    }
+    for (const e of old.values()) e.remove();
+  }
+
+  // Says ``text`` to a screen reader (a live region speaks when its text changes, so it is
+  // written only then).
+  const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
+  const announce = (text) => setText($("announce"), text);
 
   // Each seat's clock: the seconds it has left to act, while the turn timer runs for it.
   function tick() {
@@ -459,20 +694,33 @@
     if (v.received && v.tricks.length === 0 && v.trick.plays.length < n) meBox.append(el("span", { class: "meta", text: "received " + v.received.map(cardName).join(" ") }));
     // Hand.
     const hand = $("hand");
-    hand.textContent = "";
     const legal = new Set(v.legal);
     const received = new Set(v.tricks.length === 0 ? v.received || [] : []);
+    const drawn = JSON.stringify([v.hand, v.must_pass, [...legal], [...selected], [...received]]);
+    if (hand.dataset.drawn === drawn) return;  // the same hand: left as it is (its focus, its hover)
+    hand.dataset.drawn = drawn;
+    const keepFocus = hand.contains(document.activeElement) || (keyboardPlay && document.activeElement === document.body);
+    hand.textContent = "";
     v.hand.forEach((c, i) => {
       const playable = v.must_pass || legal.has(c);
       const b = el("button", {
         type: "button", class: "card" + (playable ? " legal" : " dim") + (selected.has(c) ? " selected" : "") + (received.has(c) ? " new" : ""),
-        "data-card": c, "aria-label": cardName(c), "aria-selected": String(selected.has(c)), disabled: !playable, tabindex: playable ? "0" : "-1",
-        onclick: () => onCard(c),
+        "data-card": c, "aria-label": cardName(c) + (received.has(c) ? ", received" : ""), "aria-pressed": v.must_pass ? String(selected.has(c)) : null,
+        disabled: !playable, tabindex: playable ? "0" : "-1",
+        onclick: (e) => { keyboardPlay = e.detail === 0; onCard(c); },  // detail 0: Enter or Space, not a pointer
         onfocus: () => { focusIndex = i; },
       }, cardImg(c));
       hand.append(b);
     });
     balanceHand();
+    if (keepFocus && $("overlay").hidden) focusNear(focusIndex);
+  }
+
+  // Keyboard play goes on in the hand: the playable card nearest to the ``i``-th gets the focus.
+  function focusNear(i) {
+    const cards = [...$("hand").querySelectorAll(".card")];
+    const best = cards.map((b, k) => [Math.abs(k - i), b]).filter(([, b]) => !b.disabled).sort((a, b) => a[0] - b[0])[0];
+    if (best) best[1].focus();
   }
 
   // A hand too wide for one row is split into rows of (nearly) equal length.
@@ -490,17 +738,24 @@
     for (let i = per; i < cards.length; i += per) cards[i].before(el("div", { class: "hand-break", "aria-hidden": "true" }));
   }
 
+  // The scores panel (S): the totals after each round, as a table and a chart; drawn when shown.
   function renderScores() {
-    const t = state.table, n = state.view.players;
     const box = $("scores");
+    $("scores-btn").setAttribute("aria-expanded", String(!box.hidden));
+    if (box.hidden) return;
+    const t = state.table, n = state.view.players;
     box.textContent = "";
-    box.append(scoreTable(t, n));
+    box.append(scoreTable(t, n), scoreChart(t, n));
   }
+  function toggleScores() { $("scores").hidden = !$("scores").hidden; renderScores(); }
+
+  const seatNames = (n) => Array.from({ length: n }, (_, s) => seatName(s));
+  const scoreChart = (t, n) => chart.scoreChart(t.score_history, seatNames(n), t.target);
 
   function scoreTable(t, n) {
     const head = el("tr", {}, el("th", { text: "Round" }));
     for (let s = 0; s < n; s++) head.append(el("th", { text: seatName(s) }));
-    const table = el("table", {}, head);
+    const table = el("table", { class: "history" }, head);
     t.score_history.forEach((row, i) => {
       const tr = el("tr", {}, el("td", { text: String(i + 1) }));
       row.forEach((x, s) => tr.append(el("td", { text: x + " (+" + t.results[i].scores[s] + ")" })));
@@ -519,8 +774,14 @@
       render();
       focusCard(c);
     } else if (v.to_move === v.seat && v.legal.includes(c)) {
-      send({ type: "play", seq: state.seq, card: c });
+      act({ type: "play", seq: state.seq, card: c });
     }
+  }
+
+  // Sends my action; the finished trick on screen has been seen, so its pause ends.
+  function act(msg) {
+    hurry();
+    send(msg);
   }
 
   function focusCard(c) {
@@ -531,60 +792,128 @@
   function sendPass() {
     const v = state.view;
     if (state.you === null || selected.size !== v.pass_count) return;
-    send({ type: "pass", seq: state.seq, cards: [...selected] });
+    act({ type: "pass", seq: state.seq, cards: [...selected] });
   }
 
+  // Keys: arrows, Home and End move among the playable cards (Enter plays, Space marks a card to
+  // pass: the card buttons' own keys), P passes, L shows the last trick, S the scores.
   function onKey(e) {
-    if (!state || e.target.tagName === "INPUT") return;
+    if (!state || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "Escape") { closeDialog(); return; }
+    if (!$("overlay").hidden) return;
     const buttons = [...$("hand").querySelectorAll(".card:not([disabled])")];
-    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+    const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" };
+    if (e.key in moves) {
       if (!buttons.length) return;
-      const cur = buttons.indexOf(document.activeElement);
-      const next = cur < 0 ? 0 : (cur + (e.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length;
+      const cur = buttons.indexOf(document.activeElement), step = moves[e.key];
+      const next = step === "first" ? 0 : step === "last" ? buttons.length - 1
+        : cur < 0 ? 0 : (cur + step + buttons.length) % buttons.length;
       buttons[next].focus();
+      keyboardPlay = true;
       e.preventDefault();
     } else if (e.key === "l" || e.key === "L") { reviewing = !reviewing; render(); }
-    else if (e.key === "s" || e.key === "S") { $("scores").hidden = !$("scores").hidden; }
+    else if (e.key === "s" || e.key === "S") toggleScores();
     else if ((e.key === "p" || e.key === "P") && state.view.must_pass) sendPass();
-    else if (e.key === "Escape") closeDialog();
   }
 
+  // A dialog over the table; the focus goes to its first button, stays inside it (Tab), and
+  // comes back where it was when it closes.
+  let focusBefore = null;
   function showDialog(kind, ...content) {
     const d = $("dialog");
+    releaseSummary();
+    if ($("overlay").hidden) focusBefore = document.activeElement;
     d.textContent = "";
     d.dataset.kind = kind;
-    d.append(...content);
+    d.append(...content.filter((x) => x !== null && x !== undefined));
     $("overlay").hidden = false;
     const b = d.querySelector("button");
     if (b) b.focus();
   }
-  function closeDialog() { $("overlay").hidden = true; $("dialog").dataset.kind = ""; }
+  function closeDialog() {
+    releaseSummary();
+    if ($("overlay").hidden) return;
+    $("overlay").hidden = true;
+    $("dialog").dataset.kind = "";
+    if (focusBefore && focusBefore.isConnected) focusBefore.focus();
+    else if (state && isMyTurn(state)) focusNear(0);
+  }
+  function trapFocus(e) {
+    if (e.key !== "Tab") return;
+    const items = [...$("dialog").querySelectorAll("button, a[href], summary")];
+    if (!items.length) return;
+    const first = items[0], last = items[items.length - 1];
+    if (e.shiftKey && document.activeElement === first) { last.focus(); e.preventDefault(); }
+    else if (!e.shiftKey && document.activeElement === last) { first.focus(); e.preventDefault(); }
+  }
+  $("dialog").addEventListener("keydown", trapFocus);
 
   function showMoon() {
     if ($("dialog").dataset.kind === "moon") return;
     const others = state.view.players - 1;
-    showDialog("moon", el("h2", { text: "You shot the moon!" }), el("p", { text: "Choose how it scores:" }),
+    const choose = (choice) => () => { act({ type: "moon", seq: state.seq, choice }); closeDialog(); };
+    showDialog("moon", el("h2", { id: "dialog-title", text: "You shot the moon!" }), el("p", { text: "Choose how it scores:" }),
       el("div", { class: "buttons" },
-        el("button", { type: "button", class: "primary", id: "moon-add", text: "+26 to each of the " + others + " others", onclick: () => { send({ type: "moon", seq: state.seq, choice: "add" }); closeDialog(); } }),
-        el("button", { type: "button", id: "moon-subtract", text: "−26 from my score", onclick: () => { send({ type: "moon", seq: state.seq, choice: "subtract" }); closeDialog(); } })));
+        el("button", { type: "button", class: "primary", id: "moon-add", text: "+26 to each of the " + others + " others", onclick: choose("add") }),
+        el("button", { type: "button", id: "moon-subtract", text: "−26 from my score", onclick: choose("subtract") })));
+  }
+
+  // A card in words, coloured by its suit (as the deck is: two or four colours).
+  const cardChip = (c) => el("span", { class: "chip suit-" + c[1], text: cardName(c) });
+
+  // A round's result: each seat's point cards taken (when known), points, score and total.
+  function roundTable(t, n, result, taken) {
+    const me = state.you;
+    const table = el("table", { class: "round" },
+      el("tr", {}, el("th", { text: "Player" }), el("th", { text: "points" }), el("th", { text: "score" }), el("th", { text: "total" })));
+    for (let s = 0; s < n; s++) {
+      const cards = taken && el("span", { class: "took" }, ...(taken[s].length ? taken[s].map(cardChip) : [el("span", { class: "none", text: "no point cards" })]));
+      table.append(el("tr", { "data-seat": s },
+        el("td", {}, el("span", { class: "who", text: seatName(s) + (s === me ? " (you)" : "") }), cards),
+        el("td", { text: String(result.points[s]) }), el("td", { text: String(result.scores[s]) }), el("td", { text: String(t.totals[s]) })));
+    }
+    return table;
+  }
+
+  // Who shot the moon and how it scored, or null.
+  function moonWords(r) {
+    if (r.shooter === null || r.shooter === undefined) return null;
+    const own = r.scores[r.shooter], others = Math.max(...r.scores.filter((_, s) => s !== r.shooter));
+    return el("p", { class: "moon" }, el("b", { text: seatName(r.shooter) + " shot the moon!" }),
+      " " + (own < 0 ? own + " for " + seatName(r.shooter) : "+" + others + " for everyone else") + ".");
   }
 
   function showRoundSummary(m) {
-    if (m.view.game_over) return;
-    const t = m.table, r = t.results[t.results.length - 1], n = m.view.players;
-    const table = el("table", {}, el("tr", {}, el("th", { text: "" }), el("th", { text: "points" }), el("th", { text: "score" }), el("th", { text: "total" })));
-    for (let s = 0; s < n; s++) table.append(el("tr", {}, el("td", { text: seatName(s) + (s === m.you ? " (you)" : "") }), el("td", { text: String(r.points[s]) }), el("td", { text: String(r.scores[s]) }), el("td", { text: String(t.totals[s]) })));
-    const moon = r.shooter !== null ? el("p", { text: seatName(r.shooter) + " shot the moon!" }) : null;
-    showDialog("summary", el("h2", { text: "Round " + t.results.length + " over" }), moon, table,
+    const t = m.table, n = m.view.players, r = lastRound.result;
+    showDialog("summary", el("h2", { id: "dialog-title", text: "Round " + t.results.length + " over" }), moonWords(r),
+      roundTable(t, n, r, lastRound.taken),
+      el("h3", { text: "Totals after each round" }), scoreChart(t, n),
       el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", id: "summary-ok", text: "Next round", onclick: closeDialog })));
   }
 
+  // "Ann wins", "You win", "Ann and Bo share the win".
+  function winnerWords(t) {
+    const who = (t.winners || []).map((s) => (s === state.you ? "you" : seatName(s)));
+    if (who.length > 1) return who.join(" and ") + " share the win";
+    return who.length ? (who[0] === "you" ? "You win" : who[0] + " wins") : "no winner";
+  }
+
+  // The game's end: the winner(s) first and large, the final standings (lowest total first),
+  // the score chart, the last round and the history.
   function showGameOver() {
-    const t = state.table, n = state.view.players;
-    const names = (t.winners || []).map(seatName).join(" and ");
-    showDialog("gameover", el("h2", { text: "Game over — " + names + (t.winners && t.winners.length > 1 ? " share the win" : " wins") }),
-      el("h3", { text: "Score history" }), scoreTable(t, n),
-      el("div", { class: "buttons" }, el("a", { href: "/", text: "Back to the lobby" }), el("button", { type: "button", class: "primary", id: "gameover-ok", text: "Close", onclick: closeDialog })));
+    const t = state.table, n = state.view.players, winners = t.winners || [];
+    const order = [...Array(n).keys()].sort((a, b) => t.totals[a] - t.totals[b]);
+    const standings = el("ol", { class: "standings" }, ...order.map((s) => el("li", { class: winners.includes(s) ? "winner" : "" },
+      el("span", { text: seatName(s) + (s === state.you ? " (you)" : "") }), el("b", { text: String(t.totals[s]) }))));
+    const title = winnerWords(t);
+    showDialog("gameover",
+      el("div", { class: "crown", "aria-hidden": "true", text: "♛" }),
+      el("h2", { id: "dialog-title", class: "winner-title", text: title[0].toUpperCase() + title.slice(1) + "!" }),
+      el("p", { class: "note", text: "Game over after " + t.results.length + (t.results.length === 1 ? " round" : " rounds") + ": the lowest total wins (target " + t.target + ")." }),
+      standings, scoreChart(t, n),
+      lastRound && el("details", {}, el("summary", { text: "Round " + t.results.length + ": who took what" }), roundTable(t, n, lastRound.result, lastRound.taken)),
+      el("details", {}, el("summary", { text: "Score history" }), scoreTable(t, n)),
+      el("div", { class: "buttons" }, el("a", { href: "/", class: "button-link", text: "Back to the lobby" }), el("button", { type: "button", class: "primary", id: "gameover-ok", text: "Close", onclick: closeDialog })));
   }
 
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);

@@ -16,6 +16,11 @@ the loser resyncs (reads the rows after its own ``seq``). Every accepted action 
 is then announced to every :meth:`Storage.listen` listener: on PostgreSQL to every process
 (``NOTIFY``), on SQLite within the process.
 
+Bots act through the store's :attr:`~Storage.jobs` queue on PostgreSQL (:class:`JobQueue`: a
+job is a bot seat to act at a position, claimed by a bot worker on any machine); SQLite has no
+queue, and its one server process runs the bots itself. :func:`load_game` rebuilds a table's
+game from its row and log, for a server process and a bot worker alike.
+
 Open one with :func:`open_storage`; every method is a coroutine::
 
     store = await open_storage("postgresql://hearts@db.example:5432/hearts")
@@ -31,11 +36,19 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol, TypeGuard
 
 from hearts.actions import Action
+from hearts.game import Game
+from hearts.record import replay
+from hearts.rules import Rules
+from hearts.server.logs import fields
+
+log = logging.getLogger("hearts.server")
 
 NewSeat = tuple[str, str | None, str | None, str | None]
 """A seat of a table being created: its kind (``human``, ``open`` or ``bot``), name, bot spec
@@ -89,13 +102,16 @@ class TableRow:
 
 @dataclass(frozen=True)
 class SeatRow:
-    """A stored seat: ``human``, ``open`` or ``bot``, its name, bot spec and token hash."""
+    """A stored seat: ``human``, ``open`` or ``bot``, its name, bot spec and token hash, and
+    whether its person is ``away`` (the turn timer ran out: the table's stand-in bot plays for
+    it until the person is back)."""
 
     seat: int
     kind: str
     name: str | None
     bot: str | None
     token_hash: str | None
+    away: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,15 +132,19 @@ class TableListing:
 
 @dataclass(frozen=True)
 class ActionNotice:
-    """Action ``seq`` of a table was accepted (read it with ``actions(table_id, after=…)``)."""
+    """Action ``seq`` of a table was accepted; ``action`` is its codec object (a few dozen
+    bytes), so a listener holding the table at ``seq - 1`` applies it without reading the log,
+    and one further behind reads ``actions(table_id, after=…)``."""
 
     table_id: str
     seq: int
+    action: dict[str, Any]
 
 
 @dataclass(frozen=True)
 class SeatNotice:
-    """Who sits at a seat of a table changed (read it with ``seats(table_id)``)."""
+    """Who sits at a seat of a table, or whether its person is away, changed (read it with
+    ``seats(table_id)``)."""
 
     table_id: str
     seat: int
@@ -140,8 +160,53 @@ class JobNotice:
 
 
 Notice = ActionNotice | SeatNotice | JobNotice
-"""What a listener hears: ids only (a PostgreSQL ``NOTIFY`` payload is at most 8000 bytes);
-the rows are read from the store."""
+"""What a listener hears: ids, and an accepted action's codec object (a PostgreSQL ``NOTIFY``
+payload is at most 8000 bytes; these take under 200); other rows are read from the store."""
+
+
+@dataclass(frozen=True)
+class BotJob:
+    """A claimed bot job: the bot of ``seat`` at table ``table_id`` is to act from position
+    ``seq`` (the table's ``seq`` when queued) while the seat is to act; ``worker`` holds it
+    until ``lease_until``, by its claim number ``attempt`` (1 for the first claim, more after
+    leases expired); it had ``waited`` seconds since it was queued when claimed."""
+
+    id: int
+    table_id: str
+    seat: int
+    seq: int
+    worker: str
+    attempt: int
+    lease_until: datetime
+    waited: float
+
+
+class JobQueue(Protocol):
+    """Bot jobs in the database (PostgreSQL), for bot workers on any machine. A job is queued
+    with the action that makes a bot seat one to act (:meth:`Storage.append`'s ``bots``), or
+    by :meth:`enqueue_bot_job`; a worker claims one (:meth:`claim_bot_job`), makes the bot's
+    move, and deletes it (:meth:`complete_bot_job`)."""
+
+    async def enqueue_bot_job(self, table_id: str, seat: int, seq: int) -> bool:
+        """Queue the bot of ``seat`` to act from position ``seq`` and announce it
+        (:class:`JobNotice`); ``False`` if that job is queued already (any process may queue
+        it: it is queued once)."""
+        ...
+
+    async def claim_bot_job(self, worker: str, lease: float = 30.0) -> BotJob | None:
+        """Claim the oldest job of a table that has no job claimed (its own expired claim
+        aside), for ``lease`` seconds; ``None`` if there is none. Two workers claiming at
+        once never get the same job, nor two jobs of one table."""
+        ...
+
+    async def complete_bot_job(self, job: BotJob) -> bool:
+        """Delete a job once done (its action appended, or found stale); ``False`` if this
+        claim no longer held it (its lease expired and another worker claimed it)."""
+        ...
+
+    async def release_bot_job(self, job: BotJob) -> None:
+        """Let go of a claimed job not done (a worker stopping): any worker may claim it now."""
+        ...
 
 
 class Listener(Protocol):
@@ -209,6 +274,16 @@ class Storage(Protocol):
         """The database, for logs (its path, or its URL without a password)."""
         ...
 
+    @property
+    def jobs(self) -> JobQueue | None:
+        """The bot job queue (PostgreSQL: bots act through bot workers), or ``None`` (SQLite:
+        the server process runs its tables' bots)."""
+        ...
+
+    async def ping(self) -> None:
+        """Check that the database answers; :class:`StoreUnavailable` if it does not."""
+        ...
+
     async def create_table(
         self,
         table_id: str,
@@ -230,10 +305,19 @@ class Storage(Protocol):
         of two requests for one free seat, exactly one gets it."""
         ...
 
-    async def append(self, table_id: str, seq: int, action: Action, finished: bool = False) -> None:
+    async def set_away(self, table_id: str, seat: int, away: bool) -> bool:
+        """Mark a seat's person away (or back) and announce it (:class:`SeatNotice`);
+        ``False`` if it was so already (another process marked it first)."""
+        ...
+
+    async def append(
+        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = ()
+    ) -> None:
         """Log an accepted action as row ``seq`` and commit it (before it is broadcast), and
-        announce it (:class:`ActionNotice`); ``finished`` marks the game over in the same
-        transaction. Raises :class:`SeqConflict` if row ``seq`` exists."""
+        announce it (:class:`ActionNotice`); ``finished`` marks the game over, and ``bots``
+        (the bot seats this action makes ones to act; only with :attr:`jobs`) are queued as
+        jobs at position ``seq``, in the same transaction. Raises :class:`SeqConflict` if row
+        ``seq`` exists."""
         ...
 
     async def table(self, table_id: str) -> TableRow | None:
@@ -270,11 +354,63 @@ class Storage(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class StoredGame:
+    """A stored table with its game: ``Game(rules, seed)`` (with a migrated table's logged
+    deals) and its log replayed, as a record is."""
+
+    row: TableRow
+    seats: list[SeatRow]
+    game: Game
+
+
+async def load_game(store: Storage, table_id: str) -> StoredGame | None:
+    """A table's row, seats and game (:class:`StoredGame`), or ``None`` if there is no such
+    table; a log that does not replay raises :class:`~hearts.errors.RecordError`."""
+    row = await store.table(table_id)
+    if row is None:
+        return None
+    game = Game(Rules.from_dict(row.config["rules"]), row.seed, deals=row.deals)
+    replay(game, await store.actions(table_id))
+    return StoredGame(row, await store.seats(table_id), game)
+
+
+async def follow(
+    store: Storage, listener: Listener, hear: Callable[[Notice], None], missed: Callable[[], None]
+) -> None:
+    """Hand every notice of ``listener`` to ``hear`` until the store closes it. When it loses
+    its connection (:class:`StoreUnavailable`), listen again once the database answers
+    (trying every few seconds), then call ``missed``: notices may have been lost meanwhile."""
+    while True:
+        try:
+            async for notice in listener:
+                hear(notice)
+            return
+        except StoreUnavailable as e:
+            log.warning("the database's notices were lost; listening again", extra=fields(error=str(e)))
+        finally:
+            await listener.close()
+        wait = 0.5
+        while True:
+            try:
+                listener = await store.listen()
+                break
+            except StoreError as e:
+                log.warning("cannot listen to the database's notices yet", extra=fields(error=str(e)))
+            await asyncio.sleep(wait)
+            wait = min(5.0, wait * 2)
+        missed()
+
+
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def _is_postgres(url: str | None) -> TypeGuard[str]:
-    """Whether a URL names a PostgreSQL database (``ImportError`` if the driver is missing)."""
+def is_postgres(url: str | None) -> TypeGuard[str]:
+    """Whether a URL names a PostgreSQL database (``ImportError`` if the driver is missing).
+
+    >>> is_postgres("sqlite:///tmp/x.db"), is_postgres(None)
+    (False, False)
+    """
     if url is None or not url.startswith(POSTGRES_SCHEMES):
         return False
     if not all(importlib.util.find_spec(m) for m in ("psycopg", "psycopg_pool")):
@@ -289,7 +425,7 @@ def describe_url(url: str | None) -> str:
     >>> describe_url("sqlite:///tmp/x.db"), describe_url("postgresql://ann:pw@db:5433/hearts")
     ('/tmp/x.db', 'postgresql://ann@db:5433/hearts')
     """
-    if _is_postgres(url):
+    if is_postgres(url):
         from hearts.server.storage.postgres import describe_postgres_url
 
         return describe_postgres_url(url)
@@ -307,7 +443,7 @@ async def open_storage(url: str | None, *, channel: str = "pyhearts") -> Storage
     Raises ``ValueError`` for a URL of no backend, :class:`SchemaError` for a database newer
     than this code, :class:`StoreUnavailable` if PostgreSQL cannot be reached.
     """
-    if _is_postgres(url):
+    if is_postgres(url):
         from hearts.server.storage.postgres import PostgresStorage
 
         return await PostgresStorage.open(url, channel=channel)

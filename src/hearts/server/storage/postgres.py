@@ -4,12 +4,16 @@ and bot workers on any machines (the ``postgres`` extra: psycopg 3 and its pool)
 * **Order**: appending an action is an ``INSERT`` under the primary key ``(table_id, seq)``;
   of two processes appending the same ``seq``, one commits and the other gets
   :class:`~hearts.server.storage.SeqConflict`.
-* **Notices**: the same transaction sends ``NOTIFY`` on the service's channel, with the ids
-  only (a payload is at most 8000 bytes): every process's :meth:`PostgresStorage.listen`
-  listener hears it once the action is committed, and reads the rows.
-* **Bot jobs**: :meth:`~PostgresStorage.enqueue_bot_job`, :meth:`~PostgresStorage.claim_bot_job`
-  (``FOR UPDATE SKIP LOCKED``, oldest first, at most one claimed job per table, under a lease
-  that another worker takes over once it has expired), :meth:`~PostgresStorage.complete_bot_job`.
+* **Notices**: the same transaction sends ``NOTIFY`` on the service's channel, with ids and
+  the action's codec object (a payload is at most 8000 bytes; these take under 200): every
+  process's :meth:`PostgresStorage.listen` listener hears it once the action is committed.
+* **Bot jobs**: queued with the action that makes a bot seat one to act (``append``'s
+  ``bots``, in the same transaction) or by :meth:`~PostgresStorage.enqueue_bot_job`;
+  :meth:`~PostgresStorage.claim_bot_job` (``FOR UPDATE SKIP LOCKED``, oldest first, at most
+  one claimed job per table, under a lease that another worker takes over once it has
+  expired), :meth:`~PostgresStorage.complete_bot_job`.
+* **One round trip** per append, away flag or job queued: each is one statement (its
+  parts in data-modifying ``WITH`` clauses), so one implicit transaction.
 * **Schema**: the numbered SQL files of ``migrations/postgresql/`` (``0001_tables.sql``, …),
   applied by :func:`migrate` in one transaction under an advisory lock (processes starting
   together migrate once); the versions applied are the rows of ``schema_version``.
@@ -25,18 +29,18 @@ import logging
 import re
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from importlib import resources
 from typing import Any, Final
 
 import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from hearts.actions import Action, to_json
+from hearts.actions import Action, to_dict, to_json
 from hearts.server.storage import (
     ActionNotice,
+    BotJob,
     JobNotice,
     NewSeat,
     Notice,
@@ -119,10 +123,10 @@ _NOTICE_TYPES: Final[dict[str, type[Notice]]] = {"action": ActionNotice, "seat":
 
 
 def notice_payload(notice: Notice) -> str:
-    """A notice as a ``NOTIFY`` payload (ids only: far below the 8000-byte limit).
+    """A notice as a ``NOTIFY`` payload (far below the 8000-byte limit).
 
-    >>> notice_payload(ActionNotice("t1", 9))
-    '{"type":"action","table_id":"t1","seq":9}'
+    >>> notice_payload(ActionNotice("t1", 9, {"type": "play", "seat": 1, "card": "QS"}))
+    '{"type":"action","table_id":"t1","seq":9,"action":{"type":"play","seat":1,"card":"QS"}}'
     """
     kind = next(k for k, cls in _NOTICE_TYPES.items() if isinstance(notice, cls))
     return json.dumps({"type": kind, **dataclasses.asdict(notice)}, separators=(",", ":"))
@@ -178,21 +182,6 @@ class PgListener(QueueListener):
 # --- bot jobs -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class BotJob:
-    """A claimed bot job: the bot of ``seat`` at table ``table_id`` is to act at position
-    ``seq`` (the table's ``seq`` when queued); ``worker`` holds it until ``lease_until``, by
-    its claim number ``attempt`` (1 for the first claim, more after leases expired)."""
-
-    id: int
-    table_id: str
-    seat: int
-    seq: int
-    worker: str
-    attempt: int
-    lease_until: datetime
-
-
 CLAIM: Final = """
 UPDATE bot_jobs
 SET worker = %(worker)s, lease_until = now() + make_interval(secs => %(lease)s), attempt = attempt + 1
@@ -206,10 +195,49 @@ WHERE id = (
     LIMIT 1
     FOR UPDATE SKIP LOCKED
 )
-RETURNING id, table_id, seat, seq, worker, attempt, lease_until
+RETURNING id, table_id, seat, seq, worker, attempt, lease_until, extract(epoch FROM now() - queued)::float8
 """
 """The oldest job that is waiting or whose lease has expired, of a table with no other job
 claimed; rows another worker is claiming are skipped, not waited for."""
+
+QUEUE_JOBS: Final = """
+wanted AS (SELECT * FROM unnest(%(bots)s::smallint[], %(job_notices)s::text[]) AS w (seat, notice)),
+queued AS (
+    INSERT INTO bot_jobs (table_id, seat, seq) SELECT %(table_id)s, seat, %(seq)s FROM wanted
+    ON CONFLICT DO NOTHING RETURNING seat
+)
+"""
+"""``WITH`` clauses that queue a job for each seat of ``bots`` at position ``seq`` (those not
+queued already); :data:`JOB_NOTICES` announces the ones queued."""
+
+JOB_NOTICES: Final = "SELECT pg_notify(%(channel)s, wanted.notice) FROM wanted JOIN queued USING (seat)"
+
+APPEND: Final = f"""
+WITH logged AS (
+    INSERT INTO actions (table_id, seq, data) VALUES (%(table_id)s, %(seq)s, %(data)s)
+), ended AS (
+    UPDATE tables SET finished = true WHERE %(finished)s AND id = %(table_id)s
+), {QUEUE_JOBS}
+SELECT pg_notify(%(channel)s, %(notice)s)
+UNION ALL
+{JOB_NOTICES}
+"""
+"""An action logged (a second row ``seq`` violates the primary key: nothing is done), the game
+marked over if ``finished``, the jobs of ``bots`` queued, and all of it announced."""
+
+ENQUEUE: Final = f"WITH {QUEUE_JOBS} {JOB_NOTICES}"
+
+SET_AWAY: Final = """
+WITH changed AS (
+    UPDATE seats SET away = %(away)s
+    WHERE table_id = %(table_id)s AND seat = %(seat)s AND away <> %(away)s
+    RETURNING seat
+)
+SELECT pg_notify(%(channel)s, %(notice)s) FROM changed
+"""
+
+SEAT_COLUMNS: Final = "seat, kind, name, bot, token_hash, away"
+"""The columns of a :class:`~hearts.server.storage.SeatRow`, in order."""
 
 
 # --- the storage ----------------------------------------------------------------------------
@@ -249,7 +277,9 @@ class PostgresStorage:
         cls, url: str, *, channel: str = "pyhearts", min_size: int = 1, max_size: int = 10
     ) -> PostgresStorage:
         """Connect, create or migrate the schema (:func:`migrate`), and open a pool of
-        ``min_size`` to ``max_size`` connections. Raises
+        ``min_size`` to ``max_size`` connections (not checked when taken, which would cost a
+        round trip each time: a connection found broken is dropped by the pool, and the
+        statement that found it fails). Raises
         :class:`~hearts.server.storage.StoreUnavailable` if the database cannot be reached;
         ``ValueError`` for a channel name that is no PostgreSQL identifier (1 to 63 bytes)."""
         if not 0 < len(channel.encode("utf-8")) <= 63:
@@ -261,7 +291,6 @@ class PostgresStorage:
             min_size=min_size,
             max_size=max_size,
             kwargs={"autocommit": True},
-            check=AsyncConnectionPool.check_connection,
             open=False,
         )
         await pool.open()
@@ -270,6 +299,18 @@ class PostgresStorage:
     @property
     def name(self) -> str:
         return describe_postgres_url(self._url)
+
+    @property
+    def jobs(self) -> PostgresStorage:
+        """The bot jobs are in this database (:class:`~hearts.server.storage.JobQueue`)."""
+        return self
+
+    async def ping(self) -> None:
+        try:
+            async with self._pool.connection(timeout=5) as conn:
+                await conn.execute("SELECT 1")
+        except (psycopg.Error, PoolTimeout) as e:
+            raise StoreUnavailable(f"the database {self.name} does not answer: {e}") from None
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Connection]:
@@ -313,17 +354,33 @@ class PostgresStorage:
                 raise SeatConflict(table_id, seat, was)
             await self._notify(conn, SeatNotice(table_id, seat))
 
-    async def append(self, table_id: str, seq: int, action: Action, finished: bool = False) -> None:
-        async with self._transaction() as conn:
+    async def set_away(self, table_id: str, seat: int, away: bool) -> bool:
+        notice = notice_payload(SeatNotice(table_id, seat))
+        params = {"table_id": table_id, "seat": seat, "away": away, "channel": self.channel, "notice": notice}
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(SET_AWAY, params)
+            return cur.rowcount == 1
+
+    def _job_params(self, table_id: str, seq: int, bots: Sequence[int]) -> dict[str, Any]:
+        """The parameters of :data:`QUEUE_JOBS` and :data:`JOB_NOTICES`."""
+        return {
+            "table_id": table_id, "seq": seq, "bots": list(bots), "channel": self.channel,
+            "job_notices": [notice_payload(JobNotice(table_id, seat, seq)) for seat in bots],
+        }
+
+    async def append(
+        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = ()
+    ) -> None:
+        data = to_dict(action)
+        params = {
+            **self._job_params(table_id, seq, bots), "data": to_json(action), "finished": finished,
+            "notice": notice_payload(ActionNotice(table_id, seq, data)),
+        }
+        async with self._pool.connection() as conn:
             try:
-                await conn.execute(
-                    "INSERT INTO actions (table_id, seq, data) VALUES (%s, %s, %s)", (table_id, seq, to_json(action))
-                )
+                await conn.execute(APPEND, params)
             except psycopg.errors.UniqueViolation:
                 raise SeqConflict(table_id, seq) from None
-            if finished:
-                await conn.execute("UPDATE tables SET finished = true WHERE id = %s", (table_id,))
-            await self._notify(conn, ActionNotice(table_id, seq))
 
     async def table(self, table_id: str) -> TableRow | None:
         async with self._pool.connection() as conn:
@@ -334,7 +391,7 @@ class PostgresStorage:
     async def seats(self, table_id: str) -> list[SeatRow]:
         async with self._pool.connection() as conn:
             cur = await conn.execute(
-                "SELECT seat, kind, name, bot, token_hash FROM seats WHERE table_id = %s ORDER BY seat", (table_id,)
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE table_id = %s ORDER BY seat", (table_id,)
             )
             return [SeatRow(*r) for r in await cur.fetchall()]
 
@@ -369,7 +426,7 @@ class PostgresStorage:
             rows = await cur.fetchall()
             seats: dict[str, list[SeatRow]] = {table_id: [] for table_id, _, _ in rows}
             cur = await conn.execute(
-                "SELECT table_id, seat, kind, name, bot, token_hash FROM seats WHERE table_id = ANY(%s)"
+                f"SELECT table_id, {SEAT_COLUMNS} FROM seats WHERE table_id = ANY(%s)"
                 " ORDER BY table_id, seat",
                 (list(seats),),
             )
@@ -391,23 +448,11 @@ class PostgresStorage:
     # --- bot jobs ---------------------------------------------------------------------------
 
     async def enqueue_bot_job(self, table_id: str, seat: int, seq: int) -> bool:
-        """Queue the bot of ``seat`` to act at position ``seq`` and announce it
-        (:class:`~hearts.server.storage.JobNotice`); ``False`` if that job is queued already
-        (any process may queue it: it is queued once)."""
-        async with self._transaction() as conn:
-            cur = await conn.execute(
-                "INSERT INTO bot_jobs (table_id, seat, seq) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                (table_id, seat, seq),
-            )
-            if cur.rowcount == 0:
-                return False
-            await self._notify(conn, JobNotice(table_id, seat, seq))
-        return True
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(ENQUEUE, self._job_params(table_id, seq, [seat]))
+            return cur.rowcount == 1
 
     async def claim_bot_job(self, worker: str, lease: float = 30.0) -> BotJob | None:
-        """Claim the oldest job of a table that has no job claimed (its own expired claim
-        aside), for ``lease`` seconds; ``None`` if there is none. Two workers claiming at
-        once never get the same job, nor two jobs of one table."""
         while True:
             try:
                 async with self._transaction() as conn:
@@ -417,9 +462,14 @@ class PostgresStorage:
                 continue  # another worker claimed a job of that table meanwhile: look again
             return None if row is None else BotJob(*row)
 
+    async def release_bot_job(self, job: BotJob) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute(
+                "UPDATE bot_jobs SET worker = NULL, lease_until = NULL WHERE id = %s AND attempt = %s",
+                (job.id, job.attempt),
+            )
+
     async def complete_bot_job(self, job: BotJob) -> bool:
-        """Delete a job once done (its action appended, or found stale); ``False`` if this
-        claim no longer held it (its lease expired and another worker claimed it)."""
         async with self._pool.connection() as conn:
             cur = await conn.execute(
                 "DELETE FROM bot_jobs WHERE id = %s AND attempt = %s", (job.id, job.attempt)

@@ -4,7 +4,8 @@ server process.
 :class:`SQLiteStorage` is the async face of :class:`hearts.server.persistence.Store` (the
 synchronous engine, which it calls directly on the event loop's thread, as the server always
 has: a commit in WAL mode takes microseconds, and checkpoints run in a thread of their own).
-Its notices are heard within the process: one SQLite database is served by one process.
+Its notices are heard within the process: one SQLite database is served by one process, which
+runs its tables' bots itself (no job queue: :attr:`~SQLiteStorage.jobs` is ``None``).
 
 >>> import asyncio
 >>> from hearts.actions import Play
@@ -18,15 +19,16 @@ Its notices are heard within the process: one SQLite database is served by one p
 ...     await store.close()
 ...     return heard + [notice async for notice in listener]
 >>> asyncio.run(demo())
-[ActionNotice(table_id='t1', seq=1)]
+[ActionNotice(table_id='t1', seq=1, action={'type': 'play', 'seat': 0, 'card': '2C'})]
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from hearts.actions import Action
+from hearts.actions import Action, to_dict
 from hearts.server.persistence import Store
 from hearts.server.storage import (
     ActionNotice,
@@ -35,6 +37,7 @@ from hearts.server.storage import (
     QueueListener,
     SeatNotice,
     SeatRow,
+    StoreUnavailable,
     TableListing,
     TableRow,
 )
@@ -43,6 +46,9 @@ from hearts.server.storage import (
 class SQLiteStorage:
     """The tables in one SQLite file (see :mod:`hearts.server.persistence`), through the async
     :class:`~hearts.server.storage.Storage` API."""
+
+    jobs = None
+    """No bot job queue: the server process runs the bots."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -56,6 +62,12 @@ class SQLiteStorage:
         self._listeners = {listener for listener in self._listeners if not listener.closed}
         for listener in self._listeners:
             listener.put(notice)
+
+    async def ping(self) -> None:
+        try:
+            self.store.table("-")  # a lookup by key: the file answers
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"the database {self.name} does not answer: {e}") from None
 
     async def create_table(
         self,
@@ -74,9 +86,19 @@ class SQLiteStorage:
         self.store.update_seat(table_id, seat, kind, name, token_hash, was=was)
         self._announce(SeatNotice(table_id, seat))
 
-    async def append(self, table_id: str, seq: int, action: Action, finished: bool = False) -> None:
+    async def set_away(self, table_id: str, seat: int, away: bool) -> bool:
+        changed = self.store.set_away(table_id, seat, away)
+        if changed:
+            self._announce(SeatNotice(table_id, seat))
+        return changed
+
+    async def append(
+        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = ()
+    ) -> None:
+        if bots:
+            raise ValueError("a SQLite store has no bot jobs: its server process runs the bots")
         self.store.append(table_id, seq, action, finished)
-        self._announce(ActionNotice(table_id, seq))
+        self._announce(ActionNotice(table_id, seq, to_dict(action)))
 
     async def table(self, table_id: str) -> TableRow | None:
         return self.store.table(table_id)

@@ -1,0 +1,302 @@
+"""Load benchmark of the web table as one service of several server processes on PostgreSQL.
+
+    .venv/bin/python benchmarks/cluster_load.py [--processes P] [--tables N] [--drivers K]
+        [--target T] [--think-ms MS] [--db URL] [--timeout S]
+
+Makes a fresh database on the PostgreSQL server ``--db`` (default ``$PYHEARTS_TEST_PG``, else
+``postgresql://postgres@127.0.0.1:5432/postgres``; dropped at the end), starts P server
+processes on it (:func:`hearts.server.app.serve` on P loopback ports, as on P machines: bots
+off, the per-address limits raised — every client here is 127.0.0.1 — warnings-only logs),
+creates N tables of four human seats through the HTTP API (table i on process i mod P) and
+connects four WebSocket clients to each, seat s of table i to process (i + s) mod P: every
+table is served by two processes at once, which hear each other's actions through
+``NOTIFY``. The clients (those of :mod:`server_load`) run in K driver processes on uvloop, a
+table's four in the same one; each plays a random legal move (or pass, or moon choice) when
+it is its turn, after a pause uniform in 0..2×``--think-ms`` (0–1 s by default).
+
+The latency of a play is the time from sending it to the moment its broadcast has reached
+every other seat of its table (one driver process: one clock). Afterwards every table's log
+(read from PostgreSQL) must replay through the engine to a finished game; ``lost`` counts the
+logged actions that a seat never saw, and the actions a seat saw that the log does not hold.
+Only loopback; the run is bounded by ``--timeout``.
+
+The last line is exactly ``backend=postgresql processes=P tables=N moves_per_s=X p99_ms=Y lost=L``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import multiprocessing
+import os
+import random
+import resource
+import secrets
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.synchronize import Event
+from typing import Any
+from urllib.parse import urlsplit
+
+import psycopg
+from psycopg import sql
+from server_load import LIMITS, Stats, TableTiming, client, free_port, post, run_loop
+
+from hearts.actions import from_dict
+from hearts.errors import RecordError
+from hearts.game import Game
+from hearts.record import replay
+from hearts.rules import Rules
+from hearts.server.tables import public_event
+
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+SERVE = (
+    "import sys\n"
+    "from hearts.server.app import serve\n"
+    "from hearts.server.limits import Limits\n"
+    "serve(port=int(sys.argv[1]), db=sys.argv[2], bot_delay=0, log_level='warning', bot_jobs=0,"
+    " limits=Limits.from_strings(sys.argv[3:]))\n"
+)
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """A table for a driver: its id and, for each seat, the port of its process and its token."""
+
+    id: str
+    seats: tuple[tuple[int, str], ...]
+
+
+def driver(tables: Sequence[TableSpec], think: float, seed: int, go: Event, out: Connection) -> None:
+    """A driver process: the clients of ``tables``; says ``ready`` once all are seated, plays
+    from ``go``, then sends what it saw (:class:`Stats`'s parts)."""
+    gc.freeze()
+    gc.disable()  # no collection pauses in the driver (a bounded run: its cycles can wait)
+
+    async def main() -> None:
+        stats = Stats()
+        rng = random.Random(seed)
+        ready = asyncio.Semaphore(0)
+        start = asyncio.Event()
+        tasks = []
+        for t in tables:
+            timing = TableTiming(stats, len(t.seats))
+            for port, token in t.seats:
+                coro = client(f"ws://127.0.0.1:{port}", t.id, token, random.Random(rng.random()), think, stats,
+                              ready, start, timing)
+                tasks.append(asyncio.ensure_future(coro))
+        for _ in tasks:
+            await ready.acquire()
+        out.send("ready")
+        await asyncio.to_thread(go.wait)
+        start.set()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        failures = [repr(r) for r in results if isinstance(r, BaseException)]
+        out.send({
+            "cpu": resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_SELF).ru_stime,
+            "spread": stats.spread, "moves": stats.moves, "errors": stats.errors, "resyncs": stats.resyncs,
+            "finished": stats.finished, "events": stats.events, "failures": failures,
+        })
+
+    run_loop(main())
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user and system; 0 where /proc is missing)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_seconds() -> float:
+    """The CPU time used by every ``postgres`` process of this machine so far (the exited
+    ones' aside)."""
+    total = 0.0
+    for pid in filter(str.isdigit, os.listdir("/proc") if os.path.isdir("/proc") else []):
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip() != "postgres":
+                    continue
+        except OSError:
+            continue
+        total += cpu_seconds(int(pid))
+    return total
+
+
+def machine_seconds() -> float:
+    """The CPU time the whole machine has been busy (all cores; 0 where /proc is missing)."""
+    try:
+        with open("/proc/stat") as f:
+            user, nice, system, _idle, _iowait, irq, softirq, *_ = map(int, f.readline().split()[1:])
+    except OSError:
+        return 0.0
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
+def check_logs(url: str, tables: list[str], events: dict[str, dict[int, list[Any]]]) -> tuple[int, int, list[str]]:
+    """Replay every table's log from the database: the plays logged, the actions lost (logged
+    but not seen by every seat, or seen but not logged) and the problems found."""
+    plays = lost = 0
+    problems: list[str] = []
+    with psycopg.connect(url) as pg:
+        for tid in tables:
+            row = pg.execute("SELECT config, seed, deals FROM tables WHERE id = %s", (tid,)).fetchone()
+            assert row is not None
+            config, seed, deals = row
+            logged = pg.execute("SELECT seq, data FROM actions WHERE table_id = %s ORDER BY seq", (tid,)).fetchall()
+            if [seq for seq, _ in logged] != list(range(1, len(logged) + 1)):
+                problems.append(f"{tid}: the log has gaps")
+            try:
+                game = replay(Game(Rules.from_dict(config["rules"]), seed, deals=deals), [d for _, d in logged])
+            except RecordError as e:
+                problems.append(f"{tid}: the log does not replay: {e}")
+                continue
+            if not game.is_over:
+                problems.append(f"{tid}: the log does not replay to a finished game")
+            plays += sum(d["type"] == "play" for _, d in logged)
+            seen = events.get(tid, {})
+            for seq, data in logged:
+                public = public_event(from_dict(data), seq)
+                if seen.get(seq, []) != [public] * 4:
+                    lost += 1
+            lost += len(set(seen) - {seq for seq, _ in logged})
+    return plays, lost, problems
+
+
+def fresh_database(server: str) -> str:
+    """A new database on the PostgreSQL server ``server``: its URL."""
+    name = f"pyhearts_bench_{os.getpid()}_{secrets.token_hex(3)}"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return urlsplit(server)._replace(path=f"/{name}").geturl()
+
+
+def drop_database(server: str, url: str) -> None:
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def wait_until_up(port: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).read()
+            return
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError(f"the server on port {port} did not start") from None
+            time.sleep(0.1)
+
+
+def run(args: argparse.Namespace, url: str) -> int:
+    ports = [free_port() for _ in range(args.processes)]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    servers = []
+    try:
+        for port in ports:
+            servers.append(subprocess.Popen([sys.executable, "-c", SERVE, str(port), url, *LIMITS],
+                                            stdout=subprocess.DEVNULL, env=env))
+        for port, proc in zip(ports, servers, strict=True):
+            wait_until_up(port, proc)
+        seats = [{"kind": "human", "name": f"P{i}"} for i in range(4)]
+        specs = []
+        for i in range(args.tables):
+            made = post(f"http://127.0.0.1:{ports[i % len(ports)]}/api/tables", {"seats": seats, "target": args.target})
+            specs.append(TableSpec(made["id"], tuple(
+                (ports[(i + s) % len(ports)], seat["token"]) for s, seat in enumerate(made["seats"])
+            )))
+        context = multiprocessing.get_context("spawn")
+        go = context.Event()
+        pipes, drivers = [], []
+        for k in range(args.drivers):
+            mine, theirs = context.Pipe(duplex=False)
+            p = context.Process(target=driver, args=(specs[k :: args.drivers], args.think_ms / 1000, args.seed + k, go, theirs))
+            p.start()
+            pipes.append(mine)
+            drivers.append(p)
+        for pipe in pipes:
+            if not pipe.poll(300) or pipe.recv() != "ready":
+                raise RuntimeError("a driver did not get its clients seated")
+        cpu_before = [cpu_seconds(proc.pid) for proc in servers], postgres_seconds(), machine_seconds()
+        start = time.perf_counter()
+        go.set()
+        results = []
+        for pipe in pipes:
+            if not pipe.poll(max(1.0, args.timeout - (time.perf_counter() - start))):
+                raise RuntimeError(f"the games did not end within {args.timeout} s")
+            results.append(pipe.recv())
+        elapsed = time.perf_counter() - start
+        cpu_servers = sum(cpu_seconds(proc.pid) for proc in servers) - sum(cpu_before[0])
+        cpu_postgres = postgres_seconds() - cpu_before[1]
+        cpu_machine = machine_seconds() - cpu_before[2]
+        for p in drivers:
+            p.join(30)
+    finally:
+        for proc in servers:
+            proc.terminate()
+        for proc in servers:
+            proc.wait(30)
+    events: dict[str, dict[int, list[Any]]] = {}
+    for r in results:
+        events.update(r["events"])
+    plays, lost, problems = check_logs(url, [s.id for s in specs], events)
+    spread = sorted(x for r in results for x in r["spread"])
+    errors = [e for r in results for e in r["errors"]]
+    failures = [f for r in results for f in r["failures"]]
+    resyncs = sum(r["resyncs"] for r in results)
+    finished = sum(r["finished"] for r in results)
+    p50 = statistics.median(spread) * 1000 if spread else float("nan")
+    p99 = spread[min(len(spread) - 1, int(len(spread) * 0.99))] * 1000 if spread else float("nan")
+    print(f"processes: {args.processes}, tables: {args.tables}, clients: {4 * args.tables} in {args.drivers} drivers, "
+          f"target: {args.target}, think: {args.think_ms} ms")
+    print(f"elapsed: {elapsed:.1f} s, plays: {plays} in the logs, {len(spread)} measured on every other seat")
+    print(f"latency play→broadcast on every other seat: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+          f"max {spread[-1] * 1000 if spread else 0:.1f} ms")
+    print(f"finished games: {finished}/{args.tables}; errors: {len(errors)}; resyncs: {resyncs}; "
+          f"client failures: {len(failures)}; log problems: {len(problems)}")
+    cpu_drivers = sum(r["cpu"] for r in results)
+    print(f"CPU seconds while playing: servers {cpu_servers:.1f}, client drivers {cpu_drivers:.1f} (with their set-up), "
+          f"postgres {cpu_postgres:.1f}; the whole machine {cpu_machine:.1f} of {elapsed * (os.cpu_count() or 1):.1f}")
+    for problem in errors[:5] + failures[:5] + problems[:5]:
+        print("  problem:", problem)
+    print(f"backend=postgresql processes={args.processes} tables={args.tables} moves_per_s={plays / elapsed:.0f} "
+          f"p99_ms={p99:.1f} lost={lost}")
+    ok = not errors and not failures and not problems and lost == 0 and finished == args.tables
+    return 0 if ok else 1
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--processes", type=int, default=2, help="server processes (default 2)")
+    p.add_argument("--tables", type=int, default=1000)
+    p.add_argument("--drivers", type=int, default=2, help="client driver processes (default 2)")
+    p.add_argument("--target", type=int, default=10, help="game target score (default 10: one or two rounds a game)")
+    p.add_argument("--think-ms", type=float, default=500.0, help="mean pause before a client acts (ms; default 500)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--db", default=os.environ.get("PYHEARTS_TEST_PG") or DEFAULT_PG,
+                   help="the PostgreSQL server to make the benchmark's database on")
+    p.add_argument("--timeout", type=float, default=900.0, help="seconds the games may take at most (default 900)")
+    args = p.parse_args()
+    if min(args.processes, args.tables, args.drivers) < 1:
+        p.error("--processes, --tables and --drivers must be 1 or more")
+    url = fresh_database(args.db)
+    try:
+        return run(args, url)
+    finally:
+        drop_database(args.db, url)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

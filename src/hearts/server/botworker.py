@@ -1,0 +1,284 @@
+"""Bot workers: the processes that make the bots' moves of a service on PostgreSQL.
+
+A bot's turn is a job in the database (:class:`~hearts.server.storage.JobQueue`), queued in
+the transaction of the action that opened it (:mod:`hearts.server.turns`). A worker —
+``hearts bot-worker --db postgresql://…`` on any machine, or the one ``hearts serve`` starts
+beside its server processes — holds up to ``jobs`` jobs at once. For each job it claims
+(oldest first, at most one per table, under a lease) it waits out the rest of the table's bot
+delay, rebuilds the table's game from its log (:func:`~hearts.server.storage.load_game`), lets
+the seat's bot — or the table's stand-in, for an away person — choose from the seat's
+:class:`~hearts.view.View` (thinking in worker processes: :class:`~hearts.server.botpool.BotPool`),
+and appends the action with the bot turns it opens. The bot is made for the job with a seed
+drawn from the table's seed, the seat and the position (:func:`job_seed`): a job done again
+decides the same. If the position moved on meanwhile (:class:`~hearts.server.storage.SeqConflict`)
+it looks again: the bot acts for as long as the seat is to act, and a job whose seat is no
+longer to act is done. The server processes hear the action like any other (``NOTIFY``).
+
+A worker killed mid-think holds its job until the lease runs out; then another worker claims
+it and makes the move. The lease must outlast the longest think (a search bot's ``time``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import random
+import signal
+import socket
+import threading
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
+from typing import Final
+
+from hearts.actions import Action, to_dict
+from hearts.bots import make_bot
+from hearts.errors import RecordError
+from hearts.game import Game
+from hearts.record import replay
+from hearts.server import logs
+from hearts.server.botpool import BotPool, Lane, fallback, watch_parent
+from hearts.server.logs import fields
+from hearts.server.protocol import STAND_IN
+from hearts.server.storage import (
+    BotJob,
+    JobNotice,
+    Notice,
+    SeatRow,
+    SeqConflict,
+    Storage,
+    follow,
+    load_game,
+    open_storage,
+)
+from hearts.server.turns import bot_spec, bot_turns, new_bot_turns
+from hearts.view import View
+
+log = logging.getLogger("hearts.server")
+
+DEFAULT_JOBS: Final = 16
+"""Jobs a worker holds at once (each waits out its table's bot delay, then thinks)."""
+DEFAULT_LEASE: Final = 30.0
+"""Seconds a claim holds a job before another worker may take it over."""
+
+
+def job_seed(table_seed: int, seat: int, seq: int) -> int:
+    """The seed of the bot that makes a seat's move at position ``seq`` of a table: the same
+    table, seat and position give the same decision, whichever worker makes it.
+
+    >>> job_seed(7, 1, 12) == job_seed(7, 1, 12) != job_seed(7, 1, 13)
+    True
+    """
+    return random.Random(f"{table_seed}:{seat}:{seq}").getrandbits(32)
+
+
+class BotWorker:
+    """Claims the bot jobs of ``store`` (which must have a job queue: PostgreSQL) and makes the
+    bots' moves, ``jobs`` at once, thinking in ``pool``; ``lease``: seconds a claim lasts;
+    ``name``: who holds a claim (default: host and process id). Run it with :meth:`run`."""
+
+    def __init__(
+        self,
+        store: Storage,
+        pool: BotPool,
+        *,
+        jobs: int = DEFAULT_JOBS,
+        lease: float = DEFAULT_LEASE,
+        name: str | None = None,
+        idle: float = 1.0,
+    ) -> None:
+        queue = store.jobs
+        if queue is None:
+            raise ValueError(f"the database {store.name} holds no bot jobs: bot workers need PostgreSQL")
+        if jobs < 1 or lease <= 0:
+            raise ValueError(f"a bot worker needs jobs >= 1 and a lease > 0 s, not {jobs} and {lease}")
+        self.store = store
+        self.queue = queue
+        self.pool = pool
+        self.jobs = jobs
+        self.lease = lease
+        self.name = name or f"{socket.gethostname()}:{os.getpid()}"
+        self.idle = idle
+        """Seconds between looks for jobs when none is announced (leases run out unannounced)."""
+        self._wake = asyncio.Event()
+
+    async def run(self) -> None:
+        """Claim and do jobs until cancelled (a notice of a new job wakes an idle slot)."""
+        listener = await self.store.listen()
+        await asyncio.gather(
+            follow(self.store, listener, self._hear, self._wake.set),
+            *(self._slot() for _ in range(self.jobs)),
+        )
+
+    def _hear(self, notice: Notice) -> None:
+        if isinstance(notice, JobNotice):
+            self._wake.set()
+
+    async def _slot(self) -> None:
+        """Claim a job and do it, again and again; look again every ``idle`` seconds, or when
+        a job is announced."""
+        while True:
+            self._wake.clear()
+            try:
+                job = await self.queue.claim_bot_job(self.name, self.lease)
+            except Exception:  # the database is away: look again later
+                log.exception("cannot claim a bot job", extra=fields(worker=self.name))
+                job = None
+            if job is None:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self.idle)
+                continue
+            await self.do(job)
+
+    async def do(self, job: BotJob) -> None:
+        """Make a claimed job's move (or find it stale), then delete the job. A job that fails
+        stays, and is tried again when its lease runs out; one whose table's log does not
+        replay is dropped."""
+        try:
+            await self._move(job)
+        except asyncio.CancelledError:  # stopping: another worker may take the job at once
+            await self.queue.release_bot_job(job)
+            raise
+        except RecordError:
+            log.exception("a bot job's table does not replay; the job is dropped", extra=fields(table=job.table_id))
+        except Exception:
+            log.exception("a bot job failed; it is tried again when its lease runs out",
+                          extra=fields(table=job.table_id, seat=job.seat))
+            return
+        if not await self.queue.complete_bot_job(job):
+            log.warning("a bot job's lease ran out before it was done", extra=fields(
+                table=job.table_id, seat=job.seat, worker=self.name))
+
+    async def _move(self, job: BotJob) -> None:
+        stored = await load_game(self.store, job.table_id)
+        if stored is None:
+            return
+        config = stored.row.config
+        game, seats = stored.game, stored.seats
+        wait = float(config.get("bot_delay", 0.0)) - job.waited
+        if wait > 0:
+            await asyncio.sleep(wait)
+            seats = await self._caught_up(job.table_id, game)
+        stand_in = str(config.get("stand_in", STAND_IN))
+        lane: Lane = "bots_only" if all(s.kind == "bot" for s in seats) else "people"
+        while True:
+            spec = bot_spec(seats[job.seat], stand_in)
+            if spec is None or job.seat not in bot_turns(game, seats):
+                return  # the position moved on (or the person is back): nothing to do
+            seq = len(game.history)
+            action = await self._decide(game, job.seat, spec, job_seed(stored.row.seed, job.seat, seq), lane)
+            before = game.actors()
+            game.apply(action)
+            try:
+                await self.store.append(job.table_id, seq + 1, action, finished=game.is_over,
+                                        bots=new_bot_turns(game, seats, action, before))
+            except SeqConflict:  # another action was logged there meanwhile: look again
+                game.undo()
+                seats = await self._caught_up(job.table_id, game)
+                continue
+            log.info("action", extra=fields(
+                table=job.table_id, seat=job.seat, action=to_dict(action)["type"],
+                by="bot" if seats[job.seat].kind == "bot" else "stand_in", worker=self.name, attempt=job.attempt,
+            ))
+            return
+
+    async def _caught_up(self, table_id: str, game: Game) -> list[SeatRow]:
+        """Apply what was logged after ``game``'s position; the table's seats, read again."""
+        start = len(game.history)
+        replay(game, await self.store.actions(table_id, after=start), start=start + 1)
+        return await self.store.seats(table_id)
+
+    async def _decide(self, game: Game, seat: int, spec: str, seed: int, lane: Lane) -> Action:
+        """The bot's action (a random legal one if the bot fails or errs)."""
+        try:
+            action, _ = await self.pool.decide(make_bot(spec, seed=seed), View.of(game, seat), lane)
+        except Exception:
+            log.exception("a bot failed; it acts at random", extra=fields(seat=seat, bot=spec))
+            return fallback(game, seat, random.Random(seed))
+        if action not in game.legal_actions(seat):
+            log.error("a bot chose an illegal action; it acts at random", extra=fields(seat=seat, bot=spec))
+            return fallback(game, seat, random.Random(seed))
+        return action
+
+
+@dataclass(frozen=True)
+class WorkerOptions:
+    """How to run a bot worker: its database (PostgreSQL), ``jobs`` at once, thinking in
+    ``processes`` (default: one per core, at most four; 0: threads), claims of ``lease``
+    seconds, JSON logs from ``log_level`` up."""
+
+    db: str
+    jobs: int = DEFAULT_JOBS
+    processes: int | None = None
+    lease: float = DEFAULT_LEASE
+    log_level: str = "info"
+
+
+def run_worker(options: WorkerOptions, parent: int | None = None) -> None:
+    """Run a bot worker until SIGINT or SIGTERM (``hearts bot-worker``); ``parent``: exit when
+    that process is gone. Raises :class:`~hearts.server.storage.StoreError` (or
+    ``ValueError``) when the database cannot be used."""
+    logs.configure(options.log_level)
+    if parent is not None:
+        watch_parent(parent)
+
+    async def main() -> None:
+        store = await open_storage(options.db)
+        pool = BotPool(options.processes)
+        try:
+            worker = BotWorker(store, pool, jobs=options.jobs, lease=options.lease)
+            task = asyncio.current_task()
+            assert task is not None
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                asyncio.get_running_loop().add_signal_handler(sig, task.cancel)
+            log.info("bot worker started", extra=fields(worker=worker.name, jobs=options.jobs, database=store.name))
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker.run()
+        finally:
+            pool.shutdown()
+            await store.close()
+
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main())
+    else:
+        uvloop.run(main())
+
+
+class BotWorkerProcess:
+    """A bot worker in a child process of the server (``hearts serve`` on PostgreSQL), started
+    again if it dies: :meth:`start`, :meth:`stop`."""
+
+    def __init__(self, options: WorkerOptions) -> None:
+        self.options = options
+        self._stopping = threading.Event()
+        self._process: BaseProcess | None = None
+        self._keeper = threading.Thread(target=self._keep, name="bot-worker-keeper", daemon=True)
+
+    def start(self) -> None:
+        """Start the worker (and keep it running)."""
+        self._keeper.start()
+
+    def _keep(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        while not self._stopping.is_set():
+            self._process = context.Process(
+                target=run_worker, args=(self.options, os.getpid()), name="hearts-bot-worker"
+            )
+            self._process.start()
+            self._process.join()
+            if self._stopping.wait(1.0):
+                return
+            log.warning("the bot worker stopped; starting it again", extra=fields(exit_code=self._process.exitcode))
+
+    def stop(self) -> None:
+        """Stop the worker (SIGTERM: it lets go of its jobs) and wait for it."""
+        self._stopping.set()
+        process = self._process
+        if process is not None and process.is_alive():
+            process.terminate()
+            process.join(10)
+        self._keeper.join(10)
