@@ -594,7 +594,7 @@
     }));
     const note = $("trick-note");
     note.textContent = "";
-    if (won) note.textContent = (reviewing ? "Last trick: " : "") + (shown.winner === me ? "you take it" : seatName(shown.winner) + " takes it") + (shown.points ? " (" + shown.points + " pts)" : "");
+    if (won) note.textContent = (reviewing ? "Last trick: " : "") + (shown.winner === me ? "you take it" : seatName(shown.winner) + " takes it") + (shown.points ? " (" + shown.points + (shown.points === 1 ? " point)" : " points)") : "");
     else if (!shown.plays.length && v.phase === "playing" && v.to_move !== null) note.textContent = (v.to_move === me ? "You lead" : seatName(v.to_move) + " leads");
     else if (last && v.tricks.length && !reviewing) note.append(lastTrickWords(last, me));
     $("last-btn").textContent = reviewing ? "Back to play (L)" : "Last trick (L)";
