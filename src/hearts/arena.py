@@ -817,6 +817,20 @@ def run_arena(
 # --- the command line ---------------------------------------------------------------------------
 
 
+def add_distribution_args(p: argparse.ArgumentParser, work: str, outcome: str) -> None:
+    """Add ``--jobs`` and ``--ray`` (where the deals run: :func:`run_chunks`) to a parser."""
+    p.add_argument(
+        "--jobs", "-j", type=int, metavar="J",
+        help="worker processes (0: one per CPU; default 1); with --ray alone, the CPUs of the local "
+        "Ray instance (default: all)",
+    )
+    p.add_argument(
+        "--ray", nargs="?", const=LOCAL_RAY, metavar="ADDRESS",
+        help=f"{work} as Ray tasks: on a local Ray instance, or on the cluster at ADDRESS "
+        f"(auto, HOST:6379, ray://HOST:10001); needs pyhearts[cluster]. The {outcome} are the same",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="hearts arena",
@@ -846,16 +860,7 @@ def _parser() -> argparse.ArgumentParser:
         default=True,
         help="play every deal in every seat rotation (default: on)",
     )
-    p.add_argument(
-        "--jobs", "-j", type=int, metavar="J",
-        help="worker processes (0: one per CPU; default 1); with --ray alone, the CPUs of the local "
-        "Ray instance (default: all)",
-    )
-    p.add_argument(
-        "--ray", nargs="?", const=LOCAL_RAY, metavar="ADDRESS",
-        help="play the deals as Ray tasks: on a local Ray instance, or on the cluster at ADDRESS "
-        "(auto, HOST:6379, ray://HOST:10001); needs pyhearts[cluster]. The results are the same",
-    )
+    add_distribution_args(p, "play the deals", "results")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed for deals and bots (default 0)")
     p.add_argument("--preset", default="standard", metavar="NAME", help=f"rules preset: {', '.join(PRESETS)}")
     p.add_argument(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from hearts.arena import LOCAL_RAY, default_jobs
+from hearts.arena import add_distribution_args, default_jobs
 from hearts.cli.common import Streams, add_rules_args, build_rules, usage_error
 from hearts.errors import HeartsError
 
@@ -34,16 +34,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--shard-rounds", type=int, default=500, metavar="K", help="rounds per shard (default 500)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed for the deals and bots (default 0)")
     p.add_argument("--shaping", action="store_true", help="reward each trick's points at once")
-    p.add_argument(
-        "--jobs", "-j", type=int, metavar="J",
-        help="worker processes (0: one per CPU; default 1); with --ray alone, the CPUs of the local "
-        "Ray instance (default: all)",
-    )
-    p.add_argument(
-        "--ray", nargs="?", const=LOCAL_RAY, metavar="ADDRESS",
-        help="make the shards as Ray tasks: on a local Ray instance, or on the cluster at ADDRESS "
-        "(auto, HOST:6379, ray://HOST:10001); needs pyhearts[cluster]. The data are the same",
-    )
+    add_distribution_args(p, "make the shards", "data")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only a start and an end line")
     add_rules_args(p)
     p.set_defaults(run=run)
