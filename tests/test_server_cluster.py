@@ -246,8 +246,16 @@ def test_kill9_of_a_bot_worker_mid_think_another_takes_its_job(url: str, pair: l
             return logged
 
         logged = asyncio.run(main())
-        moves = [line for line in second.logs() if line["event"] == "action" and line["seat"] == 1]
-        assert moves and moves[0]["attempt"] == 2  # the job the first worker held, taken over
+
+        def moves() -> list[dict[str, Any]]:
+            """The second worker's logged moves for the slow seat (it logs after the commit, so a
+            client may hear of the move before the line is written)."""
+            return [line for line in second.logs() if line["event"] == "action" and line["seat"] == 1]
+
+        deadline = time.monotonic() + 10
+        while not moves() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert moves() and moves()[0]["attempt"] == 2  # the job the first worker held, taken over
         assert not [line for line in first.logs() if line["event"] == "action" and line["seat"] == 1]
     finally:
         first.stop()
