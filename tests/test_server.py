@@ -683,7 +683,7 @@ def test_a_first_version_database_is_migrated_and_its_tables_go_on(tmp_path: Pat
     assert user_version(db) == 0
 
     store = Store(str(db))
-    assert user_version(db) == SCHEMA_VERSION == 3
+    assert user_version(db) == SCHEMA_VERSION == 6
     for table_id, game in (("old-going", going), ("old-done", done)):
         assert db_actions(db, table_id) == [(k, to_json(a)) for k, a in enumerate(game.history, 1)]
         row = store.table(table_id)

@@ -284,7 +284,7 @@ def test_processes_starting_together_migrate_once(url: str) -> None:
 
     asyncio.run(body())
     rows = sql(url, "SELECT version, name FROM schema_version ORDER BY version")
-    assert rows == [(1, "tables"), (2, "bot_jobs"), (3, "away")] and len(rows) == SCHEMA_VERSION
+    assert rows == [(1, "tables"), (2, "bot_jobs"), (3, "away"), (4, "players"), (5, "table_talk"), (6, "reviews")] and len(rows) == SCHEMA_VERSION
 
 
 def test_an_unreachable_server_is_a_clear_error() -> None:

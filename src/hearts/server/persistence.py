@@ -67,9 +67,9 @@ __all__ = [
     "migrate_v1",
 ]
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 6
 """The database's ``PRAGMA user_version`` (0 with an ``events`` table: the first version; 3
-gave seats their ``away`` flag)."""
+gave seats their ``away`` flag; 4 players and ratings, 5 table talk, 6 game reviews)."""
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS tables (

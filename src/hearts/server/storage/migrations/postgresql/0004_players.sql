@@ -1,0 +1,1 @@
+-- reserved (filled in by the work that owns it)
