@@ -1,7 +1,7 @@
 """Load benchmark of the web table as one service of several server processes on PostgreSQL.
 
     .venv/bin/python benchmarks/cluster_load.py [--processes P] [--tables N] [--drivers K]
-        [--target T] [--think-ms MS] [--db URL] [--timeout S]
+        [--client node|python] [--spread seats|tables] [--target T] [--think-ms MS] [--db URL] [--timeout S]
 
 Makes a fresh database on the PostgreSQL server ``--db`` (default ``$PYHEARTS_TEST_PG``, else
 ``postgresql://postgres@127.0.0.1:5432/postgres``; dropped at the end), starts P server
@@ -10,9 +10,13 @@ off, the per-address limits raised — every client here is 127.0.0.1 — warnin
 creates N tables of four human seats through the HTTP API (table i on process i mod P) and
 connects four WebSocket clients to each, seat s of table i to process (i + s) mod P: every
 table is served by two processes at once, which hear each other's actions through
-``NOTIFY``. The clients (those of :mod:`server_load`) run in K driver processes on uvloop, a
-table's four in the same one; each plays a random legal move (or pass, or moon choice) when
-it is its turn, after a pause uniform in 0..2×``--think-ms`` (0–1 s by default).
+``NOTIFY`` (``--spread tables``: all four to process i mod P, as a proxy that routes by table
+id does; the other processes hear of the actions and have nothing to do for them). The clients run in K driver processes, a table's four in the same one: by default
+Node.js ones (``load_client.mjs``, the ``ws`` package: ``npm install --prefix .venv/npm
+--no-save ws@8``), which cost a fraction of the CPU of the Python ones (``--client python``:
+those of :mod:`server_load`, on uvloop) — the clients share the machine with what is measured.
+Each plays a random legal move (or pass, or moon choice) when it is its turn, after a pause
+uniform in 0..2×``--think-ms`` (0–1 s by default).
 
 The latency of a play is the time from sending it to the moment its broadcast has reached
 every other seat of its table (one driver process: one clock). Afterwards every table's log
@@ -27,21 +31,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import gc
+import json
 import multiprocessing
 import os
 import random
 import resource
 import secrets
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -57,6 +66,10 @@ from hearts.rules import Rules
 from hearts.server.tables import public_event
 
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
+HERE = Path(__file__).resolve().parent
+NODE_CLIENT = HERE / "load_client.mjs"
+NODE_MODULES = HERE.parent / ".venv" / "npm" / "node_modules"
+"""Where the Node.js clients find the ``ws`` package."""
 
 SERVE = (
     "import sys\n"
@@ -97,16 +110,86 @@ def driver(tables: Sequence[TableSpec], think: float, seed: int, go: Event, out:
             await ready.acquire()
         out.send("ready")
         await asyncio.to_thread(go.wait)
+        cpu = cpu_used()
         start.set()
         results = await asyncio.gather(*tasks, return_exceptions=True)
         failures = [repr(r) for r in results if isinstance(r, BaseException)]
         out.send({
-            "cpu": resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_SELF).ru_stime,
-            "spread": stats.spread, "moves": stats.moves, "errors": stats.errors, "resyncs": stats.resyncs,
+            "cpu": cpu_used() - cpu, "spread": stats.spread, "moves": stats.moves, "errors": stats.errors, "resyncs": stats.resyncs,
             "finished": stats.finished, "events": stats.events, "failures": failures,
         })
 
     run_loop(main())
+
+
+def cpu_used() -> float:
+    """The CPU seconds this process has used (user and system)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class PythonDriver:
+    """A driver process of Python clients (:func:`driver`)."""
+
+    def __init__(self, tables: Sequence[TableSpec], think: float, seed: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._go = context.Event()
+        self._pipe, theirs = context.Pipe(duplex=False)
+        self.process = context.Process(target=driver, args=(tables, think, seed, self._go, theirs))
+        self.process.start()
+
+    def wait_ready(self, timeout: float) -> None:
+        if not self._pipe.poll(timeout) or self._pipe.recv() != "ready":
+            raise RuntimeError("a driver did not get its clients seated")
+
+    def go(self) -> None:
+        self._go.set()
+
+    def result(self, timeout: float) -> dict[str, Any]:
+        if not self._pipe.poll(timeout):
+            raise RuntimeError("the games did not end in time")
+        got: dict[str, Any] = self._pipe.recv()
+        self.process.join(30)
+        return got
+
+
+class NodeDriver:
+    """A driver process of Node.js clients (``load_client.mjs``)."""
+
+    def __init__(self, tables: Sequence[TableSpec], think: float, seed: int) -> None:
+        self._dir = tempfile.TemporaryDirectory()
+        spec, self._out = Path(self._dir.name) / "spec.json", Path(self._dir.name) / "result.json"
+        spec.write_text(json.dumps({"tables": [dataclasses.asdict(t) for t in tables], "think": think, "seed": seed}))
+        env = {**os.environ, "NODE_PATH": str(NODE_MODULES)}
+        self.process = subprocess.Popen(["node", str(NODE_CLIENT), str(spec), str(self._out)],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+
+    def wait_ready(self, timeout: float) -> None:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()  # (bounded: the driver exits on a failure)
+        if line.strip() != "ready":
+            raise RuntimeError(f"a Node.js driver did not get its clients seated: {line!r}")
+
+    def go(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write("go\n")
+        self.process.stdin.flush()
+
+    def result(self, timeout: float) -> dict[str, Any]:
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise RuntimeError("the games did not end in time") from None
+        got: dict[str, Any] = json.loads(self._out.read_text())
+        got["events"] = {tid: {int(seq): seen for seq, seen in by_seq.items()} for tid, by_seq in got["events"].items()}
+        self._dir.cleanup()
+        return got
+
+
+def node_available() -> bool:
+    """Whether Node.js and its ``ws`` package are installed (``.venv/npm``)."""
+    return shutil.which("node") is not None and (NODE_MODULES / "ws").is_dir()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -215,34 +298,22 @@ def run(args: argparse.Namespace, url: str) -> int:
         for i in range(args.tables):
             made = post(f"http://127.0.0.1:{ports[i % len(ports)]}/api/tables", {"seats": seats, "target": args.target})
             specs.append(TableSpec(made["id"], tuple(
-                (ports[(i + s) % len(ports)], seat["token"]) for s, seat in enumerate(made["seats"])
+                (ports[(i + (s if args.spread == "seats" else 0)) % len(ports)], seat["token"])
+                for s, seat in enumerate(made["seats"])
             )))
-        context = multiprocessing.get_context("spawn")
-        go = context.Event()
-        pipes, drivers = [], []
-        for k in range(args.drivers):
-            mine, theirs = context.Pipe(duplex=False)
-            p = context.Process(target=driver, args=(specs[k :: args.drivers], args.think_ms / 1000, args.seed + k, go, theirs))
-            p.start()
-            pipes.append(mine)
-            drivers.append(p)
-        for pipe in pipes:
-            if not pipe.poll(300) or pipe.recv() != "ready":
-                raise RuntimeError("a driver did not get its clients seated")
+        kind = NodeDriver if args.client == "node" else PythonDriver
+        drivers = [kind(specs[k :: args.drivers], args.think_ms / 1000, args.seed + k) for k in range(args.drivers)]
+        for d in drivers:
+            d.wait_ready(300)
         cpu_before = [cpu_seconds(proc.pid) for proc in servers], postgres_seconds(), machine_seconds()
         start = time.perf_counter()
-        go.set()
-        results = []
-        for pipe in pipes:
-            if not pipe.poll(max(1.0, args.timeout - (time.perf_counter() - start))):
-                raise RuntimeError(f"the games did not end within {args.timeout} s")
-            results.append(pipe.recv())
+        for d in drivers:
+            d.go()
+        results = [d.result(max(1.0, args.timeout - (time.perf_counter() - start))) for d in drivers]
         elapsed = time.perf_counter() - start
         cpu_servers = sum(cpu_seconds(proc.pid) for proc in servers) - sum(cpu_before[0])
         cpu_postgres = postgres_seconds() - cpu_before[1]
         cpu_machine = machine_seconds() - cpu_before[2]
-        for p in drivers:
-            p.join(30)
     finally:
         for proc in servers:
             proc.terminate()
@@ -259,16 +330,20 @@ def run(args: argparse.Namespace, url: str) -> int:
     finished = sum(r["finished"] for r in results)
     p50 = statistics.median(spread) * 1000 if spread else float("nan")
     p99 = spread[min(len(spread) - 1, int(len(spread) * 0.99))] * 1000 if spread else float("nan")
-    print(f"processes: {args.processes}, tables: {args.tables}, clients: {4 * args.tables} in {args.drivers} drivers, "
-          f"target: {args.target}, think: {args.think_ms} ms")
+    print(f"processes: {args.processes}, tables: {args.tables} (spread by {args.spread}), clients: {4 * args.tables} "
+          f"in {args.drivers} {args.client} drivers, target: {args.target}, think: {args.think_ms} ms")
     print(f"elapsed: {elapsed:.1f} s, plays: {plays} in the logs, {len(spread)} measured on every other seat")
     print(f"latency play→broadcast on every other seat: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
           f"max {spread[-1] * 1000 if spread else 0:.1f} ms")
     print(f"finished games: {finished}/{args.tables}; errors: {len(errors)}; resyncs: {resyncs}; "
           f"client failures: {len(failures)}; log problems: {len(problems)}")
     cpu_drivers = sum(r["cpu"] for r in results)
-    print(f"CPU seconds while playing: servers {cpu_servers:.1f}, client drivers {cpu_drivers:.1f} (with their set-up), "
+    actions = sum(len(seen) for r in results for seen in r["events"].values())
+    print(f"CPU seconds while playing: servers {cpu_servers:.1f}, client drivers {cpu_drivers:.1f}, "
           f"postgres {cpu_postgres:.1f}; the whole machine {cpu_machine:.1f} of {elapsed * (os.cpu_count() or 1):.1f}")
+    if actions:
+        per = {"servers": cpu_servers, "clients": cpu_drivers, "postgres": cpu_postgres, "machine": cpu_machine}
+        print(f"CPU ms per action ({actions} actions): " + ", ".join(f"{k} {v / actions * 1000:.2f}" for k, v in per.items()))
     for problem in errors[:5] + failures[:5] + problems[:5]:
         print("  problem:", problem)
     print(f"backend=postgresql processes={args.processes} tables={args.tables} moves_per_s={plays / elapsed:.0f} "
@@ -282,6 +357,11 @@ def main() -> int:
     p.add_argument("--processes", type=int, default=2, help="server processes (default 2)")
     p.add_argument("--tables", type=int, default=1000)
     p.add_argument("--drivers", type=int, default=2, help="client driver processes (default 2)")
+    p.add_argument("--spread", choices=["seats", "tables"], default="seats",
+                   help="seats (default): seat s of table i on process (i + s) mod P, every table served by two "
+                        "processes; tables: all of table i on process i mod P (a proxy routing by table id)")
+    p.add_argument("--client", choices=["node", "python"], default="node" if node_available() else "python",
+                   help="the clients: Node.js (default, when node and .venv/npm's ws are installed) or Python")
     p.add_argument("--target", type=int, default=10, help="game target score (default 10: one or two rounds a game)")
     p.add_argument("--think-ms", type=float, default=500.0, help="mean pause before a client acts (ms; default 500)")
     p.add_argument("--seed", type=int, default=1)

@@ -1,7 +1,7 @@
 """Two bot specs on the same deals against the same field, and their paired difference.
 
     .venv/bin/python benchmarks/compare_bots.py SPEC_A SPEC_B [--field random] [--deals 100]
-        [--seed 500] [--jobs 2]
+        [--seed 500] [--jobs 2] [--head-to-head]
 
 Each spec sits in every seat rotation of the same ``--deals`` deals against three ``--field``
 bots with the same seeds, so the only difference between the two tournaments is the spec (the
@@ -12,12 +12,18 @@ of the round. Each spec's line gives its mean and 95th percentile of seconds per
 clock); the line before the last counts the rounds that went exactly alike (the same points,
 tricks and queen in every seat: two specs that decide alike, such as a bot with and without
 ``fast=0``, play every round alike). The last line is ``a=A b=B a_minus_b=D [L,H]``.
+
+With ``--head-to-head`` the two specs play each other instead, two seats each, alternating, on
+``--deals`` duplicate deals (as ``strength.py``'s item 4 does, without a field); the paired
+difference is then A's points per round minus B's at the same table.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+from strength import head_to_head, head_to_head_difference
 
 from hearts.arena import ArenaResult, interval_text, paired_difference, run_arena
 from hearts.rules import Rules
@@ -45,7 +51,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=500, help="default 500: other deals than strength.py's")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--head-to-head", action="store_true", help="A against B, two seats each (no field)")
     args = parser.parse_args(argv)
+    if args.head_to_head:
+        result = head_to_head(args.a, args.b, args.deals, args.jobs, args.seed)
+        diff, low, high = head_to_head_difference(result)
+        for bot in result.bots:
+            print(f"{bot.spec:<48} {bot.mean:6.2f} {interval_text(bot.ci_low, bot.ci_high)}  "
+                  f"mean {bot.time_mean:.4f} s  p95 {bot.time_p95:.4f} s")
+        a, b = result.bots
+        print(f"a={a.mean:.2f} b={b.mean:.2f} a_minus_b={diff:.2f} {interval_text(low, high, compact=True)}")
+        return 0
     first = play(args.a, args.field, args.deals, args.jobs, args.seed)
     second = play(args.b, args.field, args.deals, args.jobs, args.seed)
     diff, low, high = paired_difference(first, second)

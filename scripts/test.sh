@@ -12,9 +12,10 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
-# axe-core (from npm) for the web table's accessibility check; skipped with a reason without npm.
+# From npm: axe-core for the web table's accessibility check, ws for the load benchmark's Node.js
+# clients (one install: a second would remove the first's packages); skipped with a reason without npm.
 if command -v npm >/dev/null 2>&1; then
-  npm install --prefix .venv/npm --no-save --no-audit --no-fund --silent axe-core@4 >/dev/null || true
+  npm install --prefix .venv/npm --no-save --no-audit --no-fund --silent axe-core@4 ws@8 >/dev/null || true
 fi
 .venv/bin/ruff check src tests benchmarks examples
 .venv/bin/mypy

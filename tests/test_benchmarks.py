@@ -26,7 +26,7 @@ def load(name: str) -> ModuleType:
 
 LAST_LINE = re.compile(
     r"^heuristic_vs_random=-?\d+\.\d\d hard_vs_random=-?\d+\.\d\d hard_vs_heuristic=-?\d+\.\d\d "
-    r"hard_p95_s=\d+\.\d\d$"
+    r"hard_p95_s=\d+\.\d\d hard_ms=\d+\.\d expert_minus_hard=(-?\d+\.\d\d) expert_p95_s=\d+\.\d\d$"
 )
 
 
@@ -34,7 +34,7 @@ def test_strength_last_line_and_reference(capsys: pytest.CaptureFixture[str]) ->
     pytest.importorskip("pyspiel")
     strength = load("strength")
     args = ["--deals-fast", "2", "--deals", "3", "--jobs", "1", "--hard", "search:iterations=40",
-            "--reference-simulations", "40"]
+            "--reference-simulations", "40", "--deals-h2h", "2", "--expert", "search:iterations=60"]
     assert strength.main(args) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert LAST_LINE.match(lines[-1]), lines[-1]
@@ -46,3 +46,102 @@ def test_strength_last_line_and_reference(capsys: pytest.CaptureFixture[str]) ->
     ismcts, diff = float(match.group(1)), float(match.group(2))
     # Every deal is played in all four rotations by both, so the paired mean is the difference of means.
     assert diff == pytest.approx(float(hard.group(1)) - ismcts, abs=0.011)
+
+
+def test_strength_head_to_head_item(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--quick``: the last line as the issue fixes it, and F (``expert_minus_hard``) the
+    paired difference of the head-to-head item: two seats each, alternating, both seatings of
+    every deal, so F is the difference of the two entrants' means over the same rounds."""
+    strength = load("strength")
+    assert strength.main(["--quick", "--jobs", "1"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    match = LAST_LINE.match(lines[-1])
+    assert match, lines[-1]
+    summary = next(line for line in lines if line.startswith("expert_minus_hard="))
+    means = re.search(r"expert vs hard\s+(-?\d+\.\d\d)", "\n".join(lines))
+    hard = re.search(r"hard there: (-?\d+\.\d\d)", summary)
+    assert means and hard
+    assert float(match.group(1)) == pytest.approx(float(means.group(1)) - float(hard.group(1)), abs=0.011)
+    assert re.search(r"\[-?\d+\.\d\d,-?\d+\.\d\d\] over 3 deals", summary), summary
+
+
+def test_head_to_head_difference_pairs_the_deals() -> None:
+    """The paired difference of a pairwise tournament: per deal, the first entrant's points
+    minus the second's, over the same rounds; ``heuristic`` beats ``random`` clearly."""
+    from hearts.arena import run_arena
+    from hearts.rules import Rules
+
+    strength = load("strength")
+    result = run_arena(["heuristic", "random"], Rules(), rounds=30, seed=4, pairwise=True)
+    diff, low, high = strength.head_to_head_difference(result)
+    assert diff == pytest.approx(result.bots[0].mean - result.bots[1].mean)
+    assert low < diff < high < 0
+
+
+# --- the cluster load benchmark (issue 14) ---------------------------------------------------
+
+CLUSTER_LAST_LINE = re.compile(
+    r"^backend=postgresql processes=2 tables=2 moves_per_s=\d+ p99_ms=\d+\.\d lost=(\d+)$"
+)
+
+
+@pytest.mark.parametrize("client", ["node", "python"])
+def test_cluster_load_last_line_at_a_tiny_size(client: str) -> None:
+    """``cluster_load.py`` with two server processes and two tables (quick moves): both client
+    kinds play every game to its end, every log replays (exit code 0) and nothing is lost; the
+    last line is the issue's, and the CPU of each part is reported per action."""
+    import os
+    import subprocess
+
+    pg = os.environ.get("PYHEARTS_TEST_PG")
+    if not pg:
+        pytest.skip("PYHEARTS_TEST_PG is not set (export PYHEARTS_TEST_PG=$(scripts/postgres.sh))")
+    import shutil
+
+    if client == "node" and not (shutil.which("node") and (ROOT / ".venv" / "npm" / "node_modules" / "ws").is_dir()):
+        pytest.skip("Node.js or its ws package is missing (npm install --prefix .venv/npm --no-save ws@8)")
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "cluster_load.py"), "--tables", "2", "--processes", "2",
+         "--think-ms", "5", "--client", client, "--db", pg, "--timeout", "120"],
+        capture_output=True, text=True, timeout=300,
+    )
+    lines = run.stdout.strip().splitlines()
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    match = CLUSTER_LAST_LINE.match(lines[-1])
+    assert match and match[1] == "0", lines[-1]
+    assert any(line.startswith("CPU ms per action (") for line in lines)
+    assert "finished games: 2/2; errors: 0; resyncs: 0; client failures: 0; log problems: 0" in run.stdout
+
+
+def test_pg_floor_last_line_at_a_tiny_size() -> None:
+    """``pg_floor.py`` appends and hears every action it asked for, and says what it cost."""
+    import os
+    import subprocess
+
+    pg = os.environ.get("PYHEARTS_TEST_PG")
+    if not pg:
+        pytest.skip("PYHEARTS_TEST_PG is not set (export PYHEARTS_TEST_PG=$(scripts/postgres.sh))")
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "pg_floor.py"), "--rate", "200", "--seconds", "1",
+         "--tables", "10", "--db", pg],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    last = run.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"pg_floor rate=200 achieved=\d+ postgres_ms=\d+\.\d{3} client_ms=\d+\.\d{3}", last), last
+
+
+def test_bot_throughput_compares_the_kernels(capsys: pytest.CaptureFixture[str]) -> None:
+    """``bot_throughput.py``: a bot worker's decisions (pickled bot and view,
+    ``decide_and_return``) per CPU-second with the compiled kernel and without, and their ratio:
+    the compiled search makes several times the decisions."""
+    pytest.importorskip("numba")
+    load("levels")  # bot_throughput imports it by name, as run from benchmarks/
+    throughput = load("bot_throughput")
+    assert throughput.main(["search:iterations=300", "--decisions", "6", "--no-pool"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    match = re.match(r"^search:iterations=300_fast_per_cpu_s=(\d+\.\d) search:iterations=300_pure_per_cpu_s=(\d+\.\d) "
+                     r"search:iterations=300_ratio=(\d+\.\d)$", last)
+    assert match, last
+    fast, pure, ratio = map(float, match.groups())
+    assert ratio == pytest.approx(fast / pure, abs=0.1) and ratio > 2

@@ -134,7 +134,8 @@ def test_bots_play_with_one_person(server: ServerProcess) -> None:
     c = asyncio.run(main())
     assert c.state is not None and c.state["view"]["game_over"]
     assert audit_r7(server.db, table["id"], [c]) > 10
-    check_export(server, table["id"], names=["Me"] + ["Bot (easy)"] * 3, bots=[None] + ["easy"] * 3)
+    names = ["Me"] + [s["name"] for s in table["seats"][1:]]  # the bots' own names (issue 15)
+    check_export(server, table["id"], names=names, bots=[None] + ["easy"] * 3)
 
 
 async def sync(c: Client) -> dict[str, Any]:
@@ -569,7 +570,8 @@ def test_a_bots_game_is_logged_restored_and_exported(database: Database) -> None
     table = asyncio.run(main())
     loaded = record.loads(json.dumps(record.game_to_dict(table.record())))
     assert isinstance(loaded, record.GameRecord)
-    assert loaded.seats == tuple(record.Seat("Bot (easy)", "easy") for _ in range(4))
+    assert loaded.seats == tuple(record.Seat(s.name or "", "easy") for s in table.seats)
+    assert len({s.name for s in loaded.seats}) == 4  # each bot a name of its own (issue 15)
     assert loaded.game.seed == table.game.seed and loaded.game.history == table.game.history
 
 

@@ -430,7 +430,7 @@ def test_invite_links_use_the_public_url_never_the_host_header(tmp_path: Path) -
         evil = {"Host": "evil.example", "X-Forwarded-Host": "evil.example"}
         for server, base in ((public, "https://hearts.example/play"), (plain, f"http://127.0.0.1:{plain.port}")):
             status, _, table = request(
-                "POST", server.url + "/api/tables", {"seats": [HUMANS[0], {"kind": "open"}] * 2}, evil
+                "POST", server.url + "/api/tables", {"seats": [HUMANS[0], {"kind": "open"}, HUMANS[1], {"kind": "open"}]}, evil
             )
             assert status == 201
             tid, token = table["id"], table["seats"][0]["token"]

@@ -178,7 +178,7 @@ def test_the_game_over_screen_shows_the_winner(
     game = record(server, away_table["id"]).game
     winners = game.winners
     assert winners
-    names = ["Pat"] + ["Bot (easy)"] * 3
+    names = ["Pat"] + [f"{s['name']} (easy)" for s in away_table["seats"][1:]]  # the bots' names, with their level
     for viewport, name in ((DESKTOP, "game_over"), (PHONE, "game_over_phone")):
         ctx = context(browser, viewport)
         page = page_of(ctx)

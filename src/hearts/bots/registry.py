@@ -45,6 +45,9 @@ LEVELS: dict[str, str] = {
 }
 """Difficulty levels for people, each a bot spec."""
 
+HINT_BOT = "search:iterations=400"
+"""The bot that gives people hints (the terminal table's and the web table's)."""
+
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from ``name``, ``name:key=value,key=value`` or a level (``easy`` … ``expert``);

@@ -37,6 +37,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "longer than the longest think)",
     )
     p.add_argument(
+        "--reviews",
+        type=int,
+        default=1,
+        metavar="N",
+        help="game reviews computed at once, at a lower priority than the bots' moves (default 1; 0: none here)",
+    )
+    p.add_argument(
         "--log-level", default="info", choices=("debug", "info", "warning", "error"), help="JSON logs from this level up"
     )
     p.set_defaults(run=run)
@@ -55,13 +62,16 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         return usage_error(streams.stderr, NAME, f"--jobs must be 1 or more, not {jobs}")
     if not lease > 0:
         return usage_error(streams.stderr, NAME, f"--lease must be more than 0 seconds, not {lease}")
+    if args.reviews < 0:
+        return usage_error(streams.stderr, NAME, f"--reviews must be 0 or more, not {args.reviews}")
     if args.processes is not None and args.processes < 0:
         return usage_error(streams.stderr, NAME, f"--processes must be 0 (threads) or more, not {args.processes}")
     try:
         if not is_postgres(args.db):
             return usage_error(streams.stderr, NAME, f"--db must be a PostgreSQL URL (postgresql://…), not {args.db!r}: "
                                "with SQLite, the server runs its bots itself")
-        run_worker(WorkerOptions(args.db, jobs=jobs, processes=args.processes, lease=lease, log_level=args.log_level))
+        run_worker(WorkerOptions(args.db, jobs=jobs, processes=args.processes, lease=lease, log_level=args.log_level,
+                                 reviews=args.reviews))
     except (ImportError, StoreError, ValueError) as e:
         return usage_error(streams.stderr, NAME, " ".join(str(e).split()))
     return 0

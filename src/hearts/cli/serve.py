@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from hearts.cli.common import Streams, usage_error
+from hearts.review import DEFAULT_BUDGET
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -68,6 +69,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="PostgreSQL: bot moves this service's bot worker makes at once (default 16; "
         "0: none here, run 'hearts bot-worker')",
     )
+    p.add_argument(
+        "--review-budget",
+        type=int,
+        default=DEFAULT_BUDGET,
+        metavar="N",
+        help=f"sampled deals per decision of the game reviews players ask for (default {DEFAULT_BUDGET}; "
+        "fewer: faster, less precise)",
+    )
     p.set_defaults(run=run)
 
 
@@ -95,6 +104,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             forwarded_allow_ips=args.forwarded_allow_ips,
             workers=args.workers,
             bot_jobs=DEFAULT_BOT_JOBS if args.bot_jobs is None else args.bot_jobs,
+            review_budget=args.review_budget,
         )
     except (ValueError, ImportError) as e:
         return usage_error(streams.stderr, "serve", str(e))

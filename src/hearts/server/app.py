@@ -6,6 +6,10 @@ HTTP::
     GET  /                         the client (lobby and table, one page)
     GET  /t/{id}                   the same page, opened on a table (invite: /t/{id}#seat=2&token=…;
                                    watch as a spectator: /t/{id}#watch)
+    GET  /me, /games, /leaderboard, /replay/{id}
+                                   the same page, opened on your profile (import one:
+                                   /me#import=<key>), your games, the leaderboard, or the replay of
+                                   a finished game (/replay/{id}?seat=S&review=1: with seat S's review)
     GET  /cards/{QS}.svg           a card face drawn by the package (/cards/back.svg: the back)
     GET  /api/config               presets, the rule options' specs (Rules.options()), bot levels,
                                    the invite links' base and the limits a form needs
@@ -14,14 +18,34 @@ HTTP::
     GET  /api/tables               the unfinished tables listed in the lobby (a free seat first)
     GET  /api/tables/{id}          a table's public facts
     POST /api/tables/{id}/join     {seat?, name?} (protocol.JoinRequest) → {seat, token, link}
+    POST /api/tables/{id}/claim    {token} → {seat}: link the seat of this token to your profile
+    GET  /api/tables/{id}/replay   a finished game step by step (players.replay_steps: every hand,
+                                   the trick, points, each round's scores); 403 before it is over (R7)
+    POST /api/players              {name} → {id, name, key}: a new player profile (no password: keep
+                                   the key; only its hash is stored)
+    GET  /api/me                   your profile {id, name, rating: {mu, sigma, rating, games}}
+    PATCH /api/me                  {name} → your profile, renamed
+    GET  /api/me/games             {games: [...]}: every table you sat at, newest first
+    GET  /api/leaderboard          {players: [...], me}: rated players and the bots' fixed anchors, by
+                                   conservative rating (mu − 3σ)
     GET  /api/tables/{id}/record   the game record (version 2: rules, seats with names and bot specs,
                                    seed, deals, actions), once the game is over (R7: deals are
                                    secret before)
+    POST /api/tables/{id}/review   {seat} → {seat, status, done, total}: review that seat's decisions
+                                   in the background (:mod:`hearts.server.reviews`), once the game
+                                   is over (409 before: R7)
+    GET  /api/tables/{id}/review?seat=S  → {seat, status: none|queued|running|done|failed, done,
+                                   total, review?}: its progress, and the review once done
     GET  /healthz                  {ok, tables, connections, database}: 200, or 503 when the
                                    database does not answer (tables and connections: this
                                    process's)
     GET  /metrics                  Prometheus metrics (:mod:`hearts.server.metrics`)
     WS   /ws/{id}                  play, or watch (:mod:`hearts.server.protocol`, :mod:`.session`)
+
+Player profiles (:mod:`hearts.server.players`): a request acts as a profile with
+``Authorization: Bearer <key>`` — needed by ``/api/me`` and a claim, optional when creating or
+joining a table (the seat is then the profile's; a ``rated`` table, :mod:`.ratings`, needs it);
+a missing or unknown key is a 401.
 
 Every request is held to the server's :class:`~hearts.server.limits.Limits`: a body is read
 only up to ``max_body`` bytes (413 beyond), a ``POST`` must be JSON (415), JSON is read by
@@ -40,6 +64,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import ipaddress
 import logging
@@ -73,10 +98,35 @@ from hearts.server.cardsvg import back_svg, card_svg
 from hearts.server.limits import DEFAULT_LIMITS, AddressGuard, Limits, RateLimited, Refused, address_key
 from hearts.server.logs import fields
 from hearts.server.metrics import CONTENT_TYPE, Metrics
+from hearts.server.players import (
+    ClaimRequest,
+    NameRequest,
+    Outcomes,
+    Unauthorized,
+    authenticate,
+    create_player,
+    for_player,
+    my_games,
+    optional_player,
+    profile_dict,
+    rating_dict,
+    replay_steps,
+)
 from hearts.server.protocol import STAND_IN, JoinRequest, TableRequest, decode_json
+from hearts.server.ratings import anchors, settle_pending
+from hearts.server.reviews import DEFAULT_BUDGET, ReviewRunner
+from hearts.server.reviews import ask as ask_review
+from hearts.server.reviews import status as review_status
 from hearts.server.session import Session
-from hearts.server.storage import StoreError, StoreUnavailable, describe_url, is_postgres, open_storage
-from hearts.server.tables import Manager, Table, TableError
+from hearts.server.storage import (
+    SeatConflict,
+    StoreError,
+    StoreUnavailable,
+    describe_url,
+    is_postgres,
+    open_storage,
+)
+from hearts.server.tables import TABLE_ID, Manager, Table, TableError
 
 log = logging.getLogger("hearts.server")
 
@@ -103,17 +153,27 @@ def create_app(
     bot_delay: float = 0.7,
     bot_workers: int | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    review_budget: int = DEFAULT_BUDGET,
 ) -> Starlette:
     """The app. ``db``: ``sqlite:///PATH`` or a path (default: the user's data directory), or
     ``postgresql://USER@HOST:PORT/DBNAME``, opened when the app starts (in its event loop) and
     closed when it stops; ``public_url``: the base of invite links
     (``https://hearts.example``); ``bot_delay``: the pause before each bot move (seconds);
     ``bot_workers``: processes the bots think in on SQLite (0: threads; default: one per core,
-    at most four) — on PostgreSQL, bots are jobs for bot workers."""
+    at most four) — on PostgreSQL, bots are jobs for bot workers; ``review_budget``: sampled
+    deals per decision of the game reviews asked for (computed by this process on SQLite, by
+    the bot workers on PostgreSQL)."""
     public_url = check_public_url(public_url)
+    if isinstance(review_budget, bool) or not isinstance(review_budget, int) or review_budget < 4:
+        raise ValueError(f"the review budget is a whole number of sampled deals >= 4, not {review_budget!r}")
     guard = AddressGuard(limits)
     metrics = Metrics()
     state: dict[str, Manager] = {}
+    outcomes = Outcomes()
+    replays: dict[str, dict[str, Any]] = {}
+    """The replays of finished games this process made (the newest 64: they cannot change)."""
+    reviewer: list[ReviewRunner] = []
+    """The review runner of this process (SQLite: the server computes the reviews itself)."""
 
     def manager() -> Manager:
         return state["manager"]
@@ -128,8 +188,20 @@ def create_app(
             restored = await m.start()
             log.info("started", extra=fields(tables_restored=restored, public_url=public_url, database=store.name))
             try:
+                await settle_pending(store)  # rated games whose process stopped before rating them
+            except StoreError:
+                log.exception("the rated games left unrated could not be looked for")
+            reviews: asyncio.Task[None] | None = None
+            if store.jobs is None:  # SQLite: no bot workers, this process runs the reviews
+                reviewer.append(ReviewRunner(store))
+                reviews = asyncio.get_running_loop().create_task(reviewer[0].run())
+            try:
                 yield
             finally:
+                if reviews is not None:
+                    reviews.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await reviews
                 await m.shutdown()
         finally:
             await store.close()
@@ -171,6 +243,7 @@ def create_app(
                 "stand_in": STAND_IN,
                 "max_turn_timer": limits.max_turn_timer,
                 "max_name": limits.max_name,
+                "max_chat": limits.max_chat,
                 "public_url": public_url,
                 "local_only": is_loopback(public_url),
             }
@@ -179,7 +252,12 @@ def create_app(
     async def create(request: Request) -> Response:
         address = address_key(request.client.host if request.client else None)
         guard.hit("tables", address)
-        table, tokens = await manager().create(TableRequest.parse(await read_json(request, limits), limits), address)
+        table_request = TableRequest.parse(await read_json(request, limits), limits)
+        player = await optional_player(manager().store, request.headers.get("authorization"))
+        table_request, mine = for_player(table_request, player)
+        table, tokens = await manager().create(table_request, address)
+        if player is not None and mine is not None:
+            await manager().store.link_seat(table.id, mine, player.id)
         seats = []
         for s, info in enumerate(table.seats):
             entry: dict[str, Any] = {"seat": s, "kind": info.kind, "name": info.name, "bot": info.bot}
@@ -190,6 +268,7 @@ def create_app(
         out: dict[str, Any] = {
             "id": table.id, "seats": seats, "rules": table.rules.to_dict(), "spectators": table.spectators,
             "listed": table.listed, "turn_timer": table.turn_timer, "stand_in": table.stand_in,
+            "rated": table_request.rated,
         }
         if table.spectators:
             out["watch"] = f"{public_url}/t/{table.id}#watch"
@@ -204,8 +283,84 @@ def create_app(
     async def join(request: Request) -> Response:
         guard.hit("joins", address_key(request.client.host if request.client else None))
         table = await find(request)
-        seat, token = await manager().join(table.id, JoinRequest.parse(await read_json(request, limits), limits))
+        join_request = JoinRequest.parse(await read_json(request, limits), limits)
+        store = manager().store
+        player = await optional_player(store, request.headers.get("authorization"))
+        row = await store.table(table.id)
+        if row is not None and row.config.get("rated"):
+            if player is None:
+                raise Unauthorized("this table is rated: join it with your player profile (make one first)")
+            if any(s.player_id == player.id for s in await store.seats(table.id)):
+                raise TableError("you already sit at this rated table", 409, "seated")
+        if player is not None and join_request.name is None:
+            join_request = dataclasses.replace(join_request, name=player.name)
+        seat, token = await manager().join(table.id, join_request)
+        if player is not None:
+            await store.link_seat(table.id, seat, player.id)
         return api({"seat": seat, "token": token, "link": link(table.id, seat, token)})
+
+    async def claim(request: Request) -> Response:
+        table = await find(request)
+        store = manager().store
+        player = await authenticate(store, request.headers.get("authorization"))
+        claimed = ClaimRequest.parse(await read_json(request, limits))
+        seat = await table.find_seat(claimed.token)
+        if seat is None:
+            raise TableError("this token opens no seat at this table", 403, "bad_token")
+        try:
+            await store.link_seat(table.id, seat, player.id)
+        except SeatConflict:
+            raise TableError(f"seat {seat + 1} is another player's", 409, "seated") from None
+        return api({"seat": seat, "player": player.id})
+
+    async def replay(request: Request) -> Response:
+        table_id = request.path_params["table_id"]
+        kept = replays.get(table_id)
+        if kept is None:
+            store = manager().store
+            row = await store.table(table_id) if TABLE_ID.fullmatch(table_id) else None
+            if row is None:
+                raise TableError("there is no such table", 404, "no_table")
+            if not row.finished:
+                raise TableError("the replay is shown when the game is over (R7)", 403, "not_over")
+            kept = replay_steps(table_id, row, await store.seats(table_id), await store.actions(table_id))
+            replays[table_id] = kept
+            while len(replays) > 64:
+                replays.pop(next(iter(replays)))
+        return api(kept)
+
+    async def new_player(request: Request) -> Response:
+        guard.hit("joins", address_key(request.client.host if request.client else None))
+        name = NameRequest.parse(await read_json(request, limits), limits).name
+        player, key = await create_player(manager().store, name)
+        log.info("player created", extra=fields(player=player.id))
+        return api({"id": player.id, "name": player.name, "key": key}, 201)
+
+    async def me(request: Request) -> Response:
+        store = manager().store
+        player = await authenticate(store, request.headers.get("authorization"))
+        if request.method == "PATCH":
+            name = NameRequest.parse(await read_json(request, limits), limits).name
+            await store.rename_player(player.id, name)
+            player = dataclasses.replace(player, name=name)
+        return api(profile_dict(player))
+
+    async def games(request: Request) -> Response:
+        store = manager().store
+        player = await authenticate(store, request.headers.get("authorization"))
+        return api({"games": await my_games(store, player.id, outcomes)})
+
+    async def leaderboard(request: Request) -> Response:
+        store = manager().store
+        player = await optional_player(store, request.headers.get("authorization"))
+        rows = [
+            {"name": p.name, "bot": None, **rating_dict(p.mu, p.sigma, p.games),
+             "you": player is not None and p.id == player.id}
+            for p in await store.leaderboard()
+        ]
+        rows += [{**{k: v for k, v in a.items() if k != "id"}, "you": False} for a in anchors()]
+        rows.sort(key=lambda r: -r["rating"])
+        return api({"players": rows, "me": None if player is None else profile_dict(player)})
 
     async def record(request: Request) -> Response:
         table = await find(request)
@@ -213,6 +368,21 @@ def create_app(
             if not table.game.is_over:
                 raise TableError("the record is published when the game is over (R7)", 403, "not_over")
             return api(game_to_dict(table.record()))
+
+    async def ask_for_review(request: Request) -> Response:
+        address = address_key(request.client.host if request.client else None)
+        body = await read_json(request, limits)
+        out, queued = await ask_review(
+            manager().store, request.path_params["table_id"], body, budget=review_budget, guard=guard,
+            address=address, limits=limits,
+        )
+        if queued and reviewer:
+            reviewer[0].wake()
+        return api(out, 202 if queued else 200)
+
+    async def review(request: Request) -> Response:
+        return api(await review_status(manager().store, request.path_params["table_id"],
+                                       request.query_params.get("seat")))
 
     async def healthz(request: Request) -> Response:
         m = manager()
@@ -237,6 +407,8 @@ def create_app(
         assert isinstance(exc, Refused)
         metrics.refused.labels(exc.code).inc()
         response = api({"error": str(exc)}, exc.status)
+        if isinstance(exc, Unauthorized):
+            response.headers["WWW-Authenticate"] = 'Bearer realm="pyhearts player profile"'
         if isinstance(exc, RateLimited) and exc.retry_after is not None:
             response.headers["Retry-After"] = str(exc.retry_after)
         return response
@@ -251,6 +423,10 @@ def create_app(
     routes = [
         Route("/", page),
         Route("/t/{table_id}", page),
+        Route("/me", page),
+        Route("/games", page),
+        Route("/leaderboard", page),
+        Route("/replay/{table_id}", page),
         Route("/cards/{code}.svg", card),
         Route("/api/config", config),
         Route("/api/tables", create, methods=["POST"]),
@@ -258,6 +434,14 @@ def create_app(
         Route("/api/tables/{table_id}", show),
         Route("/api/tables/{table_id}/join", join, methods=["POST"]),
         Route("/api/tables/{table_id}/record", record),
+        Route("/api/tables/{table_id}/replay", replay),
+        Route("/api/tables/{table_id}/claim", claim, methods=["POST"]),
+        Route("/api/players", new_player, methods=["POST"]),
+        Route("/api/me", me, methods=["GET", "PATCH"]),
+        Route("/api/me/games", games),
+        Route("/api/leaderboard", leaderboard),
+        Route("/api/tables/{table_id}/review", ask_for_review, methods=["POST"]),
+        Route("/api/tables/{table_id}/review", review, methods=["GET"]),
         Route("/healthz", healthz),
         Route("/metrics", prometheus),
         WebSocketRoute("/ws/{table_id}", play),
@@ -417,6 +601,8 @@ class AppFactory:
     log_level: str
     parent: int | None = None
     """The supervisor of a worker process: the worker exits when it is gone (SIGKILL)."""
+    review_budget: int = DEFAULT_BUDGET
+    """Sampled deals per decision of the game reviews asked for."""
 
     def __call__(self) -> Starlette:
         logs.configure(self.log_level)
@@ -431,7 +617,7 @@ class AppFactory:
         gc.set_threshold(50_000, 50, 1000)
         return create_app(
             self.db, public_url=self.public_url, bot_delay=self.bot_delay, bot_workers=self.bot_workers,
-            limits=self.limits,
+            limits=self.limits, review_budget=self.review_budget,
         )
 
 
@@ -452,6 +638,7 @@ def serve(
     forwarded_allow_ips: str | None = None,
     workers: int = 1,
     bot_jobs: int = DEFAULT_BOT_JOBS,
+    review_budget: int = DEFAULT_BUDGET,
 ) -> None:
     """Run the server (``hearts serve``) until interrupted: listen on ``host``:``port``, open
     the database ``db``, then print the address; JSON logs go to standard error from
@@ -466,7 +653,9 @@ def serve(
     again), and a bot worker process makes the bots' moves, ``bot_jobs`` at once, thinking in
     ``bot_workers`` processes (``bot_jobs=0``: none here — run ``hearts bot-worker``
     elsewhere). SQLite is served by one process, whose bots think in ``bot_workers``
-    processes. Raises :class:`ServeError` (one line) when it cannot start.
+    processes. ``review_budget``: sampled deals per decision of the game reviews asked for
+    (:mod:`hearts.server.reviews`; fewer: faster and less precise). Raises :class:`ServeError`
+    (one line) when it cannot start.
     """
     import uvicorn
     from uvicorn.supervisors import Multiprocess
@@ -480,6 +669,8 @@ def serve(
         raise ServeError(f"--workers must be 1 or more, not {workers}")
     if bot_jobs < 0:
         raise ServeError(f"--bot-jobs must be 0 or more, not {bot_jobs}")
+    if review_budget < 4:
+        raise ServeError(f"--review-budget must be 4 sampled deals or more, not {review_budget}")
     if workers > 1 and not is_postgres(db):
         raise ServeError(f"--workers {workers} needs PostgreSQL (--db postgresql://…): a SQLite database is "
                          "served by one process")
@@ -489,7 +680,7 @@ def serve(
         name = check_database(db)
         bound = url_of(host, sock.getsockname()[1])
         factory = AppFactory(db, public or bound, bot_delay, bot_workers, limits, log_level,
-                             parent=os.getpid() if workers > 1 else None)
+                             parent=os.getpid() if workers > 1 else None, review_budget=review_budget)
         print(f"pyhearts web table on {bound}/  (database: {name})", flush=True)
         if public is not None:
             print(f"invite links: {public}/", flush=True)

@@ -39,7 +39,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Final, Literal
 
 from hearts.actions import Action
-from hearts.bots import Bot
+from hearts.bots import Bot, make_bot
+from hearts.bots.registry import HINT_BOT
 from hearts.game import Game
 from hearts.server.metrics import Metrics
 from hearts.view import View
@@ -122,6 +123,20 @@ class BotPool:
             return await chosen.run(bot, view)
         finally:
             chosen.slots.release()
+
+    async def hint(self, view: View, seed: int) -> Action:
+        """What the hint bot (:data:`~hearts.bots.registry.HINT_BOT`, the search) would do for
+        ``view`` — the asking seat's view only (R7) — with ``seed``: the same view and seed
+        give the same hint. It thinks in the ``people`` lane.
+
+        >>> from hearts import Game, Rules
+        >>> view = View.of(Game(Rules(), seed=2), 0)
+        >>> pool = BotPool(workers=0)
+        >>> asyncio.run(pool.hint(view, 5)) == asyncio.run(pool.hint(view, 5))
+        True
+        """
+        action, _ = await self.decide(make_bot(HINT_BOT, seed=seed), view, "people")
+        return action
 
     def shutdown(self) -> None:
         for lane in self._lanes.values():

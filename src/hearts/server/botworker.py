@@ -16,6 +16,12 @@ longer to act is done. The server processes hear the action like any other (``NO
 
 A worker killed mid-think holds its job until the lease runs out; then another worker claims
 it and makes the move. The lease must outlast the longest think (a search bot's ``time``).
+
+A worker also computes the game reviews players ask for (:mod:`hearts.server.reviews`),
+``reviews`` at once (default one), each in a process of its own at a lower OS priority than
+the bots' (:data:`~hearts.server.reviews.REVIEW_NICE`): the bot moves come first. A review's
+claim is renewed about every second, so a killed worker's review is taken over once its
+``lease`` has run out.
 """
 
 from __future__ import annotations
@@ -42,8 +48,11 @@ from hearts.server import logs
 from hearts.server.botpool import BotPool, Lane, fallback, watch_parent
 from hearts.server.logs import fields
 from hearts.server.protocol import STAND_IN
+from hearts.server.ratings import settle
+from hearts.server.reviews import ReviewRunner
 from hearts.server.storage import (
     BotJob,
+    HintJob,
     JobNotice,
     Notice,
     SeatRow,
@@ -88,12 +97,14 @@ class BotWorker:
         lease: float = DEFAULT_LEASE,
         name: str | None = None,
         idle: float = 1.0,
+        reviews: int = 1,
     ) -> None:
         queue = store.jobs
         if queue is None:
             raise ValueError(f"the database {store.name} holds no bot jobs: bot workers need PostgreSQL")
-        if jobs < 1 or lease <= 0:
-            raise ValueError(f"a bot worker needs jobs >= 1 and a lease > 0 s, not {jobs} and {lease}")
+        if jobs < 1 or lease <= 0 or reviews < 0:
+            raise ValueError(f"a bot worker needs jobs >= 1, reviews >= 0 and a lease > 0 s, not {jobs}, {reviews} "
+                             f"and {lease}")
         self.store = store
         self.queue = queue
         self.pool = pool
@@ -102,6 +113,10 @@ class BotWorker:
         self.name = name or f"{socket.gethostname()}:{os.getpid()}"
         self.idle = idle
         """Seconds between looks for jobs when none is announced (leases run out unannounced)."""
+        self.reviewers = [
+            ReviewRunner(store, name=f"{self.name}:review{k}", lease=lease, idle=idle) for k in range(reviews)
+        ]
+        """The game reviews this worker computes at once (:mod:`hearts.server.reviews`)."""
         self._wake = asyncio.Event()
 
     async def run(self) -> None:
@@ -110,6 +125,7 @@ class BotWorker:
         await asyncio.gather(
             follow(self.store, listener, self._hear, self._wake.set),
             *(self._slot() for _ in range(self.jobs)),
+            *(reviewer.run() for reviewer in self.reviewers),
         )
 
     def _hear(self, notice: Notice) -> None:
@@ -123,9 +139,13 @@ class BotWorker:
             self._wake.clear()
             try:
                 job = await self.queue.claim_bot_job(self.name, self.lease)
+                hint = None if job is not None else await self.queue.claim_hint_job(self.name, self.lease)
             except Exception:  # the database is away: look again later
                 log.exception("cannot claim a bot job", extra=fields(worker=self.name))
-                job = None
+                job = hint = None
+            if hint is not None:
+                await self.do_hint(hint)
+                continue
             if job is None:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), self.idle)
@@ -151,6 +171,26 @@ class BotWorker:
             log.warning("a bot job's lease ran out before it was done", extra=fields(
                 table=job.table_id, seat=job.seat, worker=self.name))
 
+    async def do_hint(self, job: HintJob) -> None:
+        """Compute a claimed hint job from the seat's view only (R7), with the same seed as the
+        server's own pool would (:func:`job_seed`), and store it (announced to the asking
+        process); a job whose position has moved on is dropped. A failure leaves the job to be
+        claimed again when its lease runs out."""
+        try:
+            stored = await load_game(self.store, job.table_id)
+            game = None if stored is None else stored.game
+            if stored is None or game is None or len(game.history) != job.seq or job.seat not in game.actors():
+                await self.queue.complete_hint_job(job, None)
+                return
+            seed = job_seed(stored.row.seed, job.seat, job.seq)
+            action = await self.pool.hint(View.of(game, job.seat), seed)
+            await self.queue.complete_hint_job(job, to_dict(action))
+            log.info("hint", extra=fields(table=job.table_id, seat=job.seat, seq=job.seq, worker=self.name))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("a hint job failed", extra=fields(table=job.table_id, seat=job.seat))
+
     async def _move(self, job: BotJob) -> None:
         stored = await load_game(self.store, job.table_id)
         if stored is None:
@@ -171,17 +211,23 @@ class BotWorker:
             action = await self._decide(game, job.seat, spec, job_seed(stored.row.seed, job.seat, seq), lane)
             before = game.actors()
             game.apply(action)
+            by = "bot" if seats[job.seat].kind == "bot" else "stand_in"
             try:
                 await self.store.append(job.table_id, seq + 1, action, finished=game.is_over,
-                                        bots=new_bot_turns(game, seats, action, before))
+                                        bots=new_bot_turns(game, seats, action, before), by=by)
             except SeqConflict:  # another action was logged there meanwhile: look again
                 game.undo()
                 seats = await self._caught_up(job.table_id, game)
                 continue
             log.info("action", extra=fields(
                 table=job.table_id, seat=job.seat, action=to_dict(action)["type"],
-                by="bot" if seats[job.seat].kind == "bot" else "stand_in", worker=self.name, attempt=job.attempt,
+                by=by, worker=self.name, attempt=job.attempt,
             ))
+            if game.is_over:  # a rated game's ratings (the store rates it once)
+                try:
+                    await settle(self.store, job.table_id)
+                except Exception:
+                    log.exception("a finished game could not be rated", extra=fields(table=job.table_id))
             return
 
     async def _caught_up(self, table_id: str, game: Game) -> list[SeatRow]:
@@ -214,6 +260,8 @@ class WorkerOptions:
     processes: int | None = None
     lease: float = DEFAULT_LEASE
     log_level: str = "info"
+    reviews: int = 1
+    """Game reviews computed at once (0: none here)."""
 
 
 def run_worker(options: WorkerOptions, parent: int | None = None) -> None:
@@ -228,7 +276,7 @@ def run_worker(options: WorkerOptions, parent: int | None = None) -> None:
         store = await open_storage(options.db)
         pool = BotPool(options.processes)
         try:
-            worker = BotWorker(store, pool, jobs=options.jobs, lease=options.lease)
+            worker = BotWorker(store, pool, jobs=options.jobs, lease=options.lease, reviews=options.reviews)
             task = asyncio.current_task()
             assert task is not None
             for sig in (signal.SIGINT, signal.SIGTERM):

@@ -12,7 +12,7 @@ options of ``hearts serve``)::
 >>> Limits.from_strings(["tables=3"])
 Traceback (most recent call last):
 ...
-ValueError: unknown limit 'tables'; known limits: max_body, max_message, max_json_depth, max_number_digits, max_name, tables_rate, joins_rate, connect_rate, messages_rate, connections_per_address, hello_timeout, hello_attempts, max_spectators, max_connections, max_tables, bot_tables_per_address, max_bot_tables, max_turn_timer, lobby_size
+ValueError: unknown limit 'tables'; known limits: max_body, max_message, max_json_depth, max_number_digits, max_name, max_chat, tables_rate, joins_rate, connect_rate, messages_rate, connections_per_address, hello_timeout, hello_attempts, max_spectators, max_connections, max_tables, bot_tables_per_address, max_bot_tables, max_turn_timer, lobby_size, chat_rate, reviews_rate, max_reviews
 >>> guard = AddressGuard(Limits(tables_rate="2/minute"))
 >>> guard.hit("tables", "192.0.2.7"); guard.hit("tables", "192.0.2.7")
 >>> guard.hit("tables", "192.0.2.7")
@@ -33,7 +33,7 @@ from typing import Final, Literal
 
 from limits import RateLimitItem, parse
 
-Rate = Literal["tables", "joins", "connect", "messages"]
+Rate = Literal["tables", "joins", "connect", "messages", "reviews"]
 """The per-address rates: tables created, seats joined, WebSocket connections opened, messages."""
 
 RATE_WORDS: Final[dict[Rate, str]] = {
@@ -41,6 +41,7 @@ RATE_WORDS: Final[dict[Rate, str]] = {
     "joins": "seats joined",
     "connect": "connections opened",
     "messages": "messages",
+    "reviews": "game reviews asked for",
 }
 
 # WebSocket close codes (RFC 6455 §7.4.1) the server closes with, always with a reason text.
@@ -70,6 +71,8 @@ class Limits:
     """Characters of a JSON number (a 5,000-digit integer is refused before it is converted)."""
     max_name: int = 40
     """Characters of a player's name."""
+    max_chat: int = 200
+    """Characters of a chat message at a table."""
     # Per address (an IPv4 address, or an IPv6 /64 network).
     tables_rate: str = "10/minute"
     """Tables created."""
@@ -101,6 +104,15 @@ class Limits:
     """Seconds a table's turn timer may be set to."""
     lobby_size: int = 100
     """Tables the lobby lists at most."""
+    # Table talk.
+    chat_rate: str = "5/10 seconds"
+    """Chat messages one connection may send (beyond: an error, the message is not sent; the
+    connection stays open)."""
+    # Game reviews (they cost CPU: hearts.server.reviews).
+    reviews_rate: str = "4/minute"
+    """Game reviews one address may ask for (a review already asked for is not counted)."""
+    max_reviews: int = 8
+    """Game reviews waiting or being computed at once, from everyone (beyond: 503)."""
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -5,6 +5,10 @@
 ``hearts_connections``             open WebSocket connections
 ``hearts_moves_total{by}``         accepted actions (``by``: ``person``, ``bot``, ``stand_in``);
                                    moves per second is its ``rate()``
+``hearts_service_moves_total{by}`` accepted actions of the whole service — every server process
+                                   and bot worker — as this process heard of them (the store's
+                                   notices): the same on every process (take one, not the sum);
+                                   the moves of PostgreSQL's bot workers show here
 ``hearts_move_broadcast_seconds``  from an action's arrival (a message, or a bot's decision) to
                                    its broadcast queued for every client: check, apply, commit
 ``hearts_bot_queue_depth{lane}``   bot decisions waiting for a worker (``lane``: ``people``,
@@ -16,7 +20,9 @@
 Each accepted action is also logged (:meth:`Metrics.accepted`): table, seat, action type, who
 acted and the latency. The metrics are this process's: on PostgreSQL a service's moves are the
 sum over its server processes, which count the actions each accepted (the bots' moves are
-accepted by the bot workers, which log them); the tables and connections are those each serves.
+accepted by the bot workers, which log them), and ``hearts_service_moves_total`` is the
+service's, bot workers' moves included, on any one process; the tables and connections are
+those each serves.
 
 >>> m = Metrics()
 >>> m.moves.labels("person").inc()
@@ -55,6 +61,10 @@ class Metrics:
         self.tables = Gauge("hearts_tables_open", "Unfinished tables served.", registry=r)
         self.connections = Gauge("hearts_connections", "Open WebSocket connections.", registry=r)
         self.moves = Counter("hearts_moves", "Accepted actions (passes, plays, moon choices).", ["by"], registry=r)
+        self.service_moves = Counter(
+            "hearts_service_moves", "Accepted actions of the whole service (every process and bot worker), "
+            "as this process heard of them.", ["by"], registry=r,
+        )
         self.latency = Histogram(
             "hearts_move_broadcast_seconds", "From an action's arrival to its broadcast queued.",
             buckets=LATENCY_BUCKETS, registry=r,

@@ -36,21 +36,30 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Final
 
 from hearts.actions import Action, Moon, Pass, Play, to_json
 from hearts.errors import HeartsError
 from hearts.server.storage import (
+    ChatLine,
     NewSeat,
+    PlayedTable,
+    PlayerRow,
+    ReviewClaim,
+    ReviewRow,
     SchemaError,
     SeatConflict,
     SeatRow,
     SeqConflict,
     StoreError,
+    TableExists,
     TableListing,
     TableRow,
+    rating_changes,
 )
 
 __all__ = [
@@ -88,7 +97,22 @@ CREATE TABLE IF NOT EXISTS seats (
     bot TEXT,
     token_hash TEXT,
     away INTEGER NOT NULL DEFAULT 0,
+    player_id TEXT,
     PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    key_hash TEXT NOT NULL UNIQUE,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL DEFAULT (julianday('now'))
+);
+CREATE TABLE IF NOT EXISTS rated_games (
+    table_id TEXT PRIMARY KEY REFERENCES tables(id),
+    rated REAL NOT NULL DEFAULT (julianday('now')),
+    changes TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -96,13 +120,50 @@ CREATE TABLE IF NOT EXISTS actions (
     data TEXT NOT NULL,
     PRIMARY KEY (table_id, seq)
 );
+CREATE TABLE IF NOT EXISTS table_talk (
+    id INTEGER PRIMARY KEY,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    sent REAL NOT NULL DEFAULT (julianday('now'))
+);
+CREATE INDEX IF NOT EXISTS table_talk_by_table ON table_talk (table_id, id);
+CREATE TABLE IF NOT EXISTS review_jobs (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    budget INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'done', 'failed')),
+    done INTEGER NOT NULL DEFAULT 0,
+    total INTEGER NOT NULL DEFAULT 0,
+    review TEXT,
+    error TEXT,
+    requested REAL NOT NULL DEFAULT (julianday('now')),
+    worker TEXT,
+    lease_until REAL,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    tries INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (table_id, seat)
+);
 """
 """``tables.deals``: explicit deals (a JSON list of deals, each a list of hands) for the first
 rounds of a table migrated from the first version; ``NULL`` for every table made since.
-``seats.away``: 1 while the seat's person is away (the stand-in bot plays for it)."""
+``seats.away``: 1 while the seat's person is away (the stand-in bot plays for it).
+``seats.player_id``, ``players`` and ``rated_games`` (version 4): the player profiles
+(:mod:`hearts.server.players`: a name, the hash of a secret key, an OpenSkill rating), the
+profile each person seat was taken by, and the rated games already settled (one row per table:
+a game is rated once), with each player's rating before and after (``changes``, JSON).
+``review_jobs`` (version 6): the game reviews asked for (:mod:`hearts.server.reviews`), one per
+table and seat, with their progress, the runner holding one (``worker``, its lease's end in
+Unix seconds, its claim number ``attempt``, the claims since it was queued ``tries``) and the
+result's JSON text."""
 
-SEAT_COLUMNS: Final = "seat, kind, name, bot, token_hash, away != 0"
+SEAT_COLUMNS: Final = "seat, kind, name, bot, token_hash, away != 0, player_id"
 """The columns of a :class:`~hearts.server.storage.SeatRow`, in order."""
+PLAYER_COLUMNS: Final = "id, name, mu, sigma, games"
+"""The columns of a :class:`~hearts.server.storage.PlayerRow`, in order."""
+REVIEW_COLUMNS: Final = "table_id, seat, budget, seed, status, done, total, review, error"
+"""The columns of a :class:`~hearts.server.storage.ReviewRow`, in order."""
 
 
 def hash_token(token: str) -> str:
@@ -199,12 +260,16 @@ class Store:
         deals: Sequence[Sequence[str]] | None = None,
     ) -> None:
         """Insert a table and its seats (kind, name, bot spec, token hash) in one transaction;
-        ``deals`` fixes the deals of its first rounds (as a migrated table's are)."""
+        ``deals`` fixes the deals of its first rounds (as a migrated table's are).
+        :class:`~hearts.server.storage.TableExists` if the id is taken."""
         with self._tx():
-            self.db.execute(
-                "INSERT INTO tables (id, config, seed, deals) VALUES (?, ?, ?, ?)",
-                (table_id, json.dumps(config), seed, None if deals is None else json.dumps(deals)),
-            )
+            try:
+                self.db.execute(
+                    "INSERT INTO tables (id, config, seed, deals) VALUES (?, ?, ?, ?)",
+                    (table_id, json.dumps(config), seed, None if deals is None else json.dumps(deals)),
+                )
+            except sqlite3.IntegrityError:  # the primary key: the only constraint
+                raise TableExists(table_id) from None
             self.db.executemany(
                 "INSERT INTO seats (table_id, seat, kind, name, bot, token_hash) VALUES (?, ?, ?, ?, ?, ?)",
                 [(table_id, i, *row) for i, row in enumerate(seats)],
@@ -301,12 +366,210 @@ class Store:
             seats[table_id].append(_seat_row(*seat))
         return [TableListing(table_id, json.loads(config), tuple(seats[table_id]), seq) for table_id, config, seq in rows]
 
+    # --- players and ratings (see hearts.server.storage.Storage for what each method does) --
+
+    def create_player(self, player_id: str, name: str, key_hash: str, mu: float, sigma: float) -> None:
+        """Insert a player profile."""
+        with self._tx():
+            self.db.execute(
+                "INSERT INTO players (id, name, key_hash, mu, sigma) VALUES (?, ?, ?, ?, ?)",
+                (player_id, name, key_hash, mu, sigma),
+            )
+
+    def player_by_key(self, key_hash: str) -> PlayerRow | None:
+        """The profile whose key has this hash, or ``None``."""
+        row = self.db.execute(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE key_hash = ?", (key_hash,)
+        ).fetchone()
+        return None if row is None else PlayerRow(*row)
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        """Change a profile's name."""
+        with self._tx():
+            self.db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
+
+    def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
+        """Link a person seat to a profile (:class:`~hearts.server.storage.SeatConflict` if it is
+        no person's, or another profile's)."""
+        with self._tx():
+            changed = self.db.execute(
+                "UPDATE seats SET player_id = ? WHERE table_id = ? AND seat = ? AND kind = 'human'"
+                " AND coalesce(player_id, ?) = ?",
+                (player_id, table_id, seat, player_id, player_id),
+            ).rowcount
+        if changed == 0:
+            raise SeatConflict(table_id, seat, "a person's seat free of any other profile")
+
+    def played_tables(self, player_id: str, limit: int = 100) -> list[PlayedTable]:
+        """The newest ``limit`` tables where the player sat, newest first."""
+        rows = self.db.execute(
+            "SELECT t.id, (t.created - 2440587.5) * 86400.0, t.config, t.finished FROM tables t"
+            " WHERE t.id IN (SELECT table_id FROM seats WHERE player_id = ?)"
+            " ORDER BY t.created DESC, t.rowid DESC LIMIT ?",
+            (player_id, limit),
+        ).fetchall()
+        seats: dict[str, list[SeatRow]] = {table_id: [] for table_id, *_ in rows}
+        for table_id, *seat in self.db.execute(
+            f"SELECT table_id, {SEAT_COLUMNS} FROM seats WHERE table_id IN ({', '.join('?' * len(seats))})"
+            " ORDER BY table_id, seat",
+            list(seats),
+        ):
+            seats[table_id].append(_seat_row(*seat))
+        return [
+            PlayedTable(table_id, datetime.fromtimestamp(created, timezone.utc), json.loads(config), bool(finished),
+                        tuple(seats[table_id]))
+            for table_id, created, config, finished in rows
+        ]
+
+    def rate_game(
+        self, table_id: str, players: Sequence[str], rate: Callable[[list[PlayerRow]], list[tuple[float, float]]]
+    ) -> bool:
+        """Rate a finished game once (one transaction; ``False`` if it was rated already)."""
+        with self._tx():
+            if self.db.execute(
+                "INSERT INTO rated_games (table_id) VALUES (?) ON CONFLICT (table_id) DO NOTHING", (table_id,)
+            ).rowcount == 0:
+                return False
+            found = {
+                row[0]: PlayerRow(*row)
+                for row in self.db.execute(
+                    f"SELECT {PLAYER_COLUMNS} FROM players WHERE id IN ({', '.join('?' * len(players))})",
+                    list(players),
+                )
+            }
+            missing = [p for p in players if p not in found]
+            if missing:
+                raise StoreError(f"table {table_id}: no player profile {missing[0]!r} to rate")
+            before = [found[p] for p in players]
+            after = rate(before)
+            self.db.executemany(
+                "UPDATE players SET mu = ?, sigma = ?, games = games + 1 WHERE id = ?",
+                [(mu, sigma, p) for p, (mu, sigma) in zip(players, after, strict=True)],
+            )
+            self.db.execute(
+                "UPDATE rated_games SET changes = ? WHERE table_id = ?",
+                (json.dumps(rating_changes(before, after)), table_id),
+            )
+        return True
+
+    def unrated(self, limit: int = 100) -> list[str]:
+        """Finished rated tables not rated yet, oldest first."""
+        return [r[0] for r in self.db.execute(
+            "SELECT id FROM tables WHERE finished = 1 AND json_extract(config, '$.rated') = 1"
+            " AND id NOT IN (SELECT table_id FROM rated_games) ORDER BY created, id LIMIT ?",
+            (limit,),
+        )]
+
+    def leaderboard(self, limit: int = 100) -> list[PlayerRow]:
+        """The players with a rated game, by ``mu - 3 sigma``, highest first."""
+        rows = self.db.execute(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE games > 0 ORDER BY mu - 3 * sigma DESC, id LIMIT ?",
+            (limit,),
+        )
+        return [PlayerRow(*row) for row in rows]
+
+    # --- game reviews (see hearts.server.storage.Storage for what each method does) ---------
+
+    def review(self, table_id: str, seat: int) -> ReviewRow | None:
+        """The review job of a table's seat, or ``None``."""
+        row = self.db.execute(
+            f"SELECT {REVIEW_COLUMNS} FROM review_jobs WHERE table_id = ? AND seat = ?", (table_id, seat)
+        ).fetchone()
+        return None if row is None else ReviewRow(*row)
+
+    def queue_review(self, table_id: str, seat: int, budget: int, seed: int) -> ReviewRow:
+        """Queue a review unless one is queued, running or done (a failed one is queued again)."""
+        with self._tx():
+            self.db.execute(
+                "INSERT INTO review_jobs (table_id, seat, budget, seed) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (table_id, seat) DO UPDATE SET status = 'queued', budget = excluded.budget,"
+                " seed = excluded.seed, done = 0, total = 0, error = NULL, requested = julianday('now'),"
+                " worker = NULL, lease_until = NULL, tries = 0 WHERE status = 'failed'",
+                (table_id, seat, budget, seed),
+            )
+        row = self.review(table_id, seat)
+        assert row is not None
+        return row
+
+    def pending_reviews(self) -> int:
+        """How many review jobs are queued or running."""
+        ((count,),) = self.db.execute("SELECT count(*) FROM review_jobs WHERE status IN ('queued', 'running')")
+        return int(count)
+
+    def claim_review(self, worker: str, lease: float) -> ReviewClaim | None:
+        """Claim the oldest queued review job, or one running under another runner's name (this
+        file is served by one process: that runner is gone) or an expired lease."""
+        now = time.time()
+        with self._tx():
+            row = self.db.execute(
+                "SELECT table_id, seat FROM review_jobs WHERE status = 'queued'"
+                " OR (status = 'running' AND (worker IS NOT ? OR lease_until < ?)) ORDER BY requested, rowid LIMIT 1",
+                (worker, now),
+            ).fetchone()
+            if row is None:
+                return None
+            claimed = self.db.execute(
+                "UPDATE review_jobs SET status = 'running', worker = ?, lease_until = ?, attempt = attempt + 1,"
+                " tries = tries + 1, done = 0, total = 0 WHERE table_id = ? AND seat = ?"
+                " RETURNING table_id, seat, budget, seed, attempt, tries",
+                (worker, now + lease, *row),
+            ).fetchone()
+        table_id, seat, budget, seed, attempt, tries = claimed
+        return ReviewClaim(table_id, seat, budget, seed, worker, attempt, tries)
+
+    def _claimed(self, claim: ReviewClaim, assignments: str, params: Sequence[Any]) -> bool:
+        """Update a job that ``claim`` still holds (``running``, under its claim number)."""
+        with self._tx():
+            return self.db.execute(
+                f"UPDATE review_jobs SET {assignments}"
+                " WHERE table_id = ? AND seat = ? AND attempt = ? AND status = 'running'",
+                (*params, claim.table_id, claim.seat, claim.attempt),
+            ).rowcount == 1
+
+    def review_progress(self, claim: ReviewClaim, done: int, total: int, lease: float) -> bool:
+        """Store a claimed job's progress and renew its lease."""
+        return self._claimed(claim, "done = ?, total = ?, lease_until = ?", (done, total, time.time() + lease))
+
+    def finish_review(self, claim: ReviewClaim, review: str) -> bool:
+        """Store a claimed job's result."""
+        return self._claimed(
+            claim, "status = 'done', done = total, review = ?, worker = NULL, lease_until = NULL", (review,)
+        )
+
+    def fail_review(self, claim: ReviewClaim, error: str) -> bool:
+        """Give a claimed job up."""
+        return self._claimed(claim, "status = 'failed', error = ?, worker = NULL, lease_until = NULL", (error,))
+
+    def release_review(self, claim: ReviewClaim) -> None:
+        """Let go of a claimed job: queued again."""
+        self._claimed(claim, "status = 'queued', done = 0, total = 0, worker = NULL, lease_until = NULL", ())
+
+    # --- table talk (see hearts.server.storage.Storage) ---------------------------------------
+
+    def add_chat(self, table_id: str, seat: int, text: str) -> ChatLine:
+        """Store a chat message of ``seat``."""
+        with self._tx():
+            cur = self.db.execute(
+                "INSERT INTO table_talk (table_id, seat, text) VALUES (?, ?, ?)", (table_id, seat, text)
+            )
+        assert cur.lastrowid is not None
+        return ChatLine(cur.lastrowid, seat, text)
+
+    def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
+        """A table's last ``limit`` chat messages, oldest first."""
+        rows = self.db.execute(
+            "SELECT id, seat, text FROM table_talk WHERE table_id = ? ORDER BY id DESC LIMIT ?", (table_id, limit)
+        ).fetchall()
+        return [ChatLine(*row) for row in reversed(rows)]
+
     def _tx(self) -> contextlib.AbstractContextManager[None]:
         return _transaction(self.db)
 
 
-def _seat_row(seat: int, kind: str, name: str | None, bot: str | None, token_hash: str | None, away: int) -> SeatRow:
-    return SeatRow(seat, kind, name, bot, token_hash, bool(away))
+def _seat_row(
+    seat: int, kind: str, name: str | None, bot: str | None, token_hash: str | None, away: int, player_id: str | None
+) -> SeatRow:
+    return SeatRow(seat, kind, name, bot, token_hash, bool(away), player_id)
 
 
 @contextlib.contextmanager
@@ -325,7 +588,8 @@ def _transaction(db: sqlite3.Connection) -> Iterator[None]:
 
 def _upgrade(db: sqlite3.Connection) -> None:
     """Create the schema in a new database, migrate an older one (in a transaction): the first
-    version's log (:func:`migrate_v1`), and seats without their ``away`` flag."""
+    version's log (:func:`migrate_v1`), and seats without their ``away`` flag (version 3) or
+    their ``player_id`` (version 4)."""
     (version,) = db.execute("PRAGMA user_version").fetchone()
     if version > SCHEMA_VERSION:
         raise SchemaError(
@@ -336,8 +600,12 @@ def _upgrade(db: sqlite3.Connection) -> None:
         _create_schema(db)
         if v1:
             migrate_v1(db)
-        if "away" not in {column for _, column, *_ in db.execute("PRAGMA table_info(seats)")}:
+        columns = {column for _, column, *_ in db.execute("PRAGMA table_info(seats)")}
+        if "away" not in columns:
             db.execute("ALTER TABLE seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0")
+        if "player_id" not in columns:  # version 4: seats taken by player profiles
+            db.execute("ALTER TABLE seats ADD COLUMN player_id TEXT")
+        db.execute("CREATE INDEX IF NOT EXISTS seats_player ON seats (player_id) WHERE player_id IS NOT NULL")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 

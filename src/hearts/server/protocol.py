@@ -14,6 +14,17 @@ its ``seat`` may be left out, it is the connection's seat (a different one is re
                                                              table's stand-in bot took over)
     {"type": "ping"}
 
+Table talk (a seat's connection only; a spectator reads the chat and is told of a rematch)::
+
+    {"type": "chat", "text": "nice trick!"}                  at most ``max_chat`` printable
+                                                             characters, ``chat_rate`` a connection
+    {"type": "name", "name": "Ann"}                          choose your seat's name (until the
+                                                             game ends; not another seat's)
+    {"type": "hint", "seq": 9}                               what the search bot would do from
+                                                             your view (R7), at your turn
+    {"type": "rematch"}                                      once the game is over: a new table,
+                                                             the same seats (one per table)
+
 Server → client::
 
     {"type": "state", "reason": "welcome"|"event"|"resync"|"table", "seq": N, "you": seat,
@@ -21,6 +32,9 @@ Server → client::
     {"type": "presence", "online": [seats], "names": [...], "spectators": N, "away": [seats]}
     {"type": "error", "code": "...", "message": "...", "seq": N}
     {"type": "pong"}
+    {"type": "chat", "lines": [{"id": 7, "seat": 1, "text": "..."}], "history": bool}
+    {"type": "hint", "seq": N, "action": {...codec...}, "text": "Hint: play Q♠"}
+    {"type": "rematch", "table": "id", "by": seat, "name": "Ann"}   (every client of the old table)
 
 A state's ``event`` is the last accepted action in the codec, without a pass's cards (they are
 the passer's secret), and with the ``seq`` it brought the table to:
@@ -49,7 +63,9 @@ Error codes: ``bad_json``, ``too_large``, ``unknown_type``, ``bad_message`` (a m
 or action: the codec's message says what is wrong), ``wrong_seat``, ``not_seated``, ``bad_token``,
 ``illegal`` (refused by the rules: the message names the R-number), ``no_table``,
 ``no_spectators``, ``spectators_full``, ``seated``, ``rate_limited``, ``timeout`` (no ``hello``
-or ``watch`` in time), ``internal``.
+or ``watch`` in time), ``internal``; of the table talk: ``too_long`` (a chat message),
+``bad_name``, ``name_taken``, ``game_over`` (a name change after the end), ``not_your_turn``
+(a hint), ``not_over`` (a rematch before the end).
 
 The server closes a connection with a code and a reason, after the error messages queued for
 it: 1008 (too many messages, too many wrong tokens, no ``hello`` or ``watch`` in time, a table
@@ -70,7 +86,9 @@ hearts.server.protocol.ProtocolError: this connection acts for seat 1, not for s
 >>> parse_client('{"type": "jump"}')
 Traceback (most recent call last):
 ...
-hearts.server.protocol.ProtocolError: unknown message type 'jump'; expected one of: hello, watch, pass, play, moon, sync, back, ping
+hearts.server.protocol.ProtocolError: unknown message type 'jump'; expected one of: hello, watch, pass, play, moon, sync, back, ping, chat, name, hint, rematch
+>>> parse_client('{"type": "chat", "text": "  well played  "}'), parse_client('{"type": "name", "name": "Ann"}')
+(Chat(text='well played'), Rename(name='Ann'))
 >>> decode_json('{"target": ' + "9" * 5000 + "}")
 Traceback (most recent call last):
 ...
@@ -91,7 +109,7 @@ from hearts.errors import ActionError, HeartsError
 from hearts.rules import PRESETS, Rules
 from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
 
-CLIENT_TYPES: Final = ("hello", "watch", *ACTION_TYPES, "sync", "back", "ping")
+CLIENT_TYPES: Final = ("hello", "watch", *ACTION_TYPES, "sync", "back", "ping", "chat", "name", "hint", "rematch")
 SEAT_KINDS: Final = ("human", "open", "bot")
 STAND_IN: Final = "medium"
 """The bot level that plays for an absent seat when the table names none."""
@@ -157,10 +175,43 @@ class ActionMessage:
             raise ProtocolError(str(e), "bad_message") from None
 
 
-ClientMessage = Hello | Watch | Sync | Back | Ping | ActionMessage
+@dataclass(frozen=True)
+class Chat:
+    """A chat message from a seat to everyone at the table: printable text (no control
+    characters, no line breaks), stripped, of 1 to ``limits.max_chat`` characters."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Rename:
+    """The seat's person chooses its name (:func:`check_name`'s rules, not empty)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class HintRequest:
+    """Ask what the hint bot would do for the seat at position ``seq`` (the table's sequence
+    number the client saw)."""
+
+    seq: int
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """Ask for a new table with the same seats, once the game is over."""
+
+
+TalkMessage = Chat | Rename | HintRequest | Rematch
+"""The table talk: chat, a name, a hint, a rematch (:meth:`hearts.server.tables.Table.talk`)."""
+
+ClientMessage = Hello | Watch | Sync | Back | Ping | ActionMessage | TalkMessage
 """Any message a client may send."""
 
-_SIMPLE: Final[dict[str, ClientMessage]] = {"watch": Watch(), "sync": Sync(), "back": Back(), "ping": Ping()}
+_SIMPLE: Final[dict[str, ClientMessage]] = {
+    "watch": Watch(), "sync": Sync(), "back": Back(), "ping": Ping(), "rematch": Rematch()
+}
 
 
 def decode_json(raw: str | bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
@@ -237,10 +288,64 @@ def parse_client(raw: str | bytes | None, limits: Limits = DEFAULT_LIMITS) -> Cl
         return Hello(token)
     if kind in _SIMPLE:
         return _SIMPLE[kind]
+    if kind == "chat":
+        return Chat(check_chat(data.get("text"), limits))
+    if kind == "name":
+        name = check_name(data.get("name"), limits, "'name'", "bad_name")
+        if not name:
+            raise ProtocolError("'name' cannot be empty: choose a name", "bad_name")
+        return Rename(name)
     seq = data.get("seq")
     if type(seq) is not int or seq < 0:
         raise ProtocolError(f"'{kind}' needs 'seq', the sequence number you saw (got {seq!r:.20})", "bad_message")
+    if kind == "hint":
+        return HintRequest(seq)
     return ActionMessage(seq, data)
+
+
+def check_chat(text: Any, limits: Limits = DEFAULT_LIMITS) -> str:
+    """A chat message's text as it is kept: stripped; it must be a string of 1 to
+    ``limits.max_chat`` printable characters (no control character, no line break). Raises
+    :class:`ProtocolError` (code ``too_long``, or ``bad_message``).
+
+    >>> check_chat("gg")
+    'gg'
+    >>> check_chat("hi\x07there")
+    Traceback (most recent call last):
+    ...
+    hearts.server.protocol.ProtocolError: a chat message is text without control characters or line breaks
+    """
+    if not isinstance(text, str):
+        raise ProtocolError(f"'chat' needs 'text', a string (got {text!r:.20})", "bad_message")
+    kept: str = text.strip()
+    if len(kept) > limits.max_chat:
+        raise ProtocolError(f"a chat message has at most {limits.max_chat} characters, not {len(kept)}", "too_long")
+    if not kept:
+        raise ProtocolError("a chat message cannot be empty", "bad_message")
+    if not kept.isprintable():
+        raise ProtocolError("a chat message is text without control characters or line breaks", "bad_message")
+    return kept
+
+
+def check_name(name: Any, limits: Limits = DEFAULT_LIMITS, what: str = "'name'", code: str = "bad_request") -> str:
+    """A player's name as it is kept: stripped; it must be a string of at most
+    ``limits.max_name`` printable characters (it may be empty: the caller decides what that
+    means). Raises :class:`ProtocolError` with ``code``.
+
+    >>> check_name("  Ann ")
+    'Ann'
+    >>> check_name("A" * 41)
+    Traceback (most recent call last):
+    ...
+    hearts.server.protocol.ProtocolError: 'name' must be a name of at most 40 printable characters
+    """
+    words = f"a name of at most {limits.max_name} printable characters"
+    if not isinstance(name, str):
+        raise ProtocolError(f"{what} must be {words}, not {name!r:.40}", code)
+    kept: str = name.strip()
+    if len(kept) > limits.max_name or not kept.isprintable():
+        raise ProtocolError(f"{what} must be {words}", code)
+    return kept
 
 
 def error_message(message: str, code: str, seq: int | None = None) -> dict[str, Any]:
@@ -278,15 +383,12 @@ class _Fields:
         return value
 
     def name(self, limits: Limits) -> str | None:
-        """The ``name`` field: printable text of at most ``limits.max_name`` characters."""
-        words = f"a name of at most {limits.max_name} printable characters"
-        name: str | None = self.get("name", str, words)
+        """The ``name`` field: printable text of at most ``limits.max_name`` characters
+        (:func:`check_name`); ``None`` when absent or blank."""
+        name: str | None = self.get("name", str, f"a name of at most {limits.max_name} printable characters")
         if name is None:
             return None
-        name = name.strip()
-        if len(name) > limits.max_name or not name.isprintable():
-            raise ProtocolError(f"{self.what}: 'name' must be {words}", "bad_request")
-        return name or None
+        return check_name(name, limits, f"{self.what}: 'name'") or None
 
 
 @dataclass(frozen=True)
@@ -311,7 +413,7 @@ class TableRequest:
     >>> TableRequest.parse({"seats": [{"kind": "bot"}] * 4, "colour": "red"})
     Traceback (most recent call last):
     ...
-    hearts.server.protocol.ProtocolError: the request: unknown field 'colour'; allowed: seats, preset, options, target, spectators, listed, turn_timer, stand_in
+    hearts.server.protocol.ProtocolError: the request: unknown field 'colour'; allowed: seats, preset, options, target, spectators, listed, turn_timer, stand_in, rated
     """
 
     seats: tuple[SeatRequest, ...]
@@ -324,8 +426,13 @@ class TableRequest:
     """Seconds a seat has to act before the stand-in bot plays for it (0: no timer)."""
     stand_in: str = STAND_IN
     """The bot level that plays for an absent seat."""
+    rated: bool = False
+    """Whether the game counts for the players' ratings (:mod:`hearts.server.ratings`; the app
+    checks that every person at it will sit with a player profile)."""
 
-    FIELDS: ClassVar = ("seats", "preset", "options", "target", "spectators", "listed", "turn_timer", "stand_in")
+    FIELDS: ClassVar = (
+        "seats", "preset", "options", "target", "spectators", "listed", "turn_timer", "stand_in", "rated",
+    )
 
     @property
     def all_bots(self) -> bool:
@@ -337,12 +444,17 @@ class TableRequest:
         """Check a request: ``seats`` (a list of 3 to 6 ``{"kind": "human", "name": ...}``,
         ``{"kind": "open"}`` or ``{"kind": "bot", "level": "easy"}``), ``preset`` (a name),
         ``options`` (an object of RULES.md options), ``target``, ``spectators``, ``listed``,
-        ``turn_timer`` (seconds, 0 to ``limits.max_turn_timer``), ``stand_in`` (a bot level)."""
+        ``turn_timer`` (seconds, 0 to ``limits.max_turn_timer``), ``stand_in`` (a bot level),
+        ``rated`` (true or false)."""
         f = _Fields(data, "the request", cls.FIELDS)
         seats_in = f.get("seats", list, "a list of 3 to 6 seats", [])
         if not 3 <= len(seats_in) <= 6:
             raise ProtocolError("'seats' must be a list of 3 to 6 seats", "bad_request")
         seats = tuple(_seat(i, spec, limits) for i, spec in enumerate(seats_in))
+        named = [s.name.casefold() for s in seats if s.name]
+        twice = next((n for n in named if named.count(n) > 1), None)
+        if twice is not None:
+            raise ProtocolError(f"two seats are named {twice!r:.44}: every seat needs a name of its own", "bad_request")
         preset = f.get("preset", str, f"one of the presets {', '.join(PRESETS)}", "standard")
         overrides = dict(f.get("options", dict, "an object of rule options", {}))
         overrides["players"] = len(seats)
@@ -365,6 +477,7 @@ class TableRequest:
             listed=f.get("listed", bool, "true or false", listed_by_default(s.kind for s in seats)),
             turn_timer=turn_timer,
             stand_in=_level(f.get("stand_in", str, "a bot level", STAND_IN), "'stand_in'"),
+            rated=f.get("rated", bool, "true or false", False),
         )
 
 

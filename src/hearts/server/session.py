@@ -5,7 +5,8 @@ connections open and opened, messages), must take a seat (``hello``) or watch wi
 ``hello_timeout`` seconds, may show a wrong token ``hello_attempts - 1`` times, and is closed
 with a code and a reason — after the error messages queued for it — when it breaks a limit or
 is refused for good (see :mod:`hearts.server.protocol`). Its messages go to its
-:class:`~hearts.server.tables.Table`.
+:class:`~hearts.server.tables.Table`; its chat messages are held to ``chat_rate`` (beyond: an
+error, the message is not sent, the connection stays open).
 """
 
 from __future__ import annotations
@@ -17,9 +18,30 @@ import time
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hearts.server.limits import CLOSE_NO_TABLE, CLOSE_POLICY, AddressGuard, Refused, address_key
+from hearts.server.limits import (
+    CLOSE_NO_TABLE,
+    CLOSE_POLICY,
+    AddressGuard,
+    RateLimited,
+    Refused,
+    SlidingWindows,
+    address_key,
+    rate_item,
+)
 from hearts.server.logs import fields
-from hearts.server.protocol import Hello, Ping, ProtocolError, Watch, error_message, parse_client
+from hearts.server.protocol import (
+    Chat,
+    Hello,
+    HintRequest,
+    Ping,
+    ProtocolError,
+    Rematch,
+    Rename,
+    TalkMessage,
+    Watch,
+    error_message,
+    parse_client,
+)
 from hearts.server.tables import Connection, Manager, Table
 
 log = logging.getLogger("hearts.server")
@@ -37,6 +59,10 @@ class Session:
         self.conn = Connection(ws.send_text, self._close)
         self.failures = 0
         """Wrong tokens shown so far."""
+        rate = rate_item(self.limits.chat_rate)
+        self.chat_rate = rate
+        self.chats = SlidingWindows(rate.amount, rate.get_expiry())
+        """The chat messages this connection sent, in a sliding window (``limits.chat_rate``)."""
 
     async def _close(self, code: int, reason: str) -> None:
         await self.ws.close(code, reason)
@@ -108,12 +134,15 @@ class Session:
             elif isinstance(message, Watch):
                 try:
                     await table.watch(conn)
+                    await table.send_talk(conn)
                 except Refused as e:
                     self.refuse(e, table.seq)
             elif not conn.attached:
                 conn.push(error_message(
                     'not seated: send {"type": "hello", "token": ...} (or {"type": "watch"}) first', "not_seated"
                 ))
+            elif isinstance(message, (Chat, Rename, HintRequest, Rematch)):
+                await self._talk(table, message)
             else:
                 try:
                     await table.handle(conn, message, arrived)
@@ -135,3 +164,23 @@ class Session:
             self.refuse(ProtocolError("this connection already holds another seat", "bad_token"))
         else:
             await table.attach(self.conn, seat)
+            await table.send_talk(self.conn)
+
+    async def _talk(self, table: Table, message: TalkMessage) -> None:
+        """A chat message (held to the connection's chat rate), a name, a hint request or a
+        rematch request; a refusal is an error message, and nothing changes."""
+        try:
+            if isinstance(message, Chat) and self.conn.seat is not None:
+                wait = self.chats.hit("chat")
+                if wait:
+                    raise RateLimited(f"too many chat messages (at most {self.chat_rate}); wait {wait:.0f} s",
+                                      max(1, round(wait)), close_code=None)
+            if isinstance(message, Rematch):
+                await self.manager.rematch(table, self.conn)
+            else:
+                await table.talk(self.conn, message)
+        except Refused as e:
+            self.refuse(e, table.seq)
+        except Exception:  # a bug must not take the server down for the others
+            log.exception("error handling table talk", extra=fields(table=table.id, seat=self.conn.seat))
+            self.conn.push(error_message("internal error; nothing was changed", "internal", table.seq))

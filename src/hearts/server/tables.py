@@ -16,10 +16,13 @@ applied.
 
 Many processes may serve one table (PostgreSQL): each follows the store's notices
 (:meth:`Manager.start`) and applies the actions the others logged (:meth:`Table.hear`,
-:meth:`Table.catch_up`), then broadcasts them to its own connections. What is per process:
-the connections, so who is ``online`` and how many spectators (each process counts its own),
-the per-address limits, and the turn clocks (each process serving a table runs them; the
-first to see one run out marks the seat away in the store, which every process follows).
+:meth:`Table.catch_up`), then broadcasts them to its own connections. Who is ``online`` and
+how many spectators is the service's: each process announces its own connections at a table
+when they change (:class:`~hearts.server.storage.PresenceNotice`) and adds the others' (a
+:class:`Roster`; a process that stops being heard of, :class:`~hearts.server.storage.AliveNotice`,
+is forgotten). What is per process: the connections, the per-address limits, and the turn
+clocks (each process serving a table runs them; the first to see one run out marks the seat
+away in the store, which every process follows).
 
 Bots: with SQLite, the bots think in this process's worker processes
 (:mod:`hearts.server.botpool`), paced by ``bot_delay``; the bots of all-bot tables wait in a
@@ -36,18 +39,21 @@ clocks start again when a table is restored.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import dataclasses
+import hashlib
 import json
 import logging
+import random
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
-from hearts.actions import Action, Pass, to_dict
+from hearts.actions import Action, Moon, Pass, from_dict, to_dict
 from hearts.bots import Bot, make_bot
 from hearts.errors import IllegalAction, RecordError
 from hearts.game import Game
@@ -55,6 +61,7 @@ from hearts.record import GameRecord, Seat, replay
 from hearts.round import Phase, Trick
 from hearts.rules import Rules
 from hearts.server.botpool import BotPool, Lane, fallback
+from hearts.server.botworker import job_seed
 from hearts.server.limits import (
     CLOSE_GOING_AWAY,
     CLOSE_POLICY,
@@ -71,29 +78,45 @@ from hearts.server.protocol import (
     STAND_IN,
     ActionMessage,
     Back,
+    Chat,
+    HintRequest,
     JoinRequest,
     ProtocolError,
+    Rename,
     Sync,
     TableRequest,
     error_message,
     listed_by_default,
 )
+from hearts.server.ratings import settle
 from hearts.server.storage import (
     ActionNotice,
+    AliveNotice,
+    ChatLine,
+    ChatNotice,
+    HintNotice,
     JobNotice,
     Notice,
+    PresenceNotice,
+    RematchNotice,
     SeatConflict,
     SeatNotice,
     SeatRow,
     SeqConflict,
     Storage,
+    TableExists,
+    TalkNotice,
     follow,
     load_game,
 )
 from hearts.server.turns import bot_spec, bot_turns, new_bot_turns
+from hearts.text import Style
 from hearts.view import View
 
 log = logging.getLogger("hearts.server")
+
+_dumps: Final = json.JSONEncoder(separators=(",", ":")).encode
+"""Compact JSON text of a value (the messages' encoding)."""
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a table id looks like (the server makes 8 letters and digits); others name no table."""
@@ -188,7 +211,145 @@ class Connection:
 
 def record_seat(seat: SeatRow) -> Seat:
     """A seat as a record names it: its name and, for a bot, the bot's spec."""
-    return Seat(seat.name or "", seat.bot if seat.kind == "bot" else None)
+    return Seat(seat_name(seat), seat.bot if seat.kind == "bot" else None)
+
+
+def seat_name(seat: SeatRow) -> str:
+    """A seat's name as people read it: the stored one; ``Player 2`` for a person who has not
+    chosen one yet (:meth:`Table.unnamed`); empty for an open seat.
+
+    >>> seat_name(SeatRow(1, "human", None, None, "h")), seat_name(SeatRow(2, "bot", "Ada", "hard", None))
+    ('Player 2', 'Ada')
+    """
+    if seat.name:
+        return seat.name
+    return f"Player {seat.seat + 1}" if seat.kind == "human" else ""
+
+
+FRIENDLY_NAMES: Final = (
+    "Ada", "Bea", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jem",
+    "Kit", "Lou", "Max", "Ned", "Oli", "Pip", "Roz", "Sam", "Tom", "Viv",
+)
+"""The names bots get (shown with their level: "Ada (hard)")."""
+
+
+def bot_names(seed: int, count: int, taken: Iterable[str] = ()) -> list[str]:
+    """``count`` distinct names for a table's bots, drawn from the table's ``seed`` (the same
+    seed gives the same names), none of them one of the ``taken`` names (in any case).
+
+    >>> bot_names(7, 3) == bot_names(7, 3), len(set(bot_names(7, 5))), "Ada" in bot_names(7, 19, ["ada"])
+    (True, 5, False)
+    """
+    used = {name.casefold() for name in taken}
+    free = [name for name in FRIENDLY_NAMES if name.casefold() not in used]
+    return random.Random(seed).sample(free, count)
+
+
+def rematch_id(table_id: str) -> str:
+    """The id of a finished table's rematch: made from the table's id, so that every process
+    makes the same one and the store lets the first of them create it
+    (:class:`~hearts.server.storage.TableExists` for the others).
+
+    >>> rematch_id("abc") == rematch_id("abc") != rematch_id("abd"), bool(TABLE_ID.fullmatch(rematch_id("abc")))
+    (True, True)
+    """
+    digest = hashlib.sha256(f"pyhearts rematch of {table_id}".encode()).digest()
+    return base64.urlsafe_b64encode(digest)[:8].decode().replace("-", "x").replace("_", "y")
+
+
+def hint_text(action: Action) -> str:
+    """A hint in words: "Hint: play Q♠", "Hint: pass A♠ K♠ Q♥" (highest first).
+
+    >>> from hearts.actions import Play
+    >>> hint_text(Play(0, "QS")), hint_text(Pass(0, "QH AS KS")), hint_text(Moon(0, "add"))
+    ('Hint: play Q♠', 'Hint: pass A♠ K♠ Q♥', 'Hint: add 26 to everyone else')
+    """
+    style = Style()
+    if isinstance(action, Pass):
+        return "Hint: pass " + style.cards(sorted(action.cards, reverse=True))
+    if isinstance(action, Moon):
+        return "Hint: add 26 to everyone else" if action.choice == "add" else "Hint: take 26 off your own score"
+    return "Hint: play " + style.card(action.card)
+
+
+ALIVE_EVERY: Final = 10.0
+"""Seconds between a server process's alive notices (:class:`~hearts.server.storage.AliveNotice`); the
+presence announced by a process not heard of for three times as long is forgotten."""
+
+
+class Roster:
+    """Who is connected to each table through the *other* server processes of a service, as
+    their presence notices told (:class:`~hearts.server.storage.PresenceNotice`; SQLite: nobody).
+    A process not heard of for ``3 * ALIVE_EVERY`` seconds counts no more.
+
+    >>> roster = Roster("me")
+    >>> roster.heard(PresenceNotice("t1", "other", [2], 1), now=0.0)
+    True
+    >>> roster.online("t1", now=1.0), roster.spectators("t1", now=1.0)
+    ([2], 1)
+    >>> roster.online("t1", now=100.0)  # "other" has not been heard of since: gone
+    []
+    """
+
+    def __init__(self, process: str | None = None) -> None:
+        self.process = process or secrets.token_hex(6)
+        """This process's id in its notices."""
+        self._seen: dict[str, float] = {}
+        """When each other process was last heard of (:func:`time.monotonic`)."""
+        self._tables: dict[str, dict[str, tuple[tuple[int, ...], int]]] = {}
+        """Each table's presence through each other process: (seats online, spectators)."""
+
+    def alive(self, process: str, now: float | None = None) -> None:
+        """``process`` was heard of (at ``now``, a :func:`time.monotonic` reading)."""
+        if process != self.process:
+            self._seen[process] = time.monotonic() if now is None else now
+
+    def heard(self, notice: PresenceNotice, now: float | None = None) -> bool:
+        """Take another process's presence at a table; whether that changed what it shows
+        (this process's own notices change nothing)."""
+        if notice.process == self.process:
+            return False
+        self.alive(notice.process, now)
+        entry = (tuple(sorted(set(notice.online))), notice.spectators)
+        procs = self._tables.setdefault(notice.table_id, {})
+        before = procs.pop(notice.process, None)
+        if entry != ((), 0):
+            procs[notice.process] = entry
+        elif not procs:
+            del self._tables[notice.table_id]
+        return before != procs.get(notice.process)
+
+    def _present(self, table_id: str, now: float | None) -> list[tuple[tuple[int, ...], int]]:
+        procs = self._tables.get(table_id)
+        if not procs:
+            return []
+        since = (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
+        return [entry for p, entry in procs.items() if self._seen.get(p, since - 1) >= since]
+
+    def online(self, table_id: str, now: float | None = None) -> list[int]:
+        """The seats with a client at another process."""
+        return sorted({seat for seats, _ in self._present(table_id, now) for seat in seats})
+
+    def spectators(self, table_id: str, now: float | None = None) -> int:
+        """The spectators at the other processes."""
+        return sum(count for _, count in self._present(table_id, now))
+
+    def forget_gone(self, now: float | None = None) -> list[str]:
+        """Forget the processes not heard of for ``3 * ALIVE_EVERY`` seconds; the tables whose
+        presence that changed."""
+        since = (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
+        gone = {p for p, seen in self._seen.items() if seen < since}
+        changed = []
+        for table_id, procs in list(self._tables.items()):
+            if gone & procs.keys():
+                changed.append(table_id)
+                for p in gone:
+                    procs.pop(p, None)
+                if not procs:
+                    del self._tables[table_id]
+        for p in gone:
+            del self._seen[p]
+        return changed
 
 
 @dataclass
@@ -208,7 +369,7 @@ class Table:
     spectators: bool = True
     """Whether anyone may watch (without a seat) what every seat may know."""
     max_spectators: int = DEFAULT_LIMITS.max_spectators
-    """Spectators at a time (in this process); a ``watch`` beyond is refused (``spectators_full``)."""
+    """Spectators at a time (through every process); a ``watch`` beyond is refused (``spectators_full``)."""
     listed: bool = False
     """Whether the lobby lists the table."""
     turn_timer: int = 0
@@ -216,6 +377,8 @@ class Table:
     stand_in: str = STAND_IN
     """The bot level that plays for an away seat."""
     metrics: Metrics = field(default_factory=Metrics)
+    roster: Roster = field(default_factory=Roster)
+    """Who is connected to the table through the other processes (the :class:`Manager`'s)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
     last_event: dict[str, Any] | None = field(init=False, default=None)
@@ -225,6 +388,21 @@ class Table:
     _clocks: dict[int, asyncio.TimerHandle] = field(init=False, default_factory=dict)
     _bot_task: asyncio.Task[None] | None = field(init=False, default=None)
     _tasks: set[asyncio.Task[None]] = field(init=False, default_factory=set)
+    _hints: dict[tuple[int, int], Action] = field(init=False, default_factory=dict)
+    """The hints given in this process, by seat and position (those of past positions go)."""
+    _hint_waiters: dict[tuple[int, int], set[Connection]] = field(init=False, default_factory=dict)
+    """The connections waiting for a hint being computed, by seat and position."""
+    rematch: RematchNotice | None = field(init=False, default=None)
+    """This finished table's rematch, once one was asked for (as this process heard of it)."""
+    _announced: tuple[tuple[int, ...], int] | None = field(init=False, default=((), 0))
+    """This process's presence at the table as last announced to the others (``None``: to
+    announce again)."""
+    _announcer: asyncio.Task[None] | None = field(init=False, default=None)
+    _rules_json: str | None = field(init=False, default=None)
+    """The rules as state messages carry them, encoded once."""
+    _tricks_json: tuple[Trick | None, str] | None = field(init=False, default=None)
+    """The round's completed tricks encoded, with the last of them (the key: a new trick, a
+    new round or an undo makes another object)."""
 
     def __post_init__(self) -> None:
         history = self.game.history
@@ -260,24 +438,35 @@ class Table:
         """The game and who played it (names, bot specs), as a version 2 record exports it."""
         return GameRecord(self.game, [record_seat(s) for s in self.seats])
 
+    def unnamed(self) -> list[int]:
+        """The person seats whose name nobody chose yet (the person is asked for one)."""
+        return [s.seat for s in self.seats if s.kind == "human" and not s.name]
+
     # --- public facts and messages ---------------------------------------------------------
 
     def online(self) -> list[int]:
-        """The seats with a connected client in this process (spectators are no seat)."""
-        return sorted({c.seat for c in self.conns if c.seat is not None and not c.closed})
+        """The seats with a connected client, through any process (spectators are no seat)."""
+        here = {c.seat for c in self.conns if c.seat is not None and not c.closed}
+        return sorted(here.union(self.roster.online(self.id)))
 
     def spectator_count(self) -> int:
-        """How many spectators are connected to this process."""
-        return sum(1 for c in self.conns if c.spectator and not c.closed)
+        """How many spectators are connected, through any process."""
+        return sum(1 for c in self.conns if c.spectator and not c.closed) + self.roster.spectators(self.id)
+
+    def _here(self) -> tuple[tuple[int, ...], int]:
+        """This process's presence: the seats with a client here, and its spectators."""
+        live = [c for c in self.conns if not c.closed]
+        return tuple(sorted({c.seat for c in live if c.seat is not None})), sum(c.spectator for c in live)
 
     def public(self) -> dict[str, Any]:
         """What every seat (and the lobby, and a spectator) may know about the table."""
         g = self.game
         return {
             "id": self.id,
-            "names": [s.name or "" for s in self.seats],
+            "names": [seat_name(s) for s in self.seats],
             "kinds": [s.kind for s in self.seats],
             "bots": [s.bot if s.kind == "bot" else None for s in self.seats],
+            "unnamed": self.unnamed(),
             "online": self.online(),
             "spectators": self.spectator_count(),
             "spectators_allowed": self.spectators,
@@ -302,7 +491,7 @@ class Table:
         """The table as the lobby lists it."""
         return {
             "id": self.id,
-            "names": [s.name or "" for s in self.seats],
+            "names": [seat_name(s) for s in self.seats],
             "kinds": [s.kind for s in self.seats],
             "free": [s.seat for s in self.seats if s.kind == "open"],
             "round": len(self.game.rounds),
@@ -357,11 +546,18 @@ class Table:
 
     def _shared(self, view: View) -> str:
         """The tail of a state message common to every seat and spectator: public view, table,
-        event, seq (any seat's view gives the same: its public part only is used)."""
-        dumps = json.JSONEncoder(separators=(",", ":")).encode
+        event, seq (any seat's view gives the same: its public part only is used). The rules
+        are encoded once per table, the round's completed tricks once per trick."""
+        public = view.public_dict()
+        tricks, rules = public.pop("tricks"), public.pop("rules")
+        if self._rules_json is None:
+            self._rules_json = _dumps(rules)
+        last = view.tricks[-1] if view.tricks else None  # a trick object lives as long as its trick
+        if self._tricks_json is None or self._tricks_json[0] is not last:
+            self._tricks_json = (last, _dumps(tricks))
         return (
-            f"{dumps(view.public_dict())[1:]},"
-            f'"seq":{self.seq},"table":{dumps(self.public())},"event":{dumps(self.last_event)}}}'
+            f'{_dumps(public)[1:-1]},"rules":{self._rules_json},"tricks":{self._tricks_json[1]}}},'
+            f'"seq":{self.seq},"table":{_dumps(self.public())},"event":{_dumps(self.last_event)}}}'
         )
 
     def broadcast(self, reason: str = "event") -> None:
@@ -388,13 +584,16 @@ class Table:
                 cache[c.seat] = self.state(c.seat, reason, shared, view)
             c.push(cache[c.seat])
 
-    def presence(self) -> None:
-        """Tell every client which seats are connected, and how many spectators."""
+    def presence(self, announce: bool = True) -> None:
+        """Tell every client which seats are connected, and how many spectators; and, if this
+        process's own connections changed (``announce``), the other processes."""
+        if announce and self._here() != self._announced:
+            self.announce()
         message = json.dumps(
             {
                 "type": "presence",
                 "online": self.online(),
-                "names": [s.name or "" for s in self.seats],
+                "names": [seat_name(s) for s in self.seats],
                 "spectators": self.spectator_count(),
                 "away": self.away,
             },
@@ -402,6 +601,23 @@ class Table:
         )
         for c in list(self.conns):
             c.push(message)
+
+    def announce(self, again: bool = False) -> None:
+        """Tell the other processes this process's presence at the table (a
+        :class:`~hearts.server.storage.PresenceNotice`) if it changed since last told, or
+        ``again`` (asked for by a process that begins serving the table) if there is any;
+        one notice at a time, in order."""
+        if again and self._here() != ((), 0):
+            self._announced = None
+        if self._announcer is None or self._announcer.done():
+            self._announcer = asyncio.get_running_loop().create_task(self._announce())
+            self._tasks.add(self._announcer)
+            self._announcer.add_done_callback(self._done)
+
+    async def _announce(self) -> None:
+        while (here := self._here()) != self._announced:
+            self._announced = here
+            await self.store.notify(PresenceNotice(self.id, self.roster.process, list(here[0]), here[1]))
 
     # --- connections -----------------------------------------------------------------------
 
@@ -462,6 +678,126 @@ class Table:
         if conn in self.conns:
             self.conns.discard(conn)
             self.presence()
+
+    # --- table talk: chat, names, hints, the rematch ----------------------------------------
+
+    async def talk(self, conn: Connection, message: Chat | Rename | HintRequest) -> None:
+        """A seat's chat message, name or hint request (:mod:`hearts.server.protocol`); raises
+        :class:`TableError` for one that is refused (nothing changes). A spectator reads the
+        chat but writes nothing."""
+        seat = conn.seat
+        if seat is None:
+            raise TableError("spectators read the chat; only the players write, choose names and ask for hints",
+                             code="not_seated")
+        if isinstance(message, Chat):
+            await self.store.add_chat(self.id, seat, message.text)  # its notice brings it to everyone
+        elif isinstance(message, Rename):
+            await self.rename(seat, message.name)
+        else:
+            await self.hint(conn, seat, message.seq)
+
+    async def send_talk(self, conn: Connection) -> None:
+        """What a client gets after its welcome: the last 50 chat messages and, at a finished
+        table, its rematch if there is one."""
+        lines = await self.store.chat(self.id, 50)
+        conn.push(chat_message(lines, history=True))
+        if self.game.is_over and self.rematch is None:
+            stored = await self.store.table(rematch_id(self.id))
+            if stored is not None:
+                self.rematch = RematchNotice(self.id, rematch_id(self.id), int(stored.config.get("rematch_by", 0)))
+        if self.rematch is not None:
+            conn.push(self.rematch_message(self.rematch))
+
+    def hear_talk(self, notice: TalkNotice) -> None:
+        """A notice of the table talk (from any process): a chat line for every client, a
+        rematch for every client, a hint for the connections that asked for it."""
+        if isinstance(notice, ChatNotice):
+            message = json.dumps(chat_message([notice.line]), separators=(",", ":"))
+            for c in list(self.conns):
+                c.push(message)
+        elif isinstance(notice, RematchNotice):
+            self.rematch = notice
+            for c in list(self.conns):
+                c.push(self.rematch_message(notice))
+        else:
+            action = None if notice.action is None else from_dict(notice.action)
+            self._give_hint(notice.seat, notice.seq, action)
+
+    def rematch_message(self, notice: RematchNotice) -> dict[str, Any]:
+        """The ``rematch`` message: the new table's id, and who asked for it."""
+        return {"type": "rematch", "table": notice.rematch, "by": notice.seat, "name": seat_name(self.seats[notice.seat])}
+
+    async def rename(self, seat: int, name: str) -> None:
+        """``seat``'s person takes the name ``name`` (checked by
+        :func:`~hearts.server.protocol.check_name`), in the store and for every client of every
+        process; until the game ends. :class:`TableError` (``game_over``, ``name_taken``) if not."""
+        if self.game.is_over:
+            raise TableError("the game is over: names stay as they were", code="game_over")
+        taken = {seat_name(s).casefold() for s in self.seats if s.seat != seat and s.kind != "open"}
+        if name.casefold() in taken:
+            raise TableError(f"{name!r} is another seat's name at this table: choose another", code="name_taken")
+        row = self.seats[seat]
+        await self.store.update_seat(self.id, seat, "human", name, row.token_hash, was="human")
+        async with self.lock:
+            self.seats[seat] = dataclasses.replace(self.seats[seat], name=name)
+            self.broadcast("table")
+        self.presence()
+        log.info("named", extra=fields(table=self.id, seat=seat))
+
+    async def hint(self, conn: Connection, seat: int, seq: int) -> None:
+        """Send ``conn`` what the hint bot would do for ``seat`` at position ``seq``, computed
+        from the seat's view only (R7), once per seat and position: in this process's bot
+        pool (SQLite), or by a bot worker (PostgreSQL: a hint job; its result comes back as a
+        :class:`~hearts.server.storage.HintNotice`). A stale ``seq`` gets a resync; a hint
+        whose position has moved on by the time it is ready is dropped. :class:`TableError`
+        (``not_your_turn``) when the seat is not to act."""
+        async with self.lock:
+            if self.game.is_over or seat not in self.game.actors():
+                raise TableError("a hint is given when it is your turn to act", code="not_your_turn")
+            if seq != self.seq:
+                conn.push(self.state(seat, "resync"))
+                return
+            view = View.of(self.game, seat)
+        key = (seat, seq)
+        known = self._hints.get(key)
+        if known is not None:
+            conn.push(hint_message(known, seq))
+            return
+        waiting = key in self._hint_waiters
+        self._hint_waiters.setdefault(key, set()).add(conn)
+        if waiting:
+            return  # being computed: it is sent to every connection that asked
+        jobs = self.store.jobs
+        if jobs is not None:
+            found = await jobs.ask_hint(self.id, seat, seq)
+            if found is not None:
+                self._give_hint(seat, seq, from_dict(found))
+            return
+        assert self.pool is not None
+        self._spawn(self._think_hint(self.pool, view, seat, seq))
+
+    async def _think_hint(self, pool: BotPool, view: View, seat: int, seq: int) -> None:
+        try:
+            action = await pool.hint(view, job_seed(self.game.seed or 0, seat, seq))
+            log.info("hint", extra=fields(table=self.id, seat=seat, seq=seq))
+        except Exception:
+            log.exception("a hint failed", extra=fields(table=self.id, seat=seat))
+            action = None
+        self._give_hint(seat, seq, action)
+
+    def _give_hint(self, seat: int, seq: int, action: Action | None) -> None:
+        """A hint is ready: keep it, and send it to the connections waiting for it if its
+        position is still the table's (else it is dropped)."""
+        waiters = self._hint_waiters.pop((seat, seq), set())
+        for key in [k for k in self._hints if k[1] < self.seq]:
+            del self._hints[key]
+        if action is None or seq != self.seq or seat not in self.game.actors():
+            return
+        self._hints[seat, seq] = action
+        message = hint_message(action, seq)
+        for c in waiters:
+            if c.seat == seat and c in self.conns:
+                c.push(message)
 
     # --- actions ---------------------------------------------------------------------------
 
@@ -554,7 +890,7 @@ class Table:
         game.apply(action)
         bots = new_bot_turns(game, self.seats, action, before) if self.store.jobs is not None else []
         try:
-            await self.store.append(self.id, self.seq, action, finished=game.is_over, bots=bots)
+            await self.store.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by)
         except SeqConflict:
             game.undo()
             raise
@@ -565,6 +901,12 @@ class Table:
             raise
         self._moved_on(action)
         self.metrics.accepted(self.id, action, by, arrived)
+        if game.is_over:  # a rated game's ratings (in the background; the store rates it once)
+            self._spawn(self._settle())
+
+    async def _settle(self) -> None:
+        """Rate the finished game if the table is rated (:func:`~hearts.server.ratings.settle`)."""
+        await settle(self.store, self.id)
 
     def _moved_on(self, action: Action) -> None:
         """After ``action`` was applied: the last event, the clocks, the broadcast."""
@@ -768,6 +1110,16 @@ def public_event(action: Action, seq: int) -> dict[str, Any]:
     return event
 
 
+def chat_message(lines: Iterable[ChatLine], history: bool = False) -> dict[str, Any]:
+    """A ``chat`` message: chat lines (``history``: the last ones, sent on connecting)."""
+    return {"type": "chat", "lines": [dataclasses.asdict(line) for line in lines], "history": history}
+
+
+def hint_message(action: Action, seq: int) -> dict[str, Any]:
+    """A ``hint`` message: the action (in the codec) and its words, for position ``seq``."""
+    return {"type": "hint", "seq": seq, "action": to_dict(action), "text": hint_text(action)}
+
+
 def _trick_dict(t: Trick | None) -> dict[str, Any] | None:
     if t is None:
         return None
@@ -816,14 +1168,44 @@ class Manager:
         """The notices heard for each table being loaded (applied once it is)."""
         self._load_lock = asyncio.Lock()
         self._follower: asyncio.Task[None] | None = None
+        self.roster = Roster()
+        """Who is connected to each table through the other processes of the service."""
+        self._heartbeat: asyncio.Task[None] | None = None
+        self._asking: set[asyncio.Task[None]] = set()
 
     async def start(self) -> int:
         """Listen to the store's notices, restore every unfinished table, then follow the
         notices (in a task). Returns how many tables were restored."""
         listener = await self.store.listen()
+        loop = asyncio.get_running_loop()
+        self._heartbeat = loop.create_task(self._beat())
         restored = await self.restore_all()
-        self._follower = asyncio.get_running_loop().create_task(follow(self.store, listener, self._hear, self._missed))
+        self._follower = loop.create_task(follow(self.store, listener, self._hear, self._missed))
         return restored
+
+    async def _beat(self) -> None:
+        """Tell the other processes every :data:`ALIVE_EVERY` seconds that this one runs, and
+        forget the presence of those no longer heard of."""
+        while True:
+            try:
+                await self.store.notify(AliveNotice(self.roster.process))
+            except Exception as e:  # the database is away: the listener's loss says more
+                log.warning("could not tell the other processes this one runs", extra=fields(error=str(e)))
+            for table_id in self.roster.forget_gone():
+                table = self.tables.get(table_id)
+                if table is not None:
+                    table.presence(announce=False)
+            await asyncio.sleep(ALIVE_EVERY)
+
+    async def _ask(self, table_ids: list[str]) -> None:
+        """Ask the other processes for their presence at these tables (they answer with their
+        :class:`~hearts.server.storage.PresenceNotice`, if they have any); a failure is logged
+        (the table is served all the same: its presence shows once the others' change)."""
+        try:
+            for table_id in table_ids:
+                await self.store.notify(PresenceNotice(table_id, self.roster.process, [], 0, ask=True))
+        except Exception as e:  # the database is away: the listener's loss says more
+            log.warning("could not ask the other processes who is at a table", extra=fields(error=str(e)))
 
     async def restore_all(self) -> int:
         """Load every unfinished table by replaying its log; start its bots. Returns how many."""
@@ -866,10 +1248,11 @@ class Manager:
             spectators=bool(config.get("spectators", True)), max_spectators=self.limits.max_spectators,
             listed=bool(config.get("listed", listed_by_default(s.kind for s in seats))),
             turn_timer=int(config.get("turn_timer", 0)), stand_in=str(config.get("stand_in", STAND_IN)),
-            metrics=self.metrics,
+            metrics=self.metrics, roster=self.roster,
         )
         self.tables[table_id] = table
         await table.start()
+        await self._ask([table_id])
         return table
 
     def unfinished(self) -> list[Table]:
@@ -883,9 +1266,7 @@ class Manager:
         or this process its maximum of all-bot tables (overall, or made from ``owner``)."""
         self._forget_finished()
         limits = self.limits
-        if len(await self.store.unfinished()) >= limits.max_tables:
-            raise RateLimited(f"the server has its maximum of {limits.max_tables} open tables; try again later",
-                              60, status=503)
+        await self._room()
         if request.all_bots:
             bot_tables = [t.id for t in self.unfinished() if t.all_bots]
             if len(bot_tables) >= limits.max_bot_tables:
@@ -896,20 +1277,23 @@ class Manager:
                                   "tables; wait until one is over, or take a seat yourself", 60)
         seats: list[SeatRow] = []
         tokens: dict[int, str] = {}
+        seed = secrets.randbits(48)
+        unnamed_bots = [s for s in request.seats if s.kind == "bot" and not s.name]
+        names = iter(bot_names(seed, len(unnamed_bots), [s.name for s in request.seats if s.name]))
         for i, spec in enumerate(request.seats):
             if spec.kind == "bot":
-                seats.append(SeatRow(i, "bot", spec.name or f"Bot ({spec.level})", spec.level, None))
+                seats.append(SeatRow(i, "bot", spec.name or next(names), spec.level, None))
             elif spec.kind == "human":
                 token = secrets.token_urlsafe(18)
                 tokens[i] = token
-                seats.append(SeatRow(i, "human", spec.name or f"Player {i + 1}", None, hash_token(token)))
+                seats.append(SeatRow(i, "human", spec.name, None, hash_token(token)))  # no name: asked (unnamed)
             else:
                 seats.append(SeatRow(i, "open", "", None, None))
         table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        seed = secrets.randbits(48)
         config = {
             "rules": request.rules.to_dict(), "bot_delay": self.bot_delay, "spectators": request.spectators,
             "listed": request.listed, "turn_timer": request.turn_timer, "stand_in": request.stand_in,
+            "rated": request.rated,
         }
         await self.store.create_table(table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
         if request.all_bots:
@@ -918,6 +1302,50 @@ class Manager:
             table=table_id, seats=[s.kind for s in seats], listed=request.listed, turn_timer=request.turn_timer
         ))
         return await self._open(table_id, Game(request.rules, seed), seats, config), tokens
+
+    async def _room(self) -> None:
+        """Raise :class:`~hearts.server.limits.RateLimited` (503) when the service has its
+        maximum of unfinished tables."""
+        if len(await self.store.unfinished()) >= self.limits.max_tables:
+            raise RateLimited(f"the server has its maximum of {self.limits.max_tables} open tables; try again later",
+                              60, status=503)
+
+    async def rematch(self, table: Table, conn: Connection) -> None:
+        """A new table for a finished one, asked for by ``conn``'s seat: the same seats (each
+        person's with the same token hash, so each browser's token opens its seat there
+        too; no token is sent anywhere), names, bots, rules and options, and a new seed. One
+        per finished table: its id is :func:`rematch_id`, so of two requests (through any
+        processes) the store lets one create it. Every client of the old table is told
+        (a :class:`~hearts.server.storage.RematchNotice`, through every process); a second
+        request is answered with the same rematch. :class:`TableError` (``not_over``,
+        ``not_seated``) if it cannot be asked for."""
+        seat = conn.seat
+        if seat is None:
+            raise TableError("only the players ask for a rematch; spectators are told of it", code="not_seated")
+        if not table.game.is_over:
+            raise TableError("a rematch is for a finished game: play this one to the end first", code="not_over")
+        new_id = rematch_id(table.id)
+        row = await self.store.table(table.id)
+        if row is None:
+            raise TableError(f"there is no table {table.id!r}", 404, "no_table")
+        config = {**row.config, "rematch_of": table.id, "rematch_by": seat}
+        seats = [SeatRow(s.seat, s.kind, s.name if s.kind != "open" else "", s.bot, s.token_hash, player_id=s.player_id)
+                 for s in await self.store.seats(table.id)]  # as stored: with their profiles
+        seed = secrets.randbits(48)
+        await self._room()
+        try:
+            await self.store.create_table(new_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
+        except TableExists:  # asked for already (here or through another process): the same one
+            stored = await self.store.table(new_id)
+            by = seat if stored is None else int(stored.config.get("rematch_by", seat))
+            conn.push(table.rematch_message(RematchNotice(table.id, new_id, by)))
+            return
+        for s in seats:  # each person plays the rematch as the same profile (ratings, my games)
+            if s.player_id is not None:
+                await self.store.link_seat(new_id, s.seat, s.player_id)
+        log.info("rematch", extra=fields(table=new_id, rematch_of=table.id, seat=seat))
+        await self._open(new_id, Game(table.rules, seed), seats, config)
+        await self.store.notify(RematchNotice(table.id, new_id, seat))
 
     def _forget_finished(self) -> None:
         """Let finished tables nobody watches go from memory (the store keeps them)."""
@@ -940,8 +1368,10 @@ class Manager:
             raise TableError(f"seat {seat} does not exist at this table")
         if seat not in free:
             raise TableError(f"seat {seat} is not free", 409)
+        if request.name and request.name.casefold() in {seat_name(s).casefold() for s in table.seats}:
+            raise TableError(f"{request.name!r} is another seat's name at this table: choose another", 409, "name_taken")
         token = secrets.token_urlsafe(18)
-        name, token_hash = request.name or f"Player {seat + 1}", hash_token(token)
+        name, token_hash = request.name, hash_token(token)  # no name: asked (unnamed)
         try:
             await self.store.update_seat(table_id, seat, "human", name, token_hash, was="open")
         except SeatConflict:
@@ -965,14 +1395,32 @@ class Manager:
     # --- the notices ----------------------------------------------------------------------
 
     def _missed(self) -> None:
-        """Notices may have been missed: every table in memory catches up."""
+        """Notices may have been missed: every table in memory catches up, and asks the
+        others for their presence again."""
         for table in list(self.tables.values()):
             table.missed()
+        task = asyncio.get_running_loop().create_task(self._ask(list(self.tables)))
+        self._asking.add(task)
+        task.add_done_callback(self._asking.discard)
 
     def _hear(self, notice: Notice) -> None:
         """Hand a notice to its table (one being loaded keeps it for later); bot jobs are no
-        concern of a server process."""
+        concern of a server process. Every accepted action of the service is counted
+        (``hearts_service_moves_total``); the presence of the others is kept in the roster."""
         if isinstance(notice, JobNotice):
+            return
+        if isinstance(notice, AliveNotice):
+            self.roster.alive(notice.process)
+            return
+        if isinstance(notice, PresenceNotice):
+            self._hear_presence(notice)
+            return
+        if isinstance(notice, ActionNotice):
+            self.metrics.service_moves.labels(notice.by).inc()
+        if isinstance(notice, (ChatNotice, RematchNotice, HintNotice)):
+            talking = self.tables.get(notice.table_id)
+            if talking is not None:
+                talking.hear_talk(notice)
             return
         heard = self._loading.get(notice.table_id)
         if heard is not None:
@@ -982,12 +1430,30 @@ class Manager:
         if table is not None:
             table.hear(notice)
 
+    def _hear_presence(self, notice: PresenceNotice) -> None:
+        """Another process's presence at a table: shown to this process's clients if it
+        changed; answered with this process's own if asked for."""
+        changed = self.roster.heard(notice)
+        table = self.tables.get(notice.table_id)
+        if table is None:
+            return
+        if notice.ask and notice.process != self.roster.process:
+            table.announce(again=True)
+        if changed:
+            table.presence(announce=False)
+
     async def shutdown(self) -> None:
-        """Stop following the notices, stop every table and close its connections."""
-        if self._follower is not None:
-            self._follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._follower
+        """Stop following the notices, tell the others this process's clients are gone, stop
+        every table and close its connections."""
+        for task in [self._follower, self._heartbeat, *self._asking]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        for t in self.tables.values():
+            if t._here() != ((), 0):
+                with contextlib.suppress(Exception):  # (else the others forget it once it is no longer heard of)
+                    await self.store.notify(PresenceNotice(t.id, self.roster.process, [], 0))
         for t in self.tables.values():
             t.stop()
             for c in list(t.conns):

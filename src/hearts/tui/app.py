@@ -37,6 +37,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from hearts.actions import Action, Moon, Pass, Play
 from hearts.bots import LEVELS
+from hearts.bots.registry import HINT_BOT
 from hearts.cards import RANK_LETTERS, SUIT_LETTERS, Card, CardSet
 from hearts.errors import HeartsError, IllegalAction
 from hearts.mechanics import MoonChoice
@@ -62,7 +63,7 @@ from hearts.text import (
 )
 from hearts.tui.look import STYLE, card_style, card_text, cards_text
 from hearts.tui.review_screen import ReviewScreen
-from hearts.tui.session import HINT_BOT, HUMAN, REVIEW_BUDGET, Session, hint
+from hearts.tui.session import HUMAN, REVIEW_BUDGET, Session, hint
 from hearts.view import View
 
 RANK_KEYS = {c.lower(): i for i, c in enumerate(RANK_LETTERS)}

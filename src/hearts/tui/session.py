@@ -34,6 +34,7 @@ from pathlib import Path
 from hearts import record
 from hearts.actions import Action, Moon, Pass, Play
 from hearts.bots import Bot, make_bot, run_bots
+from hearts.bots.registry import HINT_BOT
 from hearts.cards import SPADES, Card, CardSet
 from hearts.errors import HeartsError, RecordError
 from hearts.game import Game
@@ -49,9 +50,6 @@ HUMAN = 0
 
 DEFAULT_DELAY = 0.6
 """Seconds a bot's move stays on screen, unless the table is told otherwise."""
-
-HINT_BOT = "search:iterations=400"
-"""The bot that gives hints."""
 
 REVIEW_BUDGET = 400
 """Sampled deals per decision in the table's review of a round, a module constant (no command

@@ -2,7 +2,7 @@
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
-  const { settings, sound, anim, chart } = window.pyhearts;
+  const { settings, sound, anim, chart, chat } = window.pyhearts;
   const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
   const RANKS = { T: "10" };
   const DIRS = { 1: "left", "-1": "right" };
@@ -45,8 +45,10 @@
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
   }
+  // Requests act as this browser's player profile, if it has one (player.js: Authorization: Bearer <key>).
+  const playerAuth = () => (window.pyhearts.player ? window.pyhearts.player.auth() : {});
   async function api(method, path, body) {
-    const r = await fetch(path, { method, headers: { "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+    const r = await fetch(path, { method, headers: { "Content-Type": "application/json", ...playerAuth() }, body: body ? JSON.stringify(body) : undefined });
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(data.error || r.statusText);
     return data;
@@ -88,9 +90,39 @@
     timer.addEventListener("input", showStandIn);
     showStandIn();
     fillSeats();
+    setupPlayNow();
     $("create-form").addEventListener("submit", createTable);
     $("refresh").addEventListener("click", listTables);
     listTables();
+  }
+
+  // "Play now": you against three bots of the chosen level (remembered in this browser), the
+  // usual rules, a table nobody else sees listed; one click opens it.
+  const LEVEL_KEY = "pyhearts:play-level";
+  function setupPlayNow() {
+    const level = $("play-level");
+    const chosen = localStorage.getItem(LEVEL_KEY) || "medium";
+    for (const l of config.levels) level.append(el("option", { value: l, text: l, selected: l === chosen }));
+    level.addEventListener("change", () => localStorage.setItem(LEVEL_KEY, level.value));
+    $("play-now").addEventListener("click", playNow);
+  }
+
+  async function playNow() {
+    const bot = { kind: "bot", level: $("play-level").value };
+    localStorage.setItem(LEVEL_KEY, bot.level);
+    try {
+      const t = await api("POST", "/api/tables", { seats: [{ kind: "human", name: myName() || "You" }, bot, bot, bot], listed: false });
+      location.href = t.seats[0].link;
+    } catch (e) { toast(e.message); }
+  }
+
+  // The name this browser goes by: the player profile's, else the last one chosen at a table.
+  function myName() {
+    try {
+      const profile = JSON.parse(localStorage.getItem("pyhearts.player") || "null");
+      if (profile && typeof profile.name === "string" && profile.name.trim()) return profile.name.trim();
+    } catch (e) { /* no profile */ }
+    return (localStorage.getItem("pyhearts:name") || "").trim();
   }
 
   // Words for a value such as "add_to_others": "add to others".
@@ -174,8 +206,15 @@
       const kind = r.querySelector(".kind").value;
       return kind === "bot" ? { kind, level: r.querySelector(".level").value } : kind === "open" ? { kind } : { kind, name: r.querySelector(".name").value };
     });
+    const rated = $("rated").checked;  // counts for the ratings: needs a player profile (player.js)
+    const you = seats.find((x) => x.kind === "human");
     try {
-      const t = await api("POST", "/api/tables", { preset: $("preset").value, options, seats, spectators, listed, turn_timer, stand_in });
+      if (you && window.pyhearts.player) {
+        await window.pyhearts.player.adopt(you.name);  // a first table makes the profile
+        const p = window.pyhearts.player.current();  // the form's "You" is the profile's name
+        if (p && ["", "You"].includes(you.name.trim())) you.name = p.name;
+      }
+      const t = await api("POST", "/api/tables", { preset: $("preset").value, options, seats, spectators, listed, turn_timer, stand_in, rated });
       const list = el("ul", { class: "links" });
       let mine = null;
       for (const s of t.seats) {
@@ -271,6 +310,8 @@
     $("pass-btn").addEventListener("click", sendPass);
     $("last-btn").addEventListener("click", () => { reviewing = !reviewing; render(); });
     $("scores-btn").addEventListener("click", toggleScores);
+    $("hint-btn").addEventListener("click", askHint);
+    chat.setup({ send: (text) => sendIfOpen({ type: "chat", text }), nameOf: (s) => (state ? seatLabel(s) : "Seat " + (s + 1)), max: 200 });
     document.addEventListener("keydown", onKey);
     window.addEventListener("resize", balanceHand);
     setInterval(tick, 250);
@@ -311,11 +352,22 @@
     if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg));
     else toast("not connected; retrying…");
   }
+  // Sends ``msg`` if connected; whether it was sent.
+  function sendIfOpen(msg) {
+    const open = ws && ws.readyState === 1;
+    send(msg);
+    return open;
+  }
 
   function onMessage(m) {
     if (m.type === "state") receive(m);
+    else if (m.type === "chat") chat.receive(m);
+    else if (m.type === "hint") showHint(m);
+    else if (m.type === "rematch") onRematch(m);
     else if (m.type === "error") {
       toast(m.message);
+      if ($("name-error") && ["bad_name", "name_taken", "game_over"].includes(m.code)) $("name-error").textContent = m.message;
+      if (m.code === "not_your_turn") hideHint();
       if (m.code === "bad_token") { $("prompt").textContent = "This link's token opens no seat here."; ws.onclose = null; ws.close(); }
       else if (["no_table", "no_spectators", "spectators_full"].includes(m.code)) {
         $("prompt").textContent = m.message;
@@ -430,6 +482,8 @@
     setText($("conn"), m.you === null ? "watching (spectator)" : "connected as " + m.table.names[m.you]);
     document.body.dataset.connected = "true";
     document.body.dataset.spectator = String(m.you === null);
+    chat.seated(m.you !== null);
+    if (hint && hint.seq !== m.seq) hideHint();  // a hint is for one position
     if (m.you === null) selected.clear();
     else if (!before || before.view.round_number !== m.view.round_number || !m.view.must_pass) selected = new Set([...selected].filter((c) => m.view.hand.includes(c)));
     if (!m.view.must_pass) selected.clear();
@@ -513,6 +567,11 @@
   }
 
   const seatName = (s) => state.table.names[s] || "Seat " + (s + 1);
+  // A seat's name with a bot's level: "Ada (hard)".
+  const seatLabel = (s) => {
+    const name = seatName(s), level = state.table.kinds[s] === "bot" ? state.table.bots[s] : null;
+    return level && !name.endsWith(")") ? name + " (" + level + ")" : name;
+  };
   const passWord = (off, n) => (off === 1 ? "left" : off === n - 1 ? "right" : "across");
   function passDirection(v) {
     if (state.you === null) {  // a spectator: this round's direction for everyone
@@ -566,7 +625,7 @@
         class: "seat" + (turn ? " turn" : ""), "data-seat": s, "data-pos": pos, role: "group",
         "aria-label": seatName(s) + ", " + POS_WORDS[pos] + (turn ? ", to play" : ""),
       },
-        el("div", { class: "name", title: seatName(s), text: seatName(s) }),
+        el("div", { class: "name", title: seatLabel(s), text: seatLabel(s) }),
         el("div", { class: "meta badge" }, el("span", { class: "dot" + (on ? " on" : ""), title: on ? "connected" : "not connected" }), badge),
         el("div", { class: "meta", "data-count": v.hand_sizes[s], text: v.hand_sizes[s] + (v.hand_sizes[s] === 1 ? " card" : " cards") }),
         el("div", { class: "meta pts", text: v.points_taken[s] + " pts · total " + t.totals[s] }),
@@ -602,6 +661,7 @@
     const prompt = $("prompt");
     const pass = $("pass-btn");
     pass.hidden = !v.must_pass;
+    $("hint-btn").hidden = spectator || !myTurn || v.game_over || t.away.includes(me);
     if (v.game_over) {
       prompt.textContent = "Game over: " + winnerWords(t) + ". ";
       prompt.append(el("button", { type: "button", id: "result-btn", class: "small", text: "See the result", onclick: showGameOver }));
@@ -632,8 +692,11 @@
       delete $("hand").dataset.drawn;
     } else renderMine(v, t, n);
     renderScores();
+    renderRematch();
     tick();
     announce(prompt.textContent);
+    if (!spectator && t.unnamed.includes(me) && !v.game_over) { showNameDialog(); return; }  // a name first
+    if ($("dialog").dataset.kind === "name") closeDialog();
     if (holding()) return;  // the dialogs wait until the finished trick has been seen
     if (v.moon_choice_pending) showMoon();
     else if ($("dialog").dataset.kind === "moon") closeDialog();
@@ -696,7 +759,8 @@
     const hand = $("hand");
     const legal = new Set(v.legal);
     const received = new Set(v.tricks.length === 0 ? v.received || [] : []);
-    const drawn = JSON.stringify([v.hand, v.must_pass, [...legal], [...selected], [...received]]);
+    const hinted = new Set(hint && hint.seq === state.seq ? hintCards(hint) : []);
+    const drawn = JSON.stringify([v.hand, v.must_pass, [...legal], [...selected], [...received], [...hinted]]);
     if (hand.dataset.drawn === drawn) return;  // the same hand: left as it is (its focus, its hover)
     hand.dataset.drawn = drawn;
     const keepFocus = hand.contains(document.activeElement) || (keyboardPlay && document.activeElement === document.body);
@@ -704,8 +768,8 @@
     v.hand.forEach((c, i) => {
       const playable = v.must_pass || legal.has(c);
       const b = el("button", {
-        type: "button", class: "card" + (playable ? " legal" : " dim") + (selected.has(c) ? " selected" : "") + (received.has(c) ? " new" : ""),
-        "data-card": c, "aria-label": cardName(c) + (received.has(c) ? ", received" : ""), "aria-pressed": v.must_pass ? String(selected.has(c)) : null,
+        type: "button", class: "card" + (playable ? " legal" : " dim") + (selected.has(c) ? " selected" : "") + (received.has(c) ? " new" : "") + (hinted.has(c) ? " hinted" : ""),
+        "data-card": c, "aria-label": cardName(c) + (received.has(c) ? ", received" : "") + (hinted.has(c) ? ", the hint" : ""), "aria-pressed": v.must_pass ? String(selected.has(c)) : null,
         disabled: !playable, tabindex: playable ? "0" : "-1",
         onclick: (e) => { keyboardPlay = e.detail === 0; onCard(c); },  // detail 0: Enter or Space, not a pointer
         onfocus: () => { focusIndex = i; },
@@ -814,6 +878,7 @@
     } else if (e.key === "l" || e.key === "L") { reviewing = !reviewing; render(); }
     else if (e.key === "s" || e.key === "S") toggleScores();
     else if ((e.key === "p" || e.key === "P") && state.view.must_pass) sendPass();
+    else if (e.key === "h" || e.key === "H") askHint();
   }
 
   // A dialog over the table; the focus goes to its first button, stays inside it (Tab), and
@@ -840,7 +905,7 @@
   }
   function trapFocus(e) {
     if (e.key !== "Tab") return;
-    const items = [...$("dialog").querySelectorAll("button, a[href], summary")];
+    const items = [...$("dialog").querySelectorAll("button, a[href], summary, input")];
     if (!items.length) return;
     const first = items[0], last = items[items.length - 1];
     if (e.shiftKey && document.activeElement === first) { last.focus(); e.preventDefault(); }
@@ -891,9 +956,9 @@
       el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", id: "summary-ok", text: "Next round", onclick: closeDialog })));
   }
 
-  // "Ann wins", "You win", "Ann and Bo share the win".
+  // "Ann wins", "You win", "Ann and Bo share the win", "Ada (hard) wins".
   function winnerWords(t) {
-    const who = (t.winners || []).map((s) => (s === state.you ? "you" : seatName(s)));
+    const who = (t.winners || []).map((s) => (s === state.you ? "you" : seatLabel(s)));
     if (who.length > 1) return who.join(" and ") + " share the win";
     return who.length ? (who[0] === "you" ? "You win" : who[0] + " wins") : "no winner";
   }
@@ -904,7 +969,7 @@
     const t = state.table, n = state.view.players, winners = t.winners || [];
     const order = [...Array(n).keys()].sort((a, b) => t.totals[a] - t.totals[b]);
     const standings = el("ol", { class: "standings" }, ...order.map((s) => el("li", { class: winners.includes(s) ? "winner" : "" },
-      el("span", { text: seatName(s) + (s === state.you ? " (you)" : "") }), el("b", { text: String(t.totals[s]) }))));
+      el("span", { text: seatLabel(s) + (s === state.you ? " (you)" : "") }), el("b", { text: String(t.totals[s]) }))));
     const title = winnerWords(t);
     showDialog("gameover",
       el("div", { class: "crown", "aria-hidden": "true", text: "♛" }),
@@ -913,10 +978,105 @@
       standings, scoreChart(t, n),
       lastRound && el("details", {}, el("summary", { text: "Round " + t.results.length + ": who took what" }), roundTable(t, n, lastRound.result, lastRound.taken)),
       el("details", {}, el("summary", { text: "Score history" }), scoreTable(t, n)),
+      el("div", { id: "rematch-box", class: "rematch-box" }, ...rematchParts()),
+      el("div", { id: "game-over-extra", class: "buttons" },  // the game review's button (review.js): a seated player's
+        state.you !== null && window.pyhearts.review ? window.pyhearts.review.control(tableId, state.you) : null),
       el("div", { class: "buttons" }, el("a", { href: "/", class: "button-link", text: "Back to the lobby" }), el("button", { type: "button", class: "primary", id: "gameover-ok", text: "Close", onclick: closeDialog })));
   }
 
+  // ---------------------------------------------------------------- a name, a hint, a rematch
+  // A person whose seat has no name yet (an invite link whose name nobody chose) is asked for
+  // one before playing; the name goes to the server, which tells everyone at the table.
+  function showNameDialog() {
+    if ($("dialog").dataset.kind === "name") return;
+    const input = el("input", { id: "name-input", type: "text", maxlength: "40", value: myName(), autocomplete: "nickname", "aria-describedby": "name-error" });
+    const error = el("p", { id: "name-error", class: "error", role: "alert" });
+    const form = el("form", { id: "name-form" }, el("label", { for: "name-input", text: "Your name" }), input, error,
+      el("div", { class: "buttons" }, el("button", { type: "submit", class: "primary", id: "name-ok", text: "Sit down" })));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const name = input.value.trim();
+      if (!name) { error.textContent = "Please type a name: the others at the table will see it."; return; }
+      error.textContent = "";
+      localStorage.setItem("pyhearts:name", name);
+      send({ type: "name", name });
+    });
+    showDialog("name", el("h2", { id: "dialog-title", text: "Welcome to the table!" }),
+      el("p", { text: "What should the others call you?" }), form);
+    input.focus();
+    input.select();
+  }
+
+  // The hint (H): what the search bot would do from my view, asked at my turn; its card(s)
+  // are highlighted in my hand until the table moves on.
+  let hint = null;
+  const hintCards = (h) => (h.action.cards ? h.action.cards : h.action.card ? [h.action.card] : []);
+  function askHint() {
+    if (!state || state.you === null || !isMyTurn(state) || state.view.game_over) return;
+    if (hint && hint.seq === state.seq) { showHint(hint); return; }
+    const box = $("hint");
+    box.textContent = "Thinking about a hint…";
+    box.hidden = false;
+    send({ type: "hint", seq: state.seq });
+  }
+  function showHint(m) {
+    if (!state || m.seq !== state.seq) return;  // the table moved on: that hint is no use now
+    hint = m;
+    const box = $("hint");
+    box.textContent = "";
+    box.append(el("b", { text: m.text }));
+    box.hidden = false;
+    render();
+  }
+  function hideHint() {
+    hint = null;
+    $("hint").hidden = true;
+    $("hint").textContent = "";
+  }
+
+  // The rematch: a new table with the same seats. Whoever presses first makes it; everyone at
+  // this table is told ("Ann wants a rematch — Join"), and each joins their own seat with one
+  // click (this browser's token opens it there too); a spectator gets a Watch link.
+  let rematch = null, wantRematch = false;
+  function askRematch() {
+    wantRematch = true;
+    if (rematch) joinRematch();
+    else send({ type: "rematch" });
+  }
+  function onRematch(m) {
+    rematch = m;
+    if (wantRematch && state && state.you !== null) { joinRematch(); return; }
+    renderRematch();
+    const box = $("rematch-box");
+    if (box) box.replaceChildren(...rematchParts());
+    $("announce").textContent = rematchWords();
+  }
+  function joinRematch() {
+    if (!rematch) return;
+    if (token) localStorage.setItem("pyhearts:" + rematch.table, token);
+    location.href = "/t/" + rematch.table + (state && state.you === null ? "#watch" : "");
+  }
+  const rematchWords = () => (rematch ? (state && rematch.by === state.you ? "You want" : rematch.name + " wants") + " a rematch — " : "");
+  // What the game-over dialog and the table show of the rematch: a button to ask for one, or
+  // the one asked for with its Join (or Watch) button.
+  function rematchParts() {
+    const spectator = !state || state.you === null;
+    if (!rematch) return spectator ? [] : [el("button", { type: "button", id: "rematch-btn", class: "primary", text: "Rematch", onclick: askRematch })];
+    return [el("span", { class: "rematch-words", text: rematchWords() }),
+      spectator ? el("a", { href: "/t/" + rematch.table + "#watch", class: "button-link rematch-join", text: "Watch" })
+        : el("button", { type: "button", class: "primary rematch-join", text: "Join", onclick: joinRematch })];
+  }
+  function renderRematch() {
+    const note = $("rematch-note");
+    note.hidden = !rematch;
+    if (rematch && !note.querySelector(".rematch-join")) note.replaceChildren(...rematchParts());
+  }
+
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
+  // The profile, my games, the leaderboard and the replay are pages of their own (player.js,
+  // history.js, replay.js register them in window.pyhearts.pages: {path regexp, show}).
+  const page = (window.pyhearts.pages || []).find((p) => p.path.test(location.pathname));
   if (m) tableMain(m[1]);
+  else if (page) page.show(location.pathname.match(page.path));
   else lobby();
 })();

@@ -19,7 +19,9 @@ is then announced to every :meth:`Storage.listen` listener: on PostgreSQL to eve
 Bots act through the store's :attr:`~Storage.jobs` queue on PostgreSQL (:class:`JobQueue`: a
 job is a bot seat to act at a position, claimed by a bot worker on any machine); SQLite has no
 queue, and its one server process runs the bots itself. :func:`load_game` rebuilds a table's
-game from its row and log, for a server process and a bot worker alike.
+game from its row and log, for a server process and a bot worker alike. Both backends hold the
+game reviews asked for (:class:`ReviewRow`: one job per table and seat, claimed under a lease
+by a :class:`~hearts.server.reviews.ReviewRunner`).
 
 Open one with :func:`open_storage`; every method is a coroutine::
 
@@ -40,7 +42,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, TypeGuard
+from typing import Any, Literal, Protocol, TypeGuard
 
 from hearts.actions import Action
 from hearts.game import Game
@@ -79,6 +81,16 @@ class SeqConflict(StoreError):
         self.seq = seq
 
 
+class TableExists(StoreError):
+    """``create_table`` of an id that is stored already (by this process or another): nothing
+    was done. A rematch's table has an id made from its old table's, so of two processes making
+    it, one does and the other hears this."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} exists already")
+        self.table_id = table_id
+
+
 class SeatConflict(StoreError):
     """A conditional seat change found the seat no longer as expected (another request took
     it first), or no such seat."""
@@ -102,9 +114,10 @@ class TableRow:
 
 @dataclass(frozen=True)
 class SeatRow:
-    """A stored seat: ``human``, ``open`` or ``bot``, its name, bot spec and token hash, and
+    """A stored seat: ``human``, ``open`` or ``bot``, its name, bot spec and token hash,
     whether its person is ``away`` (the turn timer ran out: the table's stand-in bot plays for
-    it until the person is back)."""
+    it until the person is back), and the player profile its person sits as (``player_id``;
+    ``None``: no profile, or no person)."""
 
     seat: int
     kind: str
@@ -112,6 +125,42 @@ class SeatRow:
     bot: str | None
     token_hash: str | None
     away: bool = False
+    player_id: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """A stored player profile (:mod:`hearts.server.players`): its id, name, and rating — an
+    OpenSkill ``mu`` and ``sigma`` (:mod:`hearts.server.ratings`) and the rated ``games`` it
+    played. Its secret key is stored only as a hash, never read back."""
+
+    id: str
+    name: str
+    mu: float
+    sigma: float
+    games: int
+
+
+def rating_changes(before: Sequence[PlayerRow], after: Sequence[tuple[float, float]]) -> dict[str, Any]:
+    """What a rated game changed, as stored with it: each player's ``mu`` and ``sigma`` before
+    and after.
+
+    >>> rating_changes([PlayerRow("p1", "Ann", 25.0, 8.0, 0)], [(27.5, 7.5)])
+    {'p1': {'mu': [25.0, 27.5], 'sigma': [8.0, 7.5]}}
+    """
+    return {p.id: {"mu": [p.mu, mu], "sigma": [p.sigma, sigma]} for p, (mu, sigma) in zip(before, after, strict=True)}
+
+
+@dataclass(frozen=True)
+class PlayedTable:
+    """A table a player sat at, as "my games" lists it: its id, when it was made, its config
+    (rules, ``rated``, …), whether its game is over, and its seats."""
+
+    id: str
+    created: datetime
+    config: dict[str, Any]
+    finished: bool
+    seats: tuple[SeatRow, ...]
 
 
 @dataclass(frozen=True)
@@ -139,6 +188,8 @@ class ActionNotice:
     table_id: str
     seq: int
     action: dict[str, Any]
+    by: str = "person"
+    """Who made it: ``person``, ``bot`` or ``stand_in`` (:data:`hearts.server.metrics.Actor`)."""
 
 
 @dataclass(frozen=True)
@@ -159,9 +210,81 @@ class JobNotice:
     seq: int
 
 
-Notice = ActionNotice | SeatNotice | JobNotice
-"""What a listener hears: ids, and an accepted action's codec object (a PostgreSQL ``NOTIFY``
-payload is at most 8000 bytes; these take under 200); other rows are read from the store."""
+@dataclass(frozen=True)
+class ChatLine:
+    """A chat message at a table: its number (``id``, increasing), the ``seat`` that sent it
+    and its ``text`` (checked: :func:`hearts.server.protocol.check_chat`)."""
+
+    id: int
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ChatNotice:
+    """A chat message was stored (:meth:`Storage.add_chat`); it carries the line itself (at most
+    a few hundred bytes of text)."""
+
+    table_id: str
+    id: int
+    seat: int
+    text: str
+
+    @property
+    def line(self) -> ChatLine:
+        """The chat line it announces."""
+        return ChatLine(self.id, self.seat, self.text)
+
+
+@dataclass(frozen=True)
+class RematchNotice:
+    """The finished table ``table_id`` has a rematch, table ``rematch``, asked for by ``seat``."""
+
+    table_id: str
+    rematch: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class HintNotice:
+    """A bot worker computed the hint of ``seat`` at position ``seq`` of a table: ``action`` is
+    its codec object, or ``None`` when the position had moved on (no hint is given)."""
+
+    table_id: str
+    seat: int
+    seq: int
+    action: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class PresenceNotice:
+    """Who is connected to a table through one server process (``process``: the id it drew
+    when it started): the seats with a client there (``online``) and how many spectators.
+    ``ask``: the sender has just begun serving the table and asks the others for theirs."""
+
+    table_id: str
+    process: str
+    online: list[int]
+    spectators: int
+    ask: bool = False
+
+
+@dataclass(frozen=True)
+class AliveNotice:
+    """The server process ``process`` still runs (sent every few seconds): the presence it
+    announced stands; that of a process no longer heard of is forgotten."""
+
+    process: str
+
+
+Notice = ActionNotice | SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice
+"""What a listener hears: ids, an accepted action's codec object, a chat line or a hint (a
+PostgreSQL ``NOTIFY`` payload is at most 8000 bytes; these take under 2000); other rows are
+read from the store. A hint job queued is announced as a :class:`JobNotice` (it wakes the bot
+workers)."""
+
+TalkNotice = ChatNotice | RematchNotice | HintNotice
+"""The notices of the table talk (:meth:`hearts.server.tables.Table.hear_talk`)."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +302,57 @@ class BotJob:
     attempt: int
     lease_until: datetime
     waited: float
+
+
+ReviewStatus = Literal["queued", "running", "done", "failed"]
+"""Where a stored review job is: waiting for a runner, being computed, its result stored, or
+given up (its message in :attr:`ReviewRow.error`)."""
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """A stored review job (:mod:`hearts.server.reviews`): the review of ``seat``'s decisions at
+    table ``table_id`` with ``budget`` sampled deals per decision and ``seed``; its ``status``,
+    ``done`` of ``total`` decisions valued so far, and once done the review as JSON text
+    (``GameReview.to_dict()``)."""
+
+    table_id: str
+    seat: int
+    budget: int
+    seed: int
+    status: ReviewStatus
+    done: int
+    total: int
+    review: str | None
+    error: str | None
+
+
+@dataclass(frozen=True)
+class ReviewClaim:
+    """A review job claimed by ``worker`` (claim number ``attempt``: 1 for the first claim,
+    more after a lease ran out or a runner let go; ``tries``: the claims since it was last
+    queued): to be computed, then stored with :meth:`Storage.finish_review`. Every write of a
+    claim is refused once another claim holds the job."""
+
+    table_id: str
+    seat: int
+    budget: int
+    seed: int
+    worker: str
+    attempt: int
+    tries: int
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """A claimed hint job: the hint of ``seat`` at position ``seq`` of table ``table_id``,
+    held by ``worker`` by its claim number ``attempt``."""
+
+    table_id: str
+    seat: int
+    seq: int
+    worker: str
+    attempt: int
 
 
 class JobQueue(Protocol):
@@ -206,6 +380,21 @@ class JobQueue(Protocol):
 
     async def release_bot_job(self, job: BotJob) -> None:
         """Let go of a claimed job not done (a worker stopping): any worker may claim it now."""
+        ...
+
+    async def ask_hint(self, table_id: str, seat: int, seq: int) -> dict[str, Any] | None:
+        """The hint of ``seat`` at position ``seq`` if computed already (its action's codec
+        object); else ``None``, and a hint job is queued (once, whoever asks) and announced:
+        its result comes as a :class:`HintNotice`."""
+        ...
+
+    async def claim_hint_job(self, worker: str, lease: float = 30.0) -> HintJob | None:
+        """Claim the oldest hint job not computed and not claimed (or whose lease expired)."""
+        ...
+
+    async def complete_hint_job(self, job: HintJob, action: dict[str, Any] | None) -> None:
+        """Keep a hint job's result (``None``: the position moved on; the job is dropped) and
+        announce it (:class:`HintNotice`)."""
         ...
 
 
@@ -294,7 +483,19 @@ class Storage(Protocol):
         deals: Sequence[Sequence[str]] | None = None,
     ) -> None:
         """Insert a table and its seats in one transaction; ``deals`` fixes the deals of its
-        first rounds (as a migrated table's are)."""
+        first rounds (as a migrated table's are). :class:`TableExists` if the id is taken."""
+        ...
+
+    async def notify(self, notice: Notice) -> None:
+        """Announce a notice to every listener (every process on PostgreSQL)."""
+        ...
+
+    async def add_chat(self, table_id: str, seat: int, text: str) -> ChatLine:
+        """Store a chat message of ``seat`` and announce it (:class:`ChatNotice`)."""
+        ...
+
+    async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
+        """A table's last ``limit`` chat messages, oldest first."""
         ...
 
     async def update_seat(
@@ -311,13 +512,14 @@ class Storage(Protocol):
         ...
 
     async def append(
-        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = ()
+        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
+        *, by: str = "person",
     ) -> None:
         """Log an accepted action as row ``seq`` and commit it (before it is broadcast), and
-        announce it (:class:`ActionNotice`); ``finished`` marks the game over, and ``bots``
-        (the bot seats this action makes ones to act; only with :attr:`jobs`) are queued as
-        jobs at position ``seq``, in the same transaction. Raises :class:`SeqConflict` if row
-        ``seq`` exists."""
+        announce it (:class:`ActionNotice`, saying ``by`` whom it was made); ``finished`` marks
+        the game over, and ``bots`` (the bot seats this action makes ones to act; only with
+        :attr:`jobs`) are queued as jobs at position ``seq``, in the same transaction. Raises
+        :class:`SeqConflict` if row ``seq`` exists."""
         ...
 
     async def table(self, table_id: str) -> TableRow | None:
@@ -344,9 +546,95 @@ class Storage(Protocol):
         :func:`hearts.server.protocol.listed_by_default` decides)."""
         ...
 
+    # --- players and ratings (hearts.server.players, hearts.server.ratings) -------------------
+
+    async def create_player(self, player_id: str, name: str, key_hash: str, mu: float, sigma: float) -> None:
+        """Insert a player profile with its key's hash and its starting rating."""
+        ...
+
+    async def player_by_key(self, key_hash: str) -> PlayerRow | None:
+        """The profile whose secret key has this hash, or ``None``."""
+        ...
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        """Change a profile's name (the seats it sat at keep the names they were taken under)."""
+        ...
+
+    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
+        """Record that a person seat's person is the player ``player_id`` (a profile taking the
+        seat it made, joined or claimed); :class:`SeatConflict` if the seat is no person's, or
+        is linked to another player already."""
+        ...
+
+    async def played_tables(self, player_id: str, limit: int = 100) -> list[PlayedTable]:
+        """The newest ``limit`` tables where the player sat (newest first)."""
+        ...
+
+    async def rate_game(
+        self, table_id: str, players: Sequence[str], rate: Callable[[list[PlayerRow]], list[tuple[float, float]]]
+    ) -> bool:
+        """Rate a finished game once: in one transaction, mark ``table_id`` rated (``False``,
+        nothing changed, if it was already — by any process), read the ``players``' profiles
+        (in that order, locked until the end), and store the ``(mu, sigma)`` that ``rate``
+        gives each, with one more rated game."""
+        ...
+
+    async def unrated(self, limit: int = 100) -> list[str]:
+        """Finished tables of ``"rated": true`` config not rated yet (their finishing process
+        stopped before it rated them), oldest first."""
+        ...
+
+    async def leaderboard(self, limit: int = 100) -> list[PlayerRow]:
+        """The players with at least one rated game, by conservative rating (``mu - 3 sigma``),
+        highest first."""
+        ...
+
     async def listen(self) -> Listener:
         """A listener that hears every action accepted and seat changed from now on (by any
         process on PostgreSQL; by this store on SQLite), this process's own included."""
+        ...
+
+    # --- game reviews (hearts.server.reviews) -------------------------------------------------
+
+    async def review(self, table_id: str, seat: int) -> ReviewRow | None:
+        """The review job of a table's seat, or ``None`` if none was asked for."""
+        ...
+
+    async def queue_review(self, table_id: str, seat: int, budget: int, seed: int) -> ReviewRow:
+        """Queue the review of a table's seat, unless it is queued, running or done already
+        (then the stored job is returned as it is); a ``failed`` one is queued again."""
+        ...
+
+    async def pending_reviews(self) -> int:
+        """How many review jobs are queued or running (from every server process)."""
+        ...
+
+    async def claim_review(self, worker: str, lease: float) -> ReviewClaim | None:
+        """Claim the oldest review job that is queued, or running under a lease that has run
+        out (its runner died), for ``lease`` seconds: it is ``running`` from now, at 0 of 0
+        decisions; ``None`` if there is none. Two runners never get the same job. On SQLite
+        (one server process) a job running under another runner's name is taken at once: that
+        runner was a process that is gone."""
+        ...
+
+    async def review_progress(self, claim: ReviewClaim, done: int, total: int, lease: float) -> bool:
+        """Store a claimed job's progress and renew its lease for ``lease`` seconds; ``False``
+        if the claim no longer holds the job (then stop computing it)."""
+        ...
+
+    async def finish_review(self, claim: ReviewClaim, review: str) -> bool:
+        """Store a claimed job's result (the review's JSON text): it is ``done``; ``False`` if
+        the claim no longer held the job (nothing is stored)."""
+        ...
+
+    async def fail_review(self, claim: ReviewClaim, error: str) -> bool:
+        """Give a claimed job up with a message: it is ``failed`` (asking again queues it
+        again); ``False`` if the claim no longer held the job."""
+        ...
+
+    async def release_review(self, claim: ReviewClaim) -> None:
+        """Let go of a claimed job not done (a runner stopping): it is ``queued`` again, for
+        any runner."""
         ...
 
     async def close(self) -> None:

@@ -4,16 +4,28 @@ and bot workers on any machines (the ``postgres`` extra: psycopg 3 and its pool)
 * **Order**: appending an action is an ``INSERT`` under the primary key ``(table_id, seq)``;
   of two processes appending the same ``seq``, one commits and the other gets
   :class:`~hearts.server.storage.SeqConflict`.
-* **Notices**: the same transaction sends ``NOTIFY`` on the service's channel, with ids and
-  the action's codec object (a payload is at most 8000 bytes; these take under 200): every
-  process's :meth:`PostgresStorage.listen` listener hears it once the action is committed.
+* **Notices**: ``NOTIFY`` on the service's channel, with ids and the action's codec object (a
+  payload is at most 8000 bytes; these take under 200): every process's
+  :meth:`PostgresStorage.listen` listener hears it once the action is committed. An action's
+  notices go in a transaction of their own, right after the one that logs it: PostgreSQL
+  holds one lock for every transaction that notifies from its commit to the end of its WAL
+  flush, so actions logged *and* announced together commit one flush at a time (about 600 a
+  second on a disk whose flush takes 1.7 ms), while a transaction that only notifies writes no
+  WAL and the logging ones share their flushes (2,000 a second and more: docs/server.md).
+  The notices of the actions appended while one such transaction is on its way wait for the
+  next, which sends them all (in order). A process that dies before its notices are sent
+  leaves actions unannounced: the others catch up at the table's next notice (a ``seq``
+  further on), and the bot workers look for jobs every few seconds anyway.
 * **Bot jobs**: queued with the action that makes a bot seat one to act (``append``'s
   ``bots``, in the same transaction) or by :meth:`~PostgresStorage.enqueue_bot_job`;
   :meth:`~PostgresStorage.claim_bot_job` (``FOR UPDATE SKIP LOCKED``, oldest first, at most
   one claimed job per table, under a lease that another worker takes over once it has
   expired), :meth:`~PostgresStorage.complete_bot_job`.
-* **One round trip** per append, away flag or job queued: each is one statement (its
-  parts in data-modifying ``WITH`` clauses), so one implicit transaction.
+* **Review jobs** (:mod:`hearts.server.reviews`): ``review_jobs``, one per table and seat,
+  claimed the same way (:meth:`~PostgresStorage.claim_review`) by the bot workers' review slots,
+  their progress and result written under the claim's attempt number.
+* **One statement** per away flag or job queued (its parts in data-modifying ``WITH``
+  clauses), so one implicit transaction; per append, one, and a share of one of notices.
 * **Schema**: the numbered SQL files of ``migrations/postgresql/`` (``0001_tables.sql``, …),
   applied by :func:`migrate` in one transaction under an advisory lock (processes starting
   together migrate once); the versions applied are the rows of ``schema_version``.
@@ -23,11 +35,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
@@ -38,21 +49,36 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from hearts.actions import Action, to_dict, to_json
+from hearts.server.logs import fields
 from hearts.server.storage import (
     ActionNotice,
+    AliveNotice,
     BotJob,
+    ChatLine,
+    ChatNotice,
+    HintJob,
+    HintNotice,
     JobNotice,
     NewSeat,
     Notice,
+    PlayedTable,
+    PlayerRow,
+    PresenceNotice,
     QueueListener,
+    RematchNotice,
+    ReviewClaim,
+    ReviewRow,
     SchemaError,
     SeatConflict,
     SeatNotice,
     SeatRow,
     SeqConflict,
+    StoreError,
     StoreUnavailable,
+    TableExists,
     TableListing,
     TableRow,
+    rating_changes,
 )
 
 log = logging.getLogger("hearts.server")
@@ -119,17 +145,23 @@ async def migrate(conn: Connection, target: int = SCHEMA_VERSION) -> int:
 
 # --- notices --------------------------------------------------------------------------------
 
-_NOTICE_TYPES: Final[dict[str, type[Notice]]] = {"action": ActionNotice, "seat": SeatNotice, "job": JobNotice}
+_NOTICE_TYPES: Final[dict[str, type[Notice]]] = {
+    "action": ActionNotice, "seat": SeatNotice, "job": JobNotice,
+    "chat": ChatNotice, "rematch": RematchNotice, "hint": HintNotice,
+    "presence": PresenceNotice, "alive": AliveNotice,
+}
+
+_NOTICE_KINDS: Final[dict[type[Notice], str]] = {cls: kind for kind, cls in _NOTICE_TYPES.items()}
 
 
 def notice_payload(notice: Notice) -> str:
     """A notice as a ``NOTIFY`` payload (far below the 8000-byte limit).
 
     >>> notice_payload(ActionNotice("t1", 9, {"type": "play", "seat": 1, "card": "QS"}))
-    '{"type":"action","table_id":"t1","seq":9,"action":{"type":"play","seat":1,"card":"QS"}}'
+    '{"type":"action","table_id":"t1","seq":9,"action":{"type":"play","seat":1,"card":"QS"},"by":"person"}'
     """
-    kind = next(k for k, cls in _NOTICE_TYPES.items() if isinstance(notice, cls))
-    return json.dumps({"type": kind, **dataclasses.asdict(notice)}, separators=(",", ":"))
+    kind = _NOTICE_KINDS[type(notice)]
+    return json.dumps({"type": kind, **vars(notice)}, separators=(",", ":"))  # fields are JSON values already
 
 
 def notice_from_payload(payload: str) -> Notice:
@@ -218,12 +250,17 @@ WITH logged AS (
 ), ended AS (
     UPDATE tables SET finished = true WHERE %(finished)s AND id = %(table_id)s
 ), {QUEUE_JOBS}
-SELECT pg_notify(%(channel)s, %(notice)s)
-UNION ALL
-{JOB_NOTICES}
+SELECT wanted.notice FROM wanted JOIN queued USING (seat)
 """
 """An action logged (a second row ``seq`` violates the primary key: nothing is done), the game
-marked over if ``finished``, the jobs of ``bots`` queued, and all of it announced."""
+marked over if ``finished``, the jobs of ``bots`` queued; the notices of the jobs queued are
+returned, for :data:`ANNOUNCE`."""
+
+LOG: Final = "INSERT INTO actions (table_id, seq, data) VALUES (%s, %s, %s)"
+""":data:`APPEND` for the actions (most of them) that neither end the game nor queue a job."""
+
+ANNOUNCE: Final = "SELECT pg_notify(%s, notice) FROM unnest(%s::text[]) AS n (notice)"
+"""Notices sent in order, in a transaction that writes nothing (so no WAL flush to wait for)."""
 
 ENQUEUE: Final = f"WITH {QUEUE_JOBS} {JOB_NOTICES}"
 
@@ -236,8 +273,73 @@ WITH changed AS (
 SELECT pg_notify(%(channel)s, %(notice)s) FROM changed
 """
 
-SEAT_COLUMNS: Final = "seat, kind, name, bot, token_hash, away"
+# --- hint jobs ------------------------------------------------------------------------------
+
+ASK_HINT: Final = """
+WITH queued AS (
+    INSERT INTO hint_jobs (table_id, seat, seq) VALUES (%(table_id)s, %(seat)s, %(seq)s)
+    ON CONFLICT DO NOTHING RETURNING seat
+), announced AS (
+    SELECT pg_notify(%(channel)s, %(notice)s) FROM queued
+)
+SELECT (SELECT count(*) FROM announced), (
+    SELECT result FROM hint_jobs WHERE table_id = %(table_id)s AND seat = %(seat)s AND seq = %(seq)s
+)
+"""
+"""A hint job queued and announced unless one is there already; its result if it has one."""
+
+CLAIM_HINT: Final = """
+UPDATE hint_jobs
+SET worker = %(worker)s, lease_until = now() + make_interval(secs => %(lease)s), attempt = attempt + 1
+WHERE (table_id, seat, seq) = (
+    SELECT table_id, seat, seq FROM hint_jobs
+    WHERE result IS NULL AND (worker IS NULL OR lease_until < now())
+    ORDER BY queued
+    LIMIT 1
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING table_id, seat, seq, worker, attempt
+"""
+"""The oldest hint job not computed, waiting or whose lease has expired."""
+
+SEAT_COLUMNS: Final = "seat, kind, name, bot, token_hash, away, player_id"
 """The columns of a :class:`~hearts.server.storage.SeatRow`, in order."""
+PLAYER_COLUMNS: Final = "id, name, mu, sigma, games"
+"""The columns of a :class:`~hearts.server.storage.PlayerRow`, in order."""
+
+# --- review jobs ----------------------------------------------------------------------------
+
+REVIEW_COLUMNS: Final = "table_id, seat, budget, seed, status, done, total, review::text, error"
+"""The columns of a :class:`~hearts.server.storage.ReviewRow`, in order (the review as its text)."""
+
+QUEUE_REVIEW: Final = f"""
+INSERT INTO review_jobs AS r (table_id, seat, budget, seed) VALUES (%(table_id)s, %(seat)s, %(budget)s, %(seed)s)
+ON CONFLICT (table_id, seat) DO UPDATE
+SET status = 'queued', budget = excluded.budget, seed = excluded.seed, done = 0, total = 0, error = NULL,
+    requested = now(), worker = NULL, lease_until = NULL, tries = 0
+WHERE r.status = 'failed'
+RETURNING {REVIEW_COLUMNS}
+"""
+"""A review queued, or a failed one queued again; a row only if either happened."""
+
+CLAIM_REVIEW: Final = """
+UPDATE review_jobs
+SET status = 'running', worker = %(worker)s, lease_until = now() + make_interval(secs => %(lease)s),
+    attempt = attempt + 1, tries = tries + 1, done = 0, total = 0
+WHERE (table_id, seat) = (
+    SELECT table_id, seat FROM review_jobs
+    WHERE status = 'queued' OR (status = 'running' AND lease_until < now())
+    ORDER BY requested, table_id, seat
+    LIMIT 1
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING table_id, seat, budget, seed, worker, attempt, tries
+"""
+"""The oldest review job waiting, or running under a lease that has run out; rows another
+runner is claiming are skipped, not waited for."""
+
+CLAIMED_REVIEW: Final = " WHERE table_id = %s AND seat = %s AND attempt = %s AND status = 'running'"
+"""The condition of every write of a claim: it still holds the job."""
 
 
 # --- the storage ----------------------------------------------------------------------------
@@ -271,6 +373,9 @@ class PostgresStorage:
         self.channel = channel
         """The ``NOTIFY`` channel: one per service sharing the database."""
         self._listeners: set[PgListener] = set()
+        self._outbox: list[str] = []
+        """The notices of the actions logged, waiting for :meth:`_send_notices`."""
+        self._sending: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -331,10 +436,13 @@ class PostgresStorage:
         deals: Sequence[Sequence[str]] | None = None,
     ) -> None:
         async with self._transaction() as conn:
-            await conn.execute(
-                "INSERT INTO tables (id, config, seed, deals) VALUES (%s, %s, %s, %s)",
-                (table_id, Jsonb(config), seed, None if deals is None else Jsonb(deals)),
-            )
+            try:
+                await conn.execute(
+                    "INSERT INTO tables (id, config, seed, deals) VALUES (%s, %s, %s, %s)",
+                    (table_id, Jsonb(config), seed, None if deals is None else Jsonb(deals)),
+                )
+            except psycopg.errors.UniqueViolation:
+                raise TableExists(table_id) from None
             async with conn.cursor() as cur:
                 await cur.executemany(
                     "INSERT INTO seats (table_id, seat, kind, name, bot, token_hash) VALUES (%s, %s, %s, %s, %s, %s)",
@@ -369,18 +477,35 @@ class PostgresStorage:
         }
 
     async def append(
-        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = ()
+        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
+        *, by: str = "person",
     ) -> None:
-        data = to_dict(action)
-        params = {
-            **self._job_params(table_id, seq, bots), "data": to_json(action), "finished": finished,
-            "notice": notice_payload(ActionNotice(table_id, seq, data)),
-        }
-        async with self._pool.connection() as conn:
+        notices = [notice_payload(ActionNotice(table_id, seq, to_dict(action), by))]
+        async with self._pool.connection() as conn:  # (the statements are prepared once used often)
             try:
-                await conn.execute(APPEND, params)
+                if finished or bots:
+                    params = {**self._job_params(table_id, seq, bots), "data": to_json(action), "finished": finished}
+                    cur = await conn.execute(APPEND, params)
+                    notices += [job for (job,) in await cur.fetchall()]
+                else:
+                    await conn.execute(LOG, (table_id, seq, to_json(action)))
             except psycopg.errors.UniqueViolation:
                 raise SeqConflict(table_id, seq) from None
+        self._outbox += notices  # committed: now tell everyone
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.get_running_loop().create_task(self._send_notices())
+
+    async def _send_notices(self) -> None:
+        """Send the notices waiting, in order, each batch in a transaction of its own (which
+        writes nothing: see the module), until none waits."""
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                async with self._pool.connection() as conn:
+                    await conn.execute(ANNOUNCE, (self.channel, batch))
+            except (psycopg.Error, PoolTimeout) as e:
+                log.warning("notices of actions logged could not be sent; the other processes catch up at the "
+                            "next ones", extra=fields(error=str(e), notices=len(batch)))
 
     async def table(self, table_id: str) -> TableRow | None:
         async with self._pool.connection() as conn:
@@ -434,6 +559,103 @@ class PostgresStorage:
                 seats[table_id].append(SeatRow(*seat))
         return [TableListing(table_id, config, tuple(seats[table_id]), seq) for table_id, config, seq in rows]
 
+    # --- players and ratings ----------------------------------------------------------------
+
+    async def create_player(self, player_id: str, name: str, key_hash: str, mu: float, sigma: float) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute(
+                "INSERT INTO players (id, name, key_hash, mu, sigma) VALUES (%s, %s, %s, %s, %s)",
+                (player_id, name, key_hash, mu, sigma),
+            )
+
+    async def player_by_key(self, key_hash: str) -> PlayerRow | None:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(f"SELECT {PLAYER_COLUMNS} FROM players WHERE key_hash = %s", (key_hash,))
+            row = await cur.fetchone()
+        return None if row is None else PlayerRow(*row)
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        async with self._pool.connection() as conn:
+            await conn.execute("UPDATE players SET name = %s WHERE id = %s", (name, player_id))
+
+    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "UPDATE seats SET player_id = %s WHERE table_id = %s AND seat = %s AND kind = 'human'"
+                " AND coalesce(player_id, %s) = %s",
+                (player_id, table_id, seat, player_id, player_id),
+            )
+        if cur.rowcount == 0:
+            raise SeatConflict(table_id, seat, "a person's seat free of any other profile")
+
+    async def played_tables(self, player_id: str, limit: int = 100) -> list[PlayedTable]:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT id, created, config, finished FROM tables"
+                " WHERE id IN (SELECT table_id FROM seats WHERE player_id = %s)"
+                " ORDER BY created DESC, id LIMIT %s",
+                (player_id, limit),
+            )
+            rows = await cur.fetchall()
+            seats: dict[str, list[SeatRow]] = {table_id: [] for table_id, *_ in rows}
+            cur = await conn.execute(
+                f"SELECT table_id, {SEAT_COLUMNS} FROM seats WHERE table_id = ANY(%s) ORDER BY table_id, seat",
+                (list(seats),),
+            )
+            for table_id, *seat in await cur.fetchall():
+                seats[table_id].append(SeatRow(*seat))
+        return [
+            PlayedTable(table_id, created, config, finished, tuple(seats[table_id]))
+            for table_id, created, config, finished in rows
+        ]
+
+    async def rate_game(
+        self, table_id: str, players: Sequence[str], rate: Callable[[list[PlayerRow]], list[tuple[float, float]]]
+    ) -> bool:
+        async with self._transaction() as conn:
+            cur = await conn.execute(
+                "INSERT INTO rated_games (table_id) VALUES (%s) ON CONFLICT (table_id) DO NOTHING", (table_id,)
+            )
+            if cur.rowcount == 0:
+                return False  # (a concurrent settlement waited here until the first one committed)
+            cur = await conn.execute(
+                f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (list(players),)
+            )
+            found = {row[0]: PlayerRow(*row) for row in await cur.fetchall()}
+            missing = [p for p in players if p not in found]
+            if missing:
+                raise StoreError(f"table {table_id}: no player profile {missing[0]!r} to rate")
+            before = [found[p] for p in players]
+            after = rate(before)
+            async with conn.cursor() as c:
+                await c.executemany(
+                    "UPDATE players SET mu = %s, sigma = %s, games = games + 1 WHERE id = %s",
+                    [(mu, sigma, p) for p, (mu, sigma) in zip(players, after, strict=True)],
+                )
+            await conn.execute(
+                "UPDATE rated_games SET changes = %s WHERE table_id = %s",
+                (Jsonb(rating_changes(before, after)), table_id),
+            )
+        return True
+
+    async def unrated(self, limit: int = 100) -> list[str]:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT id FROM tables WHERE finished AND (config ->> 'rated')::boolean"
+                " AND NOT EXISTS (SELECT 1 FROM rated_games r WHERE r.table_id = tables.id)"
+                " ORDER BY created, id LIMIT %s",
+                (limit,),
+            )
+            return [table_id for (table_id,) in await cur.fetchall()]
+
+    async def leaderboard(self, limit: int = 100) -> list[PlayerRow]:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                f"SELECT {PLAYER_COLUMNS} FROM players WHERE games > 0 ORDER BY mu - 3 * sigma DESC, id LIMIT %s",
+                (limit,),
+            )
+            return [PlayerRow(*row) for row in await cur.fetchall()]
+
     async def listen(self) -> PgListener:
         listener = await PgListener.open(self._url, self.channel)
         self._listeners = {x for x in self._listeners if not x.closed}
@@ -441,9 +663,122 @@ class PostgresStorage:
         return listener
 
     async def close(self) -> None:
+        if self._sending is not None:
+            await self._sending  # the notices of the actions logged go first
         for listener in self._listeners:
             await listener.close()
         await self._pool.close()
+
+    # --- review jobs ------------------------------------------------------------------------
+
+    async def review(self, table_id: str, seat: int) -> ReviewRow | None:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                f"SELECT {REVIEW_COLUMNS} FROM review_jobs WHERE table_id = %s AND seat = %s", (table_id, seat)
+            )
+            row = await cur.fetchone()
+        return None if row is None else ReviewRow(*row)
+
+    async def queue_review(self, table_id: str, seat: int, budget: int, seed: int) -> ReviewRow:
+        params = {"table_id": table_id, "seat": seat, "budget": budget, "seed": seed}
+        async with self._pool.connection() as conn:
+            row = await (await conn.execute(QUEUE_REVIEW, params)).fetchone()
+        if row is not None:
+            return ReviewRow(*row)
+        stored = await self.review(table_id, seat)
+        assert stored is not None
+        return stored
+
+    async def pending_reviews(self) -> int:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute("SELECT count(*) FROM review_jobs WHERE status IN ('queued', 'running')")
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def claim_review(self, worker: str, lease: float) -> ReviewClaim | None:
+        async with self._transaction() as conn:
+            row = await (await conn.execute(CLAIM_REVIEW, {"worker": worker, "lease": lease})).fetchone()
+        return None if row is None else ReviewClaim(*row)
+
+    async def _claimed(self, claim: ReviewClaim, assignments: str, params: Sequence[Any]) -> bool:
+        """Update a review job that ``claim`` still holds."""
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                f"UPDATE review_jobs SET {assignments}{CLAIMED_REVIEW}",
+                (*params, claim.table_id, claim.seat, claim.attempt),
+            )
+            return cur.rowcount == 1
+
+    async def review_progress(self, claim: ReviewClaim, done: int, total: int, lease: float) -> bool:
+        return await self._claimed(
+            claim, "done = %s, total = %s, lease_until = now() + make_interval(secs => %s)", (done, total, lease)
+        )
+
+    async def finish_review(self, claim: ReviewClaim, review: str) -> bool:
+        return await self._claimed(
+            claim, "status = 'done', done = total, review = %s::json, worker = NULL, lease_until = NULL", (review,)
+        )
+
+    async def fail_review(self, claim: ReviewClaim, error: str) -> bool:
+        return await self._claimed(
+            claim, "status = 'failed', error = %s, worker = NULL, lease_until = NULL", (error,)
+        )
+
+    async def release_review(self, claim: ReviewClaim) -> None:
+        await self._claimed(
+            claim, "status = 'queued', done = 0, total = 0, worker = NULL, lease_until = NULL", ()
+        )
+
+    # --- table talk -------------------------------------------------------------------------
+
+    async def notify(self, notice: Notice) -> None:
+        async with self._pool.connection() as conn:
+            await self._notify(conn, notice)
+
+    async def add_chat(self, table_id: str, seat: int, text: str) -> ChatLine:
+        async with self._transaction() as conn:
+            cur = await conn.execute(
+                "INSERT INTO table_talk (table_id, seat, text) VALUES (%s, %s, %s) RETURNING id", (table_id, seat, text)
+            )
+            row = await cur.fetchone()
+            assert row is not None
+            line = ChatLine(int(row[0]), seat, text)
+            await self._notify(conn, ChatNotice(table_id, line.id, seat, text))
+        return line
+
+    async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT id, seat, text FROM table_talk WHERE table_id = %s ORDER BY id DESC LIMIT %s", (table_id, limit)
+            )
+            rows = await cur.fetchall()
+        return [ChatLine(int(i), seat, text) for i, seat, text in reversed(rows)]
+
+    async def ask_hint(self, table_id: str, seat: int, seq: int) -> dict[str, Any] | None:
+        params = {"table_id": table_id, "seat": seat, "seq": seq, "channel": self.channel,
+                  "notice": notice_payload(JobNotice(table_id, seat, seq))}
+        async with self._pool.connection() as conn:
+            row = await (await conn.execute(ASK_HINT, params)).fetchone()
+        assert row is not None
+        result: dict[str, Any] | None = row[1]
+        return result
+
+    async def claim_hint_job(self, worker: str, lease: float = 30.0) -> HintJob | None:
+        async with self._pool.connection() as conn:
+            row = await (await conn.execute(CLAIM_HINT, {"worker": worker, "lease": lease})).fetchone()
+        return None if row is None else HintJob(*row)
+
+    async def complete_hint_job(self, job: HintJob, action: dict[str, Any] | None) -> None:
+        key = (job.table_id, job.seat, job.seq)
+        async with self._transaction() as conn:
+            if action is None:
+                await conn.execute("DELETE FROM hint_jobs WHERE table_id = %s AND seat = %s AND seq = %s", key)
+            else:
+                await conn.execute(
+                    "UPDATE hint_jobs SET result = %s, worker = NULL, lease_until = NULL"
+                    " WHERE table_id = %s AND seat = %s AND seq = %s", (json.dumps(action), *key),
+                )
+            await self._notify(conn, HintNotice(job.table_id, job.seat, job.seq, action))
 
     # --- bot jobs ---------------------------------------------------------------------------
 

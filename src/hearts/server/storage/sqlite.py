@@ -19,22 +19,28 @@ runs its tables' bots itself (no job queue: :attr:`~SQLiteStorage.jobs` is ``Non
 ...     await store.close()
 ...     return heard + [notice async for notice in listener]
 >>> asyncio.run(demo())
-[ActionNotice(table_id='t1', seq=1, action={'type': 'play', 'seat': 0, 'card': '2C'})]
+[ActionNotice(table_id='t1', seq=1, action={'type': 'play', 'seat': 0, 'card': '2C'}, by='person')]
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hearts.actions import Action, to_dict
 from hearts.server.persistence import Store
 from hearts.server.storage import (
     ActionNotice,
+    ChatLine,
+    ChatNotice,
     NewSeat,
     Notice,
+    PlayedTable,
+    PlayerRow,
     QueueListener,
+    ReviewClaim,
+    ReviewRow,
     SeatNotice,
     SeatRow,
     StoreUnavailable,
@@ -93,12 +99,13 @@ class SQLiteStorage:
         return changed
 
     async def append(
-        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = ()
+        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
+        *, by: str = "person",
     ) -> None:
         if bots:
             raise ValueError("a SQLite store has no bot jobs: its server process runs the bots")
         self.store.append(table_id, seq, action, finished)
-        self._announce(ActionNotice(table_id, seq, to_dict(action)))
+        self._announce(ActionNotice(table_id, seq, to_dict(action), by))
 
     async def table(self, table_id: str) -> TableRow | None:
         return self.store.table(table_id)
@@ -115,6 +122,56 @@ class SQLiteStorage:
     async def listing(self, limit: int = 100) -> list[TableListing]:
         return self.store.listing(limit)
 
+    async def review(self, table_id: str, seat: int) -> ReviewRow | None:
+        return self.store.review(table_id, seat)
+
+    async def queue_review(self, table_id: str, seat: int, budget: int, seed: int) -> ReviewRow:
+        return self.store.queue_review(table_id, seat, budget, seed)
+
+    async def pending_reviews(self) -> int:
+        return self.store.pending_reviews()
+
+    async def claim_review(self, worker: str, lease: float) -> ReviewClaim | None:
+        return self.store.claim_review(worker, lease)
+
+    async def review_progress(self, claim: ReviewClaim, done: int, total: int, lease: float) -> bool:
+        return self.store.review_progress(claim, done, total, lease)
+
+    async def finish_review(self, claim: ReviewClaim, review: str) -> bool:
+        return self.store.finish_review(claim, review)
+
+    async def fail_review(self, claim: ReviewClaim, error: str) -> bool:
+        return self.store.fail_review(claim, error)
+
+    async def release_review(self, claim: ReviewClaim) -> None:
+        self.store.release_review(claim)
+
+    async def create_player(self, player_id: str, name: str, key_hash: str, mu: float, sigma: float) -> None:
+        self.store.create_player(player_id, name, key_hash, mu, sigma)
+
+    async def player_by_key(self, key_hash: str) -> PlayerRow | None:
+        return self.store.player_by_key(key_hash)
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        self.store.rename_player(player_id, name)
+
+    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
+        self.store.link_seat(table_id, seat, player_id)
+
+    async def played_tables(self, player_id: str, limit: int = 100) -> list[PlayedTable]:
+        return self.store.played_tables(player_id, limit)
+
+    async def rate_game(
+        self, table_id: str, players: Sequence[str], rate: Callable[[list[PlayerRow]], list[tuple[float, float]]]
+    ) -> bool:
+        return self.store.rate_game(table_id, players, rate)
+
+    async def unrated(self, limit: int = 100) -> list[str]:
+        return self.store.unrated(limit)
+
+    async def leaderboard(self, limit: int = 100) -> list[PlayerRow]:
+        return self.store.leaderboard(limit)
+
     async def listen(self) -> QueueListener:
         listener = QueueListener()
         self._listeners.add(listener)
@@ -124,3 +181,16 @@ class SQLiteStorage:
         for listener in self._listeners:
             await listener.close()
         self.store.close()
+
+    # --- table talk -------------------------------------------------------------------------
+
+    async def notify(self, notice: Notice) -> None:
+        self._announce(notice)
+
+    async def add_chat(self, table_id: str, seat: int, text: str) -> ChatLine:
+        line = self.store.add_chat(table_id, seat, text)
+        self._announce(ChatNotice(table_id, line.id, line.seat, line.text))
+        return line
+
+    async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
+        return self.store.chat(table_id, limit)

@@ -1,0 +1,373 @@
+"""Player profiles without passwords, "my games", and the replay of a finished game.
+
+A profile is a name and a secret key (``secrets.token_urlsafe(24)``) that the browser keeps
+(``localStorage["pyhearts.player"]``, exportable to another browser as a link); the server
+stores only the key's hash (:func:`~hearts.server.persistence.hash_token`, as for seats'
+tokens). A request acts as a profile with ``Authorization: Bearer <key>``
+(:func:`authenticate`); a missing or unknown key is refused (401, :class:`Unauthorized`).
+A profile's person seats record its id (``SeatRow.player_id``): the seat of a table it made,
+an open seat it joined, an invited seat it claimed. That gives its games (:func:`my_games`)
+and, at rated tables, its rating (:mod:`hearts.server.ratings`).
+
+:func:`replay_steps` rebuilds a finished game action by action through
+:meth:`Game.apply <hearts.game.Game.apply>` (:func:`hearts.record.replay`): every hand at every
+step (the game is over: R7 keeps nothing secret any more), the trick, the points taken, and
+each round's scores — what the replay viewer (``/replay/{id}``) steps through.
+
+>>> from hearts.rules import Rules
+>>> from hearts.server.storage import SeatRow, TableRow
+>>> from hearts.bots import RandomBot, run_bots
+>>> from hearts.game import Game
+>>> game = Game(Rules(target=30), seed=3)
+>>> run_bots(game, {s: RandomBot(seed=s) for s in range(4)})
+>>> row = TableRow({"rules": Rules(target=30).to_dict()}, 3, True, None)
+>>> seats = [SeatRow(s, "bot", f"Bot {s}", "easy", None) for s in range(4)]
+>>> data = replay_steps("t1", row, seats, [to_dict(a) for a in game.history])
+>>> len(data["steps"]) == len(game.history), data["totals"] == game.totals
+(True, True)
+>>> data["rounds"][-1]["totals"] == game.totals
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from hearts.actions import Play, to_dict
+from hearts.cards import CardSet
+from hearts.game import Game
+from hearts.record import replay
+from hearts.round import Phase, Round, Trick
+from hearts.rules import Rules
+from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
+from hearts.server.persistence import hash_token
+from hearts.server.protocol import MAX_TOKEN, ProtocolError, TableRequest, _Fields
+from hearts.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, places
+from hearts.server.storage import PlayedTable, PlayerRow, SeatRow, Storage, TableRow, load_game
+
+MAX_KEY: Final = 128
+"""Characters of a key in an ``Authorization`` header (the server makes 32)."""
+MY_GAMES: Final = 100
+"""The newest tables "my games" lists."""
+
+
+class Unauthorized(Refused):
+    """A request that needs a player profile came without a key, or with one the server does
+    not know (HTTP 401, with ``WWW-Authenticate: Bearer``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, 401, "bad_key")
+
+
+@dataclass(frozen=True)
+class NameRequest:
+    """A profile's name (``POST /api/players``, ``PATCH /api/me``): ``{"name": "Ann"}``,
+    checked as seats' names are (printable, at most ``limits.max_name`` characters), and
+    required.
+
+    >>> NameRequest.parse({"name": "  Ann "}).name
+    'Ann'
+    >>> NameRequest.parse({"name": ""})
+    Traceback (most recent call last):
+    ...
+    hearts.server.protocol.ProtocolError: the request: 'name' is needed: what should we call you?
+    """
+
+    name: str
+
+    @classmethod
+    def parse(cls, data: Any, limits: Limits = DEFAULT_LIMITS) -> NameRequest:
+        """Check a request; raises :class:`~hearts.server.protocol.ProtocolError` (400)."""
+        name = _Fields(data, "the request", ("name",)).name(limits)
+        if name is None:
+            raise ProtocolError("the request: 'name' is needed: what should we call you?", "bad_request")
+        return cls(name)
+
+
+@dataclass(frozen=True)
+class ClaimRequest:
+    """``POST /api/tables/{id}/claim``: the ``token`` of the seat (its invite link's) that the
+    profile takes.
+
+    >>> ClaimRequest.parse({"token": "abc"}).token
+    'abc'
+    """
+
+    token: str
+
+    @classmethod
+    def parse(cls, data: Any) -> ClaimRequest:
+        """Check a request; raises :class:`~hearts.server.protocol.ProtocolError` (400)."""
+        token = _Fields(data, "the request", ("token",)).get("token", str, "your seat's token (from its invite link)")
+        if token is None or not token or len(token) > MAX_TOKEN or not token.isascii():
+            raise ProtocolError("the request: 'token' must be your seat's token (from its invite link)", "bad_request")
+        return cls(token)
+
+
+def for_player(request: TableRequest, player: PlayerRow | None) -> tuple[TableRequest, int | None]:
+    """A new table's request as made by ``player`` (``None``: no profile), and the seat that
+    is the player's: the first person seat (the one the lobby's "Sit down" link opens), which
+    takes the profile's name if the request gives it none.
+
+    A ``rated`` table is refused (400) unless everyone at it will have a rating: its maker has
+    a profile, sits at its one person seat, and the others are bots (whose ratings are fixed,
+    :mod:`hearts.server.ratings`) or open seats (joined with a profile only); an invite link
+    could be opened by anyone, profile or not.
+    """
+    people = [i for i, s in enumerate(request.seats) if s.kind == "human"]
+    if request.rated:
+        if player is None:
+            raise ProtocolError("a rated table needs your player profile: make one first (it takes a name)",
+                                "bad_request")
+        if len(people) != 1:
+            raise ProtocolError(
+                "a rated table has one invited person, you: the others are bots, or open seats that people "
+                "join with their profiles", "bad_request",
+            )
+    if player is None or not people:
+        return request, None
+    mine = people[0]
+    if request.seats[mine].name is None:
+        seats = list(request.seats)
+        seats[mine] = dataclasses.replace(seats[mine], name=player.name)
+        request = dataclasses.replace(request, seats=tuple(seats))
+    return request, mine
+
+
+def bearer_key(authorization: str | None) -> str | None:
+    """The key of an ``Authorization: Bearer <key>`` header (``None`` without a header);
+    :class:`Unauthorized` for a header of another form.
+
+    >>> bearer_key("Bearer abc-123"), bearer_key(None)
+    ('abc-123', None)
+    """
+    if authorization is None:
+        return None
+    scheme, _, key = authorization.strip().partition(" ")
+    key = key.strip()
+    if scheme.lower() != "bearer" or not key or len(key) > MAX_KEY or not key.isascii() or not key.isprintable():
+        raise Unauthorized("the Authorization header must be 'Bearer <your player key>'")
+    return key
+
+
+async def authenticate(store: Storage, authorization: str | None) -> PlayerRow:
+    """The profile whose key the header holds; :class:`Unauthorized` without one, or for a
+    key the server does not know."""
+    player = await optional_player(store, authorization)
+    if player is None:
+        raise Unauthorized("this needs your player profile: send 'Authorization: Bearer <your player key>'")
+    return player
+
+
+async def optional_player(store: Storage, authorization: str | None) -> PlayerRow | None:
+    """The profile of the header, ``None`` without a header; :class:`Unauthorized` for an
+    unknown key (a request that names a profile acts as it, or is refused)."""
+    key = bearer_key(authorization)
+    if key is None:
+        return None
+    player = await store.player_by_key(hash_token(key))
+    if player is None:
+        raise Unauthorized("this player key is not known here: import your profile again, or make a new one")
+    return player
+
+
+async def create_player(store: Storage, name: str) -> tuple[PlayerRow, str]:
+    """A new profile called ``name``, with the default rating; returns it and its secret key
+    (shown once: only its hash is stored)."""
+    key = secrets.token_urlsafe(24)
+    player = PlayerRow(secrets.token_urlsafe(9), name, DEFAULT_MU, DEFAULT_SIGMA, 0)
+    await store.create_player(player.id, player.name, hash_token(key), player.mu, player.sigma)
+    return player, key
+
+
+def rating_dict(mu: float, sigma: float, games: int | None) -> dict[str, Any]:
+    """A rating as the API shows it: ``mu``, ``sigma``, the conservative ``rating``
+    (``mu - 3 sigma``) and the rated ``games`` played."""
+    return {"mu": mu, "sigma": sigma, "rating": conservative(mu, sigma), "games": games}
+
+
+def profile_dict(player: PlayerRow) -> dict[str, Any]:
+    """``GET /api/me``: the profile's ``id``, ``name`` and ``rating`` (never its key)."""
+    return {"id": player.id, "name": player.name, "rating": rating_dict(player.mu, player.sigma, player.games)}
+
+
+# --- my games --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Where a table's game stands: each seat's total, the winners (``None`` while it goes
+    on), the rounds finished."""
+
+    totals: tuple[int, ...]
+    winners: tuple[int, ...] | None
+    rounds: int
+
+
+class Outcomes:
+    """The outcome of each table, read from the store (its log replayed); a finished game's is
+    kept (it cannot change), at most ``size`` of them."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._finished: OrderedDict[str, Outcome] = OrderedDict()
+
+    async def of(self, store: Storage, table_id: str) -> Outcome | None:
+        """The outcome of a table, or ``None`` if it is gone."""
+        kept = self._finished.get(table_id)
+        if kept is not None:
+            self._finished.move_to_end(table_id)
+            return kept
+        stored = await load_game(store, table_id)
+        if stored is None:
+            return None
+        game = stored.game
+        outcome = Outcome(tuple(game.totals), game.winners, len(game.results))
+        if game.is_over:
+            self._finished[table_id] = outcome
+            if len(self._finished) > self.size:
+                self._finished.popitem(last=False)
+        return outcome
+
+
+def describe_rules(rules: Rules) -> str:
+    """A table's rules in a few words: ``4 players, to 100`` and the options that differ
+    from the standard ones.
+
+    >>> describe_rules(Rules(target=50)), describe_rules(Rules(players=3, moon="shooter_chooses"))
+    ('4 players, to 50', '3 players, to 100 · moon=shooter_chooses')
+    """
+    extra = " ".join(p for p in rules.describe().split() if not p.startswith(("players=", "target=")))
+    return f"{rules.players} players, to {rules.target}" + (f" · {extra}" if extra else "")
+
+
+def game_entry(table: PlayedTable, outcome: Outcome, player_id: str) -> dict[str, Any]:
+    """One line of "my games": when, the rules, who played, where it stands, and the
+    profile's seat, points and place."""
+    seat = next(s.seat for s in table.seats if s.player_id == player_id)
+    place = places(outcome.totals)
+    names = [s.name or f"Seat {s.seat + 1}" for s in table.seats]
+    return {
+        "id": table.id,
+        "created": table.created.isoformat(),
+        "rated": bool(table.config.get("rated")),
+        "rules": describe_rules(Rules.from_dict(table.config["rules"])),
+        "players": [
+            {"seat": s.seat, "name": names[s.seat], "kind": s.kind, "bot": s.bot if s.kind == "bot" else None,
+             "you": s.seat == seat}
+            for s in table.seats
+        ],
+        "finished": outcome.winners is not None,
+        "state": "finished" if outcome.winners is not None else "in progress",
+        "rounds": outcome.rounds,
+        "totals": list(outcome.totals),
+        "seat": seat,
+        "points": outcome.totals[seat],
+        "place": place[seat],
+        "winners": None if outcome.winners is None else [names[w] for w in outcome.winners],
+    }
+
+
+async def my_games(store: Storage, player_id: str, outcomes: Outcomes, limit: int = MY_GAMES) -> list[dict[str, Any]]:
+    """``GET /api/me/games``: every table the profile sat at (the newest ``limit``), newest
+    first (:func:`game_entry`)."""
+    out = []
+    for table in await store.played_tables(player_id, limit):
+        outcome = await outcomes.of(store, table.id)
+        if outcome is not None:
+            out.append(game_entry(table, outcome, player_id))
+    return out
+
+
+# --- the replay ------------------------------------------------------------------------------
+
+
+def _cards(cards: CardSet | None) -> list[str] | None:
+    return None if cards is None else [str(c) for c in cards.sorted_by_suit()]
+
+
+def _trick(t: Trick) -> dict[str, Any]:
+    return {
+        "leader": t.leader, "plays": [{"seat": s, "card": str(c)} for s, c in t.plays],
+        "winner": t.winner, "points": t.points,
+    }
+
+
+def _hands(r: Round) -> list[list[str]]:
+    """Every seat's hand now (while passing, without the cards it has passed)."""
+    out = []
+    for s in range(r.players):
+        hand = r.hand(s)
+        passed = r.passed(s) if r.phase is Phase.PASSING else None
+        out.append(_cards(hand - passed if passed is not None else hand) or [])
+    return out
+
+
+def replay_steps(table_id: str, row: TableRow, seats: Sequence[SeatRow], actions: Sequence[Any]) -> dict[str, Any]:
+    """``GET /api/tables/{id}/replay``: a finished game, step by step, rebuilt by the engine
+    from the table's row (rules, seed, deals) and its logged ``actions`` (codec objects).
+
+    ``steps[i]`` is the position after action ``i`` of the game's history (the index a
+    review's decisions name): who acted (``seat``) and what (``action``, in the codec), the
+    round and trick it belongs to, the trick as it stands (a play that ends a trick shows it
+    whole, with its winner), every seat's hand, the points each took this round, and the
+    game's totals. ``rounds[k]`` holds round ``k``'s first and last step, its deal, who passed
+    what, and its points, scores and totals once scored. A log that does not replay raises
+    :class:`~hearts.errors.RecordError`.
+    """
+    rules = Rules.from_dict(row.config["rules"])
+    game = Game(rules, row.seed, deals=row.deals)
+    steps: list[dict[str, Any]] = []
+    for i, item in enumerate(actions):
+        r = game.round
+        before = r.tricks_played
+        replay(game, [item], start=i)
+        action = game.history[-1]
+        trick = None
+        if isinstance(action, Play):
+            trick = _trick(r.tricks[-1] if r.tricks_played > before else r.current_trick)
+        steps.append({
+            "seat": action.seat,
+            "action": to_dict(action),
+            "round": r.round_number,
+            "trick_number": before if isinstance(action, Play) else None,
+            "trick": trick,
+            "hands": _hands(r),
+            "points_taken": list(r.points_taken),
+            "totals": list(game.totals),
+        })
+    starts = game.round_starts
+    rounds = []
+    for k, r in enumerate(game.rounds):
+        result = r.result
+        rounds.append({
+            "number": k,
+            "start": starts[k],
+            "end": (starts[k + 1] if k + 1 < len(starts) else len(steps)) - 1,
+            "pass_offset": r.pass_offset,
+            "dealt": [_cards(h) for h in r.dealt],
+            "passed": [_cards(r.passed(s)) for s in range(r.players)],
+            "points": None if result is None else list(result.points),
+            "scores": None if result is None else list(result.scores),
+            "totals": list(game.score_history[k]) if k < len(game.score_history) else None,
+            "shooter": None if result is None else result.shooter,
+        })
+    return {
+        "id": table_id,
+        "players": rules.players,
+        "names": [s.name or f"Seat {s.seat + 1}" for s in seats],
+        "bots": [s.bot if s.kind == "bot" else None for s in seats],
+        "rules": rules.to_dict(),
+        "describe": describe_rules(rules),
+        "target": rules.target,
+        "rated": bool(row.config.get("rated")),
+        "totals": list(game.totals),
+        "winners": None if game.winners is None else list(game.winners),
+        "rounds": rounds,
+        "steps": steps,
+    }

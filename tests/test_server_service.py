@@ -1,0 +1,242 @@
+"""One service over many processes (issue 14, what remained): who is online and how many
+spectators is the same through every server process; the bot workers' moves show in every
+process's ``/metrics``; and the state messages built for the load target (rules and completed
+tricks encoded once) say exactly what each seat's view says (R7). Real PostgreSQL, real server
+processes and bot workers, real WebSocket clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("prometheus_client")
+pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+websockets = pytest.importorskip("websockets")
+
+from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
+from test_server_store_support import empty_database  # noqa: E402
+from test_server_support import (  # noqa: E402
+    Client,
+    ServerProcess,
+    WorkerProcess,
+    create_table,
+    db_actions,
+    four_humans,
+    http,
+    module_pg_database,
+    play_until,
+)
+
+from hearts.game import Game  # noqa: E402
+from hearts.round import Phase  # noqa: E402
+from hearts.rules import Rules  # noqa: E402
+from hearts.server.storage import PresenceNotice, SeatRow, open_storage  # noqa: E402
+from hearts.server.tables import ALIVE_EVERY, Roster, Table, public_event  # noqa: E402
+from hearts.view import View  # noqa: E402
+
+pg_database = pytest.fixture(scope="module")(module_pg_database)
+
+
+@pytest.fixture
+def url(pg_database: str) -> str:
+    """The module's database, emptied."""
+    return empty_database(pg_database)
+
+
+@pytest.fixture
+def pair(url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    """Two server processes of one service (two ports, one database)."""
+    servers = [ServerProcess(url, logs=tmp_path).start() for _ in range(2)]
+    yield servers
+    for s in servers:
+        s.stop()
+
+
+def metrics(server: ServerProcess) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of ``/metrics``, by name and labels."""
+    status, text = http("GET", server.url + "/metrics")
+    assert status == 200
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+def shows(online: list[int], spectators: int) -> Callable[[dict[str, Any]], bool]:
+    """A predicate: a presence message, or a state, showing these ``online`` seats and
+    ``spectators``."""
+
+    def pred(m: dict[str, Any]) -> bool:
+        facts = m if m["type"] == "presence" else m.get("table", {}) if m["type"] == "state" else {}
+        return facts.get("online") == online and facts.get("spectators") == spectators
+
+    return pred
+
+
+def test_presence_and_spectators_are_the_services_through_every_process(pair: list[ServerProcess]) -> None:
+    """Ann is seated through process A, Bob through process B, a spectator watches through B:
+    each of them, and the table's facts on either process, show seats 0 and 1 online and one
+    spectator; when Bob and then the spectator leave, Ann (on the other process) is told."""
+    table = four_humans(pair[0], target=20)
+    tid = table["id"]
+
+    async def main() -> None:
+        ann = await Client(pair[0], tid, table["seats"][0]["token"]).connect()
+        bob = await Client(pair[1], tid, table["seats"][1]["token"]).connect()
+        await ann.wait(shows([0, 1], 0))
+        await bob.wait(shows([0, 1], 0))
+        fan = Client(pair[1], tid, None)
+        await fan.connect(hello=False)
+        await fan.send({"type": "watch"})
+        await fan.wait(lambda m: m["type"] == "state" and m["you"] is None)
+        await ann.wait(shows([0, 1], 1))
+        await fan.wait(shows([0, 1], 1))
+        for server in pair:  # the facts (and lobby) of either process count everyone
+            facts = http("GET", f"{server.url}/api/tables/{tid}")[1]
+            assert (facts["online"], facts["spectators"]) == ([0, 1], 1)
+        # A play through process A: its state messages on process B carry the service's presence.
+        n = len(bob.messages)
+        await play_until([ann, bob], random.Random(1), lambda: bob.state is not None and bob.state["seq"] >= 1)
+        await bob.wait(lambda m: m["type"] == "state" and m["reason"] == "event", start=n)
+        assert bob.state is not None and bob.state["table"]["online"] == [0, 1]
+        n = len(ann.messages)
+        await bob.close()
+        await ann.wait(shows([0], 1), start=n)
+        await fan.close()
+        await ann.wait(shows([0], 0), start=n)
+        facts = http("GET", f"{pair[1].url}/api/tables/{tid}")[1]
+        assert (facts["online"], facts["spectators"]) == ([0], 0)
+        await ann.close()
+
+    asyncio.run(main())
+
+
+def test_a_process_that_begins_serving_a_table_learns_who_is_there() -> None:
+    """The roster: another process's presence counts until that process has not been heard of
+    for three heartbeats; its own notices change nothing; an empty presence forgets it."""
+    roster = Roster("me")
+    assert not roster.heard(PresenceNotice("t", "me", [1], 2), now=0.0)  # its own
+    assert roster.online("t", now=0.0) == [] and roster.spectators("t", now=0.0) == 0
+    assert roster.heard(PresenceNotice("t", "a", [2, 0], 1), now=0.0)
+    assert roster.heard(PresenceNotice("t", "b", [2], 2), now=0.0)
+    assert not roster.heard(PresenceNotice("t", "b", [2], 2), now=1.0)  # nothing new
+    assert (roster.online("t", now=1.0), roster.spectators("t", now=1.0)) == ([0, 2], 3)
+    roster.alive("b", now=2 * ALIVE_EVERY)  # b beats, a is silent
+    later = 3.5 * ALIVE_EVERY
+    assert (roster.online("t", now=later), roster.spectators("t", now=later)) == ([2], 2)
+    assert roster.forget_gone(now=later) == ["t"]
+    assert roster.forget_gone(now=later) == []
+    assert roster.heard(PresenceNotice("t", "b", [], 0), now=later)  # b's clients left
+    assert (roster.online("t", now=later), roster.spectators("t", now=later)) == ([], 0)
+
+
+def test_bot_workers_moves_show_in_every_processes_metrics(url: str, pair: list[ServerProcess], tmp_path: Path) -> None:
+    """A person (through process A) plays with three bots whose moves a bot worker makes: the
+    service's moves counter of both processes (``hearts_service_moves_total``) counts every
+    logged action by whom it was made — the bots' included, which no server process accepted."""
+    worker = WorkerProcess(url, tmp_path / "worker.log").start()
+    try:
+        table = create_table(pair[0], [{"kind": "human", "name": "Pat"}] + [{"kind": "bot", "level": "easy"}] * 3,
+                             target=20, options={"pass_count": 0})
+
+        async def main() -> None:
+            pat = await Client(pair[0], table["id"], table["seats"][0]["token"]).connect()
+            await play_until([pat], random.Random(2), lambda: pat.state is not None and pat.state["seq"] >= 16)
+            await pat.close()
+
+        asyncio.run(main())
+
+        def logged() -> dict[str, int]:
+            """The actions in the log, by whom they were made."""
+            seats = [json.loads(data)["seat"] for _, data in db_actions(url, table["id"])]
+            return {"person": seats.count(0), "bot": len(seats) - seats.count(0)}
+
+        def counted(server: ServerProcess) -> dict[str, float]:
+            m = metrics(server)
+            return {by: m.get(("hearts_service_moves_total", (("by", by),)), 0.0) for by in ("person", "bot")}
+
+        def settled() -> bool:
+            """Both processes count what the log holds, and the log did not grow meanwhile (a
+            bot's move may still be on its way until it is Pat's turn)."""
+            before = logged()
+            return all(counted(s) == before for s in pair) and logged() == before
+
+        deadline = time.monotonic() + 30
+        while not settled() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        want = logged()
+        assert want["bot"] >= 12 and settled(), ([counted(s) for s in pair], want)
+        # The process moves counter still counts what each process accepted: Pat's, on A only.
+        assert metrics(pair[0])[("hearts_moves_total", (("by", "person"),))] == want["person"]
+        assert ("hearts_moves_total", (("by", "bot"),)) not in metrics(pair[0])
+    finally:
+        worker.stop()
+
+
+def test_on_sqlite_the_services_moves_are_the_process_moves(tmp_path: Path) -> None:
+    """One process (SQLite, bots thinking in it): the service's counter equals its own, by whom."""
+    server = ServerProcess(tmp_path / "t.db").start()
+    try:
+        table = create_table(server, [{"kind": "human", "name": "Pat"}] + [{"kind": "bot", "level": "easy"}] * 3,
+                             target=20, options={"pass_count": 0})
+
+        async def main() -> None:
+            pat = await Client(server, table["id"], table["seats"][0]["token"]).connect()
+            await play_until([pat], random.Random(3), lambda: pat.state is not None and pat.state["seq"] >= 12)
+            await pat.close()
+
+        asyncio.run(main())
+        m = metrics(server)
+        for by in ("person", "bot"):
+            assert m[("hearts_service_moves_total", (("by", by),))] == m[("hearts_moves_total", (("by", by),))] > 0
+    finally:
+        server.stop()
+
+
+def test_state_messages_say_what_each_seats_view_says_through_undos(tmp_path: Path) -> None:
+    """R7: at every position of a random game — and after actions taken back at the end of a
+    trick and replaced by others (as a lost race for a ``seq`` does) — each seat's state message
+    holds exactly its view (:meth:`View.to_dict`), and a spectator's exactly the public part;
+    the encodings kept from one message to the next (rules, completed tricks) never go stale."""
+    rng = random.Random(7)
+
+    async def main() -> int:
+        store = await open_storage(f"sqlite:///{tmp_path / 't.db'}")
+        game = Game(Rules(target=30), 11)
+        seats = [SeatRow(i, "human", f"P{i}", None, None) for i in range(4)]
+        table = Table("t1", game, seats, store)
+        checked = undone = 0
+        while not game.is_over:
+            seat = game.actors()[0]
+            options = list(game.legal_actions(seat))
+            game.apply(rng.choice(options))
+            ended_trick = game.phase is Phase.PLAYING and not game.round.current_trick.cards
+            if ended_trick and rng.random() < 0.5 and len(options) > 1:
+                table.state(0, "event")  # encode (and keep) this trick, then take it back
+                game.undo()
+                game.apply(rng.choice(options))
+                undone += 1
+            table.last_event = public_event(game.history[-1], table.seq)
+            for s in range(4):
+                m = json.loads(table.state(s, "event"))
+                assert m["view"] == View.of(game, s).to_dict()
+                assert (m["seq"], m["you"], m["event"]) == (table.seq, s, table.last_event)
+            public = json.loads(table.public_state("event"))
+            assert public["view"] == View.of(game, 0).public_dict() and public["you"] is None
+            checked += 1
+        await store.close()
+        assert undone >= 5
+        return checked
+
+    assert asyncio.run(main()) > 100

@@ -1,0 +1,141 @@
+"""The game review in a real browser (Debian's chromium driven by Playwright; issue 16, the web
+part): a person finishes a short game against three bots by clicks, presses "Review game" in
+the game-over dialog, sees the progress ("Reviewing your game: N of M decisions") while the
+server computes it in the background, then the summary with its caveat (estimates from sampled
+deals, with their uncertainty), whose numbers are the review's; the link opens the replay
+viewer on ``/replay/{id}?seat=S&review=1``, which reads the review and annotates the seat's
+decisions. The page runs under its Content-Security-Policy without an error; on a phone the
+finished review is shown when the game-over dialog opens again. Screenshots (1280×800 and
+390×844) go to ``artifacts/``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import test_web_browser
+from test_server_support import ServerProcess, create_table, http
+from test_web_browser import ARTIFACTS, TIMEOUT, act_by_clicks, state, wait_seated, watch_console
+from test_web_lively import AXE, DESKTOP, PHONE, context, page_of, record, serious
+
+browser = test_web_browser.browser  # Debian's chromium
+
+BUDGET = 200
+"""The server's review budget: a one-round review takes a few seconds, long enough to be seen."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    s = ServerProcess(tmp_path_factory.mktemp("web-review") / "tables.db", bot_delay=0.0, review_budget=BUDGET).start()
+    yield s
+    s.stop()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"review_{name}.png"))
+
+
+def play_to_the_end(page: Any) -> None:
+    """Play by clicks until the game is over (the bots play at once), closing the summary of a
+    round that did not end the game (R5: a tie for the lowest total plays on)."""
+    wait_seated(page)
+    for _ in range(200):
+        if state(page)["view"]["game_over"]:
+            return
+        if page.is_visible("#summary-ok"):
+            page.click("#summary-ok")
+        elif not act_by_clicks(page):
+            page.wait_for_timeout(50)
+    pytest.fail("the game did not end")
+
+
+def test_a_finished_game_is_reviewed_from_the_game_over_dialog_and_opens_in_the_replay(
+    server: ServerProcess, browser: Any
+) -> None:
+    table = create_table(server, [{"kind": "human", "name": "Pat"}] + [{"kind": "bot", "level": "easy"}] * 3,
+                         options={"target": 1, "pass_count": 0})
+    tid, link = table["id"], table["seats"][0]["link"]
+    ctx = context(browser, DESKTOP, reduced_motion="reduce")
+    page = page_of(ctx)
+    problems = watch_console(page)
+    page.goto(link)
+    play_to_the_end(page)
+    page.wait_for_selector("#game-over-extra .review-btn")
+    assert page.inner_text("#game-over-extra .review-btn") == "Review game"
+    page.click("#game-over-extra .review-btn")
+    # The progress: a bar and a line, updated every second while the server computes the review.
+    page.wait_for_function(
+        "() => /Reviewing your game: \\d+ of \\d+ decisions/.test(document.querySelector('.review-status').textContent)",
+        timeout=TIMEOUT,
+    )
+    line = page.inner_text(".review-status")
+    done, total = map(int, re.findall(r"\d+", line))
+    assert 0 <= done < total <= 13, line
+    assert page.is_visible(".review-bar") and page.get_attribute(".review-bar", "max") == str(total)
+    shot(page, "progress")
+    page.wait_for_selector(".review-box[data-status='done']", timeout=60_000)
+    assert page.inner_text(".review-status") == "Your review is ready."
+    assert not page.is_visible(".review-bar") and not page.is_visible(".review-btn")
+    # The summary is the review's own numbers, with its caveat.
+    status, job = http("GET", f"{server.url}/api/tables/{tid}/review?seat=0")
+    assert status == 200 and job["status"] == "done" and job["total"] == total
+    (summary,) = job["review"]["summaries"]
+    text = page.inner_text(".review-summary")
+    assert f"{summary['points_lost']:.1f} ± {summary['points_lost_stderr']:.1f} over {total} decisions" in text, text
+    assert f"Accuracy: {round(summary['accuracy'])}%" in text, text
+    caveat = page.inner_text(".review-caveat")
+    assert "estimates" in caveat and f"{BUDGET} sampled deals" in caveat and "uncertainty" in caveat
+    shot(page, "done")
+    assert problems == []
+    # The link opens the replay viewer on the contract's address; it reads the review.
+    href = page.get_attribute("a.review-open", "href")
+    assert href == f"/replay/{tid}?seat=0&review=1"
+    with page.expect_response(lambda r: f"/api/tables/{tid}/review?seat=0" in r.url, timeout=TIMEOUT) as answer:
+        page.click("a.review-open")
+    assert answer.value.status == 200
+    page.wait_for_url(f"**/replay/{tid}?seat=0&review=1")
+    # The viewer annotates the seat's decisions: the flagged ones listed, each one shown at its
+    # step with its verdict and the points it lost.
+    decisions = [d for rr in job["review"]["rounds"] for d in rr["decisions"]]
+    flagged = sorted((d for d in decisions if d["verdict"] in ("inaccuracy", "mistake", "blunder")),
+                     key=lambda d: d["index"])
+    page.wait_for_selector("#decision")
+    assert page.locator("#decision-list li").count() == len(flagged)
+    for d in flagged[:2]:
+        page.click(f'#decision-list button[data-step="{d["index"]}"]')
+        page.wait_for_selector(f"#decision.verdict-{d['verdict']}")
+        words = page.inner_text("#decision")
+        assert f"{d['loss']:.1f}" in words and "estimate" in words, words
+    shot(page, "replay")
+    assert problems == []
+    ctx.close()
+
+    # On a phone, opening the finished table again: the dialog shows the review done.
+    phone_ctx = context(browser, PHONE, bypass_csp=AXE.exists())  # axe is injected as an inline script
+    phone = page_of(phone_ctx)
+    phone.goto(link)
+    phone.wait_for_selector(".review-box[data-status='done']")
+    assert "estimates" in phone.inner_text(".review-caveat")
+    phone.locator(".review-box").scroll_into_view_if_needed()
+    shot(phone, "done_phone")
+    if AXE.exists():
+        assert serious(phone, AXE.read_text(encoding="utf-8")) == []
+    phone_ctx.close()
+
+
+def test_a_spectator_has_no_review_button(server: ServerProcess, browser: Any) -> None:
+    """A review is of a seat's decisions: a spectator's game-over dialog offers none."""
+    table = create_table(server, [{"kind": "bot", "level": "easy"}] * 4, options={"target": 1, "pass_count": 0})
+    record(server, table["id"])  # the game is over
+    ctx = context(browser, DESKTOP)
+    page = page_of(ctx)
+    page.goto(f"{server.url}/t/{table['id']}#watch")
+    page.wait_for_selector("#gameover-ok")
+    assert page.locator("#game-over-extra").count() == 1
+    assert page.locator("#game-over-extra .review-box").count() == 0
+    ctx.close()
+
