@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,22 @@ def act_by_clicks(page: Any) -> bool:
         assert after["round_number"] != v["round_number"] or card not in after["hand"]
         return True
     return False
+
+
+def play_by_clicks(page: Any, done: Callable[[], bool], actions: int | None = None, timeout: float = 180) -> int:
+    """Play this page's turns by clicks (:func:`act_by_clicks`) until ``done()`` or, with
+    ``actions``, until that many were taken, closing the summary of a round that did not end
+    the game (R5: a tie for the lowest total plays on). The number of actions taken."""
+    deadline, taken = time.monotonic() + timeout, 0
+    while not done() and (actions is None or taken < actions):
+        assert time.monotonic() < deadline, "the game did not get there in time"
+        if page.is_visible("#summary-ok"):
+            page.click("#summary-ok")
+        elif act_by_clicks(page):
+            taken += 1
+        else:
+            page.wait_for_timeout(50)
+    return taken
 
 
 Box = dict[str, float]

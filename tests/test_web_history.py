@@ -23,7 +23,7 @@ import pytest
 import test_web_browser
 import test_web_lively
 from test_server_support import ServerProcess, http
-from test_web_browser import ARTIFACTS, act_by_clicks, state, wait_seated, watch_console
+from test_web_browser import ARTIFACTS, play_by_clicks, state, wait_seated, watch_console
 from test_web_lively import DESKTOP, PHONE, context, page_of, serious
 
 from hearts.game import Game
@@ -133,13 +133,7 @@ def rated_game(server: ServerProcess, browser: Any) -> Iterator[tuple[dict[str, 
     page.click("#sit")
     wait_seated(page)
     table_id = state(page)["table"]["id"]
-    deadline = time.monotonic() + 180
-    while not state(page)["view"]["game_over"]:
-        assert time.monotonic() < deadline, "the game did not end"
-        if page.is_visible("#summary-ok"):
-            page.click("#summary-ok")
-        elif not act_by_clicks(page):
-            page.wait_for_timeout(100)
+    play_by_clicks(page, lambda: bool(state(page)["view"]["game_over"]))
     status, data = http("GET", f"{server.url}/api/tables/{table_id}/record")
     assert status == 200
     record = from_dict(data)

@@ -15,7 +15,7 @@ from typing import Any
 import test_web_browser
 import test_web_lively
 from test_server_support import ServerProcess, create_table, http
-from test_web_browser import ARTIFACTS, act_by_clicks, state, wait_seated, watch_console
+from test_web_browser import ARTIFACTS, play_by_clicks, state, wait_seated, watch_console
 from test_web_lively import DESKTOP, PHONE, context, page_of, serious
 
 from hearts.server.tables import FRIENDLY_NAMES, rematch_id
@@ -68,16 +68,9 @@ def test_play_now_a_round_to_the_end_then_a_rematch_with_the_same_seats(server: 
     for seat in (1, 2, 3):  # shown with their level
         assert page.inner_text(f'#opponents .seat[data-seat="{seat}"] .name') == f"{names[seat]} (easy)"
     old = first["table"]["id"]
-    plays = 0
-    while not page.is_visible("#gameover-ok"):
-        if page.is_visible("#summary-ok"):  # a tie for the lowest total plays on (R5): another round
-            page.click("#summary-ok")
-        elif act_by_clicks(page):
-            plays += 1
-            if plays == 3:
-                shots(page, "play_now_table")
-        else:
-            page.wait_for_timeout(30)
+    plays = play_by_clicks(page, lambda: page.is_visible("#gameover-ok"), actions=3)
+    shots(page, "play_now_table")
+    plays += play_by_clicks(page, lambda: page.is_visible("#gameover-ok"))
     assert plays >= 14  # the pass and the 13 cards of the round
     end = state(page)
     winners = end["table"]["winners"]
