@@ -14,7 +14,6 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 websockets = pytest.importorskip("websockets")
 
-from test_server_store_support import empty_database, sql, with_store  # noqa: E402
+from test_server_store_support import sql, with_store  # noqa: E402
 from test_server_support import (  # noqa: E402
     Client,
     ServerProcess,
@@ -35,12 +34,14 @@ from test_server_support import (  # noqa: E402
     create_table,
     db_actions,
     db_game,
+    emptied_pg_url,
     four_humans,
     http,
     module_pg_database,
     my_action,
     play_until,
     seat_spread,
+    server_pair,
 )
 
 from hearts.actions import to_json  # noqa: E402
@@ -50,19 +51,10 @@ from hearts.server.persistence import hash_token  # noqa: E402
 pg_database = pytest.fixture(scope="module")(module_pg_database)
 
 
-@pytest.fixture
-def url(pg_database: str) -> str:
-    """The module's database, emptied (never migrated)."""
-    return empty_database(pg_database)
+url = pytest.fixture(emptied_pg_url)
 
 
-@pytest.fixture
-def pair(url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    """Two server processes of one service (as on two machines: two ports, one database)."""
-    servers = [ServerProcess(url, logs=tmp_path).start() for _ in range(2)]
-    yield servers
-    for s in servers:
-        s.stop()
+pair = pytest.fixture(server_pair)
 
 
 def action_lines(server: ServerProcess, table_id: str) -> list[dict[str, Any]]:

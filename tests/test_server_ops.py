@@ -19,13 +19,13 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("prometheus_client")
 websockets = pytest.importorskip("websockets")
 
-from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
 from test_server_support import (  # noqa: E402
     Client,
     ServerProcess,
     create_table,
     four_humans,
     http,
+    metrics,
     play_until,
     seat_all,
 )
@@ -36,17 +36,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s = ServerProcess(tmp_path_factory.mktemp("ops") / "tables.db").start()
     yield s
     s.stop()
-
-
-def metrics(server: ServerProcess) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """Every sample of ``/metrics``, by name and labels."""
-    status, text = http("GET", server.url + "/metrics")
-    assert status == 200
-    return {
-        (s.name, tuple(sorted(s.labels.items()))): s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-    }
 
 
 def test_healthz_and_metrics_follow_the_tables(server: ServerProcess) -> None:

@@ -39,6 +39,7 @@ from test_server_support import (
     create_table,
     db_rows,
     db_seed,
+    emptied_pg_url,
     http,
     module_pg_database,
     my_action,
@@ -330,10 +331,7 @@ def test_a_review_survives_a_restart_and_one_cut_short_is_finished_after_it(tmp_
 # --- PostgreSQL: the bot workers compute the reviews ----------------------------------------
 
 
-@pytest.fixture
-def url(pg_database: str) -> str:
-    """The module's database, emptied (never migrated)."""
-    return empty_database(pg_database)
+url = pytest.fixture(emptied_pg_url)
 
 
 def test_a_bot_worker_reviews_any_process_shows_the_progress_and_a_killed_worker_s_review_is_taken_over(

@@ -11,7 +11,7 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,18 +23,19 @@ pytest.importorskip("prometheus_client")
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 websockets = pytest.importorskip("websockets")
 
-from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
-from test_server_store_support import empty_database  # noqa: E402
 from test_server_support import (  # noqa: E402
     Client,
     ServerProcess,
     WorkerProcess,
     create_table,
     db_actions,
+    emptied_pg_url,
     four_humans,
     http,
+    metrics,
     module_pg_database,
     play_until,
+    server_pair,
 )
 
 from hearts.game import Game  # noqa: E402
@@ -47,30 +48,10 @@ from hearts.view import View  # noqa: E402
 pg_database = pytest.fixture(scope="module")(module_pg_database)
 
 
-@pytest.fixture
-def url(pg_database: str) -> str:
-    """The module's database, emptied."""
-    return empty_database(pg_database)
+url = pytest.fixture(emptied_pg_url)
 
 
-@pytest.fixture
-def pair(url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    """Two server processes of one service (two ports, one database)."""
-    servers = [ServerProcess(url, logs=tmp_path).start() for _ in range(2)]
-    yield servers
-    for s in servers:
-        s.stop()
-
-
-def metrics(server: ServerProcess) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """Every sample of ``/metrics``, by name and labels."""
-    status, text = http("GET", server.url + "/metrics")
-    assert status == 200
-    return {
-        (s.name, tuple(sorted(s.labels.items()))): s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-    }
+pair = pytest.fixture(server_pair)
 
 
 def shows(online: list[int], spectators: int) -> Callable[[dict[str, Any]], bool]:

@@ -83,6 +83,34 @@ def module_pg_database(request: pytest.FixtureRequest) -> Iterator[str]:
         yield url
 
 
+def emptied_pg_url(pg_database: str) -> str:
+    """The module's PostgreSQL database, emptied (never migrated). A test module makes it its
+    fixture: ``url = pytest.fixture(emptied_pg_url)``."""
+    return empty_database(pg_database)
+
+
+def server_pair(url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    """Two server processes of one service (as on two machines: two ports, one database). A
+    test module makes it its fixture: ``pair = pytest.fixture(server_pair)``."""
+    servers = [ServerProcess(url, logs=tmp_path).start() for _ in range(2)]
+    yield servers
+    for s in servers:
+        s.stop()
+
+
+def metrics(server: ServerProcess) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of a server's ``/metrics``, by name and labels."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    status, text = http("GET", server.url + "/metrics")
+    assert status == 200
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
 def backend_database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
     """A database never opened, on each backend: a new SQLite file, or the module's PostgreSQL
     database emptied. A test module makes it its fixture (with ``pg_database``):

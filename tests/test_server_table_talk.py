@@ -34,11 +34,13 @@ from test_server_support import (  # noqa: E402
     db_new_game,
     db_rows,
     db_seed,
+    emptied_pg_url,
     http,
     is_pg,
     module_pg_database,
     play_until,
     seat_spread,
+    server_pair,
 )
 
 from hearts.actions import from_dict  # noqa: E402
@@ -292,22 +294,14 @@ def test_a_rematch_once_on_sqlite_everyone_told_each_token_opens_its_seat(sqlite
 # ---------------------------------------------------------------- across processes (PostgreSQL)
 
 
-@pytest.fixture
-def pair(pg_database: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    from test_server_store_support import empty_database
-
-    url = empty_database(pg_database)
-    servers = [ServerProcess(url, logs=tmp_path).start() for _ in range(2)]
-    yield servers
-    for s in servers:
-        s.stop()
+url = pytest.fixture(emptied_pg_url)
+pair = pytest.fixture(server_pair)
 
 
-def test_chat_a_name_and_a_rematch_reach_the_other_process(pair: list[ServerProcess]) -> None:
+def test_chat_a_name_and_a_rematch_reach_the_other_process(url: str, pair: list[ServerProcess]) -> None:
     """Two server processes on one PostgreSQL database: a chat line, a name chosen and a rematch
     asked through one process reach the clients of the other (NOTIFY), the spectator too; both
     processes pressing "rematch" at once make one new table."""
-    url = str(pair[0].db)
     table = create_table(pair[0], [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
                                    {"kind": "human"}, {"kind": "human", "name": "Di"}],
                          options={"target": 1, "pass_count": 0})

@@ -1,10 +1,8 @@
 // pyhearts web table: lobby and table, vanilla JS, no build step.
 "use strict";
 (function () {
-  const $ = (id) => document.getElementById(id);
-  const { settings, sound, anim, chart, chat } = window.pyhearts;
-  const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-  const RANKS = { T: "10" };
+  const { settings, sound, anim, chart, chat, ui } = window.pyhearts;
+  const { $, el, cardName, cardImg } = ui;
   const DIRS = { 1: "left", "-1": "right" };
   // Where the other seats sit around the table, by how many seats clockwise from you they are
   // (index k - 1), and where each seat's card lies in the trick (index k; 0 is you), as
@@ -23,20 +21,6 @@
     6: [[0.5, 1], [0, 0.78], [0, 0], [0.5, 0], [1, 0], [1, 0.78]],
   };
   const seatPos = (n, k) => (SEAT_POS[n] || SEAT_POS[4])[k - 1] || "top";
-  const el = (tag, attrs, ...kids) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else if (k === "css") for (const [p, x] of Object.entries(v)) e.style.setProperty(p, x);  // no inline style attribute (CSP)
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-    return e;
-  };
-  const cardName = (c) => (RANKS[c[0]] || c[0]) + SUITS[c[1]];
-  const cardImg = (c) => el("img", { src: "/cards/" + c + ".svg", alt: cardName(c), draggable: "false" });
   let toastTimer = null;
   function toast(text) {
     const t = $("toast");
@@ -45,14 +29,7 @@
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
   }
-  // Requests act as this browser's player profile, if it has one (player.js: Authorization: Bearer <key>).
-  const playerAuth = () => (window.pyhearts.player ? window.pyhearts.player.auth() : {});
-  async function api(method, path, body) {
-    const r = await fetch(path, { method, headers: { "Content-Type": "application/json", ...playerAuth() }, body: body ? JSON.stringify(body) : undefined });
-    const data = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(data.error || r.statusText);
-    return data;
-  }
+  const api = ui.call;  // requests act as this browser's player profile, if it has one
 
   // ---------------------------------------------------------------- lobby
   // The rule options' form is made from their specs (GET /api/config: Rules.options()): each

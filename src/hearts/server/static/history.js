@@ -1,7 +1,7 @@
 // pyhearts web table: "My games" (/games: every table your profile sat at, newest first, with
 // your points and place, the winner, and links to continue or replay it) and the leaderboard
 // (/leaderboard: rated players and the bots' fixed anchors by conservative rating, yours
-// highlighted). Needs player.js (pyhearts.ui, pyhearts.player).
+// highlighted). Needs ui.js and player.js (pyhearts.ui, pyhearts.player).
 "use strict";
 (function (ns) {
   const { el, $, call } = ns.ui;

@@ -8,26 +8,12 @@
 //
 //   pyhearts.player.current()   // {id, name, key} or null
 //   pyhearts.player.auth()      // {Authorization: "Bearer …"} or {}
-//   pyhearts.ui                 // small DOM helpers shared by history.js and replay.js
+//   pyhearts.ui.say(box, text)  // a message in a page's box (ui.js has the other helpers)
 "use strict";
 (function (ns) {
   const KEY = "pyhearts.player";
   const LATER = "pyhearts.welcome";
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs, ...kids) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-    return e;
-  };
-  const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-  const cardName = (c) => (c[0] === "T" ? "10" : c[0]) + SUITS[c[1]];
-  const cardImg = (c) => el("img", { src: "/cards/" + c + ".svg", alt: cardName(c), draggable: "false" });
+  const { $, el } = ns.ui;
 
   // ---------------------------------------------------------------- the stored profile
   function current() {
@@ -50,12 +36,7 @@
   };
 
   // A JSON request as the profile (or with ``key``); a refusal is an Error with its status.
-  async function call(method, path, body, key) {
-    const r = await fetch(path, { method, headers: { "Content-Type": "application/json", ...auth(key) }, body: body ? JSON.stringify(body) : undefined });
-    const data = await r.json().catch(() => ({}));
-    if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), { status: r.status });
-    return data;
-  }
+  const call = (method, path, body, key) => ns.ui.call(method, path, body, key ? auth(key) : undefined);
 
   async function create(name) {
     const p = await call("POST", "/api/players", { name });
@@ -250,7 +231,7 @@
   }
 
   ns.player = { current, auth, adopt, check, create, forget, call };
-  ns.ui = { el, $, cardName, cardImg, SUITS, call, say };
+  ns.ui.say = say;
   ns.pages = ns.pages || [];
   ns.pages.push({ path: /^\/me\/?$/, show: () => {
     window.addEventListener("hashchange", () => { if (location.hash.startsWith("#import=")) showProfile(); });

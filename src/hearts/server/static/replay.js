@@ -11,7 +11,7 @@
 // review (GET /api/tables/{id}/review?seat=S, built by the review jobs) and annotates each of
 // S's decisions: its verdict, what was played and what was better, the points it lost (an
 // estimate, ± 2 standard errors), the flagged ones listed (and marked on the timeline) with a
-// "Next mistake" button, and each round's summary. Needs player.js (pyhearts.ui).
+// "Next mistake" button, and each round's summary. Needs ui.js (pyhearts.ui).
 "use strict";
 (function (ns) {
   const { el, $, cardName, cardImg, call } = ns.ui;

@@ -11,25 +11,7 @@
 "use strict";
 (function (ns) {
   const POLL_MS = 1000;
-
-  const el = (tag, attrs, ...kids) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-    return e;
-  };
-
-  async function call(method, path, body) {
-    const r = await fetch(path, { method, headers: { "Content-Type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
-    const data = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(data.error || r.statusText);
-    return data;
-  }
+  const { el, call } = ns.ui;
 
   const replayUrl = (tableId, seat) => "/replay/" + encodeURIComponent(tableId) + "?seat=" + seat + "&review=1";
   const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
