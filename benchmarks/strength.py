@@ -1,14 +1,26 @@
 """How strong are the bots? Duplicate deals, 95% confidence intervals (not a timed test).
 
-    .venv/bin/python benchmarks/strength.py [--deals-fast 500] [--deals 50] [--jobs 2]
+    .venv/bin/python benchmarks/strength.py [--deals-fast 500] [--deals 50] [--deals-h2h 200] [--jobs 2]
 
 1. ``heuristic`` against three ``random`` bots, ``--deals-fast`` deals × 4 seat rotations.
 2. ``hard`` against three ``random`` bots, ``--deals`` deals × 4 rotations.
 3. ``hard`` against three ``heuristic`` bots, ``--deals`` deals × 4 rotations.
+4. ``expert`` against ``hard`` head to head: two seats each, alternating (``expert`` at seats
+   0 and 2, ``hard`` at 1 and 3, then swapped on the same deal), ``--deals-h2h`` duplicate
+   deals × 2 rotations.
 
 Points are per round (lower is better; an equal share is 6.5). The last line is
-``heuristic_vs_random=A hard_vs_random=B hard_vs_heuristic=C hard_p95_s=D``, where D is the
-95th percentile of the hard bot's seconds per decision over items 2 and 3.
+``heuristic_vs_random=A hard_vs_random=B hard_vs_heuristic=C hard_p95_s=D hard_ms=E
+expert_minus_hard=F expert_p95_s=G`` (one line), where D is the 95th percentile of the hard
+bot's seconds per decision over items 2 and 3, E its mean in milliseconds of CPU, F the paired
+difference of item 4 (``expert``'s points per round minus ``hard``'s, deal by deal; negative:
+``expert`` is stronger; its 95% interval is on the line before) and G the 95th percentile of
+``expert``'s seconds per decision there. D and G are the arena's times, wall-clock seconds
+around each decision, so a busy machine makes them longer, never shorter; E is CPU time, which
+other work on the machine does not lengthen: all the CPU that items 2 and 3 took (this process
+and its workers: the other seats' decisions, the engine and the workers' start included, so a
+little more than ``hard``'s own) over ``hard``'s decisions there. ``--quick`` plays a handful
+of deals with small budgets, to check the script in seconds.
 
 The reference: OpenSpiel's C++ ISMCTS with ``--reference-simulations`` (default 1,000)
 random-rollout simulations plays item 2's deals, in the same seats against the same random bots
@@ -21,9 +33,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import resource
 import sys
 
-from hearts.arena import ArenaResult, interval_text, paired_difference, run_arena
+from hearts.arena import ArenaResult, interval_text, paired_difference, ratio_ci, run_arena
 from hearts.bots.registry import LEVELS
 from hearts.rules import Rules
 
@@ -33,6 +46,37 @@ def duel(spec: str, field: str, deals: int, jobs: int, seed: int) -> ArenaResult
     print(f"\n== {spec} vs 3 × {field}: {deals} deals × 4 rotations ==", file=sys.stderr)
     return run_arena([spec, field, field, field], Rules(), rounds=deals, jobs=jobs, seed=seed,
                      progress=True)
+
+
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its finished worker processes."""
+    own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def head_to_head(spec: str, other: str, deals: int, jobs: int, seed: int) -> ArenaResult:
+    """``spec`` in two seats against ``other`` in the other two, alternating, on duplicate
+    deals (each deal played twice, the seats swapped)."""
+    print(f"\n== {spec} vs {other}, two seats each: {deals} deals × 2 rotations ==", file=sys.stderr)
+    return run_arena([spec, other], Rules(), rounds=deals, jobs=jobs, seed=seed, pairwise=True, progress=True)
+
+
+def head_to_head_difference(result: ArenaResult) -> tuple[float, float | None, float | None]:
+    """The first entrant's points per round minus the second's in a pairwise tournament
+    (:func:`head_to_head`), paired deal by deal, with its 95% interval over deals.
+
+    >>> result = run_arena(["heuristic", "random"], Rules(), rounds=4, seed=1, pairwise=True)
+    >>> diff, low, high = head_to_head_difference(result)
+    >>> round(diff, 9) == round(result.bots[0].mean - result.bots[1].mean, 9) and low < diff < high
+    True
+    """
+    units: dict[int, list[float]] = {}
+    for rec in result.rounds:
+        unit = units.setdefault(rec.unit, [0.0, 0.0])
+        for seat, entrant in enumerate(rec.seats):
+            unit[0] += rec.scores[seat] if entrant == 0 else -rec.scores[seat]
+            unit[1] += entrant == 0
+    return ratio_ci([(x, n) for x, n in units.values()])
 
 
 def reference_line(hard: ArenaResult, reference: ArenaResult) -> str:
@@ -47,18 +91,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals-fast", type=int, default=500, help="deals for item 1")
     parser.add_argument("--deals", type=int, default=50, help="deals for items 2 and 3")
+    parser.add_argument("--deals-h2h", type=int, default=200, help="deals for item 4, expert against hard")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--hard", default=LEVELS["hard"], help="the spec measured as 'hard'")
+    parser.add_argument("--expert", default=LEVELS["expert"], help="the spec measured as 'expert'")
+    parser.add_argument("--quick", action="store_true",
+                        help="check the script in seconds: 2 and 3 deals, tiny budgets, no reference")
     parser.add_argument("--reference-simulations", type=int, default=1000,
                         help="ISMCTS simulations of the OpenSpiel reference on item 2's deals (0: skip)")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.deals_fast, args.deals, args.deals_h2h, args.reference_simulations = 2, 3, 3, 0
+        args.hard, args.expert = "search:iterations=40", "search:iterations=60,infer=4"
 
-    items = [
-        ("heuristic_vs_random", duel("heuristic", "random", args.deals_fast, args.jobs, args.seed)),
-        ("hard_vs_random", duel(args.hard, "random", args.deals, args.jobs, args.seed + 1)),
-        ("hard_vs_heuristic", duel(args.hard, "heuristic", args.deals, args.jobs, args.seed + 2)),
-    ]
+    items = [("heuristic_vs_random", duel("heuristic", "random", args.deals_fast, args.jobs, args.seed))]
+    start = cpu_seconds()
+    items.append(("hard_vs_random", duel(args.hard, "random", args.deals, args.jobs, args.seed + 1)))
+    items.append(("hard_vs_heuristic", duel(args.hard, "heuristic", args.deals, args.jobs, args.seed + 2)))
+    hard_cpu = cpu_seconds() - start
     print(f"\n{'item':<22} {'pts/round':>9}  {'95% CI':>16}  {'rounds':>6}  {'p95 s/move':>10}")
     for name, result in items:
         bot = result.bots[0]
@@ -69,11 +120,20 @@ def main(argv: list[str] | None = None) -> int:
     elif args.reference_simulations > 0:
         spec = f"openspiel_ismcts:simulations={args.reference_simulations}"
         print(reference_line(items[1][1], duel(spec, "random", args.deals, args.jobs, args.seed + 1)))
-    p95 = max(items[1][1].bots[0].time_p95, items[2][1].bots[0].time_p95)
-    print(f"hard = {args.hard}")
+    duel_result = head_to_head(args.expert, args.hard, args.deals_h2h, args.jobs, args.seed + 3)
+    expert, hard = duel_result.bots
+    diff, low, high = head_to_head_difference(duel_result)
+    print(f"{'expert vs hard':<22} {expert.mean:>9.2f}  {interval_text(expert.ci_low, expert.ci_high):>16}  "
+          f"{expert.rounds:>6}  {expert.time_p95:>10.3f}")
+    print(f"expert_minus_hard={diff:.2f} {interval_text(low, high, compact=True)} over {duel_result.config.count} "
+          f"deals (hard there: {hard.mean:.2f} pts/round)")
+    hard_items = [items[1][1].bots[0], items[2][1].bots[0]]
+    p95 = max(bot.time_p95 for bot in hard_items)
+    hard_ms = 1000 * hard_cpu / sum(bot.decisions for bot in hard_items)
+    print(f"hard = {args.hard}; expert = {args.expert}")
     print(
         " ".join(f"{name}={result.bots[0].mean:.2f}" for name, result in items)
-        + f" hard_p95_s={p95:.2f}"
+        + f" hard_p95_s={p95:.2f} hard_ms={hard_ms:.1f} expert_minus_hard={diff:.2f} expert_p95_s={expert.time_p95:.2f}"
     )
     return 0
 

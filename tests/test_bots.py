@@ -212,6 +212,7 @@ def view_bots(seed: int) -> list[Bot]:
         SearchBot(seed=seed, iterations=16),
         SearchBot(seed=seed, iterations=16, margin=0),
         SearchBot(seed=seed, iterations=16, model="adaptive"),
+        SearchBot(seed=seed, iterations=16, infer=4),  # worlds weighed by the others' plays and pass
     ]
 
 
@@ -339,6 +340,7 @@ def game_record(spec: str, seed: int, rules: Rules) -> tuple[object, ...]:
         ("easy", Rules(players=5, target=40)),
         (SEARCH_TINY, Rules(target=26)),
         ("search:iterations=12,margin=0", Rules(players=3, target=26)),
+        ("search:iterations=12,infer=4", Rules(target=26)),
     ],
 )
 def test_same_seed_same_game(spec: str, rules: Rules) -> None:
@@ -373,6 +375,10 @@ def test_blunder_draws_from_the_seed() -> None:
         ("search:model=psychic", "search: model must be one of careful, random, adaptive, not 'psychic'"),
         ("search:fast=2", "search: fast must be 1 (use hearts.fast when installed) or 0, not 2"),
         ("search:fast=yes", "search: fast must be 1 (use hearts.fast when installed) or 0, not 'yes'"),
+        ("search:infer=-1", "search: infer must be a whole number of deals per sample >= 0, not -1"),
+        ("search:infer=2.5", "search: infer must be a whole number of deals per sample >= 0, not 2.5"),
+        ("search:infer_noise=0", "search: infer_noise must be a number in (0, 1], not 0"),
+        ("search:infer_noise=1.5", "search: infer_noise must be a number in (0, 1], not 1.5"),
         ("heuristic:blunder=2", "heuristic: blunder must be a probability 0..1, not 2"),
         ("heuristic:blunder=-0.1", "heuristic: blunder must be a probability 0..1, not -0.1"),
     ],

@@ -306,3 +306,65 @@ def test_without_numba_the_search_falls_back(tmp_path: Path) -> None:
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str([repr(a) for a in expected])
+
+
+def test_inference_likelihoods_are_the_same() -> None:
+    """The compiled :func:`~hearts.bots.opponents.play_likelihood`,
+    :func:`~hearts.bots.opponents.pass_likelihood` and
+    :func:`~hearts.bots.opponents.weighted_index` give the pure functions' floats exactly, on
+    worlds sampled from views of games with random rules."""
+    import numpy as np
+
+    from hearts.bots.opponents import pass_likelihood, play_likelihood, weighted_index
+
+    rng = random.Random(17)
+    checked = 0
+    for g in range(4):
+        rules = any_rules(rng) if g else Rules()
+        cfg = LegalConfig(rules)
+        n = rules.players
+        for view in decision_views(rules, rng.randrange(1000), every=2):
+            if view.must_pass:
+                continue
+            plays = [int(c) for t in view.tricks for c in t.cards] + [int(c) for c in view.trick.cards]
+            leaders = [t.leader for t in view.tricks] + [view.trick.leader]
+            deal = HiddenDeal.of(view)
+            for _ in range(3):
+                world = deal.sample(rng)
+                noise = rng.choice([0.1, 0.3, 0.9])
+                expected = play_likelihood(world, plays, leaders, view.seat, cfg, noise)
+                got = compiled._play_likelihood(np.array(world, dtype=np.int64), np.array(plays, dtype=np.int64),
+                                                np.array(leaders, dtype=np.int64), view.seat,
+                                                compiled.config_array(cfg), noise, np.zeros(n, dtype=np.int64),
+                                                np.zeros(n, dtype=np.int64))
+                assert got == expected
+                hand, received = world[(view.seat + 1) % n], world[view.seat] & -world[view.seat]
+                assert compiled._pass_likelihood(hand | received, received, 3, 6, noise) == pass_likelihood(
+                    hand | received, received, 3, 6, noise)
+                weights = [rng.random() for _ in range(5)]
+                x = rng.random()
+                assert compiled._weighted_index(np.array(weights), x) == weighted_index(weights, x)
+                checked += 1
+    assert checked > 60
+
+
+def test_search_scores_with_inference_are_the_same() -> None:
+    """``play_scores`` with inference (``infer``: the giver's pass and the others' plays weigh
+    the sampled deals), compiled and pure: the same scores, the same ``Random`` state, and the
+    same whole decisions."""
+    rng = random.Random(23)
+    checked = 0
+    for g in range(3):
+        rules = any_rules(rng) if g else Rules()
+        for i, view in enumerate(decision_views(rules, rng.randrange(1000), every=3)):
+            if view.must_pass:
+                continue
+            twin, pure = SearchBot(seed=i, infer=5, infer_noise=0.4), SearchBot(seed=i, infer=5, infer_noise=0.4,
+                                                                                fast=False)
+            assert twin.play_scores(view, 10) == pure.play_scores(view, 10)
+            assert twin.rng.getstate() == pure.rng.getstate()
+            checked += 1
+    assert checked > 30
+    for i, view in enumerate(decision_views(Rules(), 8, every=4)[:16]):
+        spec = "search:iterations=300,infer=6"
+        assert make_bot(spec, seed=i).act(view) == make_bot(spec + ",fast=0", seed=i).act(view), i

@@ -20,6 +20,7 @@ probability of carelessness.
 
 from __future__ import annotations
 
+from hearts.bots.heuristic import pass_danger
 from hearts.bots.policies import greedy_policy
 from hearts.cards import HEARTS, QS
 from hearts.mechanics import LegalConfig, legal_mask
@@ -90,3 +91,102 @@ def careless_odds(
         a, b = prior * at_random[s], (1 - prior) * careful[s]
         odds.append(None if s == me else a / (a + b) if a + b > 0 else prior)
     return odds
+
+
+def play_likelihood(
+    hands: list[int], plays: list[int], leaders: list[int], me: int, cfg: LegalConfig, noise: float
+) -> float:
+    """How likely the other seats' plays this round are, had they held ``hands`` (their hands
+    now, as masks: a world sampled consistently with the view) and played carefully: the
+    product over every play of a seat other than ``me`` of ``noise / k + (1 - noise) * g``,
+    where ``k`` is the number of legal cards it had and ``g`` :func:`greedy_probability`.
+
+    ``plays`` are the round's cards in the order played (every trick, the one in progress
+    last) and ``leaders[i]`` the seat that led trick ``i``. A world in which the others
+    followed the careful player's habits (ducked with their highest card under the winner,
+    dumped the Q♠ when void, ...) is likelier than one in which they held a card they would
+    have played instead: the search weighs its sampled worlds by this (``search:infer``).
+    Uses nothing hidden (R7): only the view's plays and a sampled world.
+
+    >>> from hearts import Rules
+    >>> cfg = LegalConfig(Rules())
+    >>> play_likelihood([0, 0, 0, 0], [], [], 0, cfg, 0.3)  # nothing played yet
+    1.0
+    """
+    n = len(hands)
+    h = hands[:]
+    for i, c in enumerate(plays):
+        h[(leaders[i // n] + i % n) % n] |= 1 << c
+    p = 1.0
+    broken, queen_gone = False, False
+    for t in range(0, len(plays), n):
+        cards = plays[t : t + n]
+        leader = leaders[t // n]
+        led = -1
+        for i, c in enumerate(cards):
+            s = (leader + i) % n
+            legal = legal_mask(h[s], led, t == 0, broken, cfg)
+            if s != me:
+                k = legal.bit_count()
+                p *= noise / k + (1 - noise) * greedy_probability(c, legal, cards[:i], n, queen_gone)
+            h[s] ^= 1 << c
+            if led < 0:
+                led = c & 3
+            if c & 3 == HEARTS:
+                broken = True
+            elif c == QS:
+                queen_gone = True
+                broken = broken or cfg.queen_breaks
+    return p
+
+
+def weighted_index(weights: list[float], x: float) -> int:
+    """The index drawn by ``x`` (uniform in [0, 1)) with odds in proportion to ``weights``
+    (non-negative, not all zero): the first index at which the running sum passes
+    ``x * sum(weights)``.
+
+    >>> weighted_index([1.0, 0.0, 3.0], 0.2), weighted_index([1.0, 0.0, 3.0], 0.3)
+    (0, 2)
+    """
+    total = 0.0
+    for w in weights:
+        total += w
+    x *= total
+    for i, w in enumerate(weights):
+        x -= w
+        if x < 0:
+            return i
+    return len(weights) - 1
+
+
+def pass_likelihood(hand: int, received: int, count: int, top: int, noise: float) -> float:
+    """How likely a seat that held ``hand`` before the pass (a mask) was to pass ``received``,
+    had it passed like the search bot: some of its ``top`` most dangerous cards (ranked as
+    :func:`~hearts.bots.search.pass_candidates` ranks them, by
+    :func:`~hearts.bots.heuristic.pass_danger`). Each received card ranked below the ``top``
+    counts a factor ``noise``.
+
+    >>> from hearts.cards import CardSet
+    >>> hand = CardSet.parse("QS 2S 3S AH KH QH JH TH 9H 2C 3C 4C 5C").mask
+    >>> pass_likelihood(hand, CardSet.parse("QS AH KH").mask, 3, 6, 0.3)
+    1.0
+    >>> round(pass_likelihood(hand, CardSet.parse("2C 3C 4C").mask, 3, 6, 0.3), 6)  # low clubs, kept Q♠
+    0.027
+    """
+    p = 1.0
+    rest = received
+    while rest:
+        y = (rest & -rest).bit_length() - 1
+        rest &= rest - 1
+        danger = pass_danger(y, hand, 0, count)
+        above = 0
+        others = hand & ~(1 << y)
+        while others:
+            x = (others & -others).bit_length() - 1
+            others &= others - 1
+            d = pass_danger(x, hand, 0, count)
+            if d > danger or (d == danger and x > y):
+                above += 1
+        if above >= top:
+            p *= noise
+    return p

@@ -32,6 +32,17 @@ Options (``search:key=value,...`` as a spec, or keyword arguments):
     passing like the heuristic bot. It gets ``pass_budget`` times the decision's budget
     (default 1.5) and races its candidates: every 16 samples, those worse than the best by
     more than ``pass_race`` standard errors stop being sampled (default 2; 0 samples flat).
+``infer``, ``infer_noise``
+    Inference from the others' actions (0 or 1, the default 0: off): each sample of a play decision
+    draws ``infer`` deals of the hidden cards and keeps one with odds in proportion to how
+    likely the other seats' plays this round are in it, had they played carefully
+    (:func:`~hearts.bots.opponents.play_likelihood`: each play the greedy policy's card with
+    probability ``1 - infer_noise``, else any legal card; default noise 0.3) and the pass it
+    received (:func:`~hearts.bots.opponents.pass_likelihood`: the giver passed some of its
+    ``pass_candidates`` most dangerous cards). A seat that ducked under the winner then
+    probably holds no card between its card and the winner; a void seat that did not drop the
+    Q♠ probably lacks it. Measured against ``hard`` it did not make the search stronger
+    (``docs/bots.md``).
 ``fast``
     1 (the default): the samples are drawn and rolled out by the kernel's compiled twin
     (:mod:`hearts.fast`, the ``fast`` extra) when numba is installed, some seventeen times
@@ -62,7 +73,7 @@ from typing import Final
 from hearts import fast
 from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
-from hearts.bots.opponents import careless_odds
+from hearts.bots.opponents import careless_odds, pass_likelihood, play_likelihood, weighted_index
 from hearts.bots.policies import COMPILED, defender_card, greedy_policy, shooter_card
 from hearts.cards import CARDS, HEARTS, QS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
@@ -90,6 +101,8 @@ class SearchBot(Bot):
         pass_budget: float = 1.5,
         pass_race: float = 2.0,
         fast: bool = True,
+        infer: int = 0,
+        infer_noise: float = 0.3,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -117,6 +130,12 @@ class SearchBot(Bot):
         if fast not in (True, False):  # also 1 and 0, as a spec writes them
             raise HeartsError(f"search: fast must be 1 (use hearts.fast when installed) or 0, not {fast!r}")
         self.fast = bool(fast)
+        if isinstance(infer, bool) or not isinstance(infer, int) or infer < 0:
+            raise HeartsError(f"search: infer must be a whole number of deals per sample >= 0, not {infer!r}")
+        self.infer = infer
+        if isinstance(infer_noise, bool) or not isinstance(infer_noise, (int, float)) or not 0 < infer_noise <= 1:
+            raise HeartsError(f"search: infer_noise must be a number in (0, 1], not {infer_noise!r}")
+        self.infer_noise = float(infer_noise)
         self._cfg: tuple[Rules, LegalConfig] | None = None
 
     def _config(self, rules: Rules) -> LegalConfig:
@@ -181,13 +200,33 @@ class SearchBot(Bot):
         if self.model == "adaptive":
             side = random.Random(rng.random())
             odds = careless_odds(view, [deal.sample(side) for _ in range(16)], cfg)
+        plays = [int(c) for t in view.tricks for c in t.cards] + trick
+        leaders = [t.leader for t in view.tricks] + [view.trick.leader]
+        given = self._given(view, plays, leaders)
+        seen = given or any((leaders[i // n] + i % n) % n != me for i in range(len(plays)))
+        infer = self.infer if seen and self.infer > 1 else 0  # nothing to infer from before the others act
+        noise = self.infer_noise
         if self.compiled:
             return fast.play_block(rng, deal, moves, trick, view.trick.leader, won, tricks_won, tricks_left, first,
                                    view.hearts_broken, view.rules, view.scores, _codes(rollout), self.shoot_from,
-                                   side, odds)
+                                   side, odds, infer, noise, plays, leaders, given)
+
+        def world() -> list[int]:
+            """A deal of the hidden cards: with ``infer``, one of that many, drawn in proportion
+            to how likely the others' plays and the giver's pass are in each
+            (:func:`play_likelihood`, :func:`pass_likelihood`)."""
+            if not infer:
+                return deal.sample(rng)
+            worlds = [deal.sample(rng) for _ in range(infer)]
+            weights = [play_likelihood(w, plays, leaders, me, cfg, noise) for w in worlds]
+            if given:
+                giver, add, remove, received, count, top = given
+                for j, w in enumerate(worlds):
+                    weights[j] *= pass_likelihood((w[giver] | add) & ~remove, received, count, top, noise)
+            return worlds[weighted_index(weights, rng.random())]
 
         def draw() -> Sample:
-            hands, seed = deal.sample(rng), rng.random()
+            hands, seed = world(), rng.random()
             if side is None:
                 return hands, seed, rollout
             policies = [greedy_policy if o is None or side.random() >= o else None for o in odds]
@@ -205,6 +244,22 @@ class SearchBot(Bot):
             return _my_score(w, tw, view)
 
         return _pure_block(draw, score)
+
+    def _given(self, view: View, plays: list[int], leaders: list[int]) -> list[int]:
+        """What the pass this seat received says, for :func:`pass_likelihood`: ``[giver, add,
+        remove, received, count, top]``, the giver's hand before the pass being its hand now
+        with ``add`` (the cards it passed and played) and without ``remove`` (this seat's
+        pass, when the giver received it; the cards it received from another seat are not
+        known). Empty in a hold round."""
+        if not view.received or view.pass_from is None:
+            return []
+        n, giver = view.players, view.pass_from
+        add = view.received.mask
+        for i, c in enumerate(plays):
+            if (leaders[i // n] + i % n) % n == giver:
+                add |= 1 << c
+        remove = view.passed.mask if view.passed is not None and view.pass_to == giver else 0
+        return [giver, add, remove, view.received.mask, view.rules.pass_count, self.pass_candidates]
 
     # --- passing ---------------------------------------------------------------------------
 

@@ -146,6 +146,11 @@ def play_block(
     shoot_from: int,
     side: random.Random | None = None,
     odds: Sequence[float | None] = (),
+    infer: int = 0,
+    noise: float = 0.0,
+    plays: Sequence[int] = (),
+    leaders: Sequence[int] = (),
+    given: Sequence[int] = (),
 ) -> Block:
     """The search bot's play sampler, compiled: each sample draws ``deal`` from ``rng``, then a
     rollout seed, and plays each of ``moves`` into the trick in progress (``trick``, led by
@@ -153,9 +158,15 @@ def play_block(
     ``broken``), followed by a rollout from that seed; a candidate's score is the deciding
     seat's (``deal.seat``) score of the round (``scores_before``: the game totals). With
     ``odds`` (one per seat, ``None`` for the deciding seat) each sample draws each other
-    seat's policy from ``side``: random with that probability, else greedy."""
+    seat's policy from ``side``: random with that probability, else greedy. With ``infer``
+    above 1 each sample draws ``infer`` deals and keeps one with odds in proportion to
+    :func:`hearts.bots.opponents.play_likelihood` of the round's ``plays`` (``leaders``: the
+    seat that led each trick) with ``noise``, times, with ``given`` (``giver, add, remove,
+    received, count, top``), :func:`hearts.bots.opponents.pass_likelihood` of the giver's hand
+    before the pass (``(hand | add) & ~remove``) and its pass ``received``."""
     block: Block = _module().play_block(rng, deal, moves, trick, leader, won, tricks_won, tricks_left, first,
-                                        broken, rules, scores_before, policies, shoot_from, side, odds)
+                                        broken, rules, scores_before, policies, shoot_from, side, odds, infer,
+                                        noise, plays, leaders, given)
     return block
 
 

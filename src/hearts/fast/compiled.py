@@ -344,6 +344,43 @@ _AS_KS_MASK = (1 << (12 * 4 + SPADES)) | (1 << (11 * 4 + SPADES))
 _LOW_SPADES_MASK = SUIT_MASKS[SPADES] & ((1 << QS) - 1)
 
 
+@_jit("i8(i8, A, i8, i8, b1)")
+def _greedy_follow(legal, trick, length, players, queen_gone):
+    """:func:`hearts.bots.policies.greedy_policy` on a trick in progress (``length`` > 0),
+    without its exploration: it draws nothing."""
+    led = trick[0] & 3
+    follow = legal & SUIT_MASKS[led]
+    if follow:
+        win = trick[0]
+        for i in range(length):
+            c = trick[i]
+            if c & 3 == led and c > win:
+                win = c
+        under = follow & ((1 << win) - 1)
+        if under:
+            return _top(under)
+        if length == players - 1:
+            clean = True
+            for i in range(length):
+                c = trick[i]
+                if c & 3 == HEARTS or c == QS:
+                    clean = False
+                    break
+            safe = follow & ~QS_MASK
+            if clean and safe:
+                return _top(safe)
+        safe = follow & ~QS_MASK
+        return trailing_zeros(safe) if safe else QS
+    if legal & QS_MASK:
+        return QS
+    if not queen_gone and legal & _AS_KS_MASK:
+        return _top(legal & _AS_KS_MASK)
+    hearts = legal & HEARTS_MASK
+    if hearts:
+        return _top(hearts)
+    return _top(legal)
+
+
 @_jit("i8(i8, A, i8, i8, A, b1)")
 def _greedy(legal, trick, length, players, mt, queen_gone):
     """:func:`hearts.bots.policies.greedy_policy`."""
@@ -352,37 +389,7 @@ def _greedy(legal, trick, length, players, mt, queen_gone):
     if _random(mt) < 0.1:
         return _nth_card(legal, int(_random(mt) * _ctpop(legal)))
     if length:
-        led = trick[0] & 3
-        follow = legal & SUIT_MASKS[led]
-        if follow:
-            win = trick[0]
-            for i in range(length):
-                c = trick[i]
-                if c & 3 == led and c > win:
-                    win = c
-            under = follow & ((1 << win) - 1)
-            if under:
-                return _top(under)
-            if length == players - 1:
-                clean = True
-                for i in range(length):
-                    c = trick[i]
-                    if c & 3 == HEARTS or c == QS:
-                        clean = False
-                        break
-                safe = follow & ~QS_MASK
-                if clean and safe:
-                    return _top(safe)
-            safe = follow & ~QS_MASK
-            return trailing_zeros(safe) if safe else QS
-        if legal & QS_MASK:
-            return QS
-        if not queen_gone and legal & _AS_KS_MASK:
-            return _top(legal & _AS_KS_MASK)
-        hearts = legal & HEARTS_MASK
-        if hearts:
-            return _top(hearts)
-        return _top(legal)
+        return _greedy_follow(legal, trick, length, players, queen_gone)
     if not queen_gone and legal & _LOW_SPADES_MASK and not legal & (_AS_KS_MASK | QS_MASK):
         return _top(legal & _LOW_SPADES_MASK)
     pool = legal & ~SUIT_MASKS[SPADES] if legal & QS_MASK and legal & ~SUIT_MASKS[SPADES] else legal
@@ -397,6 +404,73 @@ def _greedy(legal, trick, length, players, mt, queen_gone):
                 return trailing_zeros(pool & SUIT_MASKS[s])
             k -= 1
     return -1  # not reached: pool holds a card
+
+
+@_jit("f8(i8, i8, A, i8, i8, b1)")
+def _greedy_probability(card, legal, trick, length, players, queen_gone):
+    """:func:`hearts.bots.opponents.greedy_probability`."""
+    if legal & (legal - 1) == 0:
+        return 1.0
+    if length:
+        return 1.0 if _greedy_follow(legal, trick, length, players, queen_gone) == card else 0.0
+    if not queen_gone and legal & _LOW_SPADES_MASK and not legal & (_AS_KS_MASK | QS_MASK):
+        return 1.0 if _top(legal & _LOW_SPADES_MASK) == card else 0.0
+    pool = legal & ~SUIT_MASKS[SPADES] if legal & QS_MASK and legal & ~SUIT_MASKS[SPADES] else legal
+    suits = 0
+    for s in range(4):
+        if pool & SUIT_MASKS[s]:
+            suits += 1
+    if pool >> card & 1 and trailing_zeros(pool & SUIT_MASKS[card & 3]) == card:
+        return (12 // suits) / 12.0  # the pure function counts 12 // suits of its 12 draws
+    return 0.0
+
+
+@_jit("f8(A, A, A, i8, A, f8, A, A)")
+def _play_likelihood(hands, plays, leaders, me, cfg, noise, h, t):
+    """:func:`hearts.bots.opponents.play_likelihood` (``h`` and ``t`` are work space)."""
+    n = len(hands)
+    count = len(plays)
+    _copy(h, hands, n)
+    for i in range(count):
+        h[(leaders[i // n] + i % n) % n] |= 1 << plays[i]
+    p = 1.0
+    broken = False
+    queen_gone = False
+    queen_breaks = cfg[_QUEEN_BREAKS] != 0
+    for start in range(0, count, n):
+        leader = leaders[start // n]
+        led = -1
+        for i in range(start, min(start + n, count)):
+            c = plays[i]
+            s = (leader + i - start) % n
+            legal = _legal_mask(h[s], led, start == 0, broken, cfg)
+            if s != me:
+                k = _ctpop(legal)
+                p *= noise / k + (1 - noise) * _greedy_probability(c, legal, t, i - start, n, queen_gone)
+            t[i - start] = c
+            h[s] ^= 1 << c
+            if led < 0:
+                led = c & 3
+            if c & 3 == HEARTS:
+                broken = True
+            elif c == QS:
+                queen_gone = True
+                broken = broken or queen_breaks
+    return p
+
+
+@_jit("i8(F, f8)")
+def _weighted_index(weights, x):
+    """:func:`hearts.bots.opponents.weighted_index`."""
+    total = 0.0
+    for w in weights:
+        total += w
+    x *= total
+    for i in range(len(weights)):
+        x -= weights[i]
+        if x < 0:
+            return i
+    return len(weights) - 1
 
 
 @_jit("i8(i8, A, i8)")
@@ -669,14 +743,45 @@ def _pass_mask(hand, count):
     return chosen
 
 
-@_jit("void(A, i8, A, A, A, A, A, A, b1, i8, A, i8, i8, A, A, i8, b1, b1, A, A, i8, A, F, i8, i8, A3, A2)")
+@_jit("f8(i8, i8, i8, i8, f8)")
+def _pass_likelihood(hand, received, count, top, noise):
+    """:func:`hearts.bots.opponents.pass_likelihood`."""
+    p = 1.0
+    rest = received
+    while rest:
+        y = trailing_zeros(rest)
+        rest &= rest - 1
+        danger = _pass_danger(y, hand, 0, count)
+        above = 0
+        others = hand & ~(1 << y)
+        while others:
+            x = trailing_zeros(others)
+            others &= others - 1
+            d = _pass_danger(x, hand, 0, count)
+            if d > danger or (d == danger and x > y):
+                above += 1
+        if above >= top:
+            p *= noise
+    return p
+
+
+@_jit("void(A, i8, A, A, A, A, A, A, b1, i8, A, i8, i8, A, A, i8, b1, b1, A, A, i8, A, F, i8, f8, A, A, "
+      "A, i8, i8, A3, A2)")
 def _play_block(mt, samples, alive, moves, deal_hands, deal_pool, need, voids, plain, me,
                 trick, length, leader, won, tricks_won, tricks_left, first, broken, cfg, policies, shoot_from,
-                side, odds, jack, no_tricks, moons, out):
+                side, odds, infer, noise, plays, leaders, given, jack, no_tricks, moons, out):
     """``hearts.bots.search.SearchBot._play_sampler``'s draws and scores: ``out[a, k]`` is the
     score of move ``moves[alive[a]]`` on sample ``k``. With ``odds`` (``model=adaptive``; NaN
-    for this seat) the seats' policies are drawn from ``side`` for each sample."""
+    for this seat) the seats' policies are drawn from ``side`` for each sample. With ``infer``
+    above 1 each sample is one of ``infer`` deals, drawn in proportion to
+    :func:`_play_likelihood` of the round's ``plays`` times, with ``given`` (``giver, add,
+    remove, received, count, top``), :func:`_pass_likelihood` of the giver's pass
+    (``search:infer``)."""
     n = len(won)
+    worlds = np.zeros((max(infer, 1), n), dtype=np.int64)
+    weights = np.zeros(max(infer, 1), dtype=np.float64)
+    lh = np.zeros(n, dtype=np.int64)
+    lt = np.zeros(n, dtype=np.int64)
     hands = np.zeros(n, dtype=np.int64)
     pool = np.zeros(len(deal_pool), dtype=np.int64)
     scratch = np.zeros(len(deal_pool), dtype=np.int64)
@@ -691,7 +796,16 @@ def _play_block(mt, samples, alive, moves, deal_hands, deal_pool, need, voids, p
     seats = policies.copy()
     queen_breaks = cfg[_QUEEN_BREAKS] != 0
     for k in range(samples):
-        _sample_hidden(mt, deal_hands, deal_pool, need, voids, plain, me, hands, pool, left, scratch)
+        if infer > 1:
+            for j in range(infer):
+                _sample_hidden(mt, deal_hands, deal_pool, need, voids, plain, me, worlds[j], pool, left, scratch)
+                weights[j] = _play_likelihood(worlds[j], plays, leaders, me, cfg, noise, lh, lt)
+                if len(given):
+                    weights[j] *= _pass_likelihood((worlds[j][given[0]] | given[1]) & ~given[2], given[3],
+                                                   given[4], given[5], noise)
+            _copy(hands, worlds[_weighted_index(weights, _random(mt))], n)
+        else:
+            _sample_hidden(mt, deal_hands, deal_pool, need, voids, plain, me, hands, pool, left, scratch)
         bits = _random_bits(mt)
         if len(odds):
             for s in range(n):
@@ -863,7 +977,8 @@ def _deal_args(deal: Deal) -> tuple[Any, ...]:
 def play_block(rng: random.Random, deal: Deal, moves: Sequence[int], trick: Sequence[int], leader: int,
                won: Sequence[int], tricks_won: Sequence[int], tricks_left: int, first: bool, broken: bool,
                rules: Rules, scores_before: Sequence[int], policies: Sequence[int], shoot_from: int,
-               side: random.Random | None, odds: Sequence[float | None]) -> Block:
+               side: random.Random | None, odds: Sequence[float | None], infer: int, noise: float,
+               plays: Sequence[int], leaders: Sequence[int], given: Sequence[int]) -> Block:
     """:func:`hearts.fast.play_block`."""
     n = rules.players
     t = np.zeros(n, dtype=np.int64)
@@ -873,7 +988,8 @@ def play_block(rng: random.Random, deal: Deal, moves: Sequence[int], trick: Sequ
     odds_array = np.array([math.nan if o is None else o for o in odds], dtype=np.float64)
     args = (*_deal_args(deal), deal.plain, deal.seat, t, len(trick), leader, _ints(won), _ints(tricks_won),
             tricks_left, first, broken, config_array(LegalConfig(rules)), _ints(policies), shoot_from,
-            side_mt, odds_array, scoring.jack, scoring.no_tricks, scoring.moons)
+            side_mt, odds_array, infer, float(noise), _ints(plays), _ints(leaders), _ints(given), scoring.jack, scoring.no_tricks,
+            scoring.moons)
     return Block(_play_block, rng, moves, args)
 
 
