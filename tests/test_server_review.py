@@ -49,7 +49,7 @@ from test_server_support import (
 
 from hearts import record
 from hearts.actions import to_dict
-from hearts.review import review_game
+from hearts.review import DEFAULT_BUDGET, review_game
 from hearts.server.storage import Storage
 
 pg_database = pytest.fixture(scope="module")(module_pg_database)
@@ -232,9 +232,10 @@ def test_a_person_s_game_is_reviewed_in_the_background_as_review_game_reviews_it
 
 
 def test_progress_grows_while_a_longer_game_is_reviewed(tmp_path: Path) -> None:
-    """A game of several rounds reviewed at a larger budget: the progress shows decisions
+    """A game of several rounds reviewed at the default budget (long enough, compiled kernel or
+    not, for the progress written twice a second to be seen): the progress shows decisions
     valued before the end (0 < done < total while running), never going back."""
-    s = ServerProcess(tmp_path / "tables.db", review_budget=300).start()
+    s = ServerProcess(tmp_path / "tables.db", review_budget=DEFAULT_BUDGET).start()
     try:
         tid = finished_table(s, target=60)
         assert http("POST", review_url(s, tid), {"seat": 2})[0] == 202
@@ -243,7 +244,7 @@ def test_progress_grows_while_a_longer_game_is_reviewed(tmp_path: Path) -> None:
         assert done["status"] == "done", done
         assert any(st == "running" and 0 < d < t for st, d, t in seen), seen
         assert [d for _, d, _ in seen] == sorted(d for _, d, _ in seen)
-        assert done["review"] == direct_review(s, tid, 2, budget=300)
+        assert done["review"] == direct_review(s, tid, 2, budget=DEFAULT_BUDGET)
     finally:
         s.stop()
 

@@ -327,9 +327,9 @@ def test_two_browsers_by_invite_link_see_each_others_plays_and_reload_restores(
             b.goto(f"{server.url}/t/{table['id']}")
             assert wait_seated(b)["you"] == 1
             reloaded = True
-        if not moved:
+        if not moved:  # the bots' turn: a bot pool's first decision may take a while (a process starts)
             a.wait_for_function(
-                "() => document.body.dataset.myturn === 'true'", timeout=TIMEOUT
+                "() => document.body.dataset.myturn === 'true'", timeout=4 * TIMEOUT
             ) if state(b)["view"]["to_move"] != 1 else None
     assert min(len(plays[0]), len(plays[1])) >= 3 and reloaded
     for seat, page in ((1, a), (0, b)):  # the other's plays arrived, as events, from the server
