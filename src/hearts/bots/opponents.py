@@ -20,6 +20,8 @@ probability of carelessness.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from hearts.bots.heuristic import pass_danger
 from hearts.bots.policies import greedy_policy
 from hearts.cards import HEARTS, QS
@@ -53,36 +55,18 @@ def careless_odds(
     the view (as :func:`~hearts.bots.search.sample_hands` draws them). A careful seat plays the
     greedy policy's card with probability ``1 - noise`` and otherwise any legal card."""
     n, me = view.players, view.seat
-    tricks = [(t.leader, [int(c) for c in t.cards]) for t in view.tricks]
-    tricks.append((view.trick.leader, [int(c) for c in view.trick.cards]))
+    tricks = [*view.tricks, view.trick]
+    plays = [int(c) for t in tricks for c in t.cards]
+    leaders = [t.leader for t in tricks]
     at_random = [0.0] * n
     careful = [0.0] * n
     for sample in samples:
-        hands = sample[:]
-        for leader, cards in tricks:  # back to the hands the seats held at the first lead
-            for i, c in enumerate(cards):
-                hands[(leader + i) % n] |= 1 << c
         p_random = [1.0] * n
         p_careful = [1.0] * n
-        broken, first, queen_gone = False, True, False
-        for leader, cards in tricks:
-            led = -1
-            for i, c in enumerate(cards):
-                s = (leader + i) % n
-                legal = legal_mask(hands[s], led, first, broken, cfg)
-                if s != me:
-                    k = legal.bit_count()
-                    p_random[s] /= k
-                    p_careful[s] *= noise / k + (1 - noise) * greedy_probability(c, legal, cards[:i], n, queen_gone)
-                hands[s] ^= 1 << c
-                if led < 0:
-                    led = c & 3
-                if c & 3 == HEARTS:
-                    broken = True
-                elif c == QS:
-                    queen_gone = True
-                    broken = broken or cfg.queen_breaks
-            first = False
+        for s, c, legal, trick, queen_gone in _others_plays(sample, plays, leaders, me, cfg):
+            k = legal.bit_count()
+            p_random[s] /= k
+            p_careful[s] *= noise / k + (1 - noise) * greedy_probability(c, legal, trick, n, queen_gone)
         for s in range(n):
             at_random[s] += p_random[s]
             careful[s] += p_careful[s]
@@ -113,11 +97,24 @@ def play_likelihood(
     >>> play_likelihood([0, 0, 0, 0], [], [], 0, cfg, 0.3)  # nothing played yet
     1.0
     """
+    p = 1.0
+    for _, c, legal, trick, queen_gone in _others_plays(hands, plays, leaders, me, cfg):
+        k = legal.bit_count()
+        p *= noise / k + (1 - noise) * greedy_probability(c, legal, trick, len(hands), queen_gone)
+    return p
+
+
+def _others_plays(
+    hands: list[int], plays: list[int], leaders: list[int], me: int, cfg: LegalConfig
+) -> Iterator[tuple[int, int, int, list[int], bool]]:
+    """The round's plays by the seats other than ``me``, in order, each with what its seat
+    faced: ``(seat, card, its legal cards, the trick so far, whether the Q♠ had gone)``, had
+    the seats held ``hands`` now (masks; the cards played are put back first). ``plays`` and
+    ``leaders`` as :func:`play_likelihood` takes them."""
     n = len(hands)
     h = hands[:]
     for i, c in enumerate(plays):
         h[(leaders[i // n] + i % n) % n] |= 1 << c
-    p = 1.0
     broken, queen_gone = False, False
     for t in range(0, len(plays), n):
         cards = plays[t : t + n]
@@ -127,8 +124,7 @@ def play_likelihood(
             s = (leader + i) % n
             legal = legal_mask(h[s], led, t == 0, broken, cfg)
             if s != me:
-                k = legal.bit_count()
-                p *= noise / k + (1 - noise) * greedy_probability(c, legal, cards[:i], n, queen_gone)
+                yield s, c, legal, cards[:i], queen_gone
             h[s] ^= 1 << c
             if led < 0:
                 led = c & 3
@@ -137,7 +133,6 @@ def play_likelihood(
             elif c == QS:
                 queen_gone = True
                 broken = broken or cfg.queen_breaks
-    return p
 
 
 def weighted_index(weights: list[float], x: float) -> int:
