@@ -680,6 +680,12 @@ def test_bad_rules_and_round_arguments_name_the_rule() -> None:
         Round.deal({"players": 4}, seed=1)  # type: ignore[arg-type]
     with pytest.raises(RulesError, match=r"^R6: rules must be a Rules value"):
         Game({"players": 4})  # type: ignore[arg-type]
+    for text in ("[" * 100_000 + "]" * 100_000, b"\xff", "{"):  # R6: rules as JSON
+        with pytest.raises(RulesError, match=r"^R6: rules are not valid JSON"):
+            Rules.from_json(text)
+    for seed in ("x", 1.5, True):  # R1.3: a round's seed, as a game's
+        with pytest.raises(RulesError, match=r"^R1.3: "):
+            Round.deal(Rules(), seed=seed)  # type: ignore[arg-type]
 
 
 def test_game_checks_every_explicit_deal_up_front_and_takes_start_totals() -> None:
@@ -689,6 +695,9 @@ def test_game_checks_every_explicit_deal_up_front_and_takes_start_totals() -> No
     bad = [good[0], good[0], good[2], good[3]]
     with pytest.raises(CardParseError, match=r"^R1.2: .* dealt twice"):
         Game(Rules(), seed=1, deals=[good, bad])
+    for deals in (5, "2C 3C", object()):
+        with pytest.raises(CardParseError, match=r"^R1.2: deals is a list of deals"):
+            Game(Rules(), seed=1, deals=deals)  # type: ignore[arg-type]
     game = Game(Rules(target=110), seed=2, scores=[90, 95, 99, 80])
     assert game.totals == [90, 95, 99, 80] and game.start_scores == (90, 95, 99, 80)
     rng = random.Random(2)

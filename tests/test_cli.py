@@ -724,7 +724,8 @@ def version_1_record(game: Game, names: list[str]) -> dict[str, object]:
 
 
 def test_replay_of_a_version_1_record(tmp_path: Path) -> None:
-    """A version 1 record (names only) still replays; its seats show as people."""
+    """A version 1 record (names only, no seed) still replays; its seats show as people, and no
+    seed is made up for it (R1.3)."""
     game = Game(Rules(target=30), seed=5)
     table, _ = make_table(game, lambda t, p: first_legal(t.game, p))
     table.run()
@@ -734,6 +735,7 @@ def test_replay_of_a_version_1_record(tmp_path: Path) -> None:
     assert main(["replay", str(path)], stdout=out, stderr=io.StringIO()) == 0
     text = out.getvalue()
     assert "  1  Ben  a person\n" in text and "Game over after" in text
+    assert "Seed: none (the record keeps no seed)\n" in text
 
 
 # --- the real console script ---------------------------------------------------------------
@@ -786,8 +788,9 @@ def test_serve_refuses_a_negative_bot_worker_count(capsys: pytest.CaptureFixture
 
 
 def test_tui_resume_of_a_version_1_record(tmp_path: Path) -> None:
-    """`hearts tui --resume` on a version 1 record (names only): seat 0 is you, the other seats
-    get the default level and a notice says so; the position is the record's."""
+    """`hearts tui --resume` on a version 1 record (names only, no seed): seat 0 is you, the other
+    seats get the default level and a notice says so; the position is the record's, and the
+    later rounds are dealt from a new seed that a notice names (R1.3)."""
     from hearts.cli.tui import make_session
 
     game = Game(Rules(target=200), seed=6)
@@ -804,8 +807,10 @@ def test_tui_resume_of_a_version_1_record(tmp_path: Path) -> None:
     assert session.names == ["Ann", "East (hard)", "South", "West"]  # names stay names
     assert session.specs == [DEFAULT_LEVEL] * 3
     assert session.notices == (
+        f"The record keeps no seed: the rounds after its last are dealt from seed {session.seed}.",
         f"The record names no bot for East (hard), South, West: they play at the default level, {DEFAULT_LEVEL}.",
     )
+    assert json.loads(record.dumps(GameRecord(session.game, session.seats)))["seed"] == session.seed  # saved
     assert sorted(map(str, session.game.history)) == sorted(map(str, game.history))  # passes in seat order
     assert [(r.dealt, r.plays) for r in session.game.rounds] == [(r.dealt, r.plays) for r in game.rounds]
     assert session.view == View.of(game, 0)

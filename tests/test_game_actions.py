@@ -8,6 +8,8 @@ legal plays), R4.4 (the moon choice), R5 (the game to the target), R6 (every pre
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
 from typing import Any
 
@@ -16,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hearts import Game, GameOver, IllegalAction, Phase, Rules
-from hearts.actions import Action, Moon, Pass, Play
+from hearts.actions import Action, Moon, Pass, Play, from_dict, from_json, to_dict, to_json
 from hearts.mechanics import MOON_CHOICES
 from hearts.rules import PRESETS
 from hearts.view import View
@@ -145,3 +147,28 @@ def test_moon_choice_through_actions() -> None:
     game.apply(Moon(0, "subtract"))
     assert game.score_history[0] == (-26, 0, 0, 0)
     assert game.undo() == Moon(0, "subtract") and fingerprint(game) == asked
+
+
+ACTIONS = st.one_of(
+    st.builds(Play, st.integers(0, 5), st.integers(0, 51)),
+    st.builds(Pass, st.integers(0, 5), st.lists(st.integers(0, 51), max_size=16, unique=True)),
+    st.builds(Moon, st.integers(0, 5), st.sampled_from(MOON_CHOICES)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(action=ACTIONS, order=st.randoms(use_true_random=False))
+def test_actions_are_frozen_hashable_values_with_one_json_text(action: Action, order: random.Random) -> None:
+    """R2.1, R3, R4.4: an action is a frozen, hashable value, equal to any action of the same
+    seat and cards (a pass's cards in any order); the codec gives it one text, read back equal."""
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        action.seat = 1  # type: ignore[misc]
+    if isinstance(action, Pass):
+        shuffled = list(action.cards)
+        order.shuffle(shuffled)
+        same: Action = Pass(action.seat, shuffled)
+    else:
+        same = from_dict(dict(to_dict(action)))
+    assert same == action and hash(same) == hash(action) and len({same, action}) == 1
+    text = to_json(action)
+    assert to_json(same) == text and from_json(text) == action and from_dict(json.loads(text)) == action

@@ -3,6 +3,7 @@ pyproject.toml; these tests show the contracts hold and that they do fail on an 
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import tomllib
 ROOT = Path(__file__).resolve().parents[1]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
-pytestmark = pytest.mark.skipif(not LINT_IMPORTS.exists(), reason="import-linter is not installed")
+needs_lint_imports = pytest.mark.skipif(not LINT_IMPORTS.exists(), reason="import-linter is not installed")
 
 
 def lint(project: Path, package_dir: Path) -> subprocess.CompletedProcess[str]:
@@ -48,6 +49,7 @@ def _toml(value: object) -> str:
     return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+@needs_lint_imports
 def test_the_package_keeps_its_contracts() -> None:
     """Every contract of pyproject.toml is kept by the package as it is."""
     result = lint(ROOT, ROOT / "src")
@@ -55,6 +57,7 @@ def test_the_package_keeps_its_contracts() -> None:
     assert "broken" not in result.stdout.lower().replace("0 broken", "")
 
 
+@needs_lint_imports
 @pytest.mark.parametrize(
     ("module", "upward", "contract"),
     [
@@ -73,3 +76,28 @@ def test_an_upward_import_breaks_the_contracts(tmp_path: Path, module: str, upwa
     result = lint(project, project / "src")
     assert result.returncode != 0, result.stdout
     assert contract in result.stdout, result.stdout
+
+
+def top_level_names(path: Path) -> set[str]:
+    """The public names a module assigns at its top level (constants, not functions)."""
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return {name for name in names if not name.startswith("_")}
+
+
+def test_card_constants_live_only_in_cards() -> None:
+    """R1.2, R4.1: the cards' constants (``QS``, ``JD``, the suit and point masks, ...) are
+    defined once, in ``hearts.cards``; no other module of the package defines one of them again."""
+    source = ROOT / "src" / "hearts"
+    constants = top_level_names(source / "cards.py")
+    assert {"QS", "JD", "QS_MASK", "HEARTS_MASK", "CLUBS_MASK", "POINTS_MASK", "SUIT_MASKS"} <= constants
+    again = {
+        str(path.relative_to(source)): sorted(top_level_names(path) & constants)
+        for path in source.rglob("*.py")
+        if path.name != "cards.py" or path.parent != source
+    }
+    assert not {module: names for module, names in again.items() if names}

@@ -302,6 +302,7 @@ def test_version_1_records_still_load(players: int) -> None:
     assert [r.dealt for r in loaded.game.rounds] == [r.dealt for r in game.rounds]
     assert [r.plays for r in loaded.game.rounds] == [r.plays for r in game.rounds]
     assert json.loads(dumps(loaded))["version"] == 2
+    assert loaded.game.seed is None and dumps(loads(dumps(loaded))) == dumps(loaded)  # no seed made up
 
 
 def test_version_1_forgeries_are_refused() -> None:
@@ -319,7 +320,7 @@ def test_version_1_forgeries_are_refused() -> None:
         from_dict(bad)
     bad = copy.deepcopy(data)
     bad["rounds"][0]["moon_choice"] = "add"
-    with pytest.raises(RecordError, match=r"round 0, moon choice 'add': no moon decision"):
+    with pytest.raises(RecordError, match=r"round 0, moon choice 'add': R4.4: no moon decision"):
         from_dict(bad)
     bad = copy.deepcopy(data)
     bad["rounds"][0]["plays"] = bad["rounds"][0]["plays"][:10]
@@ -461,15 +462,30 @@ def test_forged_pass() -> None:
 
 
 def test_forged_seats_and_seed() -> None:
-    """Seats must be {name, bot} objects, one per player; the seed a whole number or null."""
+    """Seats must be {name, bot} objects, one per player; the seed a whole number (R1.3: any
+    int a game takes, negative too) or null."""
     data = game_to_dict(named(finished_game(seed=12)))
     for seats in (data["seats"][:3], [*data["seats"][:3], "Di"], [*data["seats"][:3], {"name": 3, "bot": None}],
                   [*data["seats"][:3], {"name": "Di", "bot": None, "x": 1}]):
         with pytest.raises(RecordError, match=r"seat"):
             from_dict({**data, "seats": seats})
-    for seed in ("7", -1, 1.5, True):
+    for seed in ("7", 1.5, True, [1]):
         with pytest.raises(RecordError, match=r"seed"):
             from_dict({**data, "seed": seed})
+
+
+@pytest.mark.parametrize("seed", [-5, None], ids=["negative seed", "no seed"])
+def test_save_load_save_is_byte_identical_for_any_seed_a_game_takes(seed: int | None) -> None:
+    """R1.3: a game shuffled from a negative seed, or from a ``random.Random`` (no seed to
+    record), saves, loads and saves again to the same bytes; the loaded game keeps the seed
+    (or none: the record's ``"seed": null`` is not replaced by a made-up one)."""
+    game = Game(Rules(target=40), seed=random.Random(3) if seed is None else seed)
+    play_game(game, random.Random(3), limit=60)
+    text = dumps(named(game))
+    assert json.loads(text)["seed"] == seed
+    loaded = loads(text)
+    assert isinstance(loaded, GameRecord) and loaded.game.seed == seed
+    assert loaded.game.history == game.history and dumps(loaded) == text
 
 
 def test_forged_header_json_rules(tmp_path: Path) -> None:
@@ -553,7 +569,8 @@ BOT_SPECS = st.none() | st.sampled_from(["random", "easy", "hard", "search:itera
 
 
 @given(
-    seed=st.integers(0, 2**63 - 1),
+    seed=st.integers(-(2**63), 2**63 - 1),
+    shuffled=st.booleans(),
     players=st.integers(3, 6),
     moon=st.sampled_from(MOONS),
     steps=st.integers(0, 400),
@@ -561,12 +578,13 @@ BOT_SPECS = st.none() | st.sampled_from(["random", "easy", "hard", "search:itera
 )
 @settings(max_examples=25, deadline=None)
 def test_record_roundtrip_property(
-    seed: int, players: int, moon: str, steps: int, seats: list[tuple[str, str | None]]
+    seed: int, shuffled: bool, players: int, moon: str, steps: int, seats: list[tuple[str, str | None]]
 ) -> None:
     """Property: any game (finished or not) survives dumps -> loads with its names, bot specs,
-    seed and every action, and the same state; dumps of the loaded record is the same text."""
+    seed (none for a game shuffled from a ``random.Random``) and every action, and the same
+    state; dumps of the loaded record is the same text."""
     rules = Rules(players=players, moon=moon, target=50, jack_of_diamonds=-10)  # type: ignore[arg-type]
-    game = Game(rules, seed=seed)
+    game = Game(rules, seed=random.Random(seed) if shuffled else seed)
     rng = random.Random(seed)
     for _ in range(steps):
         if game.is_over:
@@ -576,7 +594,7 @@ def test_record_roundtrip_property(
     text = dumps(source)
     loaded = loads(text)
     assert isinstance(loaded, GameRecord)
-    assert loaded.seats == source.seats and loaded.game.seed == seed
+    assert loaded.seats == source.seats and loaded.game.seed == (None if shuffled else seed)
     assert loaded.game.history == game.history
     assert game_state(loaded.game) == game_state(game)
     assert dumps(loaded) == text

@@ -80,7 +80,8 @@ class Play:
             try:
                 card = Card.parse(card) if isinstance(card, str) else Card(card)
             except (CardParseError, TypeError) as e:
-                raise ActionError(f'R1.2: a play\'s \'card\' must be a card such as "QS": {e}') from None
+                reason = str(e).removeprefix("R1.2: ")
+                raise ActionError(f'R1.2: a play\'s \'card\' must be a card such as "QS": {reason}') from None
         object.__setattr__(self, "card", card)
 
     def __str__(self) -> str:

@@ -134,6 +134,7 @@ JD: Final = int(JACK_OF_DIAMONDS)
 
 SUIT_MASKS: Final = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in SUITS)
 """Bit masks of the four suits."""
+CLUBS_MASK: Final = SUIT_MASKS[CLUBS]
 HEARTS_MASK: Final = SUIT_MASKS[HEARTS]
 QS_MASK: Final = 1 << QUEEN_OF_SPADES
 POINTS_MASK: Final = HEARTS_MASK | QS_MASK

@@ -26,9 +26,18 @@ import random
 from collections.abc import Iterable, Sequence
 
 from hearts.actions import Action
-from hearts.errors import IllegalAction, RulesError
+from hearts.errors import CardParseError, IllegalAction, RulesError
 from hearts.mechanics import RoundResult
-from hearts.round import Hand, LegalActions, Phase, Round, check_scores, deal_hands, validate_deal
+from hearts.round import (
+    Hand,
+    LegalActions,
+    Phase,
+    Round,
+    check_scores,
+    check_seed,
+    deal_hands,
+    validate_deal,
+)
 from hearts.rules import Rules
 
 
@@ -58,13 +67,14 @@ class Game:
         if rules is not None and not isinstance(rules, Rules):
             raise RulesError(f"R6: rules must be a Rules value, not {rules!r:.60}")
         self.rules = rules = rules or Rules()
+        seed = check_seed(seed)
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 63)
-        if isinstance(seed, bool) or not isinstance(seed, (int, random.Random)):
-            raise RulesError(f"R1.3: a game's seed is a whole number or a random.Random, not {seed!r:.60}")
         self.seed: int | None = seed if isinstance(seed, int) else None
         """The seed the deals are shuffled from (``None`` when a ``random.Random`` was given)."""
         self._rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        if deals is not None and (isinstance(deals, (str, bytes)) or not isinstance(deals, Iterable)):
+            raise CardParseError(f"R1.2: deals is a list of deals, one per round, not {deals!r:.60}")
         self._deals = [validate_deal(rules, hands) for hands in deals] if deals is not None else []
         self.totals = list(check_scores(rules, scores) or (0,) * rules.players)
         self.start_scores = tuple(self.totals)

@@ -22,13 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from hearts.cards import HEARTS_MASK, JD, POINTS_MASK, QS_MASK, SUIT_MASKS, mask_points
+from hearts.cards import CLUBS_MASK, HEARTS_MASK, JD, POINTS_MASK, QS_MASK, SUIT_MASKS, mask_points
 from hearts.rules import Rules
 
 MoonChoice = Literal["add", "subtract"]
 """The shooter's decision under ``moon="shooter_chooses"`` (R4.4)."""
 MOON_CHOICES: Final = ("add", "subtract")
-CLUBS_MASK: Final = SUIT_MASKS[0]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Records of games and rounds: the rules, the seats, the seed, the deals and every action.
 
-A record is what replaying it gives (DESIGN.md): loading applies every action through
+A record is what replaying it gives: loading applies every action through
 :meth:`Game.apply <hearts.game.Game.apply>`, so a forged record (an illegal play, a wrong score)
 is refused with a :class:`~hearts.errors.RecordError` naming the action. Actions are written in
 the one codec of :mod:`hearts.actions`, the same text the web server logs and sends.
@@ -26,6 +26,7 @@ hearts.errors.RecordError: action 4 ({'type': 'play', 'seat': 1, 'card': 'x2C'})
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -221,7 +222,7 @@ def replay(game: Game, actions: Iterable[object], *, start: int = 0) -> Game:
 def _load_game(data: Mapping[str, Any]) -> GameRecord:
     rules = _rules(data)
     seed = data.get("seed")
-    if seed is not None and (type(seed) is not int or seed < 0):
+    if seed is not None and type(seed) is not int:
         raise RecordError(f"the record's 'seed' is a whole number or null, not {seed!r:.40}")
     seats = _seats(data, rules)
     deals = [_deal(hands, rules, f"deal {i}") for i, hands in enumerate(_field(data, "deals", list))]
@@ -289,7 +290,7 @@ def _replay_v1_round(game: Game, entry: Mapping[str, Any]) -> None:
     r = game.round
     if choice is not None:
         if r.phase is not Phase.MOON_CHOICE:
-            raise RecordError(f"moon choice {choice!r:.20}: no moon decision is asked in this round")
+            raise RecordError(f"moon choice {choice!r:.20}: R4.4: no moon decision is asked in this round")
         try:
             game.apply(Moon(r.to_move, choice))  # type: ignore[arg-type]
         except HeartsError as e:
@@ -333,8 +334,11 @@ class _RoundAsGame:
 
 
 def _new_game(rules: Rules, seed: int | None, deals: list[list[int]], scores: object) -> Game:
+    """The game a record replays into. A record without a seed (version 1, or a game shuffled
+    from a ``random.Random``) stays without one: the rounds after its last are shuffled afresh,
+    and saving it again writes ``"seed": null``, as it was read."""
     try:
-        return Game(rules, seed, deals=deals, scores=check_scores(rules, scores))
+        return Game(rules, random.Random() if seed is None else seed, deals=deals, scores=check_scores(rules, scores))
     except HeartsError as e:
         raise RecordError(f"the record's game: {e}") from None
 

@@ -213,9 +213,10 @@ class Round:
         round_number: int = 0,
         scores_before: Sequence[int] | None = None,
     ) -> Round:
-        """Shuffle and deal (R1.3) from a seed or a ``random.Random``."""
+        """Shuffle and deal (R1.3) from a seed or a ``random.Random`` (:func:`check_seed`)."""
         rules = Rules() if rules is None else rules
         _check_setup(rules, round_number)
+        check_seed(seed)
         scores = check_scores(rules, scores_before)
         r = object.__new__(cls)
         r._setup(rules, deal_hands(rules, seed), round_number, scores)  # a valid deal
@@ -648,6 +649,19 @@ def _check_setup(rules: object, round_number: object) -> None:
         raise RulesError(f"R2.2: round_number counts rounds from 0, not {round_number!r:.40}")
 
 
+def check_seed(seed: object) -> int | random.Random | None:
+    """A seed of the deals (R1.3): a whole number, a ``random.Random``, or ``None`` (a fresh one).
+
+    >>> check_seed("7")
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RulesError: R1.3: a seed is a whole number or a random.Random, not '7'
+    """
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, random.Random))):
+        raise RulesError(f"R1.3: a seed is a whole number or a random.Random, not {seed!r:.60}")
+    return seed
+
+
 def check_scores(rules: Rules, scores: object) -> tuple[int, ...] | None:
     """Totals before a round or game (R5): one whole number per seat, or ``None`` (all 0).
 
@@ -673,7 +687,7 @@ def validate_deal(rules: Rules, hands: Sequence[Hand]) -> list[int]:
     """The hands of a deal as masks, checked to be the whole deck for ``rules`` (R1.2)."""
     n = rules.players
     if not isinstance(hands, Sequence) or isinstance(hands, str) or len(hands) != n:
-        raise CardParseError(f"R1.2: a deal for {n} players needs {n} hands, got {hands!r}")
+        raise CardParseError(f"R1.2: a deal for {n} players needs {n} hands, got {hands!r:.80}")
     masks = [_hand_mask(h) for h in hands]
     seen = 0
     hand_size = rules.hand_size
@@ -750,6 +764,7 @@ __all__ = [
     "Round",
     "Trick",
     "check_scores",
+    "check_seed",
     "deal_hands",
     "validate_deal",
 ]

@@ -295,12 +295,19 @@ class Rules:
             raise RulesError(str(e)) from None
 
     @classmethod
-    def from_json(cls, text: str) -> Rules:
-        """Rules from a JSON object."""
+    def from_json(cls, text: str | bytes) -> Rules:
+        """Rules from a JSON object.
+
+        >>> Rules.from_json("[" * 100_000 + "]" * 100_000)
+        Traceback (most recent call last):
+        ...
+        hearts.errors.RulesError: R6: rules are not valid JSON: it nests too deeply
+        """
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise RulesError(f"R6: rules are not valid JSON: {e}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+            reason = "it nests too deeply" if isinstance(e, RecursionError) else str(e)
+            raise RulesError(f"R6: rules are not valid JSON: {reason}") from None
         return cls.from_dict(data)
 
     def to_dict(self) -> dict[str, Any]:

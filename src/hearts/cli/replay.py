@@ -56,7 +56,8 @@ def replay_command(path: str, output: TextIO, errors: TextIO, ascii_only: bool =
         names = [seat.name for seat in source.seats]
         say(f"Record {path}: a game of Hearts, checked by replaying every action.")
         say(f"Rules: {rounds[0].rules.describe()}")
-        say(f"Seed: {source.game.seed}")
+        seed = source.game.seed
+        say(f"Seed: {seed if seed is not None else 'none (the record keeps no seed)'}")
         _seats(say, source.seats)
     else:
         rounds = [source]

@@ -34,9 +34,9 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
-from hearts.cards import HEARTS, HEARTS_MASK, JD, POINTS_MASK, QS, QS_MASK, SPADES, SUIT_MASKS
+from hearts.cards import CLUBS_MASK, HEARTS, HEARTS_MASK, JD, POINTS_MASK, QS, QS_MASK, SPADES, SUIT_MASKS
 from hearts.fast import GREEDY, RANDOM, Deal
-from hearts.mechanics import CLUBS_MASK, LegalConfig, score_round
+from hearts.mechanics import LegalConfig, score_round
 from hearts.rules import Rules
 
 Ints = npt.NDArray[np.int64]

@@ -129,7 +129,8 @@ class Session:
         The bots are rebuilt from the record's seats, unless ``specs`` replaces them. A seat the
         record names no bot for (a version 1 record, or another person) gets
         :data:`~hearts.text.DEFAULT_LEVEL`, and a notice says so. The person takes seat 0, as ``name`` or
-        the record's name for it.
+        the record's name for it. A record without a seed (version 1) is replayed into a game
+        with a new one, which a notice names: its rounds are the record's, the later ones that seed's.
         """
         loaded = record.load(path)
         if not isinstance(loaded, GameRecord):
@@ -138,6 +139,9 @@ class Session:
         n = game.rules.players
         chosen = bot_specs(specs, n, DEFAULT_LEVEL) if specs else None
         notices = []
+        if game.seed is None:  # a version 1 record keeps no seed: the rounds after it get one
+            game = replayed(game, random.SystemRandom().randrange(1_000_000))
+            notices.append(f"The record keeps no seed: the rounds after its last are dealt from seed {game.seed}.")
         if recorded[HUMAN].is_bot:
             notices.append(
                 f"You take seat {HUMAN}, which {seat_label(recorded[HUMAN])} played in the record."
@@ -266,20 +270,30 @@ class Session:
         """A copy of the game up to the end of its last finished round: the same deals, seed and
         actions (so a review of it is the review of this game), for a worker thread to read
         while this game goes on. Make it on the thread that plays the game."""
-        game = self.game
-        done = self.finished_rounds
-        copy = Game(
-            game.rules, seed=self.seed, deals=[r.dealt for r in game.rounds[:done]], scores=game.start_scores
-        )
-        starts = game.round_starts
-        for action in game.history[: starts[done] if done < len(starts) else None]:
-            copy.apply(action)
-        return copy
+        return replayed(self.game, self.seed, self.finished_rounds)
 
     def save(self, path: str | Path) -> None:
         """Write the game record (version 2: seats with names and bot specs, the seed, the
         actions); :meth:`resume` reads it back."""
         record.save(GameRecord(self.game, self.seats), path)
+
+
+def replayed(game: Game, seed: int, rounds: int | None = None) -> Game:
+    """A new game with ``game``'s rules and start totals, shuffled from ``seed``, given the deals
+    of ``game``'s first ``rounds`` rounds (all by default) and replaying the actions of those
+    rounds (:func:`hearts.record.replay`).
+
+    >>> game = Game(Rules(), seed=4)
+    >>> game.apply(Pass(0, list(game.round.hand(0))[:3]))
+    >>> again = replayed(game, 9)
+    >>> again.seed, again.history == game.history, again.round.dealt == game.round.dealt
+    (9, True, True)
+    """
+    starts = game.round_starts
+    done = len(starts) if rounds is None else rounds
+    deals = [r.dealt for r in game.rounds[:done]]
+    copy = Game(game.rules, seed=seed, deals=deals, scores=game.start_scores)
+    return record.replay(copy, game.history[: starts[done] if done < len(starts) else None])
 
 
 # --- review ----------------------------------------------------------------------------------
