@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import io
 import json
-import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 ray = pytest.importorskip("ray")
@@ -22,7 +22,9 @@ from hearts.rl import selfplay  # noqa: E402
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
+    """A new local instance of 2 CPUs, even when a cluster runs on this machine (``ray start``)
+    or ``RAY_ADDRESS`` names one: ``ray.init()`` without an address would join it."""
+    connect_ray(LOCAL_RAY, 2)
     yield
     ray.shutdown()
 
@@ -62,6 +64,11 @@ def test_selfplay_on_ray_writes_the_same_shards(tmp_path: Path) -> None:
     assert manifest == selfplay.read_manifest(tmp_path / "local")
     for shard in manifest["shards"]:
         assert (tmp_path / "ray" / shard["file"]).read_bytes() == (tmp_path / "local" / shard["file"]).read_bytes()
+    data = selfplay.load(tmp_path / "ray")  # R4: each seat's rewards in a round sum to minus its points
+    assert len(data["action"]) == manifest["decisions"] and data["scores"].shape == (5, 4)
+    rewards = np.zeros(data["scores"].shape)
+    np.add.at(rewards, (data["round"], data["seat"]), data["reward"])
+    assert rewards.tolist() == (-data["scores"]).tolist()
 
 
 def test_a_failing_task_raises_its_own_error() -> None:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import shlex
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -48,11 +50,17 @@ def test_the_section_has_snippets() -> None:
 
 
 @pytest.mark.parametrize("code", PYTHON, ids=[f"python{i}" for i in range(len(PYTHON))])
-def test_python_snippet_runs(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_python_snippet_runs(code: str, tmp_path: Path) -> None:
+    """Each snippet in a fresh interpreter, as a reader pastes it: nothing imported before it
+    (``gymnasium.make`` must find the environment by itself), in an empty folder (a snippet
+    may write files)."""
     if "pyspiel" in code:
         pytest.importorskip("pyspiel")
-    monkeypatch.chdir(tmp_path)  # a snippet may write files
-    exec(compile(code, "README.md", "exec"), {"__name__": "__readme__"})
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip(), "every snippet prints what it shows"
 
 
 @pytest.mark.parametrize("command", COMMANDS)

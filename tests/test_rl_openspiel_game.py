@@ -34,7 +34,14 @@ def test_random_sim_test(params: dict[str, object]) -> None:
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("params", [{"pass_cycle": "right/hold/left"}, {"players": 5, "pass_cycle": "2/"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"pass_cycle": "right/hold/left"},
+        {"players": 5, "pass_cycle": "2/"},
+        {"players": 3, "pass_cycle": "left,right,hold", "round_number": 1},  # commas, as issue 18 found them
+    ],
+)
 def test_random_sim_test_serializes_with_a_custom_pass_cycle(params: dict[str, object]) -> None:
     """R2.2: a state serialized and loaded back (with its game's string) is the same state."""
     game = pyspiel.load_game("python_hearts", params)

@@ -101,3 +101,28 @@ def test_cli(tmp_path: Path) -> None:
     err = io.StringIO()
     assert main(["selfplay", "random", "random", "--players", "4", "--rounds", "1", "--out", str(tmp_path)], stderr=err) == 2
     assert err.getvalue() == "hearts selfplay: error: 4 players need 4 bot specs, got 2\n"
+
+
+class _Terminal(io.StringIO):
+    """A standard error that says it is a terminal (where ``hearts selfplay`` draws its bar)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_command_shows_a_progress_bar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal a bar counts the rounds as the shards come in, redrawn in place; in a pipe
+    (or with -q) a start and an end line."""
+    argv = ["selfplay", "random", "--rounds", "4", "--shard-rounds", "1", "--out", str(tmp_path)]
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(argv, stdout=io.StringIO()) == 0
+    drawn = terminal.getvalue()
+    assert drawn.startswith("\r[" + "." * 30 + "] 0/4 rounds   0%") and drawn.endswith("\n")
+    assert "\r[" + "#" * 30 + "] 4/4 rounds 100%" in drawn
+    pipe = io.StringIO()
+    monkeypatch.setattr("sys.stderr", pipe)
+    assert main(argv, stdout=io.StringIO()) == 0
+    lines = pipe.getvalue().splitlines()
+    assert lines[0] == "selfplay: 4 rounds of random, random, random, random in 4 shards, seed 0"
+    assert lines[1].startswith("selfplay: done, 4 rounds in ") and len(lines) == 2
