@@ -333,6 +333,10 @@ def run(args: argparse.Namespace, url: str) -> int:
     print(f"processes: {args.processes}, tables: {args.tables} (spread by {args.spread}), clients: {4 * args.tables} "
           f"in {args.drivers} {args.client} drivers, target: {args.target}, think: {args.think_ms} ms")
     print(f"elapsed: {elapsed:.1f} s, plays: {plays} in the logs, {len(spread)} measured on every other seat")
+    lag = sorted(x for r in results for x in r.get("lag", []))
+    if lag:
+        print(f"client drivers' event-loop lag: p50 {statistics.median(lag) * 1000:.1f} ms, "
+              f"p99 {lag[int(len(lag) * 0.99)] * 1000:.1f} ms, max {lag[-1] * 1000:.1f} ms")
     print(f"latency play→broadcast on every other seat: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
           f"max {spread[-1] * 1000 if spread else 0:.1f} ms")
     print(f"finished games: {finished}/{args.tables}; errors: {len(errors)}; resyncs: {resyncs}; "

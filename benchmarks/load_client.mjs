@@ -39,7 +39,7 @@ function rng(seed) { // mulberry32: a small seeded generator
   };
 }
 
-const stats = { spread: [], moves: 0, errors: [], resyncs: 0, finished: 0, events: {}, failures: [] };
+const stats = { spread: [], moves: 0, errors: [], resyncs: 0, finished: 0, events: {}, failures: [], lag: [] };
 let started = false;
 let ready = 0, total = 0, done = 0;
 const master = rng(spec.seed);
@@ -138,6 +138,10 @@ input.on("line", (line) => {
   if (line.trim() !== "go" || started) return;
   started = true;
   cpuAtStart = process.cpuUsage();
+  // This driver's own event-loop lag (how late a 10 ms timer fires): a driver that cannot
+  // keep up adds its lag to every latency it measures.
+  let tick = performance.now();
+  setInterval(() => { const now = performance.now(); stats.lag.push((now - tick - 10) / 1000); tick = now; }, 10).unref();
   for (const start of starters) start();
 });
 

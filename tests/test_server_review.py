@@ -342,7 +342,8 @@ def test_a_bot_worker_reviews_any_process_shows_the_progress_and_a_killed_worker
     asked through one server, reviews a seat, its progress visible through the other; killed
     with SIGKILL mid-review, its review is finished by a second worker once the lease has run
     out — the same review as ``review_game`` of the record."""
-    servers = [ServerProcess(url, logs=tmp_path, review_budget=300).start() for _ in range(2)]
+    # A budget at which the review takes a few of the worker's half-second progress writes.
+    servers = [ServerProcess(url, logs=tmp_path, review_budget=1200).start() for _ in range(2)]
     first = WorkerProcess(url, tmp_path / "first.log", lease=2.0).start()
     second = WorkerProcess(url, tmp_path / "second.log", lease=2.0)
     try:
@@ -367,7 +368,7 @@ def test_a_bot_worker_reviews_any_process_shows_the_progress_and_a_killed_worker
         started = [line for line in second.logs() if line["event"] == "review started"]
         assert started and started[0]["table"] == tid and started[0]["attempt"] == 2
         assert any(line["event"] == "review done" for line in second.logs())
-        assert done["review"] == direct_review(servers[0], tid, 3, budget=300)
+        assert done["review"] == direct_review(servers[0], tid, 3, budget=1200)
         assert http("GET", review_url(servers[0], tid, 3)) == (200, done)
     finally:
         for proc in (first, second, *servers):

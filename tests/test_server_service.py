@@ -38,10 +38,11 @@ from test_server_support import (  # noqa: E402
     server_pair,
 )
 
+from hearts.actions import to_dict  # noqa: E402
 from hearts.game import Game  # noqa: E402
 from hearts.round import Phase  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
-from hearts.server.storage import PresenceNotice, SeatRow, open_storage  # noqa: E402
+from hearts.server.storage import ActionNotice, PresenceNotice, SeatRow, open_storage  # noqa: E402
 from hearts.server.tables import ALIVE_EVERY, Roster, Table, public_event  # noqa: E402
 from hearts.view import View  # noqa: E402
 
@@ -221,3 +222,49 @@ def test_state_messages_say_what_each_seats_view_says_through_undos(tmp_path: Pa
         return checked
 
     assert asyncio.run(main()) > 100
+
+
+def test_actions_heard_while_the_table_is_busy_are_applied_from_their_notices(tmp_path: Path) -> None:
+    """Another process's actions heard while this process holds the table's lock, and out of
+    order, are applied once the lock is free, in ``seq`` order and from their notices alone
+    (the log is not read); when a notice is missing, the table reads the log."""
+
+    async def main() -> None:
+        store = await open_storage(f"sqlite:///{tmp_path / 't.db'}")
+        seats = [SeatRow(i, "human", f"P{i}", None, None) for i in range(4)]
+        await store.create_table("t1", {"rules": Rules().to_dict()}, 11, [("human", f"P{i}", None, None) for i in range(4)])
+        elsewhere = Game(Rules(), 11)  # the other process's copy of the game
+        for seq in range(1, 5):
+            action = next(iter(elsewhere.legal_actions(elsewhere.actors()[0])))
+            elsewhere.apply(action)
+            await store.append("t1", seq, action)
+        notices = [ActionNotice("t1", seq, to_dict(a)) for seq, a in enumerate(elsewhere.history, 1)]
+        table = Table("t1", Game(Rules(), 11), seats, store)
+        reads = []
+        actions = store.actions
+
+        async def counted(table_id: str, after: int = 0) -> list[Any]:
+            reads.append(after)
+            return await actions(table_id, after)
+
+        store.actions = counted  # type: ignore[method-assign]
+        async with table.lock:  # busy (an action of this process's own on its way)
+            table.hear(notices[1])
+            table.hear(notices[0])
+            await asyncio.sleep(0.05)
+            assert table.seq == 0
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if table.seq == 2:
+                break
+        assert table.game.history == elsewhere.history[:2] and reads == []
+        table.hear(notices[3])  # seq 3's notice was missed: the log says
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if table.seq == 4:
+                break
+        assert table.game.history == elsewhere.history and reads == [2]
+        table.stop()
+        await store.close()
+
+    asyncio.run(main())

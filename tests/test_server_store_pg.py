@@ -37,9 +37,9 @@ from hearts.server.storage import (
     open_storage,
 )
 
-pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-from hearts.server.storage.postgres import SCHEMA_VERSION, PostgresStorage
+from hearts.server.storage.postgres import SCHEMA_VERSION, PostgresStorage  # noqa: E402
 
 SEATS = [("human", "Ann", None, None), ("bot", "Bot", "hard", None), ("bot", "Bot", "hard", None)]
 
@@ -158,6 +158,33 @@ def test_of_processes_appending_the_same_seq_exactly_one_wins(url: str) -> None:
     assert Counter(won for _, _, won in outcomes) == Counter({True: seqs, False: seqs * (racers - 1)})
     rows = sql(url, "SELECT seq, data::text FROM actions WHERE table_id = 'race' ORDER BY seq")
     assert rows == [(seq, to_json(Play(winners[seq], "2C"))) for seq in range(1, seqs + 1)]
+
+
+def test_actions_appended_together_are_logged_and_announced_each_with_its_own_outcome(url: str) -> None:
+    """Forty tables' actions appended at once (they share statements): each is logged and
+    announced once; a second action at a ``seq`` already taken is refused alone (SeqConflict,
+    not announced); an action the database cannot take (no such table) fails alone."""
+
+    async def body(store: PostgresStorage) -> None:
+        tables = [f"t{i}" for i in range(40)]
+        for table_id in tables:
+            await store.create_table(table_id, {"rules": {}}, 1, SEATS)
+        await store.append("t0", 1, Play(0, "2C"))
+        listener = await store.listen()
+        attempts = [store.append(t, 2 if t == "t0" else 1, Play(1, "3C")) for t in tables]
+        attempts += [store.append("t5", 1, Play(2, "4C")), store.append("no-such-table", 1, Play(0, "2C"))]
+        outcomes = await asyncio.gather(*attempts, return_exceptions=True)
+        assert outcomes[:40] == [None] * 40
+        assert isinstance(outcomes[40], SeqConflict)
+        assert isinstance(outcomes[41], psycopg.errors.ForeignKeyViolation)
+        heard = [await asyncio.wait_for(anext(listener), 10) for _ in tables]
+        assert sorted((n.table_id, n.seq) for n in heard) == sorted((t, 2 if t == "t0" else 1) for t in tables)
+        assert all(n.action == to_dict(Play(1, "3C")) for n in heard)
+        assert await store.actions("t5") == [to_dict(Play(1, "3C"))]
+        await listener.close()
+        assert [n async for n in listener] == []
+
+    run(url, body)
 
 
 # ---------------------------------------------------------------- bot jobs

@@ -209,6 +209,11 @@ class Connection:
                 await self._close(end.code, end.reason)
 
 
+NOTICE_WAIT: Final = 0.25
+"""Seconds an action refused for a position another process took waits for that action's
+notice before it reads the log instead."""
+
+
 def record_seat(seat: SeatRow) -> Seat:
     """A seat as a record names it: its name and, for a bot, the bot's spec."""
     return Seat(seat_name(seat), seat.bot if seat.kind == "bot" else None)
@@ -403,6 +408,13 @@ class Table:
     _tricks_json: tuple[Trick | None, str] | None = field(init=False, default=None)
     """The round's completed tricks encoded, with the last of them (the key: a new trick, a
     new round or an undo makes another object)."""
+    _heard: dict[int, Any] = field(init=False, default_factory=dict)
+    """Actions other processes logged, by ``seq``, heard while the lock was held (or out of
+    order): applied from here when the lock is free, without reading the log."""
+    _draining: bool = field(init=False, default=False)
+    """Whether a task waits for the lock to apply :attr:`_heard`."""
+    _heard_signal: asyncio.Event | None = field(init=False, default=None)
+    """Set when an action is heard of (for :meth:`_await_heard`)."""
 
     def __post_init__(self) -> None:
         history = self.game.history
@@ -841,7 +853,8 @@ class Table:
                     conn.push(error_message(str(e), "illegal", self.seq))
                     return
                 except SeqConflict:  # another process logged an action there first
-                    await self.catch_up()
+                    await self._await_heard()
+                    await self.catch_up(read=False)  # from its notice (else from the log)
                     continue  # a pass of this pass phase still stands; anything else is now stale
                 break
         self.kick_bots()
@@ -921,22 +934,68 @@ class Table:
 
     def hear(self, notice: ActionNotice | SeatNotice) -> None:
         """A notice of the store: an action was logged (by any process), applied here if this
-        table has not (at once when it is the next one and the lock is free; else from the
-        log, under the lock); or a seat changed (read again from the store)."""
+        table has not (at once if the lock is free, else as soon as it is; from the log only
+        when a notice is missing); or a seat changed (read again from the store)."""
         if isinstance(notice, SeatNotice):
             self._spawn(self.refresh_seats())
             return
         if notice.seq <= self.seq:
             return  # this process's own, or one it caught up with already
-        if notice.seq == self.seq + 1 and not self.lock.locked():
-            try:
-                self._follow([notice.action])
-            except RecordError:
-                log.exception("a logged action does not follow this table's position; reloading it",
-                              extra=fields(table=self.id))
-                self._spawn(self.resync())
+        self._heard[notice.seq] = notice.action
+        if self._heard_signal is not None:
+            self._heard_signal.set()
+        if self.lock.locked():
+            if not self._draining:
+                self._draining = True
+                self._spawn(self._drain())
             return
-        self._spawn(self.resync())
+        try:
+            gap = self._follow_heard()
+        except RecordError:
+            log.exception("a logged action does not follow this table's position; reloading it",
+                          extra=fields(table=self.id))
+            gap = True
+        if gap:
+            self._spawn(self.resync())
+
+    async def _await_heard(self, timeout: float = NOTICE_WAIT) -> None:
+        """Wait, at most ``timeout`` seconds, for the notice of the action another process
+        logged at ``seq + 1`` (where this process's own was refused): reading it from the
+        notice spares the database a query. Call with the lock held."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            while self.seq + 1 not in self._heard and (left := deadline - loop.time()) > 0:
+                self._heard_signal = signal = asyncio.Event()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(signal.wait(), left)
+        finally:
+            self._heard_signal = None
+
+    async def _drain(self) -> None:
+        """Apply the actions heard while the lock was held, once it is free."""
+        async with self.lock:
+            self._draining = False
+            try:
+                gap = self._follow_heard()
+            except RecordError:
+                gap = True
+            if gap:
+                await self.catch_up()
+
+    def _follow_heard(self) -> bool:
+        """Apply the heard actions that follow this table's position, and forget the ones it
+        has; whether some are left (a notice is missing before them). Call with the lock free
+        or held by the caller."""
+        run: list[Any] = []
+        while self.seq + 1 + len(run) in self._heard:
+            run.append(self._heard.pop(self.seq + 1 + len(run)))
+        try:
+            if run:
+                self._follow(run)
+        finally:
+            self._heard = {seq: a for seq, a in self._heard.items() if seq > self.seq}
+        return bool(self._heard)
 
     def missed(self) -> None:
         """Notices may have been missed (the listener lost its connection): catch up with the
@@ -949,15 +1008,21 @@ class Table:
         async with self.lock:
             await self.catch_up()
 
-    async def catch_up(self) -> None:
+    async def catch_up(self, read: bool = True) -> None:
         """Apply the actions logged after this table's ``seq`` (by other processes) and
-        broadcast them; a log that does not follow this position reloads the game from the
-        store. Call with the lock held."""
+        broadcast them: the ones heard of first, then (if ``read``, or if a notice is missing)
+        the rest of the log; a log that does not follow this position reloads the game from
+        the store. Call with the lock held. ``read=False`` where an action is known to be
+        logged (its notice on its way or come): the log is read only if nothing was heard."""
         try:
-            logged = await self.store.actions(self.id, after=self.seq)
-            if logged:
-                self._follow(logged)
+            seq = self.seq
+            if self._follow_heard() or read or self.seq == seq:
+                logged = await self.store.actions(self.id, after=self.seq)
+                if logged:
+                    self._follow(logged)
+                self._heard = {s: a for s, a in self._heard.items() if s > self.seq}
         except RecordError:
+            self._heard = {}
             log.exception("the log does not follow this table's position; reloading it", extra=fields(table=self.id))
             stored = await load_game(self.store, self.id)
             if stored is not None:

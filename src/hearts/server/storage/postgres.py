@@ -4,17 +4,23 @@ and bot workers on any machines (the ``postgres`` extra: psycopg 3 and its pool)
 * **Order**: appending an action is an ``INSERT`` under the primary key ``(table_id, seq)``;
   of two processes appending the same ``seq``, one commits and the other gets
   :class:`~hearts.server.storage.SeqConflict`.
+* **Batches**: most actions (those that neither end the game nor make a bot seat one to act)
+  are logged by :class:`ActionLog`: the actions appended while a statement is on its way go
+  together in the next, one ``INSERT`` and one commit for all of them, on connections of its
+  own. A statement each, through the pool, made the actions queue for the pool's connections
+  under load (a second and more at 1,000 tables: docs/server.md).
 * **Notices**: ``NOTIFY`` on the service's channel, with ids and the action's codec object (a
   payload is at most 8000 bytes; these take under 200): every process's
-  :meth:`PostgresStorage.listen` listener hears it once the action is committed. An action's
-  notices go in a transaction of their own, right after the one that logs it: PostgreSQL
-  holds one lock for every transaction that notifies from its commit to the end of its WAL
-  flush, so actions logged *and* announced together commit one flush at a time (about 600 a
-  second on a disk whose flush takes 1.7 ms), while a transaction that only notifies writes no
-  WAL and the logging ones share their flushes (2,000 a second and more: docs/server.md).
-  The notices of the actions appended while one such transaction is on its way wait for the
-  next, which sends them all (in order). A process that dies before its notices are sent
-  leaves actions unannounced: the others catch up at the table's next notice (a ``seq``
+  :meth:`PostgresStorage.listen` listener hears it once the action is committed. A batch's
+  notices are sent by the statement that logs it, so an action logged is always announced.
+  PostgreSQL holds one lock for every transaction that notifies from its commit to the end
+  of its WAL flush, so such transactions commit one flush at a time (about 600 a second on a
+  disk whose flush takes 1.7 ms); batches keep that from limiting the actions (the more
+  wait, the more go in one). The other notices (the actions that end a game or queue bot
+  jobs, presence, table talk) go in transactions of their own that write nothing (so wait
+  for no flush), in order, on one connection: the notices queued while one such
+  transaction is on its way go together in the next. A process that dies before those are
+  sent leaves them unannounced: the others catch up at the table's next notice (a ``seq``
   further on), and the bot workers look for jobs every few seconds anyway.
 * **Bot jobs**: queued with the action that makes a bot seat one to act (``append``'s
   ``bots``, in the same transaction) or by :meth:`~PostgresStorage.enqueue_bot_job`;
@@ -25,7 +31,7 @@ and bot workers on any machines (the ``postgres`` extra: psycopg 3 and its pool)
   claimed the same way (:meth:`~PostgresStorage.claim_review`) by the bot workers' review slots,
   their progress and result written under the claim's attempt number.
 * **One statement** per away flag or job queued (its parts in data-modifying ``WITH``
-  clauses), so one implicit transaction; per append, one, and a share of one of notices.
+  clauses), so one implicit transaction; per action, a share of one.
 * **Schema**: the numbered SQL files of ``migrations/postgresql/`` (``0001_tables.sql``, …),
   applied by :func:`migrate` in one transaction under an advisory lock (processes starting
   together migrate once); the versions applied are the rows of ``schema_version``.
@@ -256,8 +262,19 @@ SELECT wanted.notice FROM wanted JOIN queued USING (seat)
 marked over if ``finished``, the jobs of ``bots`` queued; the notices of the jobs queued are
 returned, for :data:`ANNOUNCE`."""
 
-LOG: Final = "INSERT INTO actions (table_id, seq, data) VALUES (%s, %s, %s)"
-""":data:`APPEND` for the actions (most of them) that neither end the game nor queue a job."""
+LOG: Final = """
+WITH logged AS (
+    INSERT INTO actions (table_id, seq, data)
+    SELECT table_id, seq, data::json FROM unnest(%(tables)s::text[], %(seqs)s::integer[], %(data)s::text[])
+        AS n (table_id, seq, data)
+    ON CONFLICT DO NOTHING RETURNING table_id, seq
+)
+SELECT table_id, seq, pg_notify(%(channel)s, n.notice) FROM logged
+JOIN unnest(%(tables)s::text[], %(seqs)s::integer[], %(notices)s::text[]) AS n (table_id, seq, notice) USING (table_id, seq)
+"""
+""":data:`APPEND` for the actions (most of them) that neither end the game nor queue a job, any
+number at once (:class:`ActionLog`), each announced if logged: the rows returned are the ones
+logged, a row whose ``seq`` was taken already is skipped."""
 
 ANNOUNCE: Final = "SELECT pg_notify(%s, notice) FROM unnest(%s::text[]) AS n (notice)"
 """Notices sent in order, in a transaction that writes nothing (so no WAL flush to wait for)."""
@@ -356,6 +373,93 @@ def describe_postgres_url(url: str) -> str:
     return f"postgresql://{user}{info.get('host', '')}:{info.get('port', 5432)}/{info.get('dbname', '')}"
 
 
+_Waiting = tuple[str, int, str, str, "asyncio.Future[bool]"]
+"""An action waiting for :class:`ActionLog`: table id, seq, codec text, notice, its outcome."""
+
+
+class ActionLog:
+    """Logs and announces the plain actions (:data:`LOG`) in batches, on ``connections``
+    connections of its own: an action waits at most for a statement on its way, and every
+    action appended meanwhile goes with the next one — one round trip and one commit for many.
+    :meth:`log` returns once its row is committed (``True``), or ``False`` when the database
+    holds another action at that ``seq`` (nothing is logged or announced).
+
+    A batch that fails as a whole (a lost connection, a table deleted meanwhile) fails each of
+    its actions with the error; a lost connection is replaced for the next batch."""
+
+    MAX_BATCH: Final = 500
+
+    def __init__(self, url: str, channel: str, connections: int = 2) -> None:
+        self._url = url
+        self._channel = channel
+        self._waiting: list[_Waiting] = []
+        self._free: list[Connection | None] = [None] * connections
+        """Connections not in use (``None``: to be opened when next needed)."""
+        self._writing: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    async def log(self, table_id: str, seq: int, data: str, notice: str) -> bool:
+        """Log one action's row (its codec text ``data``) and announce ``notice`` (a payload)
+        with it; whether it was logged."""
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiting.append((table_id, seq, data, notice, done))
+        if self._free:
+            task = asyncio.get_running_loop().create_task(self._write(self._free.pop()))
+            self._writing.add(task)
+            task.add_done_callback(self._writing.discard)
+        return await done
+
+    async def _write(self, conn: Connection | None) -> None:
+        """Log the waiting actions, a batch at a time, until none waits."""
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting[: self.MAX_BATCH], self._waiting[self.MAX_BATCH:]
+                conn = await self._write_batch(conn, batch)
+        finally:
+            self._free.append(conn)
+
+    async def _write_batch(self, conn: Connection | None, batch: list[_Waiting]) -> Connection | None:
+        """Log one batch and settle its actions; the connection to go on with. A batch the
+        database refuses as a whole (a row it cannot take) is written again an action at a
+        time, so that only that row's action fails."""
+        try:
+            if conn is None:
+                conn = await _connect(self._url)
+            cur = await conn.execute(LOG, {
+                "tables": [b[0] for b in batch], "seqs": [b[1] for b in batch], "data": [b[2] for b in batch],
+                "notices": [b[3] for b in batch], "channel": self._channel,
+            })
+            logged = {(table_id, seq) for table_id, seq, _ in await cur.fetchall()}
+        except (psycopg.Error, StoreUnavailable) as e:
+            if conn is not None and conn.broken:
+                await conn.close()
+                conn = None
+            elif conn is not None and len(batch) > 1:
+                for one in batch:
+                    conn = await self._write_batch(conn, [one])
+                return conn
+            for *_, done in batch:
+                if not done.done():
+                    done.set_exception(e)
+            return conn
+        for table_id, seq, _, _, done in batch:
+            if not done.done():
+                done.set_result((table_id, seq) in logged)
+        return conn
+
+    async def close(self) -> None:
+        """Finish the batches on their way and close the connections."""
+        self._closed = True
+        while self._writing:
+            await asyncio.gather(*self._writing, return_exceptions=True)
+        for conn in self._free:
+            if conn is not None:
+                await conn.close()
+        self._free = []
+
+
 async def _connect(url: str) -> Connection:
     try:
         return await psycopg.AsyncConnection.connect(url, autocommit=True)
@@ -374,8 +478,13 @@ class PostgresStorage:
         """The ``NOTIFY`` channel: one per service sharing the database."""
         self._listeners: set[PgListener] = set()
         self._outbox: list[str] = []
-        """The notices of the actions logged, waiting for :meth:`_send_notices`."""
+        """The notices waiting for :meth:`_send_notices`."""
         self._sending: asyncio.Task[None] | None = None
+        self._outbox_sent: asyncio.Future[None] | None = None
+        """Done once the notices in the outbox now are sent."""
+        self._announcer: Connection | None = None
+        """The connection the notices are sent on (opened when first needed)."""
+        self._log = ActionLog(url, channel)
 
     @classmethod
     async def open(
@@ -480,32 +589,51 @@ class PostgresStorage:
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
         *, by: str = "person",
     ) -> None:
-        notices = [notice_payload(ActionNotice(table_id, seq, to_dict(action), by))]
+        notice = notice_payload(ActionNotice(table_id, seq, to_dict(action), by))
+        if not (finished or bots):  # most actions: logged and announced in a batch
+            if not await self._log.log(table_id, seq, to_json(action), notice):
+                raise SeqConflict(table_id, seq)
+            return
+        params = {**self._job_params(table_id, seq, bots), "data": to_json(action), "finished": finished}
         async with self._pool.connection() as conn:  # (the statements are prepared once used often)
             try:
-                if finished or bots:
-                    params = {**self._job_params(table_id, seq, bots), "data": to_json(action), "finished": finished}
-                    cur = await conn.execute(APPEND, params)
-                    notices += [job for (job,) in await cur.fetchall()]
-                else:
-                    await conn.execute(LOG, (table_id, seq, to_json(action)))
+                cur = await conn.execute(APPEND, params)
             except psycopg.errors.UniqueViolation:
                 raise SeqConflict(table_id, seq) from None
-        self._outbox += notices  # committed: now tell everyone
+            jobs = [job for (job,) in await cur.fetchall()]
+        self._announce([notice, *jobs])  # committed: now tell everyone
+
+    def _announce(self, notices: list[str]) -> asyncio.Future[None]:
+        """Queue notices (payloads) for the next batch :meth:`_send_notices` sends; the future
+        is done once that batch was sent (or failed to be: a warning is logged)."""
+        loop = asyncio.get_running_loop()
+        self._outbox += notices
+        if self._outbox_sent is None:
+            self._outbox_sent = loop.create_future()
+        sent = self._outbox_sent
         if self._sending is None or self._sending.done():
-            self._sending = asyncio.get_running_loop().create_task(self._send_notices())
+            self._sending = loop.create_task(self._send_notices())
+        return sent
 
     async def _send_notices(self) -> None:
         """Send the notices waiting, in order, each batch in a transaction of its own (which
-        writes nothing: see the module), until none waits."""
+        writes nothing: see the module) on a connection of their own, until none waits."""
         while self._outbox:
             batch, self._outbox = self._outbox, []
+            sent, self._outbox_sent = self._outbox_sent, None
             try:
-                async with self._pool.connection() as conn:
-                    await conn.execute(ANNOUNCE, (self.channel, batch))
-            except (psycopg.Error, PoolTimeout) as e:
-                log.warning("notices of actions logged could not be sent; the other processes catch up at the "
-                            "next ones", extra=fields(error=str(e), notices=len(batch)))
+                if self._announcer is None:
+                    self._announcer = await _connect(self._url)
+                await self._announcer.execute(ANNOUNCE, (self.channel, batch))
+            except (psycopg.Error, StoreUnavailable) as e:
+                log.warning("notices could not be sent; the other processes catch up at the next ones",
+                            extra=fields(error=str(e), notices=len(batch)))
+                if self._announcer is not None and self._announcer.broken:
+                    await self._announcer.close()
+                    self._announcer = None
+            finally:
+                if sent is not None and not sent.done():
+                    sent.set_result(None)
 
     async def table(self, table_id: str) -> TableRow | None:
         async with self._pool.connection() as conn:
@@ -663,8 +791,11 @@ class PostgresStorage:
         return listener
 
     async def close(self) -> None:
+        await self._log.close()
         if self._sending is not None:
             await self._sending  # the notices of the actions logged go first
+        if self._announcer is not None:
+            await self._announcer.close()
         for listener in self._listeners:
             await listener.close()
         await self._pool.close()
@@ -732,8 +863,7 @@ class PostgresStorage:
     # --- table talk -------------------------------------------------------------------------
 
     async def notify(self, notice: Notice) -> None:
-        async with self._pool.connection() as conn:
-            await self._notify(conn, notice)
+        await self._announce([notice_payload(notice)])
 
     async def add_chat(self, table_id: str, seat: int, text: str) -> ChatLine:
         async with self._transaction() as conn:
