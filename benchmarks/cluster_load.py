@@ -333,6 +333,12 @@ def run(args: argparse.Namespace, url: str) -> int:
     print(f"processes: {args.processes}, tables: {args.tables} (spread by {args.spread}), clients: {4 * args.tables} "
           f"in {args.drivers} {args.client} drivers, target: {args.target}, think: {args.think_ms} ms")
     print(f"elapsed: {elapsed:.1f} s, plays: {plays} in the logs, {len(spread)} measured on every other seat")
+    timed = sorted((t, x) for r in results for t, x in zip(r.get("sent", []), r["spread"], strict=False))
+    if timed:  # the tail over the run (the Node.js clients say when each play was sent)
+        step = max(1, len(timed) // 10)
+        parts = [sorted(x for _, x in timed[i:i + step]) for i in range(0, len(timed), step)]
+        print("p99 by tenth of the plays, in the order sent (ms): "
+              + " ".join(f"{p[int(len(p) * 0.99)] * 1000:.0f}" for p in parts if p))
     lag = sorted(x for r in results for x in r.get("lag", []))
     if lag:
         print(f"client drivers' event-loop lag: p50 {statistics.median(lag) * 1000:.1f} ms, "

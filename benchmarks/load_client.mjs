@@ -39,7 +39,8 @@ function rng(seed) { // mulberry32: a small seeded generator
   };
 }
 
-const stats = { spread: [], moves: 0, errors: [], resyncs: 0, finished: 0, events: {}, failures: [], lag: [] };
+const stats = { spread: [], sent: [], moves: 0, errors: [], resyncs: 0, finished: 0, events: {}, failures: [], lag: [] };
+let goAt = 0;
 let started = false;
 let ready = 0, total = 0, done = 0;
 const master = rng(spec.seed);
@@ -110,7 +111,11 @@ function client(table, timing, port, token) {
         const play = timing.plays.get(ev.seq);
         if (play) {
           play[1].delete(m.you);
-          if (!play[1].size) { stats.spread.push((performance.now() - play[0]) / 1000); timing.plays.delete(ev.seq); }
+          if (!play[1].size) {
+            stats.spread.push((performance.now() - play[0]) / 1000);
+            stats.sent.push((play[0] - goAt) / 1000);
+            timing.plays.delete(ev.seq);
+          }
         }
       }
     }
@@ -137,6 +142,7 @@ const input = createInterface({ input: process.stdin });
 input.on("line", (line) => {
   if (line.trim() !== "go" || started) return;
   started = true;
+  goAt = performance.now();
   cpuAtStart = process.cpuUsage();
   // This driver's own event-loop lag (how late a 10 ms timer fires): a driver that cannot
   // keep up adds its lag to every latency it measures.

@@ -2,7 +2,7 @@
 6 players, what the review may know (R7), reproducibility, parallel workers, the JSON and the
 text report.
 
-Rule numbers refer to RULES.md: R1.2 (deck and hand sizes), R2 (passing), R3.1–R3.4 (leading,
+Rule numbers refer to docs/rules.md: R1.2 (deck and hand sizes), R2 (passing), R3.1–R3.4 (leading,
 following, the first trick, breaking hearts), R4.1 (points), R7 (a seat sees only its view).
 Budgets are small: these tests check the review, not the search's strength.
 """

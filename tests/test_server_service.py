@@ -8,6 +8,7 @@ processes and bot workers, real WebSocket clients.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import time
@@ -190,7 +191,8 @@ def test_state_messages_say_what_each_seats_view_says_through_undos(tmp_path: Pa
     """R7: at every position of a random game — and after actions taken back at the end of a
     trick and replaced by others (as a lost race for a ``seq`` does) — each seat's state message
     holds exactly its view (:meth:`View.to_dict`), and a spectator's exactly the public part;
-    the encodings kept from one message to the next (rules, completed tricks) never go stale."""
+    the encodings kept from one message to the next (rules, completed tricks, the table's
+    facts) never go stale, through seat changes too."""
     rng = random.Random(7)
 
     async def main() -> int:
@@ -216,6 +218,11 @@ def test_state_messages_say_what_each_seats_view_says_through_undos(tmp_path: Pa
                 assert (m["seq"], m["you"], m["event"]) == (table.seq, s, table.last_event)
             public = json.loads(table.public_state("event"))
             assert public["view"] == View.of(game, 0).public_dict() and public["you"] is None
+            assert public["table"] == table.public()  # its parts kept encoded: never stale
+            if rng.random() < 0.05:  # a seat changes (a name, away): the message says so at once
+                s = rng.randrange(4)
+                seats[s] = dataclasses.replace(seats[s], name=f"N{checked}", away=not seats[s].away)
+                assert json.loads(table.public_state("event"))["table"]["names"][s] == f"N{checked}"
             checked += 1
         await store.close()
         assert undone >= 5

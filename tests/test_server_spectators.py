@@ -1,7 +1,7 @@
 """Spectators at the web table, with a real server on loopback and real WebSocket clients.
 
 A spectator sends ``{"type": "watch"}`` (no token) and gets, at every step, only what every seat
-may know (RULES.md R7): ``"you": null`` and the public part of a view (``View.public_dict``),
+may know (docs/rules.md R7): ``"you": null`` and the public part of a view (``View.public_dict``),
 never a hand, legal plays, a pass or any other seat's unplayed card. It cannot act; a table can
 refuse spectators (``"spectators": false``, kept in its config across a restart); a table takes
 at most ``DEFAULT_LIMITS.max_spectators`` of them. A refused watch is closed with a code and a reason.

@@ -534,7 +534,7 @@ def check_public_parts(m: dict[str, Any], game: Game) -> None:
 
 
 def audit_r7(db: Database, table_id: str, clients: list[Client]) -> int:
-    """Check every state message against the true position at its seq (RULES.md R7)."""
+    """Check every state message against the true position at its seq (docs/rules.md R7)."""
     checked = 0
     for c in clients:
         assert any(m["type"] == "state" for m in c.messages)

@@ -4,7 +4,7 @@ processes, real WebSocket clients, SQLite and real PostgreSQL (two server proces
 worker: what one process receives reaches the clients of the other through NOTIFY).
 
 Every bad message gets a clear error over the socket and changes nothing (the store and the
-table are checked afterwards). Hints are computed from the asking seat's view only (RULES.md
+table are checked afterwards). Hints are computed from the asking seat's view only (docs/rules.md
 R7): the same hint comes from a game whose other hands are shuffled consistently with that view.
 """
 

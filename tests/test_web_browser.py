@@ -233,7 +233,7 @@ def test_a_person_plays_a_round_against_three_bots(server: ServerProcess, browse
 def test_the_lobby_form_is_made_from_the_option_specs(server: ServerProcess, browser: Any) -> None:
     """Every rule option in words (its label, its help and rule number as a hint), a checkbox
     for a yes/no, readable choices, number fields with their range: no raw option name and no
-    true/false menu; the options chosen are the created table's rules (RULES.md R3.7, R4.4)."""
+    true/false menu; the options chosen are the created table's rules (docs/rules.md R3.7, R4.4)."""
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.set_default_timeout(TIMEOUT)
     page.goto(server.url + "/")

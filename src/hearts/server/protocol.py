@@ -41,7 +41,7 @@ the passer's secret), and with the ``seq`` it brought the table to:
 ``{"type": "play", "seat": 1, "card": "QS", "seq": 9}``, ``{"type": "pass", "seat": 2, "seq": 3}``.
 
 A ``state`` is built from the seat's :class:`~hearts.view.View` and public table facts only
-(RULES.md R7). A spectator's ``state`` has ``"you": null`` and a ``view`` holding only
+(docs/rules.md R7). A spectator's ``state`` has ``"you": null`` and a ``view`` holding only
 :meth:`View.public_dict() <hearts.view.View.public_dict>` — no ``seat``, ``hand``, ``legal``,
 ``passed``, ``received`` nor any other private field: it shows what every seat may know and
 nothing more. A spectator cannot act (its ``pass``/``play``/``moon`` get an error of code
@@ -443,7 +443,7 @@ class TableRequest:
     def parse(cls, data: Any, limits: Limits = DEFAULT_LIMITS) -> TableRequest:
         """Check a request: ``seats`` (a list of 3 to 6 ``{"kind": "human", "name": ...}``,
         ``{"kind": "open"}`` or ``{"kind": "bot", "level": "easy"}``), ``preset`` (a name),
-        ``options`` (an object of RULES.md options), ``target``, ``spectators``, ``listed``,
+        ``options`` (an object of docs/rules.md options), ``target``, ``spectators``, ``listed``,
         ``turn_timer`` (seconds, 0 to ``limits.max_turn_timer``), ``stand_in`` (a bot level),
         ``rated`` (true or false)."""
         f = _Fields(data, "the request", cls.FIELDS)

@@ -8,7 +8,7 @@ the order**: if another process logged an action at that position first
 (:class:`~hearts.server.storage.SeqConflict`), this one is taken back, the table catches up
 from the log, and the client gets a resync (a pass made during the same pass phase still
 stands, and is logged after the other) — and only then broadcast: each seat gets a message
-built from its own :class:`~hearts.view.View` (RULES.md R7), and each spectator the public part
+built from its own :class:`~hearts.view.View` (docs/rules.md R7), and each spectator the public part
 alone (:meth:`View.public_dict <hearts.view.View.public_dict>`, encoded once per broadcast for
 all of them). Every message that shows the position is built under the lock, so no client ever
 sees an action that is not committed. A table's ``seq`` is the number of actions its game has
@@ -48,10 +48,11 @@ import logging
 import random
 import re
 import secrets
+import sys
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from hearts.actions import Action, Moon, Pass, from_dict, to_dict
 from hearts.bots import Bot, make_bot
@@ -178,6 +179,16 @@ class Connection:
             return
         self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message, separators=(",", ":")))
 
+    async def _send_queued(self, first: str) -> Closing | None:
+        """Send ``first`` and the messages queued after it, up to a :class:`Closing` (returned)."""
+        await self._send(first)
+        while not self.queue.empty():
+            item = self.queue.get_nowait()
+            if isinstance(item, Closing):
+                return item
+            await self._send(item)
+        return None
+
     def close(self, code: int, reason: str) -> None:
         """Close with ``code`` and ``reason`` once the messages queued so far are sent."""
         if not self.closed:
@@ -192,21 +203,35 @@ class Connection:
         self.queue.put_nowait(Closing(code, reason))
 
     async def run_writer(self) -> None:
-        """Send the queued messages until the connection closes, then close it."""
+        """Send the queued messages until the connection closes, then close it. The messages
+        queued meanwhile are sent together, under one deadline of ``send_timeout`` seconds."""
         end = Closing(CLOSE_TRY_LATER, "the connection failed")
         try:
-            while True:
-                item = await self.queue.get()
-                if isinstance(item, Closing):
-                    end = item
+            while not isinstance(item := await self.queue.get(), Closing):
+                closing = await within(self._send_queued(item), self.send_timeout)
+                if closing is not None:
+                    item = closing
                     break
-                await asyncio.wait_for(self._send(item), self.send_timeout)
+            end = item
         except Exception:  # a dead or slow socket: drop this client only
             pass
         finally:
             self.closed = True
             with contextlib.suppress(Exception):
                 await self._close(end.code, end.reason)
+
+
+_T = TypeVar("_T")
+
+
+async def within(work: Coroutine[Any, Any, _T], seconds: float) -> _T:
+    """Await ``work``, raising ``TimeoutError`` after ``seconds``: ``asyncio.wait_for``
+    without the task it makes for each use before Python 3.12 (where ``asyncio.timeout``
+    exists, from 3.11)."""
+    if sys.version_info >= (3, 11):
+        async with asyncio.timeout(seconds):
+            return await work
+    return await asyncio.wait_for(work, seconds)  # pragma: no cover - Python 3.10
 
 
 NOTICE_WAIT: Final = 0.25
@@ -408,6 +433,8 @@ class Table:
     _tricks_json: tuple[Trick | None, str] | None = field(init=False, default=None)
     """The round's completed tricks encoded, with the last of them (the key: a new trick, a
     new round or an undo makes another object)."""
+    _public_parts: tuple[tuple[Any, ...], tuple[str, str, str]] | None = field(init=False, default=None)
+    """Parts of :meth:`public` encoded, with what they were encoded for (:meth:`_public_json`)."""
     _heard: dict[int, Any] = field(init=False, default_factory=dict)
     """Actions other processes logged, by ``seq``, heard while the lock was held (or out of
     order): applied from here when the lock is free, without reading the log."""
@@ -472,17 +499,34 @@ class Table:
 
     def public(self) -> dict[str, Any]:
         """What every seat (and the lobby, and a spectator) may know about the table."""
-        g = self.game
+        return {**self._moment(), **self._who(), **self._scores(), "last_trick": _trick_dict(self._last_trick())}
+
+    def _moment(self) -> dict[str, Any]:
+        """The part of :meth:`public` that may change at any time: presence, clocks."""
         return {
             "id": self.id,
+            "online": self.online(),
+            "spectators": self.spectator_count(),
+            "spectators_allowed": self.spectators,
+            "pass_offset": self.game.round.pass_offset,
+            "turn_timer": self.turn_timer,
+            "time_left": self.time_left(),
+        }
+
+    def _who(self) -> dict[str, Any]:
+        """The part of :meth:`public` that changes with the seats."""
+        return {
             "names": [seat_name(s) for s in self.seats],
             "kinds": [s.kind for s in self.seats],
             "bots": [s.bot if s.kind == "bot" else None for s in self.seats],
             "unnamed": self.unnamed(),
-            "online": self.online(),
-            "spectators": self.spectator_count(),
-            "spectators_allowed": self.spectators,
-            "pass_offset": g.round.pass_offset,
+            "away": self.away,
+        }
+
+    def _scores(self) -> dict[str, Any]:
+        """The part of :meth:`public` that changes when a round or the game ends."""
+        g = self.game
+        return {
             "target": self.rules.target,
             "totals": list(g.totals),
             "score_history": [list(h) for h in g.score_history],
@@ -491,13 +535,22 @@ class Table:
                  "moon_choice": r.moon_choice}
                 for r in g.results
             ],
-            "last_trick": _trick_dict(self._last_trick()),
             "finished": g.is_over,
             "winners": None if g.winners is None else list(g.winners),
-            "turn_timer": self.turn_timer,
-            "time_left": self.time_left(),
-            "away": self.away,
         }
+
+    def _public_json(self) -> str:
+        """:meth:`public` encoded, its parts kept encoded until what they depend on changes
+        (the seats; the rounds played; the last trick)."""
+        g = self.game
+        keys = (tuple(self.seats), (len(g.results), g.is_over), self._last_trick())
+        parts = self._public_parts
+        if parts is None or parts[0][0] != keys[0] or parts[0][1] != keys[1] or parts[0][2] is not keys[2]:
+            parts = self._public_parts = (keys, (
+                _dumps(self._who())[1:-1], _dumps(self._scores())[1:-1], _dumps(_trick_dict(keys[2]))
+            ))
+        who, scores, last_trick = parts[1]
+        return f'{_dumps(self._moment())[:-1]},{who},{scores},"last_trick":{last_trick}}}'
 
     def lobby_entry(self) -> dict[str, Any]:
         """The table as the lobby lists it."""
@@ -569,7 +622,7 @@ class Table:
             self._tricks_json = (last, _dumps(tricks))
         return (
             f'{_dumps(public)[1:-1]},"rules":{self._rules_json},"tricks":{self._tricks_json[1]}}},'
-            f'"seq":{self.seq},"table":{_dumps(self.public())},"event":{_dumps(self.last_event)}}}'
+            f'"seq":{self.seq},"table":{self._public_json()},"event":{_dumps(self.last_event)}}}'
         )
 
     def broadcast(self, reason: str = "event") -> None:

@@ -117,7 +117,7 @@
     } else if (spec.kind === "int") input = el("input", { type: "number", id, min: spec.low, max: spec.high, step: 1, required: true });
     else input = el("input", { type: "text", id, placeholder: "usual rotation", spellcheck: "false" });
     input.dataset.option = spec.name;
-    const label = el("label", { class: "option" + (spec.kind === "bool" ? " check" : ""), for: id, title: hint + " (RULES.md " + spec.rule + ")" },
+    const label = el("label", { class: "option" + (spec.kind === "bool" ? " check" : ""), for: id, title: hint + " (rule " + spec.rule + ")" },
       ...(spec.kind === "bool" ? [input, words] : [words, input]), el("small", { class: "hint", text: hint }));
     setOption(spec, value, input);
     return label;
@@ -171,7 +171,7 @@
 
   async function createTable(ev) {
     ev.preventDefault();
-    const options = {};  // what differs from the preset; the server checks it (RULES.md R-numbers)
+    const options = {};  // what differs from the preset; the server checks it (the rule book's R-numbers)
     const preset = config.presets[$("preset").value];
     for (const spec of specs) {
       const v = optionValue(spec);
