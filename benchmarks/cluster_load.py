@@ -8,10 +8,12 @@ Makes a fresh database on the PostgreSQL server ``--db`` (default ``$PYHEARTS_TE
 processes on it (:func:`hearts.server.app.serve` on P loopback ports, as on P machines: bots
 off, the per-address limits raised — every client here is 127.0.0.1 — warnings-only logs),
 creates N tables of four human seats through the HTTP API (table i on process i mod P) and
-connects four WebSocket clients to each, seat s of table i to process (i + s) mod P: every
-table is served by two processes at once, which hear each other's actions through
-``NOTIFY`` (``--spread tables``: all four to process i mod P, as a proxy that routes by table
-id does; the other processes hear of the actions and have nothing to do for them). The clients run in K driver processes, a table's four in the same one: by default
+connects four WebSocket clients to each: by default (``--spread tables``) all four to process
+i mod P, as the recommended deployment's proxy does, routing ``/ws/{id}`` by table id (the
+other processes hear of every action through ``NOTIFY`` and have nothing to do for it);
+``--spread seats``: seat s of table i to process (i + s) mod P, as connections spread at
+random (``hearts serve --workers N``) come, so that every table is served by two processes at
+once, which hear each other's actions. The clients run in K driver processes, a table's four in the same one: by default
 Node.js ones (``load_client.mjs``, the ``ws`` package: ``npm install --prefix .venv/npm
 --no-save ws@8``), which cost a fraction of the CPU of the Python ones (``--client python``:
 those of :mod:`server_load`, on uvloop) — the clients share the machine with what is measured.
@@ -367,9 +369,9 @@ def main() -> int:
     p.add_argument("--processes", type=int, default=2, help="server processes (default 2)")
     p.add_argument("--tables", type=int, default=1000)
     p.add_argument("--drivers", type=int, default=2, help="client driver processes (default 2)")
-    p.add_argument("--spread", choices=["seats", "tables"], default="seats",
-                   help="seats (default): seat s of table i on process (i + s) mod P, every table served by two "
-                        "processes; tables: all of table i on process i mod P (a proxy routing by table id)")
+    p.add_argument("--spread", choices=["seats", "tables"], default="tables",
+                   help="tables (default): all of table i on process i mod P (a proxy routing by table id); "
+                        "seats: seat s of table i on process (i + s) mod P, every table served by two processes")
     p.add_argument("--client", choices=["node", "python"], default="node" if node_available() else "python",
                    help="the clients: Node.js (default, when node and .venv/npm's ws are installed) or Python")
     p.add_argument("--target", type=int, default=10, help="game target score (default 10: one or two rounds a game)")

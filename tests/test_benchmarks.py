@@ -85,11 +85,12 @@ CLUSTER_LAST_LINE = re.compile(
 )
 
 
-@pytest.mark.parametrize("client", ["node", "python"])
-def test_cluster_load_last_line_at_a_tiny_size(client: str) -> None:
+@pytest.mark.parametrize(("client", "spread"), [("node", "tables"), ("python", "seats")])
+def test_cluster_load_last_line_at_a_tiny_size(client: str, spread: str) -> None:
     """``cluster_load.py`` with two server processes and two tables (quick moves): both client
-    kinds play every game to its end, every log replays (exit code 0) and nothing is lost; the
-    last line is the issue's, and the CPU of each part is reported per action."""
+    kinds, and a table's seats on one process or on both, play every game to its end, every
+    log replays (exit code 0) and nothing is lost; the last line is the issue's, and the CPU of
+    each part is reported per action."""
     import os
     import subprocess
 
@@ -102,7 +103,7 @@ def test_cluster_load_last_line_at_a_tiny_size(client: str) -> None:
         pytest.skip("Node.js or its ws package is missing (npm install --prefix .venv/npm --no-save ws@8)")
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "cluster_load.py"), "--tables", "2", "--processes", "2",
-         "--think-ms", "5", "--client", client, "--db", pg, "--timeout", "120"],
+         "--think-ms", "5", "--client", client, "--spread", spread, "--db", pg, "--timeout", "120"],
         capture_output=True, text=True, timeout=300,
     )
     lines = run.stdout.strip().splitlines()
