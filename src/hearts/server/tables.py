@@ -6,17 +6,19 @@ applied to the engine through :meth:`Game.apply <hearts.game.Game.apply>` (a ref
 error to that client, nothing changed), committed to the action log — **the database decides
 the order**: if another process logged an action at that position first
 (:class:`~hearts.server.storage.SeqConflict`), this one is taken back, the table catches up
-from the log, and the client gets a resync (a pass made during the same pass phase still
-stands, and is logged after the other) — and only then broadcast: each seat gets a message
-built from its own :class:`~hearts.view.View` (docs/rules.md R7), and each spectator the public part
-alone (:meth:`View.public_dict <hearts.view.View.public_dict>`, encoded once per broadcast for
-all of them). Every message that shows the position is built under the lock, so no client ever
+(from the other's notice, else from the log), and the client gets a resync (a pass made
+during the same pass phase still stands, and is logged after the other) — and only then
+broadcast: each seat gets a message built from its own :class:`~hearts.view.View`
+(docs/rules.md R7), and each spectator the public part alone
+(:meth:`View.public_dict <hearts.view.View.public_dict>`, encoded once per broadcast for all
+of them). Every message that shows the position is built under the lock, so no client ever
 sees an action that is not committed. A table's ``seq`` is the number of actions its game has
 applied.
 
 Many processes may serve one table (PostgreSQL): each follows the store's notices
-(:meth:`Manager.start`) and applies the actions the others logged (:meth:`Table.hear`,
-:meth:`Table.catch_up`), then broadcasts them to its own connections. Who is ``online`` and
+(:meth:`Manager.start`) and applies the actions the others logged (:meth:`Table.hear`: from
+their notices, those heard while the table is busy once it is free; :meth:`Table.catch_up`
+reads the log where a notice is missing), then broadcasts them to its own connections. Who is ``online`` and
 how many spectators is the service's: each process announces its own connections at a table
 when they change (:class:`~hearts.server.storage.PresenceNotice`) and adds the others' (a
 :class:`Roster`; a process that stops being heard of, :class:`~hearts.server.storage.AliveNotice`,
@@ -226,8 +228,10 @@ _T = TypeVar("_T")
 
 async def within(work: Coroutine[Any, Any, _T], seconds: float) -> _T:
     """Await ``work``, raising ``TimeoutError`` after ``seconds``: ``asyncio.wait_for``
-    without the task it makes for each use before Python 3.12 (where ``asyncio.timeout``
-    exists, from 3.11)."""
+    without the task that it makes for each use (on Python 3.11, ``asyncio.timeout``; on 3.10,
+    ``wait_for`` itself, raising ``asyncio.TimeoutError``). For tasks of this module's own
+    making: ``asyncio.timeout`` relies on the task's count of cancellations, which the ASGI
+    stack's tasks do not keep (one that ran out was seen to hang a table there)."""
     if sys.version_info >= (3, 11):
         async with asyncio.timeout(seconds):
             return await work
@@ -1020,6 +1024,8 @@ class Table:
         try:
             while self.seq + 1 not in self._heard and (left := deadline - loop.time()) > 0:
                 self._heard_signal = signal = asyncio.Event()
+                # (wait_for, not within(): this runs in the connection's ASGI task, where a
+                # deadline of asyncio.timeout that ran out was seen to hang the table)
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(signal.wait(), left)
         finally:
@@ -1047,8 +1053,12 @@ class Table:
             if run:
                 self._follow(run)
         finally:
-            self._heard = {seq: a for seq, a in self._heard.items() if seq > self.seq}
+            self._forget_heard()
         return bool(self._heard)
+
+    def _forget_heard(self) -> None:
+        """Forget the heard actions this table has applied."""
+        self._heard = {seq: a for seq, a in self._heard.items() if seq > self.seq}
 
     def missed(self) -> None:
         """Notices may have been missed (the listener lost its connection): catch up with the
@@ -1073,7 +1083,7 @@ class Table:
                 logged = await self.store.actions(self.id, after=self.seq)
                 if logged:
                     self._follow(logged)
-                self._heard = {s: a for s, a in self._heard.items() if s > self.seq}
+                self._forget_heard()
         except RecordError:
             self._heard = {}
             log.exception("the log does not follow this table's position; reloading it", extra=fields(table=self.id))
