@@ -229,9 +229,7 @@ _T = TypeVar("_T")
 async def within(work: Coroutine[Any, Any, _T], seconds: float) -> _T:
     """Await ``work``, raising ``TimeoutError`` after ``seconds``: ``asyncio.wait_for``
     without the task that it makes for each use (on Python 3.11, ``asyncio.timeout``; on 3.10,
-    ``wait_for`` itself, raising ``asyncio.TimeoutError``). For tasks of this module's own
-    making: ``asyncio.timeout`` relies on the task's count of cancellations, which the ASGI
-    stack's tasks do not keep (one that ran out was seen to hang a table there)."""
+    ``wait_for`` itself, raising ``asyncio.TimeoutError``)."""
     if sys.version_info >= (3, 11):
         async with asyncio.timeout(seconds):
             return await work
@@ -1005,14 +1003,7 @@ class Table:
             if not self._draining:
                 self._draining = True
                 self._spawn(self._drain())
-            return
-        try:
-            gap = self._follow_heard()
-        except RecordError:
-            log.exception("a logged action does not follow this table's position; reloading it",
-                          extra=fields(table=self.id))
-            gap = True
-        if gap:
+        elif self._follow_heard():
             self._spawn(self.resync())
 
     async def _await_heard(self, timeout: float = NOTICE_WAIT) -> None:
@@ -1024,10 +1015,8 @@ class Table:
         try:
             while self.seq + 1 not in self._heard and (left := deadline - loop.time()) > 0:
                 self._heard_signal = signal = asyncio.Event()
-                # (wait_for, not within(): this runs in the connection's ASGI task, where a
-                # deadline of asyncio.timeout that ran out was seen to hang the table)
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(signal.wait(), left)
+                with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
+                    await within(signal.wait(), left)
         finally:
             self._heard_signal = None
 
@@ -1035,25 +1024,25 @@ class Table:
         """Apply the actions heard while the lock was held, once it is free."""
         async with self.lock:
             self._draining = False
-            try:
-                gap = self._follow_heard()
-            except RecordError:
-                gap = True
-            if gap:
+            if self._follow_heard():
                 await self.catch_up()
 
     def _follow_heard(self) -> bool:
         """Apply the heard actions that follow this table's position, and forget the ones it
-        has; whether some are left (a notice is missing before them). Call with the lock free
-        or held by the caller."""
+        has; whether the log must be read (a notice is missing before the ones left, or one
+        does not follow this position). Call with the lock free or held by the caller."""
         run: list[Any] = []
         while self.seq + 1 + len(run) in self._heard:
             run.append(self._heard.pop(self.seq + 1 + len(run)))
         try:
             if run:
                 self._follow(run)
-        finally:
-            self._forget_heard()
+        except RecordError:
+            log.exception("a logged action does not follow this table's position; reading the log",
+                          extra=fields(table=self.id))
+            self._heard = {}
+            return True
+        self._forget_heard()
         return bool(self._heard)
 
     def _forget_heard(self) -> None:

@@ -263,14 +263,14 @@ marked over if ``finished``, the jobs of ``bots`` queued; the notices of the job
 returned, for :data:`ANNOUNCE`."""
 
 LOG: Final = """
-WITH logged AS (
-    INSERT INTO actions (table_id, seq, data)
-    SELECT table_id, seq, data::json FROM unnest(%(tables)s::text[], %(seqs)s::integer[], %(data)s::text[])
-        AS n (table_id, seq, data)
+WITH new AS (
+    SELECT * FROM unnest(%(tables)s::text[], %(seqs)s::integer[], %(data)s::text[], %(notices)s::text[])
+        AS n (table_id, seq, data, notice)
+), logged AS (
+    INSERT INTO actions (table_id, seq, data) SELECT table_id, seq, data::json FROM new
     ON CONFLICT DO NOTHING RETURNING table_id, seq
 )
-SELECT table_id, seq, pg_notify(%(channel)s, n.notice) FROM logged
-JOIN unnest(%(tables)s::text[], %(seqs)s::integer[], %(notices)s::text[]) AS n (table_id, seq, notice) USING (table_id, seq)
+SELECT table_id, seq, pg_notify(%(channel)s, new.notice) FROM logged JOIN new USING (table_id, seq)
 """
 """:data:`APPEND` for the actions (most of them) that neither end the game nor queue a job, any
 number at once (:class:`ActionLog`), each announced if logged: the rows returned are the ones
@@ -384,8 +384,9 @@ class ActionLog:
     :meth:`log` returns once its row is committed (``True``), or ``False`` when the database
     holds another action at that ``seq`` (nothing is logged or announced).
 
-    A batch that fails as a whole (a lost connection, a table deleted meanwhile) fails each of
-    its actions with the error; a lost connection is replaced for the next batch."""
+    A batch the database refuses as a whole (a row it cannot take) is written again an action
+    at a time, so that only that row's action fails; a lost connection fails the batch's
+    actions with its error, and another is opened for the next batch."""
 
     MAX_BATCH: Final = 500
 
@@ -421,22 +422,17 @@ class ActionLog:
             self._free.append(conn)
 
     async def _write_batch(self, conn: Connection | None, batch: list[_Waiting]) -> Connection | None:
-        """Log one batch and settle its actions; the connection to go on with. A batch the
-        database refuses as a whole (a row it cannot take) is written again an action at a
-        time, so that only that row's action fails."""
+        """Log one batch and settle its actions; the connection to go on with (``None``: lost)."""
         try:
-            if conn is None:
-                conn = await _connect(self._url)
+            conn = conn or await _connect(self._url)
             cur = await conn.execute(LOG, {
                 "tables": [b[0] for b in batch], "seqs": [b[1] for b in batch], "data": [b[2] for b in batch],
                 "notices": [b[3] for b in batch], "channel": self._channel,
             })
             logged = {(table_id, seq) for table_id, seq, _ in await cur.fetchall()}
         except (psycopg.Error, StoreUnavailable) as e:
-            if conn is not None and conn.broken:
-                await conn.close()
-                conn = None
-            elif conn is not None and len(batch) > 1:
+            conn = await _unless_broken(conn)
+            if conn is not None and len(batch) > 1:
                 for one in batch:
                     conn = await self._write_batch(conn, [one])
                 return conn
@@ -458,6 +454,15 @@ class ActionLog:
             if conn is not None:
                 await conn.close()
         self._free = []
+
+
+async def _unless_broken(conn: Connection | None) -> Connection | None:
+    """A connection of the store's own after a failed statement: kept, or closed and ``None``
+    (to be opened again when next needed) if it is lost."""
+    if conn is not None and conn.broken:
+        await conn.close()
+        return None
+    return conn
 
 
 async def _connect(url: str) -> Connection:
@@ -622,15 +627,12 @@ class PostgresStorage:
             batch, self._outbox = self._outbox, []
             sent, self._outbox_sent = self._outbox_sent, None
             try:
-                if self._announcer is None:
-                    self._announcer = await _connect(self._url)
+                self._announcer = self._announcer or await _connect(self._url)
                 await self._announcer.execute(ANNOUNCE, (self.channel, batch))
             except (psycopg.Error, StoreUnavailable) as e:
                 log.warning("notices could not be sent; the other processes catch up at the next ones",
                             extra=fields(error=str(e), notices=len(batch)))
-                if self._announcer is not None and self._announcer.broken:
-                    await self._announcer.close()
-                    self._announcer = None
+                self._announcer = await _unless_broken(self._announcer)
             finally:
                 if sent is not None and not sent.done():
                     sent.set_result(None)
