@@ -161,7 +161,7 @@ def test_kill9_of_a_server_process_its_clients_carry_on_with_the_other(
     try:
         people = four_humans(pair[0], target=50)
         botty = create_table(pair[1], [{"kind": "human", "name": "Me"}] + [{"kind": "bot", "level": "easy"}] * 3,
-                             target=30)
+                             target=100)  # (longer than the people's game reaches its second round)
         rng = random.Random(11)
 
         async def main() -> tuple[list[Client], list[tuple[int, str]], int]:
@@ -169,10 +169,12 @@ def test_kill9_of_a_server_process_its_clients_carry_on_with_the_other(
             me = Client(pair[0], botty["id"], botty["seats"][0]["token"], [pair[1]])
             await me.connect()
             everyone = [*clients, me]
+            # Mid-trick of a later round: the seat about to play third sees it in its own state
+            # (another seat's may already show the next play, so each seat's is looked at).
             await play_until(
                 everyone, rng,
-                lambda: clients[0].state is not None and clients[0].state["view"]["round_number"] >= 1
-                and len(clients[0].state["view"]["trick"]["plays"]) == 2
+                lambda: any(c.state is not None and c.state["view"]["round_number"] >= 1
+                            and len(c.state["view"]["trick"]["plays"]) == 2 for c in clients)
                 and me.state is not None and me.state["view"]["phase"] == "playing",
                 timeout=90,
             )

@@ -328,6 +328,9 @@ class Client:
             self.server = self.servers[(self.servers.index(self.server) + 1) % len(self.servers)]
             try:
                 await self._open()
+                if self._closing:  # closed meanwhile: keep no connection made on the way
+                    await self.ws.close()
+                    return False
                 await self.send({"type": "hello", "token": self.token})
             except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
                 await asyncio.sleep(0.1)
