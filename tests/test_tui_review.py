@@ -151,7 +151,7 @@ def test_r_on_the_round_summary_reviews_the_round_and_shows_the_planted_blunder(
             cost = f"cost {blunder.loss:.1f} ± {blunder.loss_stderr:.1f} points"
             assert "Q♠" in what and f": {mine} better {best} · {cost}: {best} expected " in what
             summary = want.summary
-            assert f"accuracy {summary.accuracy:.0f}%" in flat and "1 blunder" in flat
+            assert f"accuracy {summary.accuracy_percent}%" in flat and "1 blunder" in flat
             assert (
                 f"expected points lost {summary.points_lost:.1f} ± {summary.points_lost_stderr:.1f}" in flat
             )

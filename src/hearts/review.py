@@ -245,6 +245,16 @@ class Summary:
             blunders=verdicts.count("blunder"),
         )
 
+    @property
+    def accuracy_percent(self) -> int | None:
+        """``accuracy`` in whole percent, a half rounded up as the web page's ``Math.round``
+        does, so that every front end shows the same number.
+
+        >>> Summary(8, 0.0, 0.0, 62.5, 3, 0, 0).accuracy_percent
+        63
+        """
+        return None if self.accuracy is None else math.floor(self.accuracy + 0.5)
+
     def to_dict(self) -> dict[str, Any]:
         """The summary as a JSON-ready dict."""
         return asdict(self)
@@ -634,7 +644,7 @@ def summary_text(s: Summary) -> str:
     flags_text = "; " + ", ".join(flags) if flags else ""
     return (
         f"expected points lost {s.points_lost:.1f} ± {s.points_lost_stderr:.1f} over {s.decisions} "
-        f"decision{'s' if s.decisions != 1 else ''}; accuracy {s.accuracy:.0f}%{flags_text}"
+        f"decision{'s' if s.decisions != 1 else ''}; accuracy {s.accuracy_percent}%{flags_text}"
     )
 
 
