@@ -150,13 +150,15 @@ def test_bot_workers_moves_show_in_every_processes_metrics(url: str, pair: list[
             return {by: m.get(("hearts_service_moves_total", (("by", by),)), 0.0) for by in ("person", "bot")}
 
         def settled() -> bool:
-            """Both processes count what the log holds, and the log did not grow meanwhile (a
-            bot's move may still be on its way until it is Pat's turn)."""
+            """Both processes count what the log holds, and the log did not grow meanwhile."""
             before = logged()
             return all(counted(s) == before for s in pair) and logged() == before
 
-        deadline = time.monotonic() + 30
-        while not settled() and time.monotonic() < deadline:
+        # The bots go on until it is Pat's turn: settled for a whole second means they are done
+        # (a check that holds once may fall between two of their moves).
+        deadline, calm_since = time.monotonic() + 30, None
+        while time.monotonic() < deadline and (calm_since is None or time.monotonic() - calm_since < 1):
+            calm_since = (calm_since or time.monotonic()) if settled() else None
             time.sleep(0.1)
         want = logged()
         assert want["bot"] >= 12 and settled(), ([counted(s) for s in pair], want)
