@@ -230,7 +230,7 @@ def test_search_scores_are_the_same(model: str) -> None:
     """``play_scores`` and ``pass_scores`` of the search, compiled and pure, on decisions of
     games with random rules: the same scores for every candidate and sample, and the bot's
     ``Random`` in the same state."""
-    rng = random.Random(hash(model) % 1000)
+    rng = random.Random(sum(map(ord, model)))  # not hash(): it differs between runs
     checked = 0
     for g in range(4):
         rules = any_rules(rng) if g else Rules()
