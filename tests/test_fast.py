@@ -247,6 +247,28 @@ def test_search_scores_are_the_same(model: str) -> None:
     assert checked > 40
 
 
+@pytest.mark.parametrize("model", ["careful", "random"])
+def test_tree_search_is_the_same(model: str) -> None:
+    """The information-set tree search (``tree=1``), compiled and pure, on play decisions of
+    games with random rules and 3–6 players: the same visits of every card, and the bot's
+    ``Random`` in the same state; the most visited card is legal."""
+    rng = random.Random(sum(map(ord, model)) + 1)
+    checked = 0
+    for g in range(5):
+        rules = any_rules(rng) if g else Rules()
+        for i, view in enumerate(decision_views(rules, rng.randrange(1000), every=3)):
+            if view.must_pass:
+                continue
+            twin = SearchBot(seed=i, model=model, iterations=150, tree=True)
+            pure = SearchBot(seed=i, model=model, iterations=150, tree=True, fast=False)
+            visits = twin.tree_visits(view, 150)
+            assert visits == pure.tree_visits(view, 150)
+            assert twin.rng.getstate() == pure.rng.getstate()
+            assert sum(visits) == 150 and not any(visits[c] for c in range(52) if not view.legal.mask >> c & 1)
+            checked += 1
+    assert checked > 40
+
+
 @pytest.mark.parametrize("spec", ["search:iterations=300", "search:iterations=200,model=adaptive,margin=1"])
 def test_search_decisions_are_the_same(spec: str) -> None:
     """Whole decisions (``act``: the raced pass, the plays, the margin), compiled and pure: the

@@ -190,6 +190,30 @@ def pass_block(
     return block
 
 
+def tree_visits(
+    rng: random.Random,
+    deal: Deal,
+    trick: Sequence[int],
+    leader: int,
+    won: Sequence[int],
+    tricks_won: Sequence[int],
+    tricks_left: int,
+    first: bool,
+    broken: bool,
+    rules: Rules,
+    scores_before: Sequence[int],
+    policies: Sequence[int],
+    shoot_from: int,
+    iterations: int,
+    explore: float,
+) -> list[int]:
+    """:meth:`hearts.bots.search.SearchBot.tree_visits`, compiled: the same visits from the same random
+    numbers."""
+    visits: list[int] = _module().tree_visits(rng, deal, trick, leader, won, tricks_won, tricks_left, first, broken,
+                                              rules, scores_before, policies, shoot_from, iterations, explore)
+    return visits
+
+
 __all__ = [
     "GREEDY",
     "RANDOM",
@@ -201,4 +225,5 @@ __all__ = [
     "play_block",
     "play_out",
     "random_rounds",
+    "tree_visits",
 ]

@@ -34,12 +34,25 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
-from hearts.cards import CLUBS_MASK, HEARTS, HEARTS_MASK, JD, POINTS_MASK, QS, QS_MASK, SPADES, SUIT_MASKS
+from hearts.cards import (
+    CARDS,
+    CLUBS_MASK,
+    HEARTS,
+    HEARTS_MASK,
+    JD,
+    POINTS_MASK,
+    QS,
+    QS_MASK,
+    SPADES,
+    SUIT_MASKS,
+)
 from hearts.fast import GREEDY, RANDOM, Deal
 from hearts.mechanics import LegalConfig, score_round
 from hearts.rules import Rules
 
 Ints = npt.NDArray[np.int64]
+_DECK = len(CARDS)
+"""The number of card ids (52)."""
 
 try:
     numba.njit(cache=True)(lambda: 0)
@@ -873,6 +886,111 @@ def _pass_block(mt, samples, alive, candidates, deal_hands, deal_pool, need, voi
             out[a, k] = scores[me]
 
 
+@_jit("void(A, i8, A, A, A, A, i8, A, i8, i8, A, A, i8, b1, b1, A, A, i8, i8, i8, A3, f8, A)")
+def _tree_search(mt, iterations, deal_hands, deal_pool, need, voids, me, trick, length0, leader0, won0,
+                 tricks_won0, tricks_left0, first0, broken0, cfg, policies, shoot_from, jack, no_tricks, moons,
+                 explore, out):
+    """``hearts.bots.search.SearchBot.tree_visits``: ``out[card]`` is the visits of the root's play ``card``."""
+    n = len(won0)
+    cap = iterations + 1
+    card_of = np.full(cap, -1, dtype=np.int64)
+    mover = np.full(cap, -1, dtype=np.int64)
+    child = np.full(cap, -1, dtype=np.int64)
+    sibling = np.full(cap, -1, dtype=np.int64)
+    visits = np.zeros(cap, dtype=np.float64)
+    avail = np.zeros(cap, dtype=np.float64)
+    reward = np.zeros(cap, dtype=np.float64)
+    nodes = 1
+    hands = np.zeros(n, dtype=np.int64)
+    pool = np.zeros(len(deal_pool), dtype=np.int64)
+    scratch = np.zeros(len(deal_pool), dtype=np.int64)
+    left = np.zeros(n, dtype=np.int64)
+    w = np.zeros(n, dtype=np.int64)
+    tw = np.zeros(n, dtype=np.int64)
+    t = np.zeros(n, dtype=np.int64)
+    scores = np.zeros(n, dtype=np.int64)
+    seeded = np.zeros(_N + 1, dtype=np.int64)
+    path = np.zeros(_DECK + 1, dtype=np.int64)
+    queen_breaks = cfg[_QUEEN_BREAKS] != 0
+    for _ in range(iterations):
+        _sample_hidden(mt, deal_hands, deal_pool, need, voids, False, me, hands, pool, left, scratch)
+        _copy(w, won0, n)
+        _copy(tw, tricks_won0, n)
+        _copy(t, trick, length0)
+        length = length0
+        leader = leader0
+        tricks_left = tricks_left0
+        first = first0
+        broken = broken0
+        node = 0
+        depth = 0
+        untried = 0
+        while tricks_left:
+            seat = (leader + length) % n
+            mask = _legal_mask(hands[seat], t[0] & 3 if length else -1, first, broken, cfg)
+            tried = 0
+            c = child[node]
+            while c >= 0:
+                if mask >> card_of[c] & 1:
+                    avail[c] += 1.0
+                    tried |= 1 << card_of[c]
+                c = sibling[c]
+            untried = mask & ~tried
+            if untried:
+                card = _nth_card(untried, int(_random(mt) * _ctpop(untried)))
+                card_of[nodes] = card
+                mover[nodes] = seat
+                sibling[nodes] = child[node]
+                child[node] = nodes
+                avail[nodes] = 1.0
+                node = nodes
+                nodes += 1
+            else:
+                best = -1
+                best_value = -1e300
+                c = child[node]
+                while c >= 0:
+                    if mask >> card_of[c] & 1:
+                        value = -reward[c] / visits[c] + explore * math.sqrt(math.log(avail[c]) / visits[c])
+                        if value > best_value:
+                            best_value = value
+                            best = c
+                    c = sibling[c]
+                node = best
+                card = card_of[node]
+            path[depth] = node
+            depth += 1
+            hands[seat] ^= 1 << card
+            t[length] = card
+            length += 1
+            if card & 3 == HEARTS:
+                broken = True
+            elif card == QS:
+                broken = broken or queen_breaks
+            if length == n:
+                winner = (leader + _trick_winner_offset(t, length)) % n
+                for i in range(length):
+                    w[winner] |= 1 << t[i]
+                tw[winner] += 1
+                length = 0
+                leader = winner
+                first = False
+                tricks_left -= 1
+            if untried:
+                break
+        if tricks_left:
+            _seed_from_random(seeded, _random_bits(mt))
+            _play_out(hands, leader, t, length, broken, first, w, tw, tricks_left, cfg, seeded, policies, shoot_from)
+        _score_round(w, tw, jack, no_tricks, moons, scores)
+        for i in range(depth):
+            visits[path[i]] += 1.0
+            reward[path[i]] += scores[mover[path[i]]] / 26.0
+    c = child[0]
+    while c >= 0:
+        out[card_of[c]] = int(visits[c])
+        c = sibling[c]
+
+
 @_jit("void(i8, A, F)")
 def _stream_check(bits, cards, draws):
     """``Random(bits / 2**53)``: shuffle ``cards``, then fill ``draws`` with ``random()``."""
@@ -1001,3 +1119,21 @@ def pass_block(rng: random.Random, deal: Deal, candidates: Sequence[int], rules:
             1 << rules.lowest_club, rules.hand_size, config_array(LegalConfig(rules)), _ints(policies), shoot_from,
             scoring.jack, scoring.no_tricks, scoring.moons)
     return Block(_pass_block, rng, candidates, args)
+
+
+def tree_visits(rng: random.Random, deal: Deal, trick: Sequence[int], leader: int, won: Sequence[int],
+                tricks_won: Sequence[int], tricks_left: int, first: bool, broken: bool, rules: Rules,
+                scores_before: Sequence[int], policies: Sequence[int], shoot_from: int, iterations: int,
+                explore: float) -> list[int]:
+    """:func:`hearts.fast.tree_visits`."""
+    t = np.zeros(rules.players, dtype=np.int64)
+    t[: len(trick)] = trick
+    scoring = Scoring(rules, scores_before)
+    out = np.zeros(_DECK, dtype=np.int64)
+    mt = state_array(rng)
+    _tree_search(mt, iterations, *_deal_args(deal), deal.seat, t, len(trick), leader, _ints(won), _ints(tricks_won),
+                 tricks_left, first, broken, config_array(LegalConfig(rules)), _ints(policies), shoot_from,
+                 scoring.jack, scoring.no_tricks, scoring.moons, float(explore), out)
+    set_state(rng, mt)
+    visits: list[int] = out.tolist()
+    return visits
