@@ -23,6 +23,7 @@ import pytest
 from hearts import PRESETS, Card, CardSet, Game, Rules, record
 from hearts.actions import Action, Moon, Pass, Play
 from hearts.bots import make_bot
+from hearts.bots.registry import LEVELS
 from hearts.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from hearts.cli import build_parser, main
 from hearts.cli.common import build_rules
@@ -879,7 +880,7 @@ def test_one_default_level_at_both_tables_and_levels_by_name() -> None:
     session = make_session(build_parser().parse_args(["tui", "--seed", "1"]))
     assert session.specs == [DEFAULT_LEVEL] * 3
     _, out, _, _ = run_main(
-        ["play", "--seed", "1", "--bots", "hard", "search:iterations=8000", "heuristic"], limit=0
+        ["play", "--seed", "1", "--bots", "hard", LEVELS["expert"], "heuristic"], limit=0
     )
     assert "Seats, clockwise: You (South), West (hard), North (expert), East (medium)" in out
 
