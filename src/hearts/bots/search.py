@@ -233,11 +233,7 @@ class SearchBot(Bot):
         me, n = view.seat, view.players
         cfg = self._config(view.rules)
         deal = HiddenDeal.of(view)
-        trick = [int(c) for c in view.trick.cards]
-        won = [view.won(s).mask for s in range(n)]
-        tricks_won = list(view.tricks_won)
-        tricks_left = view.rules.hand_size - len(view.tricks)
-        first = not view.tricks
+        trick, won, tricks_won, tricks_left, first = _position(view)
         rollout = self._rollout(view)
         rng = self.rng
         if self.compiled:
@@ -316,11 +312,7 @@ class SearchBot(Bot):
         me, n = view.seat, view.players
         cfg = self._config(view.rules)
         deal = HiddenDeal.of(view)
-        trick = [int(c) for c in view.trick.cards]
-        won = [view.won(s).mask for s in range(n)]
-        tricks_won = list(view.tricks_won)
-        tricks_left = view.rules.hand_size - len(view.tricks)
-        first = not view.tricks
+        trick, won, tricks_won, tricks_left, first = _position(view)
         rng = self.rng
         rollout = self._rollout(view)
         side: random.Random | None = None
@@ -598,6 +590,15 @@ def mean_stderr(values: Sequence[float]) -> tuple[float, float]:
     mean = sum(values) / k
     var = sum((v - mean) ** 2 for v in values) / (k - 1)
     return mean, (var / k) ** 0.5
+
+
+def _position(view: View) -> tuple[list[int], list[int], list[int], int, bool]:
+    """The position of a play decision as the kernel takes it: the trick in progress (card
+    ids), every seat's won cards (masks) and tricks, the tricks left and whether it is the
+    first trick."""
+    won = [view.won(s).mask for s in range(view.players)]
+    tricks_left = view.rules.hand_size - len(view.tricks)
+    return [int(c) for c in view.trick.cards], won, list(view.tricks_won), tricks_left, not view.tricks
 
 
 def _my_score(won: list[int], tricks_won: list[int], view: View) -> int:
