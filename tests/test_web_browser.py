@@ -77,11 +77,20 @@ def act_by_clicks(page: Any) -> bool:
         page.wait_for_function("() => !window.heartsState.view.must_pass", timeout=TIMEOUT)
         return True
     if v["to_move"] == v["seat"] and v["legal"]:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # only where a page exists
+
+        if page.is_visible("#overlay"):  # a round's summary, shown once its last trick was seen
+            return False
         legal = page.locator("#hand .card.legal")
         assert legal.count() == len(v["legal"])
         assert page.locator("#hand .card.dim").count() == len(v["hand"]) - len(v["legal"])
         card = legal.first.get_attribute("data-card")
-        legal.first.click()
+        try:
+            legal.first.click(timeout=3_000)
+        except PlaywrightTimeout:  # the summary opened meanwhile: the caller closes it first
+            if page.is_visible("#overlay"):
+                return False
+            raise
         # The play is accepted when the card has left the hand, or the round it ended is over and
         # a new hand has been dealt (which may hold the same card again).
         page.wait_for_function(
