@@ -8,6 +8,7 @@ Each test cites the rule whose refusal it checks.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import re
 from collections.abc import Callable, Mapping
@@ -606,6 +607,26 @@ def test_game_apply_is_legal_exactly_when_listed_and_a_refusal_changes_nothing(
             game.apply(action)
         assert re.match(r"R\d", str(ei.value)), str(ei.value)
         assert game_snapshot(game) == before
+
+
+def test_a_refusal_at_a_rounds_last_card_leaves_the_hidden_state_too() -> None:
+    """R1.4, R3: the game takes the next round's shuffle before a round's last play; when
+    that play is refused, the shuffle is put back, so the whole game, its random generator
+    and the next deal included (compared pickled), is as before."""
+    game = Game(seed=12)
+    rng = random.Random(12)
+    while game.round.cards_left > 1:
+        random_step(game, rng)
+    mover = game.to_move
+    assert mover is not None
+    last = next(iter(game.legal_actions(mover)))
+    before = pickle.dumps(game)
+    for refused in (Play((mover + 1) % 4, last.card), Play(mover, "2C"), "no action"):  # type: ignore[arg-type]
+        with pytest.raises(IllegalAction):
+            game.apply(refused)  # type: ignore[arg-type]
+        assert pickle.dumps(game) == before
+    game.apply(last)
+    assert len(game.rounds) == 2 and game.round.cards_left == 52
 
 
 def test_game_refuses_what_is_not_an_action_and_after_the_end() -> None:

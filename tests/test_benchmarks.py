@@ -146,3 +146,17 @@ def test_bot_throughput_compares_the_kernels(capsys: pytest.CaptureFixture[str])
     assert match, last
     fast, pure, ratio = map(float, match.groups())
     assert ratio == pytest.approx(fast / pure, abs=0.1) and ratio > 2
+
+
+def test_engine_rows_play_the_same_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    """``engine.py`` at a tiny size: the per-phase API and the one-action API play the same
+    random rounds (the same mean points, R4), the kernel and its compiled twin theirs, and the
+    last line has the issue's format."""
+    pytest.importorskip("pyspiel")
+    engine = load("engine")
+    assert engine.run_api(30, 5) == engine.run_actions(30, 5)
+    assert engine.main(["--rounds", "20", "--trials", "2"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert any(line.startswith("actions ") for line in out), out
+    assert re.match(r"^api_vs_openspiel=\d+\.\d\d kernel_vs_openspiel=\d+\.\d\d fast_vs_openspiel=(\d+\.\d\d|n/a)$",
+                    out[-1]), out[-1]

@@ -286,6 +286,17 @@ def test_save_and_load_files(tmp_path: Path) -> None:
         load(tmp_path / "missing.json")
 
 
+def test_a_bare_game_is_recorded_with_unnamed_seats_and_anything_else_is_refused() -> None:
+    """R5: ``dumps(game)`` records a game without seats as GameRecord.unnamed does; what is no
+    game, record or round is a RecordError, not an AttributeError."""
+    game = finished_game(seed=8)
+    assert dumps(game) == dumps(GameRecord.unnamed(game))
+    assert [s.name for s in loads(dumps(game)).seats] == ["Seat 0", "Seat 1", "Seat 2", "Seat 3"]  # type: ignore[union-attr]
+    for bad in (None, "a game", game.rules, [game]):
+        with pytest.raises(RecordError, match="a GameRecord, a Game or a Round"):
+            dumps(bad)  # type: ignore[arg-type]
+
+
 # --- version 1 -----------------------------------------------------------------------------
 
 

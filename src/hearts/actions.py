@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from hearts.cards import Card, CardSet
+from hearts.cards import CARDS, Card, CardSet
 from hearts.errors import ActionError, CardParseError
 from hearts.mechanics import MOON_CHOICES, MoonChoice
 
@@ -114,6 +114,14 @@ class Moon:
 
 Action = Pass | Play | Moon
 """Anything a seat can do: :class:`Pass`, :class:`Play` or :class:`Moon`."""
+
+PLAYS: Final[tuple[tuple[Play, ...], ...]] = tuple(tuple(Play(seat, card) for card in CARDS) for seat in range(6))
+"""Every play as one shared value, ``PLAYS[seat][card]`` (seats 0..5, R1.1), so a legal-move
+generator hands out plays without building and checking each again.
+
+>>> PLAYS[2][Card.parse("QS")] == Play(2, "QS")
+True
+"""
 
 
 # --- the JSON codec --------------------------------------------------------------------------

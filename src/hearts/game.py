@@ -144,9 +144,19 @@ class Game:
         if self.winners is not None:
             raise GameOver("the game is over", rule="R5.1", seat=getattr(action, "seat", None), cards="act")
         r = self.round
-        if r.cards_left <= 1:
-            self._prefetch_deal()  # taken before the round ends, so its end cannot fail
-        r.apply(action)
+        if r.cards_left <= 1 and self._next_deal is None:
+            # Take the next deal before the round ends, so its end cannot fail; a refused
+            # action puts the shuffle back, so it changes nothing, hidden state included.
+            rng_state = self._rng.getstate()
+            self._prefetch_deal()
+            try:
+                r.apply(action)
+            except Exception:
+                self._rng.setstate(rng_state)
+                self._next_deal = None
+                raise
+        else:
+            r.apply(action)
         self._history.append(action)
         if r.is_over:
             self._score_round()

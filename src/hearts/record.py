@@ -147,12 +147,25 @@ def round_actions(r: Round) -> list[Action]:
     return out
 
 
-def dumps(source: GameRecord | Round) -> str:
+def dumps(source: GameRecord | Game | Round) -> str:
     """A record as JSON text: one key a line, one action a line (in the actions' codec).
 
-    The text is a function of the game alone, so save → load → save gives the same bytes.
+    The text is a function of the game alone, so save → load → save gives the same bytes. A
+    bare :class:`Game` is recorded with seats called ``Seat 0`` … (:meth:`GameRecord.unnamed`).
+
+    >>> dumps("a game")
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RecordError: a record is made of a GameRecord, a Game or a Round, not 'a game'
     """
-    data = game_to_dict(source) if isinstance(source, GameRecord) else round_to_dict(source)
+    if isinstance(source, Game):
+        source = GameRecord.unnamed(source)
+    if isinstance(source, GameRecord):
+        data = game_to_dict(source)
+    elif isinstance(source, Round):
+        data = round_to_dict(source)
+    else:
+        raise RecordError(f"a record is made of a GameRecord, a Game or a Round, not {source!r:.60}")
     lines = []
     for key, value in data.items():
         if key == "actions":
@@ -164,7 +177,7 @@ def dumps(source: GameRecord | Round) -> str:
     return "{\n" + ",\n".join(lines) + "\n}"
 
 
-def save(source: GameRecord | Round, path: str | Path) -> None:
+def save(source: GameRecord | Game | Round, path: str | Path) -> None:
     """Write a record to a file (UTF-8 JSON)."""
     Path(path).write_text(dumps(source) + "\n", encoding="utf-8")
 

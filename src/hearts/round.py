@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from hearts.actions import Action, Moon, Pass, Play
+from hearts.actions import PLAYS, Action, Moon, Pass, Play
 from hearts.cards import (
     CARDS,
     HEARTS,
@@ -37,6 +37,7 @@ from hearts.cards import (
     SUIT_NAMES,
     Card,
     CardSet,
+    cards_of,
     mask_of,
     mask_points,
 )
@@ -506,7 +507,7 @@ class Round:
     # --- internals -------------------------------------------------------------------------
 
     def _seat(self, seat: int) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+        if type(seat) is not int or not 0 <= seat < self.players:  # bool and other int types too
             raise IllegalPlay(f"there is no seat {seat!r}", rule="R1.4", seat=None, cards="act")
         return seat
 
@@ -616,20 +617,22 @@ class LegalActions:
 
     def __iter__(self) -> Iterator[Action]:
         r, seat = self._round, self.seat
-        if r.phase is _PLAYING and r.to_move == seat:
-            for card in CardSet.from_mask(r._legal_mask()):
-                yield Play(seat, card)
-        elif r.phase is Phase.MOON_CHOICE and r.to_move == seat:
-            for choice in MOON_CHOICES:
-                yield Moon(seat, choice)
-        elif (hand := self._pass_hand()) >= 0:
-            for cards in itertools.combinations(CardSet.from_mask(hand), r.rules.pass_count):
-                yield Pass(seat, CardSet(cards))
+        if r.to_move == seat and r.phase is _PLAYING:
+            plays, legal = PLAYS[seat], r._legal
+            return iter([plays[card] for card in cards_of(legal if legal >= 0 else r._legal_mask())])
+        if r.phase is Phase.MOON_CHOICE and r.to_move == seat:
+            return iter([Moon(seat, choice) for choice in MOON_CHOICES])
+        hand = self._pass_hand()
+        if hand < 0:
+            return iter(())
+        combinations = itertools.combinations(CardSet.from_mask(hand), r.rules.pass_count)
+        return (Pass(seat, CardSet(cards)) for cards in combinations)  # C(13, 3) = 286: lazily
 
     def __len__(self) -> int:
         r, seat = self._round, self.seat
-        if r.phase is _PLAYING and r.to_move == seat:
-            return r._legal_mask().bit_count()
+        if r.to_move == seat and r.phase is _PLAYING:
+            legal = r._legal
+            return (legal if legal >= 0 else r._legal_mask()).bit_count()
         if r.phase is Phase.MOON_CHOICE and r.to_move == seat:
             return len(MOON_CHOICES)
         hand = self._pass_hand()
