@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
 import sys
@@ -68,3 +69,16 @@ def test_command_parses(command: str) -> None:
     argv = shlex.split(command)[1:]
     parser = arena_parser() if argv[0] == "arena" else build_parser()
     parser.parse_args(argv[1:] if argv[0] == "arena" else argv)
+
+
+def test_the_training_figures_are_what_the_example_prints() -> None:
+    """The README's figures for ``examples/train_policy.py`` are what it prints at its
+    defaults (a seeded run: the same figures on every machine; about 40 s of one core)."""
+    pytest.importorskip("gymnasium")
+    example = README.parent / "examples" / "train_policy.py"
+    done = subprocess.run([sys.executable, str(example)], capture_output=True, text=True, timeout=600, check=True)
+    before = re.search(r"^before: (\d+\.\d\d) ± (\d+\.\d\d)", done.stdout, re.M)
+    after = re.search(r"^after 6000 episodes .*: (\d+\.\d\d) ± (\d+\.\d\d)", done.stdout, re.M)
+    assert before and after, done.stdout
+    claim = f"from {before[1]} ± {before[2]} to {after[1]} ± {after[2]} points per round after 6000 episodes"
+    assert claim in " ".join(research_section().split()), (claim, done.stdout)
