@@ -67,41 +67,49 @@ def wait_seated(page: Any) -> dict[str, Any]:
 
 def act_by_clicks(page: Any) -> bool:
     """If it is this page's turn, pass (three clicks and the button) or play a highlighted card."""
-    st = state(page)
-    v = st["view"]
-    if v["must_pass"]:
-        for card in v["hand"][-v["pass_count"]:]:
-            page.click(f'#hand .card[data-card="{card}"]')
-        assert page.is_enabled("#pass-btn")
-        page.click("#pass-btn")
-        page.wait_for_function("() => !window.heartsState.view.must_pass", timeout=TIMEOUT)
-        return True
-    if v["to_move"] == v["seat"] and v["legal"]:
-        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # only where a page exists
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # only where a page exists
 
-        if page.is_visible("#overlay"):  # a round's summary, shown once its last trick was seen
-            return False
-        legal = page.locator("#hand .card.legal")
-        assert legal.count() == len(v["legal"])
-        assert page.locator("#hand .card.dim").count() == len(v["hand"]) - len(v["legal"])
-        card = legal.first.get_attribute("data-card")
+    def click(selector: str) -> bool:
+        """Click unless a round's summary (shown once its last trick was seen, maybe just now)
+        covers the table: then the caller closes it first."""
         try:
-            legal.first.click(timeout=3_000)
-        except PlaywrightTimeout:  # the summary opened meanwhile: the caller closes it first
+            page.click(selector, timeout=3_000)
+        except PlaywrightTimeout:
             if page.is_visible("#overlay"):
                 return False
             raise
-        # The play is accepted when the card has left the hand, or the round it ended is over and
-        # a new hand has been dealt (which may hold the same card again).
-        page.wait_for_function(
-            f"() => window.heartsState.view.round_number !== {v['round_number']}"
-            f" || !window.heartsState.view.hand.includes('{card}')",
-            timeout=TIMEOUT,
-        )
-        after = state(page)["view"]
-        assert after["round_number"] != v["round_number"] or card not in after["hand"]
         return True
-    return False
+
+    st = state(page)
+    v = st["view"]
+    if page.is_visible("#overlay") or not (v["must_pass"] or (v["to_move"] == v["seat"] and v["legal"])):
+        return False
+    if v["must_pass"]:
+        for card in v["hand"][-v["pass_count"]:]:
+            selector = f'#hand .card[data-card="{card}"]'
+            if page.get_attribute(selector, "aria-pressed") != "true" and not click(selector):
+                return False  # chosen cards stay chosen: the next call picks the same ones
+        assert page.is_enabled("#pass-btn")
+        if not click("#pass-btn"):
+            return False
+        page.wait_for_function("() => !window.heartsState.view.must_pass", timeout=TIMEOUT)
+        return True
+    legal = page.locator("#hand .card.legal")
+    assert legal.count() == len(v["legal"])
+    assert page.locator("#hand .card.dim").count() == len(v["hand"]) - len(v["legal"])
+    card = legal.first.get_attribute("data-card")
+    if not click(f'#hand .card[data-card="{card}"]'):
+        return False
+    # The play is accepted when the card has left the hand, or the round it ended is over and
+    # a new hand has been dealt (which may hold the same card again).
+    page.wait_for_function(
+        f"() => window.heartsState.view.round_number !== {v['round_number']}"
+        f" || !window.heartsState.view.hand.includes('{card}')",
+        timeout=TIMEOUT,
+    )
+    after = state(page)["view"]
+    assert after["round_number"] != v["round_number"] or card not in after["hand"]
+    return True
 
 
 def play_by_clicks(page: Any, done: Callable[[], bool], actions: int | None = None, timeout: float = 180) -> int:

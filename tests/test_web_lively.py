@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 import test_web_browser
 from test_server_support import ServerProcess, create_table, http
-from test_web_browser import ARTIFACTS, TIMEOUT, act_by_clicks, state, wait_seated, watch_console
+from test_web_browser import ARTIFACTS, TIMEOUT, play_by_clicks, state, wait_seated, watch_console
 
 from hearts.cards import Card
 from hearts.record import GameRecord, from_dict
@@ -335,7 +335,7 @@ def test_the_trick_captions_are_whole_on_a_phone(server: ServerProcess, browser:
             break
         if len(seen) >= 2:
             shot(page, "table_phone")
-        act_by_clicks(page)
+        play_by_clicks(page, lambda: False, actions=1)  # closes a round's summary first
     assert seen == {"you", *names}
     page.click("#settings-btn")
     shot(page, "settings_phone")
