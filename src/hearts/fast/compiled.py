@@ -22,6 +22,7 @@ Arrays of card masks are int64 (52 bits), one entry per seat; tricks are int64 a
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -76,13 +77,16 @@ _TYPES = {
 int64 (``A``, ``A2``, ``A3``) and of doubles (``F``)."""
 
 
-def _jit(signature: str) -> Callable[[Callable[..., Any]], Any]:
+def _jit(signature: str, inline: bool = False) -> Callable[[Callable[..., Any]], Any]:
     """Compile a function for its one ``signature`` (``"i8(A, b1)"``, see :data:`_TYPES`), when
-    the module loads: one machine-code version of each, whatever its callers pass."""
+    the module loads: one machine-code version of each, whatever its callers pass. ``inline``:
+    compiled into each caller (numba's ``forceinline``) rather than called, for the few-line
+    helpers run for every card or random number; a call between compiled functions costs more
+    than such a helper (random rounds took twice as long)."""
     result, _, args = signature.partition("(")
     arg_types = [_TYPES[a.strip()] for a in args.rstrip(")").split(",") if a.strip()]
     sig = (types.void if result == "void" else _TYPES[result])(*arg_types)
-    compile_: Callable[[Callable[..., Any]], Any] = numba.njit(sig, cache=CACHED)
+    compile_: Callable[[Callable[..., Any]], Any] = numba.njit(sig, cache=CACHED, forceinline=inline)
     return compile_
 
 
@@ -118,7 +122,7 @@ def _twist(mt):
     mt[_INDEX] = 0
 
 
-@_jit("i8(A)")
+@_jit("i8(A)", inline=True)
 def _genrand(mt):
     """``genrand_uint32``: the next 32 random bits."""
     i = mt[_INDEX]
@@ -133,7 +137,7 @@ def _genrand(mt):
     return y ^ (y >> 18)
 
 
-@_jit("i8(A)")
+@_jit("i8(A)", inline=True)
 def _random_bits(mt):
     """``Random.random()`` times 2**53: the 53-bit integer behind the next double."""
     a = _genrand(mt) >> 5
@@ -141,7 +145,7 @@ def _random_bits(mt):
     return a * 67108864 + b
 
 
-@_jit("f8(A)")
+@_jit("f8(A)", inline=True)
 def _random(mt):
     """``Random.random()``."""
     return _random_bits(mt) * (1.0 / 9007199254740992.0)
@@ -209,7 +213,7 @@ def _top(mask):
     return 63 - leading_zeros(mask)
 
 
-@_jit("i8(i8, i8)")
+@_jit("i8(i8, i8)", inline=True)
 def _nth_card(mask, k):
     """:func:`hearts.kernel.nth_card`."""
     while k:
@@ -254,7 +258,7 @@ def config_array(cfg: LegalConfig) -> Ints:
     return np.array([int(getattr(cfg, name)) for name in CONFIG_FIELDS], dtype=np.int64)
 
 
-@_jit("i8(i8, i8, b1, b1, A)")
+@_jit("i8(i8, i8, b1, b1, A)", inline=True)
 def _legal_mask(hand, led, first, broken, cfg):
     """:func:`hearts.mechanics.legal_mask`."""
     if led >= 0:
@@ -289,7 +293,7 @@ def _legal_mask(hand, led, first, broken, cfg):
     return hand
 
 
-@_jit("i8(A, i8)")
+@_jit("i8(A, i8)", inline=True)
 def _trick_winner_offset(trick, length):
     """:func:`hearts.mechanics.trick_winner_offset` of ``trick[:length]``."""
     best = trick[0]
@@ -303,7 +307,7 @@ def _trick_winner_offset(trick, length):
     return at
 
 
-@_jit("i8(i8)")
+@_jit("i8(i8)", inline=True)
 def _points(mask):
     """:func:`hearts.cards.mask_points`."""
     return _ctpop(mask & HEARTS_MASK) + (13 if mask & QS_MASK else 0)
@@ -327,6 +331,12 @@ class Scoring:
                 won[shooter] = POINTS_MASK
                 won[holder] |= 1 << JD
                 self.moons[shooter, holder] = score_round(won, [1] * n, rules, scores_before, "add").scores
+
+
+@functools.lru_cache(maxsize=256)
+def scoring_of(rules: Rules, scores_before: tuple[int, ...]) -> Scoring:
+    """The :class:`Scoring` of ``rules`` and ``scores_before``, made once (its arrays are only read)."""
+    return Scoring(rules, scores_before)
 
 
 @_jit("void(A, A, i8, i8, A3, A)")
@@ -1053,15 +1063,16 @@ def play_out(hands: list[int], leader: int, trick: list[int], broken: bool, firs
 
 def random_rounds(rules: Rules, rng: random.Random, rounds: int, first_round: int) -> list[tuple[int, ...]]:
     """:func:`hearts.fast.random_rounds`."""
-    scoring = Scoring(rules, (0,) * rules.players)
+    scoring = scoring_of(rules, (0,) * rules.players)
     out = np.zeros((rounds, rules.players), dtype=np.int64)
     deck = np.array([c for c in range(52) if rules.deck_mask >> c & 1], dtype=np.int64)
-    offsets = np.array([rules.pass_offset(first_round + i) for i in range(rounds)], dtype=np.int64)
+    cycle = [rules.pass_offset(first_round + i) for i in range(max(1, len(rules.pass_offsets)))]
+    offsets = np.resize(np.array(cycle, dtype=np.int64), rounds)  # the cycle repeated
     mt = state_array(rng)
     _random_rounds(mt, deck, offsets, rules.pass_count, rules.hand_size, 1 << rules.lowest_club,
                    config_array(LegalConfig(rules)), scoring.jack, scoring.no_tricks, scoring.moons, out)
     set_state(rng, mt)
-    return [tuple(row) for row in out.tolist()]
+    return list(map(tuple, out.tolist()))
 
 
 class Block:
@@ -1101,7 +1112,7 @@ def play_block(rng: random.Random, deal: Deal, moves: Sequence[int], trick: Sequ
     n = rules.players
     t = np.zeros(n, dtype=np.int64)
     t[: len(trick)] = trick
-    scoring = Scoring(rules, scores_before)
+    scoring = scoring_of(rules, tuple(scores_before))
     side_mt = state_array(side) if side is not None else np.zeros(0, dtype=np.int64)
     odds_array = np.array([math.nan if o is None else o for o in odds], dtype=np.float64)
     args = (*_deal_args(deal), deal.plain, deal.seat, t, len(trick), leader, _ints(won), _ints(tricks_won),
@@ -1114,7 +1125,7 @@ def play_block(rng: random.Random, deal: Deal, moves: Sequence[int], trick: Sequ
 def pass_block(rng: random.Random, deal: Deal, candidates: Sequence[int], rules: Rules, round_number: int,
                to: int, scores_before: Sequence[int], policies: Sequence[int], shoot_from: int) -> Block:
     """:func:`hearts.fast.pass_block`."""
-    scoring = Scoring(rules, scores_before)
+    scoring = scoring_of(rules, tuple(scores_before))
     args = (*_deal_args(deal), deal.seat, rules.pass_count, rules.pass_offset(round_number), to,
             1 << rules.lowest_club, rules.hand_size, config_array(LegalConfig(rules)), _ints(policies), shoot_from,
             scoring.jack, scoring.no_tricks, scoring.moons)
@@ -1128,7 +1139,7 @@ def tree_visits(rng: random.Random, deal: Deal, trick: Sequence[int], leader: in
     """:func:`hearts.fast.tree_visits`."""
     t = np.zeros(rules.players, dtype=np.int64)
     t[: len(trick)] = trick
-    scoring = Scoring(rules, scores_before)
+    scoring = scoring_of(rules, tuple(scores_before))
     out = np.zeros(_DECK, dtype=np.int64)
     mt = state_array(rng)
     _tree_search(mt, iterations, *_deal_args(deal), deal.seat, t, len(trick), leader, _ints(won), _ints(tricks_won),
