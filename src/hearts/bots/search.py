@@ -50,8 +50,8 @@ Options (``search:key=value,...`` as a spec, or keyword arguments):
     seat are then searched too, in one tree shared by the samples, and the rollouts start
     below it. ``iterations`` is its budget (one sample and one rollout each); ``explore`` its
     UCB exploration constant (default 0.3). The pass is chosen as without it. The level
-    ``expert`` is ``search:iterations=5000,tree=1``: measured head to head against ``hard``,
-    about half a point per round better (``docs/bots.md``).
+    ``expert`` is ``search:iterations=20000,tree=1``: measured head to head against ``hard``,
+    about 0.4 points per round better (``docs/bots.md``).
 ``fast``
     1 (the default): the samples are drawn and rolled out by the kernel's compiled twin
     (:mod:`hearts.fast`, the ``fast`` extra) when numba is installed, some seventeen times
