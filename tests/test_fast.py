@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -225,6 +226,15 @@ def decision_views(rules: Rules, seed: int, every: int) -> list[View]:
     return views
 
 
+def views_of_games(rng: random.Random, games: int, every: int) -> Iterator[tuple[Rules, int, View]]:
+    """:func:`decision_views` of ``games`` games (the standard rules first, then random ones
+    drawn from ``rng``), each with its rules and its index in its game."""
+    for g in range(games):
+        rules = any_rules(rng) if g else Rules()
+        for i, view in enumerate(decision_views(rules, rng.randrange(1000), every)):
+            yield rules, i, view
+
+
 @pytest.mark.parametrize("model", ["careful", "random", "adaptive"])
 def test_search_scores_are_the_same(model: str) -> None:
     """``play_scores`` and ``pass_scores`` of the search, compiled and pure, on decisions of
@@ -232,18 +242,16 @@ def test_search_scores_are_the_same(model: str) -> None:
     ``Random`` in the same state."""
     rng = random.Random(sum(map(ord, model)))  # not hash(): it differs between runs
     checked = 0
-    for g in range(4):
-        rules = any_rules(rng) if g else Rules()
-        for i, view in enumerate(decision_views(rules, rng.randrange(1000), every=3)):
-            twin, pure = SearchBot(seed=i, model=model), SearchBot(seed=i, model=model, fast=False)
-            assert twin.compiled and not pure.compiled
-            if view.must_pass:
-                passes = pass_candidates(view.hand.mask, rules.pass_count, 5)
-                assert twin.pass_scores(view, passes, 12) == pure.pass_scores(view, passes, 12)
-            else:
-                assert twin.play_scores(view, 12) == pure.play_scores(view, 12)
-            assert twin.rng.getstate() == pure.rng.getstate()
-            checked += 1
+    for rules, i, view in views_of_games(rng, 4, every=3):
+        twin, pure = SearchBot(seed=i, model=model), SearchBot(seed=i, model=model, fast=False)
+        assert twin.compiled and not pure.compiled
+        if view.must_pass:
+            passes = pass_candidates(view.hand.mask, rules.pass_count, 5)
+            assert twin.pass_scores(view, passes, 12) == pure.pass_scores(view, passes, 12)
+        else:
+            assert twin.play_scores(view, 12) == pure.play_scores(view, 12)
+        assert twin.rng.getstate() == pure.rng.getstate()
+        checked += 1
     assert checked > 40
 
 
@@ -254,18 +262,16 @@ def test_tree_search_is_the_same(model: str) -> None:
     ``Random`` in the same state; the most visited card is legal."""
     rng = random.Random(sum(map(ord, model)) + 1)
     checked = 0
-    for g in range(5):
-        rules = any_rules(rng) if g else Rules()
-        for i, view in enumerate(decision_views(rules, rng.randrange(1000), every=3)):
-            if view.must_pass:
-                continue
-            twin = SearchBot(seed=i, model=model, iterations=150, tree=True)
-            pure = SearchBot(seed=i, model=model, iterations=150, tree=True, fast=False)
-            visits = twin.tree_visits(view, 150)
-            assert visits == pure.tree_visits(view, 150)
-            assert twin.rng.getstate() == pure.rng.getstate()
-            assert sum(visits) == 150 and not any(visits[c] for c in range(52) if not view.legal.mask >> c & 1)
-            checked += 1
+    for _, i, view in views_of_games(rng, 5, every=3):
+        if view.must_pass:
+            continue
+        twin = SearchBot(seed=i, model=model, iterations=150, tree=True)
+        pure = SearchBot(seed=i, model=model, iterations=150, tree=True, fast=False)
+        visits = twin.tree_visits(view, 150)
+        assert visits == pure.tree_visits(view, 150)
+        assert twin.rng.getstate() == pure.rng.getstate()
+        assert sum(visits) == 150 and not any(visits[c] for c in range(52) if not view.legal.mask >> c & 1)
+        checked += 1
     assert checked > 40
 
 
@@ -341,32 +347,29 @@ def test_inference_likelihoods_are_the_same() -> None:
 
     rng = random.Random(17)
     checked = 0
-    for g in range(4):
-        rules = any_rules(rng) if g else Rules()
-        cfg = LegalConfig(rules)
-        n = rules.players
-        for view in decision_views(rules, rng.randrange(1000), every=2):
-            if view.must_pass:
-                continue
-            plays = [int(c) for t in view.tricks for c in t.cards] + [int(c) for c in view.trick.cards]
-            leaders = [t.leader for t in view.tricks] + [view.trick.leader]
-            deal = HiddenDeal.of(view)
-            for _ in range(3):
-                world = deal.sample(rng)
-                noise = rng.choice([0.1, 0.3, 0.9])
-                expected = play_likelihood(world, plays, leaders, view.seat, cfg, noise)
-                got = compiled._play_likelihood(np.array(world, dtype=np.int64), np.array(plays, dtype=np.int64),
-                                                np.array(leaders, dtype=np.int64), view.seat,
-                                                compiled.config_array(cfg), noise, np.zeros(n, dtype=np.int64),
-                                                np.zeros(n, dtype=np.int64))
-                assert got == expected
-                hand, received = world[(view.seat + 1) % n], world[view.seat] & -world[view.seat]
-                assert compiled._pass_likelihood(hand | received, received, 3, 6, noise) == pass_likelihood(
-                    hand | received, received, 3, 6, noise)
-                weights = [rng.random() for _ in range(5)]
-                x = rng.random()
-                assert compiled._weighted_index(np.array(weights), x) == weighted_index(weights, x)
-                checked += 1
+    for rules, _, view in views_of_games(rng, 4, every=2):
+        if view.must_pass:
+            continue
+        cfg, n = LegalConfig(rules), rules.players
+        plays = [int(c) for t in view.tricks for c in t.cards] + [int(c) for c in view.trick.cards]
+        leaders = [t.leader for t in view.tricks] + [view.trick.leader]
+        deal = HiddenDeal.of(view)
+        for _ in range(3):
+            world = deal.sample(rng)
+            noise = rng.choice([0.1, 0.3, 0.9])
+            expected = play_likelihood(world, plays, leaders, view.seat, cfg, noise)
+            got = compiled._play_likelihood(np.array(world, dtype=np.int64), np.array(plays, dtype=np.int64),
+                                            np.array(leaders, dtype=np.int64), view.seat,
+                                            compiled.config_array(cfg), noise, np.zeros(n, dtype=np.int64),
+                                            np.zeros(n, dtype=np.int64))
+            assert got == expected
+            hand, received = world[(view.seat + 1) % n], world[view.seat] & -world[view.seat]
+            assert compiled._pass_likelihood(hand | received, received, 3, 6, noise) == pass_likelihood(
+                hand | received, received, 3, 6, noise)
+            weights = [rng.random() for _ in range(5)]
+            x = rng.random()
+            assert compiled._weighted_index(np.array(weights), x) == weighted_index(weights, x)
+            checked += 1
     assert checked > 60
 
 
@@ -376,16 +379,14 @@ def test_search_scores_with_inference_are_the_same() -> None:
     same whole decisions."""
     rng = random.Random(23)
     checked = 0
-    for g in range(3):
-        rules = any_rules(rng) if g else Rules()
-        for i, view in enumerate(decision_views(rules, rng.randrange(1000), every=3)):
-            if view.must_pass:
-                continue
-            twin, pure = SearchBot(seed=i, infer=5, infer_noise=0.4), SearchBot(seed=i, infer=5, infer_noise=0.4,
-                                                                                fast=False)
-            assert twin.play_scores(view, 10) == pure.play_scores(view, 10)
-            assert twin.rng.getstate() == pure.rng.getstate()
-            checked += 1
+    for _, i, view in views_of_games(rng, 3, every=3):
+        if view.must_pass:
+            continue
+        twin, pure = SearchBot(seed=i, infer=5, infer_noise=0.4), SearchBot(seed=i, infer=5, infer_noise=0.4,
+                                                                            fast=False)
+        assert twin.play_scores(view, 10) == pure.play_scores(view, 10)
+        assert twin.rng.getstate() == pure.rng.getstate()
+        checked += 1
     assert checked > 30
     for i, view in enumerate(decision_views(Rules(), 8, every=4)[:16]):
         spec = "search:iterations=300,infer=6"
