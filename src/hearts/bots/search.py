@@ -295,7 +295,7 @@ class SearchBot(Bot):
                 if untried:
                     break
             if left:
-                play_out(hands, leader, t, broken, at_first, w, tw, left, cfg, random.Random(rng.random()), rollout)
+                play_out(hands, leader, t, broken, at_first, w, tw, left, cfg, rng, rollout)
             scores = score_round(w, tw, view.rules, view.scores, "add").scores
             for nd in path:
                 visits[nd] += 1.0
@@ -685,10 +685,11 @@ class HiddenDeal:
             return _shuffle_out(self.hands, pool, self.need, rng)
         n, voids = len(self.need), self.voids
         constrained = any(voids[s] for s in range(n) if s != self.seat)
+        void_seats = [sum(v >> suit & 1 for v in voids) for suit in range(4)]  # per suit, the seats void in it
         for _attempt in range(40):
             rng.shuffle(pool)
             if constrained:  # place the cards fewest seats may hold first
-                pool.sort(key=lambda c: sum(1 for s in range(n) if voids[s] >> (c & 3) & 1))
+                pool.sort(key=lambda c: void_seats[c & 3])
                 pool.reverse()
             left = list(self.need)
             out = list(self.hands)

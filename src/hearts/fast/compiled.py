@@ -667,21 +667,21 @@ def _sample_hidden(mt, deal_hands, deal_pool, need, voids, plain, me, out, pool,
     for s in range(n):
         if voids[s] and s != me:
             constrained = True
+    void_seats = np.zeros(4, dtype=np.int64)  # per suit, the number of seats void in it
+    for s in range(n):
+        for suit in range(4):
+            void_seats[suit] += voids[s] >> suit & 1
     for _attempt in range(40):
         _shuffle(mt, pool, m)
         if constrained:  # a stable sort on the number of seats void in the suit, reversed
             k = 0
-            for v in range(n + 1):
-                for i in range(m):
+            for v in range(n, -1, -1):
+                for i in range(m - 1, -1, -1):
                     c = pool[i]
-                    key = 0
-                    for s in range(n):
-                        key += voids[s] >> (c & 3) & 1
-                    if key == v:
+                    if void_seats[c & 3] == v:
                         scratch[k] = c
                         k += 1
-            for i in range(m):
-                pool[i] = scratch[m - 1 - i]
+            _copy(pool, scratch, m)
         _copy(left, need, n)
         _copy(out, deal_hands, n)
         ok = True
@@ -919,7 +919,6 @@ def _tree_search(mt, iterations, deal_hands, deal_pool, need, voids, me, trick, 
     tw = np.zeros(n, dtype=np.int64)
     t = np.zeros(n, dtype=np.int64)
     scores = np.zeros(n, dtype=np.int64)
-    seeded = np.zeros(_N + 1, dtype=np.int64)
     path = np.zeros(_DECK + 1, dtype=np.int64)
     queen_breaks = cfg[_QUEEN_BREAKS] != 0
     for _ in range(iterations):
@@ -989,8 +988,7 @@ def _tree_search(mt, iterations, deal_hands, deal_pool, need, voids, me, trick, 
             if untried:
                 break
         if tricks_left:
-            _seed_from_random(seeded, _random_bits(mt))
-            _play_out(hands, leader, t, length, broken, first, w, tw, tricks_left, cfg, seeded, policies, shoot_from)
+            _play_out(hands, leader, t, length, broken, first, w, tw, tricks_left, cfg, mt, policies, shoot_from)
         _score_round(w, tw, jack, no_tricks, moons, scores)
         for i in range(depth):
             visits[path[i]] += 1.0
