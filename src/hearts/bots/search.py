@@ -50,8 +50,8 @@ Options (``search:key=value,...`` as a spec, or keyword arguments):
     seat are then searched too, in one tree shared by the samples, and the rollouts start
     below it. ``iterations`` is its budget (one sample and one rollout each); ``explore`` its
     UCB exploration constant (default 0.3). The pass is chosen as without it. The level
-    ``expert`` is ``search:iterations=20000,tree=1``: measured head to head against ``hard``,
-    about 0.4 points per round better (``docs/bots.md``).
+    ``expert`` is ``search:iterations=50000,tree=1``: measured head to head against ``hard``,
+    about half a point per round better (``docs/bots.md``).
 ``fast``
     1 (the default): the samples are drawn and rolled out by the kernel's compiled twin
     (:mod:`hearts.fast`, the ``fast`` extra) when numba is installed, some seventeen times
@@ -220,7 +220,9 @@ class SearchBot(Bot):
         being that seat's own points over 26 and ``available`` the iterations in which the
         card was legal. Each node on the way adds the round's points of the seat that played
         it. So later decisions, this seat's and the others', are searched rather than played by
-        the rollout policy, and no seat's choice depends on cards it cannot see. The compiled
+        the rollout policy, and no seat's choice depends on cards it cannot see. The rollouts
+        draw from the search's own random stream: unlike PIMC's candidates, no two of them need
+        to share one, so none pays for seeding a generator of its own. The compiled
         twin (:func:`hearts.fast.tree_visits`) draws the same random numbers.
 
         >>> from hearts import Round, Rules
