@@ -667,10 +667,10 @@ def _sample_hidden(mt, deal_hands, deal_pool, need, voids, plain, me, out, pool,
     for s in range(n):
         if voids[s] and s != me:
             constrained = True
-    void_seats = np.zeros(4, dtype=np.int64)  # per suit, the number of seats void in it
+    void_seats = 0  # per suit, the number of seats void in it: a byte each (no array made per sample)
     for s in range(n):
         for suit in range(4):
-            void_seats[suit] += voids[s] >> suit & 1
+            void_seats += (voids[s] >> suit & 1) << (8 * suit)
     for _attempt in range(40):
         _shuffle(mt, pool, m)
         if constrained:  # a stable sort on the number of seats void in the suit, reversed
@@ -678,7 +678,7 @@ def _sample_hidden(mt, deal_hands, deal_pool, need, voids, plain, me, out, pool,
             for v in range(n, -1, -1):
                 for i in range(m - 1, -1, -1):
                     c = pool[i]
-                    if void_seats[c & 3] == v:
+                    if void_seats >> (8 * (c & 3)) & 0xFF == v:
                         scratch[k] = c
                         k += 1
             _copy(pool, scratch, m)
