@@ -29,7 +29,7 @@ from hearts.actions import Play
 from hearts.cards import SPADES
 from hearts.errors import HeartsError
 from hearts.record import Seat
-from hearts.review import VERDICTS, ProgressCallback, RoundReview, review_game
+from hearts.review import VERDICTS, ProgressCallback, RoundReview, review_game, tenths
 from hearts.text import Style
 from hearts.tui.app import REVIEW, HeartsApp, HelpScreen, TableScreen
 from hearts.tui.review_screen import COLUMN, FORCED, ReviewScreen, ReviewStopped, verdict_word
@@ -148,12 +148,12 @@ def test_r_on_the_round_summary_reviews_the_round_and_shows_the_planted_blunder(
             assert blunder.verdict == "blunder" and chosen.card > QS > better.card
             mine, best = STYLE.card(chosen.card), STYLE.card(better.card)
             (what,) = [w for v, w in shown if v == "BLUNDER" and w.startswith(f"Trick {blunder.trick + 1} ")]
-            cost = f"cost {blunder.loss:.1f} ± {blunder.loss_stderr:.1f} points"
+            cost = f"cost {tenths(blunder.loss)} ± {tenths(blunder.loss_stderr)} points"
             assert "Q♠" in what and f": {mine} better {best} · {cost}: {best} expected " in what
             summary = want.summary
             assert f"accuracy {summary.accuracy_percent}%" in flat and "1 blunder" in flat
             assert (
-                f"expected points lost {summary.points_lost:.1f} ± {summary.points_lost_stderr:.1f}" in flat
+                f"expected points lost {tenths(summary.points_lost)} ± {tenths(summary.points_lost_stderr)}" in flat
             )
             assert f"Estimates from {BUDGET} sampled deals per decision" in flat
             await dialog_fits(pilot, app)

@@ -22,6 +22,8 @@ from test_server_support import ServerProcess, create_table, http
 from test_web_browser import ARTIFACTS, TIMEOUT, play_by_clicks, state, wait_seated, watch_console
 from test_web_lively import AXE, DESKTOP, PHONE, context, page_of, record, serious
 
+from hearts.review import tenths
+
 browser = test_web_browser.browser  # Debian's chromium
 
 BUDGET = 200
@@ -93,7 +95,7 @@ def test_a_finished_game_is_reviewed_from_the_game_over_dialog_and_opens_in_the_
     assert status == 200 and job["status"] == "done" and 0 < total <= 13 * rounds
     (summary,) = job["review"]["summaries"]
     text = page.inner_text(".review-summary")
-    assert f"{summary['points_lost']:.1f} ± {summary['points_lost_stderr']:.1f} over {total} decisions" in text, text
+    assert f"{tenths(summary['points_lost'])} ± {tenths(summary['points_lost_stderr'])} over {total} decisions" in text, text
     # Whole percent, a half rounded up (5 of 8 decisions is 63%), as every front end shows it.
     assert f"Accuracy: {math.floor(summary['accuracy'] + 0.5)}%" in text, text
     caveat = page.inner_text(".review-caveat")

@@ -47,6 +47,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final, Literal
 
 from hearts.actions import Action, Pass, Play, to_dict
@@ -200,6 +201,17 @@ class Decision:
             "samples": self.samples,
             "options": [o.to_dict() for o in self.options],
         }
+
+
+def tenths(x: float) -> str:
+    """``x`` with one decimal, a half rounded away from zero as the web page's ``toFixed(1)``
+    does (Python's ``f"{x:.1f}"`` rounds an exact half to even), so that every front end
+    shows the same number.
+
+    >>> tenths(8.25), f"{8.25:.1f}", tenths(0.04)
+    ('8.3', '8.2', '0.0')
+    """
+    return str(Decimal(x).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 @dataclass(frozen=True)
@@ -643,7 +655,7 @@ def summary_text(s: Summary) -> str:
     ]
     flags_text = "; " + ", ".join(flags) if flags else ""
     return (
-        f"expected points lost {s.points_lost:.1f} ± {s.points_lost_stderr:.1f} over {s.decisions} "
+        f"expected points lost {tenths(s.points_lost)} ± {tenths(s.points_lost_stderr)} over {s.decisions} "
         f"decision{'s' if s.decisions != 1 else ''}; accuracy {s.accuracy_percent}%{flags_text}"
     )
 

@@ -35,7 +35,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from hearts.actions import Action, Pass, Play
 from hearts.game import Game
-from hearts.review import FLAGGED, Decision, RoundReview, Verdict, summary_text
+from hearts.review import FLAGGED, Decision, RoundReview, Verdict, summary_text, tenths
 from hearts.round import Round, Trick
 from hearts.text import direction_name, points_word, possessive
 from hearts.tui.look import card_text, cards_text
@@ -94,7 +94,7 @@ def cost_text(d: Decision) -> Text:
     return Text.assemble(
         "better ",
         best,
-        f" · cost {d.loss:.1f} ± {d.loss_stderr:.1f} points: ",
+        f" · cost {tenths(d.loss)} ± {tenths(d.loss_stderr)} points: ",
         best,
         f" expected {d.value(d.best).mean:.1f}, ",
         mine,
