@@ -255,18 +255,19 @@ def test_search_scores_are_the_same(model: str) -> None:
     assert checked > 40
 
 
-@pytest.mark.parametrize("model", ["careful", "random"])
-def test_tree_search_is_the_same(model: str) -> None:
-    """The information-set tree search (``tree=1``), compiled and pure, on play decisions of
-    games with random rules and 3–6 players: the same visits of every card, and the bot's
-    ``Random`` in the same state; the most visited card is legal."""
-    rng = random.Random(sum(map(ord, model)) + 1)
+@pytest.mark.parametrize(("model", "follow"), [("careful", 0), ("random", 0), ("careful", 4), ("random", 3)])
+def test_tree_search_is_the_same(model: str, follow: int) -> None:
+    """The information-set tree search (``tree=1``, and nodes not branched before ``follow``
+    visits), compiled and pure, on play decisions of games with random rules and 3–6 players:
+    the same visits of every card, and the bot's ``Random`` in the same state; the most
+    visited card is legal."""
+    rng = random.Random(sum(map(ord, model)) + 1 + follow)
     checked = 0
     for _, i, view in views_of_games(rng, 5, every=3):
         if view.must_pass:
             continue
-        twin = SearchBot(seed=i, model=model, iterations=150, tree=True)
-        pure = SearchBot(seed=i, model=model, iterations=150, tree=True, fast=False)
+        twin = SearchBot(seed=i, model=model, iterations=150, tree=True, follow=follow)
+        pure = SearchBot(seed=i, model=model, iterations=150, tree=True, fast=False, follow=follow)
         visits = twin.tree_visits(view, 150)
         assert visits == pure.tree_visits(view, 150)
         assert twin.rng.getstate() == pure.rng.getstate()

@@ -44,12 +44,14 @@ Options (``search:key=value,...`` as a spec, or keyword arguments):
     probably holds no card between its card and the winner; a void seat that did not drop the
     Q♠ probably lacks it. Measured against ``hard`` it did not make the search stronger
     (``docs/bots.md``).
-``tree``, ``explore``
+``tree``, ``explore``, ``follow``
     ``tree=1``: the plays are chosen by information-set tree search (:meth:`SearchBot.tree_visits`,
     ISMCTS) rather than by comparing the legal cards on rollouts; the later plays of every
     seat are then searched too, in one tree shared by the samples, and the rollouts start
     below it. ``iterations`` is its budget (one sample and one rollout each); ``explore`` its
-    UCB exploration constant (default 0.3). The pass is chosen as without it. The level
+    UCB exploration constant (default 0.3); ``follow=k``: a node below the root visited fewer
+    than ``k`` times does not branch yet, its seat plays the rollout's card (default 0: every
+    node branches at once). The pass is chosen as without it. The level
     ``expert`` is ``search:iterations=50000,tree=1``: measured head to head against ``hard``,
     about half a point per round better (``docs/bots.md``).
 ``fast``
@@ -85,7 +87,7 @@ from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
 from hearts.bots.opponents import careless_odds, pass_likelihood, play_likelihood, weighted_index
 from hearts.bots.policies import COMPILED, defender_card, greedy_policy, shooter_card
-from hearts.cards import CARDS, HEARTS, QS, Card, CardSet, cards_of
+from hearts.cards import CARDS, HEARTS, QS, QS_MASK, Card, CardSet, cards_of
 from hearts.errors import HeartsError
 from hearts.fast import Block
 from hearts.kernel import Policy, Rollout, nth_card, play_out
@@ -115,6 +117,7 @@ class SearchBot(Bot):
         infer_noise: float = 0.3,
         tree: bool = False,
         explore: float = 0.3,
+        follow: int = 0,
     ) -> None:
         super().__init__(seed)
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -157,6 +160,11 @@ class SearchBot(Bot):
         if isinstance(explore, bool) or not isinstance(explore, (int, float)) or explore < 0:
             raise HeartsError(f"search: explore must be a number >= 0, not {explore!r}")
         self.explore = float(explore)
+        if isinstance(follow, bool) or not isinstance(follow, int) or follow < 0:
+            raise HeartsError(f"search: follow must be a whole number of visits >= 0, not {follow!r}")
+        if follow and not tree:
+            raise HeartsError("search: follow is an option of the tree search (tree=1)")
+        self.follow = follow
         self._cfg: tuple[Rules, LegalConfig] | None = None
 
     def _config(self, rules: Rules) -> LegalConfig:
@@ -220,7 +228,11 @@ class SearchBot(Bot):
         being that seat's own points over 26 and ``available`` the iterations in which the
         card was legal. Each node on the way adds the round's points of the seat that played
         it. So later decisions, this seat's and the others', are searched rather than played by
-        the rollout policy, and no seat's choice depends on cards it cannot see. The rollouts
+        the rollout policy, and no seat's choice depends on cards it cannot see. With
+        ``follow=k``, a node below the root is not branched before its ``k``-th visit: until
+        then its seat plays as the rollout would (the greedy policy, or a random card with
+        ``model=random``), through the nodes already there or adding one, so the few visits
+        of a new node follow the plays the rollouts expect rather than every legal card. The rollouts
         draw from the search's own random stream: unlike PIMC's candidates, no two of them need
         to share one, so none pays for seeding a generator of its own. The compiled
         twin (:func:`hearts.fast.tree_visits`) draws the same random numbers.
@@ -237,11 +249,12 @@ class SearchBot(Bot):
         deal = HiddenDeal.of(view)
         trick, won, tricks_won, tricks_left, first = _position(view)
         rollout = self._rollout(view)
-        rng = self.rng
+        policies = rollout.policies or (None,) * n
+        rng, follow = self.rng, self.follow
         if self.compiled:
             return fast.tree_visits(rng, deal, trick, view.trick.leader, won, tricks_won, tricks_left, first,
                                     view.hearts_broken, view.rules, view.scores, _codes(rollout), self.shoot_from,
-                                    iterations, self.explore)
+                                    iterations, self.explore, follow)
         card_of, mover, child, sibling = [-1], [me], [-1], [-1]
         visits, avail, reward = [0.0], [0.0], [0.0]
         for _ in range(iterations):
@@ -260,8 +273,22 @@ class SearchBot(Bot):
                         tried |= 1 << card_of[c]
                     c = sibling[c]
                 untried = mask & ~tried
-                if untried:
+                following = node > 0 and visits[node] < follow
+                if following:  # not branched yet: the rollout policy's card
+                    policy = policies[seat]
+                    if policy is None:
+                        card = nth_card(mask, int(rng.random() * mask.bit_count()))
+                    else:
+                        card = policy(mask, t, n, rng.random, not any(h & QS_MASK for h in hands))
+                    untried &= 1 << card
+                    if not untried:
+                        c = child[node]
+                        while card_of[c] != card:
+                            c = sibling[c]
+                        node = c
+                elif untried:
                     card = nth_card(untried, int(rng.random() * untried.bit_count()))
+                if untried:
                     card_of.append(card)
                     mover.append(seat)
                     child.append(-1)
@@ -270,7 +297,7 @@ class SearchBot(Bot):
                     avail.append(1.0)
                     reward.append(0.0)
                     child[node] = node = len(card_of) - 1
-                else:
+                elif not following:
                     best, best_value = -1, -1e300
                     c = child[node]
                     while c >= 0:

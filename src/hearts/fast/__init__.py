@@ -206,11 +206,13 @@ def tree_visits(
     shoot_from: int,
     iterations: int,
     explore: float,
+    follow: int = 0,
 ) -> list[int]:
     """:meth:`hearts.bots.search.SearchBot.tree_visits`, compiled: the same visits from the same random
     numbers."""
     visits: list[int] = _module().tree_visits(rng, deal, trick, leader, won, tricks_won, tricks_left, first, broken,
-                                              rules, scores_before, policies, shoot_from, iterations, explore)
+                                              rules, scores_before, policies, shoot_from, iterations, explore,
+                                              follow)
     return visits
 
 

@@ -896,10 +896,10 @@ def _pass_block(mt, samples, alive, candidates, deal_hands, deal_pool, need, voi
             out[a, k] = scores[me]
 
 
-@_jit("void(A, i8, A, A, A, A, i8, A, i8, i8, A, A, i8, b1, b1, A, A, i8, i8, i8, A3, f8, A)")
+@_jit("void(A, i8, A, A, A, A, i8, A, i8, i8, A, A, i8, b1, b1, A, A, i8, i8, i8, A3, f8, i8, A)")
 def _tree_search(mt, iterations, deal_hands, deal_pool, need, voids, me, trick, length0, leader0, won0,
                  tricks_won0, tricks_left0, first0, broken0, cfg, policies, shoot_from, jack, no_tricks, moons,
-                 explore, out):
+                 explore, follow, out):
     """``hearts.bots.search.SearchBot.tree_visits``: ``out[card]`` is the visits of the root's play ``card``."""
     n = len(won0)
     cap = iterations + 1
@@ -945,8 +945,25 @@ def _tree_search(mt, iterations, deal_hands, deal_pool, need, voids, me, trick, 
                     tried |= 1 << card_of[c]
                 c = sibling[c]
             untried = mask & ~tried
-            if untried:
+            following = node > 0 and visits[node] < follow
+            if following:  # not branched yet: the rollout policy's card
+                if policies[seat] == RANDOM:
+                    card = _nth_card(mask, int(_random(mt) * _ctpop(mask)))
+                else:
+                    queen_gone = True
+                    for s in range(n):
+                        if hands[s] & QS_MASK:
+                            queen_gone = False
+                    card = _greedy(mask, t, length, n, mt, queen_gone)
+                untried = untried & (1 << card)
+                if not untried:
+                    c = child[node]
+                    while card_of[c] != card:
+                        c = sibling[c]
+                    node = c
+            elif untried:
                 card = _nth_card(untried, int(_random(mt) * _ctpop(untried)))
+            if untried:
                 card_of[nodes] = card
                 mover[nodes] = seat
                 sibling[nodes] = child[node]
@@ -954,7 +971,7 @@ def _tree_search(mt, iterations, deal_hands, deal_pool, need, voids, me, trick, 
                 avail[nodes] = 1.0
                 node = nodes
                 nodes += 1
-            else:
+            elif not following:
                 best = -1
                 best_value = -1e300
                 c = child[node]
@@ -1133,7 +1150,7 @@ def pass_block(rng: random.Random, deal: Deal, candidates: Sequence[int], rules:
 def tree_visits(rng: random.Random, deal: Deal, trick: Sequence[int], leader: int, won: Sequence[int],
                 tricks_won: Sequence[int], tricks_left: int, first: bool, broken: bool, rules: Rules,
                 scores_before: Sequence[int], policies: Sequence[int], shoot_from: int, iterations: int,
-                explore: float) -> list[int]:
+                explore: float, follow: int) -> list[int]:
     """:func:`hearts.fast.tree_visits`."""
     t = np.zeros(rules.players, dtype=np.int64)
     t[: len(trick)] = trick
@@ -1142,7 +1159,7 @@ def tree_visits(rng: random.Random, deal: Deal, trick: Sequence[int], leader: in
     mt = state_array(rng)
     _tree_search(mt, iterations, *_deal_args(deal), deal.seat, t, len(trick), leader, _ints(won), _ints(tricks_won),
                  tricks_left, first, broken, config_array(LegalConfig(rules)), _ints(policies), shoot_from,
-                 scoring.jack, scoring.no_tricks, scoring.moons, float(explore), out)
+                 scoring.jack, scoring.no_tricks, scoring.moons, float(explore), follow, out)
     set_state(rng, mt)
     visits: list[int] = out.tolist()
     return visits
