@@ -41,7 +41,7 @@ LEVELS: dict[str, str] = {
     "easy": "heuristic:blunder=0.3",
     "medium": "heuristic",
     "hard": "search:iterations=2500",
-    "expert": "search:iterations=50000,tree=1",
+    "expert": "search:iterations=20000,tree=1,follow=16",
 }
 """Difficulty levels for people, each a bot spec."""
 

@@ -52,8 +52,8 @@ Options (``search:key=value,...`` as a spec, or keyword arguments):
     UCB exploration constant (default 0.3); ``follow=k``: a node below the root visited fewer
     than ``k`` times does not branch yet, its seat plays the rollout's card (default 0: every
     node branches at once). The pass is chosen as without it. The level
-    ``expert`` is ``search:iterations=50000,tree=1``: measured head to head against ``hard``,
-    about half a point per round better (``docs/bots.md``).
+    ``expert`` is ``search:iterations=20000,tree=1,follow=16``: measured head to head against
+    ``hard``, about half a point per round better (``docs/bots.md``).
 ``fast``
     1 (the default): the samples are drawn and rolled out by the kernel's compiled twin
     (:mod:`hearts.fast`, the ``fast`` extra) when numba is installed, some seventeen times

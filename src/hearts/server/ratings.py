@@ -23,15 +23,15 @@ at one table (``hearts arena easy medium hard expert``, 200 rounds, when first m
 ``easy`` 10.0, ``medium`` 9.5, ``hard`` 4.6 and ``expert`` 5.6 points per round, where an equal
 share is 6.5; an anchor is ``25 + (6.5 − points per round)`` — the default start (25) for an
 average player, one ``mu`` point per point a round saved. ``hard`` takes the pooled 5.1 points a
-round of the two search levels, and ``expert`` a third of a point less: head to head it scores
-0.33 points a round fewer than ``hard`` (1,600 deals, ``docs/bots.md``).
+round of the two search levels, and ``expert`` half a point less: head to head it scores
+0.54 points a round fewer than ``hard`` (2,000 deals, ``docs/bots.md``).
 
 >>> places([40, 102, 40, 77])
 [1, 4, 1, 3]
 >>> round(conservative(25.0, 25 / 3), 6)
 0.0
 >>> BOT_ANCHORS
-{'easy': 21.5, 'medium': 22.0, 'hard': 26.4, 'expert': 26.7}
+{'easy': 21.5, 'medium': 22.0, 'hard': 26.4, 'expert': 26.9}
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ DEFAULT_SIGMA: Final = 25.0 / 3
 """A new profile's ``sigma`` (OpenSkill's default: its conservative rating starts at 0)."""
 ANCHOR_SIGMA: Final = 1.0
 """The uncertainty given to a bot's fixed rating: its strength is measured, not guessed."""
-BOT_ANCHORS: Final[dict[str, float]] = {"easy": 21.5, "medium": 22.0, "hard": 26.4, "expert": 26.7}
+BOT_ANCHORS: Final[dict[str, float]] = {"easy": 21.5, "medium": 22.0, "hard": 26.4, "expert": 26.9}
 """Each bot level's fixed ``mu`` (see the module's text for where they come from)."""
 assert set(BOT_ANCHORS) == set(LEVELS)
 
