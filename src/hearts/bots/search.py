@@ -249,12 +249,12 @@ class SearchBot(Bot):
         deal = HiddenDeal.of(view)
         trick, won, tricks_won, tricks_left, first = _position(view)
         rollout = self._rollout(view)
-        policies = rollout.policies or (None,) * n
         rng, follow = self.rng, self.follow
         if self.compiled:
             return fast.tree_visits(rng, deal, trick, view.trick.leader, won, tricks_won, tricks_left, first,
                                     view.hearts_broken, view.rules, view.scores, _codes(rollout), self.shoot_from,
                                     iterations, self.explore, follow)
+        policies = rollout.policies or (None,) * n
         card_of, mover, child, sibling = [-1], [me], [-1], [-1]
         visits, avail, reward = [0.0], [0.0], [0.0]
         for _ in range(iterations):
