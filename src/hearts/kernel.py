@@ -18,7 +18,7 @@ from ``shoot_from`` points). The strategies themselves live in :mod:`hearts.bots
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -84,6 +84,16 @@ def nth_card(mask: int, k: int) -> int:
         mask &= mask - 1
         k -= 1
     return (mask & -mask).bit_length() - 1
+
+
+def queen_gone(hands: Sequence[int]) -> bool:
+    """Whether no hand holds the Q♠ any more (it was played, or is out of the deal): what the
+    greedy policy's ``queen_gone`` is told.
+
+    >>> queen_gone([1 << QS, 0, 0, 0]), queen_gone([0, 0, 0, 0])
+    (False, True)
+    """
+    return not any(h & QS_MASK for h in hands)
 
 
 def random_round(rules: Rules, rng: random.Random, round_number: int = 0) -> RoundResult:
@@ -172,7 +182,7 @@ def play_out(
     queen_breaks = cfg.queen_breaks
     led = trick[0] & 3 if trick else -1
     seat = (leader + len(trick)) % n
-    queen_gone = not any(h & QS_MASK for h in hands)
+    gone = queen_gone(hands)
     while tricks_left:
         while len(trick) < n:
             mask = legal_mask(hands[seat], led, first, broken, cfg)
@@ -184,7 +194,7 @@ def play_out(
                     k -= 1
                 card = (mask & -mask).bit_length() - 1
             elif shooter < 0:
-                card = policy(mask, trick, n, rand, queen_gone)
+                card = policy(mask, trick, n, rand, gone)
             elif seat == shooter:
                 card = shooter_card(mask, trick)  # type: ignore[misc]  # set with shoot_from
             else:
@@ -197,7 +207,7 @@ def play_out(
             if card & 3 == HEARTS:
                 broken = True
             elif card == QS:
-                queen_gone = True
+                gone = True
                 broken = broken or queen_breaks
             seat = seat + 1 if seat + 1 < n else 0
         leader = (leader + trick_winner_offset(trick)) % n
@@ -225,5 +235,6 @@ __all__ = [
     "nth_card",
     "play_out",
     "playout",
+    "queen_gone",
     "random_round",
 ]

@@ -87,10 +87,10 @@ from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
 from hearts.bots.opponents import careless_odds, pass_likelihood, play_likelihood, weighted_index
 from hearts.bots.policies import COMPILED, defender_card, greedy_policy, shooter_card
-from hearts.cards import CARDS, HEARTS, QS, QS_MASK, Card, CardSet, cards_of
+from hearts.cards import CARDS, HEARTS, QS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
 from hearts.fast import Block
-from hearts.kernel import Policy, Rollout, nth_card, play_out
+from hearts.kernel import Policy, Rollout, nth_card, play_out, queen_gone
 from hearts.mechanics import LegalConfig, legal_mask, score_round, trick_winner_offset
 from hearts.rules import Rules
 from hearts.view import View
@@ -279,7 +279,7 @@ class SearchBot(Bot):
                     if policy is None:
                         card = nth_card(mask, int(rng.random() * mask.bit_count()))
                     else:
-                        card = policy(mask, t, n, rng.random, not any(h & QS_MASK for h in hands))
+                        card = policy(mask, t, n, rng.random, queen_gone(hands))
                     untried &= 1 << card
                     if not untried:
                         c = child[node]

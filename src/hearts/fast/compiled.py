@@ -222,6 +222,15 @@ def _nth_card(mask, k):
     return trailing_zeros(mask)
 
 
+@_jit("b1(A)", inline=True)
+def _queen_gone(hands):
+    """:func:`hearts.kernel.queen_gone`."""
+    held = 0
+    for h in hands:
+        held |= h
+    return not held & QS_MASK
+
+
 @_jit("void(A, A, i8)")
 def _copy(dst, src, length):
     """``dst[:length] = src[:length]`` (a plain loop: numba's slice assignment is slow to compile)."""
@@ -546,10 +555,7 @@ def _play_out(hands, leader, trick, length, broken, first, won, tricks_won, tric
     queen_breaks = cfg[_QUEEN_BREAKS] != 0
     led = trick[0] & 3 if length else -1
     seat = (leader + length) % n
-    queen_gone = True
-    for s in range(n):
-        if hands[s] & QS_MASK:
-            queen_gone = False
+    queen_gone = _queen_gone(hands)
     while tricks_left:
         while length < n:
             mask = _legal_mask(hands[seat], led, first, broken, cfg)
@@ -950,11 +956,7 @@ def _tree_search(mt, iterations, deal_hands, deal_pool, need, voids, me, trick, 
                 if policies[seat] == RANDOM:
                     card = _nth_card(mask, int(_random(mt) * _ctpop(mask)))
                 else:
-                    queen_gone = True
-                    for s in range(n):
-                        if hands[s] & QS_MASK:
-                            queen_gone = False
-                    card = _greedy(mask, t, length, n, mt, queen_gone)
+                    card = _greedy(mask, t, length, n, mt, _queen_gone(hands))
                 untried = untried & (1 << card)
                 if not untried:
                     c = child[node]
