@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from hearts import record
+from hearts import fast, record
 from hearts.actions import Action, Moon, Pass, Play
 from hearts.bots import Bot, make_bot
 from hearts.cards import Card, CardSet
@@ -542,6 +542,7 @@ def play_command(args: argparse.Namespace, input_fn: InputFn, output: TextIO, er
         "Seats, clockwise: " + ", ".join([seat_label(seats[0]) + where, *map(seat_label, seats[1:])]),
         f"Seed {seed} (play this deal again with --seed {seed}). Type 'help' at any prompt.",
     ]
+    fast.prepare(lambda line: print(line, file=errors, flush=True))  # not in the middle of a bot's turn
     table = PlayCLI(
         Game(rules, seed=seed),
         bots,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from hearts import fast
 from hearts.cli.common import Streams, usage_error
 from hearts.review import DEFAULT_BUDGET
 
@@ -91,6 +92,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         return usage_error(
             streams.stderr, "serve", f"the web table needs the 'web' extra ({e}); pip install 'pyhearts[web]'"
         )
+    # The bots' compiled kernel: compiled (the first time) and cached now, before anyone plays.
+    fast.prepare(lambda line: print(line, file=streams.stdout, flush=True))
     try:
         serve(
             args.host,

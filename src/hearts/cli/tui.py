@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from hearts import fast
 from hearts.cli.common import (
     Streams,
     add_table_args,
@@ -99,6 +100,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         )
     from hearts.tui.app import HeartsApp
 
+    fast.prepare(lambda line: print(line, file=streams.stdout, flush=True))  # before the screen is taken
     app = HeartsApp(session, record_path=args.record)
     app.run()
     return app.return_code or 0

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import time
 from collections.abc import Callable, Sequence
 from functools import cache
 from types import ModuleType
@@ -69,21 +70,60 @@ class Deal(Protocol):
 
 
 @cache
-def _compiled() -> ModuleType | None:
-    """``hearts.fast.compiled``, or ``None`` without numba or where the interpreter's random
-    numbers are not the twin's."""
+def _load() -> tuple[ModuleType | None, str]:
+    """``hearts.fast.compiled`` and ``""``, or ``None`` and why it cannot be used."""
     try:
         # Imported by name: the layers contract keeps numba and numpy out of the core's imports.
         module = importlib.import_module("hearts.fast.compiled")
-    except ImportError:
-        return None
-    return module if module.matches_interpreter() else None
+    except ImportError as e:
+        return None, f"numba is not installed ({e}); pip install 'pyhearts[web]' brings it"
+    if not module.matches_interpreter():
+        return None, "this interpreter's random.Random is not CPython's, which the compiled kernel reproduces"
+    return module, ""
+
+
+def _compiled() -> ModuleType | None:
+    """``hearts.fast.compiled``, or ``None`` without numba or where the interpreter's random
+    numbers are not the twin's."""
+    return _load()[0]
 
 
 def available() -> bool:
     """Whether the compiled twin can be used: numba is installed and this interpreter's
     ``random.Random`` draws what the twin draws. The first call loads (or compiles) it."""
     return _compiled() is not None
+
+
+def unavailable_reason() -> str:
+    """Why the compiled twin cannot be used here, in one line; ``""`` when it can (loading
+    it, as :func:`available` does).
+
+    >>> unavailable_reason()  # numba is installed
+    ''
+    """
+    return _load()[1]
+
+
+def prepare(say: Callable[[str], None]) -> bool:
+    """Load the compiled kernel now, before a bot needs it, and tell ``say`` (one line at a
+    time): numba compiles it on its first use on a machine (about half a minute, then cached
+    on disk), so a front end calls this while it starts, not in the middle of a player's turn.
+    Without it the bots still play, on the pure kernel, and ``say`` hears once why they are
+    slow. Returns :func:`available`.
+
+    >>> prepare(print)  # doctest: +ELLIPSIS
+    Preparing the bots (numba compiles them the first time, about half a minute)...
+    Bots ready (... s).
+    True
+    """
+    say("Preparing the bots (numba compiles them the first time, about half a minute)...")
+    start = time.perf_counter()
+    module, reason = _load()
+    if module is None:
+        say(f"The search bots (hard, expert, hints) think 20 to 40 times slower here: {reason}.")
+        return False
+    say(f"Bots ready ({time.perf_counter() - start:.1f} s).")
+    return True
 
 
 class Unavailable(RuntimeError):
@@ -226,6 +266,8 @@ __all__ = [
     "pass_block",
     "play_block",
     "play_out",
+    "prepare",
     "random_rounds",
     "tree_visits",
+    "unavailable_reason",
 ]
