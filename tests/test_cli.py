@@ -399,7 +399,7 @@ def test_argparse_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--preset", "bogus"], stdout=io.StringIO(), stderr=err) == 2
     assert "invalid choice: 'bogus'" in err.getvalue() and "standard" in err.getvalue()
     assert main(["play", "--frobnicate"], stdout=io.StringIO(), stderr=io.StringIO()) == 2
-    assert main([], stdout=io.StringIO(), stderr=io.StringIO()) == 2
+    assert main([], stdout=io.StringIO(), stderr=io.StringIO()) == 0  # a bare `hearts`: the help
 
 
 def test_every_option_is_settable_from_the_command_line() -> None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.metadata
 import os
 import sys
 from collections.abc import Sequence
@@ -46,6 +47,12 @@ class _Parser(argparse.ArgumentParser):
     def print_help(self, file: SupportsWrite[str] | None = None) -> None:
         super().print_help(file or (_Parser.streams.stdout if _Parser.streams else None))
 
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse writes --version (and help) on sys.stdout, its errors on sys.stderr: use ours
+        if _Parser.streams is not None and message:
+            file = _Parser.streams.stderr if file is sys.stderr else _Parser.streams.stdout
+        super()._print_message(message, file)
+
     def error(self, message: str) -> NoReturn:
         stream = _Parser.streams.stderr if _Parser.streams else sys.stderr
         self.print_usage(stream)
@@ -53,11 +60,21 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def package_version() -> str:
+    """The installed version of pyhearts (its distribution's metadata), as ``hearts --version`` shows it.
+
+    >>> package_version() == importlib.metadata.version("pyhearts")
+    True
+    """
+    return importlib.metadata.version("pyhearts")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``hearts`` command (each subcommand's module adds its own)."""
     parser = _Parser(
         prog="hearts", description="The card game Hearts: play, replay or review a record, show the rules."
     )
+    parser.add_argument("--version", action="version", version=f"pyhearts {package_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in (play, tui, replay, analyze, rules, serve, botworker, arena, selfplay):
         command.register(sub)
@@ -72,8 +89,8 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Run the ``hearts`` command with ``argv`` (default: the process's arguments); the exit
-    code: 0 on success, 1 for a bad record, 2 for a bad command line or rule option, 130 when
-    interrupted.
+    code: 0 on success (and for ``--help``, ``--version`` and a bare ``hearts``, which prints the
+    help), 1 for a bad record, 2 for a bad command line or rule option, 130 when interrupted.
 
     The streams default to the process's; tests pass their own.
     """
@@ -93,9 +110,9 @@ def main(
         return e.code if isinstance(e.code, int) else 0 if e.code is None else 2
     finally:
         _Parser.streams = None
-    if args.command is None:
+    if args.command is None:  # a bare `hearts`: the help, as for --help (git and pip do the same)
         parser.print_help(streams.stdout)
-        return 2
+        return 0
     try:
         code: int = args.run(args, streams)
     except KeyboardInterrupt:
@@ -111,4 +128,4 @@ def main(
     return code
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "package_version"]

@@ -1,0 +1,52 @@
+"""The command line's rough edges (issue 27): what a demanding user expects of ``hearts``.
+
+``--version``, a bare ``hearts``, end of input in the middle of a game, an unwritable
+``--record``, the terminal table without a terminal on stderr, ``hearts selfplay`` into a
+folder that is not empty. (The arena's are in ``tests/test_arena.py``.)
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from hearts.cli import main
+
+
+def _console_script() -> list[str]:
+    script = Path(sys.executable).parent / "hearts"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "hearts"]
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    """``main`` in-process: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+# --- --version and a bare `hearts` -----------------------------------------------------------
+
+
+def test_version_prints_the_package_version_and_exits_0() -> None:
+    """`hearts --version`: ``pyhearts 0.1.0`` (the installed metadata) on stdout, exit 0."""
+    code, out, err = run(["--version"])
+    assert (code, out, err) == (0, f"pyhearts {importlib.metadata.version('pyhearts')}\n", "")
+    proc = subprocess.run(
+        [*_console_script(), "--version"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "pyhearts 0.1.0\n", "")
+
+
+def test_a_bare_hearts_prints_the_help_and_exits_0() -> None:
+    """`hearts` alone is a request for help, as `hearts --help`: the usage and every
+    subcommand on stdout, nothing on stderr, exit 0 (as git and pip do)."""
+    code, out, err = run([])
+    assert code == 0 and err == ""
+    assert out.startswith("usage: hearts")
+    for command in ("play", "tui", "replay", "analyze", "rules", "serve", "arena", "selfplay"):
+        assert f"    {command} " in out
+    assert out == run(["--help"])[1]
