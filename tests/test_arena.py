@@ -405,3 +405,20 @@ def test_results_are_the_same_in_any_chunks() -> None:
     whole = arena._play_chunk((cfg, range(6))).rounds
     parts = [r for chunk in arena.chunked(6, 3) for r in arena._play_chunk((cfg, chunk)).rounds]
     assert parts == whole
+
+
+# --- the command line's rough edges (issue 27) --------------------------------------------------
+
+
+def test_cli_json_dash_is_standard_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--json -``: the JSON alone on stdout (to pipe it), the table and progress on stderr,
+    and no file named ``-``."""
+    monkeypatch.chdir(tmp_path)
+    assert arena_main([*RANDOM4, "--rounds", "2", "--seed", "7", "--json", "-", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["config"]["seed"] == 7 and len(data["rounds"]) == 8
+    assert "1:random" in captured.err and "arena: done" in captured.err
+    assert not (tmp_path / "-").exists() and list(tmp_path.iterdir()) == []

@@ -876,7 +876,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--target", type=int, metavar="N", help="points that end a game (games mode; default 100)")
     p.add_argument("--pairwise", action="store_true", help="two SPECs A B: A at seats 0 and 2, B at 1 and 3")
-    p.add_argument("--json", metavar="FILE", help="write all results (config, per-bot, per-round) as JSON")
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write all results (config, per-bot, per-round) as JSON; - for standard output (the table "
+        "then goes to stderr)",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only a start and an end line")
     return p
 
@@ -910,7 +915,8 @@ def arena_main(argv: list[str] | None = None) -> int:
             rules = rules.replace(target=args.target)
     except HeartsError as e:
         return fail(str(e))
-    if args.json:
+    to_stdout = args.json == "-"  # the JSON alone on standard output, the table on stderr
+    if args.json and not to_stdout:
         folder = os.path.dirname(os.path.abspath(args.json))
         if not os.path.isdir(folder):
             return fail(f"cannot write {args.json!r}: no directory {folder!r}")
@@ -935,8 +941,10 @@ def arena_main(argv: list[str] | None = None) -> int:
         print("\nhearts arena: interrupted", file=sys.stderr)
         return 130
     with contextlib.suppress(BrokenPipeError):  # e.g. `hearts arena ... | head`
-        print(result.table())
-    if args.json:
+        print(result.table(), file=sys.stderr if to_stdout else sys.stdout)
+        if to_stdout:
+            print(result.to_json(), flush=True)
+    if args.json and not to_stdout:
         try:
             with open(args.json, "w", encoding="utf-8") as f:
                 f.write(result.to_json())
