@@ -211,7 +211,7 @@ def test_record_keeps_each_bot_spec_as_given(tmp_path: Path) -> None:
     code, out, _, _ = run_main(
         ["play", "--seed", "2", "--name", "Ann", "--bots", *specs, "--record", str(path)], limit=4
     )
-    assert code == 0 and "End of input" in out
+    assert code == 1 and "End of input" in out
     assert (
         "Seats, clockwise: Ann (South), West (heuristic:blunder=0.2), North (search:iterations=20), East (easy)"
         in out
@@ -247,7 +247,7 @@ def test_pass_input_errors_reprompt_without_change() -> None:
         return None  # end of input at the first play
 
     table, out = make_table(game, answer)
-    assert table.run() == 0
+    assert table.run() == 1  # the input ends at the first play
     text = out.getvalue()
     assert "'zz' is not a card" in text and "(rule R1.2)" in text
     assert "You pass 3 cards, not 2 (rule R2.1)" in text
@@ -281,7 +281,7 @@ def test_play_input_errors_reprompt_without_change() -> None:
         return "1X"
 
     table, out = make_table(game, answer)
-    assert table.run() == 0
+    assert table.run() == 1  # the input ends mid-game
     text = out.getvalue()
     assert before, "the deal gave no illegal card to try"
     assert "'1X' is not a card" in text
@@ -319,7 +319,7 @@ def test_commands_at_the_prompts() -> None:
         script=["help", "hand", "score", "last", "rules", "", "HAND"],
         limit=10,
     )
-    assert code == 0
+    assert code == 1  # the input ends mid-game
     assert "Commands, at any prompt" in out
     assert "Points this round" in out
     assert "No trick has been completed yet this round." in out
@@ -334,7 +334,7 @@ def test_last_shows_the_previous_trick() -> None:
     code, out, _, _ = run_main(
         ["play", "--seed", "6", "--option", "pass_count=0"], script=[None, "last"], limit=3
     )
-    assert code == 0
+    assert code == 1  # the input ends mid-game
     assert re.search(r"\n  Trick 1: (\w+ \S+  ){3}\w+ \S+ → \w+ \((no points|\d+ points?)\)\n", out)
 
 
@@ -349,12 +349,13 @@ def test_quit_saves_the_record_and_exits_0(tmp_path: Path) -> None:
 
 
 def test_end_of_input_stops_gracefully(tmp_path: Path) -> None:
-    """EOF on stdin: a message, the record saved, exit code 0."""
+    """EOF on stdin before the game is over: a message, the record saved, exit code 1
+    (tests/test_cli_edges.py checks the error message)."""
     path = tmp_path / "eof.json"
     out, err = io.StringIO(), io.StringIO()
     code = main(["play", "--seed", "1", "--record", str(path)], stdin=io.StringIO(""), stdout=out, stderr=err)
-    assert code == 0
-    assert "End of input: the game stops here." in out.getvalue()
+    assert code == 1
+    assert "End of input: the game stops here, unfinished." in out.getvalue()
     assert "Traceback" not in out.getvalue() + err.getvalue()
     assert isinstance(record.load(path), GameRecord)
 
@@ -523,7 +524,7 @@ def test_person_shooting_the_moon_is_asked(choice: str) -> None:
         return first_legal(table.game, prompt)
 
     table, out = make_table(game, answer)
-    assert table.run() == 0
+    assert table.run() == (0 if choice == "add" else 1)  # subtract: the game goes on
     text = out.getvalue()
     assert "You shoot the moon" in text
     assert "Type 'add'" in text  # 'maybe' was refused
@@ -845,7 +846,7 @@ def test_tui_without_a_terminal_says_so_and_exits_at_once() -> None:
 
 def test_the_play_help_example_runs_as_written() -> None:
     """The example in `hearts play --help`, run by a shell exactly as printed: every answer is
-    accepted (you pass three cards you hold, then lead the 2♣), and input ends cleanly."""
+    accepted (you pass three cards you hold, then lead the 2♣), and `quit` ends the game cleanly."""
     out = io.StringIO()
     assert main(["play", "--help"], stdout=out) == 0
     examples = [line.strip() for line in out.getvalue().splitlines() if "| hearts play" in line]
@@ -867,7 +868,7 @@ def test_the_play_help_example_runs_as_written() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "You pass Q♠ K♥ A♥ to West." in proc.stdout
     assert "Play > 2C\nYou lead 2♣\n" in proc.stdout
-    assert "(rule " not in proc.stdout and "End of input: the game stops here." in proc.stdout
+    assert "(rule " not in proc.stdout and "Quit: the game stops here." in proc.stdout
 
 
 def test_one_default_level_at_both_tables_and_levels_by_name() -> None:

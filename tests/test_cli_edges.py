@@ -50,3 +50,28 @@ def test_a_bare_hearts_prints_the_help_and_exits_0() -> None:
     for command in ("play", "tui", "replay", "analyze", "rules", "serve", "arena", "selfplay"):
         assert f"    {command} " in out
     assert out == run(["--help"])[1]
+
+
+# --- end of input in the middle of a game ----------------------------------------------------
+
+
+def test_end_of_input_mid_game_is_an_error_naming_the_record(tmp_path: Path) -> None:
+    """`hearts play --plain --record F` with stdin closed mid-game: exit 1, and a clear
+    message on stderr that the game was left unfinished and where it was saved."""
+    path = tmp_path / "eof.json"
+    code, out, err = run(["play", "--plain", "--seed", "344", "--record", str(path)], stdin="QS AH KH\n2C\n")
+    assert code == 1
+    assert "You lead 2♣" in out and "End of input: the game stops here, unfinished." in out
+    assert err.splitlines()[-1] == (
+        "hearts play: error: the input ended in round 1, before the game did: the game is unfinished; "
+        f"saved to {path} (go on: hearts tui --resume {path})"
+    )
+    assert path.exists()
+    code, _, err = run(["play", "--plain", "--seed", "344"])
+    assert code == 1
+    assert err.splitlines()[-1].endswith("the game is unfinished (--record FILE keeps it)")
+
+
+def test_quit_still_exits_0() -> None:
+    """`quit` is the player's choice: exit 0 (a game played to its end too: tests/test_cli.py)."""
+    assert run(["play", "--plain", "--seed", "344"], stdin="QS AH KH\nquit\n")[0] == 0

@@ -110,7 +110,8 @@ class PlayCLI:
     others (normally seat 0 only). ``input_fn(prompt)`` reads one answer (``None`` at the end
     of input) and every line of the transcript goes to ``output``; both are injectable, so
     tests drive whole games in-process. With ``record_path`` set, the game record (version 2:
-    the seats, the seed, every action) is saved after every round and when the game stops.
+    the seats, the seed, every action) is saved after every round and when the game stops. A
+    game the input leaves unfinished is an error, said on ``errors`` (default: ``output``).
     """
 
     def __init__(
@@ -124,6 +125,7 @@ class PlayCLI:
         record_path: str | Path | None = None,
         style: Style | None = None,
         intro: Sequence[str] = (),
+        errors: TextIO | None = None,
     ) -> None:
         self.record = GameRecord(game, seats)  # checks the number of seats
         bot_seats = {s for s, seat in enumerate(self.record.seats) if seat.is_bot}
@@ -134,6 +136,7 @@ class PlayCLI:
         self.names = [seat.name for seat in self.record.seats]
         self.input_fn = input_fn
         self.output = output
+        self.errors = errors if errors is not None else output
         self.record_path = Path(record_path) if record_path is not None else None
         self.style = style or Style()
         self.intro = list(intro)
@@ -156,8 +159,9 @@ class PlayCLI:
     # --- the game --------------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play to the end of the game (or ``quit`` / end of input); the exit code (0, or 130
-        when interrupted)."""
+        """Play to the end of the game (or ``quit`` / end of input); the exit code: 0 (the game
+        played out, or ``quit``), 1 when the input ended before the game did (said on
+        ``errors``, with where the record was saved), 130 when interrupted."""
         for line in self.intro:
             self.say(line)
         try:
@@ -165,7 +169,10 @@ class PlayCLI:
         except _Quit:
             self.say("Quit: the game stops here.")
         except _EndOfInput:
-            self.say("End of input: the game stops here.")
+            self.say("End of input: the game stops here, unfinished.")
+            self._final_save()
+            self.errors.write(self._unfinished() + "\n")
+            return 1
         except KeyboardInterrupt:
             self.say()
             self.say("Interrupted: the game stops here.")
@@ -175,6 +182,19 @@ class PlayCLI:
             self._game_over()
         self._final_save()
         return 0
+
+    def _unfinished(self) -> str:
+        """The error of a game left unfinished by the end of the input: where it stopped, and
+        where its record is (to go on with it)."""
+        message = (
+            f"hearts play: error: the input ended in round {self.game.round.round_number + 1}, "
+            "before the game did: the game is unfinished"
+        )
+        if self.record_path is None:
+            return message + " (--record FILE keeps it)"
+        if self._save_failed:
+            return message + f" and could not be saved to {str(self.record_path)!r}"
+        return message + f"; saved to {self.record_path} (go on: hearts tui --resume {self.record_path})"
 
     def _loop(self) -> None:
         """The driver: whoever may act (bots first: passing is simultaneous, R2.1) acts, the
@@ -449,9 +469,9 @@ def make_input(stdin: TextIO, stdout: TextIO) -> InputFn:
 
 # --- the subcommand ------------------------------------------------------------------------
 
-EXAMPLE = "printf 'QS AH KH\\n2C\\n' | hearts play --seed 344"
+EXAMPLE = "printf 'QS AH KH\\n2C\\nquit\\n' | hearts play --seed 344"
 """A scripted start, as the help shows it: with seed 344 you hold these cards, pass three of
-them and lead the 2♣ (the input then ends, and so does the game)."""
+them, lead the 2♣ and quit (input that ends before the game does is an error, exit code 1)."""
 
 BOTS = textwrap.fill(
     f"Bots (--bot, --bots): {bots_help()}. The same default level plays at the terminal table and in line mode.",
@@ -473,7 +493,8 @@ At an interactive terminal (and with Textual installed) this starts the full-scr
 'hearts tui'; --plain, or input that is not a terminal, gives line mode, which runs the same
 typed or scripted, e.g.
   {EXAMPLE}
-and the same --seed with the same input gives the same transcript.
+and the same --seed with the same input gives the same transcript. Input that ends before the
+game does leaves it unfinished: exit code 1 (0 after 'quit').
 
 Rules: --preset, then --rules, then each --option, then --players and --target.
 """
@@ -552,5 +573,6 @@ def play_command(args: argparse.Namespace, input_fn: InputFn, output: TextIO, er
         record_path=args.record,
         style=Style(ascii_only=args.ascii or not can_encode(output)),
         intro=intro,
+        errors=errors,
     )
     return table.run()
