@@ -19,6 +19,7 @@ from hearts.actions import Action, Moon, Pass, Play
 from hearts.cards import JACK_OF_DIAMONDS, Card, CardSet
 from hearts.game import Game
 from hearts.mechanics import MoonChoice
+from hearts.rules import Rules
 from hearts.view import View
 
 
@@ -30,6 +31,17 @@ class Bot(ABC):
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+
+    @classmethod
+    def supports(cls, rules: Rules) -> str | None:
+        """Why this kind of bot cannot play ``rules`` (``None``: it can; the default). The
+        tables ask it when they are set (:func:`hearts.bots.registry.check_table`), so a bot that
+        plays only some variants is refused with this reason instead of failing in the game.
+
+        >>> RandomBot.supports(Rules(players=6)) is None
+        True
+        """
+        return None
 
     def act(self, view: View) -> Action:
         """The bot's action for its seat in ``view``: its pass, its play or its moon choice.

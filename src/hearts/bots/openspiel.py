@@ -128,6 +128,21 @@ def openspiel_parameters(rules: Rules) -> dict[str, bool]:
     ...
     hearts.errors.HeartsError: OpenSpiel's hearts cannot play these rules: players=5 (OpenSpiel: 4)
     """
+    problems = unplayable(rules)
+    if problems is not None:
+        raise HeartsError(f"OpenSpiel's hearts cannot play these rules: {problems}")
+    return {flag: getattr(rules, name) == on for flag, (name, on, _) in FLAGS.items()}
+
+
+def unplayable(rules: Rules) -> str | None:
+    """What of ``rules`` OpenSpiel's ``hearts`` cannot play (``None``: it plays them), each
+    option with the values OpenSpiel has.
+
+    >>> unplayable(Rules()) is None
+    True
+    >>> unplayable(Rules(players=3, moon="shooter_chooses"))
+    "players=3 (OpenSpiel: 4); moon='shooter_chooses' (OpenSpiel: 'add_to_others')"
+    """
     allowed: dict[str, tuple[Any, ...]] = {name: (value,) for name, value in FIXED.items()}
     allowed |= {name: (off, on) for name, on, off in FLAGS.values()}
     problems = [
@@ -135,9 +150,7 @@ def openspiel_parameters(rules: Rules) -> dict[str, bool]:
         for spec in Rules.options()
         if spec.name in allowed and (value := getattr(rules, spec.name)) not in allowed[spec.name]
     ]
-    if problems:
-        raise HeartsError(f"OpenSpiel's hearts cannot play these rules: {'; '.join(problems)}")
-    return {flag: getattr(rules, name) == on for flag, (name, on, _) in FLAGS.items()}
+    return "; ".join(problems) if problems else None
 
 
 _GAMES: dict[tuple[bool, ...], Any] = {}
@@ -423,6 +436,16 @@ class OpenSpielBot(Bot):
         self._bots: dict[tuple[Rules, int], Any] = {}
 
     @classmethod
+    def supports(cls, rules: Rules) -> str | None:
+        """What of ``rules`` OpenSpiel's ``hearts`` cannot play (:func:`unplayable`): 4 players,
+        the moon added to the others (R4.4), the Q♠ led any time, …
+
+        >>> OpenSpielBot.supports(Rules(players=5))
+        'players=5 (OpenSpiel: 4)'
+        """
+        return unplayable(rules)
+
+    @classmethod
     def ismcts(
         cls,
         seed: int | None = None,
@@ -528,4 +551,5 @@ __all__ = [
     "possible_cards",
     "reconstruct_state",
     "sample_constrained",
+    "unplayable",
 ]
