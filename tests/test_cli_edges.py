@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import importlib.metadata
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from hearts.cli import main
 
@@ -75,3 +78,69 @@ def test_end_of_input_mid_game_is_an_error_naming_the_record(tmp_path: Path) -> 
 def test_quit_still_exits_0() -> None:
     """`quit` is the player's choice: exit 0 (a game played to its end too: tests/test_cli.py)."""
     assert run(["play", "--plain", "--seed", "344"], stdin="QS AH KH\nquit\n")[0] == 0
+
+
+# --- a --record that cannot be written --------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["play", "tui"])
+@pytest.mark.parametrize("where", ["missing/game.json", "."])
+def test_an_unwritable_record_is_refused_before_play(tmp_path: Path, command: str, where: str) -> None:
+    """`--record` into a folder that does not exist, or onto a folder: exit 2 with a clear
+    error before the game starts (nothing played, nothing written), in both tables."""
+    path = tmp_path / where
+    code, out, err = run([command, "--plain", "--seed", "1", "--record", str(path)] if command == "play"
+                         else [command, "--seed", "1", "--record", str(path)], stdin="QS AH KH\n")
+    assert code == 2 and out == ""
+    why = "it is a folder" if where == "." else f"no folder {str(path.parent)!r}"
+    assert err == f"hearts {command}: error: cannot save the record to {str(path)!r}: {why}\n"
+    assert sorted(tmp_path.iterdir()) == []
+
+
+def test_a_read_only_record_is_refused(tmp_path: Path) -> None:
+    """A read-only record file (or folder) is refused the same way (not as root: root may write)."""
+    if os.geteuid() == 0:
+        pytest.skip("root may write a read-only file")
+    path = tmp_path / "game.json"
+    path.write_text("{}")
+    path.chmod(0o444)
+    code, _, err = run(["play", "--plain", "--seed", "1", "--record", str(path)])
+    assert code == 2 and err.endswith(": the file is read-only\n")
+
+
+def test_the_terminal_tables_autosave_error_is_shown(tmp_path: Path) -> None:
+    """If saving after a round fails all the same (the folder went away), the terminal table
+    says so to the player instead of swallowing the error."""
+    pytest.importorskip("textual")
+    import asyncio
+
+    from hearts import Rules
+    from hearts.actions import Pass, Play
+    from hearts.tui.app import HeartsApp
+    from hearts.tui.session import HUMAN, Session
+
+    session = Session.new(Rules(), seed=5, specs=["random"], delay=0)
+    while True:  # the person to play the last card of the first round
+        session.run_bots_until_human()
+        view = session.view
+        if not view.must_pass and len(view.hand) == 1:
+            break
+        session.apply(Pass(HUMAN, list(view.hand)[:3]) if view.must_pass else Play(HUMAN, next(iter(view.legal))))
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    app = HeartsApp(session, record_path=gone / "game.json")
+    gone.rmdir()
+
+    async def go() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await pilot.press("enter")  # the one legal card
+            for _ in range(50):
+                await pilot.pause(0.05)
+                if session.game.score_history:
+                    break
+            await pilot.pause(0.2)
+            assert session.game.score_history
+            assert f"Cannot save to {str(gone / 'game.json')!r}" in app.message
+
+    asyncio.run(go())

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from hearts.errors import RulesError
+from hearts.bots.registry import check_table
+from hearts.errors import HeartsError, RulesError
 from hearts.rules import PRESETS, OptionSpec, Rules
 from hearts.text import bots_help, option_text
 
@@ -106,14 +108,19 @@ def default_text(spec: OptionSpec) -> str:
 
 def build_rules(args: argparse.Namespace) -> Rules:
     """The rules of ``--preset``, then ``--rules``, then the ``--option``s, then ``--players``
-    and ``--target`` (later ones win). Raises :class:`~hearts.errors.RulesError` with a clear message."""
+    and ``--target`` (later ones win). Raises :class:`~hearts.errors.RulesError` with a clear message,
+    and a :class:`~hearts.errors.HeartsError` when a bot of ``--bot``/``--bots`` (a table's
+    arguments) cannot play the rules (:func:`hearts.bots.check_table`: the table is not set)."""
     data: dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
     if args.rules:
         data.update(_read_rules_arg(args.rules))
     rules = Rules.from_dict(data)
     options = list(args.option or [])
     options += [f"{name}={getattr(args, name)}" for name in SHORTCUTS if getattr(args, name) is not None]
-    return rules.with_options(options) if options else rules
+    rules = rules.with_options(options) if options else rules
+    if "bots" in args and "bot" in args:
+        check_table(bot_args(args) or [], rules)
+    return rules
 
 
 def rules_args_given(args: argparse.Namespace) -> list[str]:
@@ -154,6 +161,35 @@ def add_table_args(p: argparse.ArgumentParser) -> None:
         "--bots", nargs="+", metavar="SPEC", help="one level or bot per other seat, clockwise from your left"
     )
     p.add_argument("--record", metavar="FILE", help="save the game record here (after every round too)")
+
+
+def check_record_path(path: str | None) -> None:
+    """Raise :class:`~hearts.errors.HeartsError` unless a game record can be saved at ``path``
+    (``--record``): its folder exists and may be written, and it is not a folder nor a
+    read-only file. Nothing is written (``None``: no record, nothing to check).
+
+    >>> check_record_path("no-such-folder/game.json")
+    Traceback (most recent call last):
+    hearts.errors.HeartsError: cannot save the record to 'no-such-folder/game.json': no folder 'no-such-folder'
+    >>> check_record_path(".")
+    Traceback (most recent call last):
+    hearts.errors.HeartsError: cannot save the record to '.': it is a folder
+    """
+    if path is None:
+        return
+    target = Path(path)
+    folder = target.parent
+    why = ""
+    if target.is_dir():
+        why = "it is a folder"
+    elif not folder.is_dir():
+        why = f"no folder {str(folder)!r}"
+    elif target.exists() and not os.access(target, os.W_OK):
+        why = "the file is read-only"
+    elif not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        why = f"the folder {str(folder)!r} is not writable"
+    if why:
+        raise HeartsError(f"cannot save the record to {path!r}: {why}")
 
 
 def bot_args(args: argparse.Namespace) -> list[str] | None:

@@ -25,6 +25,7 @@ from hearts.cli.common import (
     add_table_args,
     bot_args,
     build_rules,
+    check_record_path,
     isatty,
     options_help,
     rules_args_given,
@@ -89,6 +90,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         )
     try:
         session = make_session(args)
+        check_record_path(args.record)  # before the table is set, not when the first round ends
     except HeartsError as e:
         return usage_error(streams.stderr, "tui", str(e))
     if not (isatty(streams.stdin) and isatty(streams.stdout)):

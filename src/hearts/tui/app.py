@@ -1275,8 +1275,11 @@ class HeartsApp(App[int]):
         rounds = len(self.session.game.score_history)
         if self.record_path is not None and rounds != self._rounds_saved:
             self._rounds_saved = rounds
-            with contextlib.suppress(OSError):
+            try:
                 self.session.save(self.record_path)
+            except OSError as e:  # shown, not swallowed: the player may still save elsewhere (ctrl+s)
+                why = f"Cannot save to {str(self.record_path)!r}: {e.strerror or e} · ctrl+s saves elsewhere"
+                self.table.say(Text(why, style="bold red"))
 
     def ask_quit(self) -> None:
         """Offer to save the game before quitting: save, quit without saving, or cancel."""
