@@ -40,6 +40,7 @@ from test_server_support import (  # noqa: E402
     module_pg_database,
     my_action,
     play_until,
+    seat_all,
     seat_spread,
     server_pair,
 )
@@ -335,3 +336,46 @@ def test_sqlite_for_many_processes_and_an_unreachable_database_are_one_line(tmp_
         lines = done.stderr.splitlines()
         assert len(lines) == 1 and lines[0].startswith(error), done.stderr
         assert "secret" not in done.stderr
+
+
+def test_a_lost_notice_leaves_no_table_stale_for_more_than_2_s(url: str, pair: list[ServerProcess]) -> None:
+    """Issue 25: a table's four seats on process B, a second tab of every seat on A; the
+    backend A sends its notices on is terminated, and the game's last card is played on A
+    (its notice, sent after the commit, is lost with that connection). B's clients must still
+    see the game's end within 2 s (B checks the log's head of the tables it serves), and B
+    answers ``sync`` and ``/api/tables/ID`` from the log, not from a stale copy."""
+    # The first round ends the game: 26 points among four, a tie for the fewest shared (R5).
+    table = four_humans(pair[1], target=7, options={"ties": "share"})
+
+    async def main() -> tuple[list[Client], int]:
+        clients = await seat_all(pair[1], table)
+        far = [await Client(pair[0], table["id"], s["token"]).connect() for s in table["seats"]]
+
+        def last_card() -> bool:  # every seat sees the same position, one card left in all
+            states = [c.state for c in clients]
+            return (all(st is not None for st in states) and len({st["seq"] for st in states}) == 1  # type: ignore[index]
+                    and sum(len(st["view"]["hand"]) for st in states) == 1)  # type: ignore[index]
+
+        await play_until(clients, random.Random(5), last_card, timeout=90)
+        assert clients[0].state is not None
+        seq, seat = clients[0].state["seq"], clients[0].state["view"]["to_move"]
+        killed = sql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                          " WHERE datname = current_database() AND query LIKE 'SELECT pg_notify(%% FROM unnest(%%'")
+        assert killed, "the processes' notice connections were found"
+        tab = far[seat]
+        await tab.wait(lambda m: m["type"] == "state" and m["seq"] == seq, timeout=10)
+        assert tab.state is not None
+        action = my_action(tab.state, random.Random(1))
+        assert action is not None and action["type"] == "play"
+        await tab.send(action)
+        await tab.wait(lambda m: m["type"] == "state" and m["view"]["game_over"], timeout=10)
+        for c in clients:
+            await c.wait(lambda m: m["type"] == "state" and m["view"]["game_over"], timeout=2.5)
+        for c in [*clients, *far]:
+            await c.close()
+        return clients, seq + 1
+
+    clients, last = asyncio.run(main())
+    assert all(c.state is not None and c.state["seq"] == last for c in clients)
+    status, facts = http("GET", f"{pair[1].url}/api/tables/{table['id']}")
+    assert status == 200 and facts["seq"] == last, facts

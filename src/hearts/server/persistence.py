@@ -336,6 +336,14 @@ class Store:
         )
         return [json.loads(data) for (data,) in rows]
 
+    def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The last logged row (``seq``) of each of these tables (0: none logged yet)."""
+        return {
+            table_id: self.db.execute("SELECT coalesce(max(seq), 0) FROM actions WHERE table_id = ?",
+                                      (table_id,)).fetchone()[0]
+            for table_id in table_ids
+        }
+
     def unfinished(self) -> list[str]:
         """Ids of every table whose game is not over (restored at start)."""
         return [r[0] for r in self.db.execute("SELECT id FROM tables WHERE finished = 0 ORDER BY created, id")]

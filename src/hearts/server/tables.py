@@ -304,6 +304,11 @@ def hint_text(action: Action) -> str:
     return "Hint: play " + style.card(action.card)
 
 
+HEADS_EVERY: Final = 1.0
+"""Seconds between a server process's checks of the log's head of the tables it holds (on
+PostgreSQL): a table behind its log (a notice lost with the connection that sent it, or with
+the process that logged the action) catches up within that time."""
+
 ALIVE_EVERY: Final = 10.0
 """Seconds between a server process's alive notices (:class:`~hearts.server.storage.AliveNotice`); the
 presence announced by a process not heard of for three times as long is forgotten."""
@@ -1288,6 +1293,7 @@ class Manager:
         self.roster = Roster()
         """Who is connected to each table through the other processes of the service."""
         self._heartbeat: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self._asking: set[asyncio.Task[None]] = set()
 
     async def start(self) -> int:
@@ -1298,7 +1304,33 @@ class Manager:
         self._heartbeat = loop.create_task(self._beat())
         restored = await self.restore_all()
         self._follower = loop.create_task(follow(self.store, listener, self._hear, self._missed))
+        if self.store.jobs is not None:  # other processes log actions too
+            self._watcher = loop.create_task(self._watch_heads())
         return restored
+
+    async def _watch_heads(self) -> None:
+        """Every :data:`HEADS_EVERY` seconds, read the log's head of each unfinished table held
+        here; a table behind it catches up (its notices were lost). A failure is logged once
+        until the database answers again."""
+        failing = False
+        while True:
+            await asyncio.sleep(HEADS_EVERY)
+            held = {t.id: t for t in self.tables.values() if not t.game.is_over}
+            if not held:
+                continue
+            try:
+                heads = await self.store.heads(list(held))
+            except Exception as e:  # the database is away: the listener's loss says more
+                if not failing:
+                    log.warning("could not check the tables' logs", extra=fields(error=str(e)))
+                failing = True
+                continue
+            failing = False
+            for table_id, seq in heads.items():
+                table = held[table_id]
+                if seq > table.seq and not table.lock.locked():
+                    log.info("a table was behind its log; catching up", extra=fields(table=table_id, seq=seq))
+                    table.missed()
 
     async def _beat(self) -> None:
         """Tell the other processes every :data:`ALIVE_EVERY` seconds that this one runs, and
@@ -1562,7 +1594,7 @@ class Manager:
     async def shutdown(self) -> None:
         """Stop following the notices, tell the others this process's clients are gone, stop
         every table and close its connections."""
-        for task in [self._follower, self._heartbeat, *self._asking]:
+        for task in [self._follower, self._heartbeat, self._watcher, *self._asking]:
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -535,6 +535,11 @@ class Storage(Protocol):
         :func:`hearts.record.replay`)."""
         ...
 
+    async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The last logged row (``seq``) of each of these tables (0: none logged yet): where a
+        process checks that no notice of another's actions was lost."""
+        ...
+
     async def unfinished(self) -> list[str]:
         """Ids of every table whose game is not over, oldest first."""
         ...

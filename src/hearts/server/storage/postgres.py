@@ -281,6 +281,12 @@ ANNOUNCE: Final = "SELECT pg_notify(%s, notice) FROM unnest(%s::text[]) AS n (no
 
 ENQUEUE: Final = f"WITH {QUEUE_JOBS} {JOB_NOTICES}"
 
+HEADS: Final = """
+SELECT t.id, coalesce((SELECT max(a.seq) FROM actions a WHERE a.table_id = t.id), 0)
+FROM unnest(%s::text[]) AS t (id)
+"""
+"""Each table's last logged ``seq``: one backward step of the primary key's index per table."""
+
 SET_AWAY: Final = """
 WITH changed AS (
     UPDATE seats SET away = %(away)s
@@ -656,6 +662,11 @@ class PostgresStorage:
                 "SELECT data FROM actions WHERE table_id = %s AND seq > %s ORDER BY seq", (table_id, after)
             )
             return [data for (data,) in await cur.fetchall()]
+
+    async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(HEADS, (list(table_ids),))
+            return {table_id: seq for table_id, seq in await cur.fetchall()}
 
     async def unfinished(self) -> list[str]:
         async with self._pool.connection() as conn:

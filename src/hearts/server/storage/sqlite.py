@@ -116,6 +116,9 @@ class SQLiteStorage:
     async def actions(self, table_id: str, after: int = 0) -> list[Any]:
         return self.store.actions(table_id, after)
 
+    async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
+        return self.store.heads(table_ids)
+
     async def unfinished(self) -> list[str]:
         return self.store.unfinished()
 
