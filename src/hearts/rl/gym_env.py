@@ -87,7 +87,8 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
             raise ValueError(f"illegal must be 'raise' or 'random', not {illegal!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
-        make_bot(specs[0], 0)  # fail early on a bad spec
+        for spec in dict.fromkeys(specs):  # fail early on a bad spec, or rules a bot cannot play
+            make_bot(spec, 0, rules=self.rules)
         self.seat = seat
         self.specs = {s: specs[i] for i, s in enumerate(x for x in range(n) if x != seat)}
         self.whole_game = whole_game

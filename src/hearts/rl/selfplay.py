@@ -67,7 +67,7 @@ from hearts.arena import (
     progress_mode,
     run_chunks,
 )
-from hearts.bots import make_bot
+from hearts.bots import check_table, make_bot
 from hearts.errors import HeartsError
 from hearts.rl.driver import Driver, action_id
 from hearts.rl.encoding import ObservationEncoder
@@ -92,7 +92,8 @@ class SelfPlayConfig:
     shaping: bool = False
 
     def check(self) -> None:
-        """Raise :class:`~hearts.errors.HeartsError` for a bad configuration or bot spec."""
+        """Raise :class:`~hearts.errors.HeartsError` for a bad configuration or bot spec, or a
+        bot that cannot play the rules (:func:`hearts.bots.check_table`)."""
         if len(self.specs) != self.rules.players:
             raise HeartsError(f"{self.rules.players} players need {self.rules.players} bot specs, "
                               f"got {len(self.specs)}")
@@ -101,6 +102,7 @@ class SelfPlayConfig:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise HeartsError(f"{name} must be a positive whole number, not {value!r}")
         check_specs(self.specs)
+        check_table(self.specs, self.rules)
 
     def shards(self) -> list[range]:
         """The rounds of each shard."""
