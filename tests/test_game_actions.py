@@ -1,5 +1,5 @@
 """Whole games driven only through ``Game.actors()``, ``legal_actions()`` and ``apply()`` (the
-one driver loop of every front end, DESIGN.md), checked step by step against the round's own
+one driver loop of every front end, docs/architecture.md), checked step by step against the round's own
 API, and taken back to the start with ``undo()``.
 
 R1.1 (3–6 players), R2.1 (passing is simultaneous: every seat yet to pass may act), R3 (the

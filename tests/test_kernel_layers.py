@@ -80,7 +80,7 @@ def defined(module: str) -> set[str] | None:
 
 @pytest.mark.parametrize("path", CHECKED, ids=lambda p: str(p.relative_to(SRC)))
 def test_doctest_examples_follow_the_layers(path: Path) -> None:
-    """DESIGN.md: a module's examples import only the layers below it (and never a front end)."""
+    """docs/architecture.md: a module's examples import only the layers below it (and never a front end)."""
     mine = layer("hearts." + ".".join(path.relative_to(SRC).with_suffix("").parts))
     for module, _ in doctest_imports(path):
         theirs = layer(module)

@@ -1,4 +1,4 @@
-"""The architecture's layers (DESIGN.md) are enforced by import-linter's contracts in
+"""The architecture's layers (docs/architecture.md) are enforced by import-linter's contracts in
 pyproject.toml; these tests show the contracts hold and that they do fail on an upward import."""
 
 from __future__ import annotations

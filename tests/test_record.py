@@ -1,4 +1,4 @@
-"""Records (DESIGN.md "A record is the action list"; the rule book R1-R5 replayed): save, load and
+"""Records (docs/architecture.md: a record is the action list; the rule book R1-R5 replayed): save, load and
 replay rounds and games, finished or not, under every moon variant (R4.4), with their seats
 (names, bot specs) and seed; forged records are refused with a RecordError that names the wrong
 action; version 1 records still load."""

@@ -1,6 +1,6 @@
 """SQLite persistence of the web tables: the tables, their seats, and an append-only action log.
 
-A table's state is what replaying its log gives (DESIGN.md): its row holds the rules (in its
+A table's state is what replaying its log gives (docs/architecture.md): its row holds the rules (in its
 config) and the seed its deals are shuffled from; the log holds one row per accepted action,
 ``seq`` 1, 2, … and the action in the codec of :mod:`hearts.actions` — the text records use.
 Deals are not logged: they follow from the seed. A row is committed before the action it
