@@ -422,3 +422,23 @@ def test_cli_json_dash_is_standard_output(
     assert data["config"]["seed"] == 7 and len(data["rounds"]) == 8
     assert "1:random" in captured.err and "arena: done" in captured.err
     assert not (tmp_path / "-").exists() and list(tmp_path.iterdir()) == []
+
+
+def test_ray_address_where_nothing_answers_fails_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--ray HOST:PORT`` with no cluster there: a clear error within seconds (``ray.init``
+    alone waits minutes), exit 2, before any deal is played."""
+    pytest.importorskip("ray")
+    import socket
+    import time
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.monotonic()
+    assert arena_main([*RANDOM4, "--rounds", "1", "--ray", f"127.0.0.1:{port}", "-q"]) == 2
+    assert time.monotonic() - started < 10
+    err = capsys.readouterr().err
+    assert err.startswith(f"hearts arena: error: cannot reach Ray at '127.0.0.1:{port}': nothing answers there (")
+    assert f"ray start --head --port {port}" in err
+    with pytest.raises(HeartsError, match="nothing answers there"):
+        run_arena(RANDOM4, rounds=1, ray=f"ray://127.0.0.1:{port}")

@@ -41,6 +41,7 @@ import logging
 import math
 import os
 import random
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -66,6 +67,8 @@ DEFAULT_ROUNDS: Final = 100
 JSON_VERSION: Final = 1
 LOCAL_RAY: Final = "local"
 """The Ray address that starts a Ray instance on this machine (``ray.init(address="local")``)."""
+RAY_CONNECT_TIMEOUT: Final = 3.0
+"""Seconds to wait for a Ray address to answer before giving up (:func:`check_ray_address`)."""
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -507,12 +510,42 @@ def connect_ray(address: str, cpus: int | None = None) -> ModuleType:
     except ModuleNotFoundError:
         raise HeartsError("--ray needs Ray: install pyhearts[cluster] (pip install 'pyhearts[cluster]')") from None
     if not ray.is_initialized():
+        check_ray_address(address)  # ray.init waits minutes on an address where nothing answers
         options: dict[str, Any] = {"num_cpus": cpus} if address == LOCAL_RAY else {}
         try:
             ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, **options)
         except (ConnectionError, RuntimeError, ValueError) as e:
             raise HeartsError(f"cannot start or reach Ray at {address!r}: {e}") from None
     return ray
+
+
+def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
+    """Raise :class:`~hearts.errors.HeartsError` at once (within ``timeout`` seconds) when
+    nothing answers at a Ray address ``HOST:PORT`` or ``ray://HOST:PORT``, where ``ray.init``
+    would wait for minutes. Other addresses (:data:`LOCAL_RAY`, ``"auto"``, one without a port)
+    are left to Ray, which reports them at once.
+
+    >>> import socket
+    >>> with socket.socket() as s:  # a port nothing listens on
+    ...     s.bind(("127.0.0.1", 0))
+    ...     port = s.getsockname()[1]
+    >>> check_ray_address(f"127.0.0.1:{port}")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    hearts.errors.HeartsError: cannot reach Ray at '127.0.0.1:...': nothing answers there (...); ...
+    >>> check_ray_address(LOCAL_RAY), check_ray_address("auto")
+    (None, None)
+    """
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit() or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        reason = "timed out" if isinstance(e, TimeoutError) else e.strerror or str(e)
+        raise HeartsError(
+            f"cannot reach Ray at {address!r}: nothing answers there ({reason}); start a cluster "
+            f"(ray start --head --port {port}) or give --ray alone for a Ray instance here"
+        ) from None
 
 
 def ray_cpus(ray: ModuleType) -> int:
@@ -987,6 +1020,7 @@ __all__ = [
     "Progress",
     "RoundRecord",
     "arena_main",
+    "check_ray_address",
     "check_specs",
     "chunked",
     "connect_ray",
