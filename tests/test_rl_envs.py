@@ -76,11 +76,38 @@ def test_pettingzoo_whole_game() -> None:
 
 
 def test_gymnasium_check_env_and_registration() -> None:
-    """Gymnasium's checker steps with unmasked random actions: ``illegal="random"`` lets it."""
+    """Gymnasium's checker steps with unmasked random actions: the default environment (a random
+    legal action for an illegal one) passes it, as the README says."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        check_env(HeartsEnv(opponents="heuristic", illegal="random"))
+        check_env(gymnasium.make("hearts.rl:pyhearts/Hearts-v0").unwrapped)
+        check_env(HeartsEnv(opponents="heuristic"))
         check_env(gymnasium.make(hearts.rl.ENV_ID, players=5, seat=2, illegal="random").unwrapped)
+
+
+def test_gymnasium_default_takes_a_random_legal_action_for_an_illegal_one() -> None:
+    """R2.1, R3: an action outside the mask (what ``action_space.sample()`` gives) becomes a
+    legal one drawn from the episode's seed; ``info`` says so and carries the next mask."""
+    env = gymnasium.make("hearts.rl:pyhearts/Hearts-v0")
+    obs, info = env.reset(seed=2)
+    assert (info["action_mask"] == obs["action_mask"]).all()
+    taken = []
+    for _ in range(3):  # the pass, one card at a time
+        bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+        mask = obs["action_mask"]
+        obs, reward, _, _, info = env.step(bad)
+        assert info["illegal_action"] and mask[info["played_action"]] == 1 and reward == 0.0
+        assert (info["action_mask"] == obs["action_mask"]).all()
+        assert (env.unwrapped.action_masks() == obs["action_mask"].astype(bool)).all()
+        taken.append(info["played_action"])
+    again = gymnasium.make("hearts.rl:pyhearts/Hearts-v0")
+    obs, _ = again.reset(seed=2)
+    for card in taken:  # the same seed, the same substitutes
+        _, _, _, _, info = again.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+        assert info["played_action"] == card
+        obs = again.unwrapped._obs()
+    _, _, _, _, info = again.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert "illegal_action" not in info
 
 
 def run_gym(env: HeartsEnv, seed: int) -> list[tuple[bytes, float]]:
@@ -102,10 +129,10 @@ def test_gymnasium_seeded_reset_is_reproducible() -> None:
 
 
 def test_gymnasium_illegal_actions() -> None:
-    """An action outside the mask raises the engine's error by default (R2.1 while passing, R3
-    while playing, R1.2 for an int that is no card) and changes nothing; ``illegal="random"``
-    replaces it with a random legal action and says so."""
-    strict = HeartsEnv(opponents="heuristic", whole_game=True)
+    """An action outside the mask raises the engine's error with ``illegal="raise"`` (R2.1 while
+    passing, R3 while playing, R1.2 for an int that is no card) and changes nothing;
+    ``illegal="random"`` replaces it with a random legal action and says so."""
+    strict = HeartsEnv(opponents="heuristic", whole_game=True, illegal="raise")
     obs, _ = strict.reset(seed=1)
     for _ in range(40):  # passes, then plays
         mask = obs["action_mask"].copy()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final, Literal
@@ -91,7 +92,10 @@ class OptionSpec:
         if self.kind == "int":
             return f"{self.low}..{self.high}"
         if self.kind == "pass_cycle":
-            return f"a comma list of {', '.join(self.choices)} or seat offsets; 'default'"
+            return (
+                f"steps {', '.join(self.choices)} or seat offsets separated by '/' (or ',', but not in an "
+                "OpenSpiel game string), e.g. left/hold; 'default'"
+            )
         return " | ".join(self.choices)
 
     def to_dict(self) -> dict[str, Any]:
@@ -344,13 +348,17 @@ class Rules:
         return self.replace(**changes)
 
     def describe(self) -> str:
-        """The options that differ from the defaults, e.g. ``'players=3 moon=shooter_chooses'``."""
+        """The options that differ from the defaults, as ``--option`` takes them.
+
+        >>> Rules(players=3, moon="shooter_chooses", pass_cycle=("left", "hold")).describe()
+        'players=3 pass_cycle=left/hold moon=shooter_chooses'
+        """
         default = Rules(players=self.players)
         parts = [f"players={self.players}"]
         for name in OPTION_NAMES[1:]:
             value = getattr(self, name)
             if value != getattr(default, name):
-                shown = ",".join(map(str, value)) if isinstance(value, tuple) else value
+                shown = "/".join(map(str, value)) if isinstance(value, tuple) else value
                 parts.append(f"{name}={shown}")
         return " ".join(parts)
 
@@ -388,14 +396,21 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 def parse_option_value(name: str, text: str) -> Any:
     """Turn the text of an option's value into its type (bools, ints, pass cycles, choices).
 
-    >>> parse_option_value("must_break_hearts", "no"), parse_option_value("pass_cycle", "left,2")
+    A pass cycle's steps are separated by ``/`` (as in OpenSpiel game strings, which separate
+    parameters with commas) or ``,``; a lone offset may end with ``/`` (``"1/"``, as
+    :func:`hearts.rl.openspiel_game.pass_cycle_text` writes it).
+
+    >>> parse_option_value("must_break_hearts", "no"), parse_option_value("pass_cycle", "left/2")
     (False, ('left', 2))
+    >>> parse_option_value("pass_cycle", "left,hold"), parse_option_value("pass_cycle", "1/")
+    (('left', 'hold'), (1,))
     """
     spec = Rules.option(name)
     if spec.kind == "pass_cycle":
         if text.lower() in ("", "default", "none"):
             return None
-        return tuple(int(s) if _is_int(s) else s.strip().lower() for s in text.split(","))
+        steps = re.split(r"[,/]", text[:-1] if text.endswith("/") else text)
+        return tuple(int(s) if _is_int(s) else s.strip().lower() for s in steps)
     if spec.kind == "bool":
         low = text.lower()
         if low in ("true", "yes", "on", "1"):
@@ -433,10 +448,13 @@ def _check(spec: OptionSpec, value: object) -> None:
         raise RulesError(f"{spec.rule}: option {spec.name!r} is {value!r:.60}; allowed: {allowed}")
 
 
+_STEPS_TEXT = f"{', '.join(PASS_STEPS)} or an offset, the steps separated by '/' (e.g. left/hold)"
+
+
 def _pass_offset(step: PassStep, players: int) -> int:
     """R2.2: a pass step as a seat offset (left = +1, i.e. clockwise; 0 = hold)."""
     if isinstance(step, bool) or not isinstance(step, (int, str)):
-        raise RulesError(f"R2.2: pass_cycle step {step!r:.40}; allowed: {', '.join(PASS_STEPS)} or an offset")
+        raise RulesError(f"R2.2: pass_cycle step {step!r:.40}; allowed: {_STEPS_TEXT}")
     if isinstance(step, int):
         if not 0 <= step < players:
             raise RulesError(f"R2.2: pass_cycle offset {step!r}; allowed: 0..{players - 1} (0 = hold)")
@@ -451,4 +469,4 @@ def _pass_offset(step: PassStep, players: int) -> int:
         if players % 2:
             raise RulesError(f"R2.2: pass_cycle step 'across' needs an even number of players, not {players}")
         return players // 2
-    raise RulesError(f"R2.2: pass_cycle step {step!r:.40}; allowed: {', '.join(PASS_STEPS)} or an offset")
+    raise RulesError(f"R2.2: pass_cycle step {step!r:.40}; allowed: {_STEPS_TEXT}")

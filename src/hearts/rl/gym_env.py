@@ -14,13 +14,22 @@ opponents (``opponents``: one bot spec for all, or one per other seat, e.g. ``"h
 ``reset(seed=…)`` so that an episode is reproducible. (``"hearts.rl:"`` makes Gymnasium import
 :mod:`hearts.rl`, which registers the id; after ``import hearts.rl`` the plain id works too.)
 
-An action outside the mask is refused: with ``illegal="raise"`` (the default) ``step`` raises
-the engine's :class:`~hearts.errors.IllegalAction` naming the rule, and nothing changes. With
-``illegal="random"`` a uniformly random legal action is taken instead, ``info["illegal_action"]``
-is set and ``illegal_penalty`` is added to the reward (for learners that cannot mask their
-actions). Anything outside the action space (``99``, ``2.5``) is an
-:class:`~hearts.errors.ActionError` in both modes.
+An action outside the mask does not crash a learner that samples the whole action space
+(``env.action_space.sample()``, Gymnasium's ``check_env``): with ``illegal="random"`` (the
+default) a uniformly random legal action, drawn from the episode's seeded generator, is taken
+instead; ``info["illegal_action"]`` is then ``True``, ``info["played_action"]`` is the action
+taken, and ``illegal_penalty`` (default ``0.0``; e.g. ``-1.0`` to teach the mask) is added to
+the reward. Every ``info`` carries ``"action_mask"`` (as in the observation, the legal actions
+of the next decision) and :meth:`HeartsEnv.action_masks` returns it as booleans (for masked
+learners such as sb3-contrib's ``MaskablePPO``). ``illegal="raise"`` is the strict mode for
+debugging a policy: ``step`` raises the engine's :class:`~hearts.errors.IllegalAction` naming
+the rule (R2.1, R3), and nothing changes. Anything outside the action space (``99``, ``2.5``)
+is an :class:`~hearts.errors.ActionError` in both modes.
 
+>>> bad = int((obs["action_mask"] == 0).argmax())  # a card seat 0 does not hold
+>>> obs, reward, terminated, truncated, info = env.step(bad)
+>>> info["illegal_action"], info["played_action"] != bad, reward
+(True, True, 0.0)
 >>> env.step(99)
 Traceback (most recent call last):
 ...
@@ -71,7 +80,7 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
         round_number: int = 0,
         shaping: bool = False,
         reward_scale: float = 1.0,
-        illegal: str = "raise",
+        illegal: str = "random",
         illegal_penalty: float = 0.0,
         render_mode: str | None = None,
         **options: Any,
@@ -119,10 +128,19 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
             "action_mask": np.array([mask >> c & 1 for c in range(52)], dtype=np.int8),
         }
 
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal actions of the learner's next decision, as 52 booleans (all ``False`` once
+        the episode is over)."""
+        d = self._driver
+        if d is None:
+            raise RuntimeError("call reset() first")
+        mask = d.legal_mask(self.seat)  # 0 when it is not the learner's turn
+        return np.array([mask >> c & 1 for c in range(52)], dtype=np.bool_)
+
     def _info(self, **extra: Any) -> dict[str, Any]:
         d = self._driver
         assert d is not None
-        info: dict[str, Any] = {"seat": self.seat, **extra}
+        info: dict[str, Any] = {"seat": self.seat, "action_mask": self.action_masks().astype(np.int8), **extra}
         if d.last_result is not None:
             info["round_scores"] = d.last_result.scores
         if d.game is not None:
@@ -167,6 +185,7 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
             if not mask >> a & 1:
                 a = random_card(mask, self._rng)
                 extra["illegal_action"] = True
+                extra["played_action"] = a
                 reward += self.illegal_penalty
         reward += d.apply(a)[self.seat]
         reward += self._run_bots()

@@ -29,8 +29,10 @@ differential test read both alike):
 Returns are ``26 - score`` per seat (OpenSpiel's convention; R4 scores, bonuses and the moon
 included). Parameters (:data:`PARAMETERS`): every rule option of :class:`~hearts.rules.Rules`
 with its default (:meth:`Rules.options() <hearts.rules.Rules.options>`), plus ``round_number``.
-``pass_cycle`` is text, its steps separated by ``/`` (``"left/right/hold"``; commas are read
-too, but OpenSpiel's game strings separate parameters with them) or ``"default"``
+``pass_cycle`` is text, its steps separated by ``/`` (``"left/right/hold"``, as everywhere
+else: ``--option pass_cycle=left/hold``; commas are read too in a parameter dict, but not in a
+game string, ``python_hearts(players=3,pass_cycle=left/hold)``, whose parameters commas
+separate) or ``"default"``
 (:func:`pass_cycle_text`), so that ``pyspiel.load_game(str(game))`` gives the same game:
 
 >>> again = pyspiel.load_game(str(pyspiel.load_game("python_hearts", {"pass_cycle": "left,hold"})))
@@ -144,8 +146,7 @@ def rules_from_params(params: dict[str, Any]) -> Rules:
     ('left', 2)
     """
     options = {k: v for k, v in params.items() if k in OPTION_NAMES and k != "pass_cycle"}
-    steps = [s for s in str(params.get("pass_cycle", "default")).replace("/", ",").split(",") if s.strip()]
-    return Rules.from_dict(options).with_options([f"pass_cycle={','.join(steps) or 'default'}"])
+    return Rules.from_dict(options).with_options([f"pass_cycle={params.get('pass_cycle', 'default')}"])
 
 
 class HeartsGame(pyspiel.Game):  # type: ignore[misc]
