@@ -144,3 +144,56 @@ def test_the_terminal_tables_autosave_error_is_shown(tmp_path: Path) -> None:
             assert f"Cannot save to {str(gone / 'game.json')!r}" in app.message
 
     asyncio.run(go())
+
+
+# --- the terminal table when standard error is not the terminal -------------------------------
+
+
+def _read_pty(fd: int, until: str, timeout: float) -> tuple[bytes, str]:
+    """What is written to the terminal until ``until`` shows (or ``timeout`` seconds pass):
+    the bytes, and the text without its escape sequences."""
+    import re
+    import select
+    import time
+
+    seen, text = b"", ""
+    end = time.monotonic() + timeout
+    while until not in text and time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:  # the process closed the terminal
+                break
+            text = re.sub(r"\x1b\[[0-9;?$>]*[A-Za-z]", "", seen.decode("utf-8", "replace"))
+    return seen, text
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+def test_the_terminal_table_draws_on_the_terminal_with_stderr_elsewhere(tmp_path: Path) -> None:
+    """`hearts tui 2>FILE` at a terminal: the table is drawn on the terminal (Textual draws on
+    standard error, given the terminal while the table runs), nothing on the file."""
+    pytest.importorskip("textual")
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    log = tmp_path / "stderr.txt"
+    with log.open("wb") as errors:
+        proc = subprocess.Popen(
+            [*_console_script(), "tui", "--seed", "1", "--delay", "0"],
+            stdin=slave, stdout=slave, stderr=errors, close_fds=True,
+            env={**os.environ, "TERM": "xterm-256color", "PYTHONIOENCODING": "utf-8"},
+        )
+    os.close(slave)
+    try:
+        shown, text = _read_pty(master, "mark 3 to pass", timeout=60)
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+        os.close(master)
+    assert b"\x1b[?1049h" in shown  # the table took the screen
+    assert "You (South)" in text and "mark 3 to pass" in text
+    assert log.read_text() == ""

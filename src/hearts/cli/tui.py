@@ -6,7 +6,9 @@ knows nothing of command lines. ``hearts play`` at an interactive terminal comes
 
 The table needs an interactive terminal: without one (a pipe, a script, ``</dev/null``)
 ``hearts tui`` says so and exits with code 2 at once, rather than guess; line mode
-(``hearts play``) is the table for scripts.
+(``hearts play``) is the table for scripts. Standard error may go elsewhere
+(``hearts tui 2>log``): the table is drawn on the terminal all the same
+(:func:`drawing_on_the_terminal`).
 
 >>> p = argparse.ArgumentParser(prog="hearts tui")
 >>> register(p.add_subparsers())
@@ -17,6 +19,9 @@ The table needs an interactive terminal: without one (a pipe, a script, ``</dev/
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from hearts import fast
@@ -104,8 +109,32 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
 
     fast.prepare(lambda line: print(line, file=streams.stdout, flush=True))  # before the screen is taken
     app = HeartsApp(session, record_path=args.record)
-    app.run()
+    with drawing_on_the_terminal():
+        app.run()
     return app.return_code or 0
+
+
+@contextlib.contextmanager
+def drawing_on_the_terminal(stdout_fd: int = 1, stderr_fd: int = 2) -> Iterator[bool]:
+    """Textual draws on the process's standard error: when that is not the terminal
+    (``hearts tui 2>/dev/null``, ``2>log``) but standard output is, standard error is the
+    terminal for as long as this lasts (and is given back after, so later errors still go where
+    they were sent). Yields whether it had to.
+
+    >>> with drawing_on_the_terminal() as moved:  # doctest's streams are not terminals
+    ...     moved
+    False
+    """
+    if os.isatty(stderr_fd) or not os.isatty(stdout_fd):
+        yield False
+        return
+    saved = os.dup(stderr_fd)
+    try:
+        os.dup2(stdout_fd, stderr_fd)
+        yield True
+    finally:
+        os.dup2(saved, stderr_fd)
+        os.close(saved)
 
 
 def make_session(args: argparse.Namespace) -> Session:
