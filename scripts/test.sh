@@ -10,6 +10,15 @@ if ! command -v chromium >/dev/null 2>&1; then
     echo "chromium is not installed: the browser tests will be skipped" >&2
   fi
 fi
+# The proxy tests run Debian's nginx in front of two server processes (deploy/nginx.conf, their
+# own ports and folders; the package's own service is not needed).
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx
+  else
+    echo "nginx is not installed: the proxy tests will be skipped" >&2
+  fi
+fi
 python3 -m venv .venv
 .venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
 # From npm: axe-core for the web table's accessibility check, ws for the load benchmark's Node.js

@@ -9,8 +9,8 @@ with a clear message, never a 500; every response has the security headers; invi
 made from the public URL, never from the ``Host`` header; the lobby lists only the tables made
 to be listed; a busy port or a bad database is one line on standard error and a non-zero exit.
 
-Per-address limits are told apart with ``X-Forwarded-For`` (the server trusts it from
-127.0.0.1, as from a reverse proxy on the same machine).
+Per-address limits are told apart with ``X-Forwarded-For`` (the servers here trust it from
+127.0.0.1, ``--forwarded-allow-ips 127.0.0.1``, as from a reverse proxy on the same machine).
 """
 
 from __future__ import annotations
@@ -68,14 +68,15 @@ def new_address() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server with small limits (each test comes from addresses of its own)."""
-    s = ServerProcess(tmp_path_factory.mktemp("strict") / "tables.db", bot_delay=1.0, limits=STRICT).start()
+    s = ServerProcess(tmp_path_factory.mktemp("strict") / "tables.db", bot_delay=1.0, limits=STRICT,
+                      forwarded_allow_ips="127.0.0.1").start()
     yield s
     s.stop()
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    s = ServerProcess(tmp_path_factory.mktemp("lenient") / "tables.db").start()
+    s = ServerProcess(tmp_path_factory.mktemp("lenient") / "tables.db", forwarded_allow_ips="127.0.0.1").start()
     yield s
     s.stop()
 

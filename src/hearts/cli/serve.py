@@ -43,7 +43,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--forwarded-allow-ips",
         metavar="IPS",
-        help="proxies trusted for X-Forwarded-For (comma-separated; default 127.0.0.1)",
+        help="the reverse proxies whose X-Forwarded-For names the client, for the per-address limits "
+        "(comma-separated addresses or networks, * for any; default none, not even 127.0.0.1)",
     )
     p.add_argument(
         "--bot-delay", type=float, default=0.7, metavar="SECONDS", help="pause before each bot move (default 0.7)"
@@ -87,11 +88,16 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         return usage_error(streams.stderr, "serve", f"--bot-workers must be 0 (threads) or more, not {args.bot_workers}")
     try:
         from hearts.server.app import DEFAULT_BOT_JOBS, serve
+        from hearts.server.edge import TrustedProxies
         from hearts.server.limits import Limits
     except ImportError as e:
         return usage_error(
             streams.stderr, "serve", f"the web table needs the 'web' extra ({e}); pip install 'pyhearts[web]'"
         )
+    try:
+        TrustedProxies.parse(args.forwarded_allow_ips)  # checked before the bots are prepared
+    except ValueError as e:
+        return usage_error(streams.stderr, "serve", str(e))
     # The bots' compiled kernel: compiled (the first time) and cached now, before anyone plays.
     fast.prepare(lambda line: print(line, file=streams.stdout, flush=True))
     try:

@@ -98,6 +98,7 @@ from hearts.server.cardsvg import back_svg, card_svg
 from hearts.server.limits import DEFAULT_LIMITS, AddressGuard, Limits, RateLimited, Refused, address_key
 from hearts.server.logs import fields
 from hearts.server.metrics import CONTENT_TYPE, Metrics
+from hearts.server.outage import is_outage
 from hearts.server.players import (
     ClaimRequest,
     NameRequest,
@@ -126,7 +127,7 @@ from hearts.server.storage import (
     is_postgres,
     open_storage,
 )
-from hearts.server.tables import TABLE_ID, Manager, Table, TableError
+from hearts.server.tables import RETRY_AFTER_OUTAGE, TABLE_ID, UNAVAILABLE, Manager, Table, TableError
 
 log = logging.getLogger("hearts.server")
 
@@ -185,6 +186,9 @@ def create_app(
             m = state["manager"] = Manager(store, bot_delay, bot_workers, limits=limits, metrics=metrics)
             metrics.tables.set_function(lambda: len(m.unfinished()))
             metrics.connections.set_function(lambda: guard.connections)
+            pool_stats = getattr(store, "pool_stats", None)
+            if pool_stats is not None:  # PostgreSQL's connection pool
+                metrics.watch_pool(pool_stats)
             restored = await m.start()
             log.info("started", extra=fields(tables_restored=restored, public_url=public_url, database=store.name))
             try:
@@ -389,8 +393,8 @@ def create_app(
         try:
             await m.store.ping()
             database = True
-        except StoreUnavailable:
-            log.exception("the database does not answer")
+        except StoreUnavailable as e:
+            log.warning("the database does not answer", extra=fields(error=str(e)[:300]))
             database = False
         return api(
             {"ok": database, "tables": len(m.unfinished()), "connections": guard.connections, "database": database},
@@ -418,6 +422,10 @@ def create_app(
         return JSONResponse({"error": exc.detail}, exc.status_code, headers=exc.headers)
 
     async def internal_error(request: Request, exc: Exception) -> Response:
+        if is_outage(exc):
+            metrics.database_errors.inc()
+            return JSONResponse({"error": UNAVAILABLE}, 503, headers={"Retry-After": str(RETRY_AFTER_OUTAGE)})
+        metrics.internal_errors.inc()
         return JSONResponse({"error": "internal error"}, 500)
 
     routes = [
@@ -646,8 +654,10 @@ def serve(
 
     ``public_url`` is the base of invite links (default: the address listened on);
     ``limits``: the server's :class:`~hearts.server.limits.Limits` (each process's);
-    ``forwarded_allow_ips``: the proxies (comma-separated addresses, ``*`` for any) whose
-    ``X-Forwarded-For`` names the client (default: 127.0.0.1 only).
+    ``forwarded_allow_ips``: the proxies (comma-separated addresses and networks, ``*`` for
+    any) whose ``X-Forwarded-For`` names the client (default: none, not even 127.0.0.1). A
+    connection is closed when it sends no complete request in ``limits.request_timeout``
+    seconds, or opens beyond ``limits.tcp_connections_per_address`` (:mod:`.edge`).
 
     On PostgreSQL: ``workers`` server processes share the socket (a dead one is started
     again), and a bot worker process makes the bots' moves, ``bot_jobs`` at once, thinking in
@@ -660,9 +670,12 @@ def serve(
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
+    from hearts.server.edge import TrustedProxies, protocol_factory
+
     try:
         logs.configure(log_level)
         public = check_public_url(public_url) if public_url is not None else None
+        proxies = TrustedProxies.parse(forwarded_allow_ips)
     except ValueError as e:
         raise ServeError(str(e)) from None
     if workers < 1:
@@ -694,7 +707,9 @@ def serve(
             log_config=None,
             access_log=False,
             limit_concurrency=limits.max_connections,
-            forwarded_allow_ips=forwarded_allow_ips,
+            http=protocol_factory(limits, proxies),
+            proxy_headers=bool(proxies.text),
+            forwarded_allow_ips=proxies.text or None,
         )
         if is_postgres(db) and bot_jobs > 0:
             bots = BotWorkerProcess(WorkerOptions(db, jobs=bot_jobs, processes=bot_workers, log_level=log_level))

@@ -12,7 +12,7 @@ options of ``hearts serve``)::
 >>> Limits.from_strings(["tables=3"])
 Traceback (most recent call last):
 ...
-ValueError: unknown limit 'tables'; known limits: max_body, max_message, max_json_depth, max_number_digits, max_name, max_chat, tables_rate, joins_rate, connect_rate, messages_rate, connections_per_address, hello_timeout, hello_attempts, max_spectators, max_connections, max_tables, bot_tables_per_address, max_bot_tables, max_turn_timer, lobby_size, chat_rate, reviews_rate, max_reviews
+ValueError: unknown limit 'tables'; known limits: max_body, max_message, max_json_depth, max_number_digits, max_name, max_chat, tables_rate, joins_rate, connect_rate, messages_rate, connections_per_address, hello_timeout, hello_attempts, max_spectators, max_connections, request_timeout, tcp_connections_per_address, max_tables, bot_tables_per_address, max_bot_tables, max_turn_timer, lobby_size, chat_rate, reviews_rate, max_reviews
 >>> guard = AddressGuard(Limits(tables_rate="2/minute"))
 >>> guard.hit("tables", "192.0.2.7"); guard.hit("tables", "192.0.2.7")
 >>> guard.hit("tables", "192.0.2.7")
@@ -93,6 +93,12 @@ class Limits:
     """Spectators of one table at a time."""
     max_connections: int = 4000
     """Connections (HTTP and WebSocket) the server holds at once, from everyone."""
+    request_timeout: float = 5.0
+    """Seconds a TCP connection may take to send a complete HTTP request (head and body) once it
+    opens or its last response is sent (beyond: it is closed; :mod:`hearts.server.edge`)."""
+    tcp_connections_per_address: int = 64
+    """TCP connections one address holds at once before they are WebSocket ones (beyond: closed
+    at once; the proxies of ``--forwarded-allow-ips`` are not counted)."""
     # Tables.
     max_tables: int = 1000
     """Unfinished tables at once, from everyone."""
