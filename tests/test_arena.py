@@ -442,3 +442,17 @@ def test_ray_address_where_nothing_answers_fails_at_once(capsys: pytest.CaptureF
     assert f"ray start --head --port {port}" in err
     with pytest.raises(HeartsError, match="nothing answers there"):
         run_arena(RANDOM4, rounds=1, ray=f"ray://127.0.0.1:{port}")
+
+
+def test_the_compiled_kernel_is_loaded_before_any_decision_is_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ms/move`` without the warm-up: each chunk (in whatever process) loads the compiled
+    kernel (``fast.prepare``) before its bots' first decision, so that two identical seats show
+    the same time per decision rather than the first paying for numba."""
+    import hearts.fast
+
+    events: list[str] = []
+    monkeypatch.setattr(hearts.fast, "prepare", lambda say: events.append("prepare") or True)
+    act = RandomBot.act
+    monkeypatch.setattr(RandomBot, "act", lambda self, view: events.append("act") or act(self, view))
+    run_arena(RANDOM4, rounds=2, seed=1)
+    assert events[0] == "prepare" and events.count("prepare") == len(arena.chunked(2, 1))

@@ -50,6 +50,7 @@ from dataclasses import asdict, dataclass, field
 from types import ModuleType
 from typing import Any, Final, Literal, TextIO, TypeVar
 
+from hearts import fast
 from hearts.bots import Bot, make_bot
 from hearts.cards import QUEEN_OF_SPADES
 from hearts.errors import HeartsError
@@ -476,8 +477,11 @@ def _play_unit(cfg: ArenaConfig, unit: int, out: _ChunkResult) -> None:
 
 
 def _play_chunk(job: tuple[ArenaConfig, Sequence[int]]) -> _ChunkResult:
-    """Worker entry point: play some units of a tournament (bots are built here, from their specs)."""
+    """Worker entry point: play some units of a tournament (bots are built here, from their
+    specs). The compiled kernel is loaded first (:func:`hearts.fast.prepare`, once a process),
+    so that no bot's decision is timed with numba loading or compiling it."""
     cfg, units = job
+    fast.prepare(lambda line: None)  # else the first decision of a search bot counts ~0.1-30 s more
     out = _ChunkResult(times=[[] for _ in cfg.specs])
     for unit in units:
         _play_unit(cfg, unit, out)
