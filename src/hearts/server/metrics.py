@@ -15,6 +15,13 @@
                                    tables with people; ``bots_only``, all-bot tables)
 ``hearts_bot_wait_seconds{lane}``  how long a bot decision waited for a worker
 ``hearts_refused_total{code}``     requests and messages refused by a limit or as malformed
+``hearts_database_errors_total``   requests and messages answered "unavailable" (503): the
+                                   database could not be reached
+``hearts_internal_errors_total``   requests and messages that failed unexpectedly (a bug: 500)
+``hearts_database_pool_*``         PostgreSQL's connection pool: ``size``, ``available`` and
+                                   ``waiting`` now; ``waits_total``, ``wait_seconds_total``,
+                                   ``timeouts_total`` (a wait past its limit) and
+                                   ``connection_errors_total`` since the start
 =================================  =========================================================
 
 Each accepted action is also logged (:meth:`Metrics.accepted`): table, seat, action type, who
@@ -34,9 +41,12 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Iterator, Mapping
 from typing import Final, Literal
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 from hearts.actions import Action, to_dict
 from hearts.server.logs import fields
@@ -75,6 +85,18 @@ class Metrics:
             buckets=WAIT_BUCKETS, registry=r,
         )
         self.refused = Counter("hearts_refused", "Requests and messages refused.", ["code"], registry=r)
+        self.database_errors = Counter(
+            "hearts_database_errors", "Requests and messages answered unavailable: the database could not be reached.",
+            registry=r,
+        )
+        self.internal_errors = Counter(
+            "hearts_internal_errors", "Requests and messages that failed unexpectedly.", registry=r
+        )
+
+    def watch_pool(self, stats: Callable[[], Mapping[str, int]]) -> None:
+        """Show a connection pool's figures (psycopg_pool's ``get_stats``, read when scraped)
+        as ``hearts_database_pool_*``."""
+        self.registry.register(_PoolCollector(stats))
 
     def accepted(self, table_id: str, action: Action, by: Actor, arrived: float) -> None:
         """Count an accepted action, observe its latency (since ``arrived``, a
@@ -91,3 +113,25 @@ class Metrics:
     def render(self) -> bytes:
         """The metrics in Prometheus' text format (:data:`CONTENT_TYPE`)."""
         return generate_latest(self.registry)
+
+
+class _PoolCollector(Collector):
+    """``hearts_database_pool_*`` from a pool's ``get_stats()`` figures, read at each scrape."""
+
+    GAUGES: Final = {"size": "pool_size", "available": "pool_available", "waiting": "requests_waiting"}
+    COUNTERS: Final = {
+        "waits": ("requests_queued", 1.0), "wait_seconds": ("requests_wait_ms", 0.001),
+        "timeouts": ("requests_errors", 1.0), "connection_errors": ("connections_errors", 1.0),
+    }
+
+    def __init__(self, stats: Callable[[], Mapping[str, int]]) -> None:
+        self.stats = stats
+
+    def collect(self) -> Iterator[Metric]:
+        figures = self.stats()
+        for name, key in self.GAUGES.items():
+            yield GaugeMetricFamily(f"hearts_database_pool_{name}", f"The connection pool's {key}.",
+                                    value=figures.get(key, 0))
+        for name, (key, scale) in self.COUNTERS.items():
+            yield CounterMetricFamily(f"hearts_database_pool_{name}", f"The connection pool's {key} since the start.",
+                                      value=figures.get(key, 0) * scale)

@@ -29,6 +29,7 @@ from hearts.server.limits import (
     rate_item,
 )
 from hearts.server.logs import fields
+from hearts.server.outage import is_outage
 from hearts.server.protocol import (
     Chat,
     Hello,
@@ -42,7 +43,7 @@ from hearts.server.protocol import (
     error_message,
     parse_client,
 )
-from hearts.server.tables import Connection, Manager, Table
+from hearts.server.tables import UNAVAILABLE, Connection, Manager, Table
 
 log = logging.getLogger("hearts.server")
 
@@ -66,6 +67,20 @@ class Session:
 
     async def _close(self, code: int, reason: str) -> None:
         await self.ws.close(code, reason)
+
+    def failed(self, error: Exception, table: Table, event: str, unchanged: str) -> None:
+        """A message failed: an ``unavailable`` error (the database cannot be reached; counted
+        in ``hearts_database_errors_total``) or an ``internal`` one (a bug: logged with its
+        traceback, counted in ``hearts_internal_errors_total``) to this client only."""
+        metrics = self.manager.metrics
+        if is_outage(error):
+            metrics.database_errors.inc()
+            log.warning(event, extra=fields(table=table.id, seat=self.conn.seat, error=str(error)[:300]))
+            self.conn.push(error_message(UNAVAILABLE, "unavailable", table.seq))
+            return
+        metrics.internal_errors.inc()
+        log.exception(event, extra=fields(table=table.id, seat=self.conn.seat))
+        self.conn.push(error_message(f"internal error; {unchanged}", "internal", table.seq))
 
     def refuse(self, refusal: Refused, seq: int | None = None) -> None:
         """Tell the client why its message is refused, and close the connection if the refusal
@@ -146,9 +161,8 @@ class Session:
             else:
                 try:
                     await table.handle(conn, message, arrived)
-                except Exception:  # a bug must not take the server down for the others
-                    log.exception("error handling a message", extra=fields(table=table.id, seat=conn.seat))
-                    conn.push(error_message("internal error; the table is unchanged", "internal", table.seq))
+                except Exception as e:  # a bug must not take the server down for the others
+                    self.failed(e, table, "error handling a message", "the table is unchanged")
 
     async def _hello(self, table: Table, hello: Hello) -> None:
         """Seat the connection at the seat the token opens; a wrong token is an error, and
@@ -181,6 +195,5 @@ class Session:
                 await table.talk(self.conn, message)
         except Refused as e:
             self.refuse(e, table.seq)
-        except Exception:  # a bug must not take the server down for the others
-            log.exception("error handling table talk", extra=fields(table=table.id, seat=self.conn.seat))
-            self.conn.push(error_message("internal error; nothing was changed", "internal", table.seq))
+        except Exception as e:  # a bug must not take the server down for the others
+            self.failed(e, table, "error handling table talk", "nothing was changed")

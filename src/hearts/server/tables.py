@@ -76,6 +76,7 @@ from hearts.server.limits import (
 )
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor, Metrics
+from hearts.server.outage import Backoff, is_outage
 from hearts.server.persistence import hash_token
 from hearts.server.protocol import (
     STAND_IN,
@@ -107,6 +108,7 @@ from hearts.server.storage import (
     SeatRow,
     SeqConflict,
     Storage,
+    StoreUnavailable,
     TableExists,
     TalkNotice,
     follow,
@@ -770,13 +772,19 @@ class Table:
 
     async def send_talk(self, conn: Connection) -> None:
         """What a client gets after its welcome: the last 50 chat messages and, at a finished
-        table, its rematch if there is one."""
-        lines = await self.store.chat(self.id, 50)
-        conn.push(chat_message(lines, history=True))
-        if self.game.is_over and self.rematch is None:
-            stored = await self.store.table(rematch_id(self.id))
-            if stored is not None:
-                self.rematch = RematchNotice(self.id, rematch_id(self.id), int(stored.config.get("rematch_by", 0)))
+        table, its rematch if there is one. During a database outage the client gets neither
+        (the connection stays open; the next messages arrive as they come)."""
+        try:
+            lines = await self.store.chat(self.id, 50)
+            conn.push(chat_message(lines, history=True))
+            if self.game.is_over and self.rematch is None:
+                stored = await self.store.table(rematch_id(self.id))
+                if stored is not None:
+                    self.rematch = RematchNotice(self.id, rematch_id(self.id), int(stored.config.get("rematch_by", 0)))
+        except Exception as e:
+            if not is_outage(e):
+                raise
+            log.warning("the chat history could not be read", extra=fields(table=self.id, error=str(e)))
         if self.rematch is not None:
             conn.push(self.rematch_message(self.rematch))
 
@@ -970,7 +978,7 @@ class Table:
         except BaseException:
             game.undo()
             log.exception("could not commit an action; it is taken back", extra=fields(table=self.id, seat=action.seat))
-            self._spawn(self.resync())  # whether it was committed after all, the log says
+            self._spawn(self._resync_when_back())  # whether it was committed after all, the log says
             raise
         self._moved_on(action)
         self.metrics.accepted(self.id, action, by, arrived)
@@ -1064,6 +1072,17 @@ class Table:
         """Catch up with the log, taking the lock."""
         async with self.lock:
             await self.catch_up()
+
+    async def _resync_when_back(self) -> None:
+        """:meth:`resync` once the database answers (polled with backoff, without the lock: the
+        table's other actions are answered meanwhile, "unavailable" during an outage)."""
+        for delay in Backoff(first=0.25, most=2.0).delays():
+            try:
+                await self.store.ping()
+                break
+            except StoreUnavailable:
+                await asyncio.sleep(delay)
+        await self.resync()
 
     async def catch_up(self, read: bool = True) -> None:
         """Apply the actions logged after this table's ``seq`` (by other processes) and
@@ -1251,6 +1270,13 @@ def _trick_dict(t: Trick | None) -> dict[str, Any] | None:
         "winner": t.winner,
         "points": t.points,
     }
+
+
+UNAVAILABLE: Final = "the database is unavailable; nothing was changed: try again in a few seconds"
+"""What a request or message is answered while the database cannot be reached (HTTP 503)."""
+
+RETRY_AFTER_OUTAGE: Final = 2
+"""The ``Retry-After`` (seconds) of a 503 answered during a database outage."""
 
 
 class TableError(Refused):

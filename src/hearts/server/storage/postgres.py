@@ -117,6 +117,17 @@ def _load_migrations() -> tuple[Migration, ...]:
     return tuple(found)
 
 
+CONNECTION_WAIT: Final = 1.5
+"""Seconds a statement waits for a connection of the pool before it fails (``PoolTimeout``,
+an outage to the callers): during an outage every request is answered within two seconds
+instead of waiting psycopg's default half a minute. It is also how long the pool retries a
+lost connection (psycopg's backoff: 1 s, 2 s, …) before the next statement that waits starts
+a new attempt: so the pool is back within about that time of the database's return, however
+long the outage was."""
+
+PING_WAIT: Final = 1.0
+"""Seconds :meth:`PostgresStorage.ping` (``/healthz``) waits for the database."""
+
 MIGRATIONS: Final = _load_migrations()
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 """The newest schema version: a new database is created at it, an older one migrated to it."""
@@ -516,6 +527,8 @@ class PostgresStorage:
             min_size=min_size,
             max_size=max_size,
             kwargs={"autocommit": True},
+            timeout=CONNECTION_WAIT,
+            reconnect_timeout=CONNECTION_WAIT,
             open=False,
         )
         await pool.open()
@@ -532,10 +545,18 @@ class PostgresStorage:
 
     async def ping(self) -> None:
         try:
-            async with self._pool.connection(timeout=5) as conn:
-                await conn.execute("SELECT 1")
-        except (psycopg.Error, PoolTimeout) as e:
-            raise StoreUnavailable(f"the database {self.name} does not answer: {e}") from None
+            await asyncio.wait_for(self._select_one(), PING_WAIT)
+        except (psycopg.Error, PoolTimeout, asyncio.TimeoutError) as e:
+            raise StoreUnavailable(f"the database {self.name} does not answer: {e or 'timed out'}") from None
+
+    async def _select_one(self) -> None:
+        async with self._pool.connection(timeout=PING_WAIT) as conn:
+            await conn.execute("SELECT 1")
+
+    def pool_stats(self) -> dict[str, int]:
+        """The connection pool's figures (psycopg_pool's ``get_stats``: ``pool_size``,
+        ``requests_waiting``, ``requests_wait_ms``, ``requests_errors`` …), for ``/metrics``."""
+        return dict(self._pool.get_stats())
 
     @contextlib.asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Connection]:
