@@ -456,3 +456,27 @@ def test_the_compiled_kernel_is_loaded_before_any_decision_is_timed(monkeypatch:
     monkeypatch.setattr(RandomBot, "act", lambda self, view: events.append("act") or act(self, view))
     run_arena(RANDOM4, rounds=2, seed=1)
     assert events[0] == "prepare" and events.count("prepare") == len(arena.chunked(2, 1))
+
+
+def test_win_rates_have_wilson_intervals() -> None:
+    """Win-rate intervals are Wilson score intervals: never a point at 0 of N or N of N (the
+    normal approximation gave [0, 0] and [100, 100]), always within [0, 1]."""
+    assert arena.wilson_interval(0, 8) == (0.0, pytest.approx(0.3244, abs=1e-4))
+    assert arena.wilson_interval(4, 4) == (pytest.approx(0.5101, abs=1e-4), 1.0)
+    with pytest.raises(ValueError, match="0 <= successes <= trials"):
+        arena.wilson_interval(5, 4)
+    cfg = arena.ArenaConfig(("a", "b"), Rules(), "games", 2, pairwise=True)
+    games = [  # entrant 0 wins all 4 games, entrant 1 none
+        arena.GameRecord(unit, rotation, cfg.seating(rotation), (0, 0, 0, 0), (cfg.seating(rotation).index(0),), 1)
+        for unit in range(2)
+        for rotation in range(2)
+    ]
+    best, worst = arena._aggregate(cfg, [], games, [[], []])
+    assert (best.games, best.wins, worst.wins) == (4, 4.0, 0.0)
+    assert (best.win_ci_low, best.win_ci_high) == arena.wilson_interval(4, 4)
+    assert (worst.win_ci_low, worst.win_ci_high) == arena.wilson_interval(0, 4)
+    assert worst.win_ci_low == 0.0 < worst.win_ci_high and best.win_ci_low < best.win_ci_high == 1.0
+    result = run_arena(["random", "random"], Rules(target=30), games=2, pairwise=True, seed=3)
+    for b in result.bots:
+        assert (b.win_ci_low, b.win_ci_high) == arena.wilson_interval(b.wins, b.games)
+    assert "Wilson score interval" in result.table()

@@ -213,6 +213,8 @@ class BotStats:
     """Games won, a shared win counting ``1/len(winners)``."""
     win_rate: float | None
     win_ci_low: float | None
+    """Lower end of the 95% Wilson score interval of :attr:`win_rate` over the games played
+    (:func:`wilson_interval`), ``None`` outside games mode."""
     win_ci_high: float | None
     decisions: int
     time_mean: float
@@ -289,6 +291,8 @@ class ArenaResult:
             f"{unit}s" + (f", each {unit} averaged over its rotations" if cfg.rotations > 1 else ""),
             "moons: shot / suffered (shot by another entrant); Q♠: times taken; ms/move: per decision",
         ]
+        if games_mode:
+            foot.append("win % 95% CI: Wilson score interval over the games played")
         return "\n".join(head + body + foot)
 
     def to_dict(self) -> dict[str, Any]:
@@ -375,6 +379,25 @@ def paired_difference(
                     unit[0] += sign * rec.scores[seat]
                     unit[1] += sign == 1
     return ratio_ci([(sums[u][0], sums[u][1]) for u in sorted(sums)])
+
+
+def wilson_interval(successes: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of the proportion ``successes / trials`` (95% by default):
+    unlike the normal approximation it stays within [0, 1] and is never a point at 0 or at
+    every trial (``successes`` may be fractional: a shared win). Raises :class:`ValueError`
+    unless ``0 <= successes <= trials`` and ``trials > 0``.
+
+    >>> [round(x, 3) for x in wilson_interval(0, 8)], [round(x, 3) for x in wilson_interval(4, 4)]
+    ([0.0, 0.324], [0.51, 1.0])
+    >>> [round(x, 3) for x in wilson_interval(50, 100)]
+    [0.404, 0.596]
+    """
+    if not 0 <= successes <= trials or trials <= 0:
+        raise ValueError(f"a proportion needs 0 <= successes <= trials, trials > 0: not {successes} of {trials}")
+    p, zz = successes / trials, z * z / trials
+    centre = (p + zz / 2) / (1 + zz)
+    half = z * math.sqrt(p * (1 - p) / trials + zz / (4 * trials)) / (1 + zz)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -653,9 +676,8 @@ def _aggregate(
         win_rate: float | None = None
         win_low = win_high = None
         if games_played:
-            win_rate, win_low, win_high = ratio_ci([(x, n) for x, n in wins[e].values()])
-            if win_low is not None and win_high is not None:  # a rate stays in [0, 1]
-                win_low, win_high = max(0.0, win_low), min(1.0, win_high)
+            win_rate = won / games_played
+            win_low, win_high = wilson_interval(won, games_played)
         t = times[e]
         stats.append(
             BotStats(
@@ -1038,6 +1060,7 @@ __all__ = [
     "ray_cpus",
     "run_arena",
     "run_chunks",
+    "wilson_interval",
     "workers_text",
 ]
 
