@@ -357,6 +357,8 @@ def test_cli_games_pairwise_and_options(capsys: pytest.CaptureFixture[str]) -> N
         ([*RANDOM4, "--rounds", "x"], "invalid int"),
         ([*RANDOM4, "--rounds", "1", "--games", "1"], "not allowed with"),
         ([*RANDOM4, "--json", "/no/such/dir/x.json"], "no directory"),
+        (["random"] * 7, "give one bot spec a seat, 3 to 6 of them (or two with --pairwise), not 7"),
+        (["random"] * 2, "give one bot spec a seat, 3 to 6 of them (or two with --pairwise), not 2"),
     ],
 )
 def test_cli_usage_errors_exit_2(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -480,3 +482,11 @@ def test_win_rates_have_wilson_intervals() -> None:
     for b in result.bots:
         assert (b.win_ci_low, b.win_ci_high) == arena.wilson_interval(b.wins, b.games)
     assert "Wilson score interval" in result.table()
+
+
+@pytest.mark.parametrize("count", [3, 5, 6])
+def test_the_player_count_follows_the_specs(count: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --players, as many players as specs (the table of 5 or 6 included)."""
+    assert arena_main(["random"] * count + ["--rounds", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert f"{count}:random" in out and f"{count + 1}:random" not in out

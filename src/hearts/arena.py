@@ -931,7 +931,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a rule option, e.g. moon=shooter_chooses (repeatable)",
     )
     p.add_argument(
-        "--players", type=int, metavar="N", help="players, 3-6 (default: the number of SPECs, or 4)"
+        "--players", type=int, metavar="N", help="players, 3-6 (default: the number of SPECs)"
     )
     p.add_argument("--target", type=int, metavar="N", help="points that end a game (games mode; default 100)")
     p.add_argument("--pairwise", action="store_true", help="two SPECs A B: A at seats 0 and 2, B at 1 and 3")
@@ -966,8 +966,8 @@ def arena_main(argv: list[str] | None = None) -> int:
         rules = Rules.preset(args.preset).with_options(args.option)
         players = args.players
         set_by_option = any(o.partition("=")[0].strip().replace("-", "_") == "players" for o in args.option)
-        if players is None and not set_by_option and not args.pairwise and 3 <= len(args.specs) <= 6:
-            players = len(args.specs)
+        if players is None and not set_by_option and not args.pairwise:
+            players = seats_of_specs(len(args.specs))
         if players is not None:
             rules = rules.replace(players=players)
         if args.target is not None:
@@ -1012,6 +1012,24 @@ def arena_main(argv: list[str] | None = None) -> int:
             return fail(f"cannot write {args.json!r}: {e}", 1)
         print(f"arena: results written to {args.json}", file=sys.stderr)
     return 0
+
+
+def seats_of_specs(count: int) -> int:
+    """The players at the table when ``count`` bot specs are given and ``--players`` is not:
+    one a seat, 3 to 6; else a :class:`~hearts.errors.HeartsError` saying what to give.
+
+    >>> seats_of_specs(5)
+    5
+    >>> seats_of_specs(7)
+    Traceback (most recent call last):
+    hearts.errors.HeartsError: give one bot spec a seat, 3 to 6 of them (or two with --pairwise), not 7
+    """
+    spec = Rules.option("players")
+    low, high = spec.low, spec.high
+    assert low is not None and high is not None
+    if not low <= count <= high:
+        raise HeartsError(f"give one bot spec a seat, {low} to {high} of them (or two with --pairwise), not {count}")
+    return count
 
 
 def interval_text(
