@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from hearts.actions import Action
 from hearts.errors import CardParseError, IllegalAction, RulesError
@@ -39,6 +40,11 @@ from hearts.round import (
     validate_deal,
 )
 from hearts.rules import Rules
+
+MAX_DIGITS: Final = 100
+"""A game's seed and starting totals have at most this many decimal digits, so that a record
+can write them as JSON numbers and read them back (Python refuses to convert integers of
+more than 4,300 digits)."""
 
 
 class GameOver(IllegalAction):
@@ -68,6 +74,7 @@ class Game:
             raise RulesError(f"R6: rules must be a Rules value, not {rules!r:.60}")
         self.rules = rules = rules or Rules()
         seed = check_seed(seed)
+        _check_digits(seed, "R1.3: a game's seed")
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 63)
         self.seed: int | None = seed if isinstance(seed, int) else None
@@ -77,6 +84,8 @@ class Game:
             raise CardParseError(f"R1.2: deals is a list of deals, one per round, not {deals!r:.60}")
         self._deals = [validate_deal(rules, hands) for hands in deals] if deals is not None else []
         self.totals = list(check_scores(rules, scores) or (0,) * rules.players)
+        for total in self.totals:
+            _check_digits(total, "R5: a starting total")
         self.start_scores = tuple(self.totals)
         """The totals the game started from (R5; usually all 0)."""
         self.rounds: list[Round] = []
@@ -221,3 +230,18 @@ class Game:
     def __repr__(self) -> str:
         state = f"winners={self.winners}" if self.is_over else f"round={len(self.rounds) - 1}"
         return f"<Game {state} totals={self.totals}>"
+
+
+def _check_digits(value: object, what: str) -> None:
+    """Refuse an ``int`` of more than :data:`MAX_DIGITS` digits (a :class:`RulesError`).
+
+    >>> _check_digits(10**5000, "R1.3: a game's seed")
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RulesError: R1.3: a game's seed has at most 100 digits, not 5001
+    """
+    if isinstance(value, int) and abs(value) >= 10**MAX_DIGITS:
+        digits = int(abs(value).bit_length() * 0.30102999566398) + 1
+        if abs(value) < 10 ** (digits - 1):
+            digits -= 1
+        raise RulesError(f"{what} has at most {MAX_DIGITS} digits, not {digits}")

@@ -21,6 +21,35 @@ True
 Traceback (most recent call last):
 ...
 hearts.errors.RecordError: action 4 ({'type': 'play', 'seat': 1, 'card': 'x2C'}): R1.2: ... 'x2C' is not a card...
+
+**The format** (version 2; :func:`dumps` writes it, UTF-8 JSON): an object with ``format``
+(``"pyhearts.game"``), ``version`` (``2``), ``rules`` (every option, :meth:`Rules.to_dict
+<hearts.rules.Rules.to_dict>`), ``seed`` (a whole number, or ``null`` for a game shuffled from
+a ``random.Random``), ``scores`` (the starting totals), ``seats`` (one ``{"name", "bot"}`` per
+seat), ``deals`` (each round's hands), ``actions`` (the codec of :mod:`hearts.actions`),
+``totals`` and ``winners`` (checked against the replay). A round record
+(``"pyhearts.round"``) has ``round_number``, ``scores_before``, ``deal``, ``actions`` and
+``scores``. What a record may not hold, refused with a :class:`~hearts.errors.RecordError`
+before anything is replayed:
+
+- more than :data:`MAX_RECORD_BYTES` bytes of UTF-8, whether given as text, bytes or a file;
+- arrays and objects nested deeper than :data:`MAX_DEPTH`;
+- a fraction (``2.0``, ``NaN``) anywhere: every number of a record is a whole number, and one
+  has at most :data:`~hearts.game.MAX_DIGITS` digits (so is a seed, where the game is made);
+- a string with a lone surrogate (``"\\ud800"``), which could not be written again;
+- a ``pass_cycle`` that is not a list of steps (R2.2).
+
+A seat's ``bot`` is the spec the seat was played with, kept as written: loading checks that
+it is a string (or ``null`` for a person) and does not build the bot, so a record of bots
+this program does not know (registered in another program, a ``MODULE:CLASS`` not on the
+path, an installed package's) loads and replays. Building them is the business of whatever
+goes on with the game: resuming it (``hearts tui --resume``) makes every seat's bot and refuses
+an unknown spec with :func:`~hearts.bots.make_bot`'s message.
+
+>>> loads('{"format": "pyhearts.game", "version": 2.0}')
+Traceback (most recent call last):
+...
+hearts.errors.RecordError: the record's 'version' holds 2.0: a record's numbers are whole numbers
 """
 
 from __future__ import annotations
@@ -36,7 +65,7 @@ from hearts.actions import Action, Moon, Pass, Play, to_dict
 from hearts.actions import from_dict as action_from_dict
 from hearts.cards import CardSet
 from hearts.errors import HeartsError, RecordError
-from hearts.game import Game
+from hearts.game import MAX_DIGITS, Game
 from hearts.round import Phase, Round, check_scores, validate_deal
 from hearts.rules import Rules
 
@@ -45,7 +74,10 @@ VERSION: Final = 2
 GAME_FORMAT: Final = "pyhearts.game"
 ROUND_FORMAT: Final = "pyhearts.round"
 MAX_RECORD_BYTES: Final = 16 << 20
-"""Longer texts are refused before they are parsed."""
+"""Longer records (in bytes of UTF-8, however they are given) are refused before they are parsed."""
+MAX_DEPTH: Final = 16
+"""Arrays and objects nested deeper are refused (a record nests five deep at most)."""
+_TOO_DEEP: Final = f"the record nests deeper than {MAX_DEPTH} arrays and objects"
 
 
 @dataclass(frozen=True)
@@ -63,6 +95,9 @@ class Seat:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not (self.bot is None or isinstance(self.bot, str)):
             raise RecordError(f"a seat is a name and a bot spec or null, not {self.name!r:.40}, {self.bot!r:.40}")
+        for text in (self.name, self.bot):
+            if text is not None and not _encodable(text):
+                raise RecordError(f"a seat's name or bot holds a lone surrogate: {text!r:.40}")
 
     @property
     def is_bot(self) -> bool:
@@ -186,28 +221,46 @@ def save(source: GameRecord | Game | Round, path: str | Path) -> None:
 
 
 def loads(text: str | bytes) -> GameRecord | Round:
-    """A game record or a round from JSON text, replayed and checked."""
-    if len(text) > MAX_RECORD_BYTES:
+    """A game record or a round from JSON text, replayed and checked (what a record may not
+    hold: the module's docstring).
+
+    >>> loads("[" * 500 + "]" * 500)
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RecordError: the record nests deeper than 16 arrays and objects
+    """
+    if isinstance(text, str) and (len(text) > MAX_RECORD_BYTES or _utf8_size(text) > MAX_RECORD_BYTES):
+        raise RecordError(f"the record is longer than {MAX_RECORD_BYTES} bytes of UTF-8; longer ones are not read")
+    if isinstance(text, bytes) and len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"the record is {len(text)} bytes long; at most {MAX_RECORD_BYTES} are read")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
-        reason = "it nests too deeply" if isinstance(e, RecursionError) else str(e)
-        raise RecordError(f"the record is not valid JSON: {reason}") from None
+        data = json.loads(text, parse_int=_whole_number)
+    except RecursionError:
+        raise RecordError(_TOO_DEEP) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise RecordError(f"the record is not valid JSON: {e}") from None
     return from_dict(data)
 
 
 def load(path: str | Path) -> GameRecord | Round:
-    """Read a record file (see :func:`loads`)."""
+    """Read a record file (see :func:`loads`): at most :data:`MAX_RECORD_BYTES` of UTF-8."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        raise RecordError(f"cannot read record {str(path)!r}: {e}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"record {str(path)!r} is longer than {MAX_RECORD_BYTES} bytes; longer ones are not read")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
         raise RecordError(f"cannot read record {str(path)!r}: {e}") from None
     return loads(text)
 
 
 def from_dict(data: object) -> GameRecord | Round:
     """A game record or a round from its JSON object (version 2, or version 1)."""
+    check_values(data)
     if not isinstance(data, Mapping):
         raise RecordError("the record must be a JSON object")
     fmt = data.get("format")
@@ -219,6 +272,61 @@ def from_dict(data: object) -> GameRecord | Round:
     if fmt == ROUND_FORMAT:
         return _load_round(data, version)
     return _load_game_v1(data) if version == 1 else _load_game(data)
+
+
+def check_values(data: object) -> None:
+    """Refuse what no record holds, wherever it is (before anything else is read): nesting
+    deeper than :data:`MAX_DEPTH`, a fraction, a whole number of more than
+    :data:`~hearts.game.MAX_DIGITS` digits, a string with a lone surrogate.
+
+    >>> check_values({"totals": [1, 2.0]})
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RecordError: the record's 'totals' holds 2.0: a record's numbers are whole numbers
+    >>> check_values({"seats": [{"name": "\\ud800", "bot": None}]})
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RecordError: the record's 'seats' holds a string with a lone surrogate: '\\ud800'
+    """
+    stack: list[tuple[object, int, str]] = [(data, 1, "")]
+    while stack:
+        value, depth, top = stack.pop()
+        where = f"the record's {top!r}" if top else "the record"
+        if isinstance(value, (Mapping, list, tuple)):
+            if depth > MAX_DEPTH:
+                raise RecordError(_TOO_DEEP)
+            items = list(value.items()) if isinstance(value, Mapping) else list(enumerate(value))
+            for key, item in items:
+                if isinstance(key, str) and not _encodable(key):
+                    raise RecordError(f"{where} holds a key with a lone surrogate: {key!r:.40}")
+                stack.append((item, depth + 1, top or (str(key) if isinstance(value, Mapping) else "")))
+        elif isinstance(value, float):
+            raise RecordError(f"{where} holds {value!r:.40}: a record's numbers are whole numbers")
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_DIGITS:
+            raise RecordError(f"{where} holds a number of more than {MAX_DIGITS} digits")
+        elif isinstance(value, str) and not _encodable(value):
+            raise RecordError(f"{where} holds a string with a lone surrogate: {value!r:.40}")
+
+
+def _whole_number(text: str) -> int:
+    """A JSON integer, refused past :data:`~hearts.game.MAX_DIGITS` digits before Python
+    converts it (which it refuses past 4,300 digits with a plain ``ValueError``)."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise RecordError(f"the record holds a number of {len(text.lstrip('-'))} digits; at most {MAX_DIGITS}")
+    return int(text)
+
+
+def _encodable(text: str) -> bool:
+    """False for a string with a lone surrogate (``"\\ud800"``), which UTF-8 cannot write."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _utf8_size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def replay(game: Game, actions: Iterable[object], *, start: int = 0) -> Game:

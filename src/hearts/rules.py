@@ -195,9 +195,7 @@ class Rules:
                 _check(spec, getattr(self, spec.name))
         cycle = self.pass_cycle
         if cycle is not None:
-            if isinstance(cycle, str) or not isinstance(cycle, Iterable):
-                raise RulesError(f"R2.2: option 'pass_cycle' is {cycle!r:.60}; expected a list of steps")
-            cycle = tuple(cycle)
+            cycle = _cycle(cycle)
             object.__setattr__(self, "pass_cycle", cycle)
         steps = cycle if cycle is not None else DEFAULT_PASS_CYCLES[self.players]
         if not steps:
@@ -290,9 +288,7 @@ class Rules:
         values = dict(data)
         cycle = values.get("pass_cycle")
         if cycle is not None:
-            if isinstance(cycle, str) or not isinstance(cycle, Iterable):
-                raise RulesError(f"R2.2: option 'pass_cycle' is {cycle!r:.60}; expected a list of steps")
-            values["pass_cycle"] = tuple(cycle)
+            values["pass_cycle"] = _cycle(cycle)
         try:
             return cls(**values)
         except TypeError as e:  # pragma: no cover - defensive: wrong types caught above
@@ -423,6 +419,20 @@ def parse_option_value(name: str, text: str) -> Any:
             raise RulesError(f"{spec.rule}: option {name!r} is {text!r:.40}; expected a whole number {spec.allowed()}")
         return int(text)
     return text
+
+
+def _cycle(value: object) -> tuple[Any, ...]:
+    """A pass cycle's steps as a tuple: from a list or tuple only (not a string, a mapping or
+    a set, whose keys or order would be taken silently), R2.2.
+
+    >>> _cycle({"left": 1})
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RulesError: R2.2: option 'pass_cycle' is {'left': 1}; expected a list of steps
+    """
+    if not isinstance(value, (list, tuple)):
+        raise RulesError(f"R2.2: option 'pass_cycle' is {value!r:.60}; expected a list of steps")
+    return tuple(value)
 
 
 def _is_int(text: str) -> bool:
