@@ -490,3 +490,30 @@ def test_the_player_count_follows_the_specs(count: int, capsys: pytest.CaptureFi
     assert arena_main(["random"] * count + ["--rounds", "1", "-q"]) == 0
     out = capsys.readouterr().out
     assert f"{count}:random" in out and f"{count + 1}:random" not in out
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_progress_advances_every_round(jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The progress moves on after every round, in this process and from worker processes:
+    ``--games 2`` no longer sits at 0 % until a whole chunk of games is over. A round of a deal
+    is its share of the deal's rotations; a game's rounds move it by the leader's total over the
+    target; the amounts add up to the deals or games."""
+    said: list[float] = []
+    advance = Progress.advance
+    monkeypatch.setattr(Progress, "advance", lambda self, n, label=None: said.append(n) or advance(self, n, label))
+    games = run_arena(RANDOM4, Rules(target=40), games=2, seed=5, jobs=jobs)
+    moves = [n for n in said if n > 0]
+    assert len(moves) >= len(games.rounds) // 2  # about one a round (a round may give no one points)
+    assert sum(said) == pytest.approx(2)
+    said.clear()
+    run_arena(RANDOM4, rounds=2, seed=5, jobs=jobs)
+    assert said[:8] == [0.25] * 8 and sum(said) == pytest.approx(2)
+
+
+def test_progress_bar_shows_a_fraction_of_a_unit() -> None:
+    out = io.StringIO()
+    bar = Progress(2, "game", "bar", out)
+    bar.advance(0.3)
+    bar.advance(0.45)
+    bar.end()
+    assert "0/2 games  38%" in out.getvalue()

@@ -39,7 +39,9 @@ import importlib
 import json
 import logging
 import math
+import multiprocessing
 import os
+import queue
 import random
 import socket
 import sys
@@ -433,10 +435,18 @@ class _ChunkResult:
     """Seconds per decision, by entrant."""
 
 
-def _drive(target: Game | Round, bots: Sequence[Bot], seats: Sequence[int], times: list[list[float]]) -> None:
-    """Let the bots play ``target`` to its end, timing every decision (``bot.act``); a bot
-    that raises or answers an illegal action is an :class:`ArenaError`."""
+def _drive(
+    target: Game | Round,
+    bots: Sequence[Bot],
+    seats: Sequence[int],
+    times: list[list[float]],
+    on_round: Callable[[], None] = lambda: None,
+) -> None:
+    """Let the bots play ``target`` to its end, timing every decision (``bot.act``), calling
+    ``on_round`` once each round is over; a bot that raises or answers an illegal action is an
+    :class:`ArenaError`."""
     clock = time.perf_counter
+    rounds_over = 0
     while actors := target.actors():
         for seat in actors:
             bot = bots[seat]
@@ -451,6 +461,10 @@ def _drive(target: Game | Round, bots: Sequence[Bot], seats: Sequence[int], time
                 raise ArenaError(
                     f"seat {seat} ({bot.name}) failed in round {r.round_number}: {type(e).__name__}: {e}"
                 ) from e
+        now_over = len(target.score_history) if isinstance(target, Game) else int(target.is_over)
+        if now_over != rounds_over:
+            rounds_over = now_over
+            on_round()
 
 
 def _record(unit: int, rotation: int, seats: tuple[int, ...], r: Round) -> RoundRecord:
@@ -485,11 +499,11 @@ def _play_unit(cfg: ArenaConfig, unit: int, out: _ChunkResult) -> None:
             ]
             if hands is not None:
                 r = Round(rules, hands, round_number=unit)
-                _drive(r, bots, seats, out.times)
+                _drive(r, bots, seats, out.times, lambda: report_progress(1 / cfg.rotations))
                 out.rounds.append(_record(unit, rotation, seats, r))
             else:
                 game = Game(rules, derive_seed(cfg.seed, "game", unit))
-                _drive(game, bots, seats, out.times)
+                _drive(game, bots, seats, out.times, _GameProgress(game, 1 / cfg.rotations))
                 out.rounds.extend(_record(unit, rotation, seats, r) for r in game.rounds)
                 assert game.winners is not None
                 out.games.append(
@@ -497,6 +511,23 @@ def _play_unit(cfg: ArenaConfig, unit: int, out: _ChunkResult) -> None:
                 )
         except ArenaError as e:
             raise ArenaError(f"{cfg.unit_name} {unit}, rotation {rotation}: {e}") from None
+
+
+@dataclass
+class _GameProgress:
+    """Called at the end of each round of ``game``: reports how far the game has gone, as the
+    leader's total over the target (all of ``share`` once it is over); a game's length is not
+    known before it ends."""
+
+    game: Game
+    share: float
+    done: float = 0.0
+
+    def __call__(self) -> None:
+        game = self.game
+        now = 1.0 if game.is_over else min(1.0, max(self.done, max(game.totals) / game.rules.target))
+        report_progress((now - self.done) * self.share)
+        self.done = now
 
 
 def _play_chunk(job: tuple[ArenaConfig, Sequence[int]]) -> _ChunkResult:
@@ -525,6 +556,26 @@ def chunked(count: int, jobs: int) -> list[range]:
     """
     size = max(1, math.ceil(count / max(4 * jobs, min(count, 50))))
     return [range(i, min(i + size, count)) for i in range(0, count, size)]
+
+
+_progress_sink: Callable[[float], None] | None = None
+"""Where :func:`report_progress` sends what it is told in this process (set by :func:`run_chunks`)."""
+
+
+def report_progress(amount: float) -> None:
+    """Called by a task of :func:`run_chunks` as it goes: ``amount`` more of the work is done
+    (in the caller's units), for the caller's ``on_progress``; nothing when no one listens.
+
+    >>> report_progress(0.25)  # outside run_chunks: no one listens
+    """
+    if _progress_sink is not None:
+        _progress_sink(amount)
+
+
+def _listen(queue: Any) -> None:
+    """A worker process's initializer: its :func:`report_progress` goes to the parent by ``queue``."""
+    global _progress_sink
+    _progress_sink = queue.put
 
 
 def connect_ray(address: str, cpus: int | None = None) -> ModuleType:
@@ -581,13 +632,21 @@ def ray_cpus(ray: ModuleType) -> int:
 
 
 def run_chunks(
-    task: Callable[[T], R], chunks: Sequence[T], jobs: int = 1, ray: ModuleType | None = None
+    task: Callable[[T], R],
+    chunks: Sequence[T],
+    jobs: int = 1,
+    ray: ModuleType | None = None,
+    on_progress: Callable[[float], None] | None = None,
 ) -> Iterator[tuple[int, R]]:
     """``(i, task(chunks[i]))`` for every chunk, as each finishes (in any order): computed in this
     process (``jobs`` 1), in ``jobs`` worker processes, or as Ray tasks (``ray``: the module,
     connected by :func:`connect_ray`). ``task`` must be a module-level function (the workers
     import it by name); an exception it raises is raised here as itself (not wrapped by Ray).
-    Closing the iterator early cancels the chunks not started."""
+    Closing the iterator early cancels the chunks not started.
+
+    With ``on_progress``, what the tasks say with :func:`report_progress` while they run is
+    passed to it here, in this process and from the worker processes (about ten times a
+    second); not from Ray tasks, which only finish."""
     if ray is not None:
         remote = ray.remote(task)
         refs = {remote.remote(chunk): i for i, chunk in enumerate(chunks)}
@@ -605,19 +664,52 @@ def run_chunks(
             for ref in waiting:
                 ray.cancel(ref)
     elif jobs == 1:
-        for i, chunk in enumerate(chunks):
-            yield i, task(chunk)
+        yield from _run_here(task, chunks, on_progress)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending: dict[Future[R], int] = {pool.submit(task, chunk): i for i, chunk in enumerate(chunks)}
+        yield from _run_in_processes(task, chunks, jobs, on_progress)
+
+
+def _run_here(
+    task: Callable[[T], R], chunks: Sequence[T], on_progress: Callable[[float], None] | None
+) -> Iterator[tuple[int, R]]:
+    global _progress_sink
+    for i, chunk in enumerate(chunks):
+        before, _progress_sink = _progress_sink, on_progress
+        try:
+            result = task(chunk)
+        finally:
+            _progress_sink = before
+        yield i, result
+
+
+def _run_in_processes(
+    task: Callable[[T], R], chunks: Sequence[T], jobs: int, on_progress: Callable[[float], None] | None
+) -> Iterator[tuple[int, R]]:
+    context = multiprocessing.get_context()
+    said = context.Queue() if on_progress is not None else None
+    listen: dict[str, Any] = {"initializer": _listen, "initargs": (said,)} if said is not None else {}
+
+    def hear() -> None:
+        while said is not None and on_progress is not None:
             try:
-                while pending:
-                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        yield pending.pop(fut), fut.result()
-            finally:
-                for fut in pending:
-                    fut.cancel()
+                on_progress(said.get_nowait())
+            except queue.Empty:
+                return
+
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, **listen) as pool:
+        pending: dict[Future[R], int] = {pool.submit(task, chunk): i for i, chunk in enumerate(chunks)}
+        try:
+            while pending:
+                finished, _ = wait(pending, timeout=0.1 if said else None, return_when=FIRST_COMPLETED)
+                hear()
+                for fut in finished:
+                    yield pending.pop(fut), fut.result()
+            hear()
+        finally:
+            for fut in pending:
+                fut.cancel()
+            if said is not None:
+                said.close()
 
 
 def default_jobs(jobs: int | None, ray: str | None) -> int:
@@ -720,7 +812,7 @@ class Progress:
         self.mode = mode
         self.stream = stream if stream is not None else sys.stderr
         self.name = name
-        self.done = 0
+        self.done: float = 0
         self.label = ""
         self.start = time.perf_counter()
         self._last = 0.0
@@ -732,8 +824,9 @@ class Progress:
         elif self.mode == "bar":
             self._draw(force=True)
 
-    def advance(self, n: int, label: str | None = None) -> None:
-        """``n`` more units are done (and, optionally, what is being done now)."""
+    def advance(self, n: float, label: str | None = None) -> None:
+        """``n`` more units are done, a fraction of one too (a round of a deal's rotations, of
+        a game), and, optionally, what is being done now."""
         self.done += n
         if label is not None:
             self.label = label
@@ -747,7 +840,7 @@ class Progress:
             self._draw(force=True)
             self._write("\n")
         elif self.mode == "lines":
-            self._write(f"{self.name}: done, {self.done} {self.unit}s in {elapsed:.1f} s\n")
+            self._write(f"{self.name}: done, {round(self.done)} {self.unit}s in {elapsed:.1f} s\n")
 
     def _draw(self, force: bool = False) -> None:
         now = time.perf_counter()
@@ -760,7 +853,7 @@ class Progress:
         filled = int(frac * width)
         eta = f"eta {elapsed / frac - elapsed:5.1f} s" if 0 < frac < 1 else " " * 11
         self._write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.unit}s "
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {math.floor(self.done + 1e-9)}/{self.total} {self.unit}s "
             f"{frac:4.0%} {elapsed:6.1f} s {eta} {self.label:<30.30}"
         )
 
@@ -853,11 +946,14 @@ def run_arena(
         f"{', '.join(cfg.labels)}, {workers_text(jobs, ray)}, seed {seed}"
     )
     started = time.perf_counter()
-    chunks = chunked(count, jobs)
-    parts = []
-    for i, part in run_chunks(_play_chunk, [(cfg, chunk) for chunk in chunks], jobs, cluster):
+    chunks, parts = chunked(count, jobs), []
+    each_round = cluster is None  # a Ray task only says when it is done: progress by chunk
+    work = [(cfg, chunk) for chunk in chunks]
+    for i, part in run_chunks(_play_chunk, work, jobs, cluster, bar.advance if each_round else None):
         parts.append(part)
-        bar.advance(len(chunks[i]))
+        if not each_round:
+            bar.advance(len(chunks[i]))
+    bar.advance(count - bar.done)  # what the sum of the rounds' fractions leaves
     bar.end()
     elapsed = time.perf_counter() - started
 
@@ -1076,6 +1172,7 @@ __all__ = [
     "progress_mode",
     "ratio_ci",
     "ray_cpus",
+    "report_progress",
     "run_arena",
     "run_chunks",
     "wilson_interval",
