@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from hearts import fast
 from hearts.cli.common import Streams, usage_error
 from hearts.review import DEFAULT_BUDGET
 
@@ -98,8 +97,6 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         TrustedProxies.parse(args.forwarded_allow_ips)  # checked before the bots are prepared
     except ValueError as e:
         return usage_error(streams.stderr, "serve", str(e))
-    # The bots' compiled kernel: compiled (the first time) and cached now, before anyone plays.
-    fast.prepare(lambda line: print(line, file=streams.stdout, flush=True))
     try:
         serve(
             args.host,

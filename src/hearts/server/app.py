@@ -87,6 +87,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from hearts import fast
 from hearts.bots.registry import LEVELS
 from hearts.errors import HeartsError
 from hearts.record import game_to_dict
@@ -691,6 +692,8 @@ def serve(
     bots: BotWorkerProcess | None = None
     try:
         name = check_database(db)
+        # The bots' compiled kernel: compiled (the first time) and cached now, before anyone plays.
+        fast.prepare(lambda line: print(line, flush=True))
         bound = url_of(host, sock.getsockname()[1])
         factory = AppFactory(db, public or bound, bot_delay, bot_workers, limits, log_level,
                              parent=os.getpid() if workers > 1 else None, review_budget=review_budget)
