@@ -55,6 +55,13 @@ def test_a_bare_hearts_prints_the_help_and_exits_0() -> None:
     assert out == run(["--help"])[1]
 
 
+def test_a_bad_command_line_says_so_on_stderr_only() -> None:
+    """A usage error: the usage and the error on stderr, nothing on stdout, exit 2."""
+    code, out, err = run(["play", "--frobnicate"])
+    assert (code, out) == (2, "")
+    assert err.startswith("usage: hearts ") and err.endswith("error: unrecognized arguments: --frobnicate\n")
+
+
 # --- end of input in the middle of a game ----------------------------------------------------
 
 

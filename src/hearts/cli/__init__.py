@@ -49,8 +49,10 @@ class _Parser(argparse.ArgumentParser):
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         # argparse writes --version (and help) on sys.stdout, its errors on sys.stderr: use ours
-        if _Parser.streams is not None and message:
-            file = _Parser.streams.stderr if file is sys.stderr else _Parser.streams.stdout
+        if _Parser.streams is not None and (file is None or file is sys.stdout):
+            file = _Parser.streams.stdout
+        elif _Parser.streams is not None and file is sys.stderr:
+            file = _Parser.streams.stderr
         super()._print_message(message, file)
 
     def error(self, message: str) -> NoReturn:
