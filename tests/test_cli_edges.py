@@ -204,3 +204,33 @@ def test_the_terminal_table_draws_on_the_terminal_with_stderr_elsewhere(tmp_path
     assert b"\x1b[?1049h" in shown  # the table took the screen
     assert "You (South)" in text and "mark 3 to pass" in text
     assert log.read_text() == ""
+
+
+# --- hearts selfplay into a folder that is not empty ------------------------------------------
+
+
+def test_selfplay_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
+    """A second `hearts selfplay` into the same folder is refused (exit 2, nothing changed)
+    unless --overwrite, which removes the old shards: no stale shard beside the new manifest."""
+    pytest.importorskip("numpy")
+    from hearts.rl import selfplay
+
+    argv = ["selfplay", "random", "--rounds", "3", "--shard-rounds", "1", "--out", str(tmp_path), "-q"]
+    assert run(argv)[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", *(selfplay.shard_name(i) for i in range(3))]
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    fewer = ["selfplay", "random", "--rounds", "3", "--shard-rounds", "2", "--out", str(tmp_path), "-q"]
+    code, out, err = run(fewer)
+    assert code == 2 and out == ""
+    assert err == (
+        f"hearts selfplay: error: the folder {str(tmp_path)!r} is not empty (manifest.json, shard-00000.npz, "
+        "shard-00001.npz, ...): give --overwrite to replace its self-play data, or name a new or empty folder\n"
+    )
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing changed
+    assert run([*fewer, "--overwrite"])[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "shard-00000.npz", "shard-00001.npz"]
+    assert [s["file"] for s in selfplay.read_manifest(tmp_path)["shards"]] == ["shard-00000.npz", "shard-00001.npz"]
+    (tmp_path / "notes.txt").write_text("mine")
+    code, _, err = run([*fewer, "--overwrite"])
+    assert code == 2 and "holds files that are not self-play data (notes.txt)" in err
+    assert (tmp_path / "notes.txt").read_text() == "mine" and (tmp_path / "manifest.json").exists()

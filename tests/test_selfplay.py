@@ -122,7 +122,7 @@ def test_the_command_shows_a_progress_bar(tmp_path: Path, monkeypatch: pytest.Mo
     assert "\r[" + "#" * 30 + "] 4/4 rounds 100%" in drawn
     pipe = io.StringIO()
     monkeypatch.setattr("sys.stderr", pipe)
-    assert main(argv, stdout=io.StringIO()) == 0
+    assert main([*argv, "--overwrite"], stdout=io.StringIO()) == 0  # the same folder again
     lines = pipe.getvalue().splitlines()
     assert lines[0] == "selfplay: 4 rounds of random, random, random, random in 4 shards, seed 0"
     assert lines[1].startswith("selfplay: done, 4 rounds in ") and len(lines) == 2

@@ -34,6 +34,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--shard-rounds", type=int, default=500, metavar="K", help="rounds per shard (default 500)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed for the deals and bots (default 0)")
     p.add_argument("--shaping", action="store_true", help="reward each trick's points at once")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the shards and manifest already in DIR (without it, a folder that is not empty is refused)",
+    )
     add_distribution_args(p, "make the shards", "data")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only a start and an end line")
     add_rules_args(p)
@@ -57,8 +62,10 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             specs *= rules.players
         config = selfplay.SelfPlayConfig(tuple(specs), rules, args.rounds, args.seed, args.shard_rounds, args.shaping)
         jobs = default_jobs(args.jobs, args.ray)
-        manifest = selfplay.generate(config, args.out, jobs, args.ray, progress="lines" if args.quiet else True)
-    except HeartsError as e:  # the rules, the bots, --jobs; Ray missing or unreachable
+        manifest = selfplay.generate(
+            config, args.out, jobs, args.ray, progress="lines" if args.quiet else True, overwrite=args.overwrite
+        )
+    except HeartsError as e:  # the rules, the bots, --jobs, the folder; Ray missing or unreachable
         return usage_error(streams.stderr, NAME, str(e))
     except OSError as e:
         streams.stderr.write(f"hearts {NAME}: error: {e}\n")

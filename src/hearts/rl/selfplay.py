@@ -44,6 +44,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,9 +169,47 @@ def _shard_bytes(job: tuple[SelfPlayConfig, range]) -> bytes:
     return buffer.getvalue()
 
 
+SHARD_FILE: Final = re.compile(r"shard-\d{5,}\.npz")
+"""The name of a shard's file (:func:`shard_name`)."""
+
+
 def shard_name(index: int) -> str:
     """The file of shard ``index``: ``shard-00000.npz``."""
     return f"shard-{index:05d}.npz"
+
+
+def old_data(folder: Path, overwrite: bool) -> list[Path]:
+    """The files of an earlier run in ``folder`` that :func:`generate` removes when it may
+    ``overwrite`` them (its shards and manifest); a :class:`~hearts.errors.HeartsError` when the
+    folder has files in it and it may not, or files that are not self-play data. Nothing is
+    removed here.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / shard_name(0)).write_bytes(b"")
+    >>> old_data(folder, overwrite=True) == [folder / shard_name(0)]
+    True
+    >>> old_data(folder, overwrite=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    hearts.errors.HeartsError: the folder '...' is not empty (shard-00000.npz): give --overwrite to replace ...
+    >>> (folder / shard_name(0)).unlink(), folder.rmdir()
+    (None, None)
+    """
+    if not folder.exists():
+        return []
+    if not folder.is_dir():
+        raise HeartsError(f"{str(folder)!r} is a file, not a folder for the shards")
+    entries = sorted(folder.iterdir())
+    if entries and not overwrite:
+        names = ", ".join(p.name for p in entries[:3]) + (", ..." if len(entries) > 3 else "")
+        raise HeartsError(f"the folder {str(folder)!r} is not empty ({names}): give --overwrite to replace "
+                          "its self-play data, or name a new or empty folder")
+    old = [p for p in entries if p.name == MANIFEST or SHARD_FILE.fullmatch(p.name)]
+    others = [p.name for p in entries if p not in old]
+    if others:
+        raise HeartsError(f"the folder {str(folder)!r} holds files that are not self-play data "
+                          f"({', '.join(others[:3])}): --overwrite replaces shards and a manifest only")
+    return old
 
 
 def generate(
@@ -179,19 +218,25 @@ def generate(
     jobs: int = 1,
     ray: str | None = None,
     progress: bool | ProgressMode = False,
+    overwrite: bool = False,
 ) -> dict[str, Any]:
     """Play ``config`` and write its shards and :data:`MANIFEST` into ``folder`` (created if
-    needed); returns the manifest. ``jobs`` worker processes share the shards (``0``: one per
-    CPU), or with ``ray`` (an address for :func:`~hearts.arena.connect_ray`) Ray tasks do;
-    ``progress`` is :class:`~hearts.arena.Progress` on stderr, counting rounds. Raises
-    :class:`~hearts.errors.HeartsError` for a bad configuration or ``jobs``, or when Ray is
-    missing or unreachable."""
+    needed; a folder with files in it is refused, unless ``overwrite``, when an earlier run's
+    shards and manifest are removed first: :func:`old_data`); returns the manifest. ``jobs``
+    worker processes share the shards (``0``: one per CPU), or with ``ray`` (an address for
+    :func:`~hearts.arena.connect_ray`) Ray tasks do; ``progress`` is
+    :class:`~hearts.arena.Progress` on stderr, counting rounds. Raises
+    :class:`~hearts.errors.HeartsError` for a bad configuration, ``jobs`` or folder, or when
+    Ray is missing or unreachable, before anything is written."""
     config.check()
     if jobs < 0:
         raise HeartsError(f"jobs must be 0 (one per CPU) or more, not {jobs}")
     out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
+    old = old_data(out, overwrite)
     cluster = connect_ray(ray, jobs or None) if ray is not None else None
+    for path in old:
+        path.unlink()
+    out.mkdir(parents=True, exist_ok=True)
     shards = config.shards()
     bar = Progress(config.rounds, "round", progress_mode(progress), name="selfplay")
     bar.begin(f"{config.rounds} rounds of {', '.join(config.specs)} in {len(shards)} shards, seed {config.seed}")
@@ -252,6 +297,7 @@ __all__ = [
     "SelfPlayConfig",
     "generate",
     "load",
+    "old_data",
     "play_rounds",
     "read_manifest",
     "shard_name",
