@@ -1,7 +1,7 @@
 """Load benchmark of the web table as one service of several server processes on PostgreSQL.
 
     .venv/bin/python benchmarks/cluster_load.py [--processes P] [--tables N] [--drivers K]
-        [--client node|python] [--spread seats|tables] [--target T] [--think-ms MS] [--db URL] [--timeout S]
+        [--client node|python] [--spread seats|tables] [--proxy nginx|none] [--target T] [--think-ms MS] [--db URL] [--timeout S]
 
 Makes a fresh database on the PostgreSQL server ``--db`` (default ``$PYHEARTS_TEST_PG``, else
 ``postgresql://postgres@127.0.0.1:5432/postgres``; dropped at the end), starts P server
@@ -26,7 +26,14 @@ every other seat of its table (one driver process: one clock). Afterwards every 
 logged actions that a seat never saw, and the actions a seat saw that the log does not hold.
 Only loopback; the run is bounded by ``--timeout``.
 
-The last line is exactly ``backend=postgresql processes=P tables=N moves_per_s=X p99_ms=Y lost=L``.
+By default (``--proxy nginx``) every client connects to Debian's nginx, run with
+``deploy/nginx.conf`` in front of the processes (the deployment the README describes), which
+routes ``/ws/{id}`` by a consistent hash of the table id: a table's four seats reach one process.
+``--proxy none`` connects the clients to the processes themselves (``--spread tables``: table i's
+to process i mod P; ``--spread seats``, which implies it: seat by seat).
+
+The last line is exactly
+``backend=postgresql proxy=nginx|none processes=P tables=N moves_per_s=X p99_ms=Y lost=L``.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ import argparse
 import asyncio
 import dataclasses
 import gc
+import importlib.util
 import json
 import multiprocessing
 import os
@@ -69,6 +77,8 @@ from hearts.server.tables import public_event
 
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 HERE = Path(__file__).resolve().parent
+DEPLOY = HERE.parent / "deploy" / "nginx_conf.py"
+"""deploy/nginx_conf.py: the proxy's configuration (``render``) and runner (``start``)."""
 NODE_CLIENT = HERE / "load_client.mjs"
 NODE_MODULES = HERE.parent / ".venv" / "npm" / "node_modules"
 """Where the Node.js clients find the ``ws`` package."""
@@ -78,7 +88,7 @@ SERVE = (
     "from hearts.server.app import serve\n"
     "from hearts.server.limits import Limits\n"
     "serve(port=int(sys.argv[1]), db=sys.argv[2], bot_delay=0, log_level='warning', bot_jobs=0,"
-    " limits=Limits.from_strings(sys.argv[3:]))\n"
+    " forwarded_allow_ips='127.0.0.1', limits=Limits.from_strings(sys.argv[3:]))\n"
 )
 
 
@@ -285,23 +295,53 @@ def wait_until_up(port: int, proc: subprocess.Popen[bytes]) -> None:
             time.sleep(0.1)
 
 
+def deploy() -> Any:
+    """deploy/nginx_conf.py as a module."""
+    spec = importlib.util.spec_from_file_location("nginx_conf", DEPLOY)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def start_proxy(ports: list[int], folder: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """Debian's nginx with deploy/nginx.conf in front of the processes on ``ports`` (one
+    address's 4N clients allowed): the process and the port it listens on."""
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    port, conf = free_port(), deploy()
+    config = conf.render(f"127.0.0.1:{port}", [f"127.0.0.1:{p}" for p in ports], per_address=65_535)
+    return conf.start(binary, folder, config, f"http://127.0.0.1:{port}/healthz"), port
+
+
+def seat_ports(args: argparse.Namespace, i: int, ports: list[int], proxy: int | None) -> list[int]:
+    """The port each seat of table ``i`` connects to: the proxy's, or a process's."""
+    if proxy is not None:
+        return [proxy] * 4
+    return [ports[(i + (s if args.spread == "seats" else 0)) % len(ports)] for s in range(4)]
+
+
 def run(args: argparse.Namespace, url: str) -> int:
     ports = [free_port() for _ in range(args.processes)]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     servers = []
+    nginx: subprocess.Popen[bytes] | None = None
+    folder = tempfile.TemporaryDirectory(prefix="pyhearts-nginx-")
     try:
         for port in ports:
             servers.append(subprocess.Popen([sys.executable, "-c", SERVE, str(port), url, *LIMITS],
                                             stdout=subprocess.DEVNULL, env=env))
         for port, proc in zip(ports, servers, strict=True):
             wait_until_up(port, proc)
+        proxy = None
+        if args.proxy == "nginx":
+            nginx, proxy = start_proxy(ports, Path(folder.name))
         seats = [{"kind": "human", "name": f"P{i}"} for i in range(4)]
         specs = []
         for i in range(args.tables):
-            made = post(f"http://127.0.0.1:{ports[i % len(ports)]}/api/tables", {"seats": seats, "target": args.target})
+            made = post(f"http://127.0.0.1:{proxy or ports[i % len(ports)]}/api/tables",
+                        {"seats": seats, "target": args.target})
             specs.append(TableSpec(made["id"], tuple(
-                (ports[(i + (s if args.spread == "seats" else 0)) % len(ports)], seat["token"])
-                for s, seat in enumerate(made["seats"])
+                zip(seat_ports(args, i, ports, proxy), (seat["token"] for seat in made["seats"]), strict=True)
             )))
         kind = NodeDriver if args.client == "node" else PythonDriver
         drivers = [kind(specs[k :: args.drivers], args.think_ms / 1000, args.seed + k) for k in range(args.drivers)]
@@ -317,10 +357,11 @@ def run(args: argparse.Namespace, url: str) -> int:
         cpu_postgres = postgres_seconds() - cpu_before[1]
         cpu_machine = machine_seconds() - cpu_before[2]
     finally:
-        for proc in servers:
+        for proc in [*servers, *([nginx] if nginx is not None else [])]:
             proc.terminate()
-        for proc in servers:
+        for proc in [*servers, *([nginx] if nginx is not None else [])]:
             proc.wait(30)
+        folder.cleanup()
     events: dict[str, dict[int, list[Any]]] = {}
     for r in results:
         events.update(r["events"])
@@ -332,7 +373,8 @@ def run(args: argparse.Namespace, url: str) -> int:
     finished = sum(r["finished"] for r in results)
     p50 = statistics.median(spread) * 1000 if spread else float("nan")
     p99 = spread[min(len(spread) - 1, int(len(spread) * 0.99))] * 1000 if spread else float("nan")
-    print(f"processes: {args.processes}, tables: {args.tables} (spread by {args.spread}), clients: {4 * args.tables} "
+    print(f"processes: {args.processes}, tables: {args.tables} (spread by {args.spread}, proxy: {args.proxy}), "
+          f"clients: {4 * args.tables} "
           f"in {args.drivers} {args.client} drivers, target: {args.target}, think: {args.think_ms} ms")
     print(f"elapsed: {elapsed:.1f} s, plays: {plays} in the logs, {len(spread)} measured on every other seat")
     timed = sorted((t, x) for r in results for t, x in zip(r.get("sent", []), r["spread"], strict=False))
@@ -358,8 +400,8 @@ def run(args: argparse.Namespace, url: str) -> int:
         print(f"CPU ms per action ({actions} actions): " + ", ".join(f"{k} {v / actions * 1000:.2f}" for k, v in per.items()))
     for problem in errors[:5] + failures[:5] + problems[:5]:
         print("  problem:", problem)
-    print(f"backend=postgresql processes={args.processes} tables={args.tables} moves_per_s={plays / elapsed:.0f} "
-          f"p99_ms={p99:.1f} lost={lost}")
+    print(f"backend=postgresql proxy={args.proxy} processes={args.processes} tables={args.tables} "
+          f"moves_per_s={plays / elapsed:.0f} p99_ms={p99:.1f} lost={lost}")
     ok = not errors and not failures and not problems and lost == 0 and finished == args.tables
     return 0 if ok else 1
 
@@ -372,6 +414,9 @@ def main() -> int:
     p.add_argument("--spread", choices=["seats", "tables"], default="tables",
                    help="tables (default): all of table i on process i mod P (a proxy routing by table id); "
                         "seats: seat s of table i on process (i + s) mod P, every table served by two processes")
+    p.add_argument("--proxy", choices=["nginx", "none"], default=None,
+                   help="nginx (the default with --spread tables): every client connects to Debian's nginx with "
+                        "deploy/nginx.conf, which routes /ws/{id} by table id; none: each client to its process")
     p.add_argument("--client", choices=["node", "python"], default="node" if node_available() else "python",
                    help="the clients: Node.js (default, when node and .venv/npm's ws are installed) or Python")
     p.add_argument("--target", type=int, default=10, help="game target score (default 10: one or two rounds a game)")
@@ -383,6 +428,12 @@ def main() -> int:
     args = p.parse_args()
     if min(args.processes, args.tables, args.drivers) < 1:
         p.error("--processes, --tables and --drivers must be 1 or more")
+    if args.proxy is None:
+        args.proxy = "none" if args.spread == "seats" else "nginx"
+    if args.proxy == "nginx" and args.spread == "seats":
+        p.error("--spread seats places each connection on a process itself: it needs --proxy none")
+    if args.proxy == "nginx" and not (shutil.which("nginx") or os.access("/usr/sbin/nginx", os.X_OK)):
+        p.error("--proxy nginx needs Debian's nginx (apt-get install nginx), or --proxy none")
     url = fresh_database(args.db)
     try:
         return run(args, url)

@@ -46,6 +46,7 @@ LIMITS = (
     "connect_rate=1000000/minute",
     "messages_rate=1000000/second",
     "connections_per_address=1000000",
+    "tcp_connections_per_address=1000000",
 )
 """Per-address limits raised for one address's 4N clients (``hearts serve --limit`` items)."""
 
