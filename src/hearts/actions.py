@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from hearts.cards import CARDS, Card, CardSet
+from hearts.cards import CARDS, Card, CardSet, mask_of
 from hearts.errors import ActionError, CardParseError
 from hearts.mechanics import MOON_CHOICES, MoonChoice
 
@@ -50,14 +50,17 @@ class Pass:
     cards: CardSet
 
     def __init__(self, seat: int, cards: CardSet | Iterable[Card | int | str] | str) -> None:
-        object.__setattr__(self, "seat", _seat(seat, "pass"))
+        _set_pass_seat(self, seat if type(seat) is int and seat >= 0 else _seat(seat, "pass"))
         try:
-            value = cards if isinstance(cards, CardSet) else (
-                CardSet.parse(cards) if isinstance(cards, str) else CardSet(cards)
-            )
+            if type(cards) is list or type(cards) is tuple:  # the common case, CardSet(cards) inlined
+                value = CardSet.from_mask(mask_of(cards))
+            else:
+                value = cards if isinstance(cards, CardSet) else (
+                    CardSet.parse(cards) if isinstance(cards, str) else CardSet(cards)
+                )
         except (CardParseError, TypeError) as e:
             raise ActionError(f"R2.1: a pass's 'cards' must be a list of cards: {e}") from None
-        object.__setattr__(self, "cards", value)
+        _set_pass_cards(self, value)  # the slots' own setters, past the frozen __setattr__
 
     def __str__(self) -> str:
         return f"seat {self.seat} passes {self.cards}"
@@ -75,14 +78,14 @@ class Play:
     card: Card
 
     def __init__(self, seat: int, card: Card | int | str) -> None:
-        object.__setattr__(self, "seat", _seat(seat, "play"))
+        _set_play_seat(self, seat if type(seat) is int and seat >= 0 else _seat(seat, "play"))
         if type(card) is not Card:
             try:
                 card = Card.parse(card) if isinstance(card, str) else Card(card)
             except (CardParseError, TypeError) as e:
                 reason = str(e).removeprefix("R1.2: ")
                 raise ActionError(f'R1.2: a play\'s \'card\' must be a card such as "QS": {reason}') from None
-        object.__setattr__(self, "card", card)
+        _set_play_card(self, card)
 
     def __str__(self) -> str:
         return f"seat {self.seat} plays {self.card}"
@@ -112,6 +115,11 @@ class Moon:
         return f"seat {self.seat} chooses to {self.choice} 26"
 
 
+_set_pass_seat: Final = Pass.__dict__["seat"].__set__
+_set_pass_cards: Final = Pass.__dict__["cards"].__set__
+_set_play_seat: Final = Play.__dict__["seat"].__set__
+_set_play_card: Final = Play.__dict__["card"].__set__
+
 Action = Pass | Play | Moon
 """Anything a seat can do: :class:`Pass`, :class:`Play` or :class:`Moon`."""
 
@@ -122,6 +130,40 @@ generator hands out plays without building and checking each again.
 >>> PLAYS[2][Card.parse("QS")] == Play(2, "QS")
 True
 """
+
+
+def plays_of(seat: int, mask: int) -> list[Play]:
+    """The plays of ``seat`` of the cards in ``mask`` (52 bits), in card order, from
+    :data:`PLAYS`: what a legal-move generator hands out.
+
+    >>> plays_of(1, CardSet.parse("2C QS").mask)
+    [Play(seat=1, card=Card('2C')), Play(seat=1, card=Card('QS'))]
+    """
+    t0, t1, t2, t3, t4 = PLAY_TABLES[seat] or play_tables(seat)  # 11 bits at a time, as cards_of
+    return [*t0[mask & 2047], *t1[mask >> 11 & 2047], *t2[mask >> 22 & 2047], *t3[mask >> 33 & 2047], *t4[mask >> 44]]
+
+
+PlayTables = tuple[tuple[tuple[Play, ...], ...], ...]
+PLAY_TABLES: Final[list[PlayTables | None]] = [None] * 6
+""":func:`plays_of`'s tables, per seat, built on first use by :func:`play_tables`."""
+
+
+def play_tables(seat: int) -> PlayTables:
+    """The five tables :func:`plays_of` reads for ``seat`` (about 0.8 MB, built once): entry
+    ``v`` of table ``k`` holds the plays of the cards ``11 * k + i`` for the bits ``i`` of ``v``.
+
+    >>> play_tables(0)[1][0b101]
+    (Play(seat=0, card=Card('4S')), Play(seat=0, card=Card('5D')))
+    """
+    plays = PLAYS[seat]
+    tables = []
+    for first in range(0, 52, 11):
+        table: list[tuple[Play, ...]] = [()]
+        for play in plays[first : first + 11]:
+            table += [(*t, play) for t in table]
+        tables.append(tuple(table))
+    PLAY_TABLES[seat] = result = tuple(tables)
+    return result
 
 
 # --- the JSON codec --------------------------------------------------------------------------
@@ -201,6 +243,7 @@ __all__ = [
     "Play",
     "from_dict",
     "from_json",
+    "plays_of",
     "to_dict",
     "to_json",
 ]

@@ -48,6 +48,7 @@ class LegalConfig:
 
     __slots__ = (
         "any_club",
+        "breaks_mask",
         "lead_hearts_instead",
         "lead_restrict",
         "lowest_club_bit",
@@ -67,6 +68,8 @@ class LegalConfig:
         )
         self.lead_hearts_instead = rules.lead_hearts_instead_of_queen
         self.queen_breaks = rules.queen_breaks_hearts
+        self.breaks_mask = HEARTS_MASK | (QS_MASK if rules.queen_breaks_hearts else 0)
+        """The cards whose play breaks hearts (R3.5)."""
         self.queen_after_break = rules.queen_lead == "after_break"
 
 

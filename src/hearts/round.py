@@ -26,10 +26,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from hearts.actions import PLAYS, Action, Moon, Pass, Play
+from hearts.actions import PLAY_TABLES, Action, Moon, Pass, Play, play_tables
 from hearts.cards import (
     CARDS,
-    HEARTS,
     POINTS_MASK,
     QS,
     QS_MASK,
@@ -37,7 +36,6 @@ from hearts.cards import (
     SUIT_NAMES,
     Card,
     CardSet,
-    cards_of,
     mask_of,
     mask_points,
 )
@@ -56,7 +54,6 @@ from hearts.mechanics import (
     RoundResult,
     legal_mask,
     score_round,
-    trick_winner_offset,
 )
 from hearts.rules import Rules
 
@@ -75,7 +72,11 @@ class Phase(str, Enum):
 
 _PASSING: Final = Phase.PASSING  # module constants: an enum class attribute is slow to read
 _PLAYING: Final = Phase.PLAYING
-_new_cardset: Final = object.__new__
+_MOON_CHOICE: Final = Phase.MOON_CHOICE
+_OVER: Final = Phase.OVER
+_SOLO: Final = tuple((seat,) for seat in range(6))  # actors() of one seat, without a new tuple
+_ALL: Final = tuple(tuple(range(n)) for n in range(7))  # seats_to_pass() before anyone has passed
+_new: Final = object.__new__
 _set_mask: Final = CardSet.__dict__["mask"].__set__
 
 
@@ -122,6 +123,7 @@ class Round:
         "_dealt",
         "_first_leader",
         "_hands",
+        "_high",
         "_in_trick",
         "_leader",
         "_led",
@@ -131,6 +133,8 @@ class Round:
         "_received",
         "_result",
         "_shooter",
+        "_taker",
+        "_trick",
         "_trick_objects",
         "_tricks_won",
         "_voids",
@@ -194,13 +198,15 @@ class Round:
         self._voids = [0] * n
         self._leader = self._first_leader = 0
         self._led = -1
+        self._high = self._taker = -1  # the current trick's highest card of the suit led, and its seat
+        self._trick = 0  # the mask of the current trick's cards
         self._broken = False
         self._legal = -1
         self._shooter: int | None = None
         self._result: RoundResult | None = None
         self.is_over = False
         if self.pass_offset:
-            self.phase = Phase.PASSING
+            self.phase = _PASSING
             self.to_move = None
         else:
             self._start_play()
@@ -298,7 +304,11 @@ class Round:
 
     def hand(self, seat: int) -> CardSet:
         """The cards ``seat`` holds now (before the exchange: the dealt hand)."""
-        return CardSet.from_mask(self._hands[self._seat(seat)])
+        if type(seat) is not int or not 0 <= seat < self.players:
+            self._seat(seat)  # raises
+        cards = _new(CardSet)  # CardSet.from_mask, inlined: drivers read hands on every pass
+        _set_mask(cards, self._hands[seat])
+        return cards
 
     def won_cards(self, seat: int) -> CardSet:
         """The cards in the tricks ``seat`` has taken."""
@@ -330,37 +340,37 @@ class Round:
 
     def seats_to_pass(self) -> tuple[int, ...]:
         """Seats that still have to pass (R2.1: in any order)."""
-        if self.phase is not Phase.PASSING:
+        if self.phase is not _PASSING:
             return ()
-        return tuple(s for s, p in enumerate(self._passed) if p is None)
+        passed = self._passed
+        if passed.count(None) == self.players:
+            return _ALL[self.players]
+        return tuple([s for s, p in enumerate(passed) if p is None])
 
     def legal_plays(self) -> CardSet:
         """The cards the seat to move may play (R3); empty outside the play phase."""
         if self.phase is not _PLAYING:
             return CardSet.from_mask(0)
         legal = self._legal
-        if legal < 0:  # what _legal_mask() does, inlined: this is the hot path of user code
-            legal = self._legal = legal_mask(
-                self._hands[self.to_move],  # type: ignore[index]
-                self._led,
-                not self._winners,
-                self._broken,
-                self._cfg,
-            )
-        cards = _new_cardset(CardSet)  # CardSet.from_mask(legal), inlined
+        if legal < 0:
+            legal = self._legal_mask()
+        cards = _new(CardSet)  # CardSet.from_mask(legal), inlined: the hot path of user code
         _set_mask(cards, legal)
         return cards
 
     def _legal_mask(self) -> int:
+        """The mask of the mover's legal plays, computed once per move (``_legal`` caches it)."""
         legal = self._legal
-        if legal < 0:
-            legal = self._legal = legal_mask(
-                self._hands[self.to_move],  # type: ignore[index]
-                self._led,
-                not self._winners,
-                self._broken,
-                self._cfg,
-            )
+        if legal >= 0:
+            return legal
+        hand: int = self._hands[self.to_move]  # type: ignore[index]
+        led = self._led
+        if led >= 0:  # R3.2, legal_mask's first case, inlined: most plays follow suit
+            legal = hand & SUIT_MASKS[led]
+            if legal:
+                self._legal = legal
+                return legal
+        legal = self._legal = legal_mask(hand, led, not self._winners, self._broken, self._cfg)
         return legal
 
     # --- actions ---------------------------------------------------------------------------
@@ -373,13 +383,19 @@ class Round:
         >>> r.actors()
         (0, 1, 2, 3)
         """
-        if self.phase is _PLAYING or self.phase is Phase.MOON_CHOICE:
-            return (self.to_move,)  # type: ignore[return-value]
+        phase = self.phase
+        if phase is _PLAYING or phase is _MOON_CHOICE:
+            return _SOLO[self.to_move]  # type: ignore[index]
         return self.seats_to_pass()
 
     def legal_actions(self, seat: int) -> LegalActions:
         """What ``seat`` may do now, as a lazy container (iterable; ``in`` tests legality)."""
-        return LegalActions(self, self._seat(seat))
+        if type(seat) is not int or not 0 <= seat < self.players:
+            self._seat(seat)  # raises
+        legal = _new(LegalActions)  # LegalActions(self, seat) without its __init__ call: the hot path
+        legal._round = self
+        legal.seat = seat
+        return legal
 
     def apply(self, action: Action) -> None:
         """Apply an :data:`~hearts.actions.Action` (R2–R4). It is validated first; a refused
@@ -407,12 +423,13 @@ class Round:
                 "nobody passes this round" if not self.pass_offset else f"it is the {self.phase.value} phase"
             )
             raise IllegalPass(why, rule="R2.1", seat=seat, cards=f"pass {_shown(cards)}")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            try:
+                self._seat(seat)  # raises
+            except IllegalPlay as e:  # a pass is refused with an IllegalPass
+                raise IllegalPass(e.reason, rule=e.rule, seat=None, cards=f"pass {_shown(cards)}") from None
         try:
-            seat = self._seat(seat)
-        except IllegalPlay as e:  # a pass is refused with an IllegalPass
-            raise IllegalPass(e.reason, rule=e.rule, seat=None, cards=f"pass {_shown(cards)}") from None
-        try:
-            mask = _hand_mask(cards)
+            mask = cards.mask if type(cards) is CardSet else _hand_mask(cards)  # a Pass's cards: a CardSet
         except CardParseError as e:
             raise IllegalPass(str(e), rule="R2.1", seat=seat, cards="pass those cards") from None
         if self._passed[seat] is not None:
@@ -443,35 +460,41 @@ class Round:
                 card = Card.parse(card) if isinstance(card, str) else Card(card)
             except CardParseError as e:
                 raise IllegalPlay(str(e), rule="R1.2", seat=mover, cards=f"play {card!r}") from None
-        if seat is not None and (seat != mover or isinstance(seat, bool)):
+        # `seat is mover` first: the seat of a real Play is a plain int, and ints this small are one object
+        if seat is not mover and seat is not None and (seat != mover or isinstance(seat, bool)):
             raise IllegalPlay(f"it is seat {mover}'s turn", rule="R1.4", seat=seat, cards=f"play {card}")
         legal = self._legal
         if legal < 0:
             legal = self._legal_mask()
-        if not legal >> card & 1:
+        bit = _BITS[card]
+        if not legal & bit:
             rule, why = self._why_illegal(card)
             raise IllegalPlay(why, rule=rule, seat=mover, cards=f"play {card}")
         # Apply it (inlined: this is the hot path of every driver of a Round).
-        self._hands[mover] ^= 1 << card
-        plays = self._plays
-        plays.append(card)
+        self._hands[mover] ^= bit
+        self._plays.append(card)
         self._legal = -1
-        suit = card & 3
-        if (suit == HEARTS or (card == QS and self._cfg.queen_breaks)) and not self._broken:
+        if not self._broken and bit & self._cfg.breaks_mask:  # R3.5
             self._broken = True
+        suit = card & 3
         k = self._in_trick + 1
         if k == 1:
             self._led = suit
-        elif suit != self._led:
-            self._voids[mover] |= 1 << self._led
+            self._high, self._taker, self._trick = card, mover, bit
+        else:
+            self._trick |= bit
+            if suit == self._led:
+                if card > self._high:  # R3.8, kept as the trick is played (what trick_winner_offset finds)
+                    self._high, self._taker = card, mover
+            else:
+                self._voids[mover] |= 1 << self._led
         n = self.players
         if k < n:
             self._in_trick = k
             self.to_move = mover + 1 if mover + 1 < n else 0
             return
-        trick = plays[-n:]
-        winner = (self._leader + trick_winner_offset(trick)) % n
-        self._won[winner] |= sum(map(_BITS.__getitem__, trick))
+        winner = self._taker
+        self._won[winner] |= self._trick
         self._tricks_won[winner] += 1
         winners = self._winners
         winners.append(winner)
@@ -484,7 +507,7 @@ class Round:
     def choose_moon(self, seat: int, choice: MoonChoice) -> None:
         """The shooter's decision under ``moon="shooter_chooses"`` (R4.4): ``"add"`` 26 to every
         other player, or ``"subtract"`` 26 from its own score."""
-        if self.phase is not Phase.MOON_CHOICE:
+        if self.phase is not _MOON_CHOICE:
             raise IllegalMoonChoice("no moon decision is asked now", rule="R4.4", seat=seat, cards="choose")
         if seat != self._shooter:
             raise IllegalMoonChoice(
@@ -523,7 +546,7 @@ class Round:
         self._start_play()
 
     def _start_play(self) -> None:
-        self.phase = Phase.PLAYING
+        self.phase = _PLAYING
         bit = 1 << self.rules.lowest_club
         hands = self._hands
         leader = 0
@@ -535,7 +558,7 @@ class Round:
         shooter = next((s for s, w in enumerate(self._won) if w & POINTS_MASK == POINTS_MASK), None)
         if shooter is not None and self.rules.moon == "shooter_chooses":
             self._shooter = shooter
-            self.phase = Phase.MOON_CHOICE
+            self.phase = _MOON_CHOICE
             self.to_move = shooter
             return
         self._finish(None)
@@ -543,7 +566,7 @@ class Round:
     def _finish(self, choice: MoonChoice | None) -> None:
         self._result = score_round(self._won, self._tricks_won, self.rules, self.scores_before, choice)
         self._shooter = self._result.shooter
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.to_move = None
         self.is_over = True
 
@@ -594,7 +617,7 @@ class LegalActions:
 
     def _pass_hand(self) -> int:
         r = self._round
-        if r.phase is not Phase.PASSING or r._passed[self.seat] is not None:
+        if r.phase is not _PASSING or r._passed[self.seat] is not None:
             return -1
         return r._hands[self.seat]
 
@@ -612,15 +635,18 @@ class LegalActions:
             mask = action.cards.mask
             return action.seat == seat and hand >= 0 and not mask & ~hand and mask.bit_count() == r.rules.pass_count
         if isinstance(action, Moon):
-            return action.seat == seat and r.phase is Phase.MOON_CHOICE and r.to_move == seat
+            return action.seat == seat and r.phase is _MOON_CHOICE and r.to_move == seat
         return False
 
     def __iter__(self) -> Iterator[Action]:
         r, seat = self._round, self.seat
         if r.to_move == seat and r.phase is _PLAYING:
-            plays, legal = PLAYS[seat], r._legal
-            return iter([plays[card] for card in cards_of(legal if legal >= 0 else r._legal_mask())])
-        if r.phase is Phase.MOON_CHOICE and r.to_move == seat:
+            m = r._legal
+            if m < 0:
+                m = r._legal_mask()
+            t0, t1, t2, t3, t4 = PLAY_TABLES[seat] or play_tables(seat)  # plays_of(seat, m), inlined
+            return iter([*t0[m & 2047], *t1[m >> 11 & 2047], *t2[m >> 22 & 2047], *t3[m >> 33 & 2047], *t4[m >> 44]])
+        if r.phase is _MOON_CHOICE and r.to_move == seat:
             return iter([Moon(seat, choice) for choice in MOON_CHOICES])
         hand = self._pass_hand()
         if hand < 0:
@@ -633,7 +659,7 @@ class LegalActions:
         if r.to_move == seat and r.phase is _PLAYING:
             legal = r._legal
             return (legal if legal >= 0 else r._legal_mask()).bit_count()
-        if r.phase is Phase.MOON_CHOICE and r.to_move == seat:
+        if r.phase is _MOON_CHOICE and r.to_move == seat:
             return len(MOON_CHOICES)
         hand = self._pass_hand()
         return math.comb(hand.bit_count(), r.rules.pass_count) if hand >= 0 else 0
@@ -718,20 +744,21 @@ def deal_hands(rules: Rules, seed: int | random.Random | None = None) -> list[in
     seed on every platform.
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    deck = [c for c in _DECKS[rules.players]]
+    n = rules.players
+    deck = list(_BIT_DECKS[n])  # the cards as their bits: a hand is then a plain sum (in C)
     rand = rng.random
-    for i in range(len(deck) - 1, 0, -1):
+    for i in _SHUFFLE_STEPS[n]:
         j = int(rand() * (i + 1))
         deck[i], deck[j] = deck[j], deck[i]
-    n = rules.players
-    bit = _BITS.__getitem__
-    return [sum(map(bit, deck[s::n])) for s in range(n)]  # card i to seat i % n
+    return [sum(deck[s::n]) for s in range(n)]  # card i to seat i % n
 
 
 _BITS: Final = tuple(1 << c for c in range(52))
 
 
 _DECKS: Final = {n: tuple(c for c in range(52) if Rules(players=n).deck_mask >> c & 1) for n in (3, 4, 5, 6)}
+_BIT_DECKS: Final = {n: tuple(_BITS[c] for c in deck) for n, deck in _DECKS.items()}
+_SHUFFLE_STEPS: Final = {n: tuple(range(len(deck) - 1, 0, -1)) for n, deck in _DECKS.items()}
 
 
 def _hand_mask(cards: Hand) -> int:
