@@ -17,7 +17,7 @@ import pytest
 import hearts.arena as arena
 from hearts import Card, CardSet, Game, Rules
 from hearts.arena import ArenaError, ArenaResult, Progress, arena_main, paired_difference, ratio_ci, run_arena
-from hearts.bots import Bot, RandomBot
+from hearts.bots import RandomBot, register, unregister
 from hearts.errors import HeartsError
 from hearts.round import deal_hands
 from hearts.view import View
@@ -269,13 +269,15 @@ class _Cheat(RandomBot):
         return next(iter(CardSet.from_mask(view.rules.deck_mask & ~view.legal.mask)), Card(0))
 
 
-def test_a_failing_bot_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fake_make_bot(spec: str, seed: int | None = None) -> Bot:
-        return _Cheat(seed) if spec == "cheat" else RandomBot(seed)
-
-    monkeypatch.setattr(arena, "make_bot", fake_make_bot)
-    with pytest.raises(ArenaError, match=r"deal 0, rotation 0: seat \d \(random\) failed"):
-        run_arena(["random", "random", "random", "cheat"], Rules(), rounds=1)
+def test_a_failing_bot_is_reported() -> None:
+    """A bot of one's own that plays an illegal card stops the arena with the deal, rotation
+    and seat named (in this process: ``jobs=1``)."""
+    register("cheat", _Cheat)
+    try:
+        with pytest.raises(ArenaError, match=r"deal 0, rotation 0: seat 3 \(random\) failed"):
+            run_arena(["random", "random", "random", "cheat"], Rules(), rounds=1)
+    finally:
+        unregister("cheat")
 
 
 # --- output ----------------------------------------------------------------------------------
@@ -517,3 +519,11 @@ def test_progress_bar_shows_a_fraction_of_a_unit() -> None:
     bar.advance(0.45)
     bar.end()
     assert "0/2 games  38%" in out.getvalue()
+
+
+def test_an_arena_refuses_a_bot_that_cannot_play_its_rules_before_it_starts() -> None:
+    """The arena checks each bot against the rules when it is set (as the tables do), not
+    in the middle of the first game: OpenSpiel's ISMCTS plays 4 players only."""
+    pytest.importorskip("pyspiel")
+    with pytest.raises(HeartsError, match="cannot play these rules: players=5"):
+        run_arena(["openspiel_ismcts", "easy", "easy", "easy", "easy"], Rules(players=5), rounds=1)

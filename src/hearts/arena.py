@@ -53,7 +53,7 @@ from types import ModuleType
 from typing import Any, Final, Literal, TextIO, TypeVar
 
 from hearts import fast
-from hearts.bots import Bot, make_bot
+from hearts.bots import Bot, check_table, make_bot
 from hearts.cards import QUEEN_OF_SPADES
 from hearts.errors import HeartsError
 from hearts.game import Game
@@ -877,8 +877,9 @@ def progress_mode(progress: bool | ProgressMode) -> ProgressMode:
 # --- the API ------------------------------------------------------------------------------------
 
 
-def check_specs(specs: Sequence[str]) -> None:
-    """Build each bot once to check its spec; raise :class:`HeartsError` naming a bad one."""
+def check_specs(specs: Sequence[str], rules: Rules) -> None:
+    """Build each bot once to check its spec, and check that it can play ``rules``
+    (:func:`~hearts.bots.check_table`); raise :class:`HeartsError` naming a bad one."""
     for spec in specs:
         try:
             make_bot(spec, seed=0)
@@ -886,6 +887,7 @@ def check_specs(specs: Sequence[str]) -> None:
             raise
         except (TypeError, ValueError) as e:
             raise HeartsError(f"bot spec {spec!r}: {e}") from None
+    check_table(list(specs), rules)
 
 
 def run_arena(
@@ -932,7 +934,7 @@ def run_arena(
             raise HeartsError(f"pairwise play is for 4 players, not {rules.players}")
     elif len(specs) != rules.players:
         raise HeartsError(f"{rules.players} players need {rules.players} bot specs, got {len(specs)}")
-    check_specs(specs)
+    check_specs(specs, rules)
     if jobs < 0:
         raise HeartsError(f"jobs must be 0 (one per CPU) or more, not {jobs}")
     cluster = connect_ray(ray, jobs or None) if ray is not None else None

@@ -68,7 +68,7 @@ from hearts.arena import (
     progress_mode,
     run_chunks,
 )
-from hearts.bots import check_table, make_bot
+from hearts.bots import make_bot
 from hearts.errors import HeartsError
 from hearts.rl.driver import Driver, action_id
 from hearts.rl.encoding import ObservationEncoder
@@ -102,8 +102,7 @@ class SelfPlayConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise HeartsError(f"{name} must be a positive whole number, not {value!r}")
-        check_specs(self.specs)
-        check_table(self.specs, self.rules)
+        check_specs(self.specs, self.rules)
 
     def shards(self) -> list[range]:
         """The rounds of each shard."""
