@@ -97,19 +97,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 def test_silent_and_half_sent_connections_are_closed_within_seconds(server: ServerProcess) -> None:
-    """Connections that send nothing, half a request head, or half a head after a complete
-    request (its response read), from several addresses, are all closed by the server within
-    the request timeout (5 s) and a margin; ``/healthz`` answers 200 meanwhile and after."""
+    """Connections that send nothing, half a request head, or after a complete request (its
+    response read) half a head or nothing, from several addresses, are all closed by the server
+    within the request timeout (5 s; uvicorn's keep-alive timeout, 5 s, for the last) and a
+    margin; ``/healthz`` answers 200 meanwhile and after."""
     socks = []
-    for i in range(2, 5):  # 127.0.0.2 .. 4: 8 connections each, under the cap of 10
+    for i in range(2, 5):  # 127.0.0.2 .. 4: 9 connections each, under the cap of 10
         source = f"127.0.0.{i}"
         socks += [connect(server.port, source) for _ in range(3)]
         socks += [connect(server.port, source, HALF_HEAD) for _ in range(3)]
-        for _ in range(2):
+        for then in (HALF_HEAD, HALF_HEAD, b""):  # after a response: half a head, or nothing (kept alive)
             sock = connect(server.port, source, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             sock.settimeout(5)
             assert sock.recv(65536).startswith(b"HTTP/1.1 200")
-            sock.sendall(HALF_HEAD)
+            if then:
+                sock.sendall(then)
             socks.append(sock)
     assert healthz(server.url) == 200
     start = time.monotonic()
@@ -328,10 +330,11 @@ def test_behind_nginx_each_tables_websockets_reach_one_process(proxied: tuple[Ng
 
 
 def test_behind_nginx_a_game_is_played_to_its_end(proxied: tuple[Nginx, list[ServerProcess]]) -> None:
-    """Four players play a whole game through nginx; every action is accepted by one process."""
+    """Four players play a whole game through nginx (to 1 point: one round, its pass included);
+    every action is accepted by one process."""
     proxy, servers = proxied
     status, table = http("POST", proxy.url + "/api/tables",
-                         {"seats": FOUR, "target": 40})
+                         {"seats": FOUR, "target": 1})
     assert status == 201, table
 
     async def main() -> None:
@@ -344,7 +347,7 @@ def test_behind_nginx_a_game_is_played_to_its_end(proxied: tuple[Nginx, list[Ser
     asyncio.run(main())
     accepted = [sum(1 for line in s.logs() if line["event"] == "action" and line.get("table") == table["id"])
                 for s in servers]
-    assert sorted(accepted)[0] == 0 and sorted(accepted)[1] > 4 * 13, accepted
+    assert sorted(accepted)[0] == 0 and sorted(accepted)[1] >= 4 * 13, accepted
 
 
 def test_behind_nginx_idle_and_half_sent_connections_are_closed(proxied: tuple[Nginx, list[ServerProcess]]) -> None:
