@@ -541,7 +541,7 @@ MOON_GIFT = "JH TH 9H"  # what the right-hand bot passes to the shooter (a logge
 MOON_KEEP_OUT = ("JC", "QD", "QS")  # what the shooter passes: the lowest of three suits
 
 
-def seed_moon_table(db: Path, table_id: str, token: str) -> None:
+def seed_moon_table(db: Path, table_id: str, token: str, **rule_options: Any) -> None:
     """A table in the server's database, as the server would have logged it, whose first deal
     lets seat 0 (a person) shoot the moon against three bots under ``moon=shooter_chooses``.
 
@@ -550,9 +550,9 @@ def seed_moon_table(db: Path, table_id: str, token: str) -> None:
     lowest card of three of its suits: it then holds only runs of top cards, so playing its
     highest legal card it wins every trick. The table's first deal is stored as an explicit deal
     (as a table migrated from the first version's database has it), and the server replays the
-    log when it starts (as after a restart).
+    log when it starts (as after a restart). ``rule_options``: other rules (a ``target``).
     """
-    rules = Rules.preset("standard", moon="shooter_chooses")
+    rules = Rules.preset("standard", moon="shooter_chooses", **rule_options)
     top, gift = CardSet.parse(SHOOTER_HANDS[4]), CardSet.parse(MOON_GIFT)
     rest = [str(c) for c in CardSet(rules.deck_mask & ~top.mask & ~gift.mask)]
     hands = [str(top), " ".join(rest[:13]), " ".join(rest[13:26]), " ".join([*rest[26:], str(gift)])]

@@ -412,10 +412,11 @@
     const play = lively && m.event && m.event.type === "play" ? m.event : null;
     const finished = play && !m.view.trick.plays.length ? m.table.last_trick : null;  // the trick the play ended
     const dealt = before !== null && m.view.round_number !== before.view.round_number;
-    let ended = before;  // the round that ends, as last shown
+    const ended = finished && dealt ? roundEnd(before, finished) : before;  // the round that ends, as last shown
+    const closes = before !== null && m.reason !== "welcome" && before.table.results.length < m.table.results.length;
+    if (closes) lastRound = roundRecord(ended, m);  // before any drawing: the game-over dialog shows it
     if (lively) await leaveTrick(dealt || m.view.trick.plays.length > 0, rush);
     if (finished && dealt) {  // the round's last trick, shown in its round before the new deal
-      ended = roundEnd(before, finished);
       await display(ended, play, finished);
       hold();
       await leaveTrick(true);
@@ -424,7 +425,7 @@
       await display(m, play, finished, rush);
       if (finished) hold();
     }
-    if (before && m.reason !== "welcome" && before.table.results.length < m.table.results.length) roundOver(ended, m);
+    if (closes && !m.view.game_over) showRoundSummary(m);
   }
 
   // The finished trick on screen stays for the settings' pause; dialogs wait for it too.
@@ -517,10 +518,14 @@
   const RANK_ORDER = "23456789TJQKA";
   let lastRound = null;
 
-  function roundOver(ended, m) {
-    const t = m.table;
-    lastRound = { result: t.results[t.results.length - 1], taken: pointCards(roundTricks(ended, t.last_trick), ended.view) };
-    if (!m.view.game_over) showRoundSummary(m);
+  // The last round of the state ``m`` (its table's last result) with the point cards each seat
+  // took, from the round's tricks as the state ``ended`` showed them, or ``m`` itself (the
+  // game's end: its view holds the last round); null cards when neither holds every trick.
+  function roundRecord(ended, m) {
+    const t = m.table, round = t.results.length;
+    const tricks = [ended, m].map((s) => (s.view.round_number === round - 1 ? roundTricks(s, t.last_trick) : null));
+    const known = tricks.findIndex((x) => x !== null);
+    return { round, result: t.results[round - 1], taken: known < 0 ? null : pointCards(tricks[known], [ended, m][known].view) };
   }
 
   // The tricks of the round ``ended`` showed, its last one included (null if some are missing).
@@ -953,12 +958,21 @@
       el("h2", { id: "dialog-title", class: "winner-title", text: title[0].toUpperCase() + title.slice(1) + "!" }),
       el("p", { class: "note", text: "Game over after " + t.results.length + (t.results.length === 1 ? " round" : " rounds") + ": the lowest total wins (target " + t.target + ")." }),
       standings, scoreChart(t, n),
-      lastRound && el("details", {}, el("summary", { text: "Round " + t.results.length + ": who took what" }), roundTable(t, n, lastRound.result, lastRound.taken)),
+      finalRound(t, n),
       el("details", {}, el("summary", { text: "Score history" }), scoreTable(t, n)),
       el("div", { id: "rematch-box", class: "rematch-box" }, ...rematchParts()),
       el("div", { id: "game-over-extra", class: "buttons" },  // the game review's button (review.js): a seated player's
         state.you !== null && window.pyhearts.review ? window.pyhearts.review.control(tableId, state.you) : null),
       el("div", { class: "buttons" }, el("a", { href: "/", class: "button-link", text: "Back to the lobby" }), el("button", { type: "button", class: "primary", id: "gameover-ok", text: "Close", onclick: closeDialog })));
+  }
+
+  // The game's last round, who took what: as this page saw it end, or (opened after the end)
+  // from the final state, with the point cards if its view still holds every trick.
+  function finalRound(t, n) {
+    if (!t.results.length) return null;
+    const last = lastRound && lastRound.round === t.results.length && lastRound.taken ? lastRound : roundRecord(state, state);
+    return el("details", { class: "last-round" }, el("summary", { text: "Round " + t.results.length + ": who took what" }),
+      moonWords(last.result), roundTable(t, n, last.result, last.taken));
   }
 
   // ---------------------------------------------------------------- a name, a hint, a rematch

@@ -1,0 +1,116 @@
+"""What a new user tripped on at the web table (issue 27), in a real browser (Debian's chromium
+driven by Playwright): the game-over dialog's "who took what" is the game's last round (the
+moon shooter's too, and after a reload); a spectator is never stopped by a round's summary
+and sees the final result; a person without a profile is asked for a name, never called "You"
+by the others; an invite link leaves the address bar, and the table's creator can give a seat
+a new link; a bot's name and level fit on a phone, and the last trick's note lies on no card.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import test_web_browser
+from test_server_support import ServerProcess
+from test_web_browser import MOON_KEEP_OUT, TIMEOUT, rank, seed_moon_table, state, wait_seated, watch_console
+from test_web_lively import DESKTOP, code, context, page_of, point_cards, record
+
+from hearts.record import GameRecord
+
+browser = test_web_browser.browser  # the fixtures: Debian's chromium, a server process (no bot delay)
+server = test_web_browser.server
+
+
+def last_round_rows(page: Any) -> list[tuple[set[str], int, int, int]]:
+    """The game-over dialog's last round: each seat's point cards, points, score and total."""
+    rows = []
+    details = page.locator("#dialog details.last-round")
+    for seat in range(4):
+        row = details.locator(f'table.round tr[data-seat="{seat}"]')
+        took = {code(t) for t in row.locator(".took .chip").all_inner_texts()}
+        points, score, total = (int(x) for x in row.locator("td").all_inner_texts()[1:])
+        rows.append((took, points, score, total))
+    return rows
+
+
+def expected_last_round(game: GameRecord, cards: bool = True) -> list[tuple[set[str], int, int, int]]:
+    """What :func:`last_round_rows` should read for the record's game."""
+    g = game.game
+    last = g.rounds[len(g.results) - 1]
+    result = last.result
+    assert result is not None
+    jack = bool(g.rules.jack_of_diamonds)
+    return [
+        (point_cards(last.won_cards(s), jack) if cards else set(), result.points[s], result.scores[s], g.totals[s])
+        for s in range(4)
+    ]
+
+
+# ---------------------------------------------------------------- item 1: the last round, at the end
+
+
+@pytest.fixture(scope="module")
+def moon_end(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, str]]:
+    """A table whose first round Luna (seat 0) can shoot the moon in, to 26 points: "+26 to
+    each of the others" ends the game in that round."""
+    db: Path = tmp_path_factory.mktemp("moonend") / "tables.db"
+    token = secrets.token_urlsafe(18)
+    seed_moon_table(db, "moonend", token, target=26)
+    s = ServerProcess(db, bot_delay=0.0).start()
+    yield s, token
+    s.stop()
+
+
+def shoot_the_moon(page: Any) -> None:
+    """Luna's turns until she has taken every trick (the moon test's way: pass the lowest of
+    three suits, then lead and follow with the highest legal card)."""
+    for _ in range(60):
+        page.wait_for_function("() => document.body.dataset.myturn === 'true'", timeout=TIMEOUT)
+        v = state(page)["view"]
+        if v["moon_choice_pending"]:
+            return
+        if v["must_pass"]:
+            for card in MOON_KEEP_OUT:
+                page.click(f'#hand .card[data-card="{card}"]')
+            page.click("#pass-btn")
+            page.wait_for_function("() => !window.heartsState.view.must_pass", timeout=TIMEOUT)
+        elif v["legal"]:
+            card = max(v["legal"], key=rank)
+            page.click(f'#hand .card[data-card="{card}"]')
+            page.wait_for_function(f"() => !window.heartsState.view.hand.includes('{card}')", timeout=TIMEOUT)
+    pytest.fail("the round did not end")
+
+
+def test_the_moon_shooters_game_over_shows_the_round_that_ended_it(
+    moon_end: tuple[ServerProcess, str], browser: Any
+) -> None:
+    """The shooter's "+26 to each of the others" ends the game: its dialog shows round 1,
+    who took what (every point card Luna's) and how the moon scored — also after a reload."""
+    server, token = moon_end
+    ctx = context(browser, DESKTOP, reduced_motion="reduce")
+    page = page_of(ctx)
+    problems = watch_console(page)
+    page.goto(f"{server.url}/t/moonend#seat=0&token={token}")
+    wait_seated(page)
+    shoot_the_moon(page)
+    page.click("#moon-add")
+    page.wait_for_selector("#gameover-ok")
+    game = record(server, "moonend")
+    assert len(game.game.results) == 1
+    expected = expected_last_round(game)
+    assert len(expected[0][0]) == 14  # every heart and the Q♠: Luna's
+    for p in (page, None):
+        if p is None:  # opened again after the end: the last round from the final state
+            page.reload()
+            page.wait_for_selector("#gameover-ok")
+        summary = page.locator("#dialog details.last-round summary")
+        assert summary.inner_text() == "Round 1: who took what"
+        summary.click()
+        assert "Luna shot the moon!" in page.inner_text("#dialog details.last-round")
+        assert last_round_rows(page) == expected
+    assert not problems, problems
+    ctx.close()
