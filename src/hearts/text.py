@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
-from hearts.bots import BOT_NAMES, LEVELS
+from hearts.bots import LEVELS, bot_names
 from hearts.cards import (
     DISPLAY_SUIT_ORDER,
     JACK_OF_DIAMONDS,
@@ -166,13 +166,18 @@ def bot_label(spec: str) -> str:
 
 
 def bots_help(default: str = DEFAULT_LEVEL) -> str:
-    """What may follow ``--bot``: the levels first (the default marked), then the bots.
+    """What may follow ``--bot``: the levels first (the default marked), then the bots (built
+    in, registered with :func:`hearts.bots.register`, or declared by installed packages), then
+    the ``MODULE:CLASS`` form of a bot of one's own.
 
     >>> bots_help().split(";")[0]
     'a level: easy, medium (default), hard, expert'
+    >>> bots_help().split(";")[2].strip()
+    'or a bot of your own as MODULE:CLASS (see docs/bots.md)'
     """
     levels = ", ".join(f"{level} (default)" if level == default else level for level in LEVELS)
-    return f"a level: {levels}; or a bot: {', '.join(BOT_NAMES)}, with options as NAME:key=value"
+    return (f"a level: {levels}; or a bot: {', '.join(bot_names())}, with options as NAME:key=value; "
+            "or a bot of your own as MODULE:CLASS (see docs/bots.md)")
 
 
 def bot_specs(specs: Sequence[str] | None, players: int, default: str) -> list[str]:
