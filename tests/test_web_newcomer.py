@@ -9,13 +9,14 @@ a new link; a bot's name and level fit on a phone, and the last trick's note lie
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import test_web_browser
-from test_server_support import ServerProcess
+from test_server_support import ServerProcess, create_table
 from test_web_browser import MOON_KEEP_OUT, TIMEOUT, rank, seed_moon_table, state, wait_seated, watch_console
 from test_web_lively import DESKTOP, code, context, page_of, point_cards, record
 
@@ -112,5 +113,40 @@ def test_the_moon_shooters_game_over_shows_the_round_that_ended_it(
         summary.click()
         assert "Luna shot the moon!" in page.inner_text("#dialog details.last-round")
         assert last_round_rows(page) == expected
+    assert not problems, problems
+    ctx.close()
+
+
+# ---------------------------------------------------------------- item 3: a spectator is never stopped
+
+
+def test_a_spectator_is_never_stopped_by_a_summary_and_sees_the_final_result(server: ServerProcess, browser: Any) -> None:
+    """Four bots to 27 points (two rounds at least): a spectator who clicks nothing sees each
+    round's summary close by itself, follows the game to its end, and the game-over dialog
+    shows the final totals and the last round — the record's, not the one before."""
+    table = create_table(server, [{"kind": "bot", "level": "easy"}] * 4, options={"target": 27})
+    ctx = context(browser, DESKTOP, reduced_motion="reduce")
+    page = page_of(ctx)
+    problems = watch_console(page)
+    page.goto(f"{server.url}/t/{table['id']}#watch")
+    wait_seated(page)
+    summaries: set[str] = set()
+    deadline = time.monotonic() + 170
+    while not page.is_visible("#gameover-ok"):
+        assert time.monotonic() < deadline, f"the spectator's page did not reach the game's end (summaries: {summaries})"
+        if page.get_attribute("#dialog", "data-kind") == "summary":
+            summaries.add(page.inner_text("#dialog-title"))
+            assert "s)" in page.inner_text("#summary-ok")  # "Next round (5 s)": it closes by itself
+        page.wait_for_timeout(200)
+    game = record(server, table["id"])
+    rounds = len(game.game.results)
+    assert rounds >= 2
+    assert summaries and summaries <= {f"Round {r} over" for r in range(1, rounds)}
+    standings = page.locator("#dialog .standings li b").all_inner_texts()
+    assert sorted(int(x) for x in standings) == sorted(game.game.totals)
+    summary = page.locator("#dialog details.last-round summary")
+    assert summary.inner_text() == f"Round {rounds}: who took what"
+    summary.click()
+    assert last_round_rows(page) == expected_last_round(game)
     assert not problems, problems
     ctx.close()

@@ -930,12 +930,29 @@
       " " + (own < 0 ? own + " for " + seatName(r.shooter) : "+" + others + " for everyone else") + ".");
   }
 
+  // A round's summary; the next round waits until it closes. A spectator's closes by itself
+  // after a few seconds (a countdown on its button): watching never stops at a summary.
+  const SPECTATOR_SUMMARY = 6;  // seconds
+  let summaryTimer = null;
   function showRoundSummary(m) {
     const t = m.table, n = m.view.players, r = lastRound.result;
+    const ok = el("button", { type: "button", class: "primary", id: "summary-ok", text: "Next round", onclick: closeDialog });
     showDialog("summary", el("h2", { id: "dialog-title", text: "Round " + t.results.length + " over" }), moonWords(r),
       roundTable(t, n, r, lastRound.taken),
       el("h3", { text: "Totals after each round" }), scoreChart(t, n),
-      el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", id: "summary-ok", text: "Next round", onclick: closeDialog })));
+      el("div", { class: "buttons" }, ok));
+    if (m.you === null) countDown(ok, SPECTATOR_SUMMARY);
+  }
+  function countDown(button, seconds) {
+    clearInterval(summaryTimer);
+    let left = seconds;
+    const step = () => {
+      if (!button.isConnected) clearInterval(summaryTimer);
+      else if (left <= 0) { clearInterval(summaryTimer); closeDialog(); }
+      else button.textContent = "Next round (" + left-- + " s)";
+    };
+    step();
+    summaryTimer = setInterval(step, 1000);
   }
 
   // "Ann wins", "You win", "Ann and Bo share the win", "Ada (hard) wins".
