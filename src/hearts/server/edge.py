@@ -42,6 +42,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 from hearts.server.limits import Limits, address_key
+from hearts.server.logs import fields
 
 log = logging.getLogger("hearts.server.edge")
 
@@ -120,7 +121,7 @@ class EdgeProtocol(H11Protocol):
             key = address_key(host)
             counts = _open.setdefault(self.server_state, Counter())
             if counts[key] >= self.edge.per_address:
-                log.debug("connection refused: too many from its address", extra={"address": key})
+                log.debug("connection refused: too many from its address", extra=fields(address=key))
                 transport.close()
                 return
             counts[key] += 1
@@ -172,7 +173,7 @@ class EdgeProtocol(H11Protocol):
     def _timed_out(self) -> None:
         self.request_timer = None
         if not self.transport.is_closing():
-            log.debug("connection closed: no complete request in time", extra={"address": self.counted})
+            log.debug("connection closed: no complete request in time", extra=fields(address=self.counted))
             self.transport.close()
 
 
