@@ -17,7 +17,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="make the bots' moves of a web table service on PostgreSQL",
         description="Claim the bot jobs of a web table service's PostgreSQL database (fairly: oldest "
         "first, one job per table at a time) and make the bots' moves, until stopped. Run as many as "
-        "you like, on any machines; a worker that dies lets its jobs go when their leases run out.",
+        "you like, on any machines; a worker that dies lets its jobs go when their leases run out (a few "
+        "seconds), and one whose database goes away waits for it (saying so once) and goes on.",
     )
     p.add_argument("--db", metavar="URL", required=True, help="the service's database: postgresql://USER@HOST:PORT/DBNAME")
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="jobs held at once (default 16)")
@@ -33,8 +34,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="how long a claim holds a job before another worker may take it (default 30; "
-        "longer than the longest think)",
+        help="how long a claim holds a job unrenewed before another worker may take it over (default 3)",
+    )
+    p.add_argument(
+        "--heartbeat",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="how often the claims held are renewed (default: a third of the lease, at most 1)",
     )
     p.add_argument(
         "--reviews",
@@ -62,6 +69,9 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         return usage_error(streams.stderr, NAME, f"--jobs must be 1 or more, not {jobs}")
     if not lease > 0:
         return usage_error(streams.stderr, NAME, f"--lease must be more than 0 seconds, not {lease}")
+    if args.heartbeat is not None and not 0 < args.heartbeat < lease:
+        return usage_error(streams.stderr, NAME, f"--heartbeat must be more than 0 and less than --lease ({lease} s), "
+                           f"not {args.heartbeat}")
     if args.reviews < 0:
         return usage_error(streams.stderr, NAME, f"--reviews must be 0 or more, not {args.reviews}")
     if args.processes is not None and args.processes < 0:
@@ -70,8 +80,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         if not is_postgres(args.db):
             return usage_error(streams.stderr, NAME, f"--db must be a PostgreSQL URL (postgresql://…), not {args.db!r}: "
                                "with SQLite, the server runs its bots itself")
-        run_worker(WorkerOptions(args.db, jobs=jobs, processes=args.processes, lease=lease, log_level=args.log_level,
-                                 reviews=args.reviews))
+        run_worker(WorkerOptions(args.db, jobs=jobs, processes=args.processes, lease=lease, heartbeat=args.heartbeat,
+                                 log_level=args.log_level, reviews=args.reviews))
     except (ImportError, StoreError, ValueError) as e:
         return usage_error(streams.stderr, NAME, " ".join(str(e).split()))
     return 0

@@ -14,14 +14,24 @@ decides the same. If the position moved on meanwhile (:class:`~hearts.server.sto
 it looks again: the bot acts for as long as the seat is to act, and a job whose seat is no
 longer to act is done. The server processes hear the action like any other (``NOTIFY``).
 
-A worker killed mid-think holds its job until the lease runs out; then another worker claims
-it and makes the move. The lease must outlast the longest think (a search bot's ``time``).
+A claim is a short lease (:data:`DEFAULT_LEASE`) that the worker renews every ``heartbeat``
+(:data:`DEFAULT_HEARTBEAT`) for all the jobs it holds at once, while it waits out the delays
+and its bots think — however long they think. A worker killed mid-think stops renewing: once
+the lease has run out (a few seconds) another worker claims the job and makes the move.
+
+A worker outlives its database: when PostgreSQL stops, restarts or fails over, every task
+retries with growing pauses (:class:`~hearts.server.outage.Backoff`) and the worker says so
+once in its log (:data:`~hearts.server.outage.UNREACHABLE`, then
+:data:`~hearts.server.outage.BACK`, from :class:`~hearts.server.outage.Outage`); a job it could
+not finish meanwhile is claimed again when its lease runs out (a move made twice is logged
+once: the second finds its ``seq`` taken), and the result of a review computed meanwhile is
+stored once the database is back.
 
 A worker also computes the game reviews players ask for (:mod:`hearts.server.reviews`),
 ``reviews`` at once (default one), each in a process of its own at a lower OS priority than
 the bots' (:data:`~hearts.server.reviews.REVIEW_NICE`): the bot moves come first. A review's
-claim is renewed about every second, so a killed worker's review is taken over once its
-``lease`` has run out.
+claim is renewed about twice a second, so a killed worker's review reads ``queued`` once its
+``lease`` has run out, and the next free runner takes it.
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ import random
 import signal
 import socket
 import threading
+import time
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from typing import Final
@@ -47,6 +58,7 @@ from hearts.record import replay
 from hearts.server import logs
 from hearts.server.botpool import BotPool, Lane, fallback, watch_parent
 from hearts.server.logs import fields
+from hearts.server.outage import DEFAULT_BACKOFF, Backoff, Outage, is_outage
 from hearts.server.protocol import STAND_IN
 from hearts.server.ratings import settle
 from hearts.server.reviews import ReviewRunner
@@ -69,8 +81,11 @@ log = logging.getLogger("hearts.server")
 
 DEFAULT_JOBS: Final = 16
 """Jobs a worker holds at once (each waits out its table's bot delay, then thinks)."""
-DEFAULT_LEASE: Final = 30.0
-"""Seconds a claim holds a job before another worker may take it over."""
+DEFAULT_LEASE: Final = 3.0
+"""Seconds a claim holds a job unrenewed before another worker may take it over (a killed
+worker's jobs wait this long at most)."""
+DEFAULT_HEARTBEAT: Final = 1.0
+"""Seconds between the renewals of a worker's claims (at most a third of the lease)."""
 
 
 def job_seed(table_seed: int, seat: int, seq: int) -> int:
@@ -85,8 +100,12 @@ def job_seed(table_seed: int, seat: int, seq: int) -> int:
 
 class BotWorker:
     """Claims the bot jobs of ``store`` (which must have a job queue: PostgreSQL) and makes the
-    bots' moves, ``jobs`` at once, thinking in ``pool``; ``lease``: seconds a claim lasts;
-    ``name``: who holds a claim (default: host and process id). Run it with :meth:`run`."""
+    bots' moves, ``jobs`` at once, thinking in ``pool``; ``lease``: seconds a claim lasts
+    unrenewed, renewed every ``heartbeat`` seconds (default: a third of the lease, at most
+    :data:`DEFAULT_HEARTBEAT`) while the job is held; ``name``: who holds a claim (default:
+    host and process id); ``outage``: where the database's failures are reported (said once
+    in the log each way; default: one of its own). Run it with :meth:`run`: it runs until
+    cancelled, through any database outage (every task retries with ``backoff``)."""
 
     def __init__(
         self,
@@ -95,35 +114,49 @@ class BotWorker:
         *,
         jobs: int = DEFAULT_JOBS,
         lease: float = DEFAULT_LEASE,
+        heartbeat: float | None = None,
         name: str | None = None,
         idle: float = 1.0,
         reviews: int = 1,
+        outage: Outage | None = None,
+        backoff: Backoff = DEFAULT_BACKOFF,
     ) -> None:
         queue = store.jobs
         if queue is None:
             raise ValueError(f"the database {store.name} holds no bot jobs: bot workers need PostgreSQL")
-        if jobs < 1 or lease <= 0 or reviews < 0:
-            raise ValueError(f"a bot worker needs jobs >= 1, reviews >= 0 and a lease > 0 s, not {jobs}, {reviews} "
-                             f"and {lease}")
+        heartbeat = min(DEFAULT_HEARTBEAT, lease / 3) if heartbeat is None else heartbeat
+        if jobs < 1 or reviews < 0 or not 0 < heartbeat < lease:
+            raise ValueError(f"a bot worker needs jobs >= 1, reviews >= 0 and 0 < heartbeat < lease, not {jobs}, "
+                             f"{reviews}, {heartbeat} and {lease} s")
         self.store = store
         self.queue = queue
         self.pool = pool
         self.jobs = jobs
         self.lease = lease
+        self.heartbeat = heartbeat
         self.name = name or f"{socket.gethostname()}:{os.getpid()}"
         self.idle = idle
         """Seconds between looks for jobs when none is announced (leases run out unannounced)."""
+        self.outage = outage or Outage(log, worker=self.name)
+        self.backoff = backoff
         self.reviewers = [
-            ReviewRunner(store, name=f"{self.name}:review{k}", lease=lease, idle=idle) for k in range(reviews)
+            ReviewRunner(store, name=f"{self.name}:review{k}", lease=lease, idle=idle, outage=self.outage,
+                         backoff=backoff)
+            for k in range(reviews)
         ]
         """The game reviews this worker computes at once (:mod:`hearts.server.reviews`)."""
         self._wake = asyncio.Event()
+        self._held: dict[int, BotJob] = {}
+        """The bot jobs being done, by id: :meth:`_beat` renews their claims."""
+        self._hints: set[HintJob] = set()
+        """The hint jobs being computed (renewed likewise)."""
 
     async def run(self) -> None:
         """Claim and do jobs until cancelled (a notice of a new job wakes an idle slot)."""
-        listener = await self.store.listen()
+        listener = await self.outage.retry(self.store.listen, self.backoff)
         await asyncio.gather(
-            follow(self.store, listener, self._hear, self._wake.set),
+            follow(self.store, listener, self._hear, self._wake.set, outage=self.outage),
+            self._beat(),
             *(self._slot() for _ in range(self.jobs)),
             *(reviewer.run() for reviewer in self.reviewers),
         )
@@ -132,50 +165,97 @@ class BotWorker:
         if isinstance(notice, JobNotice):
             self._wake.set()
 
+    async def _beat(self) -> None:
+        """Renew the claims of the jobs held, every ``heartbeat`` seconds: a worker that dies
+        stops renewing them, and another takes them over within a lease."""
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            held, hints = list(self._held.values()), list(self._hints)
+            if not (held or hints):
+                continue
+            started = time.monotonic()
+            try:
+                kept = await self.queue.renew_bot_jobs(held, self.lease)
+                lost = [h for h in hints if not await self.queue.renew_hint_job(h, self.lease)]
+            except Exception as e:
+                self._failed(e, started, "the claims of the jobs held could not be renewed")
+                continue
+            self.outage.answered()
+            for job in held:
+                if job.id not in kept and self._held.pop(job.id, None) is not None:
+                    log.warning("a bot job's claim was lost (its lease ran out)", extra=fields(
+                        table=job.table_id, seat=job.seat, worker=self.name))
+            self._hints.difference_update(lost)
+
+    def _failed(self, error: Exception, started: float, event: str, **where: object) -> None:
+        """A task (begun at ``started``) failed: an outage is reported (said once), anything
+        else logged as ``event`` with its traceback."""
+        if is_outage(error):
+            self.outage.failed(error, started)
+        else:
+            log.error(event, exc_info=error, extra=fields(**where, worker=self.name))
+
     async def _slot(self) -> None:
         """Claim a job and do it, again and again; look again every ``idle`` seconds, or when
-        a job is announced."""
+        a job is announced; while the database is away, every ``backoff`` pause."""
+        delays = self.backoff.delays()
         while True:
             self._wake.clear()
+            started = time.monotonic()
             try:
                 job = await self.queue.claim_bot_job(self.name, self.lease)
                 hint = None if job is not None else await self.queue.claim_hint_job(self.name, self.lease)
-            except Exception:  # the database is away: look again later
-                log.exception("cannot claim a bot job", extra=fields(worker=self.name))
-                job = hint = None
+            except Exception as e:
+                self._failed(e, started, "cannot claim a bot job")
+                await asyncio.sleep(next(delays) if is_outage(e) else self.idle)
+                continue
+            self.outage.answered()
+            delays = self.backoff.delays()
             if hint is not None:
                 await self.do_hint(hint)
-                continue
-            if job is None:
+            elif job is not None:
+                await self.do(job)
+            else:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), self.idle)
-                continue
-            await self.do(job)
 
     async def do(self, job: BotJob) -> None:
-        """Make a claimed job's move (or find it stale), then delete the job. A job that fails
-        stays, and is tried again when its lease runs out; one whose table's log does not
-        replay is dropped."""
+        """Make a claimed job's move (or find it stale), then delete the job; its claim is
+        renewed meanwhile. A job that fails (the database away included) stays, and is claimed
+        again once its lease runs out; one whose table's log does not replay is dropped."""
+        where = {"table": job.table_id, "seat": job.seat}
+        started = time.monotonic()
+        self._held[job.id] = job
         try:
             await self._move(job)
         except asyncio.CancelledError:  # stopping: another worker may take the job at once
-            await self.queue.release_bot_job(job)
+            self._held.pop(job.id, None)
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.queue.release_bot_job(job))
             raise
         except RecordError:
-            log.exception("a bot job's table does not replay; the job is dropped", extra=fields(table=job.table_id))
-        except Exception:
-            log.exception("a bot job failed; it is tried again when its lease runs out",
-                          extra=fields(table=job.table_id, seat=job.seat))
+            log.exception("a bot job's table does not replay; the job is dropped", extra=fields(**where))
+        except Exception as e:
+            self._held.pop(job.id, None)
+            self._failed(e, started, "a bot job failed; it is tried again when its lease runs out", **where)
             return
-        if not await self.queue.complete_bot_job(job):
-            log.warning("a bot job's lease ran out before it was done", extra=fields(
-                table=job.table_id, seat=job.seat, worker=self.name))
+        if self._held.pop(job.id, None) is None:
+            return  # the claim was lost meanwhile: the job is another worker's now
+        try:
+            done = await self.outage.retry(lambda: self.queue.complete_bot_job(job), self.backoff)
+        except Exception as e:  # (not an outage: a bug) the job is claimed again after its lease
+            self._failed(e, started, "a bot job could not be deleted", **where)
+            return
+        if not done:
+            log.warning("a bot job's lease ran out before it was done", extra=fields(**where, worker=self.name))
 
     async def do_hint(self, job: HintJob) -> None:
         """Compute a claimed hint job from the seat's view only (R7), with the same seed as the
         server's own pool would (:func:`job_seed`), and store it (announced to the asking
         process); a job whose position has moved on is dropped. A failure leaves the job to be
         claimed again when its lease runs out."""
+        self._hints.add(job)
+        started = time.monotonic()
         try:
             stored = await load_game(self.store, job.table_id)
             game = None if stored is None else stored.game
@@ -188,8 +268,10 @@ class BotWorker:
             log.info("hint", extra=fields(table=job.table_id, seat=job.seat, seq=job.seq, worker=self.name))
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("a hint job failed", extra=fields(table=job.table_id, seat=job.seat))
+        except Exception as e:
+            self._failed(e, started, "a hint job failed", table=job.table_id, seat=job.seat)
+        finally:
+            self._hints.discard(job)
 
     async def _move(self, job: BotJob) -> None:
         stored = await load_game(self.store, job.table_id)
@@ -253,12 +335,14 @@ class BotWorker:
 class WorkerOptions:
     """How to run a bot worker: its database (PostgreSQL), ``jobs`` at once, thinking in
     ``processes`` (default: one per core, at most four; 0: threads), claims of ``lease``
-    seconds, JSON logs from ``log_level`` up."""
+    seconds renewed every ``heartbeat`` (default: :class:`BotWorker`'s), JSON logs from
+    ``log_level`` up."""
 
     db: str
     jobs: int = DEFAULT_JOBS
     processes: int | None = None
     lease: float = DEFAULT_LEASE
+    heartbeat: float | None = None
     log_level: str = "info"
     reviews: int = 1
     """Game reviews computed at once (0: none here)."""
@@ -267,8 +351,11 @@ class WorkerOptions:
 def run_worker(options: WorkerOptions, parent: int | None = None) -> None:
     """Run a bot worker until SIGINT or SIGTERM (``hearts bot-worker``); ``parent``: exit when
     that process is gone. Raises :class:`~hearts.server.storage.StoreError` (or
-    ``ValueError``) when the database cannot be used."""
+    ``ValueError``) when the database cannot be used as it starts (unreachable, or of a newer
+    schema); once started, it outlives database outages (see the module)."""
     logs.configure(options.log_level)
+    # psycopg's pool warns at each failed reconnection: the worker says an outage once (Outage)
+    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
     if parent is not None:
         watch_parent(parent)
 
@@ -276,12 +363,16 @@ def run_worker(options: WorkerOptions, parent: int | None = None) -> None:
         store = await open_storage(options.db)
         pool = BotPool(options.processes)
         try:
-            worker = BotWorker(store, pool, jobs=options.jobs, lease=options.lease, reviews=options.reviews)
+            worker = BotWorker(store, pool, jobs=options.jobs, lease=options.lease, heartbeat=options.heartbeat,
+                               reviews=options.reviews)
             task = asyncio.current_task()
             assert task is not None
             for sig in (signal.SIGINT, signal.SIGTERM):
                 asyncio.get_running_loop().add_signal_handler(sig, task.cancel)
-            log.info("bot worker started", extra=fields(worker=worker.name, jobs=options.jobs, database=store.name))
+            log.info("bot worker started", extra=fields(
+                worker=worker.name, jobs=options.jobs, database=store.name, lease=worker.lease,
+                heartbeat=worker.heartbeat,
+            ))
             with contextlib.suppress(asyncio.CancelledError):
                 await worker.run()
         finally:

@@ -25,8 +25,12 @@ each in a **process of its own** at a low OS priority (:data:`REVIEW_NICE`), so 
 slows the event loop nor a table's bots: on SQLite the server process runs one runner; on
 PostgreSQL every bot worker does (:mod:`hearts.server.botworker`), beside its bot moves. The
 runner stores the progress and renews its lease about twice a second; a runner that dies (its
-worker killed) stops renewing, and once the lease has run out another runner claims the job and
-computes it again from the start (the same seed gives the same review). A SQLite server that
+worker killed) stops renewing, and once the lease has run out the job reads ``queued`` again
+(PostgreSQL) and the next free runner claims it and computes it again from the start (the same
+seed gives the same review: the progress stored is a count, not the decisions valued). A runner
+whose database goes away keeps computing: the progress it cannot store is skipped (its outage
+said once in the log: :class:`~hearts.server.outage.Outage`), and the result (or why it failed)
+is stored once the database answers — unless another runner took the job meanwhile. A SQLite server that
 restarts takes up the reviews it had not finished at once (one process serves the file). A job
 claimed :data:`MAX_ATTEMPTS` times without finishing, or whose computation fails, is
 ``failed``: asking again queues it again.
@@ -62,6 +66,7 @@ from hearts.rules import Rules
 from hearts.server.botpool import start_worker
 from hearts.server.limits import AddressGuard, Limits, RateLimited, Refused
 from hearts.server.logs import fields
+from hearts.server.outage import DEFAULT_BACKOFF, Backoff, Outage, is_outage
 from hearts.server.storage import ReviewClaim, ReviewRow, Storage, TableRow, load_game
 
 log = logging.getLogger("hearts.server")
@@ -301,7 +306,9 @@ class ReviewRunner:
     """Claims the review jobs of ``store`` and computes them one at a time (:func:`compute`),
     storing the progress and the result; ``name``: who holds a claim (default: host and
     process id); ``lease``: seconds a claim lasts unrenewed; ``idle``: seconds between looks
-    for a job when none is announced (:meth:`wake` announces one in this process).
+    for a job when none is announced (:meth:`wake` announces one in this process); ``outage``:
+    where the database's failures are reported (default: one of its own), retried with
+    ``backoff``.
 
     Run it in the event loop with :meth:`run` until cancelled (a cancelled runner lets go of
     its job: any runner may take it at once)::
@@ -318,6 +325,8 @@ class ReviewRunner:
         lease: float = DEFAULT_LEASE,
         idle: float = 1.0,
         nice: int = REVIEW_NICE,
+        outage: Outage | None = None,
+        backoff: Backoff = DEFAULT_BACKOFF,
     ) -> None:
         if not lease > 0 or not idle > 0:
             raise ValueError(f"a review runner needs a lease and an idle time > 0 s, not {lease} and {idle}")
@@ -326,6 +335,8 @@ class ReviewRunner:
         self.lease = lease
         self.idle = idle
         self.nice = nice
+        self.outage = outage or Outage(log, worker=self.name)
+        self.backoff = backoff
         self.interval = min(0.5, lease / 3)
         """Seconds between progress writes (each renews the lease)."""
         self._wake = asyncio.Event()
@@ -335,14 +346,24 @@ class ReviewRunner:
         self._wake.set()
 
     async def run(self) -> None:
-        """Claim and compute jobs until cancelled."""
+        """Claim and compute jobs until cancelled (through database outages: see the class)."""
+        delays = self.backoff.delays()
         while True:
             self._wake.clear()
+            started = time.monotonic()
             try:
                 claim = await self.store.claim_review(self.name, self.lease)
-            except Exception:  # the database is away: look again later
-                log.exception("cannot claim a review job", extra=fields(worker=self.name))
-                claim = None
+            except Exception as e:
+                if not is_outage(e):
+                    log.exception("cannot claim a review job", extra=fields(worker=self.name))
+                    claim = None
+                else:  # the database is away: look again after a pause
+                    self.outage.failed(e, started)
+                    await asyncio.sleep(next(delays))
+                    continue
+            else:
+                self.outage.answered()
+                delays = self.backoff.delays()
             if claim is None:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), self.idle)
@@ -350,20 +371,19 @@ class ReviewRunner:
             await self.do(claim)
 
     async def do(self, claim: ReviewClaim) -> None:
-        """Compute a claimed job and store its result (or why it failed); a cancelled one is let go."""
+        """Compute a claimed job and store its result (or why it failed); a cancelled one is let
+        go, one whose input cannot be read while the database is away is left to be claimed
+        again when its lease runs out."""
         where = {"table": claim.table_id, "seat": claim.seat, "worker": self.name, "attempt": claim.attempt}
+        began = time.monotonic()
         try:
             if claim.tries > MAX_ATTEMPTS:
                 raise ReviewFailed(f"the review was started {claim.tries - 1} times and never finished")
             job = await self._input(claim)
             log.info("review started", extra=fields(**where, budget=claim.budget))
             started = time.monotonic()
-
-            async def report(done: int, total: int) -> None:
-                if not await self.store.review_progress(claim, done, total, self.lease):
-                    raise ClaimLost(f"table {claim.table_id}: another runner took over the review")
-
-            text = await compute(job, report, interval=self.interval, nice=self.nice)
+            text = await compute(job, lambda done, total: self._report(claim, done, total),
+                                 interval=self.interval, nice=self.nice)
         except asyncio.CancelledError:
             with contextlib.suppress(Exception):
                 await asyncio.shield(self.store.release_review(claim))
@@ -371,16 +391,46 @@ class ReviewRunner:
         except ClaimLost:
             log.warning("a review's lease ran out before it was done", extra=fields(**where))
         except ReviewFailed as e:
-            log.warning("a review failed", extra=fields(**where, error=str(e)))
-            await self.store.fail_review(claim, str(e))
-        except Exception:
+            error = str(e)
+            log.warning("a review failed", extra=fields(**where, error=error))
+            await self._store(claim, lambda: self.store.fail_review(claim, error), where)
+        except Exception as e:
+            if is_outage(e):
+                self.outage.failed(e, began)
+                return
             log.exception("a review failed", extra=fields(**where))
-            await self.store.fail_review(claim, "the review could not be made")
+            await self._store(claim, lambda: self.store.fail_review(claim, "the review could not be made"), where)
         else:
-            if await self.store.finish_review(claim, text):
+            if await self._store(claim, lambda: self.store.finish_review(claim, text), where):
                 log.info("review done", extra=fields(**where, seconds=round(time.monotonic() - started, 2)))
-            else:
-                log.warning("a review's lease ran out before it was done", extra=fields(**where))
+
+    async def _report(self, claim: ReviewClaim, done: int, total: int) -> None:
+        """Store a review's progress and renew its lease (:func:`compute`'s ``report``);
+        :class:`ClaimLost` once another runner holds the job. While the database is away the
+        progress is not stored, and the review goes on."""
+        started = time.monotonic()
+        try:
+            held = await self.store.review_progress(claim, done, total, self.lease)
+        except Exception as e:
+            if not is_outage(e):
+                raise
+            self.outage.failed(e, started)
+            return
+        self.outage.answered()
+        if not held:
+            raise ClaimLost(f"table {claim.table_id}: another runner took over the review")
+
+    async def _store(self, claim: ReviewClaim, write: Callable[[], Awaitable[bool]], where: dict[str, Any]) -> bool:
+        """Write a claim's outcome, retrying while the database is away; whether the claim
+        still held the job (else a warning is logged and nothing was written)."""
+        try:
+            held = await self.outage.retry(write, self.backoff)
+        except Exception:
+            log.exception("a review's outcome could not be stored", extra=fields(**where))
+            return False
+        if not held:
+            log.warning("a review's lease ran out before it was done", extra=fields(**where))
+        return held
 
     async def _input(self, claim: ReviewClaim) -> ReviewInput:
         """What the job's process needs, read from the store (:class:`ReviewFailed` for a table

@@ -382,6 +382,12 @@ class JobQueue(Protocol):
         """Let go of a claimed job not done (a worker stopping): any worker may claim it now."""
         ...
 
+    async def renew_bot_jobs(self, jobs: Sequence[BotJob], lease: float) -> set[int]:
+        """Extend claims to ``lease`` seconds from now (a worker's heartbeat for the jobs it
+        holds while it waits out their bot delays and thinks); the ids of the jobs whose claim
+        still held (the others' leases ran out and another worker claimed them)."""
+        ...
+
     async def ask_hint(self, table_id: str, seat: int, seq: int) -> dict[str, Any] | None:
         """The hint of ``seat`` at position ``seq`` if computed already (its action's codec
         object); else ``None``, and a hint job is queued (once, whoever asks) and announced:
@@ -395,6 +401,11 @@ class JobQueue(Protocol):
     async def complete_hint_job(self, job: HintJob, action: dict[str, Any] | None) -> None:
         """Keep a hint job's result (``None``: the position moved on; the job is dropped) and
         announce it (:class:`HintNotice`)."""
+        ...
+
+    async def renew_hint_job(self, job: HintJob, lease: float) -> bool:
+        """Extend a hint job's claim to ``lease`` seconds from now; ``False`` if the claim no
+        longer holds it (or it is computed)."""
         ...
 
 
@@ -602,7 +613,8 @@ class Storage(Protocol):
     # --- game reviews (hearts.server.reviews) -------------------------------------------------
 
     async def review(self, table_id: str, seat: int) -> ReviewRow | None:
-        """The review job of a table's seat, or ``None`` if none was asked for."""
+        """The review job of a table's seat, or ``None`` if none was asked for. On PostgreSQL a
+        job whose runner's lease ran out (the runner died) reads ``queued``, at 0 done."""
         ...
 
     async def queue_review(self, table_id: str, seat: int, budget: int, seed: int) -> ReviewRow:
@@ -668,19 +680,37 @@ async def load_game(store: Storage, table_id: str) -> StoredGame | None:
     return StoredGame(row, await store.seats(table_id), game)
 
 
+class OutageReport(Protocol):
+    """Where a process's tasks report that the database is unreachable and that it answers
+    again, to be said once in the log each way (:class:`hearts.server.outage.Outage`)."""
+
+    def failed(self, error: BaseException) -> None: ...
+
+    def answered(self) -> None: ...
+
+
 async def follow(
-    store: Storage, listener: Listener, hear: Callable[[Notice], None], missed: Callable[[], None]
+    store: Storage,
+    listener: Listener,
+    hear: Callable[[Notice], None],
+    missed: Callable[[], None],
+    *,
+    outage: OutageReport | None = None,
 ) -> None:
     """Hand every notice of ``listener`` to ``hear`` until the store closes it. When it loses
     its connection (:class:`StoreUnavailable`), listen again once the database answers
-    (trying every few seconds), then call ``missed``: notices may have been lost meanwhile."""
+    (trying every few seconds), then call ``missed``: notices may have been lost meanwhile.
+    With ``outage``, the loss and the return are reported there instead of logged here."""
     while True:
         try:
             async for notice in listener:
                 hear(notice)
             return
         except StoreUnavailable as e:
-            log.warning("the database's notices were lost; listening again", extra=fields(error=str(e)))
+            if outage is None:
+                log.warning("the database's notices were lost; listening again", extra=fields(error=str(e)))
+            else:
+                outage.failed(e)
         finally:
             await listener.close()
         wait = 0.5
@@ -689,9 +719,14 @@ async def follow(
                 listener = await store.listen()
                 break
             except StoreError as e:
-                log.warning("cannot listen to the database's notices yet", extra=fields(error=str(e)))
+                if outage is None:
+                    log.warning("cannot listen to the database's notices yet", extra=fields(error=str(e)))
+                else:
+                    outage.failed(e)
             await asyncio.sleep(wait)
             wait = min(5.0, wait * 2)
+        if outage is not None:
+            outage.answered()
         missed()
 
 

@@ -249,6 +249,15 @@ RETURNING id, table_id, seat, seq, worker, attempt, lease_until, extract(epoch F
 """The oldest job that is waiting or whose lease has expired, of a table with no other job
 claimed; rows another worker is claiming are skipped, not waited for."""
 
+RENEW_JOBS: Final = """
+UPDATE bot_jobs j SET lease_until = now() + make_interval(secs => %(lease)s)
+FROM unnest(%(ids)s::bigint[], %(attempts)s::integer[]) AS held (id, attempt)
+WHERE j.id = held.id AND j.attempt = held.attempt AND j.worker IS NOT NULL
+RETURNING j.id
+"""
+"""A worker's heartbeat: the claims it holds (id and claim number) extended; the ids returned
+are those it still held."""
+
 QUEUE_JOBS: Final = """
 wanted AS (SELECT * FROM unnest(%(bots)s::smallint[], %(job_notices)s::text[]) AS w (seat, notice)),
 queued AS (
@@ -346,6 +355,19 @@ PLAYER_COLUMNS: Final = "id, name, mu, sigma, games"
 REVIEW_COLUMNS: Final = "table_id, seat, budget, seed, status, done, total, review::text, error"
 """The columns of a :class:`~hearts.server.storage.ReviewRow`, in order (the review as its text)."""
 
+STALE_REVIEW: Final = "status = 'running' AND lease_until < now()"
+"""A review job whose runner stopped renewing its lease (it died, or lost the database)."""
+
+READ_REVIEW: Final = f"""
+SELECT table_id, seat, budget, seed,
+       CASE WHEN {STALE_REVIEW} THEN 'queued' ELSE status END,
+       CASE WHEN {STALE_REVIEW} THEN 0 ELSE done END,
+       total, review::text, error
+FROM review_jobs WHERE table_id = %s AND seat = %s
+"""
+"""A review job as :class:`~hearts.server.storage.ReviewRow`: one whose runner's lease ran
+out reads ``queued`` at 0 decisions done (the next runner starts it again), not ``running``."""
+
 QUEUE_REVIEW: Final = f"""
 INSERT INTO review_jobs AS r (table_id, seat, budget, seed) VALUES (%(table_id)s, %(seat)s, %(budget)s, %(seed)s)
 ON CONFLICT (table_id, seat) DO UPDATE
@@ -356,13 +378,13 @@ RETURNING {REVIEW_COLUMNS}
 """
 """A review queued, or a failed one queued again; a row only if either happened."""
 
-CLAIM_REVIEW: Final = """
+CLAIM_REVIEW: Final = f"""
 UPDATE review_jobs
 SET status = 'running', worker = %(worker)s, lease_until = now() + make_interval(secs => %(lease)s),
     attempt = attempt + 1, tries = tries + 1, done = 0, total = 0
 WHERE (table_id, seat) = (
     SELECT table_id, seat FROM review_jobs
-    WHERE status = 'queued' OR (status = 'running' AND lease_until < now())
+    WHERE status = 'queued' OR ({STALE_REVIEW})
     ORDER BY requested, table_id, seat
     LIMIT 1
     FOR UPDATE SKIP LOCKED
@@ -654,8 +676,7 @@ class PostgresStorage:
             batch, self._outbox = self._outbox, []
             sent, self._outbox_sent = self._outbox_sent, None
             try:
-                self._announcer = self._announcer or await _connect(self._url)
-                await self._announcer.execute(ANNOUNCE, (self.channel, batch))
+                await self._send_batch(batch)
             except (psycopg.Error, StoreUnavailable) as e:
                 log.warning("notices could not be sent; the other processes catch up at the next ones",
                             extra=fields(error=str(e), notices=len(batch)))
@@ -663,6 +684,20 @@ class PostgresStorage:
             finally:
                 if sent is not None and not sent.done():
                     sent.set_result(None)
+
+    async def _send_batch(self, batch: list[str]) -> None:
+        """Send notices on the announcer's connection; one found cut while it was idle (the
+        database restarted meanwhile) is replaced, and the batch sent again, once."""
+        if self._announcer is not None:
+            try:
+                await self._announcer.execute(ANNOUNCE, (self.channel, batch))
+                return
+            except psycopg.OperationalError:
+                if not self._announcer.broken:
+                    raise
+                self._announcer = await _unless_broken(self._announcer)
+        self._announcer = await _connect(self._url)
+        await self._announcer.execute(ANNOUNCE, (self.channel, batch))
 
     async def table(self, table_id: str) -> TableRow | None:
         async with self._pool.connection() as conn:
@@ -838,9 +873,7 @@ class PostgresStorage:
 
     async def review(self, table_id: str, seat: int) -> ReviewRow | None:
         async with self._pool.connection() as conn:
-            cur = await conn.execute(
-                f"SELECT {REVIEW_COLUMNS} FROM review_jobs WHERE table_id = %s AND seat = %s", (table_id, seat)
-            )
+            cur = await conn.execute(READ_REVIEW, (table_id, seat))
             row = await cur.fetchone()
         return None if row is None else ReviewRow(*row)
 
@@ -932,6 +965,15 @@ class PostgresStorage:
             row = await (await conn.execute(CLAIM_HINT, {"worker": worker, "lease": lease})).fetchone()
         return None if row is None else HintJob(*row)
 
+    async def renew_hint_job(self, job: HintJob, lease: float) -> bool:
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(
+                "UPDATE hint_jobs SET lease_until = now() + make_interval(secs => %s)"
+                " WHERE table_id = %s AND seat = %s AND seq = %s AND attempt = %s AND result IS NULL",
+                (lease, job.table_id, job.seat, job.seq, job.attempt),
+            )
+            return cur.rowcount == 1
+
     async def complete_hint_job(self, job: HintJob, action: dict[str, Any] | None) -> None:
         key = (job.table_id, job.seat, job.seq)
         async with self._transaction() as conn:
@@ -967,6 +1009,15 @@ class PostgresStorage:
                 "UPDATE bot_jobs SET worker = NULL, lease_until = NULL WHERE id = %s AND attempt = %s",
                 (job.id, job.attempt),
             )
+
+    async def renew_bot_jobs(self, jobs: Sequence[BotJob], lease: float) -> set[int]:
+        if not jobs:
+            return set()
+        async with self._pool.connection() as conn:
+            cur = await conn.execute(RENEW_JOBS, {
+                "ids": [j.id for j in jobs], "attempts": [j.attempt for j in jobs], "lease": lease,
+            })
+            return {job_id for (job_id,) in await cur.fetchall()}
 
     async def complete_bot_job(self, job: BotJob) -> bool:
         async with self._pool.connection() as conn:
