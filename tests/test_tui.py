@@ -22,11 +22,13 @@ from textual.widget import Widget
 
 from hearts import Card, Game, Rules, record
 from hearts.actions import Moon, Pass, Play
+from hearts.bots import RandomBot, register, unregister
 from hearts.cards import RANK_LETTERS, SUIT_LETTERS, CardSet
+from hearts.errors import HeartsError
 from hearts.record import GameRecord, Seat
 from hearts.text import Style
 from hearts.tui.app import CardWidget, HeartsApp, MoonScreen, NewGameScreen, SeatPanel, TableScreen
-from hearts.tui.session import HUMAN, Session
+from hearts.tui.session import HUMAN, Session, TableRefused
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 
@@ -545,3 +547,42 @@ def test_the_table_opens_with_the_sessions_notices() -> None:
             assert app.message == session.notices[0]
 
     run(go)
+
+
+# --- tables the session refuses, bots that fail ----------------------------------------------------
+
+
+class FourOnly(RandomBot):
+    """A bot that plays four players only (``supports`` says why not otherwise)."""
+
+    @classmethod
+    def supports(cls, rules: Rules) -> str | None:
+        return None if rules.players == 4 else f"four players only, not {rules.players}"
+
+
+def test_a_table_with_a_bot_that_cannot_play_the_rules_is_refused_new_or_resumed(tmp_path: Path) -> None:
+    """hearts.bots.check_table when the session is set: a new game and a resumed one (whose
+    record names the bot) are refused with the seat and the reason, before any card is played."""
+    register("fouronly", FourOnly)
+    try:
+        assert Session.new(Rules(), seed=1, specs=["fouronly"], delay=0).specs == ["fouronly"] * 3
+        with pytest.raises(TableRefused) as info:
+            Session.new(Rules(players=5), seed=1, specs=["easy", "fouronly", "easy", "easy"], delay=0)
+        assert (
+            str(info.value)
+            == "seat 2 (Northwest): bot 'fouronly' cannot play these rules: four players only, not 5"
+        )
+        assert isinstance(info.value, HeartsError)
+        game = Game(Rules(players=3), seed=2)
+        path = tmp_path / "three.json"
+        record.save(
+            GameRecord(game, (Seat("You"), Seat("Ann", bot="easy"), Seat("Ben", bot="fouronly"))), path
+        )
+        with pytest.raises(
+            TableRefused,
+            match=r"^seat 2 \(Ben\): bot 'fouronly' cannot play these rules: four players only, not 3$",
+        ):
+            Session.resume(path, delay=0)
+        assert Session.resume(path, specs=["easy"], delay=0).specs == ["easy", "easy"]  # other bots: set
+    finally:
+        unregister("fouronly")

@@ -22,10 +22,15 @@ True
 >>> s.run_bots_until_human()
 >>> s.can_undo, s.undo(), s.view.to_move, card in s.view.hand
 (True, True, 0, True)
+
+A table with a bot that cannot play its rules is refused when the session is set, for a new
+game and a resumed one alike (:class:`TableRefused`); a bot that fails mid-game can be stood in
+for by :meth:`Session.fallback`, a random legal action.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,7 +38,7 @@ from pathlib import Path
 
 from hearts import record
 from hearts.actions import Action, Moon, Pass, Play
-from hearts.bots import Bot, make_bot, run_bots
+from hearts.bots import Bot, check_table, make_bot, run_bots
 from hearts.bots.registry import HINT_BOT
 from hearts.cards import SPADES, Card, CardSet
 from hearts.errors import HeartsError, RecordError
@@ -58,6 +63,17 @@ third of it; far less with the compiled one), so the review stays responsive; a 
 error is then about 0.4 points for a pass and 0.1 for a play. ``hearts analyze`` samples more
 by default (:data:`hearts.review.DEFAULT_BUDGET`); ``hearts analyze FILE --seat 0 --round N
 --budget 400`` gives the table's numbers (both use the review's default seed)."""
+
+
+class TableRefused(HeartsError):
+    """A table the session will not set: a seat's bot cannot play the rules (or is no bot at
+    all); the message names the seat and the reason (:func:`hearts.bots.check_table`).
+
+    >>> Session.new(Rules(), seed=1, specs=["easy", "nobody", "easy"])
+    Traceback (most recent call last):
+    ...
+    hearts.tui.session.TableRefused: seat 2 (North): unknown bot 'nobody'; known bots: ...
+    """
 
 
 @dataclass
@@ -91,6 +107,7 @@ class Session:
             raise HeartsError(f"a bot's move stays on screen 0 seconds or more, not {self.delay!r}")
         if self.game.seed is None:
             raise HeartsError("the session's game needs a seed (an int) to be saved and resumed")
+        self._check_bots()
         self._make_bots()
 
     # --- construction -----------------------------------------------------------------------
@@ -141,7 +158,9 @@ class Session:
         notices = []
         if game.seed is None:  # a version 1 record keeps no seed: the rounds after it get one
             game = replayed(game, random.SystemRandom().randrange(1_000_000))
-            notices.append(f"The record keeps no seed: the rounds after its last are dealt from seed {game.seed}.")
+            notices.append(
+                f"The record keeps no seed: the rounds after its last are dealt from seed {game.seed}."
+            )
         if recorded[HUMAN].is_bot:
             notices.append(
                 f"You take seat {HUMAN}, which {seat_label(recorded[HUMAN])} played in the record."
@@ -160,6 +179,16 @@ class Session:
                 f"{'it plays' if len(unnamed) == 1 else 'they play'} at the default level, {DEFAULT_LEVEL}."
             )
         return cls(game, tuple(seats), delay=delay, notices=tuple(notices))
+
+    def _check_bots(self) -> None:
+        """Refuse the table (:class:`TableRefused`) if a seat's bot cannot play the rules:
+        before a card is dealt in a new game, and before a resumed one goes on."""
+        for s, seat in enumerate(self.seats):
+            if seat.bot is not None:
+                try:
+                    check_table([seat.bot], self.rules)
+                except HeartsError as e:
+                    raise TableRefused(f"seat {s} ({seat.name}): {e}") from e
 
     def _make_bots(self) -> None:
         """A bot for every bot seat. As in line mode for a new game; after an undo or a resume
@@ -218,6 +247,19 @@ class Session:
     def decide(self, seat: int, view: View) -> Action:
         """The bot's action for ``view`` (slow for search bots: run it off the screen's thread)."""
         return self.bots[seat].act(view)
+
+    def fallback(self, seat: int) -> Action:
+        """A random legal action of ``seat`` now (:meth:`Game.legal_actions
+        <hearts.game.Game.legal_actions>`), for a bot that failed: the same one for the same
+        game and position.
+
+        >>> s = Session.new(Rules(), seed=5, specs=["random"], delay=0)
+        >>> s.fallback(1) in s.game.legal_actions(1), s.fallback(1) == s.fallback(1)
+        (True, True)
+        """
+        legal = self.game.legal_actions(seat)
+        pick = random.Random(f"hearts-fallback-{self.seed}-{len(self.game.history)}").randrange(len(legal))
+        return next(itertools.islice(legal, pick, None))
 
     def apply(self, action: Action) -> None:
         """Carry out an action (checked by the engine; a refused one raises an
