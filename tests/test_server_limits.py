@@ -505,7 +505,8 @@ def test_the_address_is_printed_once_listened_on(tmp_path: Path) -> None:
     )
     try:
         assert proc.stdout is not None
-        first = proc.stdout.readline()
+        preparing, ready, first = (proc.stdout.readline() for _ in range(3))  # the bots are prepared first
+        assert preparing.startswith("Preparing the bots") and ready.startswith("Bots ready"), (preparing, ready)
         assert first.startswith("pyhearts web table on http://127.0.0.1:"), first
         port = int(first.split("http://127.0.0.1:")[1].split("/")[0])
         assert port > 0
