@@ -1,0 +1,276 @@
+"""Fault benchmark of the online service: kills and an outage under play, measured as a client sees them.
+
+    .venv/bin/python benchmarks/faults.py [--tables N] [--bot-tables B] [--outage S] [--seed S]
+
+On a private PostgreSQL cluster of its own (``tests/private_pg.py``: initdb in a temporary
+folder) it starts two server processes behind Debian's nginx (``deploy/nginx.conf``, routing
+``/ws/{id}`` by table id), two bot workers (``hearts bot-worker``), ``N`` tables of four people
+and ``B`` tables of one person and three bots, every client connected through nginx (a client
+whose connection is lost reconnects through nginx and takes its seat again, as the browser
+does). The people act at random after a short pause. Then, one after another:
+
+1. **a server is killed** (SIGKILL): ``owner_failover_s`` is the longest time, over the people's
+   tables, from the kill to the table's next accepted action (its clients reconnect and nginx
+   sends them to the other process); the server is started again;
+2. **a bot worker is killed** (SIGKILL): ``worker_failover_s`` is the longest time, over the bot
+   tables that were waiting for a bot, from the kill to that table's next bot move (the other
+   worker takes the killed one's jobs when their short leases run out);
+3. **the database is stopped** for ``--outage`` seconds (15 by default), then started again:
+   ``outage_answer_s`` is the longest time an action sent during the outage waited for its
+   answer (an ``unavailable`` error, or its state).
+
+Then the play stops and, after two seconds, every table's log (read from the database) is
+replayed: ``stale_tables`` counts tables where a client's last state is behind the log,
+``lost`` the actions a client saw accepted that the log does not hold, ``duplicated`` the
+positions where two clients saw different actions (or a log that does not replay).
+
+The last line is exactly ``owner_failover_s=A worker_failover_s=B outage_answer_s=C stale_tables=D
+lost=E duplicated=F``. Only loopback; every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' private cluster and server processes
+
+from private_pg import PrivateCluster  # noqa: E402
+from test_server_support import ServerProcess, WorkerProcess, free_port, http  # noqa: E402
+
+from hearts.actions import from_dict  # noqa: E402
+from hearts.errors import RecordError  # noqa: E402
+from hearts.game import Game  # noqa: E402
+from hearts.record import replay  # noqa: E402
+from hearts.rules import Rules  # noqa: E402
+from hearts.server.tables import public_event  # noqa: E402
+
+THINK = (0.02, 0.15)
+"""Seconds a person pauses before acting (uniform)."""
+SETTLE = 4.0
+"""Seconds the people stop acting before the logs are compared (the bots finish their turns)."""
+
+
+def deploy() -> Any:
+    """deploy/nginx_conf.py as a module (``render``, ``start``)."""
+    spec = importlib.util.spec_from_file_location("nginx_conf", ROOT / "deploy" / "nginx_conf.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass
+class Seat:
+    """One seat's client through the proxy: what it saw, and the answers it waited for."""
+
+    ws_url: str
+    table_id: str
+    token: str
+    rng: random.Random
+    state: dict[str, Any] | None = None
+    events: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The actions it saw accepted, by ``seq``."""
+    answers: list[tuple[float, float]] = field(default_factory=list)
+    """(sent, answered) times (time.monotonic) of each action it sent."""
+    quiet: bool = False
+    """No more actions (it still reads)."""
+    stop: bool = False
+
+    async def run(self) -> None:
+        """Connect (again after a lost connection), take the seat, act when it is this seat's
+        turn, until :attr:`stop`."""
+        while not self.stop:
+            try:
+                async with websockets.connect(f"{self.ws_url}/ws/{self.table_id}", max_size=2**22) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": self.token}))
+                    await self._play(ws)
+            except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+                await asyncio.sleep(0.1)
+
+    async def _play(self, ws: Any) -> None:
+        sent: float | None = None
+        while not self.stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 0.2)
+            except asyncio.TimeoutError:
+                raw = None
+            if raw is not None:
+                msg = json.loads(raw)
+                if msg["type"] in ("state", "error") and sent is not None:
+                    self.answers.append((sent, time.monotonic()))
+                    sent = None
+                if msg["type"] == "state":
+                    if msg.get("event") is not None:
+                        self.events[msg["seq"]] = msg["event"]
+                    if self.state is None or msg["seq"] >= self.state["seq"]:
+                        self.state = msg
+            if not self.quiet and sent is None and self.state is not None and (action := self._action()) is not None:
+                await asyncio.sleep(self.rng.uniform(*THINK))
+                sent = time.monotonic()
+                await ws.send(json.dumps(action))
+
+    def _action(self) -> dict[str, Any] | None:
+        assert self.state is not None
+        v, seq = self.state["view"], self.state["seq"]
+        if v["game_over"]:
+            return None
+        if v["must_pass"]:
+            return {"type": "pass", "seq": seq, "cards": self.rng.sample(v["hand"], v["pass_count"])}
+        if v["moon_choice_pending"]:
+            return {"type": "moon", "seq": seq, "choice": self.rng.choice(["add", "subtract"])}
+        if v["to_move"] == v["seat"] and v["legal"]:
+            return {"type": "play", "seq": seq, "card": self.rng.choice(v["legal"])}
+        return None
+
+
+@dataclass
+class Table:
+    id: str
+    seats: list[Seat]
+    bots: bool
+
+    @property
+    def seq(self) -> int:
+        """The latest position any of its clients saw."""
+        return max((s.state["seq"] for s in self.seats if s.state is not None), default=0)
+
+
+async def wait_progress(tables: list[Table], since: float, timeout: float) -> float:
+    """The longest time, over ``tables``, from ``since`` to a position past the one each had
+    then (seconds; ``timeout`` where one did not move on)."""
+    start_seq = {t.id: t.seq for t in tables}
+    moved: dict[str, float] = {}
+    deadline = since + timeout
+    while time.monotonic() < deadline and len(moved) < len(tables):
+        for t in tables:
+            if t.id not in moved and (t.seq > start_seq[t.id] or t.seats[0].state is None
+                                      or t.seats[0].state["view"]["game_over"]):
+                moved[t.id] = time.monotonic()
+        await asyncio.sleep(0.05)
+    return max((moved.get(t.id, deadline) - since for t in tables), default=0.0)
+
+
+def check_logs(url: str, tables: list[Table]) -> tuple[int, int, int]:
+    """Stale tables, lost actions and duplicated ones (see the module), from the database."""
+    stale = lost = duplicated = 0
+    with psycopg.connect(url) as pg:
+        for t in tables:
+            config, seed, deals = pg.execute("SELECT config, seed, deals FROM tables WHERE id = %s", (t.id,)).fetchone()
+            logged = dict(pg.execute("SELECT seq, data FROM actions WHERE table_id = %s ORDER BY seq", (t.id,)).fetchall())
+            try:
+                replay(Game(Rules.from_dict(config["rules"]), seed, deals=deals), [logged[s] for s in sorted(logged)])
+            except RecordError:
+                duplicated += 1
+            if any(s.state is None or s.state["seq"] < max(logged, default=0) for s in t.seats):
+                stale += 1
+            for seq in {q for s in t.seats for q in s.events}:
+                seen = [s.events[seq] for s in t.seats if seq in s.events]
+                if any(e != seen[0] for e in seen):
+                    duplicated += 1
+                if seq not in logged or public_event(from_dict(logged[seq]), seq) != seen[0]:
+                    lost += 1
+    return stale, lost, duplicated
+
+
+async def scenario(args: argparse.Namespace, cluster: PrivateCluster, folder: Path) -> tuple[dict[str, float], list[Table]]:
+    """Start the service, play, make the three faults; the figures and the tables played."""
+    conf = deploy()
+    servers = [ServerProcess(cluster.url, logs=folder, forwarded_allow_ips="127.0.0.1").start() for _ in range(2)]
+    workers = [WorkerProcess(cluster.url, folder / f"worker{k}.log", lease=2.0).start() for k in range(2)]
+    port = free_port()
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    config = conf.render(f"127.0.0.1:{port}", [f"127.0.0.1:{s.port}" for s in servers], per_address=65_535)
+    proxy = conf.start(binary, folder / "nginx", config, f"http://127.0.0.1:{port}/healthz")
+    rng = random.Random(args.seed)
+    tables: list[Table] = []
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        for k in range(args.tables + args.bot_tables):
+            tables.append(make_table(f"127.0.0.1:{port}", k >= args.tables, rng))
+        tasks = [asyncio.get_running_loop().create_task(s.run()) for t in tables for s in t.seats]
+        await asyncio.sleep(5)  # steady play
+        people, bot_tables = [t for t in tables if not t.bots], [t for t in tables if t.bots]
+        print("killing a server process (SIGKILL)", flush=True)
+        killed = time.monotonic()
+        servers[0].kill9()
+        owner = await wait_progress(people, killed, 60)
+        servers[0] = ServerProcess(cluster.url, port=servers[0].port, logs=folder, forwarded_allow_ips="127.0.0.1").start()
+        await asyncio.sleep(3)
+        print("killing a bot worker (SIGKILL)", flush=True)
+        killed = time.monotonic()
+        workers[0].kill9()
+        worker = await wait_progress(bot_tables, killed, 60)
+        await asyncio.sleep(3)
+        print(f"stopping the database for {args.outage:.0f} s", flush=True)
+        down = time.monotonic()
+        cluster.stop()
+        await asyncio.sleep(args.outage)
+        cluster.start()
+        back = time.monotonic()
+        await wait_progress(tables, back, 30)
+        outage = max((answered - sent for t in tables for s in t.seats for sent, answered in s.answers
+                      if down <= sent <= back), default=0.0)
+        for t in tables:
+            for s in t.seats:
+                s.quiet = True
+        await asyncio.sleep(SETTLE)
+        return {"owner": owner, "worker": worker, "outage": outage}, tables
+    finally:
+        for t in tables:
+            for s in t.seats:
+                s.stop = True
+        await asyncio.gather(*tasks, return_exceptions=True)
+        proxy.terminate()
+        proxy.wait(10)
+        for w in workers:
+            w.stop()
+        for s in servers:
+            s.stop()
+
+
+def make_table(address: str, bots: bool, rng: random.Random) -> Table:
+    """A table made through the proxy: four people, or one person and three ``easy`` bots."""
+    seats = [{"kind": "human", "name": f"P{i}"} for i in range(1 if bots else 4)]
+    seats += [{"kind": "bot", "level": "easy"}] * (3 if bots else 0)
+    status, made = http("POST", f"http://{address}/api/tables", {"seats": seats, "target": 200})
+    assert status == 201, made
+    people = [Seat(f"ws://{address}", made["id"], s["token"], random.Random(rng.random()))
+              for s in made["seats"] if s.get("token")]
+    return Table(made["id"], people, bots)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--tables", type=int, default=24, help="tables of four people (default 24)")
+    p.add_argument("--bot-tables", type=int, default=8, help="tables of a person and three bots (default 8)")
+    p.add_argument("--outage", type=float, default=15.0, help="seconds the database is stopped (default 15)")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    if not (shutil.which("nginx") or os.access("/usr/sbin/nginx", os.X_OK)):
+        p.error("needs Debian's nginx (apt-get install nginx)")
+    with tempfile.TemporaryDirectory(prefix="pyhearts-faults-") as name, PrivateCluster(Path(name)) as cluster:
+        figures, tables = asyncio.run(scenario(args, cluster, Path(name)))
+        stale, lost, duplicated = check_logs(cluster.url, tables)
+    print(f"owner_failover_s={figures['owner']:.1f} worker_failover_s={figures['worker']:.1f} "
+          f"outage_answer_s={figures['outage']:.1f} stale_tables={stale} lost={lost} duplicated={duplicated}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
