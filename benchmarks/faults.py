@@ -13,8 +13,8 @@ does). The people act at random after a short pause. Then, one after another:
    tables, from the kill to the table's next accepted action (its clients reconnect and nginx
    sends them to the other process); the server is started again;
 2. **a bot worker is killed** (SIGKILL): ``worker_failover_s`` is the longest time, over the bot
-   tables that were waiting for a bot, from the kill to that table's next bot move (the other
-   worker takes the killed one's jobs when their short leases run out);
+   tables whose person's view had a bot to play at the kill, from the kill to that table's next
+   position (the other worker takes the killed one's jobs when their short leases run out);
 3. **the database is stopped** for ``--outage`` seconds (15 by default), then started again:
    ``outage_answer_s`` is the longest time an action sent during the outage waited for its
    answer (an ``unavailable`` error, or its state).
@@ -145,6 +145,14 @@ class Table:
     seats: list[Seat]
     bots: bool
 
+    def waits_for_a_bot(self) -> bool:
+        """Whether its person's latest state has a bot to act (a bot job is queued or held)."""
+        st = self.seats[0].state
+        if st is None or st["view"]["game_over"]:
+            return False
+        v = st["view"]
+        return not v["must_pass"] and not v["moon_choice_pending"] and v["to_move"] not in (None, v["seat"])
+
     @property
     def seq(self) -> int:
         """The latest position any of its clients saw."""
@@ -215,7 +223,7 @@ async def scenario(args: argparse.Namespace, cluster: PrivateCluster, folder: Pa
         print("killing a bot worker (SIGKILL)", flush=True)
         killed = time.monotonic()
         workers[0].kill9()
-        worker = await wait_progress(bot_tables, killed, 60)
+        worker = await wait_progress([t for t in bot_tables if t.waits_for_a_bot()], killed, 60)
         await asyncio.sleep(3)
         print(f"stopping the database for {args.outage:.0f} s", flush=True)
         down = time.monotonic()
