@@ -204,6 +204,7 @@ def test_a_person_plays_a_round_against_three_bots(server: ServerProcess, browse
     page.wait_for_selector("#preset option", state="attached")
     page.select_option("#preset", "omnibus")
     page.fill("#opt-target", "100")
+    page.locator(".seat-row").nth(0).locator(".name").fill("Pat")  # (no name: the table asks for one)
     for i in (1, 2, 3):
         page.locator(".seat-row").nth(i).locator(".level").select_option("easy")
     page.click("#create-btn")
@@ -280,6 +281,7 @@ def test_the_lobby_form_is_made_from_the_option_specs(server: ServerProcess, bro
     page.select_option("#opt-moon", label="shooter chooses")
     page.fill("#opt-target", "75")
     page.fill("#opt-pass_cycle", "left, hold")
+    page.locator(".seat-row").nth(0).locator(".name").fill("Pat")
     for i in (1, 2, 3):
         page.locator(".seat-row").nth(i).locator(".level").select_option("easy")
     page.click("#create-btn")
@@ -675,6 +677,7 @@ def test_the_lobby_lists_by_choice_and_sets_a_turn_timer_under_the_csp(server: S
     page.fill("#turn-timer", "30")
     assert page.is_visible("#stand-in-option")
     page.select_option("#stand-in", "easy")
+    page.locator(".seat-row").nth(0).locator(".name").fill("Pat")
     page.click("#create-btn")
     page.wait_for_selector("#sit")
     assert page.locator(".invite").count() == 2

@@ -377,6 +377,7 @@ def test_axe_finds_no_serious_violation(
     page = page_of(ctx)
     page.goto(server.url + "/")
     page.wait_for_selector("#preset option", state="attached")
+    page.locator(".seat-row").nth(0).locator(".name").fill("Pat")
     page.click("#create-btn")
     page.wait_for_selector("#sit")
     page.click("#settings-btn")

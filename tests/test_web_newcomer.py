@@ -150,3 +150,48 @@ def test_a_spectator_is_never_stopped_by_a_summary_and_sees_the_final_result(ser
     assert last_round_rows(page) == expected_last_round(game)
     assert not problems, problems
     ctx.close()
+
+
+# ---------------------------------------------------------------- item 2: a person without a profile
+
+
+def test_play_now_and_the_form_without_a_profile_ask_for_a_name_never_you(server: ServerProcess, browser: Any) -> None:
+    """A browser with no profile and no name: *Play now* opens the table with the name dialog
+    (nobody is "You" on the server, "You" stays the page's word for oneself); the name typed
+    is everyone's at once. The form's first seat is not prefilled "You": made so, its link says
+    "Sit down →", and the lobby lists the seat as "Player 1", never "You"."""
+    ctx = context(browser, DESKTOP)
+    page = page_of(ctx)
+    problems = watch_console(page)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#play-level option", state="attached")
+    page.click("#play-now")
+    page.wait_for_selector("#name-input")
+    st = state(page)
+    assert st["table"]["unnamed"] == [0] and "You" not in st["table"]["names"]
+    assert page.input_value("#name-input") == ""
+    assert page.inner_text("#me .name") == "You"
+    page.fill("#name-input", "Kim")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#overlay", state="hidden")
+    page.wait_for_function("() => window.heartsState.table.names[0] === 'Kim'")
+    assert page.inner_text("#me .name") == "You (Kim)"
+    ctx.close()
+    ctx = context(browser, DESKTOP)  # another newcomer, by the form
+    page = page_of(ctx)
+    problems += watch_console(page)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat-row")
+    assert page.input_value("#seats .seat-row .name") == ""
+    page.select_option('#seats .seat-row:nth-child(2) .kind', "open")
+    page.click("#create-btn")
+    page.wait_for_selector("#sit")
+    assert page.inner_text("#sit") == "Sit down →"
+    table_id = page.get_attribute("#created a.invite", "href").split("/t/")[1].split("#")[0]
+    page.click("#refresh")
+    row = page.locator(f'#open-tables li[data-table="{table_id}"]')
+    row.wait_for()
+    assert "Player 1, (free)" in row.inner_text() and "You" not in row.inner_text()
+    assert not problems, problems
+    ctx.close()
+

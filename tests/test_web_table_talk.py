@@ -59,8 +59,12 @@ def test_play_now_a_round_to_the_end_then_a_rematch_with_the_same_seats(server: 
     page.select_option("#play-level", "easy")
     shots(page, "lobby_play_now")
     page.click("#play-now")
-    first = wait_seated(page)
-    assert sent == [{"seats": [{"kind": "human", "name": "You"}] + [{"kind": "bot", "level": "easy"}] * 3, "listed": False}]
+    wait_seated(page)
+    assert sent == [{"seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3, "listed": False}]
+    page.fill("#name-input", "Pat")  # no profile, no name yet: the table asks for one
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.heartsState.table.names[0] === 'Pat'")
+    first = state(page)
     assert page.evaluate("localStorage.getItem('pyhearts:play-level')") == "easy"
     names = first["table"]["names"]
     assert first["you"] == 0 and first["table"]["kinds"] == ["human", "bot", "bot", "bot"]

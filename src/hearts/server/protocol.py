@@ -327,10 +327,15 @@ def check_chat(text: Any, limits: Limits = DEFAULT_LIMITS) -> str:
     return kept
 
 
+RESERVED_NAMES: Final = frozenset({"you"})
+"""Names nobody goes by (compared case-insensitively): the page calls each player "you", so
+the others would read a player called "You" as themselves."""
+
+
 def check_name(name: Any, limits: Limits = DEFAULT_LIMITS, what: str = "'name'", code: str = "bad_request") -> str:
     """A player's name as it is kept: stripped; it must be a string of at most
-    ``limits.max_name`` printable characters (it may be empty: the caller decides what that
-    means). Raises :class:`ProtocolError` with ``code``.
+    ``limits.max_name`` printable characters, none of :data:`RESERVED_NAMES` (it may be empty:
+    the caller decides what that means). Raises :class:`ProtocolError` with ``code``.
 
     >>> check_name("  Ann ")
     'Ann'
@@ -338,6 +343,10 @@ def check_name(name: Any, limits: Limits = DEFAULT_LIMITS, what: str = "'name'",
     Traceback (most recent call last):
     ...
     hearts.server.protocol.ProtocolError: 'name' must be a name of at most 40 printable characters
+    >>> check_name(" you ")
+    Traceback (most recent call last):
+    ...
+    hearts.server.protocol.ProtocolError: 'name' cannot be 'you': the page calls every player so; choose a name the others can call you
     """
     words = f"a name of at most {limits.max_name} printable characters"
     if not isinstance(name, str):
@@ -345,6 +354,10 @@ def check_name(name: Any, limits: Limits = DEFAULT_LIMITS, what: str = "'name'",
     kept: str = name.strip()
     if len(kept) > limits.max_name or not kept.isprintable():
         raise ProtocolError(f"{what} must be {words}", code)
+    if kept.casefold() in RESERVED_NAMES:
+        raise ProtocolError(
+            f"{what} cannot be {kept!r}: the page calls every player so; choose a name the others can call you", code
+        )
     return kept
 
 

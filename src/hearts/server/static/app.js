@@ -88,7 +88,8 @@
     const bot = { kind: "bot", level: $("play-level").value };
     localStorage.setItem(LEVEL_KEY, bot.level);
     try {
-      const t = await api("POST", "/api/tables", { seats: [{ kind: "human", name: myName() || "You" }, bot, bot, bot], listed: false });
+      const you = myName() ? { kind: "human", name: myName() } : { kind: "human" };  // no name yet: the table asks for one
+      const t = await api("POST", "/api/tables", { seats: [you, bot, bot, bot], listed: false });
       location.href = t.seats[0].link;
     } catch (e) { toast(e.message); }
   }
@@ -149,12 +150,12 @@
     }));
     box.textContent = "";
     for (let i = 0; i < n; i++) {
-      const prev = old[i] || (i === 0 ? { kind: "human", name: "You", level: "medium" } : { kind: "bot", name: "", level: "medium" });
+      const prev = old[i] || (i === 0 ? { kind: "human", name: myName(), level: "medium" } : { kind: "bot", name: "", level: "medium" });
       const kind = el("select", { class: "kind", "aria-label": "seat " + (i + 1) + " kind" });
       for (const [v, t] of [["human", "person (invite link)"], ["open", "open seat (lobby)"], ["bot", "bot"]]) kind.append(el("option", { value: v, text: t, selected: prev.kind === v }));
       const level = el("select", { class: "level", "aria-label": "seat " + (i + 1) + " bot level" });
       for (const l of config.levels) level.append(el("option", { value: l, text: l, selected: prev.level === l }));
-      const name = el("input", { class: "name", placeholder: "name", value: prev.name, maxlength: "40", "aria-label": "seat " + (i + 1) + " name" });
+      const name = el("input", { class: "name", placeholder: i === 0 ? "your name (optional)" : "name (optional)", value: prev.name, maxlength: "40", "aria-label": "seat " + (i + 1) + " name" });
       const sync = () => { level.hidden = kind.value !== "bot"; name.hidden = kind.value === "open"; };
       kind.addEventListener("change", sync);
       sync();
@@ -188,8 +189,8 @@
     try {
       if (you && window.pyhearts.player) {
         await window.pyhearts.player.adopt(you.name);  // a first table makes the profile
-        const p = window.pyhearts.player.current();  // the form's "You" is the profile's name
-        if (p && ["", "You"].includes(you.name.trim())) you.name = p.name;
+        const p = window.pyhearts.player.current();  // no name typed: the profile's
+        if (p && !you.name.trim()) you.name = p.name;
       }
       const t = await api("POST", "/api/tables", { preset: $("preset").value, options, seats, spectators, listed, turn_timer, stand_in, rated });
       const list = el("ul", { class: "links" });
@@ -205,7 +206,7 @@
       box.textContent = "";
       box.append(el("h3", { text: "Table " + t.id + " created — invite links (each is a seat's secret):" }), list);
       if (config.local_only) box.append(el("p", { class: "note", text: "These links work on this computer only: the server listens on " + config.public_url + ". To invite friends on other machines, start it with --host 0.0.0.0 (and --public-url, the address they reach it at)." }));
-      if (mine) box.append(el("a", { href: mine.link, class: "primary-link", id: "sit", text: "Sit down as " + mine.name + " →" }));
+      if (mine) box.append(el("a", { href: mine.link, class: "primary-link", id: "sit", text: mine.name ? "Sit down as " + mine.name + " →" : "Sit down →" }));
       if (t.watch) box.append(el("p", {}, "Spectators' link (public, no seat): ", el("a", { href: t.watch, class: "watch-link", text: t.watch }), " ", copyButton(t.watch, "Copy the spectators' link")));
       box.hidden = false;
       listTables();
@@ -733,7 +734,7 @@
     const meBox = $("me");
     meBox.className = "me" + (v.to_move === v.seat || v.must_pass ? " turn" : "");
     meBox.textContent = "";
-    meBox.append(el("span", { class: "name", text: "You (" + seatName(v.seat) + ")" }),
+    meBox.append(el("span", { class: "name", text: t.unnamed.includes(v.seat) ? "You" : "You (" + seatName(v.seat) + ")" }),
       el("span", { class: "meta", text: v.points_taken[v.seat] + " pts this round · total " + t.totals[v.seat] }),
       el("span", { class: "meta clock", "data-seat": v.seat }));
     if (v.received && v.tricks.length === 0 && v.trick.plays.length < n) meBox.append(el("span", { class: "meta", text: "received " + v.received.map(cardName).join(" ") }));
