@@ -27,7 +27,7 @@ logged actions that a seat never saw, and the actions a seat saw that the log do
 Only loopback; the run is bounded by ``--timeout``.
 
 By default (``--proxy nginx``) every client connects to Debian's nginx, run with
-``deploy/nginx.conf`` in front of the processes (the deployment the README describes), which
+``deploy/nginx.conf`` in front of the processes (the deployment docs/deployment.md describes), which
 routes ``/ws/{id}`` by a consistent hash of the table id: a table's four seats reach one process.
 ``--proxy none`` connects the clients to the processes themselves (``--spread tables``: table i's
 to process i mod P; ``--spread seats``, which implies it: seat by seat).

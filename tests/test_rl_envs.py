@@ -77,7 +77,7 @@ def test_pettingzoo_whole_game() -> None:
 
 def test_gymnasium_check_env_and_registration() -> None:
     """Gymnasium's checker steps with unmasked random actions: the default environment (a random
-    legal action for an illegal one) passes it, as the README says."""
+    legal action for an illegal one) passes it, as docs/research.md says."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(gymnasium.make("hearts.rl:pyhearts/Hearts-v0").unwrapped)

@@ -176,7 +176,7 @@ class ObservationEncoder:
         return out
 
     def table(self) -> str:
-        """The slices as a markdown table (for the README)."""
+        """The slices as a markdown table (for docs/research.md)."""
         rows = ["| slice | offset | length |", "|---|---|---|"]
         rows += [f"| `{k}` | {v.start} | {v.stop - v.start} |" for k, v in self.slices.items()]
         return "\n".join(rows)
