@@ -358,7 +358,8 @@ def test_a_lost_notice_leaves_no_table_stale_for_more_than_2_s(url: str, pair: l
 
         await play_until(clients, random.Random(5), last_card, timeout=90)
         assert clients[0].state is not None
-        seq, seat = clients[0].state["seq"], clients[0].state["view"]["to_move"]
+        seq = clients[0].state["seq"]
+        seat = next(i for i, c in enumerate(clients) if c.state is not None and c.state["view"]["hand"])  # the last card's
         killed = sql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                           " WHERE datname = current_database() AND query LIKE 'SELECT pg_notify(%% FROM unnest(%%'")
         assert killed, "the processes' notice connections were found"
