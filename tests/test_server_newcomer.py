@@ -16,7 +16,23 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from test_server_support import Client, ServerProcess, create_table, db_rows, http
+from test_server_support import (
+    BACKENDS,
+    Client,
+    Database,
+    ServerProcess,
+    backend_database,
+    create_table,
+    db_rows,
+    http,
+    is_pg,
+    module_pg_database,
+)
+
+from hearts.server.persistence import hash_token
+
+pg_database = pytest.fixture(scope="module")(module_pg_database)
+database = pytest.fixture(params=BACKENDS)(backend_database)
 
 
 @pytest.fixture(scope="module")
@@ -63,4 +79,74 @@ def test_you_is_nobodys_name(server: ServerProcess) -> None:
     names = db_rows(server.db, "SELECT name FROM seats WHERE table_id = ? ORDER BY seat", (table["id"],))
     assert [n for (n,) in names][:2] == ["Kim", ""]
     assert not db_rows(server.db, "SELECT 1 FROM seats WHERE lower(name) = 'you'")
+
+
+# ---------------------------------------------------------------- item 4: the creator frees a seat
+
+
+def invite(server: ServerProcess, table_id: str, seat: int, body: object) -> tuple[int, dict[str, object]]:
+    status, data = http("POST", f"{server.url}/api/tables/{table_id}/seats/{seat}/invite", body)
+    return status, data
+
+
+def test_the_creator_gives_a_seat_a_new_invite_link_and_the_old_one_stops_working(
+    database: Database, tmp_path: Path
+) -> None:
+    """The creator key (answered at creation, only its hash stored) gives Bob's seat a new
+    invite link: Bob's two tabs — on another server process, on PostgreSQL — are closed saying
+    why, his token opens nothing (through either process), the new one opens the seat, unnamed
+    (its person is asked for a name), and Ann plays on. A wrong or missing key, a bot's seat,
+    a seat that does not exist are refused, and nothing changes."""
+    servers = [ServerProcess(database, logs=tmp_path).start() for _ in range(2 if is_pg(database) else 1)]
+    try:
+        here, there = servers[0], servers[-1]
+        table = create_table(here, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
+                                    {"kind": "human"}, {"kind": "bot", "level": "easy"}])
+        tid, key = table["id"], table["creator_key"]
+        ann_token, bob_token = table["seats"][0]["token"], table["seats"][1]["token"]
+        (config,) = db_rows(database, "SELECT config FROM tables WHERE id = ?", (tid,))[0]
+        assert key not in str(config) and hash_token(key) in str(config)
+
+        async def main() -> None:
+            ann = await Client(here, tid, ann_token).connect()
+            bobs = [await Client(there, tid, bob_token).connect() for _ in range(2)]
+            for body, seat, status, words in [
+                ({"key": "not the key"}, 1, 403, "only the table's creator"),
+                ({"key": ann_token}, 1, 403, "only the table's creator"),
+                ({}, 1, 400, "'key' is needed"),
+                ({"key": key}, 3, 409, "not a person's"),
+                ({"key": key}, 4, 400, "does not exist"),
+            ]:
+                got, data = invite(here, tid, seat, body)
+                assert got == status and words in str(data["error"]), (body, seat, data)
+            for bob in bobs:  # nothing changed: Bob still plays
+                await bob.request({"type": "ping"}, lambda m: m["type"] == "pong")
+            got, data = invite(here, tid, 1, {"key": key})
+            assert got == 200 and data["seat"] == 1 and str(data["link"]).endswith(f"#seat=1&token={data['token']}")
+            new_token = str(data["token"])
+            for bob in bobs:
+                code, reason = await bob.closed()
+                assert code == 1008 and "new invite link" in reason, (code, reason)
+                assert any(m["type"] == "error" and m["code"] == "seat_freed" for m in bob.messages)
+            await ann.wait(lambda m: m["type"] == "state" and m["table"]["unnamed"] == [1, 2])
+            await ann.request({"type": "ping"}, lambda m: m["type"] == "pong")
+            for server in servers:
+                old = Client(server, tid, bob_token)
+                await old.connect(hello=False)
+                error = await old.request({"type": "hello", "token": bob_token}, lambda m: m["type"] == "error")
+                assert error["code"] == "bad_token"
+                await old.close()
+            newcomer = await Client(there, tid, new_token).connect()
+            assert newcomer.state is not None and newcomer.state["you"] == 1
+            assert newcomer.state["table"]["names"][1] == "Player 2"
+            for c in (ann, newcomer):
+                await c.close()
+
+        asyncio.run(main())
+        rows = db_rows(database, "SELECT seat, kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (tid,))
+        assert [r[:3] for r in rows] == [(0, "human", "Ann"), (1, "human", None), (2, "human", None), (3, "bot", rows[3][2])]
+        assert rows[1][3] not in (None, hash_token(bob_token))
+    finally:
+        for s in servers:
+            s.stop()
 

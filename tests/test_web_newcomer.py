@@ -195,3 +195,57 @@ def test_play_now_and_the_form_without_a_profile_ask_for_a_name_never_you(server
     assert not problems, problems
     ctx.close()
 
+
+# ---------------------------------------------------------------- item 4: invite links
+
+
+def test_an_invite_link_leaves_the_address_bar_and_the_creator_frees_a_seat(server: ServerProcess, browser: Any) -> None:
+    """Ann makes a table by the form for herself and Bob: each invite link, once opened, is
+    out of the address bar (in the browser's storage: a reload keeps the seat). Ann, its
+    creator, frees Bob's seat from the *Seats* dialog: Bob's page says why it is shut out (and
+    a reload does not seat him again), and the new link seats a newcomer, asked for a name.
+    Bob, not the creator, has no *Seats* button."""
+    ann_ctx, bob_ctx, new_ctx = (context(browser, DESKTOP) for _ in range(3))
+    ann, bob, newcomer = page_of(ann_ctx), page_of(bob_ctx), page_of(new_ctx)
+    problems = watch_console(ann) + watch_console(newcomer)
+    ann.goto(server.url + "/")
+    ann.wait_for_selector("#seats .seat-row")
+    ann.locator(".seat-row").nth(0).locator(".name").fill("Ann")
+    ann.locator(".seat-row").nth(1).locator(".kind").select_option("human")
+    ann.locator(".seat-row").nth(1).locator(".name").fill("Bob")
+    ann.click("#create-btn")
+    ann.wait_for_selector("#sit")
+    bob_link = ann.get_attribute('#created a.invite[data-seat="1"]', "href")
+    table_id = bob_link.split("/t/")[1].split("#")[0]
+    ann.click("#sit")
+    wait_seated(ann)
+    bob.goto(bob_link)
+    assert wait_seated(bob)["you"] == 1
+    for page in (ann, bob):
+        assert page.url == f"{server.url}/t/{table_id}", page.url  # no token in the address bar
+    bob.reload()
+    assert wait_seated(bob)["you"] == 1 and bob.url.endswith(f"/t/{table_id}")
+    assert bob.is_hidden("#seats-btn")
+    # Ann frees Bob's seat.
+    ann.click("#seats-btn")
+    assert ann.locator("#dialog .free-seat").count() == 1  # Bob's seat only: not her own
+    ann.click('#dialog .free-seat[data-seat="1"]')
+    ann.wait_for_selector('#dialog a.invite[data-seat="1"]')
+    new_link = ann.get_attribute('#dialog a.invite[data-seat="1"]', "href")
+    assert new_link != bob_link and "token=" in new_link
+    bob.wait_for_function("() => document.getElementById('prompt').textContent.includes('new invite link')")
+    assert bob.inner_text("#conn") == "not connected"
+    bob.reload()
+    bob.wait_for_function("() => document.getElementById('prompt').textContent.includes('You have no seat')")
+    ann.click("#seats-ok")
+    ann.wait_for_function("() => window.heartsState.table.unnamed.includes(1)")
+    newcomer.goto(new_link)
+    newcomer.wait_for_selector("#name-input")
+    assert state(newcomer)["you"] == 1 and "token" not in newcomer.url
+    newcomer.fill("#name-input", "Cleo")
+    newcomer.keyboard.press("Enter")
+    ann.wait_for_function("() => window.heartsState.table.names[1] === 'Cleo'")
+    assert not problems, problems
+    for ctx in (ann_ctx, bob_ctx, new_ctx):
+        ctx.close()
+

@@ -14,11 +14,16 @@ HTTP::
     GET  /api/config               presets, the rule options' specs (Rules.options()), bot levels,
                                    the invite links' base and the limits a form needs
     POST /api/tables               create a table (protocol.TableRequest) →
-                                   {id, seats: [{seat, kind, name, token?, link?}], watch?}
+                                   {id, seats: [{seat, kind, name, token?, link?}], watch?,
+                                   creator_key}: the key that frees a seat (only its hash is kept)
     GET  /api/tables               the unfinished tables listed in the lobby (a free seat first)
     GET  /api/tables/{id}          a table's public facts
     POST /api/tables/{id}/join     {seat?, name?} (protocol.JoinRequest) → {seat, token, link}
     POST /api/tables/{id}/claim    {token} → {seat}: link the seat of this token to your profile
+    POST /api/tables/{id}/seats/{seat}/invite
+                                   {key} (protocol.InviteRequest: the creator key) → {seat, token,
+                                   link}: the table's creator frees a person's seat: a new invite
+                                   link, the old one's connections closed (403: a wrong key)
     GET  /api/tables/{id}/replay   a finished game step by step (players.replay_steps: every hand,
                                    the trick, points, each round's scores); 403 before it is over (R7)
     POST /api/players              {name} → {id, name, key}: a new player profile (no password: keep
@@ -69,6 +74,7 @@ import gc
 import ipaddress
 import logging
 import os
+import secrets
 import socket
 import sqlite3
 from collections.abc import AsyncIterator
@@ -100,6 +106,7 @@ from hearts.server.limits import DEFAULT_LIMITS, AddressGuard, Limits, RateLimit
 from hearts.server.logs import fields
 from hearts.server.metrics import CONTENT_TYPE, Metrics
 from hearts.server.outage import is_outage
+from hearts.server.persistence import hash_token
 from hearts.server.players import (
     ClaimRequest,
     NameRequest,
@@ -114,7 +121,7 @@ from hearts.server.players import (
     rating_dict,
     replay_steps,
 )
-from hearts.server.protocol import STAND_IN, JoinRequest, TableRequest, decode_json
+from hearts.server.protocol import STAND_IN, InviteRequest, JoinRequest, TableRequest, decode_json
 from hearts.server.ratings import anchors, settle_pending
 from hearts.server.reviews import DEFAULT_BUDGET, ReviewRunner
 from hearts.server.reviews import ask as ask_review
@@ -260,7 +267,8 @@ def create_app(
         table_request = TableRequest.parse(await read_json(request, limits), limits)
         player = await optional_player(manager().store, request.headers.get("authorization"))
         table_request, mine = for_player(table_request, player)
-        table, tokens = await manager().create(table_request, address)
+        creator_key = secrets.token_urlsafe(18)
+        table, tokens = await manager().create(table_request, address, hash_token(creator_key))
         if player is not None and mine is not None:
             await manager().store.link_seat(table.id, mine, player.id)
         seats = []
@@ -273,7 +281,7 @@ def create_app(
         out: dict[str, Any] = {
             "id": table.id, "seats": seats, "rules": table.rules.to_dict(), "spectators": table.spectators,
             "listed": table.listed, "turn_timer": table.turn_timer, "stand_in": table.stand_in,
-            "rated": table_request.rated,
+            "rated": table_request.rated, "creator_key": creator_key,
         }
         if table.spectators:
             out["watch"] = f"{public_url}/t/{table.id}#watch"
@@ -317,6 +325,13 @@ def create_app(
         except SeatConflict:
             raise TableError(f"seat {seat + 1} is another player's", 409, "seated") from None
         return api({"seat": seat, "player": player.id})
+
+    async def invite(request: Request) -> Response:
+        guard.hit("joins", address_key(request.client.host if request.client else None))
+        key = InviteRequest.parse(await read_json(request, limits)).key
+        table_id, seat = request.path_params["table_id"], request.path_params["seat"]
+        token = await manager().new_invite(table_id, seat, key)
+        return api({"seat": seat, "token": token, "link": link(table_id, seat, token)})
 
     async def replay(request: Request) -> Response:
         table_id = request.path_params["table_id"]
@@ -445,6 +460,7 @@ def create_app(
         Route("/api/tables/{table_id}/record", record),
         Route("/api/tables/{table_id}/replay", replay),
         Route("/api/tables/{table_id}/claim", claim, methods=["POST"]),
+        Route("/api/tables/{table_id}/seats/{seat:int}/invite", invite, methods=["POST"]),
         Route("/api/players", new_player, methods=["POST"]),
         Route("/api/me", me, methods=["GET", "PATCH"]),
         Route("/api/me/games", games),

@@ -65,11 +65,12 @@ or action: the codec's message says what is wrong), ``wrong_seat``, ``not_seated
 ``no_spectators``, ``spectators_full``, ``seated``, ``rate_limited``, ``timeout`` (no ``hello``
 or ``watch`` in time), ``internal``; of the table talk: ``too_long`` (a chat message),
 ``bad_name``, ``name_taken``, ``game_over`` (a name change after the end), ``not_your_turn``
-(a hint), ``not_over`` (a rematch before the end).
+(a hint), ``not_over`` (a rematch before the end); ``seat_freed`` (the table's creator gave
+the seat a new invite link: the connection is closed).
 
 The server closes a connection with a code and a reason, after the error messages queued for
 it: 1008 (too many messages, too many wrong tokens, no ``hello`` or ``watch`` in time, a table
-without spectators), 1013 (too many connections from the address, the table's spectators full,
+without spectators, a seat given a new invite link), 1013 (too many connections from the address, the table's spectators full,
 a client too slow to keep up), 4404 (no such table), 1001 (the server is shutting down).
 
 The lobby's requests (HTTP, JSON bodies) are checked here too: :class:`TableRequest` and
@@ -529,3 +530,28 @@ class JoinRequest:
         """Check a request (``{"seat": 2, "name": "Ann"}``; both optional)."""
         f = _Fields(data, "the request", ("seat", "name"))
         return cls(f.get("seat", int, "a seat number"), f.name(limits))
+
+
+@dataclass(frozen=True)
+class InviteRequest:
+    """The table's creator asks for a seat's new invite link (``POST
+    /api/tables/{id}/seats/{seat}/invite``): ``{"key": "…"}``, the creator key the table's
+    creation answered with.
+
+    >>> InviteRequest.parse({"key": "k3y"}).key
+    'k3y'
+    >>> InviteRequest.parse({})
+    Traceback (most recent call last):
+    ...
+    hearts.server.protocol.ProtocolError: the request: 'key' is needed: the creator key this table was made with
+    """
+
+    key: str
+
+    @classmethod
+    def parse(cls, data: Any) -> InviteRequest:
+        """Check a request; raises :class:`ProtocolError` (400)."""
+        key = _Fields(data, "the request", ("key",)).get("key", str, "the creator key (text)")
+        if not key or len(key) > 200:
+            raise ProtocolError("the request: 'key' is needed: the creator key this table was made with", "bad_request")
+        return cls(key)

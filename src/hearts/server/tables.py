@@ -1123,12 +1123,22 @@ class Table:
             if rows == self.seats:
                 return
             before, self.seats = self.seats, rows
+            self._shut_out([s.seat for s in rows if before[s.seat].token_hash not in (None, s.token_hash)])
             self.start_clocks()
             if [(s.kind, s.name) for s in before] != [(s.kind, s.name) for s in rows]:
                 self.broadcast("table")
         if [s.away for s in before] != [s.away for s in rows]:
             self.presence()
             self.kick_bots()
+
+    def _shut_out(self, seats: list[int]) -> None:
+        """Close the connections that hold these seats by a token that no longer opens them
+        (a new invite link replaced it), saying why (an error ``seat_freed``, then the close)."""
+        words = "the table's creator gave this seat a new invite link: your link no longer opens it"
+        for conn in [c for c in self.conns if c.seat in seats]:
+            self.conns.discard(conn)
+            conn.push(error_message(words, "seat_freed", self.seq))
+            conn.close(CLOSE_POLICY, words)
 
     # --- the turn timer ----------------------------------------------------------------------
 
@@ -1434,9 +1444,13 @@ class Manager:
         """The tables in memory whose game is not over."""
         return [t for t in self.tables.values() if not t.game.is_over]
 
-    async def create(self, request: TableRequest, owner: str = "local") -> tuple[Table, dict[int, str]]:
+    async def create(
+        self, request: TableRequest, owner: str = "local", creator_hash: str | None = None
+    ) -> tuple[Table, dict[int, str]]:
         """A new table from a checked lobby request, made from the address ``owner``; returns
-        it and the secret token of each human seat. Raises
+        it and the secret token of each human seat. ``creator_hash``: the hash of the creator's
+        key (:func:`~hearts.server.persistence.hash_token`), kept in the table's stored
+        settings: whoever shows the key may give a seat a new invite link (:meth:`new_invite`). Raises
         :class:`~hearts.server.limits.RateLimited` when the service has its maximum of tables,
         or this process its maximum of all-bot tables (overall, or made from ``owner``)."""
         self._forget_finished()
@@ -1470,6 +1484,8 @@ class Manager:
             "listed": request.listed, "turn_timer": request.turn_timer, "stand_in": request.stand_in,
             "rated": request.rated,
         }
+        if creator_hash is not None:
+            config["creator_hash"] = creator_hash
         await self.store.create_table(table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
         if request.all_bots:
             self.owners[table_id] = owner
@@ -1556,6 +1572,35 @@ class Manager:
             table.broadcast("table")
         log.info("seat taken", extra=fields(table=table_id, seat=seat))
         return seat, token
+
+    async def new_invite(self, table_id: str, seat: int, creator_key: str) -> str:
+        """Free a person's seat for someone else, asked by the table's creator (``creator_key``:
+        the key :meth:`create` was given the hash of): the seat gets a new secret token,
+        returned, and no name (its next person is asked for one); the old token opens nothing
+        any more, and the connections that hold the seat through any process are closed,
+        saying why. :class:`TableError` (403: not the creator; 404, 400, 409: no such table,
+        seat, or not a person's seat of an unfinished unrated game) if not; nothing changes."""
+        table = await self.get(table_id)
+        row = await self.store.table(table_id)
+        if table is None or row is None:
+            raise TableError(f"there is no table {table_id!r}", 404, "no_table")
+        kept = row.config.get("creator_hash")
+        if not isinstance(kept, str) or not secrets.compare_digest(kept, hash_token(creator_key)):
+            raise TableError("only the table's creator can free a seat (from the browser that made the table)",
+                             403, "not_creator")
+        if not 0 <= seat < len(table.seats):
+            raise TableError(f"seat {seat} does not exist at this table", 400, "bad_request")
+        if table.seats[seat].kind != "human":
+            raise TableError(f"seat {seat} is not a person's: only a person's seat gets an invite link", 409, "not_human")
+        if table.game.is_over:
+            raise TableError("the game is over: its seats stay as they were", 409, "game_over")
+        if row.config.get("rated"):
+            raise TableError("a rated table's seats are its players' profiles: they cannot be given away", 409, "rated")
+        token = secrets.token_urlsafe(18)
+        await self.store.update_seat(table_id, seat, "human", None, hash_token(token), was="human")
+        await table.refresh_seats()
+        log.info("seat freed", extra=fields(table=table_id, seat=seat))
+        return token
 
     async def open_tables(self) -> list[dict[str, Any]]:
         """The unfinished tables listed in the lobby (by the store: those with a free seat

@@ -90,6 +90,7 @@
     try {
       const you = myName() ? { kind: "human", name: myName() } : { kind: "human" };  // no name yet: the table asks for one
       const t = await api("POST", "/api/tables", { seats: [you, bot, bot, bot], listed: false });
+      window.pyhearts.seats.remember(t.id, t.creator_key);
       location.href = t.seats[0].link;
     } catch (e) { toast(e.message); }
   }
@@ -193,6 +194,7 @@
         if (p && !you.name.trim()) you.name = p.name;
       }
       const t = await api("POST", "/api/tables", { preset: $("preset").value, options, seats, spectators, listed, turn_timer, stand_in, rated });
+      window.pyhearts.seats.remember(t.id, t.creator_key);  // this browser may free the table's seats
       const list = el("ul", { class: "links" });
       let mine = null;
       for (const s of t.seats) {
@@ -282,19 +284,40 @@
     token = frag.get("token");
     watching = !token && frag.has("watch");
     const key = "pyhearts:" + id;
-    if (token) localStorage.setItem(key, token);
-    else if (!watching) token = localStorage.getItem(key);
+    if (token) {  // an invite link: its secret goes to this browser's storage, out of the address bar and history
+      localStorage.setItem(key, token);
+      history.replaceState(null, "", location.pathname + location.search);
+    } else if (!watching) token = localStorage.getItem(key);
     $("table").hidden = false;
     $("pass-btn").addEventListener("click", sendPass);
     $("last-btn").addEventListener("click", () => { reviewing = !reviewing; render(); });
     $("scores-btn").addEventListener("click", toggleScores);
     $("hint-btn").addEventListener("click", askHint);
+    $("seats-btn").addEventListener("click", showSeats);
     chat.setup({ send: (text) => sendIfOpen({ type: "chat", text }), nameOf: (s) => (state ? seatLabel(s) : "Seat " + (s + 1)), max: 200 });
     document.addEventListener("keydown", onKey);
     window.addEventListener("resize", balanceHand);
     setInterval(tick, 250);
     if (!token && !watching) { offerWatch(); return; }
     connect();
+  }
+
+  // The token opens no seat (any more: the table's creator gave the seat a new invite link):
+  // this browser forgets it and says why; no reconnecting.
+  function shutOut(m) {
+    const key = "pyhearts:" + tableId;
+    if (token && localStorage.getItem(key) === token) localStorage.removeItem(key);
+    $("prompt").textContent = m.code === "seat_freed" ? m.message[0].toUpperCase() + m.message.slice(1) + "." : "This link's token opens no seat here.";
+    $("conn").textContent = "not connected";
+    ws.onclose = null;
+    ws.close();
+  }
+
+  // The creator's seats dialog (seats.js): a new invite link for another person's seat.
+  function showSeats() {
+    if (!state) return;
+    showDialog("seats", ...window.pyhearts.seats.content(tableId, state.table, state.you, copyButton),
+      el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", id: "seats-ok", text: "Close", onclick: closeDialog })));
   }
 
   // No seat here: say so, and offer to watch if the table allows spectators.
@@ -346,7 +369,7 @@
       toast(m.message);
       if ($("name-error") && ["bad_name", "name_taken", "game_over"].includes(m.code)) $("name-error").textContent = m.message;
       if (m.code === "not_your_turn") hideHint();
-      if (m.code === "bad_token") { $("prompt").textContent = "This link's token opens no seat here."; ws.onclose = null; ws.close(); }
+      if (m.code === "bad_token" || m.code === "seat_freed") shutOut(m);
       else if (["no_table", "no_spectators", "spectators_full"].includes(m.code)) {
         $("prompt").textContent = m.message;
         $("conn").textContent = "not connected";
@@ -645,6 +668,7 @@
     const pass = $("pass-btn");
     pass.hidden = !v.must_pass;
     $("hint-btn").hidden = spectator || !myTurn || v.game_over || t.away.includes(me);
+    $("seats-btn").hidden = v.game_over || !window.pyhearts.seats.isCreator(tableId);
     if (v.game_over) {
       prompt.textContent = "Game over: " + winnerWords(t) + ". ";
       prompt.append(el("button", { type: "button", id: "result-btn", class: "small", text: "See the result", onclick: showGameOver }));
@@ -1063,6 +1087,7 @@
   function joinRematch() {
     if (!rematch) return;
     if (token) localStorage.setItem("pyhearts:" + rematch.table, token);
+    window.pyhearts.seats.carry(tableId, rematch.table);  // the rematch is made with the same creator
     location.href = "/t/" + rematch.table + (state && state.you === null ? "#watch" : "");
   }
   const rematchWords = () => (rematch ? (state && rematch.by === state.you ? "You want" : rematch.name + " wants") + " a rematch — " : "");
