@@ -150,3 +150,33 @@ def test_the_creator_gives_a_seat_a_new_invite_link_and_the_old_one_stops_workin
         for s in servers:
             s.stop()
 
+
+# ---------------------------------------------------------------- item 5: the chat rate is a seat's
+
+
+def test_the_chat_rate_counts_a_seats_connections_together(server: ServerProcess) -> None:
+    """Three tabs of one seat send 15 chat messages at once: 5 are sent (the rate, 5 per 10
+    seconds, is the seat's), the others refused in words; another seat still chats."""
+    table = create_table(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+                         + [{"kind": "bot", "level": "easy"}] * 2)
+    tid = table["id"]
+
+    async def main() -> None:
+        tabs = [await Client(server, tid, table["seats"][0]["token"]).connect() for _ in range(3)]
+        bob = await Client(server, tid, table["seats"][1]["token"]).connect()
+        marks = [len(t.messages) for t in tabs]
+        for i in range(15):
+            await tabs[i % 3].send({"type": "chat", "text": f"spam {i}"})
+        for tab in tabs:
+            await tab.request({"type": "ping"}, lambda m: m["type"] == "pong")
+        refused = [m for t, mark in zip(tabs, marks, strict=True) for m in t.messages[mark:] if m["type"] == "error"]
+        assert len(refused) == 10 and all(m["code"] == "rate_limited" for m in refused)
+        assert "at most 5 per 10 seconds" in refused[0]["message"], refused[0]
+        await bob.request({"type": "chat", "text": "hi"}, lambda m: m["type"] == "chat" and not m["history"])
+        for c in (*tabs, bob):
+            await c.close()
+
+    asyncio.run(main())
+    texts = [t for (t,) in db_rows(server.db, "SELECT text FROM table_talk WHERE table_id = ? ORDER BY id", (tid,))]
+    assert len(texts) == 6 and texts[-1] == "hi"
+

@@ -112,8 +112,8 @@ class Limits:
     """Tables the lobby lists at most."""
     # Table talk.
     chat_rate: str = "5/10 seconds"
-    """Chat messages one connection may send (beyond: an error, the message is not sent; the
-    connection stays open)."""
+    """Chat messages one seat may send, through all of its connections to a server process
+    (beyond: an error, the message is not sent; the connection stays open)."""
     # Game reviews (they cost CPU: hearts.server.reviews).
     reviews_rate: str = "4/minute"
     """Game reviews one address may ask for (a review already asked for is not counted)."""
@@ -159,6 +159,16 @@ def rate_item(text: str) -> RateLimitItem:
         return parse(text)
     except (ValueError, TypeError):
         raise ValueError(f"{text!r} is not a rate such as '10/minute' or '20 per second'") from None
+
+
+def rate_words(item: RateLimitItem) -> str:
+    """A rate in words, as a refusal says it.
+
+    >>> rate_words(rate_item("5/10 seconds")), rate_words(rate_item("10/minute")), rate_words(rate_item("2 per 3 hour"))
+    ('5 per 10 seconds', '10 per minute', '2 per 3 hours')
+    """
+    unit = item.GRANULARITY.name
+    return f"{item.amount} per {unit}" if item.multiples == 1 else f"{item.amount} per {item.multiples} {unit}s"
 
 
 DEFAULT_LIMITS: Final = Limits()

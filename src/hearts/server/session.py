@@ -5,8 +5,9 @@ connections open and opened, messages), must take a seat (``hello``) or watch wi
 ``hello_timeout`` seconds, may show a wrong token ``hello_attempts - 1`` times, and is closed
 with a code and a reason — after the error messages queued for it — when it breaks a limit or
 is refused for good (see :mod:`hearts.server.protocol`). Its messages go to its
-:class:`~hearts.server.tables.Table`; its chat messages are held to ``chat_rate`` (beyond: an
-error, the message is not sent, the connection stays open).
+:class:`~hearts.server.tables.Table`; its seat's chat messages — through all of the seat's
+connections to this process together — are held to ``chat_rate`` (beyond: an error, the message
+is not sent, the connection stays open).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -24,9 +26,8 @@ from hearts.server.limits import (
     AddressGuard,
     RateLimited,
     Refused,
-    SlidingWindows,
     address_key,
-    rate_item,
+    rate_words,
 )
 from hearts.server.logs import fields
 from hearts.server.outage import is_outage
@@ -60,10 +61,6 @@ class Session:
         self.conn = Connection(ws.send_text, self._close)
         self.failures = 0
         """Wrong tokens shown so far."""
-        rate = rate_item(self.limits.chat_rate)
-        self.chat_rate = rate
-        self.chats = SlidingWindows(rate.amount, rate.get_expiry())
-        """The chat messages this connection sent, in a sliding window (``limits.chat_rate``)."""
 
     async def _close(self, code: int, reason: str) -> None:
         await self.ws.close(code, reason)
@@ -181,14 +178,14 @@ class Session:
             await table.send_talk(self.conn)
 
     async def _talk(self, table: Table, message: TalkMessage) -> None:
-        """A chat message (held to the connection's chat rate), a name, a hint request or a
-        rematch request; a refusal is an error message, and nothing changes."""
+        """A chat message (held to its seat's chat rate, :attr:`Manager.chats`), a name, a hint
+        request or a rematch request; a refusal is an error message, and nothing changes."""
         try:
             if isinstance(message, Chat) and self.conn.seat is not None:
-                wait = self.chats.hit("chat")
+                wait = self.manager.chats.hit(f"{table.id}/{self.conn.seat}")
                 if wait:
-                    raise RateLimited(f"too many chat messages (at most {self.chat_rate}); wait {wait:.0f} s",
-                                      max(1, round(wait)), close_code=None)
+                    raise RateLimited(f"too many chat messages (at most {rate_words(self.manager.chat_rate)}); "
+                                      f"wait {max(1, math.ceil(wait))} s", max(1, math.ceil(wait)), close_code=None)
             if isinstance(message, Rematch):
                 await self.manager.rematch(table, self.conn)
             else:

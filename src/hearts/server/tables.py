@@ -73,6 +73,8 @@ from hearts.server.limits import (
     Limits,
     RateLimited,
     Refused,
+    SlidingWindows,
+    rate_item,
 )
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor, Metrics
@@ -1331,6 +1333,10 @@ class Manager:
         self._heartbeat: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._asking: set[asyncio.Task[None]] = set()
+        self.chat_rate = rate_item(limits.chat_rate)
+        self.chats = SlidingWindows(self.chat_rate.amount, self.chat_rate.get_expiry())
+        """The chat messages each seat sent through this process (``"table/seat"``: all of its
+        connections together), in a sliding window of ``limits.chat_rate``."""
 
     async def start(self) -> int:
         """Listen to the store's notices, restore every unfinished table, then follow the
