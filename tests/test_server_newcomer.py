@@ -27,6 +27,7 @@ from test_server_support import (
     http,
     is_pg,
     module_pg_database,
+    request,
 )
 
 from hearts.server.persistence import hash_token
@@ -180,3 +181,31 @@ def test_the_chat_rate_counts_a_seats_connections_together(server: ServerProcess
     texts = [t for (t,) in db_rows(server.db, "SELECT text FROM table_talk WHERE table_id = ? ORDER BY id", (tid,))]
     assert len(texts) == 6 and texts[-1] == "hi"
 
+
+# ---------------------------------------------------------------- item 6: only tables made count
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    s = ServerProcess(tmp_path_factory.mktemp("strict") / "tables.db", limits={"tables_rate": "3/minute"}).start()
+    yield s
+    s.stop()
+
+
+def test_refused_requests_use_up_none_of_the_table_creation_rate(strict: ServerProcess) -> None:
+    """Five refused creations (too large, malformed, no seats, "You") count nothing: three
+    tables are then made, and the fourth is refused in words ("at most 3 per minute")."""
+    seats = [{"kind": "human", "name": "Ann"}] + [{"kind": "bot", "level": "easy"}] * 3
+    for body, status in [
+        ({"seats": seats, "pad": "x" * 20_000}, 413),
+        ({"seats": seats, "target": "high"}, 400),
+        ({"seats": []}, 400),
+        ({"seats": [{"kind": "human", "name": "You"}, *seats[1:]]}, 400),
+        ({"seats": seats, "colour": "red"}, 400),
+    ]:
+        got, data = http("POST", strict.url + "/api/tables", body)
+        assert got == status, (body, data)
+    for _ in range(3):
+        create_table(strict, seats)
+    got, headers, data = request("POST", strict.url + "/api/tables", {"seats": seats})
+    assert got == 429 and "at most 3 per minute" in data["error"] and int(headers["Retry-After"]) > 0, data

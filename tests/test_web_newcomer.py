@@ -17,7 +17,16 @@ from typing import Any
 import pytest
 import test_web_browser
 from test_server_support import ServerProcess, create_table
-from test_web_browser import MOON_KEEP_OUT, TIMEOUT, rank, seed_moon_table, state, wait_seated, watch_console
+from test_web_browser import (
+    ARTIFACTS,
+    MOON_KEEP_OUT,
+    TIMEOUT,
+    rank,
+    seed_moon_table,
+    state,
+    wait_seated,
+    watch_console,
+)
 from test_web_lively import DESKTOP, code, context, page_of, point_cards, record
 
 from hearts.record import GameRecord
@@ -249,3 +258,76 @@ def test_an_invite_link_leaves_the_address_bar_and_the_creator_frees_a_seat(serv
     for ctx in (ann_ctx, bob_ctx, new_ctx):
         ctx.close()
 
+
+# ---------------------------------------------------------------- item 6: a phone's table
+
+
+PHONE_DEVICE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+"""A phone as Playwright emulates one (an iPhone 12's screen)."""
+
+
+def whole(page: Any, selector: str) -> list[dict[str, Any]]:
+    """Each element of ``selector``: its text, and whether it is whole (nothing cut off) and on screen."""
+    found: list[dict[str, Any]] = page.evaluate(
+        f"[...document.querySelectorAll({selector!r})].map(e => {{ const b = e.getBoundingClientRect();"
+        " return {text: e.textContent, whole: e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight,"
+        " inside: b.left >= 0 && b.right <= innerWidth}; })"
+    )
+    return found
+
+
+def test_a_bots_name_and_level_fit_on_a_phone(server: ServerProcess, browser: Any) -> None:
+    """On a phone, every seat's label — a bot's name and level, "Eli (medium)" — is whole."""
+    bots = [{"kind": "bot", "level": "medium", "name": "Eli"}, {"kind": "bot", "level": "expert", "name": "Ada"},
+            {"kind": "bot", "level": "medium"}]
+    table = create_table(server, [{"kind": "human", "name": "Jo"}, *bots])
+    ctx = context(browser, PHONE_DEVICE["viewport"], **{k: v for k, v in PHONE_DEVICE.items() if k != "viewport"})
+    page = page_of(ctx)
+    page.goto(table["seats"][0]["link"])
+    wait_seated(page)
+    labels = whole(page, "#opponents .seat .name")
+    assert {x["text"] for x in labels} >= {"Eli (medium)", "Ada (expert)"} and len(labels) == 3
+    for label in labels:
+        assert label["whole"] and label["inside"], label
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "newcomer_phone_labels.png"))
+    ctx.close()
+
+
+NOTE_WATCH = """() => { window.noteOverlaps = [];
+  const seen = (e) => getComputedStyle(e).visibility !== "hidden";
+  const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const frame = () => {
+    const note = document.getElementById("trick-note"), n = note.getBoundingClientRect();
+    if (note.textContent && seen(note)) {
+      for (const e of document.querySelectorAll("#trick figure img, #trick figure figcaption, #trick .ghost")) {
+        if (seen(e) && meets(n, e.getBoundingClientRect())) window.noteOverlaps.push([note.textContent, e.className || e.tagName]);
+      }
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}"""
+"""Watches every frame for a card (lying in the trick, or moving) over the note under the trick."""
+
+
+def test_the_last_tricks_note_lies_under_no_card(server: ServerProcess, browser: Any) -> None:
+    """The note under the trick ("Last trick: you took …", "Ann leads", "you take it") is never
+    covered by a card while it shows — one lying in the trick, its caption, or one moving (mine
+    flying from the hand, a trick going to its winner) — on a phone and on a desktop, over
+    several tricks with the cards' movements on."""
+    from test_web_browser import play_by_clicks
+
+    phone = {k: v for k, v in PHONE_DEVICE.items() if k != "viewport"}
+    for viewport, options in ((PHONE_DEVICE["viewport"], phone), (DESKTOP, {})):
+        table = create_table(server, [{"kind": "human", "name": "Jo"}] + [{"kind": "bot", "level": "easy"}] * 3)
+        ctx = context(browser, viewport, **options)
+        page = page_of(ctx)
+        page.goto(table["seats"][0]["link"])
+        wait_seated(page)
+        page.evaluate(NOTE_WATCH)
+        play_by_clicks(page, lambda p=page: state(p)["view"]["round_number"] > 0 or len(state(p)["view"]["hand"]) <= 7)
+        tricks = page.evaluate("(window.heartsTricks || []).length")
+        overlaps = page.evaluate("window.noteOverlaps")
+        assert tricks >= 5 and not overlaps, (viewport, overlaps[:5])
+        ctx.close()

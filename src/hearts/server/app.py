@@ -263,12 +263,12 @@ def create_app(
 
     async def create(request: Request) -> Response:
         address = address_key(request.client.host if request.client else None)
-        guard.hit("tables", address)
-        table_request = TableRequest.parse(await read_json(request, limits), limits)
-        player = await optional_player(manager().store, request.headers.get("authorization"))
-        table_request, mine = for_player(table_request, player)
-        creator_key = secrets.token_urlsafe(18)
-        table, tokens = await manager().create(table_request, address, hash_token(creator_key))
+        with guard.counting("tables", address):  # a refused request uses up none of the rate
+            table_request = TableRequest.parse(await read_json(request, limits), limits)
+            player = await optional_player(manager().store, request.headers.get("authorization"))
+            table_request, mine = for_player(table_request, player)
+            creator_key = secrets.token_urlsafe(18)
+            table, tokens = await manager().create(table_request, address, hash_token(creator_key))
         if player is not None and mine is not None:
             await manager().store.link_seat(table.id, mine, player.id)
         seats = []

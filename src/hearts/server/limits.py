@@ -18,16 +18,24 @@ ValueError: unknown limit 'tables'; known limits: max_body, max_message, max_jso
 >>> guard.hit("tables", "192.0.2.7")
 Traceback (most recent call last):
 ...
-hearts.server.limits.RateLimited: too many tables created from your address (at most 2 per 1 minute); try again in ... s
+hearts.server.limits.RateLimited: too many tables created from your address (at most 2 per minute); try again in ... s
+>>> with guard.counting("tables", "192.0.2.8"):  # refused on the way: it does not count
+...     raise Refused("the request body is too large", 413)
+Traceback (most recent call last):
+...
+hearts.server.limits.Refused: the request body is too large
+>>> guard.hit("tables", "192.0.2.8"); guard.hit("tables", "192.0.2.8")
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import ipaddress
 import math
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -262,6 +270,21 @@ class SlidingWindows:
         self._counts[key] = (number, count + 1, before)
         return 0.0
 
+    def refund(self, key: str, at: float) -> None:
+        """Take back the event of ``key`` that :meth:`hit` counted at ``at`` (its ``now``): the
+        request it counted was refused after all.
+
+        >>> windows = SlidingWindows(1, 60.0)
+        >>> windows.hit("a", now=59.0), windows.refund("a", at=59.0), windows.hit("a", now=60.5)
+        (0.0, None, 0.0)
+        """
+        number = int(at // self.seconds)
+        last, count, before = self._counts.get(key, (number, 0, 0))
+        if last == number and count > 0:
+            self._counts[key] = (last, count - 1, before)
+        elif last == number + 1 and before > 0:  # counted in the fixed window before this one
+            self._counts[key] = (last, count, before - 1)
+
     def _forget(self, number: int) -> None:
         """Drop the keys that counted nothing in this fixed window or the last one."""
         self._counts = {k: v for k, v in self._counts.items() if v[0] >= number - 1}
@@ -283,18 +306,31 @@ class AddressGuard:
         self.open: Counter[str] = Counter()
         """Open WebSocket connections by address."""
 
-    def hit(self, rate: Rate, address: str) -> None:
-        """Count one event of ``rate`` from ``address``; raises :class:`RateLimited` (and
-        counts nothing) when the address is at its rate."""
-        refused_for = self._windows[rate].hit(address)
+    def hit(self, rate: Rate, address: str, now: float | None = None) -> None:
+        """Count one event of ``rate`` from ``address`` (at ``now``, default: the monotonic
+        clock's); raises :class:`RateLimited` (and counts nothing) when the address is at its rate."""
+        refused_for = self._windows[rate].hit(address, now)
         if refused_for:
             item = self._rates[rate]
             wait = max(1, math.ceil(refused_for))
             close = CLOSE_POLICY if rate == "messages" else CLOSE_TRY_LATER
             raise RateLimited(
-                f"too many {RATE_WORDS[rate]} from your address (at most {item}); try again in {wait} s",
+                f"too many {RATE_WORDS[rate]} from your address (at most {rate_words(item)}); try again in {wait} s",
                 wait, close_code=close,
             )
+
+    @contextlib.contextmanager
+    def counting(self, rate: Rate, address: str) -> Iterator[None]:
+        """Count one event of ``rate`` from ``address`` (:meth:`hit`) for what the block does,
+        and take it back if the block raises: only what is done counts (a request refused on
+        the way — too large, malformed — uses up none of the rate)."""
+        now = time.monotonic()
+        self.hit(rate, address, now)
+        try:
+            yield
+        except BaseException:
+            self._windows[rate].refund(address, now)
+            raise
 
     def connect(self, address: str) -> None:
         """Count a new WebSocket connection (its rate, and the open ones); raises

@@ -468,7 +468,7 @@
     await anim.wait(holdUntil - performance.now());
     holdUntil = 0;
     delete trick.dataset.winner;
-    if (!rush) await anim.gather([...trick.querySelectorAll("figure")], seatBox(Number(winner)));
+    if (!rush) await giveWay(anim.gather([...trick.querySelectorAll("figure")], seatBox(Number(winner))), Number(winner));
   }
 
   // Puts the state ``m`` on screen; the card of ``play`` (its event) flies to the trick (the
@@ -495,8 +495,17 @@
       window.heartsTricks = (window.heartsTricks || []).slice(-100);
       window.heartsTricks.push({ round: m.view.round_number, cards: finished.plays.map((p) => p.card), winner: finished.winner });
     }
-    const flight = from && anim.fly($("trick").querySelector('figure[data-card="' + play.card + '"]'), from.rect, from.scale);
+    const flight = from && giveWay(anim.fly($("trick").querySelector('figure[data-card="' + play.card + '"]'), from.rect, from.scale), play.seat);
     if (flight && !rush) await flight;
+  }
+
+  // The note under the trick gives way (is hidden) while ``moving`` takes a card across it: the
+  // card of the seat at the bottom (mine, or a spectator's first), between its place and the trick.
+  async function giveWay(moving, seat) {
+    if (seat !== (state.you === null ? 0 : state.you)) return moving;
+    const note = $("trick-note");
+    note.classList.add("giving-way");
+    try { return await moving; } finally { note.classList.remove("giving-way"); }
   }
 
   // Where a played card comes from: the card in my hand, or the seat of its player.
