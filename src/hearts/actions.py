@@ -53,7 +53,8 @@ class Pass:
         _set_pass_seat(self, seat if type(seat) is int and seat >= 0 else _seat(seat, "pass"))
         try:
             if type(cards) is list or type(cards) is tuple:  # the common case, CardSet(cards) inlined
-                value = CardSet.from_mask(mask_of(cards))
+                value = _new(CardSet)
+                _set_mask(value, mask_of(cards))
             else:
                 value = cards if isinstance(cards, CardSet) else (
                     CardSet.parse(cards) if isinstance(cards, str) else CardSet(cards)
@@ -115,6 +116,8 @@ class Moon:
         return f"seat {self.seat} chooses to {self.choice} 26"
 
 
+_new: Final = object.__new__
+_set_mask: Final = CardSet.__dict__["mask"].__set__
 _set_pass_seat: Final = Pass.__dict__["seat"].__set__
 _set_pass_cards: Final = Pass.__dict__["cards"].__set__
 _set_play_seat: Final = Play.__dict__["seat"].__set__
@@ -139,8 +142,9 @@ def plays_of(seat: int, mask: int) -> list[Play]:
     >>> plays_of(1, CardSet.parse("2C QS").mask)
     [Play(seat=1, card=Card('2C')), Play(seat=1, card=Card('QS'))]
     """
-    t0, t1, t2, t3, t4 = PLAY_TABLES[seat] or play_tables(seat)  # 11 bits at a time, as cards_of
-    return [*t0[mask & 2047], *t1[mask >> 11 & 2047], *t2[mask >> 22 & 2047], *t3[mask >> 33 & 2047], *t4[mask >> 44]]
+    t0, t1, t2, t3, t4, t5, t6 = PLAY_TABLES[seat] or play_tables(seat)
+    b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")  # bytes: small ints, no shifts of a long
+    return [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6]]
 
 
 PlayTables = tuple[tuple[tuple[Play, ...], ...], ...]
@@ -149,17 +153,17 @@ PLAY_TABLES: Final[list[PlayTables | None]] = [None] * 6
 
 
 def play_tables(seat: int) -> PlayTables:
-    """The five tables :func:`plays_of` reads for ``seat`` (about 0.8 MB, built once): entry
-    ``v`` of table ``k`` holds the plays of the cards ``11 * k + i`` for the bits ``i`` of ``v``.
+    """The seven tables :func:`plays_of` reads for ``seat`` (1,552 tuples, built once): entry
+    ``v`` of table ``k`` holds the plays of the cards ``8 * k + i`` for the bits ``i`` of ``v``.
 
     >>> play_tables(0)[1][0b101]
-    (Play(seat=0, card=Card('4S')), Play(seat=0, card=Card('5D')))
+    (Play(seat=0, card=Card('4C')), Play(seat=0, card=Card('4H')))
     """
     plays = PLAYS[seat]
     tables = []
-    for first in range(0, 52, 11):
+    for first in range(0, 52, 8):
         table: list[tuple[Play, ...]] = [()]
-        for play in plays[first : first + 11]:
+        for play in plays[first : first + 8]:
             table += [(*t, play) for t in table]
         tables.append(tuple(table))
     PLAY_TABLES[seat] = result = tuple(tables)

@@ -77,6 +77,7 @@ _OVER: Final = Phase.OVER
 _SOLO: Final = tuple((seat,) for seat in range(6))  # actors() of one seat, without a new tuple
 _ALL: Final = tuple(tuple(range(n)) for n in range(7))  # seats_to_pass() before anyone has passed
 _new: Final = object.__new__
+_floor: Final = math.floor
 _set_mask: Final = CardSet.__dict__["mask"].__set__
 
 
@@ -137,6 +138,7 @@ class Round:
         "_trick",
         "_trick_objects",
         "_tricks_won",
+        "_views",
         "_voids",
         "_winners",
         "_won",
@@ -201,9 +203,10 @@ class Round:
         self._high = self._taker = -1  # the current trick's highest card of the suit led, and its seat
         self._trick = 0  # the mask of the current trick's cards
         self._broken = False
-        self._legal = -1
+        self._legal = -1  # the mover's legal plays: set by every play in the play phase (else -1)
         self._shooter: int | None = None
         self._result: RoundResult | None = None
+        self._views: tuple[LegalActions, ...] | None = None  # legal_actions(seat) of each seat, once made
         self.is_over = False
         if self.pass_offset:
             self.phase = _PASSING
@@ -351,27 +354,9 @@ class Round:
         """The cards the seat to move may play (R3); empty outside the play phase."""
         if self.phase is not _PLAYING:
             return CardSet.from_mask(0)
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal_mask()
-        cards = _new(CardSet)  # CardSet.from_mask(legal), inlined: the hot path of user code
-        _set_mask(cards, legal)
+        cards = _new(CardSet)  # CardSet.from_mask(self._legal), inlined: the hot path of user code
+        _set_mask(cards, self._legal)
         return cards
-
-    def _legal_mask(self) -> int:
-        """The mask of the mover's legal plays, computed once per move (``_legal`` caches it)."""
-        legal = self._legal
-        if legal >= 0:
-            return legal
-        hand: int = self._hands[self.to_move]  # type: ignore[index]
-        led = self._led
-        if led >= 0:  # R3.2, legal_mask's first case, inlined: most plays follow suit
-            legal = hand & SUIT_MASKS[led]
-            if legal:
-                self._legal = legal
-                return legal
-        legal = self._legal = legal_mask(hand, led, not self._winners, self._broken, self._cfg)
-        return legal
 
     # --- actions ---------------------------------------------------------------------------
 
@@ -392,10 +377,10 @@ class Round:
         """What ``seat`` may do now, as a lazy container (iterable; ``in`` tests legality)."""
         if type(seat) is not int or not 0 <= seat < self.players:
             self._seat(seat)  # raises
-        legal = _new(LegalActions)  # LegalActions(self, seat) without its __init__ call: the hot path
-        legal._round = self
-        legal.seat = seat
-        return legal
+        views = self._views
+        if views is None:  # a view is live: one per seat serves the whole round (until it is over)
+            views = self._views = tuple([LegalActions(self, s) for s in range(self.players)])
+        return views[seat]
 
     def apply(self, action: Action) -> None:
         """Apply an :data:`~hearts.actions.Action` (R2–R4). It is validated first; a refused
@@ -463,36 +448,38 @@ class Round:
         # `seat is mover` first: the seat of a real Play is a plain int, and ints this small are one object
         if seat is not mover and seat is not None and (seat != mover or isinstance(seat, bool)):
             raise IllegalPlay(f"it is seat {mover}'s turn", rule="R1.4", seat=seat, cards=f"play {card}")
-        legal = self._legal
-        if legal < 0:
-            legal = self._legal_mask()
         bit = _BITS[card]
-        if not legal & bit:
+        if not self._legal & bit:
             rule, why = self._why_illegal(card)
             raise IllegalPlay(why, rule=rule, seat=mover, cards=f"play {card}")
         # Apply it (inlined: this is the hot path of every driver of a Round).
         self._hands[mover] ^= bit
         self._plays.append(card)
-        self._legal = -1
         if not self._broken and bit & self._cfg.breaks_mask:  # R3.5
             self._broken = True
-        suit = card & 3
         k = self._in_trick + 1
         if k == 1:
-            self._led = suit
+            self._led = card & 3
             self._high, self._taker, self._trick = card, mover, bit
         else:
             self._trick |= bit
-            if suit == self._led:
+            if card & 3 == self._led:
                 if card > self._high:  # R3.8, kept as the trick is played (what trick_winner_offset finds)
                     self._high, self._taker = card, mover
             else:
                 self._voids[mover] |= 1 << self._led
-        n = self.players
-        if k < n:
+        if k < self.players:
             self._in_trick = k
-            self.to_move = mover + 1 if mover + 1 < n else 0
-            return
+            self.to_move = mover = (mover + 1) % self.players
+            # The next seat's legal plays, now: each play needs them (R3.2 first, legal_mask's first case).
+            hand = self._hands[mover]
+            legal = hand & SUIT_MASKS[self._led]
+            self._legal = legal or legal_mask(hand, self._led, not self._winners, self._broken, self._cfg)
+        else:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
+        """The trick's last card is played: its winner takes it and leads next (R3.8)."""
         winner = self._taker
         self._won[winner] |= self._trick
         self._tricks_won[winner] += 1
@@ -502,7 +489,10 @@ class Round:
         self._led = -1
         self._leader = self.to_move = winner
         if len(winners) == self.hand_size:
+            self._legal = -1
             self._end_of_play()
+        else:
+            self._legal = legal_mask(self._hands[winner], -1, False, self._broken, self._cfg)
 
     def choose_moon(self, seat: int, choice: MoonChoice) -> None:
         """The shooter's decision under ``moon="shooter_chooses"`` (R4.4): ``"add"`` 26 to every
@@ -525,6 +515,7 @@ class Round:
         for name in Round.__slots__:
             value = getattr(self, name)
             setattr(c, name, value[:] if type(value) is list else value)  # the rest is immutable
+        c._views = None  # views of this round, not of the copy
         return c
 
     # --- internals -------------------------------------------------------------------------
@@ -553,6 +544,7 @@ class Round:
         while not hands[leader] & bit:
             leader += 1
         self._leader = self._first_leader = self.to_move = leader
+        self._legal = legal_mask(hands[leader], -1, True, False, self._cfg)
 
     def _end_of_play(self) -> None:
         shooter = next((s for s, w in enumerate(self._won) if w & POINTS_MASK == POINTS_MASK), None)
@@ -569,13 +561,14 @@ class Round:
         self.phase = _OVER
         self.to_move = None
         self.is_over = True
+        self._views = None  # they refer to the round: let a finished round go without the cycle collector
 
     def _why_illegal(self, card: Card) -> tuple[str, str]:
         """The rule and reason that forbid ``card`` now (it is not in the legal set)."""
         hand = self._hands[self.to_move]  # type: ignore[index]
         if not hand >> card & 1:
             return "R1.3", f"{card} is not in its hand"
-        legal = CardSet.from_mask(self._legal_mask())
+        legal = CardSet.from_mask(self._legal)
         if self._led >= 0:
             if hand & SUIT_MASKS[self._led]:
                 return "R3.2", f"it must follow {SUIT_NAMES[self._led]} (legal: {legal})"
@@ -584,7 +577,7 @@ class Round:
             if self.rules.first_lead == "any_club":
                 return "R3.1", f"the first lead is a club (legal: {legal})"
             return "R3.1", f"the first lead is the {self.rules.lowest_club} (legal: {legal})"
-        if self._legal_mask() == QS_MASK:
+        if self._legal == QS_MASK:
             return "R3.7", "with only hearts and the Q♠ left and hearts unbroken, the Q♠ is led"
         if card == QS:
             return "R3.6", f"the Q♠ may not be led before hearts are broken (legal: {legal})"
@@ -628,7 +621,7 @@ class LegalActions:
                 action.seat == seat
                 and r.to_move == seat
                 and r.phase is _PLAYING
-                and bool(r._legal_mask() >> action.card & 1)
+                and bool(r._legal >> action.card & 1)
             )
         if isinstance(action, Pass):
             hand = self._pass_hand()
@@ -642,10 +635,9 @@ class LegalActions:
         r, seat = self._round, self.seat
         if r.to_move == seat and r.phase is _PLAYING:
             m = r._legal
-            if m < 0:
-                m = r._legal_mask()
-            t0, t1, t2, t3, t4 = PLAY_TABLES[seat] or play_tables(seat)  # plays_of(seat, m), inlined
-            return iter([*t0[m & 2047], *t1[m >> 11 & 2047], *t2[m >> 22 & 2047], *t3[m >> 33 & 2047], *t4[m >> 44]])
+            t0, t1, t2, t3, t4, t5, t6 = PLAY_TABLES[seat] or play_tables(seat)  # plays_of(seat, m), inlined
+            b0, b1, b2, b3, b4, b5, b6 = m.to_bytes(7, "little")
+            return iter([*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6]])
         if r.phase is _MOON_CHOICE and r.to_move == seat:
             return iter([Moon(seat, choice) for choice in MOON_CHOICES])
         hand = self._pass_hand()
@@ -657,8 +649,7 @@ class LegalActions:
     def __len__(self) -> int:
         r, seat = self._round, self.seat
         if r.to_move == seat and r.phase is _PLAYING:
-            legal = r._legal
-            return (legal if legal >= 0 else r._legal_mask()).bit_count()
+            return r._legal.bit_count()
         if r.phase is _MOON_CHOICE and r.to_move == seat:
             return len(MOON_CHOICES)
         hand = self._pass_hand()
@@ -748,7 +739,7 @@ def deal_hands(rules: Rules, seed: int | random.Random | None = None) -> list[in
     deck = list(_BIT_DECKS[n])  # the cards as their bits: a hand is then a plain sum (in C)
     rand = rng.random
     for i in _SHUFFLE_STEPS[n]:
-        j = int(rand() * (i + 1))
+        j = _floor(rand() * (i + 1))  # int(rand() * (i + 1)): the same for a positive float, and faster
         deck[i], deck[j] = deck[j], deck[i]
     return [sum(deck[s::n]) for s in range(n)]  # card i to seat i % n
 
