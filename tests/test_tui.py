@@ -8,6 +8,7 @@ mouse click where that is what is tested).
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -21,14 +22,17 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from hearts import Card, Game, Rules, record
-from hearts.actions import Moon, Pass, Play
-from hearts.bots import RandomBot, register, unregister
+from hearts.actions import Action, Moon, Pass, Play
+from hearts.bots import Bot, RandomBot, register, unregister
 from hearts.cards import RANK_LETTERS, SUIT_LETTERS, CardSet
 from hearts.errors import HeartsError
 from hearts.record import GameRecord, Seat
 from hearts.text import Style
-from hearts.tui.app import CardWidget, HeartsApp, MoonScreen, NewGameScreen, SeatPanel, TableScreen
+from hearts.tui.app import HeartsApp
+from hearts.tui.screens import MoonScreen, NewGameScreen, TableScreen
 from hearts.tui.session import HUMAN, Session, TableRefused
+from hearts.tui.widgets import CardWidget, SeatPanel
+from hearts.view import View
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 
@@ -586,3 +590,108 @@ def test_a_table_with_a_bot_that_cannot_play_the_rules_is_refused_new_or_resumed
         assert Session.resume(path, specs=["easy"], delay=0).specs == ["easy", "easy"]  # other bots: set
     finally:
         unregister("fouronly")
+
+
+class Crasher(RandomBot):
+    """A bot of one's own that fails at every move."""
+
+    def act(self, view: View) -> Action:
+        raise RuntimeError("out of ideas")
+
+
+class Cheater(RandomBot):
+    """A bot that answers a move the rules refuse: cards it does not hold."""
+
+    def act(self, view: View) -> Action:
+        others = [c for c in CardSet.full() if c not in view.hand]
+        return Pass(view.seat, others[:3]) if view.must_pass else Play(view.seat, others[0])
+
+
+@pytest.mark.parametrize(
+    ("bot", "why"),
+    [(Crasher, "RuntimeError: out of ideas"), (Cheater, "an illegal move (")],
+    ids=["raises", "illegal"],
+)
+def test_a_bot_that_fails_mid_game_is_shown_and_stood_in_for(bot: type[Bot], why: str) -> None:
+    """A bot that raises, or answers an illegal move, does not hang the table: the player is
+    told which bot failed and why, a random legal move (Game.legal_actions) is made for it, and
+    the game goes on to the end of the round."""
+    register("failing", bot)
+
+    async def go() -> None:
+        session = Session.new(Rules(), seed=6, specs=["easy", "failing", "easy"], delay=0)
+        app = HeartsApp(session, hint_spec="search:iterations=40")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            assert session.round.passed(2) is not None  # North passed: a random legal pass
+            assert app.message.startswith(f"North's bot (failing) failed: {why}")
+            assert app.message.endswith("a random legal move was made for it")
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            while not session.game.score_history:
+                await play_by_keys(pilot, app, by_name=False)
+                await settle(pilot, app)
+            assert app.screen.id == "round-summary" and len(session.game.rounds[0].tricks) == 13
+
+    try:
+        run(go)
+    finally:
+        unregister("failing")
+
+
+class Held(RandomBot):
+    """A random bot that, while ``held`` is clear, waits before answering (to undo meanwhile);
+    ``answered`` counts its answers."""
+
+    held = threading.Event()
+    answered = 0
+
+    def act(self, view: View) -> Action:
+        Held.held.wait(10)
+        action = super().act(view)
+        Held.answered += 1
+        return action
+
+
+def test_a_bot_move_worked_out_for_a_position_taken_back_is_never_applied() -> None:
+    """Undo while a bot thinks: its worker is cancelled, and the move it still finds afterwards
+    (for the position before the undo) is dropped; the game goes on from the undone position."""
+    register("held", Held)
+    Held.held.set()
+
+    async def go() -> None:
+        session = Session.new(Rules(), seed=3, specs=["held"], delay=0)
+        app = HeartsApp(session, hint_spec="search:iterations=40")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            while True:  # a play of yours after which a bot is to move (and is held)
+                before = session.game.history
+                Held.held.clear()
+                await play_by_keys(pilot, app, by_name=False)
+                await pilot.pause()
+                if app.thinking:
+                    break
+                Held.held.set()
+                await settle(pilot, app)
+            assert session.can_undo
+            answered = Held.answered
+            await pilot.press("u")
+            await pilot.pause()
+            assert not app.thinking and session.game.history == before and session.view.to_move == HUMAN
+            Held.held.set()  # the cancelled worker's bot answers now, for the position taken back
+            end = time.monotonic() + 10
+            while Held.answered == answered:
+                assert time.monotonic() < end
+                await pilot.pause(0.01)
+            await pilot.pause(0.1)
+            assert session.game.history == before and "Undone" in app.message
+            await play_by_keys(pilot, app, by_name=True)
+            await settle(pilot, app)
+            assert len(session.game.history) > len(before) + 1  # the bots answered the new play
+
+    try:
+        run(go)
+    finally:
+        unregister("held")

@@ -31,8 +31,10 @@ from hearts.errors import HeartsError
 from hearts.record import Seat
 from hearts.review import VERDICTS, ProgressCallback, RoundReview, review_game, tenths
 from hearts.text import Style
-from hearts.tui.app import REVIEW, HeartsApp, HelpScreen, TableScreen
-from hearts.tui.review_screen import COLUMN, FORCED, ReviewScreen, ReviewStopped, verdict_word
+from hearts.tui.app import HeartsApp
+from hearts.tui.review_text import COLUMN, FORCED, verdict_word
+from hearts.tui.screens import REVIEW, HelpScreen, TableScreen
+from hearts.tui.screens.review import ReviewScreen, ReviewStopped
 from hearts.tui.session import HUMAN, Session, review_round
 from hearts.view import View
 

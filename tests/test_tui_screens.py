@@ -29,8 +29,10 @@ from hearts.cards import Card, CardSet
 from hearts.record import Seat
 from hearts.round import Phase
 from hearts.text import SEAT_NAMES, Style, does, plural, points_word
-from hearts.tui.app import CardWidget, HeartsApp, HelpScreen, NewGameScreen, SeatPanel, TableScreen
+from hearts.tui.app import HeartsApp
+from hearts.tui.screens import HelpScreen, NewGameScreen, TableScreen
 from hearts.tui.session import HUMAN, Session
+from hearts.tui.widgets import CardWidget, SeatPanel
 from hearts.view import View
 
 SIZES = [(120, 40), (80, 24), (60, 20)]

@@ -1,7 +1,8 @@
-"""How cards look at the terminal table: in their suits' colours on a white face.
+"""How the terminal table looks and what it says: cards in their suits' colours on a white
+face, a finished trick, what a move did, the score history.
 
-Shared by the table (:mod:`hearts.tui.app`) and the review (:mod:`hearts.tui.review_screen`);
-Rich only, no widget.
+Shared by the table's widgets (:mod:`hearts.tui.widgets`) and its screens
+(:mod:`hearts.tui.screens`); Rich only, no widget.
 
 >>> card_text(Card.parse("TH")).plain, cards_text([Card.parse("2C"), Card.parse("QS")]).plain
 ('10♥', '2♣ Q♠')
@@ -13,8 +14,11 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from hearts.actions import Action, Moon, Play
 from hearts.cards import DIAMONDS, HEARTS, Card
-from hearts.text import Style
+from hearts.game import Game
+from hearts.round import Trick
+from hearts.text import Style, does, moon_choice_text, points_word, score_table
 
 STYLE = Style()
 """Cards on the table: ``Q♠``, ``10♥`` (as in line mode)."""
@@ -36,3 +40,77 @@ def card_text(card: Card, *, dim: bool = False) -> Text:
 def cards_text(cards: Sequence[Card]) -> Text:
     """Cards in their colours, separated by blanks."""
     return Text(" ").join(card_text(c) for c in cards)
+
+
+def trick_text(trick: Trick, names: Sequence[str]) -> Text:
+    """A finished trick, one play a line, and who took it with its points.
+
+    >>> from hearts import Game, Rules
+    >>> from hearts.bots import make_bot
+    >>> from hearts.view import View
+    >>> game = Game(Rules(pass_count=0), seed=1)
+    >>> for _ in range(4):
+    ...     seat = game.actors()[0]
+    ...     game.apply(make_bot("random", seed=seat).act(View.of(game, seat)))
+    >>> print(trick_text(game.round.tricks[0], ["You", "West", "North", "East"]).plain)  # doctest: +NORMALIZE_WHITESPACE
+    led by North  2♣
+           East   4♣
+           You    A♣
+           West   8♣
+    → You take it (no points)
+    """
+    lines = []
+    width = max(len(names[seat]) for seat, _ in trick.plays)
+    for seat, card in trick.plays:
+        led = "led by " if seat == trick.leader else "       "
+        lines.append(Text(f"{led}{names[seat]:<{width}}  ") + card_text(card))
+    if trick.winner is not None:
+        lines.append(
+            Text(f"→ {does(names[trick.winner], 'take')} it ({points_word(trick.points)})", style="bold")
+        )
+    return Text("\n").join(lines)
+
+
+def announcement(action: Action, game: Game, names: Sequence[str]) -> str | None:
+    """What an accepted ``action`` of ``game`` did, if worth saying: the trick it completed
+    (who took it, its points), or the moon shooter's choice.
+
+    >>> from hearts import Rules
+    >>> game = Game(Rules(pass_count=0), seed=1)
+    >>> plays = [Play(s, c) for s, c in [(2, Card.parse("2C")), (3, Card.parse("4C"))]]
+    >>> for play in plays:
+    ...     game.apply(play)
+    >>> announcement(plays[-1], game, ["You", "West", "North", "East"]) is None  # the trick goes on
+    True
+    """
+    if isinstance(action, Moon):
+        return moon_choice_text(names[action.seat], action.choice)
+    if isinstance(action, Play) and not game.round.current_trick.cards:  # it completed a trick
+        r = game.round if game.round.tricks else game.rounds[-2]  # or the last round's last
+        done = r.tricks[-1]
+        if done.winner is not None:
+            return f"{does(names[done.winner], 'take')} the trick ({points_word(done.points)})."
+    return None
+
+
+def score_history(game: Game, names: Sequence[str]) -> str:
+    """The totals after each round, this round's points so far, and how the game is won.
+
+    >>> from hearts import Rules
+    >>> print(score_history(Game(Rules(target=50), seed=1), ["You", "West", "North", "East"]))
+    ... # doctest: +NORMALIZE_WHITESPACE
+                   You  West  North  East
+    Round 1 so far   0     0      0     0
+    <BLANKLINE>
+    Totals after each round; lowest total wins; target 50.
+    """
+    r = game.round
+    rows: list[tuple[str, list[object]]] = [
+        (f"Round {i + 1}", list(totals)) for i, totals in enumerate(game.score_history)
+    ]
+    if not game.is_over:
+        rows.append((f"Round {r.round_number + 1} so far", list(r.points_taken)))
+    if not rows:
+        rows = [("Totals", list(game.totals))]
+    body = "\n".join(score_table(names, rows))
+    return body + f"\n\nTotals after each round; lowest total wins; target {game.rules.target}."

@@ -1,0 +1,51 @@
+"""A text panel over the table: :class:`InfoScreen`."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Label, Static
+
+from hearts.tui.screens.dialog import Dialog
+
+
+class InfoScreen(Dialog[None]):
+    """A text panel (last trick, score history, a round's summary, the keys); Escape, Enter,
+    Space or the key that opened it closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,space,l,s,q,question_mark", "close", "Close"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        body: Text | str | RichTable,
+        *,
+        id: str | None = None,
+        closing: str = "Escape or Enter to close",
+    ) -> None:
+        super().__init__(id=id)
+        self.title_text = title
+        self.body = body
+        self.closing = closing
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text(self.title_text, style="bold"))
+            with VerticalScroll(classes="info-scroll"):
+                yield Static(self.body, classes="info-body")
+            yield Label(Text(self.closing, style="dim"))
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The text scrolls when the window is too short for it; the closing line stays."""
+        self.query_one(".info-scroll").styles.max_height = max(3, event.size.height - 4)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,46 @@
+"""The moon shooter's choice (R4.4 ``shooter_chooses``): :class:`MoonScreen`."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Label, Static
+
+from hearts.mechanics import MoonChoice
+from hearts.tui.screens.dialog import Dialog
+
+
+class MoonScreen(Dialog[MoonChoice]):
+    """R4.4 ``shooter_chooses``: add 26 to everyone else, or subtract 26 from yourself; the
+    choice is the screen's result."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a,plus", "choose('add')", "Add 26 to the others"),
+        Binding("s,minus", "choose('subtract')", "Subtract 26 from you"),
+    ]
+
+    def __init__(self, totals: list[int], names: list[str]) -> None:
+        super().__init__(id="moon")
+        self.totals = totals
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text("☾ You shot the moon: all the hearts and the Q♠!", style="bold"))
+            yield Static(
+                "Totals before this round: "
+                + " · ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
+            )
+            with Horizontal(classes="buttons"):
+                yield Button("Add 26 to the others (a)", id="add", variant="primary")
+                yield Button("Subtract 26 from me (s)", id="subtract")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss("subtract" if event.button.id == "subtract" else "add")
+
+    def action_choose(self, choice: MoonChoice) -> None:
+        self.dismiss(choice)
