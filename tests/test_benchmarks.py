@@ -160,5 +160,9 @@ def test_engine_rows_play_the_same_rounds(capsys: pytest.CaptureFixture[str]) ->
     assert engine.main(["--rounds", "20", "--trials", "2"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     assert any(line.startswith("actions ") for line in out), out
-    assert re.match(r"^api_vs_openspiel=\d+\.\d\d kernel_vs_openspiel=\d+\.\d\d fast_vs_openspiel=(\d+\.\d\d|n/a)$",
-                    out[-1]), out[-1]
+    last = re.match(r"^api_vs_openspiel=(\d+\.\d\d) kernel_vs_openspiel=\d+\.\d\d fast_vs_openspiel=(\d+\.\d\d|n/a) "
+                    r"actions_vs_openspiel=(\d+\.\d\d)$", out[-1])
+    assert last, out[-1]
+    table = {line.split()[0]: line.split() for line in out if line.split() and line.split()[0] in ("api", "actions")}
+    for name, ratio in (("api", last.group(1)), ("actions", last.group(3))):  # the table's "vs openspiel"
+        assert float(table[name][4].rstrip("x")) == pytest.approx(float(ratio), abs=0.011), (name, out)

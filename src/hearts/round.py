@@ -375,8 +375,8 @@ class Round:
 
     def legal_actions(self, seat: int) -> LegalActions:
         """What ``seat`` may do now, as a lazy container (iterable; ``in`` tests legality)."""
-        if type(seat) is not int or not 0 <= seat < self.players:
-            self._seat(seat)  # raises
+        if seat is not self.to_move or seat is None:  # the seat to move (an int, the same object) is valid
+            self._seat(seat)  # raises for anything but a seat
         views = self._views
         if views is None:  # a view is live: one per seat serves the whole round (until it is over)
             views = self._views = tuple([LegalActions(self, s) for s in range(self.players)])
