@@ -308,10 +308,14 @@ def hint_text(action: Action) -> str:
     return "Hint: play " + style.card(action.card)
 
 
-HEADS_EVERY: Final = 1.0
+HEADS_EVERY: Final = 0.75
 """Seconds between a server process's checks of the log's head of the tables it holds (on
-PostgreSQL): a table behind its log (a notice lost with the connection that sent it, or with
-the process that logged the action) catches up within that time."""
+PostgreSQL): a table behind its log at two checks running (a notice lost with the connection
+that sent it, or with the process that logged the action) catches up, within two such periods."""
+
+HEADS_CATCH_UPS: Final = 50
+"""The most tables one check sends to catch up with their logs (a lost listener, which loses
+every notice, makes every table catch up by itself)."""
 
 ALIVE_EVERY: Final = 10.0
 """Seconds between a server process's alive notices (:class:`~hearts.server.storage.AliveNotice`); the
@@ -1064,6 +1068,10 @@ class Table:
         """Forget the heard actions this table has applied."""
         self._heard = {seq: a for seq, a in self._heard.items() if seq > self.seq}
 
+    def lagged(self) -> None:
+        """The table is behind its log (a notice of its was lost): catch up with it."""
+        self._spawn(self.resync())
+
     def missed(self) -> None:
         """Notices may have been missed (the listener lost its connection): catch up with the
         log and the seats."""
@@ -1352,9 +1360,13 @@ class Manager:
 
     async def _watch_heads(self) -> None:
         """Every :data:`HEADS_EVERY` seconds, read the log's head of each unfinished table held
-        here; a table behind it catches up (its notices were lost). A failure is logged once
-        until the database answers again."""
+        here; a table found behind it twice running, at the same position (no notice moved it
+        on meanwhile: one in flight is not a lost one), catches up with the log, at most
+        :data:`HEADS_CATCH_UPS` at a time. A failure is logged once until the database answers
+        again."""
         failing = False
+        behind: dict[str, int] = {}
+        """The tables found behind the log at the last check, and their position then."""
         while True:
             await asyncio.sleep(HEADS_EVERY)
             held = {t.id: t for t in self.tables.values() if not t.game.is_over}
@@ -1368,11 +1380,12 @@ class Manager:
                 failing = True
                 continue
             failing = False
-            for table_id, seq in heads.items():
-                table = held[table_id]
-                if seq > table.seq and not table.lock.locked():
-                    log.info("a table was behind its log; catching up", extra=fields(table=table_id, seq=seq))
-                    table.missed()
+            lagging = {table_id: held[table_id].seq for table_id, seq in heads.items() if seq > held[table_id].seq}
+            stuck = [table_id for table_id, seq in lagging.items() if behind.get(table_id) == seq]
+            behind = lagging
+            for table_id in stuck[:HEADS_CATCH_UPS]:
+                log.info("a table was behind its log; catching up", extra=fields(table=table_id, seq=heads[table_id]))
+                held[table_id].lagged()
 
     async def _beat(self) -> None:
         """Tell the other processes every :data:`ALIVE_EVERY` seconds that this one runs, and
