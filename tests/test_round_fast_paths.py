@@ -1,9 +1,10 @@
 """The engine's fast paths change no rule (issue 26, item 3): ``Round.apply`` of an action
 handed out by ``legal_actions`` and of an equal one built by hand, and ``Round.play`` of its
 card, make the same round; the mover's legal plays, kept up to date by every play, are what
-``legal_mask`` says; a ``legal_actions`` view is live; and a refused action (wrong seat, wrong
-phase, a card that may not be played, a forged ``Play`` that was never handed out) raises an
-``IllegalAction`` and leaves the round identical, pickled."""
+``legal_mask`` says; ``legal_actions`` is what the seat may do when asked (its plays as a list,
+its passes as a lazy live view); and a refused action (wrong seat, wrong phase, a card that may
+not be played, a forged ``Play`` that was never handed out) raises an ``IllegalAction`` and
+leaves the round identical, pickled."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from hearts.actions import PLAYS, Action, Moon, Pass, Play
 from hearts.cards import Card, CardSet
 from hearts.errors import IllegalAction
 from hearts.mechanics import legal_mask
+from hearts.round import LegalActions, LegalPasses
 
 RULES = st.builds(
     Rules,
@@ -88,7 +90,6 @@ def test_handed_out_built_and_played_cards_make_the_same_round(rules: Rules, see
             b.apply(Moon(action.seat, action.choice))
             c.choose_moon(action.seat, action.choice)
         for other in (b, c):
-            other._views = a._views = None  # the views are caches of the round, not its state
             assert pickle.dumps(other) == pickle.dumps(a)
     assert a.result == b.result == c.result
 
@@ -146,21 +147,31 @@ def test_a_refused_action_leaves_the_round_identical(rules: Rules, seed: int, st
         assert pickle.dumps(r) == before, action
 
 
-def test_a_legal_actions_view_is_live_and_a_clone_has_its_own() -> None:
-    """R3: ``legal_actions(seat)`` is a view of the round now, whenever it is read; a clone's
-    views are of the clone."""
+def test_legal_actions_are_what_the_seat_may_do_when_asked() -> None:
+    """R2.1, R3: the mover's legal plays are a list of the shared PLAYS values, taken when
+    asked (a later play leaves it as it was); ``in`` is the legality test, for built plays too;
+    the other seats get an empty list; a seat that has to pass gets a live lazy view."""
     r = Round.deal(Rules(), seed=3, round_number=3)  # no pass: the 2C leads
     mover = r.to_move
     assert mover is not None
-    view = r.legal_actions(mover)
-    assert cards(view) == list(r.legal_plays()) and len(view) == 1
-    copy = r.clone()
-    r.apply(next(iter(view)))
-    assert len(view) == 0 and list(view) == [] and not view  # no longer this seat's turn
+    legal = r.legal_actions(mover)
+    assert isinstance(legal, LegalActions) and legal == [PLAYS[mover][0]] and legal[0] is PLAYS[mover][0]
+    assert Play(mover, "2C") in legal and Play(mover, "3C") not in legal and Play((mover + 1) % 4, "2C") not in legal
+    assert "2C" not in legal and Pass(mover, "2C 3C 4C") not in legal  # type: ignore[comparison-overlap]
+    other = r.legal_actions((mover + 1) % 4)
+    assert other == [] and not other and len(other) == 0 and Play((mover + 1) % 4, "3C") not in other
+    r.apply(legal[0])
+    assert legal == [PLAYS[mover][0]]  # taken when asked
     nxt = r.legal_actions(r.to_move)  # type: ignore[arg-type]
     assert cards(nxt) == list(r.legal_plays())
-    assert cards(copy.legal_actions(mover)) == list(copy.legal_plays()) == [min(copy.hand(mover))]
     with pytest.raises(IllegalAction, match=r"R1\.4"):
         r.legal_actions(None)  # type: ignore[arg-type]
     with pytest.raises(IllegalAction, match=r"R1\.4"):
         r.legal_actions(True)
+    passing = Round.deal(Rules(), seed=3)
+    view = passing.legal_actions(0)
+    assert isinstance(view, LegalPasses) and len(view) == 286
+    first = next(iter(view))
+    assert first in view
+    passing.apply(first)
+    assert len(view) == 0 and first not in view  # live: seat 0 has passed

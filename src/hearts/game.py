@@ -32,6 +32,7 @@ from hearts.mechanics import RoundResult
 from hearts.round import (
     Hand,
     LegalActions,
+    LegalPasses,
     Phase,
     Round,
     check_scores,
@@ -138,8 +139,9 @@ class Game:
         """The seats that may act now (several while passing, R2.1; none once the game is over)."""
         return () if self.winners is not None else self.round.actors()
 
-    def legal_actions(self, seat: int) -> LegalActions:
-        """What ``seat`` may do now: a lazy container (iterate it; ``in`` is the legality test)."""
+    def legal_actions(self, seat: int) -> LegalActions | LegalPasses:
+        """What ``seat`` may do now (:meth:`Round.legal_actions`): iterate it; ``in`` is the
+        legality test."""
         return self.round.legal_actions(seat)
 
     # --- actions ---------------------------------------------------------------------------

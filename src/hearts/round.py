@@ -77,6 +77,7 @@ _OVER: Final = Phase.OVER
 _SOLO: Final = tuple((seat,) for seat in range(6))  # actors() of one seat, without a new tuple
 _ALL: Final = tuple(tuple(range(n)) for n in range(7))  # seats_to_pass() before anyone has passed
 _new: Final = object.__new__
+_new_list: Final = list.__new__
 _floor: Final = math.floor
 _set_mask: Final = CardSet.__dict__["mask"].__set__
 
@@ -138,7 +139,6 @@ class Round:
         "_trick",
         "_trick_objects",
         "_tricks_won",
-        "_views",
         "_voids",
         "_winners",
         "_won",
@@ -206,7 +206,6 @@ class Round:
         self._legal = -1  # the mover's legal plays: set by every play in the play phase (else -1)
         self._shooter: int | None = None
         self._result: RoundResult | None = None
-        self._views: tuple[LegalActions, ...] | None = None  # legal_actions(seat) of each seat, once made
         self.is_over = False
         if self.pass_offset:
             self.phase = _PASSING
@@ -373,14 +372,31 @@ class Round:
             return _SOLO[self.to_move]  # type: ignore[index]
         return self.seats_to_pass()
 
-    def legal_actions(self, seat: int) -> LegalActions:
-        """What ``seat`` may do now, as a lazy container (iterable; ``in`` tests legality)."""
+    def legal_actions(self, seat: int) -> LegalActions | LegalPasses:
+        """What ``seat`` may do now: its plays (in card order) or its moon choices as a
+        :class:`LegalActions` list, or, while it has to pass, its passes as a lazy
+        :class:`LegalPasses` (C(13, 3) = 286 of them). ``in`` tests legality.
+
+        >>> r = Round.deal(Rules(), seed=1, round_number=3)  # no pass: the 2C leads
+        >>> r.legal_actions(r.to_move), r.legal_actions((r.to_move + 1) % 4)
+        ([Play(seat=2, card=Card('2C'))], [])
+        """
         if seat is not self.to_move or seat is None:  # the seat to move (an int, the same object) is valid
             self._seat(seat)  # raises for anything but a seat
-        views = self._views
-        if views is None:  # a view is live: one per seat serves the whole round (until it is over)
-            views = self._views = tuple([LegalActions(self, s) for s in range(self.players)])
-        return views[seat]
+        legal = _new_list(LegalActions)
+        legal.seat = seat
+        if seat is self.to_move and self.phase is _PLAYING:  # the hot path of every driver
+            m = legal.mask = self._legal
+            t0, t1, t2, t3, t4, t5, t6 = PLAY_TABLES[seat] or play_tables(seat)  # plays_of(seat, m), inlined
+            b0, b1, b2, b3, b4, b5, b6 = m.to_bytes(7, "little")
+            legal += (*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6])
+            return legal
+        legal.mask = 0
+        if self.phase is _PASSING and self._passed[seat] is None:
+            return LegalPasses(self, seat)
+        if self.phase is _MOON_CHOICE and seat == self.to_move:
+            legal += [Moon(seat, choice) for choice in MOON_CHOICES]
+        return legal
 
     def apply(self, action: Action) -> None:
         """Apply an :data:`~hearts.actions.Action` (R2–R4). It is validated first; a refused
@@ -515,7 +531,6 @@ class Round:
         for name in Round.__slots__:
             value = getattr(self, name)
             setattr(c, name, value[:] if type(value) is list else value)  # the rest is immutable
-        c._views = None  # views of this round, not of the copy
         return c
 
     # --- internals -------------------------------------------------------------------------
@@ -561,7 +576,6 @@ class Round:
         self.phase = _OVER
         self.to_move = None
         self.is_over = True
-        self._views = None  # they refer to the round: let a finished round go without the cycle collector
 
     def _why_illegal(self, card: Card) -> tuple[str, str]:
         """The rule and reason that forbid ``card`` now (it is not in the legal set)."""
@@ -590,9 +604,37 @@ class Round:
         )
 
 
-class LegalActions:
-    """The legal actions of one seat in a round, computed lazily (like python-chess's legal
-    move generator): iterate it, take its ``len``, or test an action with ``in``.
+class LegalActions(list[Action]):
+    """What one seat may do, as :meth:`Round.legal_actions` found it: its legal plays in card
+    order (the shared values of :data:`~hearts.actions.PLAYS`), its moon choices, or nothing.
+    A list, so ``list()``, ``len`` and ``random.choice`` are the list's own (in C); ``in`` of a
+    play is one bit test.
+
+    >>> r = Round.deal(Rules(), seed=1, round_number=3)
+    >>> legal = r.legal_actions(r.to_move)
+    >>> legal, Play(r.to_move, "2C") in legal, Play(r.to_move, "3C") in legal
+    ([Play(seat=2, card=Card('2C'))], True, False)
+    """
+
+    __slots__ = ("mask", "seat")
+    mask: int
+    """The cards of the plays in it."""
+    seat: int
+
+    def __contains__(self, action: object) -> bool:
+        if type(action) is Play:
+            card = action.card
+            return action.seat == self.seat and type(card) is Card and bool(self.mask >> card & 1)
+        return list.__contains__(self, action)
+
+    def __repr__(self) -> str:
+        return list.__repr__(self)
+
+
+class LegalPasses:
+    """The passes of one seat that has to pass, generated lazily (C(13, 3) = 286 of them; up
+    to C(17, 8) = 24,310), and like python-chess's legal move generator a live view of the
+    round: iterate it, take its ``len``, or test an action with ``in``.
 
     >>> r = Round.deal(Rules(), seed=1)
     >>> legal = r.legal_actions(0)
@@ -659,7 +701,7 @@ class LegalActions:
         return len(self) > 0
 
     def __repr__(self) -> str:
-        return f"<LegalActions seat={self.seat} count={len(self)}>"
+        return f"<LegalPasses seat={self.seat} count={len(self)}>"
 
 
 def _check_setup(rules: object, round_number: object) -> None:
@@ -781,6 +823,7 @@ def _shown(cards: object) -> str:
 __all__ = [
     "Hand",
     "LegalActions",
+    "LegalPasses",
     "Phase",
     "Round",
     "Trick",
