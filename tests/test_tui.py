@@ -31,7 +31,7 @@ from hearts.text import Style
 from hearts.tui.app import HeartsApp
 from hearts.tui.screens import MoonScreen, NewGameScreen, TableScreen
 from hearts.tui.session import HUMAN, Session, TableRefused
-from hearts.tui.widgets import CardWidget, SeatPanel
+from hearts.tui.widgets import CardWidget, SeatPanel, StatusLine, TextLine
 from hearts.view import View
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -695,3 +695,44 @@ def test_a_bot_move_worked_out_for_a_position_taken_back_is_never_applied() -> N
         run(go)
     finally:
         unregister("held")
+
+
+def test_a_change_redraws_only_the_parts_it_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's state is a reactive its widgets are bound to, each redrawn only when its own
+    part changes: moving the cursor redraws two cards and nothing else; marking a card redraws
+    it, your line (1/3 marked) and the message line; no seat panel, no status line; the same
+    position given again redraws nothing."""
+    renders: dict[str, int] = {}
+
+    def counting(cls: type[Widget]) -> None:
+        render = cls.render
+
+        def counted(self: Widget) -> Any:
+            key = f"{type(self).__name__}#{self.id or getattr(self, 'index', '')}"
+            renders[key] = renders.get(key, 0) + 1
+            return render(self)
+
+        monkeypatch.setattr(cls, "render", counted)
+
+    for cls in (CardWidget, SeatPanel, StatusLine, TextLine):
+        counting(cls)
+
+    async def go() -> None:
+        app = make_app(seed=11)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.pause(0.1)
+            renders.clear()
+            await pilot.press("right")
+            await pilot.pause(0.1)
+            assert sorted(renders) == ["CardWidget#0", "CardWidget#1"], renders
+            renders.clear()
+            await pilot.press("space")
+            await pilot.pause(0.1)
+            assert sorted(renders) == ["CardWidget#1", "TextLine#message", "YouLine#you"], renders
+            renders.clear()
+            app.moved()  # the game "changed" to where it is
+            await pilot.pause(0.1)
+            assert renders == {}
+
+    run(go)

@@ -186,7 +186,7 @@ class HeartsApp(App[int]):
         elif game.phase is Phase.MOON_CHOICE and HUMAN in game.actors():
             self._pause(MoonScreen(list(game.totals), self.session.names), self._moon_chosen)
         elif not self.thinking and (turn := self.session.bot_turn()) is not None:
-            self._bot_worker = self.think(Position.of(game), *turn)
+            self._bot_worker = self.think(self.session, Position.of(game), *turn)
 
     def _pause(self, screen: ModalScreen[Any], then: Callable[[Any], None] | None = None) -> None:
         """Show a dialog the game waits for; when it closes, ``then(result)`` and go on."""
@@ -201,11 +201,12 @@ class HeartsApp(App[int]):
         self.push_screen(screen, closed)
 
     @work(exclusive=True, thread=True, group="bots", exit_on_error=False)
-    def think(self, position: Position, seat: int, view: View) -> BotMove:
-        """In a worker thread: the bot's move for ``view``, kept on screen for the session's
-        delay (a pass is face down: no need to watch); a bot that raises gives its error."""
+    def think(self, session: Session, position: Position, seat: int, view: View) -> BotMove:
+        """In a worker thread: the move of ``session``'s bot at ``seat`` for ``view``, kept on
+        screen for the session's delay (a pass is face down: no need to watch); a bot that
+        raises gives its error instead."""
         worker = get_current_worker()
-        session, start = self.session, time.monotonic()
+        start = time.monotonic()
         try:
             action = session.decide(seat, view)
         except Exception as e:  # a bot of one's own may fail in any way: the table goes on
