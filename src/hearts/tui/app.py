@@ -231,13 +231,21 @@ class HeartsApp(App[int]):
         if worker is self._bot_worker:
             self._bot_worker = None
             move = worker.result if event.state is WorkerState.SUCCESS else None
-            if isinstance(move, BotMove) and not worker.is_cancelled and move.position.is_now():
+            if (
+                isinstance(move, BotMove)
+                and not worker.is_cancelled
+                and move.position.is_now(self.session.game)
+            ):
                 self._bot_moved(move)
             self.advance()
         elif worker is self._hint_worker:
             self._hint_worker = None
             found = worker.result if event.state is WorkerState.SUCCESS else None
-            if isinstance(found, Hint) and not worker.is_cancelled and found.position.is_now():
+            if (
+                isinstance(found, Hint)
+                and not worker.is_cancelled
+                and found.position.is_now(self.session.game)
+            ):
                 self.say(Text("Hint: ", style="bold green") + Text(found.text))
             elif event.state is WorkerState.ERROR:
                 self.say(Text(f"No hint: the search failed ({worker.error})", style="bold red"))
@@ -253,7 +261,7 @@ class HeartsApp(App[int]):
                 error = f"an illegal move ({e})"
             else:
                 self._announce(move.action)
-        if move.action is None or error:
+        if error:
             action = self.session.fallback(move.seat)
             self.session.apply(action)
             seat = self.session.seats[move.seat]

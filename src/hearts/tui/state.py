@@ -75,17 +75,17 @@ class TableState:
 @dataclass(frozen=True, eq=False)
 class Position:
     """Where a game stands: the game itself and every action taken in it so far. A bot's move
-    or a hint worked out in a worker thread for one position is used only if the game is still
-    there (:meth:`is_now`): not after an undo, a new game, or another move.
+    or a hint worked out in a worker thread for one position is used only if the table's game
+    is still there (:meth:`is_now`): not after an undo, a new game, or another move.
 
     >>> from hearts import Game, Rules
     >>> from hearts.actions import Pass
     >>> game = Game(Rules(), seed=1)
     >>> here = Position.of(game)
-    >>> here.is_now()
-    True
+    >>> here.is_now(game), here.is_now(Game(Rules(), seed=1))  # the same game, not a new one
+    (True, False)
     >>> game.apply(Pass(0, list(game.round.hand(0))[:3]))
-    >>> here.is_now(), Position.of(game).is_now()
+    >>> here.is_now(game), Position.of(game).is_now(game)
     (False, True)
     """
 
@@ -96,6 +96,7 @@ class Position:
     def of(cls, game: Game) -> Position:
         return cls(game, game.history)
 
-    def is_now(self) -> bool:
-        """True while the game has neither moved on nor been taken back (the same actions)."""
-        return self.game.history == self.history
+    def is_now(self, game: Game) -> bool:
+        """True when ``game`` is this position's game and has neither moved on nor been taken
+        back since (the same actions)."""
+        return game is self.game and game.history == self.history
