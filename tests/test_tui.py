@@ -736,3 +736,24 @@ def test_a_change_redraws_only_the_parts_it_changes(monkeypatch: pytest.MonkeyPa
             assert renders == {}
 
     run(go)
+
+
+def test_a_hint_that_fails_says_so_and_h_works_again() -> None:
+    """The hint's worker failing (here: a hint bot that does not exist) is said, and does not
+    leave the table waiting for it: h asks again."""
+
+    async def go() -> None:
+        session = Session.new(Rules(), seed=8, specs=["easy"], delay=0)
+        app = HeartsApp(session, hint_spec="nobody")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            for _ in range(2):
+                await pilot.press("h")
+                await settle(pilot, app)
+                assert app.message.startswith("No hint: the search failed (unknown bot 'nobody'")
+            app.hint_spec = "search:iterations=40"
+            await pilot.press("h")
+            await settle(pilot, app)
+            assert app.message.startswith("Hint: Pass ")
+
+    run(go)
