@@ -381,16 +381,15 @@ class Round:
         >>> r.legal_actions(r.to_move), r.legal_actions((r.to_move + 1) % 4)
         ([Play(seat=2, card=Card('2C'))], [])
         """
-        if seat is not self.to_move or seat is None:  # the seat to move (an int, the same object) is valid
-            self._seat(seat)  # raises for anything but a seat
         legal = _new_list(LegalActions)
-        legal.seat = seat
-        if seat is self.to_move and self.phase is _PLAYING:  # the hot path of every driver
+        if seat is self.to_move and self.phase is _PLAYING:  # the hot path of every driver: no seat check
+            legal.seat = seat  # (the seat to move is an int, the same object, and a valid seat)
             m = legal.mask = self._legal
             t0, t1, t2, t3, t4, t5, t6 = PLAY_TABLES[seat] or play_tables(seat)  # plays_of(seat, m), inlined
             b0, b1, b2, b3, b4, b5, b6 = m.to_bytes(7, "little")
             legal += (*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6])
             return legal
+        legal.seat = self._seat(seat)  # raises for anything but a seat
         legal.mask = 0
         if self.phase is _PASSING and self._passed[seat] is None:
             return LegalPasses(self, seat)
@@ -469,28 +468,30 @@ class Round:
             rule, why = self._why_illegal(card)
             raise IllegalPlay(why, rule=rule, seat=mover, cards=f"play {card}")
         # Apply it (inlined: this is the hot path of every driver of a Round).
-        self._hands[mover] ^= bit
+        hands = self._hands
+        hands[mover] ^= bit
         self._plays.append(card)
         if not self._broken and bit & self._cfg.breaks_mask:  # R3.5
             self._broken = True
         k = self._in_trick + 1
         if k == 1:
-            self._led = card & 3
+            self._led = led = card & 3
             self._high, self._taker, self._trick = card, mover, bit
         else:
             self._trick |= bit
-            if card & 3 == self._led:
+            led = self._led
+            if card & 3 == led:
                 if card > self._high:  # R3.8, kept as the trick is played (what trick_winner_offset finds)
                     self._high, self._taker = card, mover
             else:
-                self._voids[mover] |= 1 << self._led
+                self._voids[mover] |= 1 << led
         if k < self.players:
             self._in_trick = k
             self.to_move = mover = (mover + 1) % self.players
             # The next seat's legal plays, now: each play needs them (R3.2 first, legal_mask's first case).
-            hand = self._hands[mover]
-            legal = hand & SUIT_MASKS[self._led]
-            self._legal = legal or legal_mask(hand, self._led, not self._winners, self._broken, self._cfg)
+            hand = hands[mover]
+            legal = hand & SUIT_MASKS[led]
+            self._legal = legal or legal_mask(hand, led, not self._winners, self._broken, self._cfg)
         else:
             self._end_trick()
 
