@@ -117,13 +117,17 @@ def _load_migrations() -> tuple[Migration, ...]:
     return tuple(found)
 
 
+BUSY_WAIT: Final = 10.0
+"""Seconds a statement waits for a connection of the pool while the database answers: a burst
+(a thousand games ending at once) queues rather than fails."""
+
 CONNECTION_WAIT: Final = 1.5
-"""Seconds a statement waits for a connection of the pool before it fails (``PoolTimeout``,
-an outage to the callers): during an outage every request is answered within two seconds
-instead of waiting psycopg's default half a minute. It is also how long the pool retries a
+"""Seconds a statement waits for a connection once the pool's last attempt to connect failed
+(an outage: the database stopped, restarted, unreachable), so that every request is answered
+"unavailable" within two seconds instead of waiting. It is also how long the pool retries a
 lost connection (psycopg's backoff: 1 s, 2 s, …) before the next statement that waits starts
 a new attempt: so the pool is back within about that time of the database's return, however
-long the outage was."""
+long the outage was. See :class:`Reachability`."""
 
 PING_WAIT: Final = 1.0
 """Seconds :meth:`PostgresStorage.ping` (``/healthz``) waits for the database."""
@@ -511,6 +515,48 @@ async def _connect(url: str) -> Connection:
         raise StoreUnavailable(f"cannot connect to {describe_postgres_url(url)}: {e}") from None
 
 
+class Reachability:
+    """Whether the pool's last attempt to connect reached the database, and the pool's wait for
+    a connection set by it: :data:`BUSY_WAIT` while it did, :data:`CONNECTION_WAIT` once it did
+    not. A stopped database breaks the pool's connections; the pool connects again at once, is
+    refused, and from then on every statement fails within the short wait, until a connection
+    is made again.
+
+    >>> reach = Reachability()
+    >>> reach.saw(False); reach.down
+    True
+    >>> reach.saw(True); reach.down
+    False
+    """
+
+    def __init__(self) -> None:
+        self.pool: AsyncConnectionPool[Connection] | None = None
+        self.down = False
+
+    def saw(self, reached: bool) -> None:
+        """An attempt to connect reached the database, or did not."""
+        self.down = not reached
+        if self.pool is not None:
+            self.pool.timeout = CONNECTION_WAIT if self.down else BUSY_WAIT
+
+    def connection_class(self) -> type[Connection]:
+        """psycopg's connection class, telling this object of each attempt to connect."""
+        reach = self
+
+        class WatchedConnection(psycopg.AsyncConnection[Any]):
+            @classmethod
+            async def connect(cls, *args: Any, **kwargs: Any) -> Any:
+                try:
+                    conn = await super().connect(*args, **kwargs)
+                except psycopg.OperationalError:
+                    reach.saw(False)
+                    raise
+                reach.saw(True)
+                return conn
+
+        return WatchedConnection
+
+
 class PostgresStorage:
     """The tables in a PostgreSQL database, through a pool of connections; open it with
     :meth:`open` (or :func:`hearts.server.storage.open_storage`)."""
@@ -544,15 +590,18 @@ class PostgresStorage:
             raise ValueError(f"a NOTIFY channel's name has 1 to 63 bytes, not {channel!r}")
         async with await _connect(url) as conn:
             await migrate(conn)
+        reach = Reachability()
         pool: AsyncConnectionPool[Connection] = AsyncConnectionPool(
             url,
             min_size=min_size,
             max_size=max_size,
             kwargs={"autocommit": True},
-            timeout=CONNECTION_WAIT,
+            connection_class=reach.connection_class(),
+            timeout=BUSY_WAIT,
             reconnect_timeout=CONNECTION_WAIT,
             open=False,
         )
+        reach.pool = pool
         await pool.open()
         return cls(pool, url, channel)
 
