@@ -421,6 +421,8 @@ class Table:
     """Seconds a seat that is to act has before the stand-in plays for it (0: no timer)."""
     stand_in: str = STAND_IN
     """The bot level that plays for an away seat."""
+    rated: bool = False
+    """Whether the game is rated when it ends (:func:`~hearts.server.ratings.settle`)."""
     metrics: Metrics = field(default_factory=Metrics)
     roster: Roster = field(default_factory=Roster)
     """Who is connected to the table through the other processes (the :class:`Manager`'s)."""
@@ -988,7 +990,7 @@ class Table:
             raise
         self._moved_on(action)
         self.metrics.accepted(self.id, action, by, arrived)
-        if game.is_over:  # a rated game's ratings (in the background; the store rates it once)
+        if game.is_over and self.rated:  # its ratings (in the background; the store rates it once)
             self._spawn(self._settle())
 
     async def _settle(self) -> None:
@@ -1452,7 +1454,7 @@ class Manager:
             spectators=bool(config.get("spectators", True)), max_spectators=self.limits.max_spectators,
             listed=bool(config.get("listed", listed_by_default(s.kind for s in seats))),
             turn_timer=int(config.get("turn_timer", 0)), stand_in=str(config.get("stand_in", STAND_IN)),
-            metrics=self.metrics, roster=self.roster,
+            rated=bool(config.get("rated", False)), metrics=self.metrics, roster=self.roster,
         )
         self.tables[table_id] = table
         await table.start()
