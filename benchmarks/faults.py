@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import json
 import os
 import random
@@ -50,6 +49,7 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the tests' private cluster and server processes
 
+from cluster_load import deploy  # noqa: E402
 from private_pg import PrivateCluster  # noqa: E402
 from test_server_support import ServerProcess, WorkerProcess, free_port, http  # noqa: E402
 
@@ -64,15 +64,6 @@ THINK = (0.02, 0.15)
 """Seconds a person pauses before acting (uniform)."""
 SETTLE = 4.0
 """Seconds the people stop acting before the logs are compared (the bots finish their turns)."""
-
-
-def deploy() -> Any:
-    """deploy/nginx_conf.py as a module (``render``, ``start``)."""
-    spec = importlib.util.spec_from_file_location("nginx_conf", ROOT / "deploy" / "nginx_conf.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @dataclass

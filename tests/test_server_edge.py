@@ -218,14 +218,13 @@ def test_the_nginx_conf_renderer_refuses_bad_addresses() -> None:
 
 class Nginx:
     """Debian's nginx in the foreground with deploy/nginx.conf, rendered to listen on a free
-    port and forward to ``upstreams``; its files in ``prefix``."""
+    port and forward to ``upstreams``; its files in ``prefix`` (deploy/nginx_conf.py's
+    ``start``)."""
 
     def __init__(self, prefix: Path, upstreams: list[ServerProcess]) -> None:
         self.port = free_port()
         self.prefix = prefix
-        prefix.mkdir(parents=True, exist_ok=True)
-        self.conf = prefix / "nginx.conf"
-        self.conf.write_text(nginx_conf().render(f"127.0.0.1:{self.port}", [f"127.0.0.1:{s.port}" for s in upstreams]))
+        self.config = nginx_conf().render(f"127.0.0.1:{self.port}", [f"127.0.0.1:{s.port}" for s in upstreams])
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -237,21 +236,8 @@ class Nginx:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self, binary: str) -> Nginx:
-        # As root, the workers would run as "nobody", who cannot enter pytest's folders.
-        directives = "daemon off; user root;" if os.geteuid() == 0 else "daemon off;"
-        self.proc = subprocess.Popen([binary, "-p", str(self.prefix), "-c", str(self.conf), "-g", directives],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"nginx exited: {self.proc.stderr.read().decode() if self.proc.stderr else ''}")
-            try:
-                if healthz(self.url) == 200:
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("nginx did not start")
+        self.proc = nginx_conf().start(binary, self.prefix, self.config, self.url + "/healthz")
+        return self
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
