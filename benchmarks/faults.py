@@ -14,7 +14,8 @@ does). The people act at random after a short pause. Then, one after another:
    sends them to the other process); the server is started again;
 2. **a bot worker is killed** (SIGKILL): ``worker_failover_s`` is the longest time, over the bot
    tables whose person's view had a bot to play at the kill, from the kill to that table's next
-   position (the other worker takes the killed one's jobs when their short leases run out);
+   position (the other worker takes the killed one's jobs when their short leases, the
+   workers' default, run out);
 3. **the database is stopped** for ``--outage`` seconds (15 by default), then started again:
    ``outage_answer_s`` is the longest time an action sent during the outage waited for its
    answer (an ``unavailable`` error, or its state).
@@ -58,10 +59,14 @@ from hearts.errors import RecordError  # noqa: E402
 from hearts.game import Game  # noqa: E402
 from hearts.record import replay  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
+from hearts.server.botworker import DEFAULT_LEASE  # noqa: E402
 from hearts.server.tables import public_event  # noqa: E402
 
 THINK = (0.02, 0.15)
 """Seconds a person pauses before acting (uniform)."""
+BOT_DELAY = 0.5
+"""Seconds each bot move waits (the tables' setting): a bot table mostly waits for a bot, whose
+job a worker holds meanwhile, so killing a worker catches jobs it holds."""
 SETTLE = 4.0
 """Seconds the people stop acting before the logs are compared (the bots finish their turns)."""
 
@@ -190,8 +195,9 @@ def check_logs(url: str, tables: list[Table]) -> tuple[int, int, int]:
 async def scenario(args: argparse.Namespace, cluster: PrivateCluster, folder: Path) -> tuple[dict[str, float], list[Table]]:
     """Start the service, play, make the three faults; the figures and the tables played."""
     conf = deploy()
-    servers = [ServerProcess(cluster.url, logs=folder, forwarded_allow_ips="127.0.0.1").start() for _ in range(2)]
-    workers = [WorkerProcess(cluster.url, folder / f"worker{k}.log", lease=2.0).start() for k in range(2)]
+    servers = [ServerProcess(cluster.url, BOT_DELAY, logs=folder, forwarded_allow_ips="127.0.0.1").start()
+               for _ in range(2)]
+    workers = [WorkerProcess(cluster.url, folder / f"worker{k}.log", lease=DEFAULT_LEASE).start() for k in range(2)]
     port = free_port()
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
     config = conf.render(f"127.0.0.1:{port}", [f"127.0.0.1:{s.port}" for s in servers], per_address=65_535)
@@ -209,12 +215,15 @@ async def scenario(args: argparse.Namespace, cluster: PrivateCluster, folder: Pa
         killed = time.monotonic()
         servers[0].kill9()
         owner = await wait_progress(people, killed, 60)
-        servers[0] = ServerProcess(cluster.url, port=servers[0].port, logs=folder, forwarded_allow_ips="127.0.0.1").start()
+        servers[0] = ServerProcess(cluster.url, BOT_DELAY, port=servers[0].port, logs=folder,
+                                   forwarded_allow_ips="127.0.0.1").start()
         await asyncio.sleep(3)
         print("killing a bot worker (SIGKILL)", flush=True)
         killed = time.monotonic()
         workers[0].kill9()
-        worker = await wait_progress([t for t in bot_tables if t.waits_for_a_bot()], killed, 60)
+        waiting = [t for t in bot_tables if t.waits_for_a_bot()]
+        worker = await wait_progress(waiting, killed, 60)
+        print(f"  {len(waiting)} of {len(bot_tables)} bot tables had a bot to play at the kill", flush=True)
         await asyncio.sleep(3)
         print(f"stopping the database for {args.outage:.0f} s", flush=True)
         down = time.monotonic()
