@@ -21,7 +21,7 @@ from hearts.actions import PLAYS, Action, Moon, Pass, Play
 from hearts.cards import Card, CardSet
 from hearts.errors import IllegalAction
 from hearts.mechanics import legal_mask
-from hearts.round import LegalActions, LegalPasses
+from hearts.round import LegalPasses
 
 RULES = st.builds(
     Rules,
@@ -148,14 +148,14 @@ def test_a_refused_action_leaves_the_round_identical(rules: Rules, seed: int, st
 
 
 def test_legal_actions_are_what_the_seat_may_do_when_asked() -> None:
-    """R2.1, R3: the mover's legal plays are a list of the shared PLAYS values, taken when
-    asked (a later play leaves it as it was); ``in`` is the legality test, for built plays too;
+    """R2.1, R3: the mover's legal plays are a plain list of the shared PLAYS values, taken
+    when asked (a later play leaves it as it was); ``in`` is the legality test, for built plays too;
     the other seats get an empty list; a seat that has to pass gets a live lazy view."""
     r = Round.deal(Rules(), seed=3, round_number=3)  # no pass: the 2C leads
     mover = r.to_move
     assert mover is not None
     legal = r.legal_actions(mover)
-    assert isinstance(legal, LegalActions) and legal == [PLAYS[mover][0]] and legal[0] is PLAYS[mover][0]
+    assert type(legal) is list and legal == [PLAYS[mover][0]] and legal[0] is PLAYS[mover][0]
     assert Play(mover, "2C") in legal and Play(mover, "3C") not in legal and Play((mover + 1) % 4, "2C") not in legal
     assert "2C" not in legal and Pass(mover, "2C 3C 4C") not in legal  # type: ignore[comparison-overlap]
     other = r.legal_actions((mover + 1) % 4)

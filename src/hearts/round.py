@@ -60,6 +60,12 @@ from hearts.rules import Rules
 Hand = CardSet | Iterable[Card | int | str] | str | int
 """A hand as a :class:`CardSet`, cards, text such as ``"2C QS"``, or a mask."""
 
+LegalActions = list[Action]
+"""What :meth:`Round.legal_actions` gives a seat that plays or chooses (or may do nothing): a
+plain list of its legal plays in card order (the shared values of
+:data:`~hearts.actions.PLAYS`), of its moon choices, or empty, taken when asked. A plain list,
+so ``list()``, ``len``, ``in`` and ``random.choice`` are the list's own, in C."""
+
 
 class Phase(str, Enum):
     """Where a round is: passing (R2), playing (R3), the moon decision (R4.4), over."""
@@ -77,7 +83,6 @@ _OVER: Final = Phase.OVER
 _SOLO: Final = tuple((seat,) for seat in range(6))  # actors() of one seat, without a new tuple
 _ALL: Final = tuple(tuple(range(n)) for n in range(7))  # seats_to_pass() before anyone has passed
 _new: Final = object.__new__
-_new_list: Final = list.__new__
 _floor: Final = math.floor
 _set_mask: Final = CardSet.__dict__["mask"].__set__
 
@@ -373,29 +378,25 @@ class Round:
         return self.seats_to_pass()
 
     def legal_actions(self, seat: int) -> LegalActions | LegalPasses:
-        """What ``seat`` may do now: its plays (in card order) or its moon choices as a
-        :class:`LegalActions` list, or, while it has to pass, its passes as a lazy
+        """What ``seat`` may do now: its plays (in card order) or its moon choices as a plain
+        list (:data:`LegalActions`), or, while it has to pass, its passes as a lazy
         :class:`LegalPasses` (C(13, 3) = 286 of them). ``in`` tests legality.
 
         >>> r = Round.deal(Rules(), seed=1, round_number=3)  # no pass: the 2C leads
         >>> r.legal_actions(r.to_move), r.legal_actions((r.to_move + 1) % 4)
         ([Play(seat=2, card=Card('2C'))], [])
         """
-        legal = _new_list(LegalActions)
         if seat is self.to_move and self.phase is _PLAYING:  # the hot path of every driver: no seat check
-            legal.seat = seat  # (the seat to move is an int, the same object, and a valid seat)
-            m = legal.mask = self._legal
-            t0, t1, t2, t3, t4, t5, t6 = PLAY_TABLES[seat] or play_tables(seat)  # plays_of(seat, m), inlined
-            b0, b1, b2, b3, b4, b5, b6 = m.to_bytes(7, "little")
-            legal += (*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6])
-            return legal
-        legal.seat = self._seat(seat)  # raises for anything but a seat
-        legal.mask = 0
+            # (the seat to move is an int, the same object, and a valid seat); plays_of(seat, m), inlined
+            t0, t1, t2, t3, t4, t5, t6 = PLAY_TABLES[seat] or play_tables(seat)
+            b0, b1, b2, b3, b4, b5, b6 = self._legal.to_bytes(7, "little")
+            return [*t0[b0], *t1[b1], *t2[b2], *t3[b3], *t4[b4], *t5[b5], *t6[b6]]
+        self._seat(seat)  # raises for anything but a seat
         if self.phase is _PASSING and self._passed[seat] is None:
             return LegalPasses(self, seat)
         if self.phase is _MOON_CHOICE and seat == self.to_move:
-            legal += [Moon(seat, choice) for choice in MOON_CHOICES]
-        return legal
+            return [Moon(seat, choice) for choice in MOON_CHOICES]
+        return []
 
     def apply(self, action: Action) -> None:
         """Apply an :data:`~hearts.actions.Action` (R2–R4). It is validated first; a refused
@@ -643,33 +644,6 @@ class Round:
             f"<Round {self.round_number} {self.phase.value} players={self.players} "
             f"to_move={self.to_move} tricks={len(self._winners)}>"
         )
-
-
-class LegalActions(list[Action]):
-    """What one seat may do, as :meth:`Round.legal_actions` found it: its legal plays in card
-    order (the shared values of :data:`~hearts.actions.PLAYS`), its moon choices, or nothing.
-    A list, so ``list()``, ``len`` and ``random.choice`` are the list's own (in C); ``in`` of a
-    play is one bit test.
-
-    >>> r = Round.deal(Rules(), seed=1, round_number=3)
-    >>> legal = r.legal_actions(r.to_move)
-    >>> legal, Play(r.to_move, "2C") in legal, Play(r.to_move, "3C") in legal
-    ([Play(seat=2, card=Card('2C'))], True, False)
-    """
-
-    __slots__ = ("mask", "seat")
-    mask: int
-    """The cards of the plays in it."""
-    seat: int
-
-    def __contains__(self, action: object) -> bool:
-        if type(action) is Play:
-            card = action.card
-            return action.seat == self.seat and type(card) is Card and bool(self.mask >> card & 1)
-        return list.__contains__(self, action)
-
-    def __repr__(self) -> str:
-        return list.__repr__(self)
 
 
 class LegalPasses:
