@@ -16,7 +16,8 @@ The table reports the best and the median trial of each engine; the ratios on th
   until the round is over.
 - ``actions``: the same rounds through the one-action API every driver of the project uses:
   for each seat of ``r.actors()``, a random pass or ``r.apply(rng.choice(list(r.legal_actions(seat))))``
-  (a little more per step than ``api``: the driver's phase test, the seat checks, the action values).
+  (the same rounds; the driver tests the phase and the seats are checked at every step, but the
+  legal plays come as a plain list, where ``api`` iterates a ``CardSet``).
 - ``kernel``: :func:`hearts.kernel.random_round` (bare int masks, the engine's own rules).
 - ``fast``: :func:`hearts.fast.random_rounds`, the kernel's compiled twin (the ``fast`` extra,
   numba): the same rounds as ``kernel`` (the same seeds give the same scores), a trial's rounds
