@@ -587,6 +587,26 @@ def rank(card: str) -> int:
     return RANKS.index("T" if card.startswith("10") else card[0])
 
 
+def shoot_the_moon(page: Any) -> None:
+    """Luna's turns until she has taken every trick (the moon test's way: pass the lowest of
+    three suits, then lead and follow with the highest legal card)."""
+    for _ in range(60):
+        page.wait_for_function("() => document.body.dataset.myturn === 'true'", timeout=TIMEOUT)
+        v = state(page)["view"]
+        if v["moon_choice_pending"]:
+            return
+        if v["must_pass"]:
+            for card in MOON_KEEP_OUT:
+                page.click(f'#hand .card[data-card="{card}"]')
+            page.click("#pass-btn")
+            page.wait_for_function("() => !window.heartsState.view.must_pass", timeout=TIMEOUT)
+        elif v["legal"]:
+            card = max(v["legal"], key=rank)
+            page.click(f'#hand .card[data-card="{card}"]')
+            page.wait_for_function(f"() => !window.heartsState.view.hand.includes('{card}')", timeout=TIMEOUT)
+    pytest.fail("the round did not end")
+
+
 @pytest.mark.parametrize("choice", ["add", "subtract"])
 def test_the_moon_dialog_asks_the_shooter_and_the_choice_is_scored(
     moon_server: tuple[ServerProcess, dict[str, str]], browser: Any, choice: str
@@ -598,22 +618,7 @@ def test_the_moon_dialog_asks_the_shooter_and_the_choice_is_scored(
     st = wait_seated(page)
     assert st["you"] == 0 and st["view"]["rules"]["moon"] == "shooter_chooses"
     assert st["view"]["hand"] == [str(c) for c in CardSet.parse(SHOOTER_HANDS[4]).sorted_by_suit()]
-    for _ in range(60):
-        page.wait_for_function("() => document.body.dataset.myturn === 'true'", timeout=TIMEOUT)
-        v = state(page)["view"]
-        if v["moon_choice_pending"]:
-            break
-        if v["must_pass"]:
-            for card in MOON_KEEP_OUT:
-                page.click(f'#hand .card[data-card="{card}"]')
-            page.click("#pass-btn")
-            page.wait_for_function("() => !window.heartsState.view.must_pass", timeout=TIMEOUT)
-        elif v["legal"]:
-            card = max(v["legal"], key=rank)
-            page.click(f'#hand .card[data-card="{card}"]')
-            page.wait_for_function(f"() => !window.heartsState.view.hand.includes('{card}')", timeout=TIMEOUT)
-    else:
-        pytest.fail("the round did not end")
+    shoot_the_moon(page)
     # Every trick taken: the dialog asks how the moon scores.
     v = state(page)["view"]
     assert v["moon_choice_pending"] and v["hand"] == [] and v["points_taken"] == [26, 0, 0, 0]

@@ -19,10 +19,8 @@ import test_web_browser
 from test_server_support import ServerProcess, create_table
 from test_web_browser import (
     ARTIFACTS,
-    MOON_KEEP_OUT,
-    TIMEOUT,
-    rank,
     seed_moon_table,
+    shoot_the_moon,
     state,
     wait_seated,
     watch_console,
@@ -74,25 +72,6 @@ def moon_end(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerP
     yield s, token
     s.stop()
 
-
-def shoot_the_moon(page: Any) -> None:
-    """Luna's turns until she has taken every trick (the moon test's way: pass the lowest of
-    three suits, then lead and follow with the highest legal card)."""
-    for _ in range(60):
-        page.wait_for_function("() => document.body.dataset.myturn === 'true'", timeout=TIMEOUT)
-        v = state(page)["view"]
-        if v["moon_choice_pending"]:
-            return
-        if v["must_pass"]:
-            for card in MOON_KEEP_OUT:
-                page.click(f'#hand .card[data-card="{card}"]')
-            page.click("#pass-btn")
-            page.wait_for_function("() => !window.heartsState.view.must_pass", timeout=TIMEOUT)
-        elif v["legal"]:
-            card = max(v["legal"], key=rank)
-            page.click(f'#hand .card[data-card="{card}"]')
-            page.wait_for_function(f"() => !window.heartsState.view.hand.includes('{card}')", timeout=TIMEOUT)
-    pytest.fail("the round did not end")
 
 
 def test_the_moon_shooters_game_over_shows_the_round_that_ended_it(
