@@ -63,8 +63,8 @@ plays every variant:
 ...         state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
 ...     else:
 ...         state.apply_action(bot.step(state))
->>> sum(26 - r for r in state.returns())  # the 26 points, or a moon's 52
-26.0
+>>> sum(26 - r for r in state.returns()) in (26.0, 52.0)  # the 26 points, or a moon's 52 (R4)
+True
 """
 
 from __future__ import annotations
