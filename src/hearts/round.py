@@ -419,33 +419,7 @@ class Round:
             ):
                 self.play(card, action.seat)
                 return
-            # The move, as play() makes it (inlined in both: a call per card is 2% of a round).
-            hands = self._hands
-            hands[mover] ^= bit
-            self._plays.append(card)
-            if not self._broken and bit & self._cfg.breaks_mask:  # R3.5
-                self._broken = True
-            k = self._in_trick + 1
-            if k == 1:
-                self._led = led = card & 3
-                self._high, self._taker, self._trick = card, mover, bit
-            else:
-                self._trick |= bit
-                led = self._led
-                if card & 3 == led:
-                    if card > self._high:  # R3.8, kept as the trick is played (what trick_winner_offset finds)
-                        self._high, self._taker = card, mover
-                else:
-                    self._voids[mover] |= 1 << led
-            if k < self.players:
-                self._in_trick = k
-                self.to_move = mover = (mover + 1) % self.players
-                # The next seat's legal plays, now: each play needs them (R3.2 first, legal_mask's first case).
-                hand = hands[mover]
-                legal = hand & SUIT_MASKS[led]
-                self._legal = legal or legal_mask(hand, led, not self._winners, self._broken, self._cfg)
-            else:
-                self._end_trick()
+            self._move(mover, card, bit)
         elif kind is Pass:
             self.pass_cards(action.seat, action.cards)  # type: ignore[union-attr]
         elif kind is Moon:
@@ -507,8 +481,12 @@ class Round:
         if not self._legal & bit:
             rule, why = self._why_illegal(card)
             raise IllegalPlay(why, rule=rule, seat=mover, cards=f"play {card}")
-        # The move, inlined here and in apply() (a call per card is 2% of a round); the two are
-        # the same lines, and tests/test_round_fast_paths.py plays every round both ways.
+        self._move(mover, card, bit)
+
+    def _move(self, mover: int, card: Card, bit: int) -> None:
+        """Seat ``mover`` plays ``card`` (its ``bit``), checked legal already: the card leaves its
+        hand for the trick (R3.5 breaks hearts, R3.8's taker kept as the trick is played, a
+        void revealed), then the next seat's legal plays, or the trick's end."""
         hands = self._hands
         hands[mover] ^= bit
         self._plays.append(card)
