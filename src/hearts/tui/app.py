@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import work
@@ -78,6 +78,10 @@ class Hint:
 
     position: Position
     text: str
+
+
+_Result = TypeVar("_Result", BotMove, Hint)
+"""What a bot's or the hint's worker returns."""
 
 
 class HeartsApp(App[int]):
@@ -230,25 +234,26 @@ class HeartsApp(App[int]):
             return
         if worker is self._bot_worker:
             self._bot_worker = None
-            move = worker.result if event.state is WorkerState.SUCCESS else None
-            if (
-                isinstance(move, BotMove)
-                and not worker.is_cancelled
-                and move.position.is_now(self.session.game)
-            ):
+            move = self._still_true(event, BotMove)
+            if move is not None:
                 self._bot_moved(move)
             self.advance()
         elif worker is self._hint_worker:
             self._hint_worker = None
-            found = worker.result if event.state is WorkerState.SUCCESS else None
-            if (
-                isinstance(found, Hint)
-                and not worker.is_cancelled
-                and found.position.is_now(self.session.game)
-            ):
+            found = self._still_true(event, Hint)
+            if found is not None:
                 self.say(Text("Hint: ", style="bold green") + Text(found.text))
             elif event.state is WorkerState.ERROR:
                 self.say(Text(f"No hint: the search failed ({worker.error})", style="bold red"))
+
+    def _still_true(self, event: Worker.StateChanged, kind: type[_Result]) -> _Result | None:
+        """A finished worker's result of ``kind`` if it succeeded, was not cancelled and the
+        game is still at the position it was computed for; else ``None``."""
+        worker = event.worker
+        result = worker.result if event.state is WorkerState.SUCCESS else None
+        if isinstance(result, kind) and not worker.is_cancelled and result.position.is_now(self.session.game):
+            return result
+        return None
 
     def _bot_moved(self, move: BotMove) -> None:
         """Carry out a bot's move; a bot that failed or chose an illegal move is stood in for
