@@ -87,16 +87,11 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         return usage_error(streams.stderr, "serve", f"--bot-workers must be 0 (threads) or more, not {args.bot_workers}")
     try:
         from hearts.server.app import DEFAULT_BOT_JOBS, serve
-        from hearts.server.edge import TrustedProxies
         from hearts.server.limits import Limits
     except ImportError as e:
         return usage_error(
             streams.stderr, "serve", f"the web table needs the 'web' extra ({e}); pip install 'pyhearts[web]'"
         )
-    try:
-        TrustedProxies.parse(args.forwarded_allow_ips)  # checked before the bots are prepared
-    except ValueError as e:
-        return usage_error(streams.stderr, "serve", str(e))
     try:
         serve(
             args.host,
