@@ -42,7 +42,6 @@ import argparse
 import asyncio
 import dataclasses
 import gc
-import importlib.util
 import json
 import multiprocessing
 import os
@@ -68,6 +67,8 @@ import psycopg
 from psycopg import sql
 from server_load import LIMITS, Stats, TableTiming, client, free_port, post, run_loop
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # deploy/: the proxy's configuration
+from deploy import nginx_conf
 from hearts.actions import from_dict
 from hearts.errors import RecordError
 from hearts.game import Game
@@ -77,8 +78,7 @@ from hearts.server.tables import public_event
 
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 HERE = Path(__file__).resolve().parent
-DEPLOY = HERE.parent / "deploy" / "nginx_conf.py"
-"""deploy/nginx_conf.py: the proxy's configuration (``render``) and runner (``start``)."""
+
 NODE_CLIENT = HERE / "load_client.mjs"
 NODE_MODULES = HERE.parent / ".venv" / "npm" / "node_modules"
 """Where the Node.js clients find the ``ws`` package."""
@@ -295,22 +295,13 @@ def wait_until_up(port: int, proc: subprocess.Popen[bytes]) -> None:
             time.sleep(0.1)
 
 
-def deploy() -> Any:
-    """deploy/nginx_conf.py as a module."""
-    spec = importlib.util.spec_from_file_location("nginx_conf", DEPLOY)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def start_proxy(ports: list[int], folder: Path) -> tuple[subprocess.Popen[bytes], int]:
     """Debian's nginx with deploy/nginx.conf in front of the processes on ``ports`` (one
     address's 4N clients allowed): the process and the port it listens on."""
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
-    port, conf = free_port(), deploy()
-    config = conf.render(f"127.0.0.1:{port}", [f"127.0.0.1:{p}" for p in ports], per_address=65_535)
-    return conf.start(binary, folder, config, f"http://127.0.0.1:{port}/healthz"), port
+    port = free_port()
+    config = nginx_conf.render(f"127.0.0.1:{port}", [f"127.0.0.1:{p}" for p in ports], per_address=65_535)
+    return nginx_conf.start(binary, folder, config, f"http://127.0.0.1:{port}/healthz"), port
 
 
 def seat_ports(args: argparse.Namespace, i: int, ports: list[int], proxy: int | None) -> list[int]:

@@ -49,11 +49,12 @@ import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the tests' private cluster and server processes
+sys.path.insert(0, str(ROOT))  # deploy/: the proxy's configuration and runner
 
-from cluster_load import deploy  # noqa: E402
 from private_pg import PrivateCluster  # noqa: E402
 from test_server_support import ServerProcess, WorkerProcess, free_port, http  # noqa: E402
 
+from deploy import nginx_conf  # noqa: E402
 from hearts.actions import from_dict  # noqa: E402
 from hearts.errors import RecordError  # noqa: E402
 from hearts.game import Game  # noqa: E402
@@ -194,14 +195,13 @@ def check_logs(url: str, tables: list[Table]) -> tuple[int, int, int]:
 
 async def scenario(args: argparse.Namespace, cluster: PrivateCluster, folder: Path) -> tuple[dict[str, float], list[Table]]:
     """Start the service, play, make the three faults; the figures and the tables played."""
-    conf = deploy()
     servers = [ServerProcess(cluster.url, BOT_DELAY, logs=folder, forwarded_allow_ips="127.0.0.1").start()
                for _ in range(2)]
     workers = [WorkerProcess(cluster.url, folder / f"worker{k}.log", lease=DEFAULT_LEASE).start() for k in range(2)]
     port = free_port()
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
-    config = conf.render(f"127.0.0.1:{port}", [f"127.0.0.1:{s.port}" for s in servers], per_address=65_535)
-    proxy = conf.start(binary, folder / "nginx", config, f"http://127.0.0.1:{port}/healthz")
+    config = nginx_conf.render(f"127.0.0.1:{port}", [f"127.0.0.1:{s.port}" for s in servers], per_address=65_535)
+    proxy = nginx_conf.start(binary, folder / "nginx", config, f"http://127.0.0.1:{port}/healthz")
     rng = random.Random(args.seed)
     tables: list[Table] = []
     tasks: list[asyncio.Task[None]] = []

@@ -13,12 +13,12 @@ process, a game is played through it, and nginx closes idle and half-sent connec
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import os
 import random
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,6 +41,9 @@ from test_server_support import (  # noqa: E402
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # deploy/: the proxy's configuration and runner
+from deploy import nginx_conf  # noqa: E402
+
 HALF_HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow"
 """A request head cut in the middle of a header."""
 FOUR = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy", "Di")]
@@ -197,17 +200,8 @@ def test_a_bad_forwarded_allow_ips_is_one_line_and_a_nonzero_exit() -> None:
 # ---------------------------------------------------------------- behind nginx
 
 
-def nginx_conf() -> Any:
-    """deploy/nginx_conf.py as a module (its :func:`render`)."""
-    spec = importlib.util.spec_from_file_location("nginx_conf", ROOT / "deploy" / "nginx_conf.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_nginx_conf_renderer_refuses_bad_addresses() -> None:
-    render = nginx_conf().render
+    render = nginx_conf.render
     text = render("127.0.0.1:9000", ["127.0.0.1:8101", "[::1]:8102"])
     assert "listen 127.0.0.1:9000;" in text and "server [::1]:8102 " in text and "server 127.0.0.1:8001" not in text
     for listen, upstreams, message in (("9000", [], "at least one upstream"), ("9000", ["a:b"], "'a:b' is not HOST:PORT"),
@@ -224,7 +218,7 @@ class Nginx:
     def __init__(self, prefix: Path, upstreams: list[ServerProcess]) -> None:
         self.port = free_port()
         self.prefix = prefix
-        self.config = nginx_conf().render(f"127.0.0.1:{self.port}", [f"127.0.0.1:{s.port}" for s in upstreams])
+        self.config = nginx_conf.render(f"127.0.0.1:{self.port}", [f"127.0.0.1:{s.port}" for s in upstreams])
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -236,7 +230,7 @@ class Nginx:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self, binary: str) -> Nginx:
-        self.proc = nginx_conf().start(binary, self.prefix, self.config, self.url + "/healthz")
+        self.proc = nginx_conf.start(binary, self.prefix, self.config, self.url + "/healthz")
         return self
 
     def stop(self) -> None:
