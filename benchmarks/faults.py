@@ -184,6 +184,9 @@ def check_logs(url: str, tables: list[Table]) -> tuple[int, int, int]:
                 duplicated += 1
             if any(s.state is None or s.state["seq"] < max(logged, default=0) for s in t.seats):
                 stale += 1
+                seen = [None if s.state is None else s.state["seq"] for s in t.seats]
+                print(f"  stale: table {t.id} ({'bots' if t.bots else 'people'}): its log at {max(logged, default=0)}, "
+                      f"its clients at {seen}", flush=True)
             for seq in {q for s in t.seats for q in s.events}:
                 seen = [s.events[seq] for s in t.seats if seq in s.events]
                 if any(e != seen[0] for e in seen):
