@@ -108,10 +108,21 @@ def test_the_moon_shooters_game_over_shows_the_round_that_ended_it(
 # ---------------------------------------------------------------- item 3: a spectator is never stopped
 
 
-def test_a_spectator_is_never_stopped_by_a_summary_and_sees_the_final_result(server: ServerProcess, browser: Any) -> None:
+@pytest.fixture(scope="module")
+def paced_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """Bots that pause 0.1 s a move: a round lasts about 6 s, so a page that opens as the table
+    starts meets its first round (with no pause, four bots may finish it before the page has
+    connected, and the spectator then sees no summary at all)."""
+    s = ServerProcess(tmp_path_factory.mktemp("paced") / "tables.db", bot_delay=0.1).start()
+    yield s
+    s.stop()
+
+
+def test_a_spectator_is_never_stopped_by_a_summary_and_sees_the_final_result(paced_server: ServerProcess, browser: Any) -> None:
     """Four bots to 27 points (two rounds at least): a spectator who clicks nothing sees each
     round's summary close by itself, follows the game to its end, and the game-over dialog
     shows the final totals and the last round — the record's, not the one before."""
+    server = paced_server
     table = create_table(server, [{"kind": "bot", "level": "easy"}] * 4, options={"target": 27})
     ctx = context(browser, DESKTOP, reduced_motion="reduce")
     page = page_of(ctx)
