@@ -516,10 +516,10 @@ def test_restore_replays_the_log_to_the_exact_position(database: Database) -> No
                 table.detach(conn)  # (who is online is no part of the position)
             for s in range(4):
                 assert View.of(restored.game, s) == View.of(game, s)
-                assert restored.state(s, "welcome") == table.state(s, "welcome")
+                assert restored.messages.state(s, "welcome") == table.messages.state(s, "welcome")
             # It goes on from there as the original would.
             action = next(iter(game.legal_actions(game.actors()[0])))
-            await restored._apply(action, "person", time.perf_counter())
+            await restored.apply(action, "person", time.perf_counter())
             game.apply(action)
             assert View.of(restored.game, action.seat) == View.of(game, action.seat)
             assert db_actions(database, table.id)[-1] == (len(game.history), to_json(action))
@@ -758,11 +758,11 @@ def test_an_action_that_cannot_be_committed_is_taken_back(database: Database, mo
 
             monkeypatch.setattr(store, "append", unreachable)
             with pytest.raises(StoreUnavailable):
-                await table._apply(action, "person", time.perf_counter())
+                await table.apply(action, "person", time.perf_counter())
             assert table.seq == 0 and table.game.history == () and table.last_event is None
             assert watcher.drain() == [] and View.of(table.game, 0).must_pass
             monkeypatch.undo()
-            await table._apply(action, "person", time.perf_counter())
+            await table.apply(action, "person", time.perf_counter())
             assert db_actions(database, table.id) == [(1, to_json(action))]
         finally:
             await manager.shutdown()

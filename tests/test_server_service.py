@@ -219,22 +219,22 @@ def test_state_messages_say_what_each_seats_view_says_through_undos(tmp_path: Pa
             game.apply(rng.choice(options))
             ended_trick = game.phase is Phase.PLAYING and not game.round.current_trick.cards
             if ended_trick and rng.random() < 0.5 and len(options) > 1:
-                table.state(0, "event")  # encode (and keep) this trick, then take it back
+                table.messages.state(0, "event")  # encode (and keep) this trick, then take it back
                 game.undo()
                 game.apply(rng.choice(options))
                 undone += 1
             table.last_event = public_event(game.history[-1], table.seq)
             for s in range(4):
-                m = json.loads(table.state(s, "event"))
+                m = json.loads(table.messages.state(s, "event"))
                 assert m["view"] == View.of(game, s).to_dict()
                 assert (m["seq"], m["you"], m["event"]) == (table.seq, s, table.last_event)
-            public = json.loads(table.public_state("event"))
+            public = json.loads(table.messages.public_state("event"))
             assert public["view"] == View.of(game, 0).public_dict() and public["you"] is None
-            assert public["table"] == table.public()  # its parts kept encoded: never stale
+            assert public["table"] == table.messages.public()  # its parts kept encoded: never stale
             if rng.random() < 0.05:  # a seat changes (a name, away): the message says so at once
                 s = rng.randrange(4)
                 seats[s] = dataclasses.replace(seats[s], name=f"N{checked}", away=not seats[s].away)
-                assert json.loads(table.public_state("event"))["table"]["names"][s] == f"N{checked}"
+                assert json.loads(table.messages.public_state("event"))["table"]["names"][s] == f"N{checked}"
             checked += 1
         await store.close()
         assert undone >= 5
@@ -244,8 +244,8 @@ def test_state_messages_say_what_each_seats_view_says_through_undos(tmp_path: Pa
 
 
 def test_actions_heard_while_the_table_is_busy_are_applied_from_their_notices(tmp_path: Path) -> None:
-    """Another process's actions heard while this process holds the table's lock, and out of
-    order, are applied once the lock is free, in ``seq`` order and from their notices alone
+    """Another process's actions heard while this process's table is busy, and out of
+    order, are applied in the table's next turn, in ``seq`` order and from their notices alone
     (the log is not read); when a notice is missing, the table reads the log."""
 
     async def main() -> None:
@@ -267,17 +267,20 @@ def test_actions_heard_while_the_table_is_busy_are_applied_from_their_notices(tm
             return await actions(table_id, after)
 
         store.actions = counted  # type: ignore[method-assign]
-        async with table.lock:  # busy (an action of this process's own on its way)
-            table.hear(notices[1])
-            table.hear(notices[0])
+
+        async def busy() -> None:  # an action of this process's own on its way
+            table.follower.hear(notices[1])
+            table.follower.hear(notices[0])
             await asyncio.sleep(0.05)
             assert table.seq == 0
+
+        await table.mailbox.run(busy)
         for _ in range(100):
             await asyncio.sleep(0.01)
             if table.seq == 2:
                 break
         assert table.game.history == elsewhere.history[:2] and reads == []
-        table.hear(notices[3])  # seq 3's notice was missed: the log says
+        table.follower.hear(notices[3])  # seq 3's notice was missed: the log says
         for _ in range(100):
             await asyncio.sleep(0.01)
             if table.seq == 4:

@@ -384,10 +384,7 @@ def create_app(
 
     async def record(request: Request) -> Response:
         table = await find(request)
-        async with table.lock:
-            if not table.game.is_over:
-                raise TableError("the record is published when the game is over (R7)", 403, "not_over")
-            return api(game_to_dict(table.record()))
+        return api(game_to_dict(await table.finished_record()))
 
     async def ask_for_review(request: Request) -> Response:
         address = address_key(request.client.host if request.client else None)

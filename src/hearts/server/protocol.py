@@ -205,7 +205,7 @@ class Rematch:
 
 
 TalkMessage = Chat | Rename | HintRequest | Rematch
-"""The table talk: chat, a name, a hint, a rematch (:meth:`hearts.server.tables.Table.talk`)."""
+"""The table talk: chat, a name, a hint, a rematch (:meth:`hearts.server.tables.talk.Talk.take`)."""
 
 ClientMessage = Hello | Watch | Sync | Back | Ping | ActionMessage | TalkMessage
 """Any message a client may send."""

@@ -146,7 +146,7 @@ class Session:
             elif isinstance(message, Watch):
                 try:
                     await table.watch(conn)
-                    await table.send_talk(conn)
+                    await table.talk.send_history(conn)
                 except Refused as e:
                     self.refuse(e, table.seq)
             elif not conn.attached:
@@ -175,7 +175,7 @@ class Session:
             self.refuse(ProtocolError("this connection already holds another seat", "bad_token"))
         else:
             await table.attach(self.conn, seat)
-            await table.send_talk(self.conn)
+            await table.talk.send_history(self.conn)
 
     async def _talk(self, table: Table, message: TalkMessage) -> None:
         """A chat message (held to its seat's chat rate, :attr:`Manager.chats`), a name, a hint
@@ -189,7 +189,7 @@ class Session:
             if isinstance(message, Rematch):
                 await self.manager.rematch(table, self.conn)
             else:
-                await table.talk(self.conn, message)
+                await table.talk.take(self.conn, message)
         except Refused as e:
             self.refuse(e, table.seq)
         except Exception as e:  # a bug must not take the server down for the others

@@ -284,7 +284,7 @@ read from the store. A hint job queued is announced as a :class:`JobNotice` (it 
 workers)."""
 
 TalkNotice = ChatNotice | RematchNotice | HintNotice
-"""The notices of the table talk (:meth:`hearts.server.tables.Table.hear_talk`)."""
+"""The notices of the table talk (:meth:`hearts.server.tables.talk.Talk.hear`)."""
 
 
 @dataclass(frozen=True)

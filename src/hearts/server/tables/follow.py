@@ -1,0 +1,200 @@
+"""Following a table's log: the actions other processes logged (PostgreSQL), applied here from
+their notices — those heard while the table is busy once it is free — or from the log where a
+notice is missing; and the seats as stored (a seat taken, a person away or back, through any
+process)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any, Final
+
+from hearts.errors import RecordError
+from hearts.record import replay
+from hearts.server.limits import CLOSE_POLICY
+from hearts.server.logs import fields
+from hearts.server.outage import Backoff
+from hearts.server.protocol import error_message
+from hearts.server.storage import ActionNotice, SeatNotice, SeatRow, StoreUnavailable, load_game
+from hearts.server.tables.connection import within
+from hearts.server.tables.messages import public_event
+
+if TYPE_CHECKING:
+    from hearts.server.tables.table import Table
+
+log = logging.getLogger("hearts.server")
+
+NOTICE_WAIT: Final = 0.25
+"""Seconds an action refused for a position another process took waits for that action's
+notice before it reads the log instead."""
+
+
+class Follower:
+    """One table's follower of the log: the actions heard of, by ``seq``, not applied yet."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._heard: dict[int, Any] = {}
+        """Actions other processes logged, by ``seq``, heard while the table was busy (or out
+        of order): applied from here when it is free, without reading the log."""
+        self._draining = False
+        """Whether a task waits for the table to apply :attr:`_heard`."""
+        self._signal: asyncio.Event | None = None
+        """Set when an action is heard of (for :meth:`await_heard`)."""
+
+    def hear(self, notice: ActionNotice | SeatNotice) -> None:
+        """A notice of the store: an action was logged (by any process), applied here if this
+        table has not (at once if the table is free, else as soon as it is; from the log only
+        when a notice is missing); or a seat changed (read again from the store)."""
+        table = self.table
+        if isinstance(notice, SeatNotice):
+            table.spawn(self.refresh_seats())
+            return
+        if notice.seq <= table.seq:
+            return  # this process's own, or one it caught up with already
+        self._heard[notice.seq] = notice.action
+        if self._signal is not None:
+            self._signal.set()
+        if table.mailbox.busy:
+            if not self._draining:
+                self._draining = True
+                table.spawn(self._drain())
+        elif self._follow_heard():
+            table.spawn(self.resync())
+
+    async def await_heard(self, timeout: float = NOTICE_WAIT) -> None:
+        """Wait, at most ``timeout`` seconds, for the notice of the action another process
+        logged at ``seq + 1`` (where this process's own was refused): reading it from the
+        notice spares the database a query. Call from inside the table's turn."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            while self.table.seq + 1 not in self._heard and (left := deadline - loop.time()) > 0:
+                self._signal = signal = asyncio.Event()
+                with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
+                    await within(signal.wait(), left)
+        finally:
+            self._signal = None
+
+    async def _drain(self) -> None:
+        """Apply the actions heard while the table was busy, in its turn."""
+        async def drain() -> None:
+            self._draining = False
+            if self._follow_heard():
+                await self.catch_up()
+
+        await self.table.mailbox.run(drain)
+
+    def _follow_heard(self) -> bool:
+        """Apply the heard actions that follow this table's position, and forget the ones it
+        has; whether the log must be read (a notice is missing before the ones left, or one
+        does not follow this position)."""
+        table = self.table
+        run: list[Any] = []
+        while table.seq + 1 + len(run) in self._heard:
+            run.append(self._heard.pop(table.seq + 1 + len(run)))
+        try:
+            if run:
+                self._follow(run)
+        except RecordError:
+            log.exception("a logged action does not follow this table's position; reading the log",
+                          extra=fields(table=table.id))
+            self._heard = {}
+            return True
+        self._forget_heard()
+        return bool(self._heard)
+
+    def _forget_heard(self) -> None:
+        """Forget the heard actions this table has applied."""
+        self._heard = {seq: a for seq, a in self._heard.items() if seq > self.table.seq}
+
+    def lagged(self) -> None:
+        """The table is behind its log (a notice of its was lost): catch up with it."""
+        self.table.spawn(self.resync())
+
+    def missed(self) -> None:
+        """Notices may have been missed (the listener lost its connection): catch up with the
+        log and the seats."""
+        self.table.spawn(self.resync())
+        self.table.spawn(self.refresh_seats())
+
+    async def resync(self) -> None:
+        """Catch up with the log, in the table's turn."""
+        await self.table.mailbox.run(self.catch_up)
+
+    async def resync_when_back(self) -> None:
+        """:meth:`resync` once the database answers (polled with backoff, outside the table's
+        turn: its other actions are answered meanwhile, "unavailable" during an outage)."""
+        for delay in Backoff(first=0.25, most=2.0).delays():
+            try:
+                await self.table.store.ping()
+                break
+            except StoreUnavailable:
+                await asyncio.sleep(delay)
+        await self.resync()
+
+    async def catch_up(self, read: bool = True) -> None:
+        """Apply the actions logged after this table's ``seq`` (by other processes) and
+        broadcast them: the ones heard of first, then (if ``read``, or if a notice is missing)
+        the rest of the log; a log that does not follow this position reloads the game from
+        the store. Call from inside the table's turn. ``read=False`` where an action is known
+        to be logged (its notice on its way or come): the log is read only if nothing was heard."""
+        table = self.table
+        try:
+            seq = table.seq
+            if self._follow_heard() or read or table.seq == seq:
+                logged = await table.store.actions(table.id, after=table.seq)
+                if logged:
+                    self._follow(logged)
+                self._forget_heard()
+        except RecordError:
+            self._heard = {}
+            log.exception("the log does not follow this table's position; reloading it", extra=fields(table=table.id))
+            stored = await load_game(table.store, table.id)
+            if stored is not None:
+                table.game, table.seats = stored.game, stored.seats
+                table.last_event = public_event(table.game.history[-1], table.seq) if table.game.history else None
+                table.clocks.start()
+                table.messages.broadcast("resync")
+
+    def _follow(self, logged: list[Any]) -> None:
+        """Apply logged actions (codec objects, the ones after ``seq``), broadcasting each as
+        if it had been accepted here."""
+        table = self.table
+        for item in logged:
+            replay(table.game, [item], start=table.seq + 1)
+            table.moved_on(table.game.history[-1])
+        table.bots.kick()
+
+    async def refresh_seats(self) -> None:
+        """Read the seats from the store (a seat taken, a person away or back, through any
+        process) and tell the clients what changed."""
+        table = self.table
+        before = await table.mailbox.run(self._read_seats)
+        if before is not None and [s.away for s in before] != [s.away for s in table.seats]:
+            table.presence.tell()
+            table.bots.kick()
+
+    async def _read_seats(self) -> list[SeatRow] | None:
+        """Take the seats as stored, in the table's turn; the seats before, if they changed."""
+        table = self.table
+        rows = await table.store.seats(table.id)
+        if rows == table.seats:
+            return None
+        before, table.seats = table.seats, rows
+        self._shut_out([s.seat for s in rows if before[s.seat].token_hash not in (None, s.token_hash)])
+        table.clocks.start()
+        if [(s.kind, s.name) for s in before] != [(s.kind, s.name) for s in rows]:
+            table.messages.broadcast("table")
+        return before
+
+    def _shut_out(self, seats: list[int]) -> None:
+        """Close the connections that hold these seats by a token that no longer opens them
+        (a new invite link replaced it), saying why (an error ``seat_freed``, then the close)."""
+        table = self.table
+        words = "the table's creator gave this seat a new invite link: your link no longer opens it"
+        for conn in [c for c in table.conns if c.seat in seats]:
+            table.conns.discard(conn)
+            conn.push(error_message(words, "seat_freed", table.seq))
+            conn.close(CLOSE_POLICY, words)

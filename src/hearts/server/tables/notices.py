@@ -1,0 +1,180 @@
+"""What a server process hears from the others of its service, and tells them, through the
+store's notices (:meth:`~hearts.server.storage.Storage.listen`): the actions and seats they log
+(handed to each table's :class:`~hearts.server.tables.follow.Follower`), the table talk, who is
+connected where (:class:`~hearts.server.tables.presence.Roster`), that each process runs; and,
+on PostgreSQL, a watch on the log's head of every table held here, for a notice that was lost."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Final
+
+from hearts.server.logs import fields
+from hearts.server.storage import (
+    ActionNotice,
+    AliveNotice,
+    ChatNotice,
+    HintNotice,
+    JobNotice,
+    Notice,
+    PresenceNotice,
+    RematchNotice,
+    follow,
+)
+from hearts.server.tables.presence import ALIVE_EVERY
+
+if TYPE_CHECKING:
+    from hearts.server.tables.manager import Manager
+
+log = logging.getLogger("hearts.server")
+
+
+
+HEADS_EVERY: Final = 0.75
+"""Seconds between a server process's checks of the log's head of the tables it holds (on
+PostgreSQL): a table behind its log at two checks running (a notice lost with the connection
+that sent it, or with the process that logged the action) catches up, within two such periods."""
+
+HEADS_CATCH_UPS: Final = 50
+"""The most tables one check sends to catch up with their logs (a lost listener, which loses
+every notice, makes every table catch up by itself)."""
+
+
+class ServiceNotices:
+    """One process's notices: the listener, the follower task, the alive heartbeat and the
+    heads watcher of a :class:`~hearts.server.tables.manager.Manager`."""
+
+    def __init__(self, manager: Manager) -> None:
+        self.manager = manager
+        self._tasks: list[asyncio.Task[None]] = []
+        self._asking: set[asyncio.Task[None]] = set()
+
+    async def listen(self) -> None:
+        """Listen to the store's notices (kept until :meth:`follow`) and start the heartbeat."""
+        self._listener = await self.manager.store.listen()
+        self._tasks.append(asyncio.get_running_loop().create_task(self._beat()))
+
+    def follow(self) -> None:
+        """Hand every notice to its table from now on (those heard since :meth:`listen` first);
+        on a store other processes log to, watch the tables' log heads too."""
+        loop = asyncio.get_running_loop()
+        store = self.manager.store
+        self._tasks.append(loop.create_task(follow(store, self._listener, self._hear, self._missed)))
+        if store.jobs is not None:  # other processes log actions too
+            self._tasks.append(loop.create_task(self._watch_heads()))
+
+    async def stop(self) -> None:
+        """Stop listening and following, and tell the others this process's clients are gone."""
+        for task in [*self._tasks, *self._asking]:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        manager = self.manager
+        for t in manager.tables.values():
+            if t.presence.here() != ((), 0):
+                with contextlib.suppress(Exception):  # (else the others forget it once it is no longer heard of)
+                    await manager.store.notify(PresenceNotice(t.id, manager.roster.process, [], 0))
+
+    async def _watch_heads(self) -> None:
+        """Every :data:`HEADS_EVERY` seconds, read the log's head of each unfinished table held
+        here; a table found behind it twice running, at the same position (no notice moved it
+        on meanwhile: one in flight is not a lost one), catches up with the log, at most
+        :data:`HEADS_CATCH_UPS` at a time. A failure is logged once until the database answers
+        again."""
+        failing = False
+        behind: dict[str, int] = {}
+        """The tables found behind the log at the last check, and their position then."""
+        while True:
+            await asyncio.sleep(HEADS_EVERY)
+            held = {t.id: t for t in self.manager.tables.values() if not t.game.is_over}
+            if not held:
+                continue
+            try:
+                heads = await self.manager.store.heads(list(held))
+            except Exception as e:  # the database is away: the listener's loss says more
+                if not failing:
+                    log.warning("could not check the tables' logs", extra=fields(error=str(e)))
+                failing = True
+                continue
+            failing = False
+            lagging = {table_id: held[table_id].seq for table_id, seq in heads.items() if seq > held[table_id].seq}
+            stuck = [table_id for table_id, seq in lagging.items() if behind.get(table_id) == seq]
+            behind = lagging
+            for table_id in stuck[:HEADS_CATCH_UPS]:
+                log.info("a table was behind its log; catching up", extra=fields(table=table_id, seq=heads[table_id]))
+                held[table_id].follower.lagged()
+
+    async def _beat(self) -> None:
+        """Tell the other processes every :data:`ALIVE_EVERY` seconds that this one runs, and
+        forget the presence of those no longer heard of."""
+        while True:
+            try:
+                await self.manager.store.notify(AliveNotice(self.manager.roster.process))
+            except Exception as e:  # the database is away: the listener's loss says more
+                log.warning("could not tell the other processes this one runs", extra=fields(error=str(e)))
+            for table_id in self.manager.roster.forget_gone():
+                table = self.manager.tables.get(table_id)
+                if table is not None:
+                    table.presence.tell(announce=False)
+            await asyncio.sleep(ALIVE_EVERY)
+
+    async def ask(self, table_ids: list[str]) -> None:
+        """Ask the other processes for their presence at these tables (they answer with their
+        :class:`~hearts.server.storage.PresenceNotice`, if they have any); a failure is logged
+        (the table is served all the same: its presence shows once the others' change)."""
+        try:
+            for table_id in table_ids:
+                await self.manager.store.notify(PresenceNotice(table_id, self.manager.roster.process, [], 0, ask=True))
+        except Exception as e:  # the database is away: the listener's loss says more
+            log.warning("could not ask the other processes who is at a table", extra=fields(error=str(e)))
+
+    def _missed(self) -> None:
+        """Notices may have been missed: every table in memory catches up, and asks the
+        others for their presence again."""
+        for table in list(self.manager.tables.values()):
+            table.follower.missed()
+        task = asyncio.get_running_loop().create_task(self.ask(list(self.manager.tables)))
+        self._asking.add(task)
+        task.add_done_callback(self._asking.discard)
+
+    def _hear(self, notice: Notice) -> None:
+        """Hand a notice to its table (one being loaded keeps it for later); bot jobs are no
+        concern of a server process. Every accepted action of the service is counted
+        (``hearts_service_moves_total``); the presence of the others is kept in the roster."""
+        if isinstance(notice, JobNotice):
+            return
+        if isinstance(notice, AliveNotice):
+            self.manager.roster.alive(notice.process)
+            return
+        if isinstance(notice, PresenceNotice):
+            self._hear_presence(notice)
+            return
+        if isinstance(notice, ActionNotice):
+            self.manager.metrics.service_moves.labels(notice.by).inc()
+        if isinstance(notice, (ChatNotice, RematchNotice, HintNotice)):
+            talking = self.manager.tables.get(notice.table_id)
+            if talking is not None:
+                talking.talk.hear(notice)
+            return
+        heard = self.manager.loading.get(notice.table_id)
+        if heard is not None:
+            heard.append(notice)
+            return
+        table = self.manager.tables.get(notice.table_id)
+        if table is not None:
+            table.follower.hear(notice)
+
+    def _hear_presence(self, notice: PresenceNotice) -> None:
+        """Another process's presence at a table: shown to this process's clients if it
+        changed; answered with this process's own if asked for."""
+        changed = self.manager.roster.heard(notice)
+        table = self.manager.tables.get(notice.table_id)
+        if table is None:
+            return
+        if notice.ask and notice.process != self.manager.roster.process:
+            table.presence.announce(again=True)
+        if changed:
+            table.presence.tell(announce=False)
+

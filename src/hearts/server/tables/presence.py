@@ -1,0 +1,166 @@
+"""Who is at a table: the seats with a connected client and the spectators, through every
+server process of a service.
+
+Each process announces its own connections at a table when they change (a
+:class:`~hearts.server.storage.PresenceNotice`) and adds the others' (:class:`Roster`); a
+process that stops being heard of (:class:`~hearts.server.storage.AliveNotice`) counts no
+more. A table's :class:`Presence` tells its clients, and the other processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from typing import TYPE_CHECKING, Final
+
+from hearts.server.storage import PresenceNotice
+from hearts.server.tables.names import seat_name
+
+if TYPE_CHECKING:
+    from hearts.server.tables.table import Table
+
+
+ALIVE_EVERY: Final = 10.0
+"""Seconds between a server process's alive notices (:class:`~hearts.server.storage.AliveNotice`); the
+presence announced by a process not heard of for three times as long is forgotten."""
+
+
+class Roster:
+    """Who is connected to each table through the *other* server processes of a service, as
+    their presence notices told (:class:`~hearts.server.storage.PresenceNotice`; SQLite: nobody).
+    A process not heard of for ``3 * ALIVE_EVERY`` seconds counts no more.
+
+    >>> roster = Roster("me")
+    >>> roster.heard(PresenceNotice("t1", "other", [2], 1), now=0.0)
+    True
+    >>> roster.online("t1", now=1.0), roster.spectators("t1", now=1.0)
+    ([2], 1)
+    >>> roster.online("t1", now=100.0)  # "other" has not been heard of since: gone
+    []
+    """
+
+    def __init__(self, process: str | None = None) -> None:
+        self.process = process or secrets.token_hex(6)
+        """This process's id in its notices."""
+        self._seen: dict[str, float] = {}
+        """When each other process was last heard of (:func:`time.monotonic`)."""
+        self._tables: dict[str, dict[str, tuple[tuple[int, ...], int]]] = {}
+        """Each table's presence through each other process: (seats online, spectators)."""
+
+    def alive(self, process: str, now: float | None = None) -> None:
+        """``process`` was heard of (at ``now``, a :func:`time.monotonic` reading)."""
+        if process != self.process:
+            self._seen[process] = time.monotonic() if now is None else now
+
+    def heard(self, notice: PresenceNotice, now: float | None = None) -> bool:
+        """Take another process's presence at a table; whether that changed what it shows
+        (this process's own notices change nothing)."""
+        if notice.process == self.process:
+            return False
+        self.alive(notice.process, now)
+        entry = (tuple(sorted(set(notice.online))), notice.spectators)
+        procs = self._tables.setdefault(notice.table_id, {})
+        before = procs.pop(notice.process, None)
+        if entry != ((), 0):
+            procs[notice.process] = entry
+        elif not procs:
+            del self._tables[notice.table_id]
+        return before != procs.get(notice.process)
+
+    def _present(self, table_id: str, now: float | None) -> list[tuple[tuple[int, ...], int]]:
+        procs = self._tables.get(table_id)
+        if not procs:
+            return []
+        since = (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
+        return [entry for p, entry in procs.items() if self._seen.get(p, since - 1) >= since]
+
+    def online(self, table_id: str, now: float | None = None) -> list[int]:
+        """The seats with a client at another process."""
+        return sorted({seat for seats, _ in self._present(table_id, now) for seat in seats})
+
+    def spectators(self, table_id: str, now: float | None = None) -> int:
+        """The spectators at the other processes."""
+        return sum(count for _, count in self._present(table_id, now))
+
+    def forget_gone(self, now: float | None = None) -> list[str]:
+        """Forget the processes not heard of for ``3 * ALIVE_EVERY`` seconds; the tables whose
+        presence that changed."""
+        since = (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
+        gone = {p for p, seen in self._seen.items() if seen < since}
+        changed = []
+        for table_id, procs in list(self._tables.items()):
+            if gone & procs.keys():
+                changed.append(table_id)
+                for p in gone:
+                    procs.pop(p, None)
+                if not procs:
+                    del self._tables[table_id]
+        for p in gone:
+            del self._seen[p]
+        return changed
+
+
+
+class Presence:
+    """One table's presence: who is connected through this process and the others, told to
+    the clients and, when this process's own connections change, to the other processes."""
+
+    def __init__(self, table: Table, roster: Roster) -> None:
+        self.table = table
+        self.roster = roster
+        """Who is connected to the table through the other processes (the manager's)."""
+        self._announced: tuple[tuple[int, ...], int] | None = ((), 0)
+        """This process's presence at the table as last announced to the others (``None``: to
+        announce again)."""
+        self._announcer: asyncio.Task[None] | None = None
+
+    def online(self) -> list[int]:
+        """The seats with a connected client, through any process (spectators are no seat)."""
+        here = {c.seat for c in self.table.conns if c.seat is not None and not c.closed}
+        return sorted(here.union(self.roster.online(self.table.id)))
+
+    def spectator_count(self) -> int:
+        """How many spectators are connected, through any process."""
+        mine = sum(1 for c in self.table.conns if c.spectator and not c.closed)
+        return mine + self.roster.spectators(self.table.id)
+
+    def here(self) -> tuple[tuple[int, ...], int]:
+        """This process's presence: the seats with a client here, and its spectators."""
+        live = [c for c in self.table.conns if not c.closed]
+        return tuple(sorted({c.seat for c in live if c.seat is not None})), sum(c.spectator for c in live)
+
+    def tell(self, announce: bool = True) -> None:
+        """Tell every client which seats are connected, and how many spectators; and, if this
+        process's own connections changed (``announce``), the other processes."""
+        if announce and self.here() != self._announced:
+            self.announce()
+        table = self.table
+        message = json.dumps(
+            {
+                "type": "presence",
+                "online": self.online(),
+                "names": [seat_name(s) for s in table.seats],
+                "spectators": self.spectator_count(),
+                "away": table.away,
+            },
+            separators=(",", ":"),
+        )
+        for c in list(table.conns):
+            c.push(message)
+
+    def announce(self, again: bool = False) -> None:
+        """Tell the other processes this process's presence at the table (a
+        :class:`~hearts.server.storage.PresenceNotice`) if it changed since last told, or
+        ``again`` (asked for by a process that begins serving the table) if there is any;
+        one notice at a time, in order."""
+        if again and self.here() != ((), 0):
+            self._announced = None
+        if self._announcer is None or self._announcer.done():
+            self._announcer = self.table.spawn(self._announce())
+
+    async def _announce(self) -> None:
+        while (here := self.here()) != self._announced:
+            self._announced = here
+            await self.table.store.notify(PresenceNotice(self.table.id, self.roster.process, list(here[0]), here[1]))

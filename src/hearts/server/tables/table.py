@@ -1,0 +1,386 @@
+"""A table of the web server: one game, its seats, its connected clients, and one sequence
+number — the number of actions its game has applied, each one a row of the store's log.
+
+Every action goes through :meth:`Table.handle`, one at a time: it is checked against the
+sequence number the client saw (stale or duplicate → a resync, not a second action), applied to
+the engine through :meth:`Game.apply <hearts.game.Game.apply>` (a refusal → an error to that
+client, nothing changed), committed to the action log — **the database decides the order**: if
+another process logged an action at that position first
+(:class:`~hearts.server.storage.SeqConflict`), this one is taken back, the table catches up
+(:mod:`~hearts.server.tables.follow`), and the client gets a resync (a pass made during the same
+pass phase still stands, and is logged after the other) — and only then broadcast
+(:mod:`~hearts.server.tables.messages`: each seat its own view, R7, each spectator the public
+part). Every message that shows the position is built in the table's turn, so no client ever
+sees an action that is not committed.
+
+The table's other jobs are parts of their own, each a module: who is there
+(:mod:`~hearts.server.tables.presence`), the turn timer (:mod:`~hearts.server.tables.clocks`),
+this process's bots (:mod:`~hearts.server.tables.bots`), hints
+(:mod:`~hearts.server.tables.hints`), the table talk (:mod:`~hearts.server.tables.talk`) and
+following the actions other processes log (:mod:`~hearts.server.tables.follow`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import secrets
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from hearts.actions import Action, Pass
+from hearts.errors import IllegalAction
+from hearts.game import Game
+from hearts.record import GameRecord
+from hearts.round import Phase
+from hearts.rules import Rules
+from hearts.server.botpool import BotPool, Lane
+from hearts.server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, DEFAULT_LIMITS
+from hearts.server.logs import fields
+from hearts.server.metrics import Actor, Metrics
+from hearts.server.persistence import hash_token
+from hearts.server.protocol import STAND_IN, ActionMessage, Back, ProtocolError, Sync, error_message
+from hearts.server.ratings import settle
+from hearts.server.storage import SeatRow, SeqConflict, Storage
+from hearts.server.tables.bots import BotTurns
+from hearts.server.tables.clocks import Clocks
+from hearts.server.tables.connection import Connection
+from hearts.server.tables.errors import TableError
+from hearts.server.tables.follow import Follower
+from hearts.server.tables.hints import Hints
+from hearts.server.tables.mailbox import Mailbox
+from hearts.server.tables.messages import StateMessages, public_event
+from hearts.server.tables.names import record_seat, seat_name
+from hearts.server.tables.presence import Presence, Roster
+from hearts.server.tables.talk import Talk
+from hearts.server.turns import bot_turns, new_bot_turns
+
+log = logging.getLogger("hearts.server")
+
+
+@dataclass
+class Table:
+    """One game with its seats and connected clients, and its parts (``messages``,
+    ``presence``, ``clocks``, ``bots``, ``hints``, ``talk``, ``follower``); its ``seq`` is the
+    number of actions the game has applied (each one a row of the store's log)."""
+
+    id: str
+    game: Game
+    seats: list[SeatRow]
+    """Who sits at each seat (``human``, ``open`` or ``bot``), as stored; and who is away."""
+    store: Storage
+    bot_delay: float = 0.7
+    pool: BotPool | None = None
+    """Where this process's bots think (SQLite); ``None``: the bots' turns are jobs in the
+    store, for bot workers (PostgreSQL)."""
+    spectators: bool = True
+    """Whether anyone may watch (without a seat) what every seat may know."""
+    max_spectators: int = DEFAULT_LIMITS.max_spectators
+    """Spectators at a time (through every process); a ``watch`` beyond is refused (``spectators_full``)."""
+    listed: bool = False
+    """Whether the lobby lists the table."""
+    turn_timer: int = 0
+    """Seconds a seat that is to act has before the stand-in plays for it (0: no timer)."""
+    stand_in: str = STAND_IN
+    """The bot level that plays for an away seat."""
+    rated: bool = False
+    """Whether the game is rated when it ends (:func:`~hearts.server.ratings.settle`)."""
+    metrics: Metrics = field(default_factory=Metrics)
+    roster: Roster = field(default_factory=Roster)
+    """Who is connected to the table through the other processes (the manager's)."""
+    mailbox: Mailbox = field(default_factory=Mailbox)
+    """The table's commands, handled one at a time (:mod:`~hearts.server.tables.mailbox`)."""
+    conns: set[Connection] = field(default_factory=set)
+    last_event: dict[str, Any] | None = field(init=False, default=None)
+    """The last accepted action as every seat may know it (:func:`public_event`)."""
+    _tasks: set[asyncio.Task[None]] = field(init=False, default_factory=set)
+
+    def __post_init__(self) -> None:
+        history = self.game.history
+        if history:
+            self.last_event = public_event(history[-1], len(history))
+        self.messages = StateMessages(self)
+        self.presence = Presence(self, self.roster)
+        self.clocks = Clocks(self)
+        self.bots = BotTurns(self)
+        self.hints = Hints(self)
+        self.talk = Talk(self)
+        self.follower = Follower(self)
+
+    @property
+    def all_bots(self) -> bool:
+        """Whether every seat is a bot (its bots think in the ``bots_only`` lane)."""
+        return all(s.kind == "bot" for s in self.seats)
+
+    @property
+    def lane(self) -> Lane:
+        """Where this table's bots wait for a worker."""
+        return "bots_only" if self.all_bots else "people"
+
+    @property
+    def away(self) -> list[int]:
+        """The seats whose person is away (the stand-in plays for them until they are back)."""
+        return [s.seat for s in self.seats if s.away]
+
+    @property
+    def rules(self) -> Rules:
+        """The table's rules (its game's)."""
+        return self.game.rules
+
+    @property
+    def seq(self) -> int:
+        """The table's sequence number: how many actions have been applied (and logged)."""
+        return len(self.game.history)
+
+    def record(self) -> GameRecord:
+        """The game and who played it (names, bot specs), as a version 2 record exports it."""
+        return GameRecord(self.game, [record_seat(s) for s in self.seats])
+
+    def unnamed(self) -> list[int]:
+        """The person seats whose name nobody chose yet (the person is asked for one)."""
+        return [s.seat for s in self.seats if s.kind == "human" and not s.name]
+
+    def lobby_entry(self) -> dict[str, Any]:
+        """The table as the lobby lists it."""
+        return {
+            "id": self.id,
+            "names": [seat_name(s) for s in self.seats],
+            "kinds": [s.kind for s in self.seats],
+            "free": [s.seat for s in self.seats if s.kind == "open"],
+            "round": len(self.game.rounds),
+            "totals": list(self.game.totals),
+            "rules": self.rules.describe(),
+            "target": self.rules.target,
+            "spectators_allowed": self.spectators,
+            "spectators": self.presence.spectator_count(),
+            "turn_timer": self.turn_timer,
+        }
+
+    async def facts(self) -> dict[str, Any]:
+        """What ``GET /api/tables/{id}`` shows: the public facts, ``seq`` and the rules."""
+        return await self.mailbox.step(
+            lambda: {**self.messages.public(), "seq": self.seq, "rules": self.rules.to_dict()}
+        )
+
+    async def finished_record(self) -> GameRecord:
+        """:meth:`record` of a finished game; :class:`TableError` (403, ``not_over``) before
+        its end (R7: the record shows every hand)."""
+        if not await self.mailbox.step(lambda: self.game.is_over):
+            raise TableError("the record is published when the game is over (R7)", 403, "not_over")
+        return self.record()
+
+    # --- connections -----------------------------------------------------------------------
+
+    def seat_for_token(self, token: str) -> int | None:
+        """The seat this secret token opens, or ``None``."""
+        h = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return s.seat
+        return None
+
+    async def find_seat(self, token: str) -> int | None:
+        """The seat this secret token opens, or ``None`` — looked up in the store too when this
+        process does not know it (a seat just taken through another process)."""
+        seat = self.seat_for_token(token)
+        if seat is None:
+            await self.follower.refresh_seats()
+            seat = self.seat_for_token(token)
+        return seat
+
+    async def attach(self, conn: Connection, seat: int) -> None:
+        """Seat a connection (a spectator that shows a seat's token takes that seat); an away
+        seat's person is back."""
+        async def sit() -> None:
+            conn.seat = seat
+            conn.spectator = False
+            conn.table = self
+            self.conns.add(conn)
+            await self._come_back(seat)
+            conn.push(self.messages.state(seat, "welcome"))
+
+        await self.mailbox.run(sit)
+        self.presence.tell()
+
+    async def watch(self, conn: Connection) -> None:
+        """Let an unseated connection watch: the public state now and at every broadcast.
+
+        Raises :class:`TableError` if this table has no spectators or has its maximum (the
+        connection is then to be closed).
+        """
+        if conn.seat is not None:
+            raise TableError("this connection holds a seat; open another one to watch", code="seated")
+        if not conn.spectator:
+            if not self.spectators:
+                raise TableError("this table does not allow spectators", code="no_spectators", close_code=CLOSE_POLICY)
+            if self.presence.spectator_count() >= self.max_spectators:
+                raise TableError(
+                    f"this table already has its maximum of {self.max_spectators} spectators; try later",
+                    code="spectators_full", close_code=CLOSE_TRY_LATER,
+                )
+        def look() -> None:
+            conn.spectator = True
+            conn.table = self
+            self.conns.add(conn)
+            conn.push(self.messages.public_state("welcome"))
+
+        await self.mailbox.step(look)
+        self.presence.tell()
+
+    def detach(self, conn: Connection) -> None:
+        """Forget a connection that has gone."""
+        if conn in self.conns:
+            self.conns.discard(conn)
+            self.presence.tell()
+
+    # --- actions ---------------------------------------------------------------------------
+
+    async def handle(self, conn: Connection, message: Sync | Back | ActionMessage, arrived: float | None = None) -> None:
+        """An attached client's message: sync, back, or an action (of its own seat) checked
+        against ``seq``; ``arrived`` is when it arrived (a :func:`time.perf_counter` reading;
+        default: now). A spectator may sync (the public state) but never act: an error, and
+        nothing changes. An action or ``back`` from an away seat brings its person back."""
+        arrived = time.perf_counter() if arrived is None else arrived
+        seat = conn.seat
+        if seat is None:
+            assert conn.spectator
+            if isinstance(message, Sync):
+                await self.mailbox.step(lambda: conn.push(self.messages.public_state("resync")))
+            else:
+                conn.push(error_message(
+                    "spectators cannot act: only a seat may pass, play or choose", "not_seated", self.seq
+                ))
+            return
+        if isinstance(message, Sync):
+            await self.mailbox.step(lambda: conn.push(self.messages.state(seat, "resync")))
+            return
+        await self.back(seat)
+        if isinstance(message, Back):
+            return
+        try:
+            action = message.action(seat)
+        except ProtocolError as e:
+            conn.push(error_message(str(e), e.code, self.seq))
+            return
+        await self.mailbox.run(lambda: self._act(conn, seat, message.seq, action, arrived))
+        self.bots.kick()
+
+    async def _act(self, conn: Connection, seat: int, seen: int, action: Action, arrived: float) -> None:
+        """A person's ``action``, made at position ``seen``, in the table's turn: applied and
+        logged, or answered with a resync (stale) or an error (illegal)."""
+        while True:
+            if not self._fresh(seen, action):
+                conn.push(self.messages.state(seat, "resync"))
+                return
+            try:
+                await self.apply(action, "person", arrived)
+            except IllegalAction as e:
+                conn.push(error_message(str(e), "illegal", self.seq))
+                return
+            except SeqConflict:  # another process logged an action there first
+                await self.follower.await_heard()
+                await self.follower.catch_up(read=False)  # from its notice (else from the log)
+                continue  # a pass of this pass phase still stands; anything else is now stale
+            return
+
+    async def back(self, seat: int) -> None:
+        """The person of an away seat plays again (its clock starts anew; everyone is told)."""
+        if await self._come_back(seat):
+            self.presence.tell()
+
+    async def _come_back(self, seat: int) -> bool:
+        """Whether ``seat`` was away; if it was, it is no longer (in the store too, for every
+        process), and its clock starts."""
+        if not self.seats[seat].away:
+            return False
+        self.set_away(seat, False)
+        if await self.store.set_away(self.id, seat, False):
+            log.info("back", extra=fields(table=self.id, seat=seat))
+        self.clocks.start()
+        return True
+
+    def set_away(self, seat: int, away: bool) -> None:
+        """Mark ``seat``'s person away (the stand-in plays for it) or back, in this process."""
+        self.seats[seat] = dataclasses.replace(self.seats[seat], away=away)
+
+    def _fresh(self, seen: int, action: Action) -> bool:
+        """Whether an action was made on the current state (else: stale or a duplicate)."""
+        if seen == self.seq:
+            return True
+        # A pass does not depend on the others' passes: one made during this pass phase stands.
+        g = self.game
+        return (
+            isinstance(action, Pass)
+            and g.phase is Phase.PASSING
+            and action.seat in g.actors()
+            and g.round_starts[-1] <= seen <= self.seq
+        )
+
+    async def apply(self, action: Action, by: Actor, arrived: float) -> None:
+        """Apply an action (an illegal one is refused, nothing changed: an
+        :class:`~hearts.errors.IllegalAction`), commit its row of the log (with the bot turns
+        it opens, on a store with jobs), restart the clocks, broadcast, and count it (made
+        ``by`` whom, ``arrived`` at a :func:`time.perf_counter` reading). Call in the table's
+        turn. If the row cannot be committed (:class:`~hearts.server.storage.SeqConflict`: the
+        database took another action there; or any failure) the action is taken back."""
+        game = self.game
+        before = game.actors()
+        game.apply(action)
+        bots = new_bot_turns(game, self.seats, action, before) if self.store.jobs is not None else []
+        try:
+            await self.store.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by)
+        except SeqConflict:
+            game.undo()
+            raise
+        except BaseException:
+            game.undo()
+            log.exception("could not commit an action; it is taken back", extra=fields(table=self.id, seat=action.seat))
+            self.spawn(self.follower.resync_when_back())  # whether it was committed after all, the log says
+            raise
+        self.moved_on(action)
+        self.metrics.accepted(self.id, action, by, arrived)
+        if game.is_over and self.rated:  # its ratings (in the background; the store rates it once)
+            self.spawn(settle(self.store, self.id))
+
+    def moved_on(self, action: Action) -> None:
+        """After ``action`` was applied: the last event, the clocks, the broadcast."""
+        self.last_event = public_event(action, self.seq)
+        self.clocks.acted(action.seat)
+        self.clocks.start()
+        self.messages.broadcast()
+
+    # --- running ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start serving: the clocks run, and the bots act if it is their turn (on a store with
+        jobs: their jobs are queued, if no process has queued them)."""
+        self.clocks.start()
+        jobs = self.store.jobs
+        if jobs is None:
+            self.bots.kick()
+            return
+        for seat in bot_turns(self.game, self.seats):
+            await jobs.enqueue_bot_job(self.id, seat, self.seq)
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[None]:
+        """Run ``work`` in the background (its failure is logged; :meth:`stop` cancels it)."""
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a table's background work failed", exc_info=task.exception(), extra=fields(table=self.id))
+
+    def stop(self) -> None:
+        """Stop the bots' runner, the background work and the clocks (at shutdown)."""
+        self.bots.stop()
+        self.mailbox.stop()
+        for task in list(self._tasks):
+            task.cancel()
+        self.clocks.stop()

@@ -1,0 +1,111 @@
+"""The table talk: chat, a seat's name, hints asked for, and the rematch — told to every
+client of every process through the store's notices (:class:`~hearts.server.storage.TalkNotice`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+from hearts.actions import from_dict
+from hearts.server.logs import fields
+from hearts.server.outage import is_outage
+from hearts.server.protocol import Chat, HintRequest, Rename
+from hearts.server.storage import ChatNotice, RematchNotice, TalkNotice
+from hearts.server.tables.errors import TableError
+from hearts.server.tables.messages import chat_message
+from hearts.server.tables.names import rematch_id, seat_name
+
+if TYPE_CHECKING:
+    from hearts.server.tables.connection import Connection
+    from hearts.server.tables.table import Table
+
+log = logging.getLogger("hearts.server")
+
+
+class Talk:
+    """One table's talk, and its rematch once one was asked for (as this process heard of it)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.rematch: RematchNotice | None = None
+        """This finished table's rematch, once one was asked for."""
+
+    async def take(self, conn: Connection, message: Chat | Rename | HintRequest) -> None:
+        """A seat's chat message, name or hint request (:mod:`hearts.server.protocol`); raises
+        :class:`~hearts.server.tables.errors.TableError` for one that is refused (nothing
+        changes). A spectator reads the chat but writes nothing."""
+        table = self.table
+        seat = conn.seat
+        if seat is None:
+            raise TableError("spectators read the chat; only the players write, choose names and ask for hints",
+                             code="not_seated")
+        if isinstance(message, Chat):
+            await table.store.add_chat(table.id, seat, message.text)  # its notice brings it to everyone
+        elif isinstance(message, Rename):
+            await self.rename(seat, message.name)
+        else:
+            await table.hints.ask(conn, seat, message.seq)
+
+    async def send_history(self, conn: Connection) -> None:
+        """What a client gets after its welcome: the last 50 chat messages and, at a finished
+        table, its rematch if there is one. During a database outage the client gets neither
+        (the connection stays open; the next messages arrive as they come)."""
+        table = self.table
+        try:
+            lines = await table.store.chat(table.id, 50)
+            conn.push(chat_message(lines, history=True))
+            if table.game.is_over and self.rematch is None:
+                stored = await table.store.table(rematch_id(table.id))
+                if stored is not None:
+                    self.rematch = RematchNotice(table.id, rematch_id(table.id), int(stored.config.get("rematch_by", 0)))
+        except Exception as e:
+            if not is_outage(e):
+                raise
+            log.warning("the chat history could not be read", extra=fields(table=table.id, error=str(e)))
+        if self.rematch is not None:
+            conn.push(self.rematch_message(self.rematch))
+
+    def hear(self, notice: TalkNotice) -> None:
+        """A notice of the table talk (from any process): a chat line for every client, a
+        rematch for every client, a hint for the connections that asked for it."""
+        table = self.table
+        if isinstance(notice, ChatNotice):
+            message = json.dumps(chat_message([notice.line]), separators=(",", ":"))
+            for c in list(table.conns):
+                c.push(message)
+        elif isinstance(notice, RematchNotice):
+            self.rematch = notice
+            for c in list(table.conns):
+                c.push(self.rematch_message(notice))
+        else:
+            action = None if notice.action is None else from_dict(notice.action)
+            table.hints.give(notice.seat, notice.seq, action)
+
+    def rematch_message(self, notice: RematchNotice) -> dict[str, Any]:
+        """The ``rematch`` message: the new table's id, and who asked for it."""
+        name = seat_name(self.table.seats[notice.seat])
+        return {"type": "rematch", "table": notice.rematch, "by": notice.seat, "name": name}
+
+    async def rename(self, seat: int, name: str) -> None:
+        """``seat``'s person takes the name ``name`` (checked by
+        :func:`~hearts.server.protocol.check_name`), in the store and for every client of every
+        process; until the game ends. :class:`~hearts.server.tables.errors.TableError`
+        (``game_over``, ``name_taken``) if not."""
+        table = self.table
+        if table.game.is_over:
+            raise TableError("the game is over: names stay as they were", code="game_over")
+        taken = {seat_name(s).casefold() for s in table.seats if s.seat != seat and s.kind != "open"}
+        if name.casefold() in taken:
+            raise TableError(f"{name!r} is another seat's name at this table: choose another", code="name_taken")
+        row = table.seats[seat]
+        await table.store.update_seat(table.id, seat, "human", name, row.token_hash, was="human")
+
+        def named() -> None:
+            table.seats[seat] = dataclasses.replace(table.seats[seat], name=name)
+            table.messages.broadcast("table")
+
+        await table.mailbox.step(named)
+        table.presence.tell()
+        log.info("named", extra=fields(table=table.id, seat=seat))
