@@ -1,5 +1,5 @@
 // pyhearts web table: where the seats sit around the table for 3 to 6 players, shared by the
-// live table (app.js) and the replay viewer (replay.js). A seat is placed by how many seats
+// live table (table.js) and the replay viewer (replay.js). A seat is placed by how many seats
 // clockwise from the bottom one it is (``k``: 0 is the bottom seat, yours at the table).
 //
 //   seatPos(n, k)    // "bottom", "left", "tl", "top", "tr" or "right"

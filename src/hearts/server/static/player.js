@@ -101,7 +101,7 @@ function say(box, text, kind) {
 }
 
 // ---------------------------------------------------------------- an invited seat is yours
-// A table page opened with a seat's token (kept by app.js in localStorage "pyhearts:<id>")
+// A table page opened with a seat's token (kept by tablepage.js in localStorage "pyhearts:<id>")
 // links that seat to the profile, once.
 async function claimSeat() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
