@@ -10,6 +10,10 @@ HTTP::
                                    the same page, opened on your profile (import one:
                                    /me#import=<key>), your games, the leaderboard, or the replay of
                                    a finished game (/replay/{id}?seat=S&review=1: with seat S's review)
+    GET  /static/…                 the client's files: ``index.html`` loads ``app.js``, an ES
+                                   module that imports the others (served as ``text/javascript``:
+                                   a browser refuses a module script of any other type), and
+                                   ``style.css``
     GET  /cards/{QS}.svg           a card face drawn by the package (/cards/back.svg: the back)
     GET  /api/config               presets, the rule options' specs (Rules.options()), bot levels,
                                    the invite links' base and the limits a form needs
@@ -73,6 +77,7 @@ import dataclasses
 import gc
 import ipaddress
 import logging
+import mimetypes
 import os
 import secrets
 import socket
@@ -138,6 +143,10 @@ from hearts.server.storage import (
 from hearts.server.tables import RETRY_AFTER_OUTAGE, TABLE_ID, UNAVAILABLE, Manager, Table, TableError
 
 log = logging.getLogger("hearts.server")
+
+# The client's ES modules need a JavaScript type, whatever the system's table says (a Windows
+# registry may map .js to text/plain); StaticFiles asks mimetypes.
+mimetypes.add_type("text/javascript", ".js")
 
 SECURITY_HEADERS: Final = {
     "content-security-policy": (

@@ -1,68 +1,64 @@
 // pyhearts web table: the chat panel (short messages between the players of a table).
 // Lines are shown with textContent only (never as HTML); Enter sends; a spectator reads.
 //
-//   const chat = window.pyhearts.chat;
+//   import * as chat from "./chat.js";
 //   chat.setup({ send: (text) => ..., nameOf: (seat) => "Ann", max: 200 });
 //   chat.receive({ type: "chat", lines: [{ id, seat, text }], history: false });
 //   chat.seated(true);   // a player may write; a spectator (false) reads only
-"use strict";
-(function () {
-  const $ = (id) => document.getElementById(id);
-  const KEEP = 100;  // lines kept on the page
-  let options = null, unread = 0;
-  const seen = new Set();
+const $ = (id) => document.getElementById(id);
+const KEEP = 100;  // lines kept on the page
+let options = null, unread = 0;
+const seen = new Set();
 
-  function setup(opts) {
-    options = opts;
-    const input = $("chat-input"), form = $("chat-form"), toggle = $("chat-toggle");
-    input.maxLength = opts.max || 200;
-    form.addEventListener("submit", (ev) => {
-      ev.preventDefault();
-      const text = input.value.trim();
-      if (!text) return;
-      if (options.send(text)) input.value = "";
-    });
-    toggle.addEventListener("click", () => open($("chat-body").hidden));
-    // A phone starts with the chat folded; a wider screen with it open.
-    open(!window.matchMedia("(max-width: 700px)").matches);
+function setup(opts) {
+  options = opts;
+  const input = $("chat-input"), form = $("chat-form"), toggle = $("chat-toggle");
+  input.maxLength = opts.max || 200;
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (options.send(text)) input.value = "";
+  });
+  toggle.addEventListener("click", () => open($("chat-body").hidden));
+  // A phone starts with the chat folded; a wider screen with it open.
+  open(!window.matchMedia("(max-width: 700px)").matches);
+}
+
+function open(yes) {
+  $("chat-body").hidden = !yes;
+  $("chat-toggle").setAttribute("aria-expanded", String(yes));
+  if (yes) { unread = 0; badge(); }
+}
+
+function badge() {
+  const b = $("chat-unread");
+  b.textContent = unread ? String(unread) : "";
+  b.hidden = !unread;
+}
+
+function receive(m) {
+  const list = $("chat-lines");
+  if (m.history) { list.textContent = ""; seen.clear(); }
+  for (const line of m.lines) {
+    if (seen.has(line.id)) continue;
+    seen.add(line.id);
+    const li = document.createElement("li");
+    li.dataset.seat = line.seat;
+    const who = document.createElement("b");
+    who.textContent = options.nameOf(line.seat) + ": ";
+    li.append(who, document.createTextNode(line.text));
+    list.append(li);
+    if (!m.history && $("chat-body").hidden) unread++;
   }
+  while (list.children.length > KEEP) list.firstElementChild.remove();
+  list.scrollTop = list.scrollHeight;
+  badge();
+}
 
-  function open(yes) {
-    $("chat-body").hidden = !yes;
-    $("chat-toggle").setAttribute("aria-expanded", String(yes));
-    if (yes) { unread = 0; badge(); }
-  }
+function seated(yes) {
+  $("chat-form").hidden = !yes;
+  $("chat-spectator").hidden = yes;
+}
 
-  function badge() {
-    const b = $("chat-unread");
-    b.textContent = unread ? String(unread) : "";
-    b.hidden = !unread;
-  }
-
-  function receive(m) {
-    const list = $("chat-lines");
-    if (m.history) { list.textContent = ""; seen.clear(); }
-    for (const line of m.lines) {
-      if (seen.has(line.id)) continue;
-      seen.add(line.id);
-      const li = document.createElement("li");
-      li.dataset.seat = line.seat;
-      const who = document.createElement("b");
-      who.textContent = options.nameOf(line.seat) + ": ";
-      li.append(who, document.createTextNode(line.text));
-      list.append(li);
-      if (!m.history && $("chat-body").hidden) unread++;
-    }
-    while (list.children.length > KEEP) list.firstElementChild.remove();
-    list.scrollTop = list.scrollHeight;
-    badge();
-  }
-
-  function seated(yes) {
-    $("chat-form").hidden = !yes;
-    $("chat-spectator").hidden = yes;
-  }
-
-  window.pyhearts = window.pyhearts || {};
-  window.pyhearts.chat = { setup, receive, seated, open };
-})();
+export { setup, receive, seated, open };

@@ -6,239 +6,235 @@
 // name (editable), your rating, and export / import: the key with a copy button, and a link
 // /me#import=<key> that another browser opens to take the profile (after confirming).
 //
-//   pyhearts.player.current()   // {id, name, key} or null
-//   pyhearts.player.auth()      // {Authorization: "Bearer …"} or {}
-//   pyhearts.ui.say(box, text)  // a message in a page's box (ui.js has the other helpers)
-"use strict";
-(function (ns) {
-  const KEY = "pyhearts.player";
-  const LATER = "pyhearts.welcome";
-  const { $, el } = ns.ui;
+//   current()        // {id, name, key} or null (profile.js)
+//   adopt(name)      // a first table's typed name makes a profile, if there is none
+//   check()          // the server still knows the stored key (else it is forgotten)
+//   forget()         // forgets the profile in this browser
+//   start()          // the header's link, the lobby's welcome, the table's seat claimed
+//   showProfile()    // the profile page (/me)
+import { $, el, call as request } from "./ui.js";
+import { current, store, clear, auth } from "./profile.js";
 
-  // ---------------------------------------------------------------- the stored profile
-  function current() {
+const LATER = "pyhearts.welcome";
+
+// ---------------------------------------------------------------- the stored profile
+// Kept or forgotten (profile.js), and the header shows it.
+function keep(p) {
+  store(p);
+  showNav();
+}
+function forget() {
+  clear();
+  showNav();
+}
+
+// A JSON request as the profile (or with ``key``); a refusal is an Error with its status.
+const call = (method, path, body, key) => request(method, path, body, key ? auth(key) : undefined);
+
+async function create(name) {
+  const p = await call("POST", "/api/players", { name });
+  keep(p);
+  return p;
+}
+
+// Makes a profile from the name typed at a first table, if this browser has none.
+async function adopt(name) {
+  const typed = (name || "").trim();
+  if (current() || !typed || typed === "You") return;
+  try { await create(typed); } catch (e) { /* the table is made without one */ }
+}
+
+// The stored key is still known to the server (a new database forgets it): else forgotten.
+async function check() {
+  const p = current();
+  if (!p) return null;
+  try {
+    const me = await call("GET", "/api/me");
+    if (me.name !== p.name) keep({ ...p, name: me.name });
+    return me;
+  } catch (e) {
+    if (e.status === 401) forget();
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- the header
+function showNav() {
+  const me = $("nav-me"), p = current();
+  if (me) me.textContent = p ? p.name : "Your profile";
+  for (const a of document.querySelectorAll(".site-nav a")) {
+    if (a.getAttribute("href") === location.pathname) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
+
+// ---------------------------------------------------------------- the welcome (lobby)
+function welcome() {
+  const lobby = $("lobby");
+  if (!lobby || current() || localStorage.getItem(LATER) || location.pathname !== "/") return;
+  const name = el("input", { id: "welcome-name", maxlength: "40", autocomplete: "nickname", required: true });
+  const box = el("div", { class: "panel welcome", id: "welcome", role: "region", "aria-labelledby": "welcome-title" },
+    el("h2", { id: "welcome-title", text: "Welcome! What should we call you?" }),
+    el("p", { class: "note", text: "A name keeps your games and your rating. No password: this browser keeps a key for you (take it to another browser from your profile page)." }));
+  const form = el("form", { class: "row welcome-form" },
+    el("label", { for: "welcome-name" }, "Your name", name),
+    el("button", { type: "submit", class: "primary", id: "welcome-save", text: "Save my name" }),
+    el("button", { type: "button", class: "small", id: "welcome-later", text: "Not now", onclick: () => { localStorage.setItem(LATER, "1"); box.remove(); } }));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
     try {
-      const p = JSON.parse(localStorage.getItem(KEY) || "null");
-      return p && typeof p.id === "string" && typeof p.key === "string" && typeof p.name === "string" ? p : null;
-    } catch (e) { return null; }
-  }
-  function keep(p) {
-    localStorage.setItem(KEY, JSON.stringify({ id: p.id, name: p.name, key: p.key }));
-    showNav();
-  }
-  function forget() {
-    localStorage.removeItem(KEY);
-    showNav();
-  }
-  const auth = (key) => {
-    const k = key || (current() || {}).key;
-    return k ? { Authorization: "Bearer " + k } : {};
-  };
+      const p = await create(name.value);
+      box.replaceChildren(el("p", { class: "welcome-done", role: "status", text: "Hello " + p.name + "! Your profile is ready." }));
+      setTimeout(() => box.remove(), 2500);
+    } catch (e) { say(box, e.message); }
+  });
+  box.append(form);
+  lobby.prepend(box);
+}
 
-  // A JSON request as the profile (or with ``key``); a refusal is an Error with its status.
-  const call = (method, path, body, key) => ns.ui.call(method, path, body, key ? auth(key) : undefined);
+// A message in ``box`` (replacing the last one).
+function say(box, text, kind) {
+  let m = box.querySelector(".page-message");
+  if (!m) { m = el("p", { class: "page-message", role: "alert" }); box.append(m); }
+  m.className = "page-message" + (kind ? " " + kind : "");
+  m.textContent = text;
+}
 
-  async function create(name) {
-    const p = await call("POST", "/api/players", { name });
-    keep(p);
-    return p;
-  }
+// ---------------------------------------------------------------- an invited seat is yours
+// A table page opened with a seat's token (kept by tablepage.js in localStorage "pyhearts:<id>")
+// links that seat to the profile, once.
+async function claimSeat() {
+  const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
+  if (!m || !current()) return;
+  const token = localStorage.getItem("pyhearts:" + m[1]), done = "pyhearts.claimed:" + m[1];
+  if (!token || localStorage.getItem(done) === token) return;
+  try {
+    await call("POST", "/api/tables/" + m[1] + "/claim", { token });
+    localStorage.setItem(done, token);
+  } catch (e) { if (e.status === 409 || e.status === 403) localStorage.setItem(done, token); }
+}
 
-  // Makes a profile from the name typed at a first table, if this browser has none.
-  async function adopt(name) {
-    const typed = (name || "").trim();
-    if (current() || !typed || typed === "You") return;
-    try { await create(typed); } catch (e) { /* the table is made without one */ }
-  }
-
-  // The stored key is still known to the server (a new database forgets it): else forgotten.
-  async function check() {
-    const p = current();
-    if (!p) return null;
-    try {
-      const me = await call("GET", "/api/me");
-      if (me.name !== p.name) keep({ ...p, name: me.name });
-      return me;
-    } catch (e) {
-      if (e.status === 401) forget();
-      return null;
+// ---------------------------------------------------------------- the profile page (/me)
+function copyControl(text, label, id) {
+  const b = el("button", { type: "button", class: "small copy", id, "aria-label": label, text: "Copy" });
+  b.addEventListener("click", async () => {
+    let ok = false;
+    try { await navigator.clipboard.writeText(text); ok = true; } catch (e) {
+      const field = b.previousElementSibling;
+      if (field && field.select) { field.select(); try { ok = document.execCommand("copy"); } catch (x) { ok = false; } }
     }
-  }
+    b.textContent = ok ? "Copied ✓" : "Press Ctrl+C";
+    setTimeout(() => { b.textContent = "Copy"; }, 2500);
+  });
+  return b;
+}
 
-  // ---------------------------------------------------------------- the header
-  function showNav() {
-    const me = $("nav-me"), p = current();
-    if (me) me.textContent = p ? p.name : "Your profile";
-    for (const a of document.querySelectorAll(".site-nav a")) {
-      if (a.getAttribute("href") === location.pathname) a.setAttribute("aria-current", "page");
-      else a.removeAttribute("aria-current");
-    }
-  }
-
-  // ---------------------------------------------------------------- the welcome (lobby)
-  function welcome() {
-    const lobby = $("lobby");
-    if (!lobby || current() || localStorage.getItem(LATER) || location.pathname !== "/") return;
-    const name = el("input", { id: "welcome-name", maxlength: "40", autocomplete: "nickname", required: true });
-    const box = el("div", { class: "panel welcome", id: "welcome", role: "region", "aria-labelledby": "welcome-title" },
-      el("h2", { id: "welcome-title", text: "Welcome! What should we call you?" }),
-      el("p", { class: "note", text: "A name keeps your games and your rating. No password: this browser keeps a key for you (take it to another browser from your profile page)." }));
-    const form = el("form", { class: "row welcome-form" },
-      el("label", { for: "welcome-name" }, "Your name", name),
-      el("button", { type: "submit", class: "primary", id: "welcome-save", text: "Save my name" }),
-      el("button", { type: "button", class: "small", id: "welcome-later", text: "Not now", onclick: () => { localStorage.setItem(LATER, "1"); box.remove(); } }));
-    form.addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      try {
-        const p = await create(name.value);
-        box.replaceChildren(el("p", { class: "welcome-done", role: "status", text: "Hello " + p.name + "! Your profile is ready." }));
-        setTimeout(() => box.remove(), 2500);
-      } catch (e) { say(box, e.message); }
-    });
-    box.append(form);
-    lobby.prepend(box);
-  }
-
-  // A message in ``box`` (replacing the last one).
-  function say(box, text, kind) {
-    let m = box.querySelector(".page-message");
-    if (!m) { m = el("p", { class: "page-message", role: "alert" }); box.append(m); }
-    m.className = "page-message" + (kind ? " " + kind : "");
-    m.textContent = text;
-  }
-
-  // ---------------------------------------------------------------- an invited seat is yours
-  // A table page opened with a seat's token (kept by app.js in localStorage "pyhearts:<id>")
-  // links that seat to the profile, once.
-  async function claimSeat() {
-    const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
-    if (!m || !current()) return;
-    const token = localStorage.getItem("pyhearts:" + m[1]), done = "pyhearts.claimed:" + m[1];
-    if (!token || localStorage.getItem(done) === token) return;
+async function showProfile() {
+  const page = $("profile-page");
+  page.hidden = false;
+  document.title = "pyhearts — your profile";
+  const wanted = new URLSearchParams(location.hash.slice(1)).get("import");
+  if (wanted) { await offerImport(page, wanted); return; }
+  const me = await check();
+  page.textContent = "";
+  page.append(el("h1", { id: "profile-title", text: "Your profile" }));
+  if (!me) { page.append(newProfileForm(), importForm()); return; }
+  const p = current();
+  const name = el("input", { id: "profile-name", value: me.name, maxlength: "40", required: true, autocomplete: "nickname" });
+  const rename = el("form", { class: "row", id: "rename-form" }, el("label", { for: "profile-name" }, "Your name", name),
+    el("button", { type: "submit", class: "primary", id: "rename-btn", text: "Save" }));
+  const box = el("div", { class: "panel" }, el("h2", { text: "Name" }), rename);
+  rename.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
     try {
-      await call("POST", "/api/tables/" + m[1] + "/claim", { token });
-      localStorage.setItem(done, token);
-    } catch (e) { if (e.status === 409 || e.status === 403) localStorage.setItem(done, token); }
-  }
-
-  // ---------------------------------------------------------------- the profile page (/me)
-  function copyControl(text, label, id) {
-    const b = el("button", { type: "button", class: "small copy", id, "aria-label": label, text: "Copy" });
-    b.addEventListener("click", async () => {
-      let ok = false;
-      try { await navigator.clipboard.writeText(text); ok = true; } catch (e) {
-        const field = b.previousElementSibling;
-        if (field && field.select) { field.select(); try { ok = document.execCommand("copy"); } catch (x) { ok = false; } }
-      }
-      b.textContent = ok ? "Copied ✓" : "Press Ctrl+C";
-      setTimeout(() => { b.textContent = "Copy"; }, 2500);
-    });
-    return b;
-  }
-
-  async function showProfile() {
-    const page = $("profile-page");
-    page.hidden = false;
-    document.title = "pyhearts — your profile";
-    const wanted = new URLSearchParams(location.hash.slice(1)).get("import");
-    if (wanted) { await offerImport(page, wanted); return; }
-    const me = await check();
-    page.textContent = "";
-    page.append(el("h1", { id: "profile-title", text: "Your profile" }));
-    if (!me) { page.append(newProfileForm(), importForm()); return; }
-    const p = current();
-    const name = el("input", { id: "profile-name", value: me.name, maxlength: "40", required: true, autocomplete: "nickname" });
-    const rename = el("form", { class: "row", id: "rename-form" }, el("label", { for: "profile-name" }, "Your name", name),
-      el("button", { type: "submit", class: "primary", id: "rename-btn", text: "Save" }));
-    const box = el("div", { class: "panel" }, el("h2", { text: "Name" }), rename);
-    rename.addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      try {
-        const got = await call("PATCH", "/api/me", { name: name.value });
-        keep({ ...current(), name: got.name });
-        name.value = got.name;
-        say(box, "Saved: you are " + got.name + " at your next tables.", "ok");
-      } catch (e) { say(box, e.message); }
-    });
-    const r = me.rating;
-    const rating = el("div", { class: "panel", id: "profile-rating" }, el("h2", { text: "Rating" }),
-      el("p", {}, el("b", { class: "big-rating", id: "my-rating", text: String(Math.round(r.rating)) }),
-        " after " + r.games + (r.games === 1 ? " rated game" : " rated games") + " (skill " + r.mu.toFixed(1) + " ± " + (3 * r.sigma).toFixed(1) + ")"),
-      el("p", { class: "note", text: "Your rating is a cautious estimate of your skill: it rises as rated games show more of it. Bots have fixed ratings and anchor the scale." }),
-      el("p", {}, el("a", { href: "/games", text: "My games" }), " · ", el("a", { href: "/leaderboard", text: "Leaderboard" })));
-    const link = location.origin + "/me#import=" + encodeURIComponent(p.key);
-    const keyField = el("input", { id: "profile-key", value: p.key, readonly: true, spellcheck: "false", class: "secret" });
-    const linkField = el("input", { id: "import-link", value: link, readonly: true, spellcheck: "false", class: "secret" });
-    const exporting = el("div", { class: "panel", id: "profile-export" }, el("h2", { text: "Use this profile in another browser" }),
-      el("p", { class: "note", text: "Open this link in the other browser (or paste the key there, on its profile page). Whoever has it plays as you: keep it like a password." }),
-      el("div", { class: "copy-row" }, el("label", { for: "import-link", text: "Link" }), linkField, copyControl(link, "Copy the link to your profile", "copy-link")),
-      el("div", { class: "copy-row" }, el("label", { for: "profile-key", text: "Key" }), keyField, copyControl(p.key, "Copy your key", "copy-key")),
-      el("button", { type: "button", class: "small", id: "forget-btn", text: "Forget this profile in this browser", onclick: () => {
-        if (!window.confirm("Forget " + p.name + " in this browser? Keep your key first if you want it back.")) return;
-        forget();
-        showProfile();
-      } }));
-    page.append(box, rating, exporting);
-  }
-
-  function newProfileForm() {
-    const name = el("input", { id: "new-name", maxlength: "40", required: true, autocomplete: "nickname" });
-    const form = el("form", { class: "row" }, el("label", { for: "new-name" }, "Your name", name),
-      el("button", { type: "submit", class: "primary", id: "new-profile-btn", text: "Make my profile" }));
-    const box = el("div", { class: "panel" }, el("h2", { text: "Make a profile" }),
-      el("p", { class: "note", text: "A name keeps your games and a rating. No password: this browser keeps a key for you." }), form);
-    form.addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      try { await create(name.value); showProfile(); } catch (e) { say(box, e.message); }
-    });
-    return box;
-  }
-
-  function importForm() {
-    const key = el("input", { id: "import-key", spellcheck: "false", autocomplete: "off", required: true });
-    const form = el("form", { class: "row" }, el("label", { for: "import-key" }, "Your key", key),
-      el("button", { type: "submit", id: "import-key-btn", text: "Use this key" }));
-    const box = el("div", { class: "panel" }, el("h2", { text: "Already have a profile?" }), form);
-    form.addEventListener("submit", (ev) => {
-      ev.preventDefault();
-      history.replaceState(null, "", "/me#import=" + encodeURIComponent(key.value.trim()));
+      const got = await call("PATCH", "/api/me", { name: name.value });
+      keep({ ...current(), name: got.name });
+      name.value = got.name;
+      say(box, "Saved: you are " + got.name + " at your next tables.", "ok");
+    } catch (e) { say(box, e.message); }
+  });
+  const r = me.rating;
+  const rating = el("div", { class: "panel", id: "profile-rating" }, el("h2", { text: "Rating" }),
+    el("p", {}, el("b", { class: "big-rating", id: "my-rating", text: String(Math.round(r.rating)) }),
+      " after " + r.games + (r.games === 1 ? " rated game" : " rated games") + " (skill " + r.mu.toFixed(1) + " ± " + (3 * r.sigma).toFixed(1) + ")"),
+    el("p", { class: "note", text: "Your rating is a cautious estimate of your skill: it rises as rated games show more of it. Bots have fixed ratings and anchor the scale." }),
+    el("p", {}, el("a", { href: "/games", text: "My games" }), " · ", el("a", { href: "/leaderboard", text: "Leaderboard" })));
+  const link = location.origin + "/me#import=" + encodeURIComponent(p.key);
+  const keyField = el("input", { id: "profile-key", value: p.key, readonly: true, spellcheck: "false", class: "secret" });
+  const linkField = el("input", { id: "import-link", value: link, readonly: true, spellcheck: "false", class: "secret" });
+  const exporting = el("div", { class: "panel", id: "profile-export" }, el("h2", { text: "Use this profile in another browser" }),
+    el("p", { class: "note", text: "Open this link in the other browser (or paste the key there, on its profile page). Whoever has it plays as you: keep it like a password." }),
+    el("div", { class: "copy-row" }, el("label", { for: "import-link", text: "Link" }), linkField, copyControl(link, "Copy the link to your profile", "copy-link")),
+    el("div", { class: "copy-row" }, el("label", { for: "profile-key", text: "Key" }), keyField, copyControl(p.key, "Copy your key", "copy-key")),
+    el("button", { type: "button", class: "small", id: "forget-btn", text: "Forget this profile in this browser", onclick: () => {
+      if (!window.confirm("Forget " + p.name + " in this browser? Keep your key first if you want it back.")) return;
+      forget();
       showProfile();
-    });
-    return box;
-  }
+    } }));
+  page.append(box, rating, exporting);
+}
 
-  // /me#import=<key>: whose profile it is, then take it after the person confirms.
-  async function offerImport(page, key) {
-    page.textContent = "";
-    page.append(el("h1", { id: "profile-title", text: "Use a profile in this browser" }));
-    const box = el("div", { class: "panel", id: "import-box" });
-    page.append(box);
-    const done = () => { history.replaceState(null, "", "/me"); showProfile(); };
-    let found;
-    try { found = await call("GET", "/api/me", null, key); } catch (e) {
-      box.append(el("p", { role: "alert", text: e.status === 401 ? "This link's key is not known here: no profile to use." : e.message }),
-        el("button", { type: "button", class: "small", text: "Back to your profile", onclick: done }));
-      return;
-    }
-    const mine = current();
-    const replacing = mine && mine.id !== found.id;
-    box.append(el("p", {}, "Use the profile ", el("b", { class: "import-name", text: found.name }), " in this browser?"),
-      replacing ? el("p", { class: "note", text: "It takes the place of " + mine.name + " here (keep " + mine.name + "'s key first if you want it back)." }) : null,
-      el("div", { class: "buttons" },
-        el("button", { type: "button", class: "primary", id: "import-yes", text: "Yes, use " + found.name, onclick: () => { keep({ id: found.id, name: found.name, key }); done(); } }),
-        el("button", { type: "button", id: "import-no", text: "No", onclick: done })));
-    $("import-yes").focus();
-  }
+function newProfileForm() {
+  const name = el("input", { id: "new-name", maxlength: "40", required: true, autocomplete: "nickname" });
+  const form = el("form", { class: "row" }, el("label", { for: "new-name" }, "Your name", name),
+    el("button", { type: "submit", class: "primary", id: "new-profile-btn", text: "Make my profile" }));
+  const box = el("div", { class: "panel" }, el("h2", { text: "Make a profile" }),
+    el("p", { class: "note", text: "A name keeps your games and a rating. No password: this browser keeps a key for you." }), form);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try { await create(name.value); showProfile(); } catch (e) { say(box, e.message); }
+  });
+  return box;
+}
 
-  ns.player = { current, auth, adopt, check, create, forget, call };
-  ns.ui.say = say;
-  ns.pages = ns.pages || [];
-  ns.pages.push({ path: /^\/me\/?$/, show: () => {
-    window.addEventListener("hashchange", () => { if (location.hash.startsWith("#import=")) showProfile(); });
-    return showProfile();
-  } });
+function importForm() {
+  const key = el("input", { id: "import-key", spellcheck: "false", autocomplete: "off", required: true });
+  const form = el("form", { class: "row" }, el("label", { for: "import-key" }, "Your key", key),
+    el("button", { type: "submit", id: "import-key-btn", text: "Use this key" }));
+  const box = el("div", { class: "panel" }, el("h2", { text: "Already have a profile?" }), form);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    history.replaceState(null, "", "/me#import=" + encodeURIComponent(key.value.trim()));
+    showProfile();
+  });
+  return box;
+}
+
+// /me#import=<key>: whose profile it is, then take it after the person confirms.
+async function offerImport(page, key) {
+  page.textContent = "";
+  page.append(el("h1", { id: "profile-title", text: "Use a profile in this browser" }));
+  const box = el("div", { class: "panel", id: "import-box" });
+  page.append(box);
+  const done = () => { history.replaceState(null, "", "/me"); showProfile(); };
+  let found;
+  try { found = await call("GET", "/api/me", null, key); } catch (e) {
+    box.append(el("p", { role: "alert", text: e.status === 401 ? "This link's key is not known here: no profile to use." : e.message }),
+      el("button", { type: "button", class: "small", text: "Back to your profile", onclick: done }));
+    return;
+  }
+  const mine = current();
+  const replacing = mine && mine.id !== found.id;
+  box.append(el("p", {}, "Use the profile ", el("b", { class: "import-name", text: found.name }), " in this browser?"),
+    replacing ? el("p", { class: "note", text: "It takes the place of " + mine.name + " here (keep " + mine.name + "'s key first if you want it back)." }) : null,
+    el("div", { class: "buttons" },
+      el("button", { type: "button", class: "primary", id: "import-yes", text: "Yes, use " + found.name, onclick: () => { keep({ id: found.id, name: found.name, key }); done(); } }),
+      el("button", { type: "button", id: "import-no", text: "No", onclick: done })));
+  $("import-yes").focus();
+}
+
+// The profile page (/me); a link to another profile's import opens there too.
+function showProfilePage() {
+  window.addEventListener("hashchange", () => { if (location.hash.startsWith("#import=")) showProfile(); });
+  return showProfile();
+}
+
+// Every page: the header's link, the stored key checked, the lobby's welcome, a seat claimed.
+function start() {
   showNav();
   check();
   welcome();
   window.addEventListener("load", claimSeat);
-})(window.pyhearts = window.pyhearts || {});
+}
+
+export { current, adopt, check, forget, start, showProfilePage };

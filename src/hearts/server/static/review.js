@@ -4,105 +4,104 @@
 // second), then the summary with its caveat and the link to the replay viewer, which shows
 // each decision annotated (/replay/{id}?seat=S&review=1).
 //
-//   const box = pyhearts.review.control(tableId, seat);   // an element: put it in the page
-//   pyhearts.review.control(tableId, seat, { small: true, check: false });  // a small button that
-//                                                         // asks the server only once pressed
-//   pyhearts.review.summary(review, seat);                // the summary of a done review
-"use strict";
-(function (ns) {
-  const POLL_MS = 1000;
-  const { el, call } = ns.ui;
+//   const box = control(tableId, seat);                    // an element: put it in the page
+//   control(tableId, seat, { small: true, check: false });  // a small button that asks the
+//                                                           // server only once pressed
+//   summary(review, seat)                                   // the summary of a done review
+//   replayUrl(tableId, seat)                                // the annotated replay's address
+import { el, call } from "./ui.js";
 
-  const replayUrl = (tableId, seat) => "/replay/" + encodeURIComponent(tableId) + "?seat=" + seat + "&review=1";
-  const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
+const POLL_MS = 1000;
 
-  // What the progress line says for a review job (GET …/review).
-  function progressText(job) {
-    if (job.status === "queued") return "Your game is waiting for a free reviewer…";
-    if (!job.total) return "Starting the review of your game…";
-    return "Reviewing your game: " + job.done + " of " + plural(job.total, "decision", "decisions");
-  }
+const replayUrl = (tableId, seat) => "/replay/" + encodeURIComponent(tableId) + "?seat=" + seat + "&review=1";
+const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
 
-  // A done review's summary for a seat: expected points lost with their uncertainty, the
-  // accuracy, the flags, and what the numbers are (estimates from sampled deals).
-  function summary(review, seat) {
-    const s = (review.summaries || []).find((x) => x.seat === seat);
-    if (!s) return el("p", { class: "review-summary", text: "This review has no decision of that seat." });
-    const flags = [[s.blunders, "blunder", "blunders"], [s.mistakes, "mistake", "mistakes"], [s.inaccuracies, "inaccuracy", "inaccuracies"]]
-      .filter(([n]) => n > 0).map(([n, one, many]) => plural(n, one, many));
-    const lines = s.decisions ? [
-      el("li", {}, "Points lost by your decisions: about ", el("b", { class: "review-lost", text: s.points_lost.toFixed(1) }),
-        " ± " + s.points_lost_stderr.toFixed(1) + " over " + plural(s.decisions, "decision", "decisions")),
-      el("li", {}, "Accuracy: ", el("b", { class: "review-accuracy", text: Math.round(s.accuracy) + "%" }),
-        flags.length ? " (" + flags.join(", ") + ")" : " (nothing flagged)"),
-    ] : [el("li", { text: "You had no choice to make: nothing to review." })];
-    return el("div", { class: "review-summary" },
-      el("ul", {}, ...lines),
-      el("p", { class: "note review-caveat", text: "These are estimates: each decision was played out on " + review.budget +
-        " sampled deals of the cards you could not see, so every number has an uncertainty (± one standard error). " +
-        "A decision is flagged only when its loss is clearly above that noise." }));
-  }
+// What the progress line says for a review job (GET …/review).
+function progressText(job) {
+  if (job.status === "queued") return "Your game is waiting for a free reviewer…";
+  if (!job.total) return "Starting the review of your game…";
+  return "Reviewing your game: " + job.done + " of " + plural(job.total, "decision", "decisions");
+}
 
-  // The "Review game" control of one seat of a finished game: a button, then the progress,
-  // then the summary and the link to the annotated replay. It picks up a review asked for
-  // before (from another page, or another player's press), and stops polling once removed.
-  function control(tableId, seat, options) {
-    const label = (options && options.label) || "Review game";
-    const button = el("button", { type: "button", class: (options && options.small) ? "small review-btn" : "review-btn", text: label });
-    const bar = el("progress", { class: "review-bar", max: "1", value: "0", "aria-label": "review progress", hidden: true });
-    const status = el("p", { class: "review-status", role: "status", "aria-live": "polite" });
-    const result = el("div", { class: "review-result" });
-    const box = el("div", { class: "review-box", "data-seat": String(seat) }, button, bar, status, result);
-    const path = "/api/tables/" + encodeURIComponent(tableId) + "/review";
-    let timer = null;
+// A done review's summary for a seat: expected points lost with their uncertainty, the
+// accuracy, the flags, and what the numbers are (estimates from sampled deals).
+function summary(review, seat) {
+  const s = (review.summaries || []).find((x) => x.seat === seat);
+  if (!s) return el("p", { class: "review-summary", text: "This review has no decision of that seat." });
+  const flags = [[s.blunders, "blunder", "blunders"], [s.mistakes, "mistake", "mistakes"], [s.inaccuracies, "inaccuracy", "inaccuracies"]]
+    .filter(([n]) => n > 0).map(([n, one, many]) => plural(n, one, many));
+  const lines = s.decisions ? [
+    el("li", {}, "Points lost by your decisions: about ", el("b", { class: "review-lost", text: s.points_lost.toFixed(1) }),
+      " ± " + s.points_lost_stderr.toFixed(1) + " over " + plural(s.decisions, "decision", "decisions")),
+    el("li", {}, "Accuracy: ", el("b", { class: "review-accuracy", text: Math.round(s.accuracy) + "%" }),
+      flags.length ? " (" + flags.join(", ") + ")" : " (nothing flagged)"),
+  ] : [el("li", { text: "You had no choice to make: nothing to review." })];
+  return el("div", { class: "review-summary" },
+    el("ul", {}, ...lines),
+    el("p", { class: "note review-caveat", text: "These are estimates: each decision was played out on " + review.budget +
+      " sampled deals of the cards you could not see, so every number has an uncertainty (± one standard error). " +
+      "A decision is flagged only when its loss is clearly above that noise." }));
+}
 
-    function show(job) {
-      clearTimeout(timer);
-      bar.hidden = !(job.status === "queued" || job.status === "running");
-      if (job.status === "done") {
-        box.dataset.status = "done";
-        button.hidden = true;
-        status.textContent = "Your review is ready.";
-        const link = el("a", { href: replayUrl(tableId, seat), class: "button-link review-open", text: "See each decision in the replay" });
-        result.replaceChildren(summary(job.review, seat), link);
-        link.focus();
-        return;
-      }
-      box.dataset.status = job.status;
-      if (job.status === "failed" || job.status === "none") {
-        button.hidden = false;
-        button.disabled = false;
-        button.textContent = job.status === "failed" ? "Try the review again" : label;
-        status.textContent = job.status === "failed" ? "The review could not be made: " + (job.error || "an error") : "";
-        return;
-      }
+// The "Review game" control of one seat of a finished game: a button, then the progress,
+// then the summary and the link to the annotated replay. It picks up a review asked for
+// before (from another page, or another player's press), and stops polling once removed.
+function control(tableId, seat, options) {
+  const label = (options && options.label) || "Review game";
+  const button = el("button", { type: "button", class: (options && options.small) ? "small review-btn" : "review-btn", text: label });
+  const bar = el("progress", { class: "review-bar", max: "1", value: "0", "aria-label": "review progress", hidden: true });
+  const status = el("p", { class: "review-status", role: "status", "aria-live": "polite" });
+  const result = el("div", { class: "review-result" });
+  const box = el("div", { class: "review-box", "data-seat": String(seat) }, button, bar, status, result);
+  const path = "/api/tables/" + encodeURIComponent(tableId) + "/review";
+  let timer = null;
+
+  function show(job) {
+    clearTimeout(timer);
+    bar.hidden = !(job.status === "queued" || job.status === "running");
+    if (job.status === "done") {
+      box.dataset.status = "done";
       button.hidden = true;
-      bar.max = Math.max(1, job.total);
-      bar.value = job.done;
-      status.textContent = progressText(job);
-      timer = setTimeout(poll, POLL_MS);
+      status.textContent = "Your review is ready.";
+      const link = el("a", { href: replayUrl(tableId, seat), class: "button-link review-open", text: "See each decision in the replay" });
+      result.replaceChildren(summary(job.review, seat), link);
+      link.focus();
+      return;
     }
-    function failed(e) {
-      box.dataset.status = "error";
+    box.dataset.status = job.status;
+    if (job.status === "failed" || job.status === "none") {
       button.hidden = false;
       button.disabled = false;
-      bar.hidden = true;
-      status.textContent = e.message;
+      button.textContent = job.status === "failed" ? "Try the review again" : label;
+      status.textContent = job.status === "failed" ? "The review could not be made: " + (job.error || "an error") : "";
+      return;
     }
-    async function poll() {
-      if (!box.isConnected) return;  // the dialog was closed: stop asking
-      try { show(await call("GET", path + "?seat=" + seat)); } catch (e) { failed(e); }
-    }
-    button.addEventListener("click", async () => {
-      button.disabled = true;
-      status.textContent = "Asking for a review…";
-      try { show(await call("POST", path, { seat })); } catch (e) { failed(e); }
-    });
-    // A review asked for already (by you elsewhere, or before a reload) is shown as it is;
-    // with `check: false` (a list of many games) only once the button is pressed.
-    if (!options || options.check !== false) setTimeout(() => { if (box.isConnected) poll(); }, 0);
-    return box;
+    button.hidden = true;
+    bar.max = Math.max(1, job.total);
+    bar.value = job.done;
+    status.textContent = progressText(job);
+    timer = setTimeout(poll, POLL_MS);
   }
+  function failed(e) {
+    box.dataset.status = "error";
+    button.hidden = false;
+    button.disabled = false;
+    bar.hidden = true;
+    status.textContent = e.message;
+  }
+  async function poll() {
+    if (!box.isConnected) return;  // the dialog was closed: stop asking
+    try { show(await call("GET", path + "?seat=" + seat)); } catch (e) { failed(e); }
+  }
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    status.textContent = "Asking for a review…";
+    try { show(await call("POST", path, { seat })); } catch (e) { failed(e); }
+  });
+  // A review asked for already (by you elsewhere, or before a reload) is shown as it is;
+  // with `check: false` (a list of many games) only once the button is pressed.
+  if (!options || options.check !== false) setTimeout(() => { if (box.isConnected) poll(); }, 0);
+  return box;
+}
 
-  ns.review = { control, summary, replayUrl };
-})(window.pyhearts = window.pyhearts || {});
+export { control, summary, replayUrl };

@@ -1,40 +1,85 @@
-// pyhearts web table: the small helpers every page script shares, loaded first (pyhearts.ui).
+// pyhearts web table: the small helpers every page module shares.
 //
-//   const { $, el, cardName, cardImg, call } = pyhearts.ui;
+//   import { $, el, cardName, cardImg, call, toast, setText, copyButton } from "./ui.js";
 //   el("button", { class: "small", text: "Go", onclick: go })   // an element; text is textContent
+//   cardName("TH"), cardImg("TH"), cardChip("TH")                // "10♥", its image, in words
 //   await call("POST", "/api/tables", { seats })                 // JSON in and out, as the profile
-"use strict";
-(function (ns) {
-  const $ = (id) => document.getElementById(id);
-  const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-  const RANKS = { T: "10" };
-  // An element: attributes, "class", "text" (textContent: never markup), "css" (style
-  // properties; no inline style attribute, for the CSP), "on…" listeners; then its children.
-  const el = (tag, attrs, ...kids) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else if (k === "css") for (const [p, x] of Object.entries(v)) e.style.setProperty(p, x);
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-    return e;
-  };
-  const cardName = (c) => (RANKS[c[0]] || c[0]) + SUITS[c[1]];
-  const cardImg = (c) => el("img", { src: "/cards/" + c + ".svg", alt: cardName(c), draggable: "false" });
+//   toast("not connected")                                       // a message for four seconds
+//   setText(node, text)                                          // written only when it changes
+//   announce(text)                                               // said to a screen reader
+//   copyButton(link, "Copy the link")                            // a button that copies a link
+import { auth } from "./profile.js";
 
-  // A JSON request, made as this browser's player profile if it has one (player.js:
-  // Authorization: Bearer <key>; ``headers`` add to or replace it). A refusal is an Error with
-  // the server's message and the HTTP status.
-  async function call(method, path, body, headers) {
-    const auth = ns.player ? ns.player.auth() : {};
-    const r = await fetch(path, { method, headers: { "Content-Type": "application/json", ...auth, ...(headers || {}) }, body: body ? JSON.stringify(body) : undefined });
-    const data = await r.json().catch(() => ({}));
-    if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), { status: r.status });
-    return data;
+export const $ = (id) => document.getElementById(id);
+export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+export const RANKS = { T: "10" };
+// An element: attributes, "class", "text" (textContent: never markup), "css" (style
+// properties; no inline style attribute, for the CSP), "on…" listeners; then its children.
+export const el = (tag, attrs, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k === "css") for (const [p, x] of Object.entries(v)) e.style.setProperty(p, x);
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
   }
+  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+};
+export const cardName = (c) => (RANKS[c[0]] || c[0]) + SUITS[c[1]];
+export const cardImg = (c) => el("img", { src: "/cards/" + c + ".svg", alt: cardName(c), draggable: "false" });
+// A card in words, coloured by its suit (as the deck is: two or four colours).
+export const cardChip = (c) => el("span", { class: "chip suit-" + c[1], text: cardName(c) });
 
-  ns.ui = { $, el, SUITS, RANKS, cardName, cardImg, call };
-})(window.pyhearts = window.pyhearts || {});
+// A JSON request, made as this browser's player profile if it has one (profile.js:
+// Authorization: Bearer <key>; ``headers`` add to or replace it). A refusal is an Error with
+// the server's message and the HTTP status.
+export async function call(method, path, body, headers) {
+  const r = await fetch(path, { method, headers: { "Content-Type": "application/json", ...auth(), ...(headers || {}) }, body: body ? JSON.stringify(body) : undefined });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), { status: r.status });
+  return data;
+}
+
+// A message at the bottom of the page, for four seconds (the next one replaces it).
+let toastTimer = null;
+export function toast(text) {
+  const t = $("toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+}
+
+// Writes ``text`` in ``node`` only when it changes (a live region speaks when its text
+// changes); announce() says it to a screen reader.
+export const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
+export const announce = (text) => setText($("announce"), text);
+
+// A button that puts ``text`` (a link) on the clipboard; where the page may not (a plain
+// http address other than this computer's), it copies the selected link the older way, or
+// leaves it selected for Ctrl+C.
+export function copyButton(text, label) {
+  const b = el("button", { type: "button", class: "small copy", "aria-label": label, title: label, text: "Copy" });
+  b.addEventListener("click", async () => {
+    let done = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      done = true;
+    } catch (e) { done = copySelected(b.previousElementSibling); }
+    b.textContent = done ? "Copied ✓" : "Press Ctrl+C";
+    $("announce").textContent = done ? "Link copied" : "The link is selected: press Ctrl+C to copy it";
+    setTimeout(() => { b.textContent = "Copy"; }, 2500);
+  });
+  return b;
+}
+
+function copySelected(node) {
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  const selection = window.getSelection();
+  selection.removeAllRanges();
+  selection.addRange(range);
+  try { return document.execCommand("copy"); } catch (e) { return false; }
+}

@@ -1,0 +1,51 @@
+// pyhearts web table: the table's WebSocket (/ws/{id}). It says hello with the seat's token
+// (or asks to watch), hands every message on, and after a drop reconnects (waiting longer
+// each time, up to 5 s); the header says how it is connected.
+//
+//   connect(onMessage)   // opens it; onMessage(m) for each message of the server
+//   send(msg)            // sends, or says "not connected; retrying…"
+//   sendIfOpen(msg)      // sends; whether it was connected
+//   act(msg)             // my action: the finished trick on screen has been seen (its pause
+//                        // ends), then it is sent
+//   stop()               // closed for good, no reconnecting: "not connected"
+import { $, toast } from "./ui.js";
+import { live, hurry } from "./state.js";
+
+let ws = null, retry = 0, handler = () => {};
+
+export function connect(onMessage) {
+  if (onMessage) handler = onMessage;
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  ws = new WebSocket(proto + "//" + location.host + "/ws/" + live.tableId);
+  $("conn").textContent = "connecting…";
+  ws.onopen = () => { retry = 0; ws.send(JSON.stringify(live.watching ? { type: "watch" } : { type: "hello", token: live.token })); };
+  ws.onmessage = (ev) => handler(JSON.parse(ev.data));
+  ws.onclose = (ev) => {
+    $("conn").textContent = "disconnected" + (ev.reason ? " (" + ev.reason + ")" : "") + " — reconnecting…";
+    document.body.dataset.connected = "false";
+    setTimeout(() => connect(), Math.min(5000, 300 * 2 ** retry++));
+  };
+}
+
+export function send(msg) {
+  if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg));
+  else toast("not connected; retrying…");
+}
+// Sends ``msg`` if connected; whether it was sent.
+export function sendIfOpen(msg) {
+  const open = ws && ws.readyState === 1;
+  send(msg);
+  return open;
+}
+
+// Sends my action; the finished trick on screen has been seen, so its pause ends.
+export function act(msg) {
+  hurry();
+  send(msg);
+}
+
+export function stop() {
+  $("conn").textContent = "not connected";
+  ws.onclose = null;
+  ws.close();
+}

@@ -1,0 +1,212 @@
+// pyhearts web table: the table drawn from the state on screen (live.state): the info bar, the
+// other seats around the felt (layout.js), the trick with the note under it, the prompt and
+// the buttons, my seat and hand (hand.js), the scores panel, and the dialogs the state calls
+// for (a name first, the moon's choice, the game's end). A spectator sees every seat around
+// the trick, seat 1 at the bottom, with card backs, and no hand.
+//
+//   render()   // draws the table (also on redraw(): state.js)
+//   tick()     // each seat's clock: the seconds it has left to act
+import { $, el, cardImg, cardChip, announce } from "./ui.js";
+import { POS_WORDS, seatPos, trickAt } from "./layout.js";
+import { live, seatName, seatLabel, isMyTurn, holding, onRedraw } from "./state.js";
+import { send } from "./connection.js";
+import { renderMine } from "./hand.js";
+import { renderScores } from "./scores.js";
+import { renderRematch } from "./rematch.js";
+import { closeDialog, showGameOver, showMoon, showNameDialog, winnerWords } from "./dialogs.js";
+import { isCreator } from "./seats.js";
+
+export function render() {
+  const s = live.state;
+  if (!s) return;
+  const v = s.view, t = s.table, n = v.players;
+  // ``me``: my seat, or null for a spectator; ``base``: the seat drawn at the bottom.
+  const me = s.you, spectator = me === null, base = spectator ? 0 : me;
+  const myTurn = isMyTurn(s);
+  document.body.dataset.seq = s.seq;
+  document.body.dataset.phase = v.phase;
+  document.body.dataset.round = v.round_number;
+  document.body.dataset.myturn = String(myTurn);
+  document.title = (myTurn ? "● " : "") + "pyhearts — " + (spectator ? "watching table " : "table ") + t.id;
+  renderInfo(v, t, me);
+  $("table").dataset.players = n;
+  $("table").dataset.spectator = String(spectator);
+  renderSeats(v, t, base, spectator);
+  renderTrick(v, t, me, base);
+  const prompt = renderPrompt(v, t, me, myTurn);
+  // Me, at the bottom of the table, and my hand (a spectator has neither).
+  $("me").hidden = spectator;
+  $("hand").hidden = spectator;
+  if (spectator) {
+    $("me").textContent = "";
+    $("hand").textContent = "";
+    delete $("hand").dataset.drawn;
+  } else renderMine(v, t, n);
+  renderScores();
+  renderRematch();
+  tick();
+  announce(prompt.textContent);
+  openDialogs(v, t, me);
+}
+onRedraw(render);
+
+// The info bar: the round, the pass, hearts, whose turn, the target, the spectators.
+function renderInfo(v, t, me) {
+  const info = $("info");
+  info.textContent = "";
+  const item = (k, val) => info.append(el("span", {}, k + ": ", el("b", { text: val })));
+  item("Round", String(v.round_number + 1));
+  item("Pass", passDirection(v));
+  item("Hearts", v.hearts_broken ? "broken" : "not broken");
+  item("Turn", v.phase === "passing" ? "everyone passes" : v.to_move === null ? "—" : v.to_move === me ? "you" : seatName(v.to_move));
+  item("Target", String(t.target));
+  if (t.spectators) item("Watching", String(t.spectators));
+}
+
+const passWord = (off, n) => (off === 1 ? "left" : off === n - 1 ? "right" : "across");
+function passDirection(v) {
+  if (live.state.you === null) {  // a spectator: this round's direction for everyone
+    const off = live.state.table.pass_offset;
+    return off ? "everyone " + passWord(off, v.players) : "hold (no pass)";
+  }
+  if (v.pass_to === null || v.pass_to === undefined) return "hold (no pass)";
+  const off = (v.pass_to - v.seat + v.players) % v.players;
+  return passWord(off, v.players) + " → " + seatName(v.pass_to);
+}
+
+// The others around the table, clockwise from your left (R1: seat me+1 is on my left); a
+// spectator sees every seat, the first one at the bottom.
+function renderSeats(v, t, base, spectator) {
+  const n = v.players, seats = [];
+  for (let k = spectator ? 0 : 1; k < n; k++) seats.push(seatNode(v, t, (base + k) % n, seatPos(n, k)));
+  keep($("opponents"), ".seat", seats);
+}
+
+// One seat: its name, whether it is connected (or a bot, or free), its cards, its points, its
+// clock, and its cards' backs.
+function seatNode(v, t, s, pos) {
+  const backs = el("div", { class: "backs", "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(v.hand_sizes[s], 13); i++) backs.append(el("img", { src: "/cards/back.svg", alt: "" }));
+  const online = t.online.includes(s);
+  const away = t.away.includes(s) ? " · away: a bot plays" : "";
+  const badge = (t.kinds[s] === "bot" ? "bot · " + t.bots[s] : t.kinds[s] === "open" ? "free seat" : online ? "online" : "offline") + away;
+  const on = online || t.kinds[s] === "bot";
+  const turn = v.to_move === s;
+  return el("div", {
+    class: "seat" + (turn ? " turn" : ""), "data-seat": s, "data-pos": pos, role: "group",
+    "aria-label": seatName(s) + ", " + POS_WORDS[pos] + (turn ? ", to play" : ""),
+  },
+    el("div", { class: "name", title: seatLabel(s), text: seatLabel(s) }),
+    el("div", { class: "meta badge" }, el("span", { class: "dot" + (on ? " on" : ""), title: on ? "connected" : "not connected" }), badge),
+    el("div", { class: "meta", "data-count": v.hand_sizes[s], text: v.hand_sizes[s] + (v.hand_sizes[s] === 1 ? " card" : " cards") }),
+    el("div", { class: "meta pts", text: v.points_taken[s] + " pts · total " + t.totals[s] }),
+    el("div", { class: "meta clock", "data-seat": s }),
+    backs);
+}
+
+// The trick (or the last one, under review or just after it was won): each card at the
+// place of the seat that played it, mine at the bottom. A won trick on screen (not under
+// review) names its winner, to whom it goes when the table moves on.
+function renderTrick(v, t, me, base) {
+  const n = v.players, reviewing = live.reviewing, trick = $("trick");
+  let shown = v.trick;
+  const last = t.last_trick;
+  if ((reviewing || v.trick.plays.length === 0) && last && (reviewing || v.tricks.length > 0)) shown = last;
+  const won = shown.winner !== null && shown.winner !== undefined;
+  trick.className = "trick" + (reviewing ? " review" : "");
+  if (won && !reviewing) trick.dataset.winner = shown.winner;
+  else delete trick.dataset.winner;
+  keep(trick, "figure", shown.plays.map((p, i) => {
+    const at = trickAt(n, (p.seat - base + n) % n);
+    return el("figure", {
+      class: (shown.winner === p.seat ? "win" : "") + (i === 0 ? " lead" : ""), "data-card": p.card, "data-seat": p.seat,
+      css: { "--px": at[0], "--py": at[1], "z-index": i + 1 },
+    }, cardImg(p.card), el("figcaption", { text: (p.seat === me ? "you" : seatName(p.seat)), title: seatName(p.seat) }));
+  }));
+  const note = $("trick-note");
+  note.textContent = "";
+  if (won) note.textContent = (reviewing ? "Last trick: " : "") + (shown.winner === me ? "you take it" : seatName(shown.winner) + " takes it") + (shown.points ? " (" + shown.points + (shown.points === 1 ? " point)" : " points)") : "");
+  else if (!shown.plays.length && v.phase === "playing" && v.to_move !== null) note.textContent = (v.to_move === me ? "You lead" : seatName(v.to_move) + " leads");
+  else if (last && v.tricks.length && !reviewing) note.append(lastTrickWords(last, me));
+  $("last-btn").textContent = reviewing ? "Back to play (L)" : "Last trick (L)";
+}
+
+// The trick just taken, in words under the next one: "Last trick: Bob took 5♠ 9♠ Q♠ 2♠".
+function lastTrickWords(last, me) {
+  return el("span", { class: "last-words" }, "Last trick: " + (last.winner === me ? "you" : seatName(last.winner)) + " took ",
+    ...last.plays.map((p) => cardChip(p.card)));
+}
+
+// The prompt (what happens, what I am to do) and the buttons under the table; the prompt.
+function renderPrompt(v, t, me, myTurn) {
+  const spectator = me === null, prompt = $("prompt"), pass = $("pass-btn"), selected = live.selected;
+  pass.hidden = !v.must_pass;
+  $("hint-btn").hidden = spectator || !myTurn || v.game_over || t.away.includes(me);
+  $("seats-btn").hidden = v.game_over || !isCreator(live.tableId);
+  if (v.game_over) {
+    prompt.textContent = "Game over: " + winnerWords(t) + ". ";
+    prompt.append(el("button", { type: "button", id: "result-btn", class: "small", text: "See the result", onclick: showGameOver }));
+  } else if (spectator) {
+    const what = v.phase === "passing" ? "the players are passing cards…"
+      : v.phase === "moon_choice" ? seatName(v.to_move) + " shot the moon and chooses how it scores…"
+      : v.to_move !== null ? seatName(v.to_move) + " to play." : "";
+    prompt.textContent = what ? "Watching — " + what : "Watching";
+  } else if (v.must_pass) {
+    prompt.textContent = "Choose " + v.pass_count + " cards to pass " + passDirection(v) + " (" + selected.size + "/" + v.pass_count + ")";
+    pass.textContent = "Pass " + v.pass_count + " cards";
+    pass.disabled = selected.size !== v.pass_count;
+  } else if (v.phase === "passing") prompt.textContent = "Waiting for the others to pass…";
+  else if (v.moon_choice_pending) prompt.textContent = "You shot the moon!";
+  else if (v.to_move === v.seat) prompt.textContent = "Your turn: play a highlighted card.";
+  else if (v.to_move !== null) prompt.textContent = "Waiting for " + seatName(v.to_move) + "…";
+  else prompt.textContent = "";
+  if (!spectator && t.away.includes(me) && !v.game_over) {
+    prompt.textContent = "A bot plays for you (your time ran out). ";
+    prompt.append(el("button", { type: "button", id: "back-btn", class: "small primary", text: "I'm back: let me play", onclick: () => send({ type: "back" }) }));
+  }
+  return prompt;
+}
+
+// The dialogs the state calls for: a name first; then, once the finished trick has been seen,
+// the moon's choice and the game's end (that one by itself only once).
+function openDialogs(v, t, me) {
+  if (me !== null && t.unnamed.includes(me) && !v.game_over) { showNameDialog(); return; }  // a name first
+  if ($("dialog").dataset.kind === "name") closeDialog();
+  if (holding()) return;  // the dialogs wait until the finished trick has been seen
+  if (v.moon_choice_pending) showMoon();
+  else if ($("dialog").dataset.kind === "moon") closeDialog();
+  if (v.game_over && !live.shownGameOver) { live.shownGameOver = true; showGameOver(); }
+}
+
+// Makes the children of ``parent`` that match ``selector`` the ``fresh`` ones, in order: one
+// with the same key (``data-seat`` or ``data-card``) already there is changed to the fresh one,
+// not replaced, so what a reader, a test or a moving card holds stays (a card in flight keeps
+// its ``away`` mark); the others go.
+function keep(parent, selector, fresh) {
+  const key = (e) => e.dataset.card || e.dataset.seat;
+  const old = new Map([...parent.querySelectorAll(":scope > " + selector)].map((e) => [key(e), e]));
+  for (const f of fresh) {
+    const e = old.get(key(f));
+    old.delete(key(f));
+    if (!e) { parent.append(f); continue; }
+    const away = e.classList.contains("away");
+    for (const a of [...e.attributes]) if (a.name !== "style" && !f.hasAttribute(a.name)) e.removeAttribute(a.name);
+    for (const a of [...f.attributes]) if (a.name !== "style") e.setAttribute(a.name, a.value);
+    e.style.cssText = f.style.cssText;  // CSSOM: allowed by the Content-Security-Policy
+    e.classList.toggle("away", away);
+    e.replaceChildren(...f.childNodes);
+    parent.append(e);  // moved, in order, not made anew
+  }
+  for (const e of old.values()) e.remove();
+}
+
+// Each seat's clock: the seconds it has left to act, while the turn timer runs for it.
+export function tick() {
+  if (!live.state) return;
+  for (const c of document.querySelectorAll(".clock")) {
+    const end = live.deadlines[c.dataset.seat];
+    const left = end === undefined ? null : Math.max(0, Math.ceil((end - performance.now()) / 1000));
+    c.textContent = left === null ? "" : left + " s left";
+    c.classList.toggle("low", left !== null && left <= 5);
+  }
+}

@@ -1,0 +1,109 @@
+// pyhearts web table: the table page (/t/{id}). The seat's token comes from the invite link
+// (kept in this browser, taken out of the address bar) or from this browser's storage; a
+// spectator's link ends in #watch; with neither, the page offers to watch. Then the buttons,
+// the keys and the server's messages are wired to the parts of the table that handle them.
+//
+//   openTable(id)   // the page of table ``id``
+import { $, el, call, toast } from "./ui.js";
+import { live, seatLabel } from "./state.js";
+import { connect, sendIfOpen, stop } from "./connection.js";
+import { receive } from "./pacing.js";
+import { render, tick } from "./table.js";
+import { balanceHand, moveFocus, sendPass } from "./hand.js";
+import { closeDialog, showSeats } from "./dialogs.js";
+import { toggleScores } from "./scores.js";
+import { askHint, hideHint, showHint } from "./hint.js";
+import { onRematch } from "./rematch.js";
+import * as chat from "./chat.js";
+
+export function openTable(id) {
+  live.tableId = id;
+  const frag = new URLSearchParams(location.hash.slice(1));
+  live.token = frag.get("token");
+  live.watching = !live.token && frag.has("watch");
+  const key = "pyhearts:" + id;
+  if (live.token) {  // an invite link: its secret goes to this browser's storage, out of the address bar and history
+    localStorage.setItem(key, live.token);
+    history.replaceState(null, "", location.pathname + location.search);
+  } else if (!live.watching) live.token = localStorage.getItem(key);
+  $("table").hidden = false;
+  $("pass-btn").addEventListener("click", sendPass);
+  $("last-btn").addEventListener("click", toggleLastTrick);
+  $("scores-btn").addEventListener("click", toggleScores);
+  $("hint-btn").addEventListener("click", askHint);
+  $("seats-btn").addEventListener("click", showSeats);
+  chat.setup({ send: (text) => sendIfOpen({ type: "chat", text }), nameOf: (s) => (live.state ? seatLabel(s) : "Seat " + (s + 1)), max: 200 });
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", balanceHand);
+  setInterval(tick, 250);
+  if (!live.token && !live.watching) { offerWatch(); return; }
+  connect(onMessage);
+}
+
+const toggleLastTrick = () => { live.reviewing = !live.reviewing; render(); };
+
+// No seat here: say so, and offer to watch if the table allows spectators.
+async function offerWatch() {
+  const prompt = $("prompt");
+  prompt.textContent = "You have no seat at this table: open your invite link, or join from the lobby.";
+  try {
+    const t = await call("GET", "/api/tables/" + live.tableId);
+    if (!t.spectators_allowed) return;
+    prompt.append(" ", el("button", { type: "button", id: "watch-btn", class: "small", text: "Watch this table", onclick: () => {
+      live.watching = true;
+      history.replaceState(null, "", "#watch");
+      prompt.textContent = "";
+      connect(onMessage);
+    } }));
+  } catch (e) { prompt.textContent = e.message; }
+}
+
+function onMessage(m) {
+  if (m.type === "state") receive(m);
+  else if (m.type === "chat") chat.receive(m);
+  else if (m.type === "hint") showHint(m);
+  else if (m.type === "rematch") onRematch(m);
+  else if (m.type === "error") onError(m);
+  else if (m.type === "presence" && live.state) {
+    const t = live.state.table;
+    t.online = m.online;
+    t.names = m.names;
+    t.spectators = m.spectators;
+    t.away = m.away;
+    render();
+  }
+}
+
+function onError(m) {
+  toast(m.message);
+  if ($("name-error") && ["bad_name", "name_taken", "game_over"].includes(m.code)) $("name-error").textContent = m.message;
+  if (m.code === "not_your_turn") hideHint();
+  if (m.code === "bad_token" || m.code === "seat_freed") shutOut(m);
+  else if (["no_table", "no_spectators", "spectators_full"].includes(m.code)) {
+    $("prompt").textContent = m.message;
+    stop();
+  }
+}
+
+// The token opens no seat (any more: the table's creator gave the seat a new invite link):
+// this browser forgets it and says why; no reconnecting.
+function shutOut(m) {
+  const key = "pyhearts:" + live.tableId;
+  if (live.token && localStorage.getItem(key) === live.token) localStorage.removeItem(key);
+  $("prompt").textContent = m.code === "seat_freed" ? m.message[0].toUpperCase() + m.message.slice(1) + "." : "This link's token opens no seat here.";
+  stop();
+}
+
+// Keys: arrows, Home and End move among the playable cards (hand.js; Enter plays, Space marks
+// a card to pass: the card buttons' own keys), P passes, L shows the last trick, S the scores,
+// H asks for a hint, Escape closes a dialog.
+function onKey(e) {
+  if (!live.state || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "Escape") { closeDialog(); return; }
+  if (!$("overlay").hidden) return;
+  if (moveFocus(e)) return;
+  if (e.key === "l" || e.key === "L") toggleLastTrick();
+  else if (e.key === "s" || e.key === "S") toggleScores();
+  else if ((e.key === "p" || e.key === "P") && live.state.view.must_pass) sendPass();
+  else if (e.key === "h" || e.key === "H") askHint();
+}
