@@ -51,6 +51,13 @@ def test_index_loads_one_module_script() -> None:
     assert "</script>" in html and not re.search(r"<script[^>]*>[^<]+</script>", html)  # nothing inline
 
 
+def test_index_preloads_every_module_app_js_imports() -> None:
+    """Every module is fetched as the page opens (``modulepreload``), not one level of imports
+    at a time: a page on a slow connection waits one round trip, not five."""
+    preloaded = re.findall(r'<link rel="modulepreload" href="/static/([\w-]+\.js)">', text("index.html"))
+    assert sorted(preloaded) == [m for m in MODULES if m != "app.js"]
+
+
 def test_every_client_file_is_a_module_imported_from_app_js() -> None:
     reached, todo = set(), ["app.js"]
     while todo:
