@@ -46,9 +46,10 @@ from hearts.round import Phase, Round, Trick
 from hearts.rules import Rules
 from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
 from hearts.server.persistence import hash_token
-from hearts.server.protocol import MAX_TOKEN, ProtocolError, TableRequest, _Fields
+from hearts.server.protocol import ProtocolError, TableRequest, _Fields
 from hearts.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, places
 from hearts.server.storage import PlayedTable, PlayerRow, SeatRow, Storage, TableRow, load_game
+from hearts.server.wire import MAX_TOKEN
 
 MAX_KEY: Final = 128
 """Characters of a key in an ``Authorization`` header (the server makes 32)."""

@@ -1,86 +1,14 @@
-"""The WebSocket protocol of the web table: typed JSON messages in and out.
-
-Client → server. An action is the text of the actions' codec (:mod:`hearts.actions`) plus
-``seq``, the table's sequence number the client saw (how many actions the table had applied);
-its ``seat`` may be left out, it is the connection's seat (a different one is refused)::
-
-    {"type": "hello", "token": "..."}                       take your seat (first message)
-    {"type": "watch"}                                       watch as a spectator (no token)
-    {"type": "pass", "seq": 4, "cards": ["QS", "AH", "2C"]}  R2
-    {"type": "play", "seq": 9, "card": "QS"}                 R3
-    {"type": "moon", "seq": 60, "choice": "add"}             R4.4 (shooter_chooses)
-    {"type": "sync"}                                         ask for the full state
-    {"type": "back"}                                         play yourself again (after the
-                                                             table's stand-in bot took over)
-    {"type": "ping"}
-
-Table talk (a seat's connection only; a spectator reads the chat and is told of a rematch)::
-
-    {"type": "chat", "text": "nice trick!"}                  at most ``max_chat`` printable
-                                                             characters, ``chat_rate`` a connection
-    {"type": "name", "name": "Ann"}                          choose your seat's name (until the
-                                                             game ends; not another seat's)
-    {"type": "hint", "seq": 9}                               what the search bot would do from
-                                                             your view (R7), at your turn
-    {"type": "rematch"}                                      once the game is over: a new table,
-                                                             the same seats (one per table)
-
-Server → client::
-
-    {"type": "state", "reason": "welcome"|"event"|"resync"|"table", "seq": N, "you": seat,
-     "view": View.to_dict(), "table": {...public facts...}, "event": {...}|null}
-    {"type": "presence", "online": [seats], "names": [...], "spectators": N, "away": [seats]}
-    {"type": "error", "code": "...", "message": "...", "seq": N}
-    {"type": "pong"}
-    {"type": "chat", "lines": [{"id": 7, "seat": 1, "text": "..."}], "history": bool}
-    {"type": "hint", "seq": N, "action": {...codec...}, "text": "Hint: play Q♠"}
-    {"type": "rematch", "table": "id", "by": seat, "name": "Ann"}   (every client of the old table)
-
-A state's ``event`` is the last accepted action in the codec, without a pass's cards (they are
-the passer's secret), and with the ``seq`` it brought the table to:
-``{"type": "play", "seat": 1, "card": "QS", "seq": 9}``, ``{"type": "pass", "seat": 2, "seq": 3}``.
-
-A ``state`` is built from the seat's :class:`~hearts.view.View` and public table facts only
-(docs/rules.md R7). A spectator's ``state`` has ``"you": null`` and a ``view`` holding only
-:meth:`View.public_dict() <hearts.view.View.public_dict>` — no ``seat``, ``hand``, ``legal``,
-``passed``, ``received`` nor any other private field: it shows what every seat may know and
-nothing more. A spectator cannot act (its ``pass``/``play``/``moon`` get an error of code
-``not_seated``); it may send ``hello`` with a seat's token later to take that seat. A ``watch``
-is refused with ``no_spectators`` on a table created with ``"spectators": false`` and with
-``spectators_full`` when the table already has its maximum of spectators. The ``table`` facts
-count the spectators (``spectators``) and never list them among the ``online`` seats. An action
-whose ``seq`` is not the table's current one (stale or duplicate) is answered with a ``state``
-of reason ``resync`` and is not applied — except a pass made during the same pass phase, which
-does not depend on the other seats' passes.
-
-A table with a turn timer (``turn_timer`` seconds in its facts) gives each seat that is to act
-that long; ``time_left`` in the facts holds each seat's seconds left (``null``: no clock runs
-for it). A seat whose time runs out is ``away`` (in the facts and in ``presence``): the table's
-stand-in bot plays for it until the seat's person comes back — a ``hello``, an action or
-``back`` from the seat.
-
-Error codes: ``bad_json``, ``too_large``, ``unknown_type``, ``bad_message`` (a malformed message
-or action: the codec's message says what is wrong), ``wrong_seat``, ``not_seated``, ``bad_token``,
-``illegal`` (refused by the rules: the message names the R-number), ``no_table``,
-``no_spectators``, ``spectators_full``, ``seated``, ``rate_limited``, ``timeout`` (no ``hello``
-or ``watch`` in time), ``internal``; of the table talk: ``too_long`` (a chat message),
-``bad_name``, ``name_taken``, ``game_over`` (a name change after the end), ``not_your_turn``
-(a hint), ``not_over`` (a rematch before the end); ``seat_freed`` (the table's creator gave
-the seat a new invite link: the connection is closed).
-
-The server closes a connection with a code and a reason, after the error messages queued for
-it: 1008 (too many messages, too many wrong tokens, no ``hello`` or ``watch`` in time, a table
-without spectators, a seat given a new invite link), 1013 (too many connections from the address, the table's spectators full,
-a client too slow to keep up), 4404 (no such table), 1001 (the server is shutting down).
-
-The lobby's requests (HTTP, JSON bodies) are checked here too: :class:`TableRequest` and
-:class:`JoinRequest`; any JSON the server reads goes through :func:`decode_json`.
+"""Checking what clients send: the WebSocket messages of the web table, read into their types
+(:mod:`hearts.server.wire`, where every message in and out is declared once and from which
+``docs/protocol.md`` is made), and the lobby's HTTP requests (JSON bodies: :class:`TableRequest`,
+:class:`JoinRequest`, :class:`InviteRequest`). Any JSON the server reads goes through
+:func:`decode_json`, which refuses what could hurt the server before it is built.
 
 >>> message = parse_client('{"type": "play", "seq": 3, "card": "QS"}')
->>> message.seq, message.action(seat=1)
+>>> message.seq, seat_action(message, seat=1)
 (3, Play(seat=1, card=Card('QS')))
 >>> message = parse_client('{"type": "play", "seq": 3, "seat": 2, "card": "QS"}')
->>> message.action(seat=1)
+>>> seat_action(message, seat=1)
 Traceback (most recent call last):
 ...
 hearts.server.protocol.ProtocolError: this connection acts for seat 1, not for seat 2
@@ -90,6 +18,14 @@ Traceback (most recent call last):
 hearts.server.protocol.ProtocolError: unknown message type 'jump'; expected one of: hello, watch, pass, play, moon, sync, back, ping, chat, name, hint, rematch
 >>> parse_client('{"type": "chat", "text": "  well played  "}'), parse_client('{"type": "name", "name": "Ann"}')
 (Chat(text='well played'), Rename(name='Ann'))
+>>> parse_client('{"type": "sync", "since": 4}')
+Traceback (most recent call last):
+...
+hearts.server.protocol.ProtocolError: 'sync' has no field 'since'
+>>> parse_client('{"type": "hint", "seq": "9"}')
+Traceback (most recent call last):
+...
+hearts.server.protocol.ProtocolError: 'hint' needs 'seq', the sequence number you saw (a whole number from 0) (got '9')
 >>> decode_json('{"target": ' + "9" * 5000 + "}")
 Traceback (most recent call last):
 ...
@@ -100,22 +36,25 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+import re
+import typing
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from hearts.actions import ACTION_TYPES, Action, from_dict
+import msgspec
+
+from hearts.actions import Action, from_dict
 from hearts.bots.registry import LEVELS
 from hearts.errors import ActionError, HeartsError
 from hearts.rules import PRESETS, Rules
 from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
+from hearts.server.wire import CLIENT_TYPES, Chat, ClientMessage, Error, Hello, Rename, SeatAction, encode
 
-CLIENT_TYPES: Final = ("hello", "watch", *ACTION_TYPES, "sync", "back", "ping", "chat", "name", "hint", "rematch")
 SEAT_KINDS: Final = ("human", "open", "bot")
 STAND_IN: Final = "medium"
 """The bot level that plays for an absent seat when the table names none."""
-MAX_TOKEN: Final = 128
-"""Characters of a seat's token in a ``hello`` (the server makes 24)."""
+
 
 
 class ProtocolError(Refused):
@@ -126,93 +65,31 @@ class ProtocolError(Refused):
         super().__init__(message, 400, code, close_code)
 
 
-@dataclass(frozen=True)
-class Hello:
-    """Take the seat whose secret ``token`` this is."""
-
-    token: str
-
-
-@dataclass(frozen=True)
-class Watch:
-    """Watch the table as a spectator."""
-
-
-@dataclass(frozen=True)
-class Sync:
-    """Ask for the full state again."""
+def seat_action(message: SeatAction, seat: int) -> Action:
+    """The action of ``seat`` (the connection's) that ``message`` makes: a ``seat`` in the
+    message must be it. Raises :class:`ProtocolError` (code ``wrong_seat``, or ``bad_message``
+    with the codec's reason for a malformed action)."""
+    claimed = seat if message.seat is msgspec.UNSET else message.seat
+    if type(claimed) is not int or claimed != seat:
+        raise ProtocolError(f"this connection acts for seat {seat}, not for seat {claimed!r:.20}", "wrong_seat")
+    fields = {f: getattr(message, f) for f in message.__struct_fields__ if f not in ("seq", "seat")}
+    try:
+        return from_dict({"type": message.__struct_config__.tag, "seat": seat, **fields})
+    except ActionError as e:
+        raise ProtocolError(str(e), "bad_message") from None
 
 
-@dataclass(frozen=True)
-class Back:
-    """The seat's person plays again (the stand-in bot stops playing for it)."""
-
-
-@dataclass(frozen=True)
-class Ping:
-    """Ask for a ``pong``."""
-
-
-@dataclass(frozen=True)
-class ActionMessage:
-    """A ``pass``, ``play`` or ``moon``: the codec's object (``fields``, ``seq`` included) and
-    the ``seq`` the client saw. :meth:`action` makes it the connection's seat's action."""
-
-    seq: int
-    fields: Mapping[str, Any]
-
-    def action(self, seat: int) -> Action:
-        """The action of ``seat`` (the connection's): a ``seat`` in the message must be it.
-
-        Raises :class:`ProtocolError` (code ``wrong_seat``, or ``bad_message`` with the codec's
-        reason for a malformed action).
-        """
-        claimed = self.fields.get("seat", seat)
-        if type(claimed) is not int or claimed != seat:
-            raise ProtocolError(f"this connection acts for seat {seat}, not for seat {claimed!r:.20}", "wrong_seat")
-        try:
-            return from_dict({**self.fields, "seat": seat}, allow=("seq",))
-        except ActionError as e:
-            raise ProtocolError(str(e), "bad_message") from None
-
-
-@dataclass(frozen=True)
-class Chat:
-    """A chat message from a seat to everyone at the table: printable text (no control
-    characters, no line breaks), stripped, of 1 to ``limits.max_chat`` characters."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Rename:
-    """The seat's person chooses its name (:func:`check_name`'s rules, not empty)."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class HintRequest:
-    """Ask what the hint bot would do for the seat at position ``seq`` (the table's sequence
-    number the client saw)."""
-
-    seq: int
-
-
-@dataclass(frozen=True)
-class Rematch:
-    """Ask for a new table with the same seats, once the game is over."""
-
-
-TalkMessage = Chat | Rename | HintRequest | Rematch
-"""The table talk: chat, a name, a hint, a rematch (:meth:`hearts.server.tables.talk.Talk.take`)."""
-
-ClientMessage = Hello | Watch | Sync | Back | Ping | ActionMessage | TalkMessage
-"""Any message a client may send."""
-
-_SIMPLE: Final[dict[str, ClientMessage]] = {
-    "watch": Watch(), "sync": Sync(), "back": Back(), "ping": Ping(), "rematch": Rematch()
+_FIELD_WORDS: Final = {
+    "seq": "'seq', the sequence number you saw (a whole number from 0)",
+    "token": "a 'token' string (the one of your invite link)",
+    "cards": "'cards', a list of cards",
+    "card": "'card', a card such as \"QS\"",
+    "choice": "'choice', \"add\" or \"subtract\"",
 }
+"""What a client message's field must be, in words (for the errors)."""
+
+_AT_FIELD: Final = re.compile(r" - at `\$\.(\w+)`$|^Object missing required field `(\w+)`$")
+_UNKNOWN_FIELD: Final = re.compile(r"^Object contains unknown field `(.+)`$")
 
 
 def decode_json(raw: str | bytes, limits: Limits = DEFAULT_LIMITS) -> Any:
@@ -263,9 +140,10 @@ def _depth(data: Any) -> int:
 
 
 def parse_client(raw: str | bytes | None, limits: Limits = DEFAULT_LIMITS) -> ClientMessage:
-    """Check and parse one client message; raises :class:`ProtocolError` with a clear message.
+    """Check and parse one client message into its type (:mod:`hearts.server.wire`: unknown
+    fields are refused); raises :class:`ProtocolError` with a clear message.
 
-    An action's own fields are checked by :meth:`ActionMessage.action`, once its seat is known.
+    An action's own fields are checked by :func:`seat_action`, once its seat is known.
     """
     if raw is None:
         raise ProtocolError("empty message", "bad_message")
@@ -282,26 +160,34 @@ def parse_client(raw: str | bytes | None, limits: Limits = DEFAULT_LIMITS) -> Cl
         raise ProtocolError(
             f"unknown message type {kind!r:.40}; expected one of: {', '.join(CLIENT_TYPES)}", "unknown_type"
         )
-    if kind == "hello":
-        token = data.get("token")
-        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN or not token.isascii():
-            raise ProtocolError("'hello' needs a 'token' string (the one of your invite link)", "bad_message")
-        return Hello(token)
-    if kind in _SIMPLE:
-        return _SIMPLE[kind]
     if kind == "chat":
-        return Chat(check_chat(data.get("text"), limits))
+        return Chat(text=check_chat(data.get("text"), limits)) if data.keys() <= {"type", "text"} else _typed(kind, data)
     if kind == "name":
         name = check_name(data.get("name"), limits, "'name'", "bad_name")
         if not name:
             raise ProtocolError("'name' cannot be empty: choose a name", "bad_name")
-        return Rename(name)
-    seq = data.get("seq")
-    if type(seq) is not int or seq < 0:
-        raise ProtocolError(f"'{kind}' needs 'seq', the sequence number you saw (got {seq!r:.20})", "bad_message")
-    if kind == "hint":
-        return HintRequest(seq)
-    return ActionMessage(seq, data)
+        return Rename(name=name) if data.keys() <= {"type", "name"} else _typed(kind, data, "bad_name")
+    message = _typed(kind, data)
+    if isinstance(message, Hello) and not message.token.isascii():
+        raise ProtocolError(f"'hello' needs {_FIELD_WORDS['token']}", "bad_message")
+    return message
+
+
+def _typed(kind: str, data: dict[str, Any], code: str = "bad_message") -> ClientMessage:
+    """``data`` as its message type, or a :class:`ProtocolError` (``code``) saying, in a
+    client's words, which field is wrong."""
+    try:
+        return typing.cast(ClientMessage, msgspec.convert(data, ClientMessage))
+    except msgspec.ValidationError as e:
+        reason = str(e)
+    unknown = _UNKNOWN_FIELD.match(reason)
+    if unknown:
+        raise ProtocolError(f"'{kind}' has no field {unknown.group(1)!r:.40}", code) from None
+    at = _AT_FIELD.search(reason)
+    field = next((f for f in at.groups() if f), "") if at else ""
+    words = _FIELD_WORDS.get(field, f"'{field}'")
+    value = data.get(field)
+    raise ProtocolError(f"'{kind}' needs {words} (got {value!r:.20})" if at else reason.replace("`", "'"), code) from None
 
 
 def check_chat(text: Any, limits: Limits = DEFAULT_LIMITS) -> str:
@@ -362,9 +248,9 @@ def check_name(name: Any, limits: Limits = DEFAULT_LIMITS, what: str = "'name'",
     return kept
 
 
-def error_message(message: str, code: str, seq: int | None = None) -> dict[str, Any]:
-    """An ``error`` message (sent to the offending client only)."""
-    return {"type": "error", "code": code, "message": message, "seq": seq}
+def error_message(message: str, code: str, seq: int | None = None) -> str:
+    """An ``error`` message (sent to the offending client only), as sent."""
+    return encode(Error(code=code, message=message, seq=seq))
 
 
 # --- the lobby's requests -----------------------------------------------------------------

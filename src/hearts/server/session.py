@@ -31,20 +31,20 @@ from hearts.server.limits import (
 )
 from hearts.server.logs import fields
 from hearts.server.outage import is_outage
-from hearts.server.protocol import (
+from hearts.server.protocol import ProtocolError, error_message, parse_client
+from hearts.server.tables import UNAVAILABLE, Connection, Manager, Table
+from hearts.server.wire import (
     Chat,
     Hello,
     HintRequest,
     Ping,
-    ProtocolError,
+    Pong,
     Rematch,
     Rename,
     TalkMessage,
     Watch,
-    error_message,
-    parse_client,
+    encode,
 )
-from hearts.server.tables import UNAVAILABLE, Connection, Manager, Table
 
 log = logging.getLogger("hearts.server")
 
@@ -140,7 +140,7 @@ class Session:
                 self.refuse(e, table.seq)
                 continue
             if isinstance(message, Ping):
-                conn.push({"type": "pong"})
+                conn.push(encode(Pong()))
             elif isinstance(message, Hello):
                 await self._hello(table, message)
             elif isinstance(message, Watch):

@@ -10,13 +10,14 @@ more. A table's :class:`Presence` tells its clients, and the other processes.
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 import time
 from typing import TYPE_CHECKING, Final
 
+from hearts.server import wire
 from hearts.server.storage import PresenceNotice
 from hearts.server.tables.names import seat_name
+from hearts.server.wire import encode
 
 if TYPE_CHECKING:
     from hearts.server.tables.table import Table
@@ -137,16 +138,10 @@ class Presence:
         if announce and self.here() != self._announced:
             self.announce()
         table = self.table
-        message = json.dumps(
-            {
-                "type": "presence",
-                "online": self.online(),
-                "names": [seat_name(s) for s in table.seats],
-                "spectators": self.spectator_count(),
-                "away": table.away,
-            },
-            separators=(",", ":"),
-        )
+        message = encode(wire.Presence(
+            online=self.online(), names=[seat_name(s) for s in table.seats],
+            spectators=self.spectator_count(), away=table.away,
+        ))
         for c in list(table.conns):
             c.push(message)
 

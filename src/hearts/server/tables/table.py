@@ -42,7 +42,7 @@ from hearts.server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, DEFAULT_LIMITS
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor, Metrics
 from hearts.server.persistence import hash_token
-from hearts.server.protocol import STAND_IN, ActionMessage, Back, ProtocolError, Sync, error_message
+from hearts.server.protocol import STAND_IN, ProtocolError, error_message, seat_action
 from hearts.server.ratings import settle
 from hearts.server.storage import SeatRow, SeqConflict, Storage
 from hearts.server.tables.bots import BotTurns
@@ -57,6 +57,7 @@ from hearts.server.tables.names import record_seat, seat_name
 from hearts.server.tables.presence import Presence, Roster
 from hearts.server.tables.talk import Talk
 from hearts.server.turns import bot_turns, new_bot_turns
+from hearts.server.wire import ActionMessage, Back, Sync
 
 log = logging.getLogger("hearts.server")
 
@@ -261,7 +262,7 @@ class Table:
         if isinstance(message, Back):
             return
         try:
-            action = message.action(seat)
+            action = seat_action(message, seat)
         except ProtocolError as e:
             conn.push(error_message(str(e), e.code, self.seq))
             return

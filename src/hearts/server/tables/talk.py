@@ -4,18 +4,17 @@ client of every process through the store's notices (:class:`~hearts.server.stor
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hearts.actions import from_dict
 from hearts.server.logs import fields
 from hearts.server.outage import is_outage
-from hearts.server.protocol import Chat, HintRequest, Rename
 from hearts.server.storage import ChatNotice, RematchNotice, TalkNotice
 from hearts.server.tables.errors import TableError
 from hearts.server.tables.messages import chat_message
 from hearts.server.tables.names import rematch_id, seat_name
+from hearts.server.wire import Chat, HintRequest, RematchOffer, Rename, encode
 
 if TYPE_CHECKING:
     from hearts.server.tables.connection import Connection
@@ -72,7 +71,7 @@ class Talk:
         rematch for every client, a hint for the connections that asked for it."""
         table = self.table
         if isinstance(notice, ChatNotice):
-            message = json.dumps(chat_message([notice.line]), separators=(",", ":"))
+            message = chat_message([notice.line])
             for c in list(table.conns):
                 c.push(message)
         elif isinstance(notice, RematchNotice):
@@ -83,10 +82,10 @@ class Talk:
             action = None if notice.action is None else from_dict(notice.action)
             table.hints.give(notice.seat, notice.seq, action)
 
-    def rematch_message(self, notice: RematchNotice) -> dict[str, Any]:
+    def rematch_message(self, notice: RematchNotice) -> str:
         """The ``rematch`` message: the new table's id, and who asked for it."""
         name = seat_name(self.table.seats[notice.seat])
-        return {"type": "rematch", "table": notice.rematch, "by": notice.seat, "name": name}
+        return encode(RematchOffer(table=notice.rematch, by=notice.seat, name=name))
 
     async def rename(self, seat: int, name: str) -> None:
         """``seat``'s person takes the name ``name`` (checked by

@@ -1,0 +1,409 @@
+"""The web table's WebSocket messages, declared once: each a :mod:`msgspec` struct whose
+``type`` is its tag, with unknown fields refused. The server reads the client's messages
+through these types (:func:`hearts.server.protocol.parse_client`) and writes its own from
+them; ``docs/protocol.md`` is generated from them (:func:`document`), so the page and the code
+cannot disagree.
+
+>>> msgspec.convert({"type": "play", "seq": 9, "card": "QS"}, ClientMessage)
+PlayMessage(seq=9, seat=UNSET, card='QS')
+>>> msgspec.convert({"type": "sync", "extra": 1}, ClientMessage)
+Traceback (most recent call last):
+...
+msgspec.ValidationError: Object contains unknown field `extra`
+>>> encode(Presence(online=[0, 2], names=["Ann", "", "Cy", ""], spectators=1, away=[]))
+'{"type":"presence","online":[0,2],"names":["Ann","","Cy",""],"spectators":1,"away":[]}'
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+import typing
+from typing import Annotated, Any, Final, Literal, Union
+
+import msgspec
+
+Seq = Annotated[int, msgspec.Meta(ge=0)]
+"""A table's sequence number: how many actions it had applied."""
+
+MAX_TOKEN: Final = 128
+"""Characters of a seat's token in a ``hello`` (the server makes 24)."""
+
+
+class Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """A message of the protocol: its ``type`` is its tag."""
+
+
+# --- client → server --------------------------------------------------------------------------
+
+
+class Hello(Message, tag="hello", frozen=True):
+    """Take the seat whose secret ``token`` this is (the one of the invite link); the first
+    message of a seat's connection. Answered with a ``state`` of reason ``welcome``."""
+
+    token: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN)]
+
+
+class Watch(Message, tag="watch", frozen=True):
+    """Watch the table as a spectator (no token): the public ``state`` now and at every change.
+    Refused with ``no_spectators`` or ``spectators_full``."""
+
+
+class SeatAction(Message, frozen=True, kw_only=True):
+    """A seat's action: its fields are the actions' codec (:mod:`hearts.actions`), with
+    ``seq``, the position the client saw; ``seat`` may be left out (it is the connection's:
+    :func:`hearts.server.protocol.seat_action` makes it the seat's action)."""
+
+    seq: Seq
+    seat: Annotated[Any, msgspec.Meta(description="the connection's seat (may be left out)", extra={"shown": "int"})] = (
+        msgspec.UNSET
+    )
+
+
+class PassMessage(SeatAction, tag="pass", frozen=True, kw_only=True):
+    """Pass these cards (R2)."""
+
+    cards: list[str]
+
+
+class PlayMessage(SeatAction, tag="play", frozen=True, kw_only=True):
+    """Play this card (R3)."""
+
+    card: str
+
+
+class MoonMessage(SeatAction, tag="moon", frozen=True, kw_only=True):
+    """The moon shooter's choice (R4.4, ``shooter_chooses``): ``add`` 26 to everyone else or
+    ``subtract`` 26 from one's own score."""
+
+    choice: str
+
+
+class Sync(Message, tag="sync", frozen=True):
+    """Ask for the full state again (a ``state`` of reason ``resync``)."""
+
+
+class Back(Message, tag="back", frozen=True):
+    """Play yourself again, after the table's stand-in bot took over an away seat."""
+
+
+class Ping(Message, tag="ping", frozen=True):
+    """Ask for a ``pong``."""
+
+
+class Chat(Message, tag="chat", frozen=True):
+    """Say something to everyone at the table: printable text (no control characters, no line
+    breaks), stripped, of 1 to ``max_chat`` characters, at most ``chat_rate`` per seat."""
+
+    text: str
+
+
+class Rename(Message, tag="name", frozen=True):
+    """Choose your seat's name (until the game ends; not another seat's; not "you")."""
+
+    name: str
+
+
+class HintRequest(Message, tag="hint", frozen=True):
+    """What the hint bot would do from your view (R7), at your turn, position ``seq``."""
+
+    seq: Seq
+
+
+class Rematch(Message, tag="rematch", frozen=True):
+    """Once the game is over: a new table with the same seats (one per finished table)."""
+
+
+ActionMessage = PassMessage | PlayMessage | MoonMessage
+"""A seat's action: the actions' codec (:mod:`hearts.actions`) and the ``seq`` the client saw."""
+
+TalkMessage = Chat | Rename | HintRequest | Rematch
+"""The table talk (:meth:`hearts.server.tables.talk.Talk.take`)."""
+
+ClientMessage = Union[  # noqa: UP007
+    Hello, Watch, PassMessage, PlayMessage, MoonMessage, Sync, Back, Ping, Chat, Rename, HintRequest, Rematch
+]
+"""Any message a client may send."""
+
+CLIENT_TYPES: Final = tuple(str(t.__struct_config__.tag) for t in typing.get_args(ClientMessage))
+"""The ``type`` of each client message."""
+
+
+# --- server → client --------------------------------------------------------------------------
+
+
+class TrickPlay(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One card of a trick and the seat that played it."""
+
+    seat: int
+    card: str
+
+
+class TrickFacts(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A completed trick: who led, each play in order, who won it and its points."""
+
+    leader: int
+    plays: list[TrickPlay]
+    winner: int
+    points: int
+
+
+class RoundResult(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One round's outcome: each seat's points taken and score, the moon shooter if any and
+    the choice made."""
+
+    points: list[int]
+    scores: list[int]
+    shooter: int | None
+    moon_choice: str | None
+
+
+class TableFacts(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """What every seat, spectator and the lobby may know of a table."""
+
+    id: str
+    online: list[int]
+    """The seats with a connected client (through any server process)."""
+    spectators: int
+    spectators_allowed: bool
+    pass_offset: int
+    turn_timer: int
+    time_left: list[float | None]
+    """Each seat's seconds left to act (``null``: no clock runs for it)."""
+    names: list[str]
+    kinds: list[Literal["human", "open", "bot"]]
+    bots: list[str | None]
+    unnamed: list[int]
+    """The person seats asked for a name."""
+    away: list[int]
+    """The seats the stand-in bot plays for."""
+    target: int
+    totals: list[int]
+    score_history: list[list[int]]
+    results: list[RoundResult]
+    finished: bool
+    winners: list[int] | None
+    last_trick: TrickFacts | None
+
+
+class State(Message, tag="state", frozen=True):
+    """The position as this viewer may see it (R7): a seat's ``view`` is
+    :meth:`View.to_dict <hearts.view.View.to_dict>` (its hand, legal actions, …); a spectator's
+    (``you`` null) only :meth:`View.public_dict <hearts.view.View.public_dict>`. ``event`` is
+    the last accepted action in the codec, without a pass's cards, with the ``seq`` it brought
+    the table to. Sent on ``welcome``, at every ``event``, on ``resync`` and when the seats
+    change (``table``)."""
+
+    reason: Literal["welcome", "event", "resync", "table"]
+    you: int | None
+    view: dict[str, Any]
+    seq: int
+    table: TableFacts
+    event: dict[str, Any] | None
+
+
+class Presence(Message, tag="presence", frozen=True):
+    """Who is connected (seats, spectators, through every server process) and who is away."""
+
+    online: list[int]
+    names: list[str]
+    spectators: int
+    away: list[int]
+
+
+class Error(Message, tag="error", frozen=True):
+    """A refusal, sent to the offending client only; nothing changed. ``code`` names it (see
+    the list below), ``seq`` is the table's position when known."""
+
+    code: str
+    message: str
+    seq: int | None = None
+
+
+class Pong(Message, tag="pong", frozen=True):
+    """The answer to a ``ping``."""
+
+
+class ChatLine(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """One chat message as kept: its number, the seat that wrote it, its text."""
+
+    id: int
+    seat: int
+    text: str
+
+
+class ChatLines(Message, tag="chat", frozen=True):
+    """Chat lines: the last ones on connecting (``history``), then each one as it is written."""
+
+    lines: list[ChatLine]
+    history: bool = False
+
+
+class Hint(Message, tag="hint", frozen=True):
+    """The hint asked for at position ``seq``: the action in the codec, and in words."""
+
+    seq: int
+    action: dict[str, Any]
+    text: str
+
+
+class RematchOffer(Message, tag="rematch", frozen=True):
+    """A rematch was made (told to every client of the finished table): its table id, and who
+    asked for it."""
+
+    table: str
+    by: int
+    name: str
+
+
+ServerMessage = Union[State, Presence, Error, Pong, ChatLines, Hint, RematchOffer]  # noqa: UP007
+"""Any message the server sends."""
+
+_encoder: Final = msgspec.json.Encoder()
+
+
+def encode(message: Message) -> str:
+    """A message as the JSON text sent on the wire."""
+    text: bytes = _encoder.encode(message)
+    return text.decode()
+
+
+# --- the protocol's page ----------------------------------------------------------------------
+
+
+def _type_name(t: Any) -> str:
+    """A field's type as the page shows it: ``int``, ``list[str]``, ``int | null``, ``"a" | "b"``."""
+    origin = typing.get_origin(t)
+    if origin is Annotated:
+        return _type_name(typing.get_args(t)[0])
+    if origin is Literal:
+        return " | ".join(f'"{a}"' for a in typing.get_args(t))
+    if origin in (Union, types.UnionType):
+        return " | ".join(_type_name(a) for a in typing.get_args(t))
+    if origin is list:
+        return f"list[{_type_name(typing.get_args(t)[0])}]"
+    if origin is dict:
+        return "object"
+    if t is type(None):
+        return "null"
+    if t is Any:
+        return "any"
+    name = str(getattr(t, "__name__", t))
+    return {"str": "string", "float": "number"}.get(name, name)
+
+
+def _field_row(name: str, hint: Any, required: bool) -> str:
+    """One field's row of the page: its name, its type, whether it is required and its bounds."""
+    shown = _type_name(hint)
+    notes = ["required" if required else "optional"]
+    for meta in (m for m in getattr(hint, "__metadata__", ()) if isinstance(m, msgspec.Meta)):
+        shown = (meta.extra or {}).get("shown", shown)
+        if meta.ge is not None:
+            notes.append(f"at least {meta.ge}")
+        if meta.max_length is not None:
+            notes.append(f"{meta.min_length or 0} to {meta.max_length} characters")
+        if meta.description:
+            notes.append(meta.description)
+    return f"| `{name}` | {shown} | {'; '.join(notes)} |"
+
+
+def _section(cls: type[msgspec.Struct]) -> list[str]:
+    """One message's (or part's) section of the page: its name, what it is, its fields."""
+    tag = cls.__struct_config__.tag
+    title = f'`{{"type": "{tag}"}}` — {cls.__name__}' if isinstance(tag, str) else f"{cls.__name__}"
+    words = " ".join(inspect.cleandoc(cls.__doc__ or "").split()).replace("``", "`")
+    lines = [f"### {title}", "", words, ""]
+    hints = typing.get_type_hints(cls, include_extras=True)
+    fields = msgspec.structs.fields(cls)
+    if fields:
+        lines += ["| field | type | |", "|---|---|---|"]
+        lines += [_field_row(f.encode_name, hints[f.name], f.required) for f in fields]
+        lines.append("")
+    return lines
+
+
+ERROR_CODES: Final = {
+    "bad_json": "the message is not JSON the server reads (malformed, a number too long, nesting too deep)",
+    "too_large": "the message is over the size limit",
+    "unknown_type": "no such ``type``",
+    "bad_message": "a malformed message or action (an unknown field, a wrong type; the codec says what is wrong)",
+    "wrong_seat": "an action for another seat than the connection's",
+    "not_seated": "a spectator tried to act, or to talk",
+    "bad_token": "no seat opens with this token",
+    "illegal": "refused by the rules: the message names the R-number",
+    "no_table": "no such table",
+    "no_spectators": "the table allows no spectators",
+    "spectators_full": "the table has its maximum of spectators",
+    "seated": "this connection holds a seat; open another one to watch",
+    "rate_limited": "too many messages",
+    "timeout": "no ``hello`` or ``watch`` in time",
+    "unavailable": "the database cannot be reached; nothing changed, try again in a few seconds",
+    "internal": "the server failed; nothing changed",
+    "too_long": "a chat message over the limit",
+    "bad_name": "a name that cannot be taken",
+    "name_taken": "another seat's name",
+    "game_over": "a name change after the end",
+    "not_your_turn": "a hint asked for when the seat is not to act",
+    "not_over": "a rematch asked for before the end",
+    "seat_freed": "the table's creator gave the seat a new invite link (the connection is closed)",
+}
+"""What each ``error`` code means."""
+
+
+def document() -> str:
+    """The protocol's page (``docs/protocol.md``), made from the declarations above."""
+    lines = [
+        "# The web table's protocol",
+        "",
+        "<!-- generated from hearts/server/wire.py by `python -m hearts.server.wire`; do not edit -->",
+        "",
+        "A client opens a WebSocket to `/ws/{table id}` and sends JSON text messages; each is an",
+        'object whose `"type"` names it. A field that is not declared here is refused (`bad_message`),',
+        "and so is a message that is not JSON, too large, or too deeply nested; nothing changes. An",
+        "action carries `seq`, the table's sequence number the client saw: one made on a position",
+        "that has moved on is answered with a `state` of reason `resync` and not applied (a pass",
+        "made in the same pass phase still stands).",
+        "",
+        "A `state` is built from the seat's view and the public table facts only (R7). A",
+        'spectator\'s `state` has `"you": null` and a `view` holding only the public part — no',
+        "`seat`, `hand`, `legal`, `passed`, `received` nor any other private field. A spectator",
+        "cannot act (`not_seated`); it may send `hello` with a seat's token later to take that seat.",
+        "The `table` facts count the spectators and never list them among the `online` seats.",
+        "",
+        "A table with a turn timer (`turn_timer` seconds in its facts) gives each seat that is to",
+        "act that long; `time_left` holds each seat's seconds left. A seat whose time runs out is",
+        "`away` (in the facts and in `presence`): the table's stand-in bot plays for it until the",
+        "seat's person comes back — a `hello`, an action or `back`.",
+        "",
+        "## Client → server",
+        "",
+    ]
+    for cls in typing.get_args(ClientMessage):
+        lines += _section(cls)
+    lines += ["## Server → client", ""]
+    for cls in typing.get_args(ServerMessage):
+        lines += _section(cls)
+    lines += ["## Parts of the server's messages", ""]
+    for cls in (TableFacts, RoundResult, TrickFacts, TrickPlay, ChatLine):
+        lines += _section(cls)
+    lines += ["## Error codes", "", "| code | meaning |", "|---|---|"]
+    lines += [f"| `{code}` | {words.replace('``', '`')} |" for code, words in ERROR_CODES.items()]
+    lines += [
+        "",
+        "The server closes a connection with a code and a reason, after the error messages queued",
+        "for it: 1008 (too many messages, too many wrong tokens, no `hello` or `watch` in time, a",
+        "table without spectators, a seat given a new invite link), 1013 (too many connections from",
+        "the address, the table's spectators full, a client too slow to keep up), 4404 (no such",
+        "table), 1001 (the server is shutting down).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover - writes the page
+    import pathlib
+    import sys
+
+    out = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path("docs/protocol.md")
+    out.write_text(document(), encoding="utf-8")
+    print(f"wrote {out}")

@@ -1,0 +1,148 @@
+"""The WebSocket messages declared once (issue 25 item 3, :mod:`hearts.server.wire`): the
+protocol's page is made from the declarations; every message a table sends in a whole game —
+each seat's states (R7: its own view), a spectator's, presence, chat, hints, errors — reads
+back as its declared type with no field left over; a client message with a field its type does
+not declare is refused with ``bad_message``, naming the field, and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+msgspec = pytest.importorskip("msgspec")
+pytest.importorskip("starlette")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from hearts.actions import to_dict  # noqa: E402
+from hearts.server import wire  # noqa: E402
+from hearts.server.protocol import ProtocolError, TableRequest, parse_client  # noqa: E402
+from hearts.server.storage import open_storage  # noqa: E402
+from hearts.server.tables import Connection, Manager  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_protocol_page_is_made_from_the_declarations() -> None:
+    """docs/protocol.md is what ``python -m hearts.server.wire`` writes: regenerate it after
+    changing a message."""
+    page = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    assert page == wire.document()
+    for message in (*wire.CLIENT_TYPES, "state", "presence", "error", "pong"):
+        assert f'{{"type": "{message}"}}' in page
+
+
+class Wire:
+    """A connection to a table in this process whose sent messages are kept as text."""
+
+    def __init__(self) -> None:
+        self.conn = Connection(self._send, self._close)
+
+    async def _send(self, text: str) -> None:  # pragma: no cover - no writer runs
+        raise AssertionError(text)
+
+    async def _close(self, code: int, reason: str) -> None:  # pragma: no cover
+        pass
+
+    def drain(self) -> list[str]:
+        out = []
+        while not self.conn.queue.empty():
+            item = self.conn.queue.get_nowait()
+            assert isinstance(item, str)
+            out.append(item)
+        return out
+
+
+def test_every_message_of_a_whole_game_is_its_declared_type(tmp_path: Path) -> None:
+    """Four seats and a spectator through a game to its end, with a chat line, a name, a
+    hint, syncs and an illegal action: each message sent decodes as a declared server message
+    (unknown fields refused), a seat's state shows its own hand only, a spectator's none."""
+
+    async def main() -> dict[str, int]:
+        store = await open_storage(f"sqlite:///{tmp_path / 'wire.db'}")
+        manager = Manager(store, bot_delay=0, bot_workers=1)
+        await manager.start()
+        kinds: dict[str, int] = {}
+        try:
+            table, _ = await manager.create(TableRequest.parse({"seats": [{"kind": "human"}] * 4, "target": 40}))
+            seats = [Wire() for _ in range(4)]
+            for s, w in enumerate(seats):
+                await table.attach(w.conn, s)
+            spectator = Wire()
+            await table.watch(spectator.conn)
+            await table.talk.take(seats[0].conn, parse_client('{"type": "chat", "text": "good luck"}'))
+            await table.talk.take(seats[1].conn, parse_client('{"type": "name", "name": "Bo"}'))
+            wires = [*seats, spectator]
+            received: list[list[str]] = [[] for _ in wires]
+
+            def collect() -> None:
+                for got, w in zip(received, wires, strict=True):
+                    got.extend(w.drain())
+
+            hand = table.game.round.hand(0)
+            await table.handle(seats[0].conn, parse_client(json.dumps({"type": "play", "seq": 0, "card": str(min(hand))})))  # type: ignore[arg-type]
+            seat = table.game.actors()[0]
+            await table.talk.take(seats[seat].conn, parse_client(json.dumps({"type": "hint", "seq": table.seq})))
+            for _ in range(100):  # the hint, thought in the bot pool
+                collect()
+                if any('"type":"hint"' in text for text in received[seat]):
+                    break
+                await asyncio.sleep(0.05)
+            rng = random.Random(4)
+            while not table.game.is_over:
+                seat = rng.choice(table.game.actors())
+                if rng.random() < 0.02:
+                    await table.handle(seats[seat].conn, parse_client('{"type": "sync"}'))  # type: ignore[arg-type]
+                action = rng.choice(sorted(table.game.legal_actions(seat), key=str))
+                message = parse_client(json.dumps({**to_dict(action), "seq": table.seq}))
+                await table.handle(seats[seat].conn, message)  # type: ignore[arg-type]
+                collect()
+            await asyncio.sleep(0.2)
+            collect()
+            for s, texts in zip([0, 1, 2, 3, None], received, strict=True):
+                for text in texts:
+                    m = msgspec.json.decode(text, type=wire.ServerMessage)
+                    kinds[type(m).__name__] = kinds.get(type(m).__name__, 0) + 1
+                    if isinstance(m, wire.State):
+                        assert m.you == s
+                        assert ("hand" in m.view) is (s is not None)  # R7: a spectator sees no hand
+        finally:
+            await manager.shutdown()
+            await store.close()
+        return kinds
+
+    kinds = asyncio.run(main())
+    assert kinds["State"] > 5 * 52 and kinds["Presence"] >= 5 and kinds["ChatLines"] >= 5
+    assert kinds["Error"] == 1 and kinds["Hint"] == 1
+
+
+def _valid(kind: str) -> dict[str, Any]:
+    """A well-formed client message of this type."""
+    extra: dict[str, Any] = {
+        "hello": {"token": "abc"}, "pass": {"seq": 0, "cards": ["2C", "3C", "4C"]}, "play": {"seq": 1, "card": "QS"},
+        "moon": {"seq": 2, "choice": "add"}, "chat": {"text": "hi"}, "name": {"name": "Ann"}, "hint": {"seq": 0},
+    }.get(kind, {})
+    return {"type": kind, **extra}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(wire.CLIENT_TYPES),
+    st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12),
+    st.one_of(st.integers(-(10**6), 10**6), st.text(max_size=5), st.none(), st.booleans()),
+)
+def test_a_client_message_with_an_undeclared_field_is_refused_naming_it(kind: str, field: str, value: Any) -> None:
+    message = _valid(kind)
+    parse_client(json.dumps(message))  # well formed as it is
+    if field in message or (field == "seat" and kind in ("pass", "play", "moon")):
+        return
+    with pytest.raises(ProtocolError) as refused:
+        parse_client(json.dumps({**message, field: value}))
+    assert refused.value.code == ("bad_name" if kind == "name" else "bad_message")
+    assert repr(field) in str(refused.value)
