@@ -82,7 +82,7 @@ import socket
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -101,6 +101,11 @@ from hearts.server.metrics import Metrics
 from hearts.server.reviews import DEFAULT_BUDGET, ReviewRunner
 from hearts.server.storage import StoreError, describe_url, is_postgres, open_storage
 from hearts.server.tables import Manager
+
+if TYPE_CHECKING:
+    import uvicorn
+
+    from hearts.server.edge import TrustedProxies
 
 DEFAULT_PUBLIC_URL: Final = "http://127.0.0.1:8000"
 
@@ -295,7 +300,50 @@ def serve(
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from hearts.server.edge import TrustedProxies, protocol_factory
+    public, proxies = check_options(db, public_url, log_level, forwarded_allow_ips, workers, bot_jobs, review_budget)
+    sock = listen(host, port)
+    bots: BotWorkerProcess | None = None
+    try:
+        name = check_database(db)
+        # The bots' compiled kernel: compiled (the first time) and cached now, before anyone plays.
+        fast.prepare(lambda line: print(line, flush=True))
+        bound = url_of(host, sock.getsockname()[1])
+        factory = AppFactory(db, public or bound, bot_delay, bot_workers, limits, log_level,
+                             parent=os.getpid() if workers > 1 else None, review_budget=review_budget)
+        print(f"pyhearts web table on {bound}/  (database: {name})", flush=True)
+        if public is not None:
+            print(f"invite links: {public}/", flush=True)
+        elif is_loopback(bound):
+            print("only this machine can connect: --host 0.0.0.0 lets others in (--public-url for the links)", flush=True)
+        config = uvicorn_config(factory, workers, proxies)
+        if is_postgres(db) and bot_jobs > 0:
+            bots = BotWorkerProcess(WorkerOptions(db, jobs=bot_jobs, processes=bot_workers, log_level=log_level))
+            bots.start()
+        if workers > 1:
+            Multiprocess(config, sockets=[sock]).run()
+            return
+        server = uvicorn.Server(config)
+        server.run(sockets=[sock])
+        if not server.started:
+            raise ServeError("the server stopped while starting (see the log above)")
+    finally:
+        if bots is not None:
+            bots.stop()
+        sock.close()
+
+
+def check_options(
+    db: str | None,
+    public_url: str | None,
+    log_level: str,
+    forwarded_allow_ips: str | None,
+    workers: int,
+    bot_jobs: int,
+    review_budget: int,
+) -> tuple[str | None, TrustedProxies]:
+    """:func:`serve`'s options checked (the logs configured): the public URL (``None``: the
+    address listened on) and the trusted proxies; or :class:`ServeError`."""
+    from hearts.server.edge import TrustedProxies
 
     try:
         logs.configure(log_level)
@@ -312,43 +360,26 @@ def serve(
     if workers > 1 and not is_postgres(db):
         raise ServeError(f"--workers {workers} needs PostgreSQL (--db postgresql://…): a SQLite database is "
                          "served by one process")
-    sock = listen(host, port)
-    bots: BotWorkerProcess | None = None
-    try:
-        name = check_database(db)
-        # The bots' compiled kernel: compiled (the first time) and cached now, before anyone plays.
-        fast.prepare(lambda line: print(line, flush=True))
-        bound = url_of(host, sock.getsockname()[1])
-        factory = AppFactory(db, public or bound, bot_delay, bot_workers, limits, log_level,
-                             parent=os.getpid() if workers > 1 else None, review_budget=review_budget)
-        print(f"pyhearts web table on {bound}/  (database: {name})", flush=True)
-        if public is not None:
-            print(f"invite links: {public}/", flush=True)
-        elif is_loopback(bound):
-            print("only this machine can connect: --host 0.0.0.0 lets others in (--public-url for the links)", flush=True)
-        config = uvicorn.Config(
-            factory,
-            factory=True,
-            workers=workers,
-            ws_max_size=max(64 * 1024, limits.max_message * 4),
-            log_config=None,
-            access_log=False,
-            limit_concurrency=limits.max_connections,
-            http=protocol_factory(limits, proxies),
-            proxy_headers=bool(proxies.text),
-            forwarded_allow_ips=proxies.text or None,
-        )
-        if is_postgres(db) and bot_jobs > 0:
-            bots = BotWorkerProcess(WorkerOptions(db, jobs=bot_jobs, processes=bot_workers, log_level=log_level))
-            bots.start()
-        if workers > 1:
-            Multiprocess(config, sockets=[sock]).run()
-            return
-        server = uvicorn.Server(config)
-        server.run(sockets=[sock])
-        if not server.started:
-            raise ServeError("the server stopped while starting (see the log above)")
-    finally:
-        if bots is not None:
-            bots.stop()
-        sock.close()
+    return public, proxies
+
+
+def uvicorn_config(factory: AppFactory, workers: int, proxies: TrustedProxies) -> uvicorn.Config:
+    """The configuration of uvicorn serving the apps ``factory`` makes, in ``workers`` processes,
+    behind ``proxies``."""
+    import uvicorn
+
+    from hearts.server.edge import protocol_factory
+
+    limits = factory.limits
+    return uvicorn.Config(
+        factory,
+        factory=True,
+        workers=workers,
+        ws_max_size=max(64 * 1024, limits.max_message * 4),
+        log_config=None,
+        access_log=False,
+        limit_concurrency=limits.max_connections,
+        http=protocol_factory(limits, proxies),
+        proxy_headers=bool(proxies.text),
+        forwarded_allow_ips=proxies.text or None,
+    )
