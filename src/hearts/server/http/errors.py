@@ -1,0 +1,52 @@
+"""The app's exception handlers (no routes): every refusal as ``{"error": "..."}`` with its
+status — a :class:`~hearts.server.limits.Refused` (4xx, with ``WWW-Authenticate`` on a 401 and
+``Retry-After`` on a 429), Starlette's own HTTP errors (404, 405), and an unexpected error: a
+503 with ``Retry-After`` when the database is out (:func:`hearts.server.outage.is_outage`),
+else a 500."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from hearts.server.http.common import api
+from hearts.server.http.services import services
+from hearts.server.limits import RateLimited, Refused
+from hearts.server.outage import is_outage
+from hearts.server.players import Unauthorized
+from hearts.server.tables import RETRY_AFTER_OUTAGE, UNAVAILABLE
+
+
+async def refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Refused)
+    services(request).metrics.refused.labels(exc.code).inc()
+    response = api({"error": str(exc)}, exc.status)
+    if isinstance(exc, Unauthorized):
+        response.headers["WWW-Authenticate"] = 'Bearer realm="pyhearts player profile"'
+    if isinstance(exc, RateLimited) and exc.retry_after is not None:
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return JSONResponse({"error": exc.detail}, exc.status_code, headers=exc.headers)
+
+
+async def internal_error(request: Request, exc: Exception) -> Response:
+    metrics = services(request).metrics
+    if is_outage(exc):
+        metrics.database_errors.inc()
+        return JSONResponse({"error": UNAVAILABLE}, 503, headers={"Retry-After": str(RETRY_AFTER_OUTAGE)})
+    metrics.internal_errors.inc()
+    return JSONResponse({"error": "internal error"}, 500)
+
+
+EXCEPTION_HANDLERS: dict[type[Exception] | int, Callable[[Request, Exception], Awaitable[Response]]] = {
+    Refused: refused,
+    HTTPException: http_error,
+    500: internal_error,
+}

@@ -1,0 +1,83 @@
+"""Player profiles (:mod:`hearts.server.players`), their games and the leaderboard::
+
+    POST /api/players              {name} → {id, name, key}: a new player profile (no password: keep
+                                   the key; only its hash is stored)
+    GET  /api/me                   your profile {id, name, rating: {mu, sigma, rating, games}}
+    PATCH /api/me                  {name} → your profile, renamed
+    GET  /api/me/games             {games: [...]}: every table you sat at, newest first
+    GET  /api/leaderboard          {players: [...], me}: rated players and the bots' fixed anchors, by
+                                   conservative rating (mu − 3σ)
+
+A request acts as a profile with ``Authorization: Bearer <key>``: a missing or unknown key is a 401.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from hearts.server.http.common import api, client_address, read_json
+from hearts.server.http.services import services
+from hearts.server.logs import fields
+from hearts.server.players import (
+    NameRequest,
+    authenticate,
+    create_player,
+    my_games,
+    optional_player,
+    profile_dict,
+    rating_dict,
+)
+from hearts.server.ratings import anchors
+
+log = logging.getLogger("hearts.server")
+
+
+async def new_player(request: Request) -> Response:
+    s = services(request)
+    s.guard.hit("joins", client_address(request))
+    name = NameRequest.parse(await read_json(request, s.limits), s.limits).name
+    player, key = await create_player(s.store, name)
+    log.info("player created", extra=fields(player=player.id))
+    return api({"id": player.id, "name": player.name, "key": key}, 201)
+
+
+async def me(request: Request) -> Response:
+    s = services(request)
+    player = await authenticate(s.store, request.headers.get("authorization"))
+    if request.method == "PATCH":
+        name = NameRequest.parse(await read_json(request, s.limits), s.limits).name
+        await s.store.rename_player(player.id, name)
+        player = dataclasses.replace(player, name=name)
+    return api(profile_dict(player))
+
+
+async def games(request: Request) -> Response:
+    s = services(request)
+    player = await authenticate(s.store, request.headers.get("authorization"))
+    return api({"games": await my_games(s.store, player.id, s.outcomes)})
+
+
+async def leaderboard(request: Request) -> Response:
+    store = services(request).store
+    player = await optional_player(store, request.headers.get("authorization"))
+    rows = [
+        {"name": p.name, "bot": None, **rating_dict(p.mu, p.sigma, p.games),
+         "you": player is not None and p.id == player.id}
+        for p in await store.leaderboard()
+    ]
+    rows += [{**{k: v for k, v in a.items() if k != "id"}, "you": False} for a in anchors()]
+    rows.sort(key=lambda r: -r["rating"])
+    return api({"players": rows, "me": None if player is None else profile_dict(player)})
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/api/players", new_player, methods=["POST"]),
+    Route("/api/me", me, methods=["GET", "PATCH"]),
+    Route("/api/me/games", games),
+    Route("/api/leaderboard", leaderboard),
+]

@@ -1,0 +1,113 @@
+"""What the HTTP handlers share (no routes): :class:`Services`, set on ``app.state.services``
+when the app starts (:func:`hearts.server.app.create_app`'s lifespan, which opens the store and
+makes the manager) and read by every handler through :func:`services`; and :func:`running`,
+what the app does between start and stop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import HTTPConnection
+
+from hearts.server.limits import AddressGuard, Limits
+from hearts.server.logs import fields
+from hearts.server.metrics import Metrics
+from hearts.server.players import Outcomes
+from hearts.server.ratings import settle_pending
+from hearts.server.reviews import ReviewRunner
+from hearts.server.storage import Storage, StoreError
+from hearts.server.tables import Manager, Table, TableError
+
+log = logging.getLogger("hearts.server")
+
+
+class Replays:
+    """The replays of finished games this process made, the newest ``size`` (they cannot change)."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def get(self, table_id: str) -> dict[str, Any] | None:
+        return self._kept.get(table_id)
+
+    def keep(self, table_id: str, replay: dict[str, Any]) -> None:
+        self._kept[table_id] = replay
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+
+
+@dataclass(frozen=True)
+class Services:
+    """The objects the handlers of one app share, made when it starts."""
+
+    manager: Manager
+    """The tables this process holds (:class:`~hearts.server.tables.Manager`), and the store."""
+    limits: Limits
+    guard: AddressGuard
+    """The rates and connections of each address."""
+    metrics: Metrics
+    public_url: str
+    """The base of invite links (never the request's ``Host``)."""
+    review_budget: int
+    """Sampled deals per decision of the game reviews asked for."""
+    reviewer: ReviewRunner | None
+    """The review runner of this process (SQLite: the server computes the reviews itself);
+    ``None`` on PostgreSQL (the bot workers do)."""
+    outcomes: Outcomes = field(default_factory=Outcomes)
+    replays: Replays = field(default_factory=Replays)
+
+    @property
+    def store(self) -> Storage:
+        return self.manager.store
+
+    def link(self, table_id: str, seat: int, token: str) -> str:
+        """The invite link of a seat."""
+        return f"{self.public_url}/t/{table_id}#seat={seat}&token={token}"
+
+    async def find(self, table_id: str) -> Table:
+        """The table ``table_id``, or a 404."""
+        table = await self.manager.get(table_id)
+        if table is None:
+            raise TableError("there is no such table", 404, "no_table")
+        return table
+
+
+def services(connection: HTTPConnection) -> Services:
+    """The :class:`Services` of the app serving ``connection`` (a request or a WebSocket)."""
+    found = connection.app.state.services
+    assert isinstance(found, Services)
+    return found
+
+
+@contextlib.asynccontextmanager
+async def running(s: Services) -> AsyncIterator[None]:
+    """Start the manager (its tables restored), the metrics' gauges, the rating of games left
+    unrated and, on SQLite, the review runner; stop them on leaving."""
+    m = s.manager
+    s.metrics.tables.set_function(lambda: len(m.unfinished()))
+    s.metrics.connections.set_function(lambda: s.guard.connections)
+    pool_stats = getattr(m.store, "pool_stats", None)
+    if pool_stats is not None:  # PostgreSQL's connection pool
+        s.metrics.watch_pool(pool_stats)
+    restored = await m.start()
+    log.info("started", extra=fields(tables_restored=restored, public_url=s.public_url, database=m.store.name))
+    try:
+        await settle_pending(m.store)  # rated games whose process stopped before rating them
+    except StoreError:
+        log.exception("the rated games left unrated could not be looked for")
+    reviews = asyncio.get_running_loop().create_task(s.reviewer.run()) if s.reviewer is not None else None
+    try:
+        yield
+    finally:
+        if reviews is not None:
+            reviews.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reviews
+        await m.shutdown()
