@@ -8,51 +8,8 @@ resource: :mod:`~hearts.server.http.pages`, :mod:`~hearts.server.http.tables`,
 (:mod:`~hearts.server.http.errors`) and the security headers; its lifespan opens the store and
 sets the :class:`~hearts.server.http.services.Services` the handlers share.
 
-HTTP::
-
-    GET  /                         the client (lobby and table, one page)
-    GET  /t/{id}                   the same page, opened on a table (invite: /t/{id}#seat=2&token=…;
-                                   watch as a spectator: /t/{id}#watch)
-    GET  /me, /games, /leaderboard, /replay/{id}
-                                   the same page, opened on your profile (import one:
-                                   /me#import=<key>), your games, the leaderboard, or the replay of
-                                   a finished game (/replay/{id}?seat=S&review=1: with seat S's review)
-    GET  /cards/{QS}.svg           a card face drawn by the package (/cards/back.svg: the back)
-    GET  /api/config               presets, the rule options' specs (Rules.options()), bot levels,
-                                   the invite links' base and the limits a form needs
-    POST /api/tables               create a table (protocol.TableRequest) →
-                                   {id, seats: [{seat, kind, name, token?, link?}], watch?,
-                                   creator_key}: the key that frees a seat (only its hash is kept)
-    GET  /api/tables               the unfinished tables listed in the lobby (a free seat first)
-    GET  /api/tables/{id}          a table's public facts
-    POST /api/tables/{id}/join     {seat?, name?} (protocol.JoinRequest) → {seat, token, link}
-    POST /api/tables/{id}/claim    {token} → {seat}: link the seat of this token to your profile
-    POST /api/tables/{id}/seats/{seat}/invite
-                                   {key} (protocol.InviteRequest: the creator key) → {seat, token,
-                                   link}: the table's creator frees a person's seat: a new invite
-                                   link, the old one's connections closed (403: a wrong key)
-    GET  /api/tables/{id}/replay   a finished game step by step (players.replay_steps: every hand,
-                                   the trick, points, each round's scores); 403 before it is over (R7)
-    POST /api/players              {name} → {id, name, key}: a new player profile (no password: keep
-                                   the key; only its hash is stored)
-    GET  /api/me                   your profile {id, name, rating: {mu, sigma, rating, games}}
-    PATCH /api/me                  {name} → your profile, renamed
-    GET  /api/me/games             {games: [...]}: every table you sat at, newest first
-    GET  /api/leaderboard          {players: [...], me}: rated players and the bots' fixed anchors, by
-                                   conservative rating (mu − 3σ)
-    GET  /api/tables/{id}/record   the game record (version 2: rules, seats with names and bot specs,
-                                   seed, deals, actions), once the game is over (R7: deals are
-                                   secret before)
-    POST /api/tables/{id}/review   {seat} → {seat, status, done, total}: review that seat's decisions
-                                   in the background (:mod:`hearts.server.reviews`), once the game
-                                   is over (409 before: R7)
-    GET  /api/tables/{id}/review?seat=S  → {seat, status: none|queued|running|done|failed, done,
-                                   total, review?}: its progress, and the review once done
-    GET  /healthz                  {ok, tables, connections, database}: 200, or 503 when the
-                                   database does not answer (tables and connections: this
-                                   process's)
-    GET  /metrics                  Prometheus metrics (:mod:`hearts.server.metrics`)
-    WS   /ws/{id}                  play, or watch (:mod:`hearts.server.protocol`, :mod:`.session`)
+Each module's docstring lists the routes it serves; the WebSocket messages of ``/ws/{id}`` are
+declared in :mod:`hearts.server.wire` (``docs/protocol.md``).
 
 Player profiles (:mod:`hearts.server.players`): a request acts as a profile with
 ``Authorization: Bearer <key>`` — needed by ``/api/me`` and a claim, optional when creating or
