@@ -2,10 +2,11 @@
 
 Whatever reads or changes a table's position — an action, a sync, a seat taken, a bot's move,
 a notice of another process's action — is a command posted to the table's :class:`Mailbox`;
-the runner task takes them one by one, so no two ever interleave, with no lock to take. A
-caller awaits its command's result (or its exception); a caller that stops waiting does not
-take its command back. The runner lives while there is work and starts again with the next
-command, so an idle table holds no task.
+they are handled one by one, so no two ever interleave, with no lock to take: a command
+posted to an idle mailbox runs at once in its caller's task, the ones posted meanwhile wait
+their turn and a runner task takes them in order. A caller awaits its command's result (or its
+exception); a caller that stops waiting does not take a waiting command back. The runner lives
+while there is work, so an idle table holds no task.
 
 >>> import asyncio
 >>> async def demo() -> list[str]:
@@ -49,12 +50,28 @@ class Mailbox:
         return self._running or bool(self._commands)
 
     async def run(self, command: Callable[[], Awaitable[_T]]) -> _T:
-        """Post ``command`` and wait for its result (its exception is raised here)."""
+        """Post ``command`` and wait for its result (its exception is raised here). When the
+        mailbox is idle the command runs at once, in the caller's task (no hand-over to the
+        runner: an action's broadcast leaves a loop turn sooner); the commands posted meanwhile
+        wait for it."""
+        if not self.busy:
+            self._running = True
+            try:
+                return await command()
+            finally:
+                self._running = False
+                if self._commands:
+                    self._start()
         future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
         self._commands.append((command, future))
+        if not self._running:
+            self._start()
+        return await future
+
+    def _start(self) -> None:
+        """Start the runner for the commands waiting, unless it runs."""
         if self._runner is None or self._runner.done():
             self._runner = asyncio.get_running_loop().create_task(self._run())
-        return await future
 
     async def _run(self) -> None:
         while self._commands:
