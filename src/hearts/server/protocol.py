@@ -49,7 +49,7 @@ from hearts.bots.registry import LEVELS
 from hearts.errors import ActionError, HeartsError
 from hearts.rules import PRESETS, Rules
 from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
-from hearts.server.wire import CLIENT_TYPES, Chat, ClientMessage, Error, Hello, Rename, SeatAction, encode
+from hearts.server.wire import CLIENT_TYPES, ClientMessage, Error, Hello, SeatAction, encode
 
 SEAT_KINDS: Final = ("human", "open", "bot")
 STAND_IN: Final = "medium"
@@ -160,14 +160,14 @@ def parse_client(raw: str | bytes | None, limits: Limits = DEFAULT_LIMITS) -> Cl
         raise ProtocolError(
             f"unknown message type {kind!r:.40}; expected one of: {', '.join(CLIENT_TYPES)}", "unknown_type"
         )
-    if kind == "chat":
-        return Chat(text=check_chat(data.get("text"), limits)) if data.keys() <= {"type", "text"} else _typed(kind, data)
-    if kind == "name":
+    if kind == "chat":  # its text's own checks first: their words say what is wrong
+        data = {**data, "text": check_chat(data.get("text"), limits)}
+    elif kind == "name":
         name = check_name(data.get("name"), limits, "'name'", "bad_name")
         if not name:
             raise ProtocolError("'name' cannot be empty: choose a name", "bad_name")
-        return Rename(name=name) if data.keys() <= {"type", "name"} else _typed(kind, data, "bad_name")
-    message = _typed(kind, data)
+        data = {**data, "name": name}
+    message = _typed(kind, data, "bad_name" if kind == "name" else "bad_message")
     if isinstance(message, Hello) and not message.token.isascii():
         raise ProtocolError(f"'hello' needs {_FIELD_WORDS['token']}", "bad_message")
     return message

@@ -20,13 +20,13 @@ import time
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from hearts.server.http.common import client_address
 from hearts.server.limits import (
     CLOSE_NO_TABLE,
     CLOSE_POLICY,
     AddressGuard,
     RateLimited,
     Refused,
-    address_key,
     rate_words,
 )
 from hearts.server.logs import fields
@@ -57,7 +57,7 @@ class Session:
         self.manager = manager
         self.guard = guard
         self.limits = guard.limits
-        self.address = address_key(ws.client.host if ws.client else None)
+        self.address = client_address(ws)
         self.conn = Connection(ws.send_text, self._close)
         self.failures = 0
         """Wrong tokens shown so far."""

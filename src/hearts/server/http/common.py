@@ -8,7 +8,7 @@ import ipaddress
 from typing import Any
 from urllib.parse import urlsplit
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from hearts.server.limits import Limits, Refused, address_key
@@ -20,9 +20,10 @@ def api(data: Any, status: int = 200) -> Response:
     return JSONResponse(data, status, headers={"Cache-Control": "no-store"})
 
 
-def client_address(request: Request) -> str:
-    """The key the rates of the request's client are counted under (:func:`.limits.address_key`)."""
-    return address_key(request.client.host if request.client else None)
+def client_address(connection: HTTPConnection) -> str:
+    """The key the rates of a request's or a WebSocket's client are counted under
+    (:func:`.limits.address_key`)."""
+    return address_key(connection.client.host if connection.client else None)
 
 
 async def read_json(request: Request, limits: Limits) -> Any:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
@@ -65,8 +64,8 @@ class Connection:
         """Whether a ``hello`` or a ``watch`` was accepted."""
         return self.seat is not None or self.spectator
 
-    def push(self, message: dict[str, Any] | str) -> None:
-        """Queue a message (dropped once the connection is closing)."""
+    def push(self, message: str) -> None:
+        """Queue a message, encoded (dropped once the connection is closing)."""
         if self.closed:
             return
         if self.queue.qsize() >= self.max_queue:
@@ -75,7 +74,7 @@ class Connection:
             ))
             self.kill(CLOSE_TRY_LATER, "too many messages waiting for you: reconnect for the full state")
             return
-        self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message, separators=(",", ":")))
+        self.queue.put_nowait(message)
 
     async def _send_queued(self, first: str) -> Closing | None:
         """Send ``first`` and the messages queued after it, up to a :class:`Closing` (returned)."""

@@ -18,7 +18,6 @@ from hearts.round import Trick
 from hearts.server import wire
 from hearts.server.storage import ChatLine
 from hearts.server.tables.names import seat_name
-from hearts.server.wire import encode
 from hearts.text import Style
 from hearts.view import View
 
@@ -45,12 +44,12 @@ def public_event(action: Action, seq: int) -> dict[str, Any]:
 
 def chat_message(lines: Iterable[ChatLine], history: bool = False) -> str:
     """A ``chat`` message: chat lines (``history``: the last ones, sent on connecting)."""
-    return encode(wire.ChatLines(lines=[wire.ChatLine(line.id, line.seat, line.text) for line in lines], history=history))
+    return wire.encode(wire.ChatLines(lines=[wire.ChatLine(line.id, line.seat, line.text) for line in lines], history=history))
 
 
 def hint_message(action: Action, seq: int) -> str:
     """A ``hint`` message: the action (in the codec) and its words, for position ``seq``."""
-    return encode(wire.Hint(seq=seq, action=to_dict(action), text=hint_text(action)))
+    return wire.encode(wire.Hint(seq=seq, action=to_dict(action), text=hint_text(action)))
 
 
 def trick_dict(t: Trick | None) -> dict[str, Any] | None:

@@ -18,6 +18,7 @@ from hearts.server.storage import (
     ChatNotice,
     HintNotice,
     JobNotice,
+    Listener,
     Notice,
     PresenceNotice,
     RematchNotice,
@@ -50,6 +51,8 @@ class ServiceNotices:
         self.manager = manager
         self._tasks: list[asyncio.Task[None]] = []
         self._asking: set[asyncio.Task[None]] = set()
+        self._listener: Listener | None = None
+        """The store's notices, from :meth:`listen` on."""
 
     async def listen(self) -> None:
         """Listen to the store's notices (kept until :meth:`follow`) and start the heartbeat."""
@@ -61,6 +64,7 @@ class ServiceNotices:
         on a store other processes log to, watch the tables' log heads too."""
         loop = asyncio.get_running_loop()
         store = self.manager.store
+        assert self._listener is not None, "listen() first"
         self._tasks.append(loop.create_task(follow(store, self._listener, self._hear, self._missed)))
         if store.jobs is not None:  # other processes log actions too
             self._tasks.append(loop.create_task(self._watch_heads()))

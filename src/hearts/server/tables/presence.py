@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Final
 from hearts.server import wire
 from hearts.server.storage import PresenceNotice
 from hearts.server.tables.names import seat_name
-from hearts.server.wire import encode
 
 if TYPE_CHECKING:
     from hearts.server.tables.table import Table
@@ -138,7 +137,7 @@ class Presence:
         if announce and self.here() != self._announced:
             self.announce()
         table = self.table
-        message = encode(wire.Presence(
+        message = wire.encode(wire.Presence(
             online=self.online(), names=[seat_name(s) for s in table.seats],
             spectators=self.spectator_count(), away=table.away,
         ))
