@@ -333,6 +333,8 @@ def test_a_review_survives_a_restart_and_one_cut_short_is_finished_after_it(tmp_
 
 
 url = pytest.fixture(emptied_pg_url)
+REVIEWED_SLOWLY = 20000
+"""A review budget for a seat of a one-round game that keeps a worker busy for seconds."""
 
 
 def test_a_bot_worker_reviews_any_process_shows_the_progress_and_a_killed_worker_s_review_is_taken_over(
@@ -342,8 +344,9 @@ def test_a_bot_worker_reviews_any_process_shows_the_progress_and_a_killed_worker
     asked through one server, reviews a seat, its progress visible through the other; killed
     with SIGKILL mid-review, its review is finished by a second worker once the lease has run
     out — the same review as ``review_game`` of the record."""
-    # A budget at which the review takes a few of the worker's half-second progress writes.
-    servers = [ServerProcess(url, logs=tmp_path, review_budget=1200).start() for _ in range(2)]
+    # A budget at which the review takes several of the worker's half-second progress writes
+    # (about 4 s compiled on a quiet machine; 1,200 took 0.24 s, over before the first write).
+    servers = [ServerProcess(url, logs=tmp_path, review_budget=REVIEWED_SLOWLY).start() for _ in range(2)]
     first = WorkerProcess(url, tmp_path / "first.log", lease=2.0).start()
     second = WorkerProcess(url, tmp_path / "second.log", lease=2.0)
     try:
@@ -368,7 +371,7 @@ def test_a_bot_worker_reviews_any_process_shows_the_progress_and_a_killed_worker
         started = [line for line in second.logs() if line["event"] == "review started"]
         assert started and started[0]["table"] == tid and started[0]["attempt"] == 2
         assert any(line["event"] == "review done" for line in second.logs())
-        assert done["review"] == direct_review(servers[0], tid, 3, budget=1200)
+        assert done["review"] == direct_review(servers[0], tid, 3, budget=REVIEWED_SLOWLY)
         assert http("GET", review_url(servers[0], tid, 3)) == (200, done)
     finally:
         for proc in (first, second, *servers):
@@ -379,7 +382,7 @@ def test_the_bots_of_a_live_table_keep_their_pace_while_a_review_runs(url: str, 
     """While a bot worker computes a long review, a person plays against its bots: every bot
     move is served within a second of the turn coming to it (the review runs at a lower
     priority, in a process of its own)."""
-    server = ServerProcess(url, logs=tmp_path, review_budget=1500).start()
+    server = ServerProcess(url, logs=tmp_path, review_budget=3 * REVIEWED_SLOWLY).start()
     worker = WorkerProcess(url, tmp_path / "worker.log", lease=5.0).start()
     try:
         tid = finished_table(server, target=30)
