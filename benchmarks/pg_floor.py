@@ -36,7 +36,7 @@ async def run(url: str, rate: float, seconds: float, tables: int, listeners: int
     try:
         seats = [("human", f"P{i}", None, None) for i in range(4)]
         for t in range(tables):
-            await store.create_table(f"t{t}", {"rules": {}}, t, seats)
+            await store.log.create_table(f"t{t}", {"rules": {}}, t, seats)
         total = int(rate * seconds)
         heard = [0] * listeners
         done = asyncio.Event()
@@ -57,7 +57,7 @@ async def run(url: str, rate: float, seconds: float, tables: int, listeners: int
         async def append(t: int) -> None:
             async with room:
                 seqs[t] += 1
-                await store.append(f"t{t}", seqs[t], Play(seqs[t] % 4, "2C"))
+                await store.log.append(f"t{t}", seqs[t], Play(seqs[t] % 4, "2C"))
 
         cpu, pg, start = cpu_used(), postgres_seconds(), time.perf_counter()
         for i in range(total):

@@ -25,6 +25,7 @@ pytest.importorskip("uvicorn")
 websockets = pytest.importorskip("websockets")
 
 from helpers import moon_deal, play_moon_round, random_step  # noqa: E402
+from test_server_store_support import with_store  # noqa: E402
 from test_server_support import (  # noqa: E402
     BACKENDS,
     Client,
@@ -53,9 +54,9 @@ from hearts.game import Game  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
 from hearts.server.botpool import BotPool  # noqa: E402
 from hearts.server.botworker import BotWorker  # noqa: E402
-from hearts.server.persistence import SCHEMA_VERSION, Store, StoreError, hash_token  # noqa: E402
 from hearts.server.protocol import TableRequest, parse_client  # noqa: E402
-from hearts.server.storage import StoreUnavailable, open_storage  # noqa: E402
+from hearts.server.storage import Storage, StoreError, StoreUnavailable, hash_token, open_storage  # noqa: E402
+from hearts.server.storage.migrate import SCHEMA_VERSION  # noqa: E402
 from hearts.server.tables import Connection, Manager, Table  # noqa: E402
 from hearts.view import View  # noqa: E402
 
@@ -506,7 +507,7 @@ def test_restore_replays_the_log_to_the_exact_position(database: Database) -> No
             game = table.game
             assert len(game.rounds) >= 2 and not game.is_over
             assert db_actions(database, table.id) == [(k, to_json(a)) for k, a in enumerate(game.history, 1)]
-            assert await store.actions(table.id) == [to_dict(a) for a in game.history]
+            assert await store.log.actions(table.id) == [to_dict(a) for a in game.history]
             restored = await again.get(table.id)
             assert restored is not None and restored is not table
             assert restored.game.history == game.history and restored.seq == table.seq
@@ -553,8 +554,8 @@ def test_a_bots_game_is_logged_restored_and_exported(database: Database) -> None
                 await asyncio.sleep(0.005)
             else:
                 raise AssertionError("the bots did not finish")
-            assert await store.unfinished() == []
-            assert await store.actions(table.id) == [to_dict(a) for a in table.game.history]
+            assert await store.log.unfinished() == []
+            assert await store.log.actions(table.id) == [to_dict(a) for a in table.game.history]
             restored = await Manager(store, bot_delay=0, bot_workers=0).get(table.id)  # a finished table, too
             assert restored is not None and restored.game.is_over and restored.game.totals == table.game.totals
             return table
@@ -684,16 +685,21 @@ def test_a_first_version_database_is_migrated_and_its_tables_go_on(tmp_path: Pat
     assert ("moon", 1, {"choice": "add"}) in v1_events(done)
     assert user_version(db) == 0
 
-    store = Store(str(db))
-    assert user_version(db) == SCHEMA_VERSION == 6
-    for table_id, game in (("old-going", going), ("old-done", done)):
-        assert db_actions(db, table_id) == [(k, to_json(a)) for k, a in enumerate(game.history, 1)]
-        row = store.table(table_id)
-        assert row is not None and row.deals == [[str(h) for h in r.dealt] for r in game.rounds]
-    assert store.unfinished() == ["old-going"]
-    assert not store.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone()
-    store.close()
-    Store(str(db)).close()  # opening it again changes nothing
+    async def migrated(store: Storage) -> None:
+        for table_id, game in (("old-going", going), ("old-done", done)):
+            assert db_actions(db, table_id) == [(k, to_json(a)) for k, a in enumerate(game.history, 1)]
+            row = await store.log.table(table_id)
+            assert row is not None and row.deals == [[str(h) for h in r.dealt] for r in game.rounds]
+        assert await store.log.unfinished() == ["old-going"]
+
+    with_store(f"sqlite:///{db}", migrated)
+    assert user_version(db) == SCHEMA_VERSION == 7
+    con = sqlite3.connect(db)
+    try:
+        assert not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone()
+    finally:
+        con.close()
+    with_store(f"sqlite:///{db}", lambda store: store.log.unfinished())  # opening it again changes nothing
     assert db_actions(db, "old-done") == [(k, to_json(a)) for k, a in enumerate(done.history, 1)]
 
     server = ServerProcess(db).start()
@@ -730,7 +736,7 @@ def test_a_first_version_log_that_cannot_be_migrated_is_left_as_it_was(tmp_path:
     events = [*v1_events(game), ("play", 0, {"card": "1X"})]
     write_v1(db, "broken", game, 3, [("human", "Ann", None, None)] * 4, events=events)
     with pytest.raises(StoreError, match=r"table broken: event 2 \(play\) cannot be migrated: R1.2"):
-        Store(str(db))
+        with_store(f"sqlite:///{db}", lambda store: store.log.unfinished())
     assert user_version(db) == 0
     con = sqlite3.connect(db)
     try:
@@ -756,7 +762,7 @@ def test_an_action_that_cannot_be_committed_is_taken_back(database: Database, mo
             async def unreachable(*args: object, **kwargs: object) -> None:
                 raise StoreUnavailable("the database does not answer")
 
-            monkeypatch.setattr(store, "append", unreachable)
+            monkeypatch.setattr(store.log, "append", unreachable)
             with pytest.raises(StoreUnavailable):
                 await table.apply(action, "person", time.perf_counter())
             assert table.seq == 0 and table.game.history == () and table.last_event is None

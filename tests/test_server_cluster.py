@@ -47,7 +47,7 @@ from test_server_support import (  # noqa: E402
 
 from hearts.actions import to_json  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
-from hearts.server.persistence import hash_token  # noqa: E402
+from hearts.server.storage import hash_token  # noqa: E402
 
 pg_database = pytest.fixture(scope="module")(module_pg_database)
 
@@ -211,7 +211,7 @@ def test_kill9_of_a_bot_worker_mid_think_another_takes_its_job(url: str, pair: l
     token = "the-person"
     seats = [("human", "Pat", None, hash_token(token)), ("bot", "Slow", "search:time=3", None),
              ("bot", "Bot", "easy", None), ("bot", "Bot", "easy", None)]
-    with_store(url, lambda store: store.create_table("slow", {"rules": rules.to_dict(), "bot_delay": 0}, 5, seats))
+    with_store(url, lambda store: store.log.create_table("slow", {"rules": rules.to_dict(), "bot_delay": 0}, 5, seats))
     first = WorkerProcess(url, tmp_path / "first.log", lease=1.5).start()
     second = WorkerProcess(url, tmp_path / "second.log", lease=1.5)
 

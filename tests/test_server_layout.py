@@ -1,10 +1,6 @@
 """The web service's code stays in pieces one can read (issue 25): no function or method of
 ``hearts.server`` over :data:`MAX_FUNCTION` lines and no class over :data:`MAX_CLASS` lines (the
-``def`` or ``class`` line to the last line, a docstring included).
-
-:data:`UNDER_REWRITE` lists the modules left out while they are being rewritten — ``storage/``
-and ``persistence.py`` (rewritten by issue 25 item 4): each is to leave the list when its rewrite
-lands, not to gain company."""
+``def`` or ``class`` line to the last line, a docstring included), the storage layer included."""
 
 from __future__ import annotations
 
@@ -14,14 +10,10 @@ from pathlib import Path
 SERVER = Path(__file__).resolve().parents[1] / "src" / "hearts" / "server"
 MAX_FUNCTION = 80
 MAX_CLASS = 400
-UNDER_REWRITE = frozenset({"storage", "persistence.py"})
-"""Paths under ``src/hearts/server`` (a module, or a package's directory) not checked yet."""
 
 
 def modules() -> list[Path]:
-    return sorted(
-        path for path in SERVER.rglob("*.py") if path.relative_to(SERVER).parts[0] not in UNDER_REWRITE
-    )
+    return sorted(SERVER.rglob("*.py"))
 
 
 def too_long(path: Path, root: Path = SERVER) -> list[str]:
@@ -48,8 +40,3 @@ def test_the_check_finds_a_long_function(tmp_path: Path) -> None:
     body = "".join(f"    x{i} = {i}\n" for i in range(MAX_FUNCTION))
     long.write_text(f"def short():\n    pass\n\n\nasync def long():\n{body}", encoding="utf-8")
     assert too_long(long, tmp_path) == [f"long.py:5 long ({MAX_FUNCTION + 1} lines, at most {MAX_FUNCTION})"]
-
-
-def test_what_is_left_out_exists() -> None:
-    """A module that left the list's place (renamed, or split into a package) leaves the list too."""
-    assert all((SERVER / name).exists() for name in UNDER_REWRITE)

@@ -30,7 +30,7 @@ from test_server_support import (
     request,
 )
 
-from hearts.server.persistence import hash_token
+from hearts.server.storage import hash_token
 
 pg_database = pytest.fixture(scope="module")(module_pg_database)
 database = pytest.fixture(params=BACKENDS)(backend_database)

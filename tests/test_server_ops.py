@@ -90,7 +90,7 @@ def check_logs(server: ServerProcess, tokens: list[str]) -> None:
         assert line["action"] in ("pass", "play", "moon") and line["by"] in ("person", "bot", "stand_in")
         assert 0 <= line["latency_ms"] < 5000
     assert any(line["event"] == "table created" for line in lines)
-    from hearts.server.persistence import hash_token
+    from hearts.server.storage import hash_token
 
     for token in tokens:
         assert token not in raw and hash_token(token) not in raw

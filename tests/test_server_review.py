@@ -129,50 +129,50 @@ def test_a_review_job_is_claimed_once_under_a_lease_and_a_lost_claim_writes_noth
     url = str(tmp_path / "tables.db") if backend == "sqlite" else empty_database(request.getfixturevalue("pg_database"))
 
     async def body(store: Storage) -> None:
-        await store.create_table("t1", {"rules": {}}, 7, [("open", None, None, None)] * 4)
-        queued = await store.queue_review("t1", 1, 24, 7)
+        await store.log.create_table("t1", {"rules": {}}, 7, [("open", None, None, None)] * 4)
+        queued = await store.reviews.queue_review("t1", 1, 24, 7)
         assert (queued.status, queued.budget, queued.seed, queued.done, queued.total) == ("queued", 24, 7, 0, 0)
-        assert await store.queue_review("t1", 1, 99, 8) == queued
-        assert await store.pending_reviews() == 1 and await store.review("t1", 2) is None
-        first = await store.claim_review("A", 0.6)
+        assert await store.reviews.queue_review("t1", 1, 99, 8) == queued
+        assert await store.reviews.pending_reviews() == 1 and await store.reviews.review("t1", 2) is None
+        first = await store.reviews.claim_review("A", 0.6)
         assert first is not None and (first.table_id, first.seat, first.budget, first.seed, first.attempt) == (
             "t1", 1, 24, 7, 1)
         assert first.tries == 1
-        assert await store.claim_review("A", 0.6) is None
+        assert await store.reviews.claim_review("A", 0.6) is None
         if backend == "postgresql":
-            assert await store.claim_review("B", 30) is None  # the lease holds
-        assert await store.review_progress(first, 3, 10, 0.6)
-        row = await store.review("t1", 1)
+            assert await store.reviews.claim_review("B", 30) is None  # the lease holds
+        assert await store.reviews.review_progress(first, 3, 10, 0.6)
+        row = await store.reviews.review("t1", 1)
         assert row is not None and (row.status, row.done, row.total) == ("running", 3, 10)
         await asyncio.sleep(0.8)  # the lease runs out
-        second = await store.claim_review("B", 30)
+        second = await store.reviews.claim_review("B", 30)
         assert second is not None and second.attempt == 2
-        row = await store.review("t1", 1)
+        row = await store.reviews.review("t1", 1)
         assert row is not None and (row.status, row.done, row.total) == ("running", 0, 0)
-        assert not await store.review_progress(first, 4, 10, 30)
-        assert not await store.finish_review(first, '{"stale": true}')
-        assert not await store.fail_review(first, "stale")
-        assert await store.review_progress(second, 10, 10, 30)
-        assert await store.finish_review(second, '{"seats": [1]}')
-        row = await store.review("t1", 1)
+        assert not await store.reviews.review_progress(first, 4, 10, 30)
+        assert not await store.reviews.finish_review(first, '{"stale": true}')
+        assert not await store.reviews.fail_review(first, "stale")
+        assert await store.reviews.review_progress(second, 10, 10, 30)
+        assert await store.reviews.finish_review(second, '{"seats": [1]}')
+        row = await store.reviews.review("t1", 1)
         assert row is not None and (row.status, row.done, row.total, row.error) == ("done", 10, 10, None)
         assert json.loads(row.review or "") == {"seats": [1]}
-        assert await store.pending_reviews() == 0 and await store.claim_review("C", 30) is None
+        assert await store.reviews.pending_reviews() == 0 and await store.reviews.claim_review("C", 30) is None
 
-        await store.queue_review("t1", 2, 24, 7)
-        claim = await store.claim_review("C", 30)
+        await store.reviews.queue_review("t1", 2, 24, 7)
+        claim = await store.reviews.claim_review("C", 30)
         assert claim is not None and claim.seat == 2
-        assert await store.fail_review(claim, "the game's log does not replay")
-        row = await store.review("t1", 2)
+        assert await store.reviews.fail_review(claim, "the game's log does not replay")
+        row = await store.reviews.review("t1", 2)
         assert row is not None and (row.status, row.error) == ("failed", "the game's log does not replay")
-        assert await store.pending_reviews() == 0
-        assert (await store.queue_review("t1", 2, 24, 7)).status == "queued"
-        claim = await store.claim_review("C", 30)
+        assert await store.reviews.pending_reviews() == 0
+        assert (await store.reviews.queue_review("t1", 2, 24, 7)).status == "queued"
+        claim = await store.reviews.claim_review("C", 30)
         assert claim is not None and (claim.attempt, claim.tries) == (2, 1)  # tried afresh: the token goes on
-        await store.release_review(claim)
-        row = await store.review("t1", 2)
+        await store.reviews.release_review(claim)
+        row = await store.reviews.review("t1", 2)
         assert row is not None and row.status == "queued"
-        again = await store.claim_review("D", 30)
+        again = await store.reviews.claim_review("D", 30)
         assert again is not None and again.seat == 2 and (again.attempt, again.tries) == (3, 2)
 
     with_store(url, body)

@@ -254,12 +254,12 @@ def test_actions_heard_while_the_table_is_busy_are_applied_from_their_notices(tm
     async def main() -> None:
         store = await open_storage(f"sqlite:///{tmp_path / 't.db'}")
         seats = [SeatRow(i, "human", f"P{i}", None, None) for i in range(4)]
-        await store.create_table("t1", {"rules": Rules().to_dict()}, 11, [("human", f"P{i}", None, None) for i in range(4)])
+        await store.log.create_table("t1", {"rules": Rules().to_dict()}, 11, [("human", f"P{i}", None, None) for i in range(4)])
         elsewhere = Game(Rules(), 11)  # the other process's copy of the game
         for seq in range(1, 5):
             action = next(iter(elsewhere.legal_actions(elsewhere.actors()[0])))
             elsewhere.apply(action)
-            await store.append("t1", seq, action)
+            await store.log.append("t1", seq, action)
         notices = [ActionNotice("t1", seq, to_dict(a)) for seq, a in enumerate(elsewhere.history, 1)]
         table = Table("t1", Game(Rules(), 11), seats, store)
         reads = []

@@ -39,7 +39,7 @@ from hearts.server.storage import (
 
 psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-from hearts.server.storage.postgres import SCHEMA_VERSION, PostgresStorage  # noqa: E402
+from hearts.server.storage.postgres import PostgresStorage  # noqa: E402
 
 SEATS = [("human", "Ann", None, None), ("bot", "Bot", "hard", None), ("bot", "Bot", "hard", None)]
 
@@ -88,12 +88,12 @@ def test_notify_is_heard_by_another_process(url: str) -> None:
     committed; a listener reads the row itself."""
 
     async def body(store: PostgresStorage) -> None:
-        await store.create_table("t", {"rules": {}}, 1, SEATS)
+        await store.log.create_table("t", {"rules": {}}, 1, SEATS)
         listener = await store.listen()
         process = spawn(one_append, url, "t", 1)
         notice = await asyncio.wait_for(anext(listener), 60)
         assert notice == ActionNotice("t", 1, to_dict(Play(0, "2C")))
-        assert await store.actions("t", after=0) == [{"type": "play", "seat": 0, "card": "2C"}]
+        assert await store.log.actions("t", after=0) == [{"type": "play", "seat": 0, "card": "2C"}]
         await asyncio.to_thread(process.join, 30)
         assert process.exitcode == 0
         await listener.close()
@@ -107,11 +107,11 @@ def test_a_refused_append_is_not_announced_and_each_service_hears_its_own_channe
         try:
             listener = await store.listen()
             elsewhere = await other_service.listen()
-            await store.create_table("t", {"rules": {}}, 1, SEATS)
-            await store.append("t", 1, Play(0, "2C"))
+            await store.log.create_table("t", {"rules": {}}, 1, SEATS)
+            await store.log.append("t", 1, Play(0, "2C"))
             with pytest.raises(SeqConflict):
-                await other_service.append("t", 1, Play(0, "3C"))
-            await other_service.append("t", 2, Play(1, "3C"))
+                await other_service.log.append("t", 1, Play(0, "3C"))
+            await other_service.log.append("t", 2, Play(1, "3C"))
             heard = [await asyncio.wait_for(anext(listener), 10)]
             assert await asyncio.wait_for(anext(elsewhere), 10) == ActionNotice("t", 2, to_dict(Play(1, "3C")))
             await listener.close()
@@ -145,7 +145,7 @@ def test_of_processes_appending_the_same_seq_exactly_one_wins(url: str) -> None:
     """Four processes append rows 1..25 of one log, meeting before each row: each row is
     accepted once, from one of them, and holds that one's action."""
     racers, seqs = 4, 25
-    run(url, lambda store: store.create_table("race", {"rules": {}}, 1, SEATS))
+    run(url, lambda store: store.log.create_table("race", {"rules": {}}, 1, SEATS))
     ctx = multiprocessing.get_context("spawn")
     barrier, results = ctx.Barrier(racers), ctx.Queue()
     processes = [spawn(append_racer, url, name, seqs, barrier, results) for name in range(racers)]
@@ -168,11 +168,11 @@ def test_actions_appended_together_are_logged_and_announced_each_with_its_own_ou
     async def body(store: PostgresStorage) -> None:
         tables = [f"t{i}" for i in range(40)]
         for table_id in tables:
-            await store.create_table(table_id, {"rules": {}}, 1, SEATS)
-        await store.append("t0", 1, Play(0, "2C"))
+            await store.log.create_table(table_id, {"rules": {}}, 1, SEATS)
+        await store.log.append("t0", 1, Play(0, "2C"))
         listener = await store.listen()
-        attempts = [store.append(t, 2 if t == "t0" else 1, Play(1, "3C")) for t in tables]
-        attempts += [store.append("t5", 1, Play(2, "4C")), store.append("no-such-table", 1, Play(0, "2C"))]
+        attempts = [store.log.append(t, 2 if t == "t0" else 1, Play(1, "3C")) for t in tables]
+        attempts += [store.log.append("t5", 1, Play(2, "4C")), store.log.append("no-such-table", 1, Play(0, "2C"))]
         outcomes = await asyncio.gather(*attempts, return_exceptions=True)
         assert outcomes[:40] == [None] * 40
         assert isinstance(outcomes[40], SeqConflict)
@@ -180,7 +180,7 @@ def test_actions_appended_together_are_logged_and_announced_each_with_its_own_ou
         heard = [await asyncio.wait_for(anext(listener), 10) for _ in tables]
         assert sorted((n.table_id, n.seq) for n in heard) == sorted((t, 2 if t == "t0" else 1) for t in tables)
         assert all(n.action == to_dict(Play(1, "3C")) for n in heard)
-        assert await store.actions("t5") == [to_dict(Play(1, "3C"))]
+        assert await store.log.actions("t5") == [to_dict(Play(1, "3C"))]
         await listener.close()
         assert [n async for n in listener] == []
 
@@ -192,11 +192,11 @@ def test_actions_appended_together_are_logged_and_announced_each_with_its_own_ou
 
 def test_a_job_is_queued_once_and_announced(url: str) -> None:
     async def body(store: PostgresStorage) -> None:
-        await store.create_table("t", {"rules": {}}, 1, SEATS)
+        await store.log.create_table("t", {"rules": {}}, 1, SEATS)
         listener = await store.listen()
-        assert await store.enqueue_bot_job("t", 1, 0)
-        assert not await store.enqueue_bot_job("t", 1, 0)  # another process queued it too
-        assert await store.enqueue_bot_job("t", 2, 0)
+        assert await store.jobs.enqueue_bot_job("t", 1, 0)
+        assert not await store.jobs.enqueue_bot_job("t", 1, 0)  # another process queued it too
+        assert await store.jobs.enqueue_bot_job("t", 2, 0)
         heard = [await asyncio.wait_for(anext(listener), 10) for _ in range(2)]
         assert heard == [JobNotice("t", 1, 0), JobNotice("t", 2, 0)]
         await listener.close()
@@ -211,10 +211,10 @@ def test_two_workers_never_claim_the_same_job(url: str) -> None:
 
     async def queue_jobs(store: PostgresStorage) -> None:
         for t in range(tables):
-            await store.create_table(f"t{t}", {"rules": {}}, t, SEATS)
+            await store.log.create_table(f"t{t}", {"rules": {}}, t, SEATS)
         for seq in range(5):
             for t in range(tables):
-                await store.enqueue_bot_job(f"t{t}", 1 + seq % 2, seq)
+                await store.jobs.enqueue_bot_job(f"t{t}", 1 + seq % 2, seq)
 
     run(url, queue_jobs)
     results = multiprocessing.get_context("spawn").Queue()
@@ -241,17 +241,17 @@ def test_claims_are_fair_across_tables(url: str) -> None:
 
     async def body(store: PostgresStorage) -> None:
         for t in ("busy", "a", "b"):
-            await store.create_table(t, {"rules": {}}, 1, SEATS)
+            await store.log.create_table(t, {"rules": {}}, 1, SEATS)
         for seq in range(4):
-            await store.enqueue_bot_job("busy", 1, seq)
-        await store.enqueue_bot_job("a", 1, 0)
-        await store.enqueue_bot_job("b", 2, 0)
-        first = await store.claim_bot_job("w1")
+            await store.jobs.enqueue_bot_job("busy", 1, seq)
+        await store.jobs.enqueue_bot_job("a", 1, 0)
+        await store.jobs.enqueue_bot_job("b", 2, 0)
+        first = await store.jobs.claim_bot_job("w1")
         assert first is not None and (first.table_id, first.seq) == ("busy", 0)
-        others = [await store.claim_bot_job(w) for w in ("w2", "w3", "w4")]
+        others = [await store.jobs.claim_bot_job(w) for w in ("w2", "w3", "w4")]
         assert [(j.table_id, j.seq) if j else None for j in others] == [("a", 0), ("b", 0), None]
-        assert await store.complete_bot_job(first)
-        following = await store.claim_bot_job("w1")
+        assert await store.jobs.complete_bot_job(first)
+        following = await store.jobs.claim_bot_job("w1")
         assert following is not None and (following.table_id, following.seq) == ("busy", 1)
 
     run(url, body)
@@ -262,16 +262,16 @@ def test_concurrent_claims_on_one_table_give_one_job(url: str) -> None:
     claim gets a job, the others none (the database keeps one claimed job per table)."""
 
     async def body(store: PostgresStorage) -> None:
-        await store.create_table("t", {"rules": {}}, 1, SEATS)
+        await store.log.create_table("t", {"rules": {}}, 1, SEATS)
         for seq in range(6):
-            await store.enqueue_bot_job("t", 1, seq)
-        others = [await PostgresStorage.open(url, min_size=1, max_size=1) for _ in range(5)]
+            await store.jobs.enqueue_bot_job("t", 1, seq)
+        others = [await PostgresStorage.open(url, max_size=1) for _ in range(5)]
         try:
             for _ in range(3):
-                got = await asyncio.gather(*(s.claim_bot_job(f"w{i}") for i, s in enumerate([store, *others])))
+                got = await asyncio.gather(*(s.jobs.claim_bot_job(f"w{i}") for i, s in enumerate([store, *others])))
                 jobs = [j for j in got if j is not None]
                 assert len(jobs) == 1
-                assert await store.complete_bot_job(jobs[0])
+                assert await store.jobs.complete_bot_job(jobs[0])
         finally:
             for s in others:
                 await s.close()
@@ -284,16 +284,16 @@ def test_a_job_whose_lease_expired_is_taken_over_by_another_worker(url: str) -> 
     worker claims it (attempt 2), and the first one's late completion is refused."""
 
     async def body(store: PostgresStorage) -> tuple[BotJob, BotJob]:
-        await store.create_table("t", {"rules": {}}, 1, SEATS)
-        await store.enqueue_bot_job("t", 1, 0)
-        lost = await store.claim_bot_job("dies", lease=0.5)
+        await store.log.create_table("t", {"rules": {}}, 1, SEATS)
+        await store.jobs.enqueue_bot_job("t", 1, 0)
+        lost = await store.jobs.claim_bot_job("dies", lease=0.5)
         assert lost is not None and lost.attempt == 1
-        assert await store.claim_bot_job("w2") is None  # leased
+        assert await store.jobs.claim_bot_job("w2") is None  # leased
         await asyncio.sleep(0.6)
-        taken = await store.claim_bot_job("w2")
+        taken = await store.jobs.claim_bot_job("w2")
         assert taken is not None
-        assert not await store.complete_bot_job(lost)
-        assert await store.complete_bot_job(taken)
+        assert not await store.jobs.complete_bot_job(lost)
+        assert await store.jobs.complete_bot_job(taken)
         return lost, taken
 
     lost, taken = run(url, body)
@@ -310,8 +310,8 @@ def test_processes_starting_together_migrate_once(url: str) -> None:
             await s.close()
 
     asyncio.run(body())
-    rows = sql(url, "SELECT version, name FROM schema_version ORDER BY version")
-    assert rows == [(1, "tables"), (2, "bot_jobs"), (3, "away"), (4, "players"), (5, "table_talk"), (6, "reviews")] and len(rows) == SCHEMA_VERSION
+    assert sql(url, "SELECT version_num FROM alembic_version") == [("0007",)]
+    assert sql(url, "SELECT count(*) FROM pg_tables WHERE tablename = 'schema_version'") == [(0,)]
 
 
 def test_an_unreachable_server_is_a_clear_error() -> None:

@@ -13,6 +13,7 @@ import contextlib
 import multiprocessing
 import os
 import secrets
+import threading
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -76,7 +77,8 @@ def sql(url: str, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, .
 
 
 def with_store(url: str, body: Callable[[Storage], Awaitable[T]]) -> T:
-    """Open the store at ``url``, run ``body`` on it in an event loop, and close it."""
+    """Open the store at ``url``, run ``body`` on it in an event loop (in a thread of its own:
+    :func:`in_thread`), and close it."""
 
     async def main() -> T:
         store = await open_storage(url)
@@ -85,7 +87,28 @@ def with_store(url: str, body: Callable[[Storage], Awaitable[T]]) -> T:
         finally:
             await store.close()
 
-    return asyncio.run(main())
+    return in_thread(lambda: asyncio.run(main()))
+
+
+def in_thread(work: Callable[[], T]) -> T:
+    """``work()`` run in a thread of its own (its result, or its error raised here): an event
+    loop may run there while one runs in this thread already (Playwright's sync API, a test's
+    loop)."""
+    done: list[T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(work())
+        except BaseException as e:
+            failed.append(e)
+
+    thread = threading.Thread(target=run, name="store")
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+    return done[0]
 
 
 def spawn(target: Callable[..., None], *args: Any) -> multiprocessing.process.BaseProcess:
@@ -106,7 +129,7 @@ def append_racer(url: str, name: int, seqs: int, barrier: Any, results: Any) -> 
         for seq in range(1, seqs + 1):
             barrier.wait()
             try:
-                await store.append("race", seq, Play(name, "2C"))
+                await store.log.append("race", seq, Play(name, "2C"))
                 results.put((name, seq, True))
             except SeqConflict:
                 results.put((name, seq, False))
@@ -119,10 +142,10 @@ def bot_worker(url: str, name: str, results: Any) -> None:
     claim into ``results``, then ``(name, None, None)``."""
 
     async def work(store: Any) -> None:
-        while (job := await store.claim_bot_job(name)) is not None:
+        while (job := await store.jobs.claim_bot_job(name)) is not None:
             results.put((name, job.id, job.table_id))
             await asyncio.sleep(0.002)  # think
-            assert await store.complete_bot_job(job)
+            assert await store.jobs.complete_bot_job(job)
 
     with_store(url, work)
     results.put((name, None, None))
@@ -132,6 +155,6 @@ def one_append(url: str, table_id: str, seq: int) -> None:
     """Append one action to a table, from another process."""
 
     async def append(store: Storage) -> None:
-        await store.append(table_id, seq, Play(0, "2C"))
+        await store.log.append(table_id, seq, Play(0, "2C"))
 
     with_store(url, append)

@@ -485,8 +485,12 @@ def four_humans(server: ServerProcess, **extra: Any) -> dict[str, Any]:
 
 
 async def seat_all(server: ServerProcess, table: dict[str, Any]) -> list[Client]:
-    """One connected client per seat of ``table``."""
-    return [await Client(server, table["id"], s["token"]).connect() for s in table["seats"]]
+    """One connected client per seat of ``table``, each once it has its welcome and the chat's
+    history (which follows the welcome, read from the store)."""
+    clients = [await Client(server, table["id"], s["token"]).connect() for s in table["seats"]]
+    for c in clients:
+        await c.wait(lambda m: m["type"] == "chat" and m.get("history"))
+    return clients
 
 
 async def seat_spread(servers: Sequence[ServerProcess], table: dict[str, Any]) -> list[Client]:

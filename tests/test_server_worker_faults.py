@@ -49,7 +49,7 @@ def bot_table(db: str, table_id: str, *, target: int = 1, bot_delay: float = 0.0
     config = {"rules": rules.to_dict(), "bot_delay": bot_delay, "stand_in": "easy"}
 
     async def create(store: Storage) -> None:
-        await store.create_table(table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
+        await store.log.create_table(table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
         assert store.jobs is not None
         for seat in bot_turns(Game(rules, seed), seats):
             await store.jobs.enqueue_bot_job(table_id, seat, 0)
@@ -67,12 +67,12 @@ def finished(db: str, table_id: str) -> bool:
 
 
 def queue_review(db: str, table_id: str, seat: int, budget: int) -> None:
-    with_store(db, lambda store: store.queue_review(table_id, seat, budget, 7))
+    with_store(db, lambda store: store.reviews.queue_review(table_id, seat, budget, 7))
 
 
 def review(db: str, table_id: str, seat: int) -> ReviewRow:
     """A review job as the service's status endpoint reads it (``Storage.review``)."""
-    row = with_store(db, lambda store: store.review(table_id, seat))
+    row = with_store(db, lambda store: store.reviews.review(table_id, seat))
     assert row is not None
     return row
 

@@ -30,9 +30,10 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("starlette")
 
 from helpers import SHOOTER_HANDS  # noqa: E402
+from test_server_store_support import with_store  # noqa: E402
 from test_server_support import ServerProcess, create_table, http  # noqa: E402
 
-from hearts.server.persistence import Store, hash_token  # noqa: E402
+from hearts.server.storage import Storage, hash_token  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -560,16 +561,16 @@ def seed_moon_table(db: Path, table_id: str, token: str, **rule_options: Any) ->
     hands = [str(top), " ".join(rest[:13]), " ".join(rest[13:26]), " ".join([*rest[26:], str(gift)])]
     gift_pass = Pass(3, gift)
     Game(rules, seed=0, deals=[hands]).apply(gift_pass)  # checks the deal and the pass, as a restore will
-    store = Store(str(db))
-    try:
-        store.create_table(
+
+    async def seed(store: Storage) -> None:
+        await store.log.create_table(
             table_id, {"rules": rules.to_dict(), "bot_delay": 0.0}, secrets.randbits(48),
             [("human", "Luna", None, hash_token(token))] + [("bot", "Bot (easy)", "easy", None)] * 3,
             deals=[hands],
         )
-        store.append(table_id, 1, gift_pass)
-    finally:
-        store.close()
+        await store.log.append(table_id, 1, gift_pass)
+
+    with_store(f"sqlite:///{db}", seed)  # (in a thread of its own: Playwright's loop may run in this one)
 
 
 @pytest.fixture(scope="module")

@@ -295,7 +295,7 @@ class BotWorker:
             game.apply(action)
             by = "bot" if seats[job.seat].kind == "bot" else "stand_in"
             try:
-                await self.store.append(job.table_id, seq + 1, action, finished=game.is_over,
+                await self.store.log.append(job.table_id, seq + 1, action, finished=game.is_over,
                                         bots=new_bot_turns(game, seats, action, before), by=by)
             except SeqConflict:  # another action was logged there meanwhile: look again
                 game.undo()
@@ -315,8 +315,8 @@ class BotWorker:
     async def _caught_up(self, table_id: str, game: Game) -> list[SeatRow]:
         """Apply what was logged after ``game``'s position; the table's seats, read again."""
         start = len(game.history)
-        replay(game, await self.store.actions(table_id, after=start), start=start + 1)
-        return await self.store.seats(table_id)
+        replay(game, await self.store.log.actions(table_id, after=start), start=start + 1)
+        return await self.store.log.seats(table_id)
 
     async def _decide(self, game: Game, seat: int, spec: str, seed: int, lane: Lane) -> Action:
         """The bot's action (a random legal one if the bot fails or errs)."""

@@ -2,7 +2,7 @@
 
 A profile is a name and a secret key (``secrets.token_urlsafe(24)``) that the browser keeps
 (``localStorage["pyhearts.player"]``, exportable to another browser as a link); the server
-stores only the key's hash (:func:`~hearts.server.persistence.hash_token`, as for seats'
+stores only the key's hash (:func:`~hearts.server.storage.hash_token`, as for seats'
 tokens). A request acts as a profile with ``Authorization: Bearer <key>``
 (:func:`authenticate`); a missing or unknown key is refused (401, :class:`Unauthorized`).
 A profile's person seats record its id (``SeatRow.player_id``): the seat of a table it made,
@@ -45,10 +45,9 @@ from hearts.record import replay
 from hearts.round import Phase, Round, Trick
 from hearts.rules import Rules
 from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
-from hearts.server.persistence import hash_token
 from hearts.server.protocol import ProtocolError, TableRequest, _Fields
 from hearts.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, places
-from hearts.server.storage import PlayedTable, PlayerRow, SeatRow, Storage, TableRow, load_game
+from hearts.server.storage import PlayedTable, PlayerRow, SeatRow, Storage, TableRow, hash_token, load_game
 from hearts.server.wire import MAX_TOKEN
 
 MAX_KEY: Final = 128
@@ -171,7 +170,7 @@ async def optional_player(store: Storage, authorization: str | None) -> PlayerRo
     key = bearer_key(authorization)
     if key is None:
         return None
-    player = await store.player_by_key(hash_token(key))
+    player = await store.players.player_by_key(hash_token(key))
     if player is None:
         raise Unauthorized("this player key is not known here: import your profile again, or make a new one")
     return player
@@ -182,7 +181,7 @@ async def create_player(store: Storage, name: str) -> tuple[PlayerRow, str]:
     (shown once: only its hash is stored)."""
     key = secrets.token_urlsafe(24)
     player = PlayerRow(secrets.token_urlsafe(9), name, DEFAULT_MU, DEFAULT_SIGMA, 0)
-    await store.create_player(player.id, player.name, hash_token(key), player.mu, player.sigma)
+    await store.players.create_player(player.id, player.name, hash_token(key), player.mu, player.sigma)
     return player, key
 
 
@@ -278,7 +277,7 @@ async def my_games(store: Storage, player_id: str, outcomes: Outcomes, limit: in
     """``GET /api/me/games``: every table the profile sat at (the newest ``limit``), newest
     first (:func:`game_entry`)."""
     out = []
-    for table in await store.played_tables(player_id, limit):
+    for table in await store.players.played_tables(player_id, limit):
         outcome = await outcomes.of(store, table.id)
         if outcome is not None:
             out.append(game_entry(table, outcome, player_id))

@@ -151,7 +151,7 @@ async def settle(store: Storage, table_id: str) -> bool:
     """Rate a table's game if it is a rated table whose game is over and not rated yet;
     whether this call rated it. Safe to call from any process, any number of times: the store
     rates a game once. An unratable game is logged, and left unrated."""
-    row = await store.table(table_id)
+    row = await store.log.table(table_id)
     if row is None or not row.config.get("rated") or not row.finished:
         return False
     stored = await load_game(store, table_id)
@@ -164,7 +164,7 @@ async def settle(store: Storage, table_id: str) -> bool:
         return False
     totals = list(stored.game.totals)
     people = [e.player for e in seats if e.player is not None]
-    done = await store.rate_game(table_id, people, lambda profiles: rate(seats, profiles, totals))
+    done = await store.players.rate_game(table_id, people, lambda profiles: rate(seats, profiles, totals))
     if done:
         log.info("game rated", extra=fields(table=table_id, players=len(people), totals=totals))
     return done
@@ -173,7 +173,7 @@ async def settle(store: Storage, table_id: str) -> bool:
 async def settle_pending(store: Storage) -> int:
     """Rate the finished rated games left unrated (see :func:`settle`); how many were."""
     count = 0
-    for table_id in await store.unrated():
+    for table_id in await store.players.unrated():
         try:
             count += await settle(store, table_id)
         except Exception:

@@ -126,7 +126,7 @@ def parse_seat(data: Any, players: int) -> int:
 async def finished_table(store: Storage, table_id: str) -> TableRow:
     """A stored table whose game is over; :class:`~hearts.server.limits.Refused` 404 for no such
     table, 409 for a game not over (R7: its deals are secret until then, so is its review)."""
-    row = await store.table(table_id) if len(table_id) <= 64 else None
+    row = await store.log.table(table_id) if len(table_id) <= 64 else None
     if row is None:
         raise Refused("there is no such table", 404, "no_table")
     if not row.finished:
@@ -157,7 +157,7 @@ async def status(store: Storage, table_id: str, query_seat: str | None) -> dict[
     """``GET /api/tables/{id}/review?seat=S``: the seat's review job as :func:`answer` says."""
     row = await finished_table(store, table_id)
     seat = parse_seat(query_seat, players_of(row))
-    return answer(seat, await store.review(table_id, seat))
+    return answer(seat, await store.reviews.review(table_id, seat))
 
 
 async def ask(
@@ -176,15 +176,15 @@ async def ask(
     (:class:`~hearts.server.limits.RateLimited`); a refused request stores nothing."""
     row = await finished_table(store, table_id)
     seat = parse_seat(body, players_of(row))
-    job = await store.review(table_id, seat)
+    job = await store.reviews.review(table_id, seat)
     if job is not None and job.status != "failed":
         return answer(seat, job), False
-    if await store.pending_reviews() >= limits.max_reviews:
+    if await store.reviews.pending_reviews() >= limits.max_reviews:
         raise RateLimited(
             f"the server is busy with {limits.max_reviews} game reviews; try again in a minute", 60, status=503
         )
     guard.hit("reviews", address)
-    job = await store.queue_review(table_id, seat, budget, row.seed)
+    job = await store.reviews.queue_review(table_id, seat, budget, row.seed)
     log.info("review asked for", extra=fields(table=table_id, seat=seat, budget=budget))
     return answer(seat, job), True
 
@@ -352,7 +352,7 @@ class ReviewRunner:
             self._wake.clear()
             started = time.monotonic()
             try:
-                claim = await self.store.claim_review(self.name, self.lease)
+                claim = await self.store.reviews.claim_review(self.name, self.lease)
             except Exception as e:
                 if not is_outage(e):
                     log.exception("cannot claim a review job", extra=fields(worker=self.name))
@@ -386,22 +386,22 @@ class ReviewRunner:
                                  interval=self.interval, nice=self.nice)
         except asyncio.CancelledError:
             with contextlib.suppress(Exception):
-                await asyncio.shield(self.store.release_review(claim))
+                await asyncio.shield(self.store.reviews.release_review(claim))
             raise
         except ClaimLost:
             log.warning("a review's lease ran out before it was done", extra=fields(**where))
         except ReviewFailed as e:
             error = str(e)
             log.warning("a review failed", extra=fields(**where, error=error))
-            await self._store(claim, lambda: self.store.fail_review(claim, error), where)
+            await self._store(claim, lambda: self.store.reviews.fail_review(claim, error), where)
         except Exception as e:
             if is_outage(e):
                 self.outage.failed(e, began)
                 return
             log.exception("a review failed", extra=fields(**where))
-            await self._store(claim, lambda: self.store.fail_review(claim, "the review could not be made"), where)
+            await self._store(claim, lambda: self.store.reviews.fail_review(claim, "the review could not be made"), where)
         else:
-            if await self._store(claim, lambda: self.store.finish_review(claim, text), where):
+            if await self._store(claim, lambda: self.store.reviews.finish_review(claim, text), where):
                 log.info("review done", extra=fields(**where, seconds=round(time.monotonic() - started, 2)))
 
     async def _report(self, claim: ReviewClaim, done: int, total: int) -> None:
@@ -410,7 +410,7 @@ class ReviewRunner:
         progress is not stored, and the review goes on."""
         started = time.monotonic()
         try:
-            held = await self.store.review_progress(claim, done, total, self.lease)
+            held = await self.store.reviews.review_progress(claim, done, total, self.lease)
         except Exception as e:
             if not is_outage(e):
                 raise
@@ -443,6 +443,6 @@ class ReviewRunner:
             raise ReviewFailed("the game is not over, or no longer stored")
         row = stored.row
         return ReviewInput(
-            row.config["rules"], row.seed, row.deals, await self.store.actions(claim.table_id),
+            row.config["rules"], row.seed, row.deals, await self.store.log.actions(claim.table_id),
             claim.seat, claim.budget, claim.seed,
         )

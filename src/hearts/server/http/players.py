@@ -51,7 +51,7 @@ async def me(request: Request) -> Response:
     player = await authenticate(s.store, request.headers.get("authorization"))
     if request.method == "PATCH":
         name = NameRequest.parse(await read_json(request, s.limits), s.limits).name
-        await s.store.rename_player(player.id, name)
+        await s.store.players.rename_player(player.id, name)
         player = dataclasses.replace(player, name=name)
     return api(profile_dict(player))
 
@@ -68,7 +68,7 @@ async def leaderboard(request: Request) -> Response:
     rows = [
         {"name": p.name, "bot": None, **rating_dict(p.mu, p.sigma, p.games),
          "you": player is not None and p.id == player.id}
-        for p in await store.leaderboard()
+        for p in await store.players.leaderboard()
     ]
     rows += [{**{k: v for k, v in a.items() if k != "id"}, "you": False} for a in anchors()]
     rows.sort(key=lambda r: -r["rating"])

@@ -29,7 +29,6 @@ from starlette.routing import BaseRoute, Route
 from hearts.record import game_to_dict
 from hearts.server.http.common import api, client_address, read_json
 from hearts.server.http.services import Services, services
-from hearts.server.persistence import hash_token
 from hearts.server.players import (
     ClaimRequest,
     Unauthorized,
@@ -39,7 +38,7 @@ from hearts.server.players import (
     replay_steps,
 )
 from hearts.server.protocol import InviteRequest, JoinRequest, TableRequest
-from hearts.server.storage import SeatConflict
+from hearts.server.storage import SeatConflict, hash_token
 from hearts.server.tables import TABLE_ID, Table, TableError
 
 
@@ -53,7 +52,7 @@ async def create(request: Request) -> Response:
         creator_key = secrets.token_urlsafe(18)
         table, tokens = await s.manager.create(table_request, address, hash_token(creator_key))
     if player is not None and mine is not None:
-        await s.store.link_seat(table.id, mine, player.id)
+        await s.store.players.link_seat(table.id, mine, player.id)
     out = created(s, table, tokens)
     out.update(rated=table_request.rated, creator_key=creator_key)
     if table.spectators:
@@ -90,17 +89,17 @@ async def join(request: Request) -> Response:
     table = await s.find(request.path_params["table_id"])
     join_request = JoinRequest.parse(await read_json(request, s.limits), s.limits)
     player = await optional_player(s.store, request.headers.get("authorization"))
-    row = await s.store.table(table.id)
+    row = await s.store.log.table(table.id)
     if row is not None and row.config.get("rated"):
         if player is None:
             raise Unauthorized("this table is rated: join it with your player profile (make one first)")
-        if any(seat.player_id == player.id for seat in await s.store.seats(table.id)):
+        if any(seat.player_id == player.id for seat in await s.store.log.seats(table.id)):
             raise TableError("you already sit at this rated table", 409, "seated")
     if player is not None and join_request.name is None:
         join_request = dataclasses.replace(join_request, name=player.name)
     seat, token = await s.manager.join(table.id, join_request)
     if player is not None:
-        await s.store.link_seat(table.id, seat, player.id)
+        await s.store.players.link_seat(table.id, seat, player.id)
     return api({"seat": seat, "token": token, "link": s.link(table.id, seat, token)})
 
 
@@ -113,7 +112,7 @@ async def claim(request: Request) -> Response:
     if seat is None:
         raise TableError("this token opens no seat at this table", 403, "bad_token")
     try:
-        await s.store.link_seat(table.id, seat, player.id)
+        await s.store.players.link_seat(table.id, seat, player.id)
     except SeatConflict:
         raise TableError(f"seat {seat + 1} is another player's", 409, "seated") from None
     return api({"seat": seat, "player": player.id})
@@ -138,12 +137,12 @@ async def replay(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     kept = s.replays.get(table_id)
     if kept is None:
-        row = await s.store.table(table_id) if TABLE_ID.fullmatch(table_id) else None
+        row = await s.store.log.table(table_id) if TABLE_ID.fullmatch(table_id) else None
         if row is None:
             raise TableError("there is no such table", 404, "no_table")
         if not row.finished:
             raise TableError("the replay is shown when the game is over (R7)", 403, "not_over")
-        kept = replay_steps(table_id, row, await s.store.seats(table_id), await s.store.actions(table_id))
+        kept = replay_steps(table_id, row, await s.store.log.seats(table_id), await s.store.log.actions(table_id))
         s.replays.keep(table_id, kept)
     return api(kept)
 

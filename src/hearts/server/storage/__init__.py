@@ -1,42 +1,48 @@
-"""The web tables' storage: one async API (:class:`Storage`) with two backends.
+"""The web tables' storage: one async API (:class:`Storage`) on SQLite or PostgreSQL.
 
 * **SQLite** (``sqlite:///PATH``, a plain path, or ``None``: the user's data file): the
-  embedded default for one server process, zero set-up
-  (:class:`hearts.server.storage.sqlite.SQLiteStorage`).
+  embedded default for one server process, zero set-up (:mod:`hearts.server.storage.sqlite`).
 * **PostgreSQL** (``postgresql://user@host:port/dbname``): for many server processes and bot
-  workers on any machines (:class:`hearts.server.storage.postgres.PostgresStorage`, the
-  ``postgres`` extra: psycopg 3). It also holds the bot jobs.
+  workers on any machines (:mod:`hearts.server.storage.postgres`, the ``postgres`` extra:
+  psycopg 3). It also holds the bot jobs.
 
-A table is its row (:class:`TableRow`: the config with its rules, the seed its deals are
-shuffled from, the finished flag), its seats (:class:`SeatRow`) and its log: one row per
-accepted action, ``seq`` 1, 2, …, the action in the codec of :mod:`hearts.actions`. **The
-database decides the order of actions**: appending a ``seq`` that is already logged raises
-:class:`SeqConflict`, whichever process tries second, so an action is accepted exactly once;
-the loser resyncs (reads the rows after its own ``seq``). Every accepted action and seat change
-is then announced to every :meth:`Storage.listen` listener: on PostgreSQL to every process
-(``NOTIFY``), on SQLite within the process.
+Both run the same queries (:mod:`hearts.server.storage.sql`, SQLAlchemy Core) on one schema
+(:mod:`hearts.server.storage.schema`) kept by one Alembic history
+(:mod:`hearts.server.storage.migrate`); what only PostgreSQL has — ``SKIP LOCKED`` job
+claiming and ``LISTEN/NOTIFY`` — lives in its module. A store is in parts by concern:
 
-Bots act through the store's :attr:`~Storage.jobs` queue on PostgreSQL (:class:`JobQueue`: a
-job is a bot seat to act at a position, claimed by a bot worker on any machine); SQLite has no
-queue, and its one server process runs the bots itself. :func:`load_game` rebuilds a table's
-game from its row and log, for a server process and a bot worker alike. Both backends hold the
-game reviews asked for (:class:`ReviewRow`: one job per table and seat, claimed under a lease
-by a :class:`~hearts.server.reviews.ReviewRunner`).
+* ``store.log`` (:class:`TableLog`): a table's row (:class:`TableRow`: the config with its
+  rules, the seed its deals are shuffled from, the finished flag), its seats (:class:`SeatRow`)
+  and its log: one row per accepted action, ``seq`` 1, 2, …, the action in the codec of
+  :mod:`hearts.actions`. **The database decides the order of actions**: appending a ``seq``
+  that is already logged raises :class:`SeqConflict`, whichever process tries second, so an
+  action is accepted exactly once; the loser resyncs (reads the rows after its own ``seq``).
+  Every accepted action and seat change is then announced to every :meth:`Storage.listen`
+  listener: on PostgreSQL to every process (``NOTIFY``), on SQLite within the process.
+* ``store.talk`` (:class:`Talk`): the chat; ``store.players`` (:class:`Players`): profiles and
+  ratings; ``store.reviews`` (:class:`Reviews`): the game reviews asked for
+  (:class:`ReviewRow`: one job per table and seat, claimed under a lease by a
+  :class:`~hearts.server.reviews.ReviewRunner`).
+* ``store.jobs`` (:class:`JobQueue`, PostgreSQL only): a bot seat to act at a position, or a
+  hint, claimed by a bot worker on any machine; SQLite has no queue (``None``), and its one
+  server process runs the bots itself.
 
-Open one with :func:`open_storage`; every method is a coroutine::
+:func:`load_game` rebuilds a table's game from its row and log, for a server process and a bot
+worker alike. Open a store with :func:`open_storage`; every method is a coroutine::
 
     store = await open_storage("postgresql://hearts@db.example:5432/hearts")
-    await store.create_table("t1", {"rules": rules.to_dict()}, seed, [("human", "Ann", None, token_hash)])
-    await store.append("t1", 1, action)          # SeqConflict if row 1 is logged already
-    row = await store.table("t1")
+    await store.log.create_table("t1", {"rules": rules.to_dict()}, seed, [("human", "Ann", None, token_hash)])
+    await store.log.append("t1", 1, action)      # SeqConflict if row 1 is logged already
+    row = await store.log.table("t1")
     game = Game(Rules.from_dict(row.config["rules"]), row.seed, deals=row.deals)
-    replay(game, await store.actions("t1"))      # the table's position
+    replay(game, await store.log.actions("t1"))  # the table's position
     await store.close()
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import importlib.util
 import logging
 from collections.abc import Callable, Sequence
@@ -51,6 +57,15 @@ from hearts.rules import Rules
 from hearts.server.logs import fields
 
 log = logging.getLogger("hearts.server")
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat's secret token or a player's key (only hashes are stored).
+
+    >>> hash_token("abc")[:12]
+    'ba7816bf8f01'
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
 
 NewSeat = tuple[str, str | None, str | None, str | None]
 """A seat of a table being created: its kind (``human``, ``open`` or ``bot``), name, bot spec
@@ -466,23 +481,25 @@ class QueueListener:
             self.end()
 
 
-class Storage(Protocol):
-    """The tables, their seats and action logs; implemented by SQLite and PostgreSQL."""
+class TableLog(Protocol):
+    """``store.log``: the tables, their seats and their action logs.
 
-    @property
-    def name(self) -> str:
-        """The database, for logs (its path, or its URL without a password)."""
-        ...
-
-    @property
-    def jobs(self) -> JobQueue | None:
-        """The bot job queue (PostgreSQL: bots act through bot workers), or ``None`` (SQLite:
-        the server process runs its tables' bots)."""
-        ...
-
-    async def ping(self) -> None:
-        """Check that the database answers; :class:`StoreUnavailable` if it does not."""
-        ...
+    >>> import asyncio
+    >>> from hearts.actions import Play
+    >>> async def demo() -> list[object]:
+    ...     store = await open_storage("sqlite:///:memory:")
+    ...     await store.log.create_table("t1", {"rules": {}}, 7, [("open", None, None, None)])
+    ...     await store.log.append("t1", 1, Play(0, "2C"))
+    ...     try:
+    ...         await store.log.append("t1", 1, Play(0, "3C"))
+    ...     except SeqConflict as e:
+    ...         found: list[object] = [str(e)]
+    ...     found += [await store.log.heads(["t1"]), (await store.log.table("t1")).seed]
+    ...     await store.close()
+    ...     return found
+    >>> asyncio.run(demo())
+    ['table t1: action 1 is already logged; resync from the log', {'t1': 1}, 7]
+    """
 
     async def create_table(
         self,
@@ -495,18 +512,6 @@ class Storage(Protocol):
     ) -> None:
         """Insert a table and its seats in one transaction; ``deals`` fixes the deals of its
         first rounds (as a migrated table's are). :class:`TableExists` if the id is taken."""
-        ...
-
-    async def notify(self, notice: Notice) -> None:
-        """Announce a notice to every listener (every process on PostgreSQL)."""
-        ...
-
-    async def add_chat(self, table_id: str, seat: int, text: str) -> ChatLine:
-        """Store a chat message of ``seat`` and announce it (:class:`ChatNotice`)."""
-        ...
-
-    async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
-        """A table's last ``limit`` chat messages, oldest first."""
         ...
 
     async def update_seat(
@@ -529,8 +534,9 @@ class Storage(Protocol):
         """Log an accepted action as row ``seq`` and commit it (before it is broadcast), and
         announce it (:class:`ActionNotice`, saying ``by`` whom it was made); ``finished`` marks
         the game over, and ``bots`` (the bot seats this action makes ones to act; only with
-        :attr:`jobs`) are queued as jobs at position ``seq``, in the same transaction. Raises
-        :class:`SeqConflict` if row ``seq`` exists."""
+        :attr:`Storage.jobs`) are queued as jobs at position ``seq``, in the same transaction.
+        Raises :class:`SeqConflict` if row ``seq`` exists, ``ValueError`` for ``bots`` on a
+        store without jobs."""
         ...
 
     async def table(self, table_id: str) -> TableRow | None:
@@ -562,7 +568,22 @@ class Storage(Protocol):
         :func:`hearts.server.protocol.listed_by_default` decides)."""
         ...
 
-    # --- players and ratings (hearts.server.players, hearts.server.ratings) -------------------
+
+class Talk(Protocol):
+    """``store.talk``: the chat at the tables."""
+
+    async def add_chat(self, table_id: str, seat: int, text: str) -> ChatLine:
+        """Store a chat message of ``seat`` and announce it (:class:`ChatNotice`)."""
+        ...
+
+    async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
+        """A table's last ``limit`` chat messages, oldest first."""
+        ...
+
+
+class Players(Protocol):
+    """``store.players``: the player profiles (:mod:`hearts.server.players`) and their ratings
+    (:mod:`hearts.server.ratings`)."""
 
     async def create_player(self, player_id: str, name: str, key_hash: str, mu: float, sigma: float) -> None:
         """Insert a player profile with its key's hash and its starting rating."""
@@ -605,16 +626,14 @@ class Storage(Protocol):
         highest first."""
         ...
 
-    async def listen(self) -> Listener:
-        """A listener that hears every action accepted and seat changed from now on (by any
-        process on PostgreSQL; by this store on SQLite), this process's own included."""
-        ...
 
-    # --- game reviews (hearts.server.reviews) -------------------------------------------------
+class Reviews(Protocol):
+    """``store.reviews``: the game reviews asked for (:mod:`hearts.server.reviews`), one job per
+    table and seat, claimed under a lease by a runner."""
 
     async def review(self, table_id: str, seat: int) -> ReviewRow | None:
-        """The review job of a table's seat, or ``None`` if none was asked for. On PostgreSQL a
-        job whose runner's lease ran out (the runner died) reads ``queued``, at 0 done."""
+        """The review job of a table's seat, or ``None`` if none was asked for. A job whose
+        runner's lease ran out (the runner died) reads ``queued``, at 0 done."""
         ...
 
     async def queue_review(self, table_id: str, seat: int, budget: int, seed: int) -> ReviewRow:
@@ -626,17 +645,17 @@ class Storage(Protocol):
         """How many review jobs are queued or running (from every server process)."""
         ...
 
-    async def claim_review(self, worker: str, lease: float) -> ReviewClaim | None:
+    async def claim_review(self, worker: str, lease_for: float) -> ReviewClaim | None:
         """Claim the oldest review job that is queued, or running under a lease that has run
-        out (its runner died), for ``lease`` seconds: it is ``running`` from now, at 0 of 0
+        out (its runner died), for ``lease_for`` seconds: it is ``running`` from now, at 0 of 0
         decisions; ``None`` if there is none. Two runners never get the same job. On SQLite
         (one server process) a job running under another runner's name is taken at once: that
         runner was a process that is gone."""
         ...
 
-    async def review_progress(self, claim: ReviewClaim, done: int, total: int, lease: float) -> bool:
-        """Store a claimed job's progress and renew its lease for ``lease`` seconds; ``False``
-        if the claim no longer holds the job (then stop computing it)."""
+    async def review_progress(self, claim: ReviewClaim, done: int, total: int, lease_for: float) -> bool:
+        """Store a claimed job's progress and renew its lease for ``lease_for`` seconds;
+        ``False`` if the claim no longer holds the job (then stop computing it)."""
         ...
 
     async def finish_review(self, claim: ReviewClaim, review: str) -> bool:
@@ -652,6 +671,56 @@ class Storage(Protocol):
     async def release_review(self, claim: ReviewClaim) -> None:
         """Let go of a claimed job not done (a runner stopping): it is ``queued`` again, for
         any runner."""
+        ...
+
+
+class Storage(Protocol):
+    """A database of tables, in parts by concern — :attr:`log`, :attr:`talk`,
+    :attr:`players`, :attr:`reviews` and (PostgreSQL) :attr:`jobs` — with the notices that
+    every process hears (:meth:`listen`, :meth:`notify`)."""
+
+    @property
+    def name(self) -> str:
+        """The database, for logs (its path, or its URL without a password)."""
+        ...
+
+    @property
+    def log(self) -> TableLog:
+        """The tables, their seats and their action logs."""
+        ...
+
+    @property
+    def talk(self) -> Talk:
+        """The chat at the tables."""
+        ...
+
+    @property
+    def players(self) -> Players:
+        """The player profiles and ratings."""
+        ...
+
+    @property
+    def reviews(self) -> Reviews:
+        """The game review jobs."""
+        ...
+
+    @property
+    def jobs(self) -> JobQueue | None:
+        """The bot job queue (PostgreSQL: bots act through bot workers), or ``None`` (SQLite:
+        the server process runs its tables' bots)."""
+        ...
+
+    async def ping(self) -> None:
+        """Check that the database answers; :class:`StoreUnavailable` if it does not."""
+        ...
+
+    async def notify(self, notice: Notice) -> None:
+        """Announce a notice to every listener (every process on PostgreSQL)."""
+        ...
+
+    async def listen(self) -> Listener:
+        """A listener that hears every action accepted and seat changed from now on (by any
+        process on PostgreSQL; by this store on SQLite), this process's own included."""
         ...
 
     async def close(self) -> None:
@@ -672,12 +741,12 @@ class StoredGame:
 async def load_game(store: Storage, table_id: str) -> StoredGame | None:
     """A table's row, seats and game (:class:`StoredGame`), or ``None`` if there is no such
     table; a log that does not replay raises :class:`~hearts.errors.RecordError`."""
-    row = await store.table(table_id)
+    row = await store.log.table(table_id)
     if row is None:
         return None
     game = Game(Rules.from_dict(row.config["rules"]), row.seed, deals=row.deals)
-    replay(game, await store.actions(table_id))
-    return StoredGame(row, await store.seats(table_id), game)
+    replay(game, await store.log.actions(table_id))
+    return StoredGame(row, await store.log.seats(table_id), game)
 
 
 class OutageReport(Protocol):
@@ -741,7 +810,7 @@ def is_postgres(url: str | None) -> TypeGuard[str]:
     """
     if url is None or not url.startswith(POSTGRES_SCHEMES):
         return False
-    if not all(importlib.util.find_spec(m) for m in ("psycopg", "psycopg_pool")):
+    if importlib.util.find_spec("psycopg") is None:
         raise ImportError("PostgreSQL storage needs the 'postgres' extra: pip install 'pyhearts[postgres]'")
     return True
 
@@ -757,7 +826,7 @@ def describe_url(url: str | None) -> str:
         from hearts.server.storage.postgres import describe_postgres_url
 
         return describe_postgres_url(url)
-    from hearts.server.persistence import db_path_from_url
+    from hearts.server.storage.sqlite import db_path_from_url
 
     return db_path_from_url(url)
 
@@ -767,7 +836,7 @@ async def open_storage(url: str | None, *, channel: str = "pyhearts") -> Storage
 
     ``postgresql://…`` (or ``postgres://…``): PostgreSQL, its notices on ``channel`` (one per
     service sharing a database); anything else is SQLite: ``sqlite:///PATH``, a plain path, or
-    ``None`` for the user's data file (:func:`hearts.server.persistence.db_path_from_url`).
+    ``None`` for the user's data file (:func:`hearts.server.storage.sqlite.db_path_from_url`).
     Raises ``ValueError`` for a URL of no backend, :class:`SchemaError` for a database newer
     than this code, :class:`StoreUnavailable` if PostgreSQL cannot be reached.
     """
@@ -775,7 +844,6 @@ async def open_storage(url: str | None, *, channel: str = "pyhearts") -> Storage
         from hearts.server.storage.postgres import PostgresStorage
 
         return await PostgresStorage.open(url, channel=channel)
-    from hearts.server.persistence import Store, db_path_from_url
-    from hearts.server.storage.sqlite import SQLiteStorage
+    from hearts.server.storage.sqlite import SQLiteStorage, db_path_from_url
 
-    return SQLiteStorage(Store(db_path_from_url(url)))
+    return await SQLiteStorage.open(db_path_from_url(url))

@@ -1,20 +1,21 @@
-"""The SQLite backend of :class:`~hearts.server.storage.Storage`: the embedded default, for one
-server process.
+"""The SQLite backend: the embedded default, for one server process.
 
-:class:`SQLiteStorage` is the async face of :class:`hearts.server.persistence.Store` (the
-synchronous engine, which it calls directly on the event loop's thread, as the server always
-has: a commit in WAL mode takes microseconds, and checkpoints run in a thread of their own).
-Its notices are heard within the process: one SQLite database is served by one process, which
-runs its tables' bots itself (no job queue: :attr:`~SQLiteStorage.jobs` is ``None``).
+:class:`SQLiteStorage` runs the queries of :mod:`hearts.server.storage.sql` through
+``sqlite+aiosqlite`` (the statements run in aiosqlite's thread, off the event loop) on one
+connection: one process serves the file, and its statements queue for that connection rather
+than for SQLite's lock. The file is in WAL mode with ``synchronous=NORMAL`` (a commit survives
+the process being killed; only a power loss can lose the last ones), and it and its ``-wal``
+and ``-shm`` files are readable by their owner only (mode 0600: they hold the seats' token
+hashes). Its notices are heard within the process; it has no job queue
+(:attr:`~SQLiteStorage.jobs` is ``None``): its process runs its tables' bots itself.
 
 >>> import asyncio
 >>> from hearts.actions import Play
->>> from hearts.server.persistence import Store
 >>> async def demo() -> list[object]:
-...     store = SQLiteStorage(Store(":memory:"))
+...     store = await SQLiteStorage.open(":memory:")
 ...     listener = await store.listen()
-...     await store.create_table("t1", {"rules": {}}, 7, [("open", None, None, None)])
-...     await store.append("t1", 1, Play(0, "2C"))
+...     await store.log.create_table("t1", {"rules": {}}, 7, [("open", None, None, None)])
+...     await store.log.append("t1", 1, Play(0, "2C"))
 ...     heard = [await anext(listener)]
 ...     await store.close()
 ...     return heard + [notice async for notice in listener]
@@ -24,156 +25,122 @@ runs its tables' bots itself (no job queue: :attr:`~SQLiteStorage.jobs` is ``Non
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable, Sequence
+import contextlib
+import os
+from pathlib import Path
 from typing import Any
 
-from hearts.actions import Action, to_dict
-from hearts.server.persistence import Store
-from hearts.server.storage import (
-    ActionNotice,
-    ChatLine,
-    ChatNotice,
-    NewSeat,
-    Notice,
-    PlayedTable,
-    PlayerRow,
-    QueueListener,
-    ReviewClaim,
-    ReviewRow,
-    SeatNotice,
-    SeatRow,
-    StoreUnavailable,
-    TableListing,
-    TableRow,
-)
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import AsyncAdaptedQueuePool, StaticPool
+
+from hearts.server.storage import Notice, QueueListener
+from hearts.server.storage.migrate import upgrade
+from hearts.server.storage.sql import Database, SqlStore, compact_json
 
 
-class SQLiteStorage:
-    """The tables in one SQLite file (see :mod:`hearts.server.persistence`), through the async
-    :class:`~hearts.server.storage.Storage` API."""
+def default_db_path() -> Path:
+    """``$XDG_DATA_HOME/pyhearts/tables.db`` (default ``~/.local/share/pyhearts/tables.db``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "pyhearts" / "tables.db"
+
+
+def db_path_from_url(url: str | None) -> str:
+    """A SQLite file path from ``sqlite:///path``, a plain path, or ``None`` (the default file).
+
+    >>> db_path_from_url("sqlite:///tmp/x.db"), db_path_from_url("sqlite:///:memory:")
+    ('/tmp/x.db', ':memory:')
+    """
+    if url is None:
+        return str(default_db_path())
+    if url.startswith("sqlite:///"):
+        rest = url[len("sqlite:///") :]
+        return rest if rest == ":memory:" else "/" + rest.lstrip("/")
+    if url.startswith("sqlite:") or "://" in url:
+        raise ValueError(f"unsupported database URL {url!r}; use sqlite:///PATH or postgresql://USER@HOST:PORT/DBNAME")
+    return url
+
+
+def _make_private(path: str) -> None:
+    """Create the database file readable by its owner only (mode 0600), in a folder made 0700
+    if new, or tighten an existing one (and its ``-wal`` and ``-shm`` files) to 0600; SQLite
+    makes the ``-wal`` and ``-shm`` files with the database file's mode."""
+    Path(path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
+
+
+def sqlite_engine(path: str) -> AsyncEngine:
+    """An engine on one connection to the file (WAL, ``synchronous=NORMAL``), whose
+    transactions begin with ``BEGIN IMMEDIATE`` (a reader's with ``BEGIN``): SQLite's driver
+    would otherwise begin none before a schema change, and a writer would find the lock taken
+    only at its first write."""
+    engine = create_async_engine(
+        f"sqlite+aiosqlite:///{path}",
+        poolclass=StaticPool if path == ":memory:" else AsyncAdaptedQueuePool,
+        **({} if path == ":memory:" else {"pool_size": 1, "max_overflow": 0, "pool_timeout": 60}),
+        json_serializer=compact_json,
+    )
+
+    @sa.event.listens_for(engine.sync_engine, "connect")
+    def _connect(dbapi: Any, record: Any) -> None:
+        dbapi.isolation_level = None  # transactions begun by _begin, not by the driver
+        cursor = dbapi.cursor()
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=10000"):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    @sa.event.listens_for(engine.sync_engine, "begin")
+    def _begin(conn: sa.Connection) -> None:
+        conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get("read_only") else "BEGIN IMMEDIATE")
+
+    return engine
+
+
+class SQLiteStorage(SqlStore):
+    """The tables in one SQLite file; open it with :meth:`open` (or
+    :func:`hearts.server.storage.open_storage`)."""
 
     jobs = None
     """No bot job queue: the server process runs the bots."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, db: Database) -> None:
+        super().__init__(db, one_process=True)
         self._listeners: set[QueueListener] = set()
 
-    @property
-    def name(self) -> str:
-        return self.store.path
+    @classmethod
+    async def open(cls, path: str) -> SQLiteStorage:
+        """Open (or create) the file and bring its schema to the newest version
+        (:func:`hearts.server.storage.migrate.upgrade`)."""
+        if path != ":memory:":
+            _make_private(path)
+        engine = sqlite_engine(path)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(upgrade)
+        except BaseException:
+            await engine.dispose()
+            raise
+        store = cls.__new__(cls)
+        cls.__init__(store, Database(engine, store, path))
+        return store
+
+    async def send(self, conn: AsyncConnection, notice: Notice) -> None:
+        """Hand a notice to this store's listeners (:class:`~hearts.server.storage.sql.Notifier`:
+        one process holds the file, and its commit follows at once)."""
+        self._announce(notice)
 
     def _announce(self, notice: Notice) -> None:
         self._listeners = {listener for listener in self._listeners if not listener.closed}
         for listener in self._listeners:
             listener.put(notice)
 
-    async def ping(self) -> None:
-        try:
-            self.store.table("-")  # a lookup by key: the file answers
-        except sqlite3.Error as e:
-            raise StoreUnavailable(f"the database {self.name} does not answer: {e}") from None
-
-    async def create_table(
-        self,
-        table_id: str,
-        config: dict[str, Any],
-        seed: int,
-        seats: Sequence[NewSeat],
-        *,
-        deals: Sequence[Sequence[str]] | None = None,
-    ) -> None:
-        self.store.create_table(table_id, config, seed, seats, deals=deals)
-
-    async def update_seat(
-        self, table_id: str, seat: int, kind: str, name: str | None, token_hash: str | None, *, was: str | None = None
-    ) -> None:
-        self.store.update_seat(table_id, seat, kind, name, token_hash, was=was)
-        self._announce(SeatNotice(table_id, seat))
-
-    async def set_away(self, table_id: str, seat: int, away: bool) -> bool:
-        changed = self.store.set_away(table_id, seat, away)
-        if changed:
-            self._announce(SeatNotice(table_id, seat))
-        return changed
-
-    async def append(
-        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person",
-    ) -> None:
-        if bots:
-            raise ValueError("a SQLite store has no bot jobs: its server process runs the bots")
-        self.store.append(table_id, seq, action, finished)
-        self._announce(ActionNotice(table_id, seq, to_dict(action), by))
-
-    async def table(self, table_id: str) -> TableRow | None:
-        return self.store.table(table_id)
-
-    async def seats(self, table_id: str) -> list[SeatRow]:
-        return self.store.seats(table_id)
-
-    async def actions(self, table_id: str, after: int = 0) -> list[Any]:
-        return self.store.actions(table_id, after)
-
-    async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
-        return self.store.heads(table_ids)
-
-    async def unfinished(self) -> list[str]:
-        return self.store.unfinished()
-
-    async def listing(self, limit: int = 100) -> list[TableListing]:
-        return self.store.listing(limit)
-
-    async def review(self, table_id: str, seat: int) -> ReviewRow | None:
-        return self.store.review(table_id, seat)
-
-    async def queue_review(self, table_id: str, seat: int, budget: int, seed: int) -> ReviewRow:
-        return self.store.queue_review(table_id, seat, budget, seed)
-
-    async def pending_reviews(self) -> int:
-        return self.store.pending_reviews()
-
-    async def claim_review(self, worker: str, lease: float) -> ReviewClaim | None:
-        return self.store.claim_review(worker, lease)
-
-    async def review_progress(self, claim: ReviewClaim, done: int, total: int, lease: float) -> bool:
-        return self.store.review_progress(claim, done, total, lease)
-
-    async def finish_review(self, claim: ReviewClaim, review: str) -> bool:
-        return self.store.finish_review(claim, review)
-
-    async def fail_review(self, claim: ReviewClaim, error: str) -> bool:
-        return self.store.fail_review(claim, error)
-
-    async def release_review(self, claim: ReviewClaim) -> None:
-        self.store.release_review(claim)
-
-    async def create_player(self, player_id: str, name: str, key_hash: str, mu: float, sigma: float) -> None:
-        self.store.create_player(player_id, name, key_hash, mu, sigma)
-
-    async def player_by_key(self, key_hash: str) -> PlayerRow | None:
-        return self.store.player_by_key(key_hash)
-
-    async def rename_player(self, player_id: str, name: str) -> None:
-        self.store.rename_player(player_id, name)
-
-    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
-        self.store.link_seat(table_id, seat, player_id)
-
-    async def played_tables(self, player_id: str, limit: int = 100) -> list[PlayedTable]:
-        return self.store.played_tables(player_id, limit)
-
-    async def rate_game(
-        self, table_id: str, players: Sequence[str], rate: Callable[[list[PlayerRow]], list[tuple[float, float]]]
-    ) -> bool:
-        return self.store.rate_game(table_id, players, rate)
-
-    async def unrated(self, limit: int = 100) -> list[str]:
-        return self.store.unrated(limit)
-
-    async def leaderboard(self, limit: int = 100) -> list[PlayerRow]:
-        return self.store.leaderboard(limit)
+    async def notify(self, notice: Notice) -> None:
+        self._announce(notice)
 
     async def listen(self) -> QueueListener:
         listener = QueueListener()
@@ -183,17 +150,4 @@ class SQLiteStorage:
     async def close(self) -> None:
         for listener in self._listeners:
             await listener.close()
-        self.store.close()
-
-    # --- table talk -------------------------------------------------------------------------
-
-    async def notify(self, notice: Notice) -> None:
-        self._announce(notice)
-
-    async def add_chat(self, table_id: str, seat: int, text: str) -> ChatLine:
-        line = self.store.add_chat(table_id, seat, text)
-        self._announce(ChatNotice(table_id, line.id, line.seat, line.text))
-        return line
-
-    async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
-        return self.store.chat(table_id, limit)
+        await super().close()

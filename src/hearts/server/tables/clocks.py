@@ -80,7 +80,7 @@ class Clocks:
         if game.is_over or seat not in game.actors() or table.seats[seat].away:
             return
         table.set_away(seat, True)
-        if await table.store.set_away(table.id, seat, True):  # (else another process did)
+        if await table.store.log.set_away(table.id, seat, True):  # (else another process did)
             log.info("away", extra=fields(table=table.id, seat=seat, stand_in=table.stand_in))
             if table.store.jobs is not None:
                 await table.store.jobs.enqueue_bot_job(table.id, seat, table.seq)

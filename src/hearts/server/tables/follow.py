@@ -144,7 +144,7 @@ class Follower:
         try:
             seq = table.seq
             if self._follow_heard() or read or table.seq == seq:
-                logged = await table.store.actions(table.id, after=table.seq)
+                logged = await table.store.log.actions(table.id, after=table.seq)
                 if logged:
                     self._follow(logged)
                 self._forget_heard()
@@ -179,7 +179,7 @@ class Follower:
     async def _read_seats(self) -> list[SeatRow] | None:
         """Take the seats as stored, in the table's turn; the seats before, if they changed."""
         table = self.table
-        rows = await table.store.seats(table.id)
+        rows = await table.store.log.seats(table.id)
         if rows == table.seats:
             return None
         before, table.seats = table.seats, rows

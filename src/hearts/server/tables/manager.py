@@ -21,7 +21,6 @@ from hearts.server.limits import (
 )
 from hearts.server.logs import fields
 from hearts.server.metrics import Metrics
-from hearts.server.persistence import hash_token
 from hearts.server.protocol import STAND_IN, JoinRequest, TableRequest, listed_by_default
 from hearts.server.storage import (
     ActionNotice,
@@ -31,6 +30,7 @@ from hearts.server.storage import (
     SeatRow,
     Storage,
     TableExists,
+    hash_token,
     load_game,
 )
 from hearts.server.tables.connection import Connection
@@ -95,7 +95,7 @@ class Manager:
     async def restore_all(self) -> int:
         """Load every unfinished table by replaying its log; start its bots. Returns how many."""
         count = 0
-        for table_id in await self.store.unfinished():
+        for table_id in await self.store.log.unfinished():
             try:
                 if await self.get(table_id) is not None:
                     count += 1
@@ -149,7 +149,7 @@ class Manager:
     ) -> tuple[Table, dict[int, str]]:
         """A new table from a checked lobby request, made from the address ``owner``; returns
         it and the secret token of each human seat. ``creator_hash``: the hash of the creator's
-        key (:func:`~hearts.server.persistence.hash_token`), kept in the table's stored
+        key (:func:`~hearts.server.storage.hash_token`), kept in the table's stored
         settings: whoever shows the key may give a seat a new invite link (:meth:`new_invite`). Raises
         :class:`~hearts.server.limits.RateLimited` when the service has its maximum of tables,
         or this process its maximum of all-bot tables (overall, or made from ``owner``)."""
@@ -186,7 +186,7 @@ class Manager:
         }
         if creator_hash is not None:
             config["creator_hash"] = creator_hash
-        await self.store.create_table(table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
+        await self.store.log.create_table(table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
         if request.all_bots:
             self.owners[table_id] = owner
         log.info("table created", extra=fields(
@@ -197,7 +197,7 @@ class Manager:
     async def _room(self) -> None:
         """Raise :class:`~hearts.server.limits.RateLimited` (503) when the service has its
         maximum of unfinished tables."""
-        if len(await self.store.unfinished()) >= self.limits.max_tables:
+        if len(await self.store.log.unfinished()) >= self.limits.max_tables:
             raise RateLimited(f"the server has its maximum of {self.limits.max_tables} open tables; try again later",
                               60, status=503)
 
@@ -216,24 +216,24 @@ class Manager:
         if not table.game.is_over:
             raise TableError("a rematch is for a finished game: play this one to the end first", code="not_over")
         new_id = rematch_id(table.id)
-        row = await self.store.table(table.id)
+        row = await self.store.log.table(table.id)
         if row is None:
             raise TableError(f"there is no table {table.id!r}", 404, "no_table")
         config = {**row.config, "rematch_of": table.id, "rematch_by": seat}
         seats = [SeatRow(s.seat, s.kind, s.name if s.kind != "open" else "", s.bot, s.token_hash, player_id=s.player_id)
-                 for s in await self.store.seats(table.id)]  # as stored: with their profiles
+                 for s in await self.store.log.seats(table.id)]  # as stored: with their profiles
         seed = secrets.randbits(48)
         await self._room()
         try:
-            await self.store.create_table(new_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
+            await self.store.log.create_table(new_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
         except TableExists:  # asked for already (here or through another process): the same one
-            stored = await self.store.table(new_id)
+            stored = await self.store.log.table(new_id)
             by = seat if stored is None else int(stored.config.get("rematch_by", seat))
             conn.push(table.talk.rematch_message(RematchNotice(table.id, new_id, by)))
             return
         for s in seats:  # each person plays the rematch as the same profile (ratings, my games)
             if s.player_id is not None:
-                await self.store.link_seat(new_id, s.seat, s.player_id)
+                await self.store.players.link_seat(new_id, s.seat, s.player_id)
         log.info("rematch", extra=fields(table=new_id, rematch_of=table.id, seat=seat))
         await self._open(new_id, Game(table.rules, seed), seats, config)
         await self.store.notify(RematchNotice(table.id, new_id, seat))
@@ -264,7 +264,7 @@ class Manager:
         token = secrets.token_urlsafe(18)
         name, token_hash = request.name, hash_token(token)  # no name: asked (unnamed)
         try:
-            await self.store.update_seat(table_id, seat, "human", name, token_hash, was="open")
+            await self.store.log.update_seat(table_id, seat, "human", name, token_hash, was="open")
         except SeatConflict:
             raise TableError(f"seat {seat} is not free", 409) from None
 
@@ -284,7 +284,7 @@ class Manager:
         saying why. :class:`TableError` (403: not the creator; 404, 400, 409: no such table,
         seat, or not a person's seat of an unfinished unrated game) if not; nothing changes."""
         table = await self.get(table_id)
-        row = await self.store.table(table_id)
+        row = await self.store.log.table(table_id)
         if table is None or row is None:
             raise TableError(f"there is no table {table_id!r}", 404, "no_table")
         kept = row.config.get("creator_hash")
@@ -300,7 +300,7 @@ class Manager:
         if row.config.get("rated"):
             raise TableError("a rated table's seats are its players' profiles: they cannot be given away", 409, "rated")
         token = secrets.token_urlsafe(18)
-        await self.store.update_seat(table_id, seat, "human", None, hash_token(token), was="human")
+        await self.store.log.update_seat(table_id, seat, "human", None, hash_token(token), was="human")
         await table.follower.refresh_seats()
         log.info("seat freed", extra=fields(table=table_id, seat=seat))
         return token
@@ -309,7 +309,7 @@ class Manager:
         """The unfinished tables listed in the lobby (by the store: those with a free seat
         first, then the newest; at most ``limits.lobby_size``)."""
         out = []
-        for listed in await self.store.listing(self.limits.lobby_size):
+        for listed in await self.store.log.listing(self.limits.lobby_size):
             table = await self.get(listed.id)
             if table is not None and not table.game.is_over:
                 out.append(table.lobby_entry())

@@ -96,7 +96,7 @@ class ServiceNotices:
             if not held:
                 continue
             try:
-                heads = await self.manager.store.heads(list(held))
+                heads = await self.manager.store.log.heads(list(held))
             except Exception as e:  # the database is away: the listener's loss says more
                 if not failing:
                     log.warning("could not check the tables' logs", extra=fields(error=str(e)))

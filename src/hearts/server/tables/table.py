@@ -41,10 +41,9 @@ from hearts.server.botpool import BotPool, Lane
 from hearts.server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, DEFAULT_LIMITS
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor, Metrics
-from hearts.server.persistence import hash_token
 from hearts.server.protocol import STAND_IN, ProtocolError, error_message, seat_action
 from hearts.server.ratings import settle
-from hearts.server.storage import SeatRow, SeqConflict, Storage
+from hearts.server.storage import SeatRow, SeqConflict, Storage, hash_token
 from hearts.server.tables.bots import BotTurns
 from hearts.server.tables.clocks import Clocks
 from hearts.server.tables.connection import Connection
@@ -298,7 +297,7 @@ class Table:
         if not self.seats[seat].away:
             return False
         self.set_away(seat, False)
-        if await self.store.set_away(self.id, seat, False):
+        if await self.store.log.set_away(self.id, seat, False):
             log.info("back", extra=fields(table=self.id, seat=seat))
         self.clocks.start()
         return True
@@ -332,7 +331,7 @@ class Table:
         game.apply(action)
         bots = new_bot_turns(game, self.seats, action, before) if self.store.jobs is not None else []
         try:
-            await self.store.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by)
+            await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by)
         except SeqConflict:
             game.undo()
             raise

@@ -41,7 +41,7 @@ class Talk:
             raise TableError("spectators read the chat; only the players write, choose names and ask for hints",
                              code="not_seated")
         if isinstance(message, Chat):
-            await table.store.add_chat(table.id, seat, message.text)  # its notice brings it to everyone
+            await table.store.talk.add_chat(table.id, seat, message.text)  # its notice brings it to everyone
         elif isinstance(message, Rename):
             await self.rename(seat, message.name)
         else:
@@ -53,10 +53,10 @@ class Talk:
         (the connection stays open; the next messages arrive as they come)."""
         table = self.table
         try:
-            lines = await table.store.chat(table.id, 50)
+            lines = await table.store.talk.chat(table.id, 50)
             conn.push(chat_message(lines, history=True))
             if table.game.is_over and self.rematch is None:
-                stored = await table.store.table(rematch_id(table.id))
+                stored = await table.store.log.table(rematch_id(table.id))
                 if stored is not None:
                     self.rematch = RematchNotice(table.id, rematch_id(table.id), int(stored.config.get("rematch_by", 0)))
         except Exception as e:
@@ -99,7 +99,7 @@ class Talk:
         if name.casefold() in taken:
             raise TableError(f"{name!r} is another seat's name at this table: choose another", code="name_taken")
         row = table.seats[seat]
-        await table.store.update_seat(table.id, seat, "human", name, row.token_hash, was="human")
+        await table.store.log.update_seat(table.id, seat, "human", name, row.token_hash, was="human")
 
         def named() -> None:
             table.seats[seat] = dataclasses.replace(table.seats[seat], name=name)

@@ -1,0 +1,487 @@
+"""The queries, written once for SQLite and PostgreSQL (SQLAlchemy Core, async).
+
+:class:`SqlStore` is a :class:`~hearts.server.storage.Storage` on an
+:class:`~sqlalchemy.ext.asyncio.AsyncEngine`, in four parts, each a class of its own:
+:class:`SqlTableLog` (``store.log``: tables, seats, the action log), :class:`SqlTalk`
+(``store.talk``: the chat), :class:`SqlPlayers` (``store.players``) and :class:`SqlReviews`
+(``store.reviews``). A backend (:mod:`~hearts.server.storage.sqlite`,
+:mod:`~hearts.server.storage.postgres`) gives it its engine and its :class:`Notifier` — how
+notices reach the listeners — and adds what is its own. Dialect differences go through
+SQLAlchemy's constructs (``insert … on conflict`` of either dialect, ``RETURNING``, JSON paths)
+and the column types of :mod:`~hearts.server.storage.schema`.
+
+>>> import asyncio
+>>> from hearts.actions import Play
+>>> from hearts.server.storage import open_storage
+>>> async def demo() -> list[object]:
+...     store = await open_storage("sqlite:///:memory:")
+...     await store.log.create_table("t1", {"rules": {}}, 7, [("human", "Ann", None, "h")])
+...     await store.log.append("t1", 1, Play(0, "2C"))
+...     found = [await store.log.actions("t1"), await store.log.unfinished()]
+...     await store.close()
+...     return found
+>>> asyncio.run(demo())
+[[{'type': 'play', 'seat': 0, 'card': '2C'}], ['t1']]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from datetime import datetime, timezone
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from hearts.actions import Action, to_dict
+from hearts.server.storage import (
+    ActionNotice,
+    ChatLine,
+    ChatNotice,
+    NewSeat,
+    Notice,
+    PlayedTable,
+    PlayerRow,
+    ReviewClaim,
+    ReviewRow,
+    SeatConflict,
+    SeatNotice,
+    SeatRow,
+    SeqConflict,
+    StoreError,
+    StoreUnavailable,
+    TableExists,
+    TableListing,
+    TableRow,
+    rating_changes,
+)
+from hearts.server.storage.schema import (
+    actions,
+    now,
+    players,
+    rated_games,
+    review_jobs,
+    seats,
+    seconds,
+    table_talk,
+    tables,
+    unix_now,
+)
+
+UNREACHABLE = (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError, TimeoutError, OSError)
+"""The errors that say the database cannot be reached (a pool's wait or an attempt to connect ran out)."""
+
+
+class Notifier(Protocol):
+    """How a backend's notices reach its listeners."""
+
+    async def send(self, conn: AsyncConnection, notice: Notice) -> None:
+        """Announce ``notice`` once the transaction ``conn`` is in commits."""
+        ...
+
+
+class Database:
+    """An engine and what every part needs of it: a connection (:meth:`connect`) or a
+    transaction (:meth:`begin`), either turning a lost database into
+    :class:`~hearts.server.storage.StoreUnavailable`; the backend's :class:`Notifier`."""
+
+    def __init__(self, engine: AsyncEngine, notifier: Notifier, name: str) -> None:
+        self.engine = engine
+        self.notifier = notifier
+        self.name = name
+        self.postgres = engine.dialect.name == "postgresql"
+
+    @contextlib.asynccontextmanager
+    async def connect(self) -> AsyncIterator[AsyncConnection]:
+        """A connection to read with: in autocommit mode on PostgreSQL (each statement its own
+        transaction), in a read transaction on SQLite."""
+        try:
+            async with self.engine.connect() as conn:
+                options = {"isolation_level": "AUTOCOMMIT"} if self.postgres else {"read_only": True}
+                yield await conn.execution_options(**options)
+        except UNREACHABLE as e:
+            raise self.unavailable(e) from None
+
+    @contextlib.asynccontextmanager
+    async def begin(self) -> AsyncIterator[AsyncConnection]:
+        """A transaction, committed at the end of the block (rolled back on an error)."""
+        try:
+            async with self.engine.begin() as conn:
+                yield conn
+        except UNREACHABLE as e:
+            raise self.unavailable(e) from None
+
+    def unavailable(self, error: BaseException) -> StoreUnavailable:
+        """The error to raise for one of :data:`UNREACHABLE` (the driver's message)."""
+        return StoreUnavailable(f"the database {self.name} does not answer: {getattr(error, 'orig', None) or error}")
+
+    def insert(self, table: sa.Table) -> postgresql.Insert | sqlite.Insert:
+        """An ``INSERT`` of this dialect (its ``on_conflict_do_…``)."""
+        return postgresql.insert(table) if self.postgres else sqlite.insert(table)
+
+
+def compact_json(value: Any) -> str:
+    """JSON as the codec writes it (no spaces): every JSON column's text.
+
+    >>> compact_json({"type": "play", "seat": 0})
+    '{"type":"play","seat":0}'
+    """
+    return json.dumps(value, separators=(",", ":"))
+
+
+SEAT_COLUMNS = (seats.c.seat, seats.c.kind, seats.c.name, seats.c.bot, seats.c.token_hash, seats.c.away,
+                seats.c.player_id)
+"""The columns of a :class:`~hearts.server.storage.SeatRow`, in order."""
+PLAYER_COLUMNS = (players.c.id, players.c.name, players.c.mu, players.c.sigma, players.c.games)
+"""The columns of a :class:`~hearts.server.storage.PlayerRow`, in order."""
+
+
+def seat_row(row: Sequence[Any]) -> SeatRow:
+    """A :class:`~hearts.server.storage.SeatRow` from :data:`SEAT_COLUMNS`."""
+    seat, kind, name, bot, token_hash, away, player_id = row
+    return SeatRow(seat, kind, name, bot, token_hash, bool(away), player_id)
+
+
+async def seats_of(conn: AsyncConnection, table_ids: Sequence[str]) -> dict[str, list[SeatRow]]:
+    """The seats of these tables, in order."""
+    found: dict[str, list[SeatRow]] = {table_id: [] for table_id in table_ids}
+    if found:
+        query = sa.select(seats.c.table_id, *SEAT_COLUMNS).where(seats.c.table_id.in_(list(found)))
+        for table_id, *seat in await conn.execute(query.order_by(seats.c.table_id, seats.c.seat)):
+            found[table_id].append(seat_row(seat))
+    return found
+
+
+def head(table_id: Any) -> sa.ScalarSelect[Any]:
+    """A table's last logged ``seq`` (0: none): one backward step of the primary key's index."""
+    return sa.select(sa.func.coalesce(sa.func.max(actions.c.seq), 0)).where(actions.c.table_id == table_id) \
+        .scalar_subquery()
+
+
+class SqlTableLog:
+    """``store.log``: the tables, their seats and their action logs (see
+    :class:`~hearts.server.storage.TableLog`)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create_table(
+        self, table_id: str, config: dict[str, Any], seed: int, seats_: Sequence[NewSeat], *,
+        deals: Sequence[Sequence[str]] | None = None,
+    ) -> None:
+        async with self.db.begin() as conn:
+            try:
+                await conn.execute(tables.insert().values(
+                    id=table_id, config=config, seed=seed, deals=None if deals is None else [list(d) for d in deals]
+                ))
+            except sa.exc.IntegrityError:  # the primary key: the only constraint
+                raise TableExists(table_id) from None
+            if seats_:
+                await conn.execute(seats.insert(), [
+                    {"table_id": table_id, "seat": i, "kind": kind, "name": name, "bot": bot, "token_hash": token}
+                    for i, (kind, name, bot, token) in enumerate(seats_)
+                ])
+
+    async def update_seat(
+        self, table_id: str, seat: int, kind: str, name: str | None, token_hash: str | None, *, was: str | None = None
+    ) -> None:
+        query = seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat)
+        if was is not None:
+            query = query.where(seats.c.kind == was)
+        async with self.db.begin() as conn:
+            changed = (await conn.execute(query.values(kind=kind, name=name, token_hash=token_hash))).rowcount
+            if was is not None and changed == 0:
+                raise SeatConflict(table_id, seat, was)
+            await self.db.notifier.send(conn, SeatNotice(table_id, seat))
+
+    async def set_away(self, table_id: str, seat: int, away: bool) -> bool:
+        query = seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.away != away)
+        async with self.db.begin() as conn:
+            if (await conn.execute(query.values(away=away))).rowcount == 0:
+                return False
+            await self.db.notifier.send(conn, SeatNotice(table_id, seat))
+        return True
+
+    async def log_action(self, conn: AsyncConnection, table_id: str, seq: int, action: Action, finished: bool) -> None:
+        """Log row ``seq`` (and mark the game over if ``finished``) in ``conn``'s transaction;
+        :class:`~hearts.server.storage.SeqConflict` if the row exists."""
+        try:
+            await conn.execute(actions.insert().values(table_id=table_id, seq=seq, data=to_dict(action)))
+        except sa.exc.IntegrityError:  # the primary key (table_id, seq)
+            raise SeqConflict(table_id, seq) from None
+        if finished:
+            await conn.execute(tables.update().where(tables.c.id == table_id).values(finished=True))
+
+    async def append(
+        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
+        *, by: str = "person",
+    ) -> None:
+        if bots:
+            raise ValueError("this store has no bot jobs: its server process runs the bots")
+        async with self.db.begin() as conn:
+            await self.log_action(conn, table_id, seq, action, finished)
+            await self.db.notifier.send(conn, ActionNotice(table_id, seq, to_dict(action), by))
+
+    async def table(self, table_id: str) -> TableRow | None:
+        query = sa.select(tables.c.config, tables.c.seed, tables.c.finished, tables.c.deals)
+        async with self.db.connect() as conn:
+            row = (await conn.execute(query.where(tables.c.id == table_id))).first()
+        return None if row is None else TableRow(row[0], int(row[1]), bool(row[2]), row[3])
+
+    async def seats(self, table_id: str) -> list[SeatRow]:
+        async with self.db.connect() as conn:
+            return (await seats_of(conn, [table_id]))[table_id]
+
+    async def actions(self, table_id: str, after: int = 0) -> list[Any]:
+        query = sa.select(actions.c.data).where(actions.c.table_id == table_id, actions.c.seq > after)
+        async with self.db.connect() as conn:
+            return list((await conn.execute(query.order_by(actions.c.seq))).scalars())
+
+    async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
+        async with self.db.connect() as conn:
+            return {table_id: int((await conn.execute(sa.select(head(table_id)))).scalar_one())
+                    for table_id in table_ids}
+
+    async def unfinished(self) -> list[str]:
+        query = sa.select(tables.c.id).where(~tables.c.finished).order_by(tables.c.created, tables.c.id)
+        async with self.db.connect() as conn:
+            return list((await conn.execute(query)).scalars())
+
+    async def listing(self, limit: int = 100) -> list[TableListing]:
+        free = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.kind == "open")
+        listed = sa.func.coalesce(tables.c.config["listed"].as_boolean(), free)
+        query = (
+            sa.select(tables.c.id, tables.c.config, head(tables.c.id))
+            .where(~tables.c.finished, listed)
+            .order_by(free.desc(), tables.c.created.desc(), tables.c.id.desc())
+            .limit(limit)
+        )
+        async with self.db.connect() as conn:
+            rows = (await conn.execute(query)).all()
+            found = await seats_of(conn, [table_id for table_id, _, _ in rows])
+        return [TableListing(table_id, config, tuple(found[table_id]), int(seq)) for table_id, config, seq in rows]
+
+
+class SqlTalk:
+    """``store.talk``: the chat of the tables (see :class:`~hearts.server.storage.Talk`)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def add_chat(self, table_id: str, seat: int, text: str) -> ChatLine:
+        query = table_talk.insert().values(table_id=table_id, seat=seat, text=text).returning(table_talk.c.id)
+        async with self.db.begin() as conn:
+            line = ChatLine(int((await conn.execute(query)).scalar_one()), seat, text)
+            await self.db.notifier.send(conn, ChatNotice(table_id, line.id, seat, text))
+        return line
+
+    async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
+        query = sa.select(table_talk.c.id, table_talk.c.seat, table_talk.c.text) \
+            .where(table_talk.c.table_id == table_id).order_by(table_talk.c.id.desc()).limit(limit)
+        async with self.db.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [ChatLine(int(i), seat, text) for i, seat, text in reversed(rows)]
+
+
+class SqlPlayers:
+    """``store.players``: the player profiles and their ratings (see
+    :class:`~hearts.server.storage.Players`)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def create_player(self, player_id: str, name: str, key_hash: str, mu: float, sigma: float) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(players.insert().values(id=player_id, name=name, key_hash=key_hash, mu=mu, sigma=sigma))
+
+    async def player_by_key(self, key_hash: str) -> PlayerRow | None:
+        async with self.db.connect() as conn:
+            row = (await conn.execute(sa.select(*PLAYER_COLUMNS).where(players.c.key_hash == key_hash))).first()
+        return None if row is None else PlayerRow(*row)
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(players.update().where(players.c.id == player_id).values(name=name))
+
+    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
+        query = seats.update().where(
+            seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "human",
+            sa.func.coalesce(seats.c.player_id, player_id) == player_id,
+        )
+        async with self.db.begin() as conn:
+            changed = (await conn.execute(query.values(player_id=player_id))).rowcount
+        if changed == 0:
+            raise SeatConflict(table_id, seat, "a person's seat free of any other profile")
+
+    async def played_tables(self, player_id: str, limit: int = 100) -> list[PlayedTable]:
+        sat = sa.select(seats.c.table_id).where(seats.c.player_id == player_id)
+        query = sa.select(tables.c.id, tables.c.created, tables.c.config, tables.c.finished) \
+            .where(tables.c.id.in_(sat)).order_by(tables.c.created.desc(), tables.c.id).limit(limit)
+        async with self.db.connect() as conn:
+            rows = (await conn.execute(query)).all()
+            found = await seats_of(conn, [table_id for table_id, *_ in rows])
+        return [PlayedTable(table_id, created, config, bool(finished), tuple(found[table_id]))
+                for table_id, created, config, finished in rows]
+
+    async def rate_game(
+        self, table_id: str, players_: Sequence[str], rate: Callable[[list[PlayerRow]], list[tuple[float, float]]]
+    ) -> bool:
+        settle = self.db.insert(rated_games).values(table_id=table_id).on_conflict_do_nothing()
+        read = sa.select(*PLAYER_COLUMNS).where(players.c.id.in_(list(players_))).order_by(players.c.id)
+        async with self.db.begin() as conn:
+            if (await conn.execute(settle)).rowcount == 0:
+                return False  # (a concurrent settlement waited here until the first one committed)
+            found = {row[0]: PlayerRow(*row) for row in await conn.execute(read.with_for_update())}
+            missing = [p for p in players_ if p not in found]
+            if missing:
+                raise StoreError(f"table {table_id}: no player profile {missing[0]!r} to rate")
+            before = [found[p] for p in players_]
+            after = rate(before)
+            for p, (mu, sigma) in zip(players_, after, strict=True):
+                await conn.execute(players.update().where(players.c.id == p)
+                                   .values(mu=mu, sigma=sigma, games=players.c.games + 1))
+            await conn.execute(rated_games.update().where(rated_games.c.table_id == table_id)
+                               .values(changes=rating_changes(before, after)))
+        return True
+
+    async def unrated(self, limit: int = 100) -> list[str]:
+        settled = sa.exists().where(rated_games.c.table_id == tables.c.id)
+        query = sa.select(tables.c.id).where(tables.c.finished, tables.c.config["rated"].as_boolean(), ~settled) \
+            .order_by(tables.c.created, tables.c.id).limit(limit)
+        async with self.db.connect() as conn:
+            return list((await conn.execute(query)).scalars())
+
+    async def leaderboard(self, limit: int = 100) -> list[PlayerRow]:
+        query = sa.select(*PLAYER_COLUMNS).where(players.c.games > 0) \
+            .order_by((players.c.mu - 3 * players.c.sigma).desc(), players.c.id).limit(limit)
+        async with self.db.connect() as conn:
+            return [PlayerRow(*row) for row in await conn.execute(query)]
+
+
+STALE_REVIEW = sa.and_(review_jobs.c.status == "running", review_jobs.c.lease_until < unix_now())
+"""A review job whose runner stopped renewing its lease (it died, or lost the database)."""
+
+
+def lease(for_seconds: float) -> sa.ColumnElement[Any]:
+    """The end of a lease of ``for_seconds`` from now, by the database's clock."""
+    return unix_now() + seconds(sa.literal(for_seconds, sa.Float))
+
+
+class SqlReviews:
+    """``store.reviews``: the game review jobs (see :class:`~hearts.server.storage.Reviews`)."""
+
+    def __init__(self, db: Database, *, one_process: bool) -> None:
+        self.db = db
+        self.one_process = one_process
+        """Whether one process serves the database (SQLite): a job running under another
+        runner's name is then taken at once (that runner was a process that is gone)."""
+
+    async def review(self, table_id: str, seat: int) -> ReviewRow | None:
+        c = review_jobs.c
+        query = sa.select(
+            c.table_id, c.seat, c.budget, c.seed,
+            sa.case((STALE_REVIEW, "queued"), else_=c.status), sa.case((STALE_REVIEW, 0), else_=c.done),
+            c.total, sa.cast(c.review, sa.Text), c.error,
+        ).where(c.table_id == table_id, c.seat == seat)
+        async with self.db.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else self._row(row)
+
+    @staticmethod
+    def _row(row: Sequence[Any]) -> ReviewRow:
+        return ReviewRow(*row)
+
+    async def queue_review(self, table_id: str, seat: int, budget: int, seed: int) -> ReviewRow:
+        insert = self.db.insert(review_jobs).values(table_id=table_id, seat=seat, budget=budget, seed=seed)
+        query = insert.on_conflict_do_update(
+            index_elements=[review_jobs.c.table_id, review_jobs.c.seat],
+            set_={"status": "queued", "budget": insert.excluded.budget, "seed": insert.excluded.seed, "done": 0,
+                  "total": 0, "error": None, "requested": now(), "worker": None, "lease_until": None, "tries": 0},
+            where=review_jobs.c.status == "failed",
+        )
+        async with self.db.begin() as conn:
+            await conn.execute(query)
+        row = await self.review(table_id, seat)
+        assert row is not None
+        return row
+
+    async def pending_reviews(self) -> int:
+        query = sa.select(sa.func.count()).where(review_jobs.c.status.in_(("queued", "running")))
+        async with self.db.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
+    async def claim_review(self, worker: str, lease_for: float) -> ReviewClaim | None:
+        c = review_jobs.c
+        claimable = sa.or_(c.status == "queued", STALE_REVIEW)
+        if self.one_process:
+            claimable = sa.or_(claimable, sa.and_(c.status == "running", c.worker.is_distinct_from(worker)))
+        oldest = sa.select(c.table_id, c.seat).where(claimable).order_by(c.requested, c.table_id, c.seat).limit(1)
+        if self.db.postgres:
+            oldest = oldest.with_for_update(skip_locked=True)
+        query = review_jobs.update().where(sa.tuple_(c.table_id, c.seat).in_(oldest)).values(
+            status="running", worker=worker, lease_until=lease(lease_for), attempt=c.attempt + 1, tries=c.tries + 1,
+            done=0, total=0,
+        ).returning(c.table_id, c.seat, c.budget, c.seed, c.worker, c.attempt, c.tries)
+        async with self.db.begin() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else ReviewClaim(*row)
+
+    async def _claimed(self, claim: ReviewClaim, **values: Any) -> bool:
+        """Update a job that ``claim`` still holds (``running``, under its claim number)."""
+        c = review_jobs.c
+        query = review_jobs.update().where(
+            c.table_id == claim.table_id, c.seat == claim.seat, c.attempt == claim.attempt, c.status == "running"
+        )
+        async with self.db.begin() as conn:
+            return (await conn.execute(query.values(**values))).rowcount == 1
+
+    async def review_progress(self, claim: ReviewClaim, done: int, total: int, lease_for: float) -> bool:
+        return await self._claimed(claim, done=done, total=total, lease_until=lease(lease_for))
+
+    async def finish_review(self, claim: ReviewClaim, review: str) -> bool:
+        return await self._claimed(claim, status="done", done=review_jobs.c.total,
+                                   review=sa.cast(sa.literal(review), review_jobs.c.review.type)
+                                   if self.db.postgres else sa.literal(review),
+                                   worker=None, lease_until=None)
+
+    async def fail_review(self, claim: ReviewClaim, error: str) -> bool:
+        return await self._claimed(claim, status="failed", error=error, worker=None, lease_until=None)
+
+    async def release_review(self, claim: ReviewClaim) -> None:
+        await self._claimed(claim, status="queued", done=0, total=0, worker=None, lease_until=None)
+
+
+def utc(unix: float | None = None) -> datetime:
+    """A moment as an aware ``datetime`` (now by default)."""
+    return datetime.fromtimestamp(time.time() if unix is None else unix, timezone.utc)
+
+
+class SqlStore:
+    """A :class:`~hearts.server.storage.Storage` on one database: its parts on one
+    :class:`Database`; a backend adds its notices (:meth:`listen`, :meth:`notify`) and, on
+    PostgreSQL, its :attr:`jobs`."""
+
+    jobs: Any = None
+    """No bot job queue (a backend with one sets it)."""
+
+    def __init__(self, db: Database, *, one_process: bool, log: SqlTableLog | None = None) -> None:
+        self.db = db
+        self.log = log or SqlTableLog(db)
+        self.talk = SqlTalk(db)
+        self.players = SqlPlayers(db)
+        self.reviews = SqlReviews(db, one_process=one_process)
+
+    @property
+    def name(self) -> str:
+        return self.db.name
+
+    async def ping(self) -> None:
+        async with self.db.connect() as conn:
+            await conn.execute(sa.select(1))
+
+    async def close(self) -> None:
+        await self.db.engine.dispose()
