@@ -263,13 +263,13 @@ def test_actions_heard_while_the_table_is_busy_are_applied_from_their_notices(tm
         notices = [ActionNotice("t1", seq, to_dict(a)) for seq, a in enumerate(elsewhere.history, 1)]
         table = Table("t1", Game(Rules(), 11), seats, store)
         reads = []
-        actions = store.actions
+        actions = store.log.actions
 
         async def counted(table_id: str, after: int = 0) -> list[Any]:
             reads.append(after)
             return await actions(table_id, after)
 
-        store.actions = counted  # type: ignore[method-assign]
+        store.log.actions = counted  # type: ignore[method-assign]
 
         async def busy() -> None:  # an action of this process's own on its way
             table.follower.hear(notices[1])

@@ -296,12 +296,16 @@ class Client:
             f"{self.server.ws_url}/ws/{self.table_id}", max_size=2**22, additional_headers=headers
         )
 
-    async def connect(self, hello: bool = True, headers: dict[str, str] | None = None) -> Client:
+    async def connect(self, hello: bool = True, headers: dict[str, str] | None = None, history: bool = True) -> Client:
+        """Connect, and with ``hello`` take the seat: return once the welcome has come and, with
+        ``history``, the chat's history that follows it (read from the store)."""
         await self._open(headers)
         self._reader = asyncio.get_running_loop().create_task(self._read())
         if hello:
             await self.send({"type": "hello", "token": self.token})
             await self.wait(lambda m: m["type"] == "state")
+            if history:
+                await self.wait(lambda m: m["type"] == "chat" and m.get("history"))
         return self
 
     async def _read(self) -> None:
@@ -485,12 +489,8 @@ def four_humans(server: ServerProcess, **extra: Any) -> dict[str, Any]:
 
 
 async def seat_all(server: ServerProcess, table: dict[str, Any]) -> list[Client]:
-    """One connected client per seat of ``table``, each once it has its welcome and the chat's
-    history (which follows the welcome, read from the store)."""
-    clients = [await Client(server, table["id"], s["token"]).connect() for s in table["seats"]]
-    for c in clients:
-        await c.wait(lambda m: m["type"] == "chat" and m.get("history"))
-    return clients
+    """One connected client per seat of ``table``."""
+    return [await Client(server, table["id"], s["token"]).connect() for s in table["seats"]]
 
 
 async def seat_spread(servers: Sequence[ServerProcess], table: dict[str, Any]) -> list[Client]:

@@ -104,6 +104,7 @@ def test_bad_chat_names_hints_and_rematches_are_errors_and_change_nothing(sqlite
         spy = Client(server, tid, None)
         await spy.connect(hello=False)
         await spy.request({"type": "watch"}, lambda m: m["type"] == "state")
+        await spy.wait(lambda m: m["type"] == "chat" and m.get("history"))  # (what follows the welcome)
         before = ann.state
         assert before is not None and before["table"]["unnamed"] == [2] and before["table"]["names"][2] == "Player 3"
         # Chat (at most 200 printable characters; seats only).

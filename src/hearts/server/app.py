@@ -36,7 +36,6 @@ import contextlib
 import gc
 import os
 import socket
-import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -174,7 +173,7 @@ def check_database(db: str | None) -> str:
 
     try:
         return asyncio.run(check())
-    except (OSError, sqlite3.Error, StoreError, ValueError, ImportError) as e:
+    except (OSError, StoreError, ValueError, ImportError) as e:
         reason = " ".join(str(e).split())
         try:
             shown = describe_url(db) if is_postgres(db) else db or "(the default)"  # (never a password)

@@ -354,8 +354,9 @@ def run_worker(options: WorkerOptions, parent: int | None = None) -> None:
     ``ValueError``) when the database cannot be used as it starts (unreachable, or of a newer
     schema); once started, it outlives database outages (see the module)."""
     logs.configure(options.log_level)
-    # psycopg's pool warns at each failed reconnection: the worker says an outage once (Outage)
-    logging.getLogger("psycopg.pool").setLevel(logging.ERROR)
+    # SQLAlchemy's pool logs each connection it fails to reset or close in an outage, with its
+    # traceback: the worker says an outage once (Outage)
+    logging.getLogger("sqlalchemy.pool").setLevel(logging.CRITICAL)
     if parent is not None:
         watch_parent(parent)
 

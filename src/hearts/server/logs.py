@@ -63,3 +63,5 @@ def configure(level: str = "info") -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level.upper())
+    # Alembic's lines of set-up at each start (hearts.server.storage.migrate says what it migrated)
+    logging.getLogger("alembic").setLevel(max(logging.WARNING, root.level))

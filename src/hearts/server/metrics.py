@@ -94,7 +94,7 @@ class Metrics:
         )
 
     def watch_pool(self, stats: Callable[[], Mapping[str, int]]) -> None:
-        """Show a connection pool's figures (psycopg_pool's ``get_stats``, read when scraped)
+        """Show a connection pool's figures (``PostgresStorage.pool_stats``, read when scraped)
         as ``hearts_database_pool_*``."""
         self.registry.register(_PoolCollector(stats))
 

@@ -237,7 +237,7 @@ class ChatLine:
 
 @dataclass(frozen=True)
 class ChatNotice:
-    """A chat message was stored (:meth:`Storage.add_chat`); it carries the line itself (at most
+    """A chat message was stored (:meth:`Talk.add_chat`); it carries the line itself (at most
     a few hundred bytes of text)."""
 
     table_id: str
@@ -346,7 +346,7 @@ class ReviewRow:
 class ReviewClaim:
     """A review job claimed by ``worker`` (claim number ``attempt``: 1 for the first claim,
     more after a lease ran out or a runner let go; ``tries``: the claims since it was last
-    queued): to be computed, then stored with :meth:`Storage.finish_review`. Every write of a
+    queued): to be computed, then stored with :meth:`Reviews.finish_review`. Every write of a
     claim is refused once another claim holds the job."""
 
     table_id: str
@@ -372,7 +372,7 @@ class HintJob:
 
 class JobQueue(Protocol):
     """Bot jobs in the database (PostgreSQL), for bot workers on any machine. A job is queued
-    with the action that makes a bot seat one to act (:meth:`Storage.append`'s ``bots``), or
+    with the action that makes a bot seat one to act (:meth:`TableLog.append`'s ``bots``), or
     by :meth:`enqueue_bot_job`; a worker claims one (:meth:`claim_bot_job`), makes the bot's
     move, and deletes it (:meth:`complete_bot_job`)."""
 

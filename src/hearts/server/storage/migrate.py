@@ -17,6 +17,7 @@ left as it was.
 from __future__ import annotations
 
 import json
+import logging
 from importlib import resources
 from typing import Any, Final
 
@@ -29,6 +30,8 @@ from alembic.script import ScriptDirectory
 from hearts.actions import Action, Moon, Pass, Play, to_json
 from hearts.errors import HeartsError
 from hearts.server.storage import SchemaError
+
+log = logging.getLogger("hearts.server")
 
 
 def _config(conn: sa.Connection | None = None) -> Config:
@@ -74,7 +77,10 @@ def upgrade(conn: sa.Connection, target: str = "head") -> int:
             found = 2
         command.stamp(cfg, f"{found:04d}")
     command.upgrade(cfg, target)
-    return int(MigrationContext.configure(conn).get_current_revision() or 0)
+    reached = int(MigrationContext.configure(conn).get_current_revision() or 0)
+    if reached != found:
+        log.info("database schema %s version %d", "created at" if found is None else f"migrated from {found} to", reached)
+    return reached
 
 
 def migrate_v1(conn: sa.Connection) -> None:

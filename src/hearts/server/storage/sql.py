@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from datetime import datetime, timezone
 from typing import Any, Protocol
 
 import sqlalchemy as sa
@@ -453,11 +451,6 @@ class SqlReviews:
 
     async def release_review(self, claim: ReviewClaim) -> None:
         await self._claimed(claim, status="queued", done=0, total=0, worker=None, lease_until=None)
-
-
-def utc(unix: float | None = None) -> datetime:
-    """A moment as an aware ``datetime`` (now by default)."""
-    return datetime.fromtimestamp(time.time() if unix is None else unix, timezone.utc)
 
 
 class SqlStore:

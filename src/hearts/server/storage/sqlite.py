@@ -34,7 +34,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool, StaticPool
 
-from hearts.server.storage import Notice, QueueListener
+from hearts.server.storage import Notice, QueueListener, StoreError
 from hearts.server.storage.migrate import upgrade
 from hearts.server.storage.sql import Database, SqlStore, compact_json
 
@@ -115,13 +115,18 @@ class SQLiteStorage(SqlStore):
     @classmethod
     async def open(cls, path: str) -> SQLiteStorage:
         """Open (or create) the file and bring its schema to the newest version
-        (:func:`hearts.server.storage.migrate.upgrade`)."""
+        (:func:`hearts.server.storage.migrate.upgrade`); :class:`~hearts.server.storage.StoreError`
+        for a file that is no database or cannot be opened, ``OSError`` for a folder that cannot
+        be made."""
         if path != ":memory:":
             _make_private(path)
         engine = sqlite_engine(path)
         try:
             async with engine.begin() as conn:
                 await conn.run_sync(upgrade)
+        except sa.exc.DBAPIError as e:  # not a database, not a file one may open, …
+            await engine.dispose()
+            raise StoreError(f"{path}: {e.orig}") from None
         except BaseException:
             await engine.dispose()
             raise
