@@ -26,10 +26,11 @@ and the column types of :mod:`~hearts.server.storage.schema`.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -160,12 +161,73 @@ def head(table_id: Any) -> sa.ScalarSelect[Any]:
         .scalar_subquery()
 
 
+class Batches:
+    """Appends in batches: the actions appended while a transaction is on its way go together
+    in the next one — one ``INSERT … ON CONFLICT DO NOTHING RETURNING`` (the rows logged) and
+    one commit for all of them, each announced once logged. With SQLite's driver every
+    statement is a few hand-overs to its thread, each waiting for the interpreter's lock while
+    the event loop works: one transaction per action made them queue under load.
+
+    :meth:`log` is whether the action was logged (``False``: its row was taken already, by an
+    earlier action or one before it in the same batch); a batch that fails fails its actions
+    with its error (nothing of it is logged)."""
+
+    MAX_BATCH: Final = 500
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._waiting: list[tuple[ActionNotice, bool, asyncio.Future[bool]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def log(self, notice: ActionNotice, finished: bool) -> bool:
+        """Log ``notice``'s action as row ``notice.seq`` (the game over if ``finished``)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[bool] = loop.create_future()
+        self._waiting.append((notice, finished, done))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write())
+        return await done
+
+    async def _write(self) -> None:
+        while self._waiting:
+            batch, self._waiting = self._waiting[: self.MAX_BATCH], self._waiting[self.MAX_BATCH :]
+            try:
+                logged = await self._write_batch(batch)
+            except Exception as e:  # (to the callers: a lost database, a bug)
+                for *_, done in batch:
+                    if not done.done():
+                        done.set_exception(e)
+                continue
+            for notice, _, done in batch:
+                if not done.done():
+                    done.set_result(id(notice) in logged)
+
+    async def _write_batch(self, batch: list[tuple[ActionNotice, bool, asyncio.Future[bool]]]) -> set[int]:
+        """Write one batch in one transaction; the ids of the notices whose rows were logged."""
+        first: dict[tuple[str, int], tuple[ActionNotice, bool]] = {}
+        for notice, finished, _ in batch:
+            first.setdefault((notice.table_id, notice.seq), (notice, finished))
+        rows = [{"table_id": t, "seq": seq, "data": n.action} for (t, seq), (n, _) in first.items()]
+        query = self.db.insert(actions).values(rows).on_conflict_do_nothing() \
+            .returning(actions.c.table_id, actions.c.seq)
+        async with self.db.begin() as conn:
+            keys = {(t, seq) for t, seq in await conn.execute(query)}
+            over = [t for (t, seq), (_, finished) in first.items() if finished and (t, seq) in keys]
+            if over:
+                await conn.execute(tables.update().where(tables.c.id.in_(over)).values(finished=True))
+            for key, (notice, _) in first.items():  # (in the order appended)
+                if key in keys:
+                    await self.db.notifier.send(conn, notice)
+        return {id(first[key][0]) for key in keys}
+
+
 class SqlTableLog:
     """``store.log``: the tables, their seats and their action logs (see
     :class:`~hearts.server.storage.TableLog`)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._batches = Batches(db)
 
     async def create_table(
         self, table_id: str, config: dict[str, Any], seed: int, seats_: Sequence[NewSeat], *,
@@ -220,9 +282,8 @@ class SqlTableLog:
     ) -> None:
         if bots:
             raise ValueError("this store has no bot jobs: its server process runs the bots")
-        async with self.db.begin() as conn:
-            await self.log_action(conn, table_id, seq, action, finished)
-            await self.db.notifier.send(conn, ActionNotice(table_id, seq, to_dict(action), by))
+        if not await self._batches.log(ActionNotice(table_id, seq, to_dict(action), by), finished):
+            raise SeqConflict(table_id, seq)
 
     async def table(self, table_id: str) -> TableRow | None:
         query = sa.select(tables.c.config, tables.c.seed, tables.c.finished, tables.c.deals)

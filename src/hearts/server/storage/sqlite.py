@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +92,10 @@ def sqlite_engine(path: str) -> AsyncEngine:
     def _connect(dbapi: Any, record: Any) -> None:
         dbapi.isolation_level = None  # transactions begun by _begin, not by the driver
         cursor = dbapi.cursor()
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=10000"):
+        pragmas = ["journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=10000"]
+        if path != ":memory:":
+            pragmas.append("wal_autocheckpoint=0")  # checkpoints run in a thread of their own: Checkpoints
+        for pragma in pragmas:
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 
@@ -99,6 +104,35 @@ def sqlite_engine(path: str) -> AsyncEngine:
         conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get("read_only") else "BEGIN IMMEDIATE")
 
     return engine
+
+
+class Checkpoints:
+    """WAL checkpoints (which fsync the database file) in a thread of their own, every
+    ``interval`` seconds, so that a slow disk never holds up the connection that commits the
+    moves (SQLite would otherwise run one inside a commit now and then)."""
+
+    def __init__(self, path: str, interval: float = 1.0) -> None:
+        self.path = path
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="wal-checkpoint", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        con = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stop.wait(self.interval):
+                with contextlib.suppress(sqlite3.Error):
+                    con.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            con.close()
+
+    def stop(self) -> None:
+        """Stop, after a last checkpoint that empties the WAL (the store is closed)."""
+        self._stop.set()
+        self._thread.join(5)
 
 
 class SQLiteStorage(SqlStore):
@@ -111,6 +145,7 @@ class SQLiteStorage(SqlStore):
     def __init__(self, db: Database) -> None:
         super().__init__(db, one_process=True)
         self._listeners: set[QueueListener] = set()
+        self._checkpoints = None if db.name == ":memory:" else Checkpoints(db.name)
 
     @classmethod
     async def open(cls, path: str) -> SQLiteStorage:
@@ -156,3 +191,5 @@ class SQLiteStorage(SqlStore):
         for listener in self._listeners:
             await listener.close()
         await super().close()
+        if self._checkpoints is not None:
+            self._checkpoints.stop()
