@@ -492,10 +492,12 @@ def test_a_bad_database_is_one_line_and_a_nonzero_exit(tmp_path: Path, kind: str
         db.write_bytes(b"these are not the tables you are looking for" * 100)
     else:
         db = Path("/proc/no/such/place.db")
+    mode = db.stat().st_mode if db.is_dir() else None
     done = hearts_serve("--port", "0", "--db", f"sqlite:///{db}")
     assert done.returncode != 0 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and "cannot open the database" in lines[0], done.stderr
+    assert (db.stat().st_mode if db.is_dir() else None) == mode  # a folder named is left as it was
 
 
 def test_the_address_is_printed_once_listened_on(tmp_path: Path) -> None:

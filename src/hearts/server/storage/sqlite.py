@@ -66,7 +66,10 @@ def db_path_from_url(url: str | None) -> str:
 def _make_private(path: str) -> None:
     """Create the database file readable by its owner only (mode 0600), in a folder made 0700
     if new, or tighten an existing one (and its ``-wal`` and ``-shm`` files) to 0600; SQLite
-    makes the ``-wal`` and ``-shm`` files with the database file's mode."""
+    makes the ``-wal`` and ``-shm`` files with the database file's mode. A folder is refused
+    (:class:`~hearts.server.storage.StoreError`) and left as it is."""
+    if os.path.isdir(path):
+        raise StoreError(f"{path} is a folder, not a database file")
     Path(path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
