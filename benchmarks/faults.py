@@ -62,6 +62,7 @@ from hearts.record import replay  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
 from hearts.server.botworker import DEFAULT_LEASE  # noqa: E402
 from hearts.server.tables import public_event  # noqa: E402
+from hearts.server.wire import apply_event  # noqa: E402
 
 THINK = (0.02, 0.15)
 """Seconds a person pauses before acting (uniform)."""
@@ -81,6 +82,8 @@ class Seat:
     token: str
     rng: random.Random
     state: dict[str, Any] | None = None
+    last: dict[str, Any] | None = None
+    """The last state received or made by an event: the next event applies to it."""
     events: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The actions it saw accepted, by ``seq``."""
     answers: list[tuple[float, float]] = field(default_factory=list)
@@ -109,10 +112,17 @@ class Seat:
                 raw = None
             if raw is not None:
                 msg = json.loads(raw)
+                if msg["type"] == "event":  # applied to the last state, as the browser does
+                    composed = None if self.last is None else apply_event(self.last, msg)
+                    if composed is None:
+                        await ws.send(json.dumps({"type": "sync"}))
+                        continue
+                    msg = composed
                 if msg["type"] in ("state", "error") and sent is not None:
                     self.answers.append((sent, time.monotonic()))
                     sent = None
                 if msg["type"] == "state":
+                    self.last = msg
                     if msg.get("event") is not None:
                         self.events[msg["seq"]] = msg["event"]
                     if self.state is None or msg["seq"] >= self.state["seq"]:

@@ -7,7 +7,8 @@
 // waits for its first state; then this prints "ready" and waits for a line "go" on its standard
 // input. From then on each client plays what server_load.py's Python client plays: a random
 // legal move (or pass, or moon choice) when it is its turn, after a pause uniform in
-// 0..2 x think, read from the state message alone. The latency of a play is the time from
+// 0..2 x think, read from its last state (each event applied to the one before, events.js).
+// The latency of a play is the time from
 // sending it to its broadcast having reached every other seat of its table. When every game is
 // over it writes RESULT.json (the parts of server_load.Stats, and the CPU seconds it used while
 // playing) and exits.
@@ -21,6 +22,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
+import { applyEvent } from "../src/hearts/server/static/events.js"; // the browser's own
 
 const require = createRequire(import.meta.url);
 const WebSocket = require("ws"); // from NODE_PATH (cluster_load.py sets it to .venv/npm/node_modules)
@@ -99,9 +101,13 @@ function client(table, timing, port, token) {
   ws.on("error", (e) => { stats.failures.push(String(e)); });
   ws.on("close", () => { if (++done === total) finish(); });
   ws.on("message", (data) => {
-    const m = JSON.parse(data);
+    let m = JSON.parse(data);
     if (m.type === "error") { stats.errors.push(m.message); return; }
-    if (m.type !== "state") return;
+    if (m.type === "event") {  // applied to the last state, as the browser does
+      const next = applyEvent(latest, m);
+      if (!next) { stats.errors.push("an event that does not follow: " + m.n); ws.send(JSON.stringify({ type: "sync" })); return; }
+      m = next;
+    } else if (m.type !== "state") return;
     if (first) { first = false; if (++ready === total) { console.log("ready"); } }
     if (m.reason === "resync") stats.resyncs++;
     const ev = m.event;

@@ -40,6 +40,7 @@ import websockets
 from hearts.game import Game
 from hearts.record import replay
 from hearts.rules import Rules
+from hearts.server.wire import apply_event
 
 LIMITS = (
     "tables_rate=1000000/minute",
@@ -182,14 +183,23 @@ async def client(
             async for raw in ws:
                 yield raw
 
+        last: dict[str, Any] | None = None
         async for raw in messages():
             m = json.loads(raw)
             kind = m["type"]
             if kind == "error":
                 stats.errors.append(m["message"])
                 continue
-            if kind != "state":
+            if kind == "event":  # applied to the last state, as the browser does
+                composed = None if last is None else apply_event(last, m)
+                if composed is None:
+                    stats.errors.append(f"an event that does not follow: {m['n']}")
+                    await ws.send(json.dumps({"type": "sync"}))
+                    continue
+                m = composed
+            elif kind != "state":
                 continue
+            last = m
             if m["reason"] == "resync":
                 stats.resyncs += 1
             ev = m.get("event")

@@ -44,8 +44,40 @@ from hearts.game import Game  # noqa: E402
 from hearts.round import Phase  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
 from hearts.server.storage import ActionNotice, PresenceNotice, SeatRow, open_storage  # noqa: E402
-from hearts.server.tables import ALIVE_EVERY, Roster, Table, public_event  # noqa: E402
+from hearts.server.tables import ALIVE_EVERY, Connection, Roster, Table, public_event  # noqa: E402
+from hearts.server.wire import apply_event  # noqa: E402
 from hearts.view import View  # noqa: E402
+
+
+class Viewer:
+    """A connection to a table in this process that applies its events (as a client does)."""
+
+    PRIVATE = frozenset(View.of(Game(Rules(), 0), 0).private_dict())
+
+    def __init__(self, seat: int | None) -> None:
+        self.conn = Connection(self._send, self._close)
+        self.conn.seat, self.conn.spectator = seat, seat is None
+        self.seat = seat
+        self.state: dict[str, Any] | None = None
+
+    async def _send(self, text: str) -> None:  # pragma: no cover - no writer runs
+        raise AssertionError(text)
+
+    async def _close(self, code: int, reason: str) -> None:  # pragma: no cover
+        pass
+
+    def take(self) -> dict[str, Any]:
+        """The state after the messages sent since the last call."""
+        while not self.conn.queue.empty():
+            m = json.loads(self.conn.queue.get_nowait())  # type: ignore[arg-type]
+            if m["type"] == "state":
+                self.state = m
+            else:
+                assert self.state is not None and (self.seat is not None or not self.PRIVATE & set(m["view"]))
+                self.state = apply_event(self.state, m)
+                assert self.state is not None, "an event that does not follow"
+        assert self.state is not None
+        return self.state
 
 pg_database = pytest.fixture(scope="module")(module_pg_database)
 
@@ -202,12 +234,12 @@ def test_on_sqlite_the_services_moves_are_the_process_moves(tmp_path: Path) -> N
         server.stop()
 
 
-def test_state_messages_say_what_each_seats_view_says_through_undos(tmp_path: Path) -> None:
+def test_the_events_make_each_seats_view_through_undos_and_seat_changes(tmp_path: Path) -> None:
     """R7: at every position of a random game — and after actions taken back at the end of a
-    trick and replaced by others (as a lost race for a ``seq`` does) — each seat's state message
-    holds exactly its view (:meth:`View.to_dict`), and a spectator's exactly the public part;
-    the encodings kept from one message to the next (rules, completed tricks, the table's
-    facts) never go stale, through seat changes too."""
+    trick and replaced by others — each seat's last state with the events applied
+    (:func:`wire.apply_event`) holds exactly its view (:meth:`View.to_dict`), a spectator's
+    exactly the public part, and the table's facts are :meth:`StateMessages.public`, through
+    seat changes too; a seat's events never hold a private field for a spectator."""
     rng = random.Random(7)
 
     async def main() -> int:
@@ -215,6 +247,10 @@ def test_state_messages_say_what_each_seats_view_says_through_undos(tmp_path: Pa
         game = Game(Rules(target=30), 11)
         seats = [SeatRow(i, "human", f"P{i}", None, None) for i in range(4)]
         table = Table("t1", game, seats, store)
+        viewers = [Viewer(s) for s in (0, 1, 2, 3, None)]
+        for v in viewers:
+            table.conns.add(v.conn)
+            v.conn.push(table.messages.snapshot(v.conn, "welcome"))
         checked = undone = 0
         while not game.is_over:
             seat = game.actors()[0]
@@ -222,22 +258,23 @@ def test_state_messages_say_what_each_seats_view_says_through_undos(tmp_path: Pa
             game.apply(rng.choice(options))
             ended_trick = game.phase is Phase.PLAYING and not game.round.current_trick.cards
             if ended_trick and rng.random() < 0.5 and len(options) > 1:
-                table.messages.state(0, "event")  # encode (and keep) this trick, then take it back
+                table.messages.broadcast()  # sent, then taken back and replaced
                 game.undo()
                 game.apply(rng.choice(options))
                 undone += 1
             table.last_event = public_event(game.history[-1], table.seq)
-            for s in range(4):
-                m = json.loads(table.messages.state(s, "event"))
-                assert m["view"] == View.of(game, s).to_dict()
-                assert (m["seq"], m["you"], m["event"]) == (table.seq, s, table.last_event)
-            public = json.loads(table.messages.public_state("event"))
-            assert public["view"] == View.of(game, 0).public_dict() and public["you"] is None
-            assert public["table"] == table.messages.public()  # its parts kept encoded: never stale
-            if rng.random() < 0.05:  # a seat changes (a name, away): the message says so at once
+            if rng.random() < 0.05:  # a seat changes (a name, away): the next event says so
                 s = rng.randrange(4)
                 seats[s] = dataclasses.replace(seats[s], name=f"N{checked}", away=not seats[s].away)
-                assert json.loads(table.messages.public_state("event"))["table"]["names"][s] == f"N{checked}"
+            table.messages.broadcast()
+            for v in viewers:
+                m = v.take()
+                if v.seat is None:
+                    assert m["view"] == View.of(game, 0).public_dict() and m["you"] is None
+                else:
+                    assert m["view"] == View.of(game, v.seat).to_dict()
+                assert (m["seq"], m["you"], m["event"]) == (table.seq, v.seat, table.last_event)
+                assert m["table"] == table.messages.public()
             checked += 1
         await store.close()
         assert undone >= 5

@@ -37,6 +37,9 @@ from hearts.round import Phase
 from hearts.rules import Rules
 
 websockets = pytest.importorskip("websockets")
+pytest.importorskip("msgspec")
+
+from hearts.server.wire import apply_event  # noqa: E402
 
 CARD_RE = re.compile(r"^(?:[2-9TJQKA]|10)[CDHS]$")
 
@@ -282,6 +285,13 @@ class Client:
         self.close_code: int | None = None
         self.close_reason = ""
         self.messages: list[dict[str, Any]] = []
+        """The messages received, each ``event`` as the ``state`` it makes of the last one."""
+        self.received: list[dict[str, Any]] = []
+        """The messages as they came, events as events."""
+        self.last: dict[str, Any] | None = None
+        """The last state (received, or made by an event): the next event applies to it."""
+        self.gaps = 0
+        """Events that did not follow the last state (each answered with a sync)."""
         self.arrived: list[float] = []
         """When each message arrived (time.monotonic())."""
         self.state: dict[str, Any] | None = None
@@ -313,10 +323,20 @@ class Client:
             try:
                 async for raw in self.ws:
                     msg = json.loads(raw)
+                    self.received.append(msg)
+                    if msg["type"] == "event":  # applied to the last state, as the browser does
+                        composed = None if self.last is None else apply_event(self.last, msg)
+                        if composed is None:  # a number was missed: the whole state again
+                            self.gaps += 1
+                            await self.ws.send(json.dumps({"type": "sync"}))
+                            continue
+                        msg = composed
                     self.arrived.append(time.monotonic())
                     self.messages.append(msg)
-                    if msg["type"] == "state" and (self.state is None or msg["seq"] >= self.state["seq"]):
-                        self.state = msg
+                    if msg["type"] == "state":
+                        self.last = msg
+                        if self.state is None or msg["seq"] >= self.state["seq"]:
+                            self.state = msg
                     self._new.set()
             except websockets.ConnectionClosed:
                 pass

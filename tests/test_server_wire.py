@@ -59,10 +59,40 @@ class Wire:
         return out
 
 
+PRIVATE = frozenset({"seat", "hand", "legal", "must_pass", "pass_to", "pass_from", "passed", "received",
+                     "moon_choice_pending"})
+"""The fields of a seat's view that only it may see (R7: :meth:`View.private_dict`)."""
+
+
+class Composed:
+    """A client's position as it applies the events to the last state (what the browser does)."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.state: dict[str, Any] | None = None
+        self.sizes = {"state": 0, "event": 0}
+
+    def take(self, text: str) -> None:
+        m = json.loads(text)
+        if m["type"] in self.sizes:
+            self.sizes[m["type"]] += len(text)
+        if m["type"] == "state":
+            self.state = m
+        elif m["type"] == "event":
+            assert self.state is not None, "an event before any state"
+            private = PRIVATE & set(m["view"])
+            assert not private if self.seat is None else private <= PRIVATE, m  # R7
+            after = wire.apply_event(self.state, m)
+            assert after is not None, f"event {m['n']} does not follow {self.state['n']}"
+            self.state = after
+
+
 def test_every_message_of_a_whole_game_is_its_declared_type(tmp_path: Path) -> None:
     """Four seats and a spectator through a game to its end, with a chat line, a name, a
     hint, syncs and an illegal action: each message sent decodes as a declared server message
-    (unknown fields refused), a seat's state shows its own hand only, a spectator's none."""
+    (unknown fields refused), a seat's state and events show its own hand only, a spectator's
+    none (R7); after every step each client's last state with the events applied is the whole
+    state as a sync would give it, and the events are a fraction of the states' size."""
 
     async def main() -> dict[str, int]:
         store = await open_storage(f"sqlite:///{tmp_path / 'wire.db'}")
@@ -80,10 +110,20 @@ def test_every_message_of_a_whole_game_is_its_declared_type(tmp_path: Path) -> N
             await table.talk.take(seats[1].conn, parse_client('{"type": "name", "name": "Bo"}'))
             wires = [*seats, spectator]
             received: list[list[str]] = [[] for _ in wires]
+            clients = [Composed(s) for s in (0, 1, 2, 3, None)]
 
             def collect() -> None:
-                for got, w in zip(received, wires, strict=True):
-                    got.extend(w.drain())
+                for got, w, client in zip(received, wires, clients, strict=True):
+                    texts = w.drain()
+                    got.extend(texts)
+                    for text in texts:
+                        client.take(text)
+                    # What the events made of the last state is the whole state as it is now.
+                    fresh = Wire()
+                    fresh.conn.seat, fresh.conn.spectator = client.seat, client.seat is None
+                    now = json.loads(table.messages.snapshot(fresh.conn, "resync"))
+                    assert client.state is not None
+                    assert {**client.state, "reason": "resync"} == now
 
             hand = table.game.round.hand(0)
             await table.handle(seats[0].conn, parse_client(json.dumps({"type": "play", "seq": 0, "card": str(min(hand))})))  # type: ignore[arg-type]
@@ -112,13 +152,18 @@ def test_every_message_of_a_whole_game_is_its_declared_type(tmp_path: Path) -> N
                     if isinstance(m, wire.State):
                         assert m.you == s
                         assert ("hand" in m.view) is (s is not None)  # R7: a spectator sees no hand
+            for client in clients:  # the events carry what changed, a fraction of whole states
+                events = sum(1 for text in received[clients.index(client)] if '"type":"event"' in text)
+                whole = len(json.dumps(client.state, separators=(",", ":")))
+                assert client.sizes["event"] < events * whole / 4, (client.sizes, events, whole)
         finally:
             await manager.shutdown()
             await store.close()
         return kinds
 
     kinds = asyncio.run(main())
-    assert kinds["State"] > 5 * 52 and kinds["Presence"] >= 5 and kinds["ChatLines"] >= 5
+    assert kinds["Event"] > 5 * 52 and kinds["Presence"] >= 5 and kinds["ChatLines"] >= 5
+    assert 5 <= kinds["State"] < 20  # a welcome each, and the syncs
     assert kinds["Error"] == 1 and kinds["Hint"] == 1
 
 

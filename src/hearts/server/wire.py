@@ -187,19 +187,61 @@ class TableFacts(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 class State(Message, tag="state", frozen=True):
-    """The position as this viewer may see it (R7): a seat's ``view`` is
+    """The whole position as this viewer may see it (R7): a seat's ``view`` is
     :meth:`View.to_dict <hearts.view.View.to_dict>` (its hand, legal actions, …); a spectator's
     (``you`` null) only :meth:`View.public_dict <hearts.view.View.public_dict>`. ``event`` is
     the last accepted action in the codec, without a pass's cards, with the ``seq`` it brought
-    the table to. Sent on ``welcome``, at every ``event``, on ``resync`` and when the seats
-    change (``table``)."""
+    the table to; ``n`` the number of the table's last ``event`` message. Sent on ``welcome``
+    and on ``resync`` (a ``sync``, a stale action or hint); every change after it comes as an
+    ``event``."""
 
-    reason: Literal["welcome", "event", "resync", "table"]
+    reason: Literal["welcome", "resync"]
     you: int | None
+    n: int
     view: dict[str, Any]
     seq: int
     table: TableFacts
     event: dict[str, Any] | None
+
+
+class Event(Message, tag="event", frozen=True):
+    """What changed since the last ``state`` or ``event`` this connection was sent, as its
+    viewer may see it (R7: a seat's own view, a spectator's public one): ``view`` and ``table``
+    hold the fields whose value changed, each whole (``null`` is a value, not a removal); the
+    others are as they were. ``n`` numbers the table's events 1, 2, …: an event whose ``n`` is
+    not one more than the last one's means messages were missed — ask to ``sync``. ``reason``:
+    an accepted action (``event``, with ``event`` and ``seq`` new), a change of the seats or
+    the presence (``table``), or actions caught up with (``resync``)."""
+
+    reason: Literal["event", "resync", "table"]
+    n: int
+    seq: int
+    view: dict[str, Any]
+    table: dict[str, Any]
+    event: dict[str, Any] | None
+
+
+def apply_event(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``state`` message (a decoded dict) that ``event`` makes of ``state``: a new dict,
+    ``state`` left as it was; ``None`` when the event does not follow it (its ``n`` is not
+    ``state``'s plus one: ask to ``sync``).
+
+    >>> state = {"type": "state", "reason": "welcome", "you": 1, "n": 4, "seq": 7,
+    ...          "view": {"hand": ["2C", "QS"], "to_move": 1}, "table": {"online": [1]}, "event": None}
+    >>> event = {"type": "event", "reason": "event", "n": 5, "seq": 8, "view": {"hand": ["QS"], "to_move": 2},
+    ...          "table": {}, "event": {"type": "play", "seat": 1, "card": "2C", "seq": 8}}
+    >>> after = apply_event(state, event)
+    >>> after["view"], after["seq"], after["table"], after["reason"]
+    ({'hand': ['QS'], 'to_move': 2}, 8, {'online': [1]}, 'event')
+    >>> apply_event(state, {**event, "n": 6}) is None
+    True
+    """
+    if event["n"] != state["n"] + 1:
+        return None
+    return {
+        **state, "reason": event["reason"], "n": event["n"], "seq": event["seq"], "event": event["event"],
+        "view": {**state["view"], **event["view"]}, "table": {**state["table"], **event["table"]},
+    }
 
 
 class Presence(Message, tag="presence", frozen=True):
@@ -256,7 +298,7 @@ class RematchOffer(Message, tag="rematch", frozen=True):
     name: str
 
 
-ServerMessage = Union[State, Presence, Error, Pong, ChatLines, Hint, RematchOffer]  # noqa: UP007
+ServerMessage = Union[State, Event, Presence, Error, Pong, ChatLines, Hint, RematchOffer]  # noqa: UP007
 """Any message the server sends."""
 
 _encoder: Final = msgspec.json.Encoder()
@@ -364,7 +406,12 @@ def document() -> str:
         "that has moved on is answered with a `state` of reason `resync` and not applied (a pass",
         "made in the same pass phase still stands).",
         "",
-        "A `state` is built from the seat's view and the public table facts only (R7). A",
+        "The position comes whole once — a `state` on `hello`, `watch` and `sync` — and then as",
+        "numbered `event` messages, each holding only the fields that changed for that viewer:",
+        "apply each to the last state (replace each field it holds); an event whose `n` is not",
+        "the last one's plus one means a message was missed, and a `sync` brings the whole state.",
+        "",
+        "A `state` or `event` is built from the seat's view and the public table facts only (R7). A",
         'spectator\'s `state` has `"you": null` and a `view` holding only the public part — no',
         "`seat`, `hand`, `legal`, `passed`, `received` nor any other private field. A spectator",
         "cannot act (`not_seated`); it may send `hello` with a seat's token later to take that seat.",

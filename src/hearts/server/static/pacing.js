@@ -1,4 +1,4 @@
-// pyhearts web table: the pace of the table. The server sends one state per action, as fast
+// pyhearts web table: the pace of the table. The server sends one event per action, as fast
 // as the bots play. The page shows them in order: each played card flies to the trick from the
 // hand or seat that played it, and a finished trick (a round's last one included) stays
 // readable for the settings' pause before it goes to its winner; my turn hurries what waits
@@ -6,7 +6,7 @@
 // the next round back until it closes. ``live.state`` is the state on screen; later ones wait
 // in ``queue``.
 //
-//   receive(m)   // a "state" message of the server
+//   receive(m)   // a state: the server's "state" message, or one its "event" made (events.js)
 //
 // For the browser tests the page keeps window.heartsState (the state on screen), heartsLog
 // (the events received) and heartsTricks (the finished tricks as shown): a deliberate hook.

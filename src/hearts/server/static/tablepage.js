@@ -8,6 +8,7 @@ import { $, el, call, toast } from "./ui.js";
 import { live, seatLabel } from "./state.js";
 import { connect, sendIfOpen, stop } from "./connection.js";
 import { receive } from "./pacing.js";
+import { applyEvent } from "./events.js";
 import { render, tick } from "./table.js";
 import { balanceHand, moveFocus, sendPass } from "./hand.js";
 import { closeDialog, showSeats } from "./dialogs.js";
@@ -58,18 +59,23 @@ async function offerWatch() {
   } catch (e) { prompt.textContent = e.message; }
 }
 
+// The last state the server sent, or an event made of the one before (on screen, or waiting
+// in pacing.js's queue): the next event applies to it.
+let latest = null;
+
 function onMessage(m) {
-  if (m.type === "state") receive(m);
-  else if (m.type === "chat") chat.receive(m);
+  if (m.type === "state") receive(latest = m);
+  else if (m.type === "event") {
+    const next = applyEvent(latest, m);
+    if (next) receive(latest = next);
+    else sendIfOpen({ type: "sync" });  // a message was missed: the whole state again
+  } else if (m.type === "chat") chat.receive(m);
   else if (m.type === "hint") showHint(m);
   else if (m.type === "rematch") onRematch(m);
   else if (m.type === "error") onError(m);
-  else if (m.type === "presence" && live.state) {
-    const t = live.state.table;
-    t.online = m.online;
-    t.names = m.names;
-    t.spectators = m.spectators;
-    t.away = m.away;
+  else if (m.type === "presence" && live.state) {  // on screen only: the events apply to what the server sent
+    const { online, names, spectators, away } = m;
+    live.state = window.heartsState = { ...live.state, table: { ...live.state.table, online, names, spectators, away } };
     render();
   }
 }

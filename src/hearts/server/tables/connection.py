@@ -15,6 +15,7 @@ from hearts.server.limits import CLOSE_GOING_AWAY, CLOSE_TRY_LATER
 from hearts.server.logs import fields
 
 if TYPE_CHECKING:
+    from hearts.server.tables.messages import Sent
     from hearts.server.tables.table import Table
 
 log = logging.getLogger("hearts.server")
@@ -58,6 +59,9 @@ class Connection:
         self.table: Table | None = None
         self.closed = False
         """No more messages are taken (the connection is closing or closed)."""
+        self.sent: Sent | None = None
+        """The position as this connection was last sent it (its ``state``, then each
+        ``event`` applied): the next event carries what changed since."""
 
     @property
     def attached(self) -> bool:

@@ -45,7 +45,7 @@ class Hints:
             if table.game.is_over or seat not in table.game.actors():
                 raise TableError("a hint is given when it is your turn to act", code="not_your_turn")
             if seq != table.seq:
-                conn.push(table.messages.state(seat, "resync"))
+                conn.push(table.messages.snapshot(conn, "resync"))
                 return None
             return View.of(table.game, seat)
 

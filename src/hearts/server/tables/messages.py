@@ -1,17 +1,15 @@
-"""What a table says to its clients: the ``state`` messages (each seat its own view, R7; each
-spectator the public part), encoded with the parts that are the same for everyone made once,
-and the small messages (an action as everyone may know it, chat lines, hints).
-
-A state message is built from string pieces: the rules once per table, the round's completed
-tricks once per trick, the public facts once per change of what they depend on, and the
-whole shared tail once per broadcast (:class:`StateMessages`).
+"""What a table says to its clients: the position — a whole ``state`` on hello, watch and
+sync, then numbered ``event`` messages carrying what changed, each seat its own view (R7), each
+spectator the public part (:class:`StateMessages`) — and the small messages (an action as
+everyone may know it, chat lines, hints).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
+
+import msgspec
 
 from hearts.actions import Action, Moon, Pass, to_dict
 from hearts.round import Trick
@@ -22,10 +20,16 @@ from hearts.text import Style
 from hearts.view import View
 
 if TYPE_CHECKING:
+    from hearts.server.tables.connection import Connection
     from hearts.server.tables.table import Table
 
-_dumps: Final = json.JSONEncoder(separators=(",", ":")).encode
-"""Compact JSON text of a value (the messages' encoding)."""
+_encoder: Final = msgspec.json.Encoder()
+
+
+def _encode(message: dict[str, Any]) -> str:
+    """A message's JSON text."""
+    text: bytes = _encoder.encode(message)
+    return text.decode()
 
 
 def public_event(action: Action, seq: int) -> dict[str, Any]:
@@ -79,19 +83,34 @@ def hint_text(action: Action) -> str:
     return "Hint: play " + style.card(action.card)
 
 
+Sent = tuple[dict[str, Any] | None, dict[str, Any], dict[str, Any]]
+"""What a connection was last sent, as its viewer saw it: the seat's private view (``None`` for
+a spectator), the public view and the table's public facts."""
+
+
+def changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``after`` whose value is not the one in ``before`` (each whole: an event's
+    patch).
+
+    >>> changed({"a": 1, "b": [2], "c": None}, {"a": 1, "b": [3], "c": None})
+    {'b': [3]}
+    """
+    return {k: v for k, v in after.items() if k not in before or before[k] != v}
+
+
 class StateMessages:
-    """A table's ``state`` messages and the public facts they carry, with the encoded parts
-    kept until what they depend on changes."""
+    """A table's messages of the position: a ``state`` (the whole of it as the viewer may see
+    it, R7) when a client says hello, watches or asks to sync, and an ``event`` at every
+    change after that — numbered ``n`` 1, 2, … per table, each carrying only the fields of the
+    viewer's view and of the table's facts that changed since what that connection was last
+    sent (:attr:`Connection.sent <hearts.server.tables.connection.Connection.sent>`), so a
+    seat's event never holds another seat's cards. A client applies each event to its last
+    state (:func:`hearts.server.wire.apply_event`); one that misses a number asks to sync."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self._rules_json: str | None = None
-        """The rules as state messages carry them, encoded once."""
-        self._tricks_json: tuple[Trick | None, str] | None = None
-        """The round's completed tricks encoded, with the last of them (the key: a new trick, a
-        new round or an undo makes another object)."""
-        self._public_parts: tuple[tuple[Any, ...], tuple[str, str, str]] | None = None
-        """Parts of :meth:`public` encoded, with what they were encoded for (:meth:`_public_json`)."""
+        self.number = 0
+        """The number of the table's last event (0: none yet)."""
 
     def public(self) -> dict[str, Any]:
         """What every seat (and the lobby, and a spectator) may know about the table."""
@@ -135,19 +154,6 @@ class StateMessages:
             "winners": None if g.winners is None else list(g.winners),
         }
 
-    def _public_json(self) -> str:
-        """:meth:`public` encoded, its parts kept encoded until what they depend on changes
-        (the seats; the rounds played; the last trick)."""
-        g = self.table.game
-        keys = (tuple(self.table.seats), (len(g.results), g.is_over), self._last_trick())
-        parts = self._public_parts
-        if parts is None or parts[0][0] != keys[0] or parts[0][1] != keys[1] or parts[0][2] is not keys[2]:
-            parts = self._public_parts = (keys, (
-                _dumps(self._who())[1:-1], _dumps(self._scores())[1:-1], _dumps(trick_dict(keys[2]))
-            ))
-        who, scores, last_trick = parts[1]
-        return f'{_dumps(self._moment())[:-1]},{who},{scores},"last_trick":{last_trick}}}'
-
     def _last_trick(self) -> Trick | None:
         for r in reversed(self.table.game.rounds):
             tricks = r.tricks
@@ -155,63 +161,65 @@ class StateMessages:
                 return tricks[-1]
         return None
 
-    def state(self, seat: int, reason: str, shared: str | None = None, view: View | None = None) -> str:
-        """The ``state`` message for ``seat``: its view (R7) and the public table facts.
+    def snapshot(self, conn: Connection, reason: str) -> str:
+        """The ``state`` message for ``conn`` (its seat's view, or a spectator's public one),
+        remembered as what it was sent: the next event patches it. Call in the table's turn."""
+        private = None if conn.seat is None else self._private(conn.seat)
+        conn.sent = (private, self._public_view(), self.public())
+        return self._state(conn.sent, conn.seat, reason)
 
-        The parts that are the same for every seat are encoded once per broadcast (``shared``);
-        the seat's private part (:meth:`View.private_dict`) is encoded for it alone.
-        """
-        if view is None:
-            view = View.of(self.table.game, seat)
-        if shared is None:
-            shared = self._shared(view)
-        private = json.dumps(view.private_dict(), separators=(",", ":"))
-        return f'{{"type":"state","reason":"{reason}","you":{seat},"view":{{{private[1:-1]},{shared}'
+    def _state(self, sent: Sent, seat: int | None, reason: str) -> str:
+        private, public, table = sent
+        return _encode({
+            "type": "state", "reason": reason, "you": seat, "n": self.number,
+            "view": public if private is None else {**private, **public},
+            "seq": self.table.seq, "table": table, "event": self.table.last_event,
+        })
 
-    def public_state(self, reason: str, shared: str | None = None) -> str:
-        """The ``state`` message for a spectator: ``"you": null`` and the public part of the view
-        only (:meth:`View.public_dict`, the same for every seat; R7), never a private field."""
-        if shared is None:
-            shared = self._shared(View.of(self.table.game, 0))
-        return f'{{"type":"state","reason":"{reason}","you":null,"view":{{{shared}'
+    def _private(self, seat: int) -> dict[str, Any]:
+        return View.of(self.table.game, seat).private_dict()
 
-    def _shared(self, view: View) -> str:
-        """The tail of a state message common to every seat and spectator: public view, table,
-        event, seq (any seat's view gives the same: its public part only is used). The rules
-        are encoded once per table, the round's completed tricks once per trick."""
-        public = view.public_dict()
-        tricks, rules = public.pop("tricks"), public.pop("rules")
-        if self._rules_json is None:
-            self._rules_json = _dumps(rules)
-        last = view.tricks[-1] if view.tricks else None  # a trick object lives as long as its trick
-        if self._tricks_json is None or self._tricks_json[0] is not last:
-            self._tricks_json = (last, _dumps(tricks))
-        return (
-            f'{_dumps(public)[1:-1]},"rules":{self._rules_json},"tricks":{self._tricks_json[1]}}},'
-            f'"seq":{self.table.seq},"table":{self._public_json()},"event":{_dumps(self.table.last_event)}}}'
-        )
+    def _public_view(self) -> dict[str, Any]:
+        return View.of(self.table.game, 0).public_dict()
 
     def broadcast(self, reason: str = "event") -> None:
-        """Send the new state to every client: each seat its own, every spectator the public one
-        (the shared tail and the spectators' message are encoded once). Call in the table's turn."""
-        shared: str | None = None
-        public: str | None = None
-        cache: dict[int, str] = {}
-        for c in list(self.table.conns):
-            if c.closed:
-                continue
-            if c.seat is None:
-                if c.spectator:
-                    if public is None:
-                        if shared is None:
-                            shared = self._shared(View.of(self.table.game, 0))
-                        public = self.public_state(reason, shared)
-                    c.push(public)
-                continue
-            if c.seat not in cache:
-                view = View.of(self.table.game, c.seat)
-                if shared is None:
-                    shared = self._shared(view)
-                cache[c.seat] = self.state(c.seat, reason, shared, view)
-            c.push(cache[c.seat])
+        """Send every attached client the event of what changed (:class:`StateMessages`):
+        each patch made once for the connections that were sent the same, each seat's view
+        made once. Call in the table's turn."""
+        self.number += 1
+        public, table = self._public_view(), self.public()
+        privates: dict[int, dict[str, Any]] = {}
+        fresh: dict[int | None, Sent] = {}
+        made: dict[tuple[int | None, int], tuple[Sent, str]] = {}
+        diffs: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = {}
 
+        def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+            known = diffs.get((id(before), id(after)))
+            if known is None or known[0] is not before:
+                known = diffs[id(before), id(after)] = (before, changed(before, after))
+            return known[1]
+
+        for c in list(self.table.conns):
+            if c.closed or not c.attached:
+                continue
+            seat = c.seat
+            if seat not in fresh:
+                private = None if seat is None else privates.setdefault(seat, self._private(seat))
+                fresh[seat] = (private, public, table)
+            now, sent = fresh[seat], c.sent
+            if sent is None:
+                c.sent = now
+                c.push(self._state(now, seat, reason))
+                continue
+            key = (seat, id(sent))
+            known = made.get(key)
+            if known is None or known[0] is not sent:
+                view = diff(sent[1], now[1])
+                if now[0] is not None:
+                    view = {**changed(sent[0] or {}, now[0]), **view}
+                known = made[key] = (sent, _encode({
+                    "type": "event", "reason": reason, "n": self.number, "seq": self.table.seq,
+                    "view": view, "table": diff(sent[2], now[2]), "event": self.table.last_event,
+                }))
+            c.sent = now
+            c.push(known[1])

@@ -200,7 +200,7 @@ class Table:
             conn.table = self
             self.conns.add(conn)
             await self._come_back(seat)
-            conn.push(self.messages.state(seat, "welcome"))
+            conn.push(self.messages.snapshot(conn, "welcome"))
 
         await self.mailbox.run(sit)
         self.presence.tell()
@@ -225,7 +225,7 @@ class Table:
             conn.spectator = True
             conn.table = self
             self.conns.add(conn)
-            conn.push(self.messages.public_state("welcome"))
+            conn.push(self.messages.snapshot(conn, "welcome"))
 
         await self.mailbox.step(look)
         self.presence.tell()
@@ -248,14 +248,14 @@ class Table:
         if seat is None:
             assert conn.spectator
             if isinstance(message, Sync):
-                await self.mailbox.step(lambda: conn.push(self.messages.public_state("resync")))
+                await self.mailbox.step(lambda: conn.push(self.messages.snapshot(conn, "resync")))
             else:
                 conn.push(error_message(
                     "spectators cannot act: only a seat may pass, play or choose", "not_seated", self.seq
                 ))
             return
         if isinstance(message, Sync):
-            await self.mailbox.step(lambda: conn.push(self.messages.state(seat, "resync")))
+            await self.mailbox.step(lambda: conn.push(self.messages.snapshot(conn, "resync")))
             return
         await self.back(seat)
         if isinstance(message, Back):
@@ -273,7 +273,7 @@ class Table:
         logged, or answered with a resync (stale) or an error (illegal)."""
         while True:
             if not self._fresh(seen, action):
-                conn.push(self.messages.state(seat, "resync"))
+                conn.push(self.messages.snapshot(conn, "resync"))
                 return
             try:
                 await self.apply(action, "person", arrived)
