@@ -317,3 +317,32 @@ def test_processes_starting_together_migrate_once(url: str) -> None:
 def test_an_unreachable_server_is_a_clear_error() -> None:
     with pytest.raises(StoreUnavailable, match=r"cannot connect to postgresql://nobody@127.0.0.1:1/none"):
         asyncio.run(open_storage("postgresql://nobody:secret@127.0.0.1:1/none?connect_timeout=2"))
+
+
+def test_the_waits_for_a_connection_are_counted_for_the_metrics(url: str) -> None:
+    """A pool of one connection, held: a second statement waits for it, seen as one waiting,
+    then counted as a wait with its time once it ran (``/metrics``: ``hearts_database_pool_*``)."""
+
+    async def main() -> None:
+        store = await PostgresStorage.open(url, max_size=1)
+        try:
+            assert store.pool_stats()["requests_queued"] == 0
+            async with store.db.begin():  # the pool's one connection
+                waiting = asyncio.get_running_loop().create_task(store.log.table("none"))
+                for _ in range(100):
+                    await asyncio.sleep(0.01)
+                    if store.pool_stats()["requests_waiting"] == 1:
+                        break
+                figures = store.pool_stats()
+                assert (figures["requests_waiting"], figures["pool_available"]) == (1, 0), figures
+                await asyncio.sleep(0.05)
+            assert await waiting is None
+            figures = store.pool_stats()
+            assert (figures["requests_waiting"], figures["requests_queued"]) == (0, 1), figures
+            assert figures["requests_wait_ms"] >= 40 and figures["requests_errors"] == 0
+            await store.log.table("none")  # a connection free: no wait
+            assert store.pool_stats()["requests_queued"] == 1
+        finally:
+            await store.close()
+
+    asyncio.run(main())

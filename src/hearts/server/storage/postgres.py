@@ -524,10 +524,13 @@ class PostgresStorage(SqlStore):
             raise StoreUnavailable(f"the database {self.name} does not answer: timed out") from None
 
     def pool_stats(self) -> dict[str, int]:
-        """The connection pool's figures (``pool_size``, ``pool_available``,
-        ``connections_errors``), for ``/metrics``."""
+        """The connection pool's figures (``pool_size``, ``pool_available``, the waits for a
+        connection, ``connections_errors``), for ``/metrics``."""
         pool: Any = self.db.engine.pool
+        waits = self.db.waits
         return {"pool_size": pool.checkedin() + pool.checkedout(), "pool_available": pool.checkedin(),
+                "requests_waiting": waits.waiting, "requests_queued": waits.waits,
+                "requests_wait_ms": round(waits.seconds * 1000), "requests_errors": waits.timeouts,
                 "connections_errors": self._reach.errors}
 
     async def send(self, conn: AsyncConnection, notice: Notice) -> None:

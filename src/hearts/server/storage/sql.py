@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Final, Protocol
 
@@ -83,23 +84,64 @@ class Notifier(Protocol):
         ...
 
 
+class PoolWaits:
+    """The waits for a connection of a pool that had none free (every one checked out, no
+    room to open another): how many wait now, how many waited and how long since the start,
+    how many gave up at the pool's timeout — ``/metrics``'s ``hearts_database_pool_*``."""
+
+    def __init__(self) -> None:
+        self.waiting = 0
+        self.waits = 0
+        self.seconds = 0.0
+        self.timeouts = 0
+
+    async def checkout(self, conn: AsyncConnection, pool: sa.pool.Pool) -> None:
+        """Take ``conn``'s connection from ``pool`` (:meth:`AsyncConnection.start`), counted
+        as a wait when none was free."""
+        if not (isinstance(pool, sa.pool.QueuePool) and pool.checkedin() == 0 and pool.checkedout() >= pool.size()):
+            await conn.start()
+            return
+        self.waiting += 1
+        started = time.perf_counter()
+        try:
+            await conn.start()
+        except sa.exc.TimeoutError:
+            self.timeouts += 1
+            raise
+        finally:
+            self.waiting -= 1
+            self.waits += 1
+            self.seconds += time.perf_counter() - started
+
+
 class Database:
     """An engine and what every part needs of it: a connection (:meth:`connect`) or a
     transaction (:meth:`begin`), either turning a lost database into
-    :class:`~hearts.server.storage.StoreUnavailable`; the backend's :class:`Notifier`."""
+    :class:`~hearts.server.storage.StoreUnavailable`, the waits for one counted
+    (:attr:`waits`); the backend's :class:`Notifier`."""
 
     def __init__(self, engine: AsyncEngine, notifier: Notifier, name: str) -> None:
         self.engine = engine
         self.notifier = notifier
         self.name = name
         self.postgres = engine.dialect.name == "postgresql"
+        self.waits = PoolWaits()
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[AsyncConnection]:
+        conn = self.engine.connect()
+        await self.waits.checkout(conn, self.engine.pool)
+        try:
+            yield conn
+        finally:
+            await conn.close()
 
     @contextlib.asynccontextmanager
     async def connect(self) -> AsyncIterator[AsyncConnection]:
         """A connection to read with: in autocommit mode on PostgreSQL (each statement its own
         transaction), in a read transaction on SQLite."""
         try:
-            async with self.engine.connect() as conn:
+            async with self._connection() as conn:
                 options = {"isolation_level": "AUTOCOMMIT"} if self.postgres else {"read_only": True}
                 yield await conn.execution_options(**options)
         except UNREACHABLE as e:
@@ -109,7 +151,7 @@ class Database:
     async def begin(self) -> AsyncIterator[AsyncConnection]:
         """A transaction, committed at the end of the block (rolled back on an error)."""
         try:
-            async with self.engine.begin() as conn:
+            async with self._connection() as conn, conn.begin():
                 yield conn
         except UNREACHABLE as e:
             raise self.unavailable(e) from None
