@@ -40,8 +40,6 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
-from limits.strategies import SlidingWindowCounterRateLimiter
 
 Rate = Literal["tables", "joins", "connect", "messages", "reviews"]
 """The per-address rates: tables created, seats joined, WebSocket connections opened, messages."""
@@ -232,42 +230,64 @@ def address_key(host: str | None) -> str:
 
 
 class SlidingWindows:
-    """Events counted per key in a sliding window of one rate (``item``), at most its amount of
-    them: the ``limits`` library's sliding window counter (this fixed window's count plus the
-    last one's weighted by how much of it the sliding window still covers), in its memory
-    storage.
+    """Events counted per key in a sliding window of ``seconds`` (the sliding window counter:
+    this fixed window's count, plus the last one's weighted by how much of it the sliding
+    window still covers), at most ``amount`` of them. In memory, on the event loop's thread:
+    a hit costs a dictionary lookup (no lock, no timer thread).
 
-    >>> windows = SlidingWindows(parse("2/minute"))
-    >>> windows.hit("a"), windows.hit("a"), windows.hit("b")
-    (0.0, 0.0, 0.0)
-    >>> 0 < windows.hit("a") <= 60  # at its rate: the seconds until it may try again
-    True
+    >>> windows = SlidingWindows(2, 60.0)
+    >>> [windows.hit("a", now=t) for t in (0.0, 1.0, 2.0)], windows.hit("b", now=2.0)
+    ([0.0, 0.0, 58.0], 0.0)
+    >>> windows.hit("a", now=61.0), windows.hit("a", now=90.0)  # the last window's 2 weigh 2 × 59/60, then 2 × 30/60
+    (29.0, 0.0)
     """
 
-    def __init__(self, item: RateLimitItem) -> None:
-        self.item = item
-        self._storage = MemoryStorage()
-        self._limiter = SlidingWindowCounterRateLimiter(self._storage)
+    def __init__(self, amount: int, seconds: float) -> None:
+        self.amount = amount
+        self.seconds = seconds
+        self._counts: dict[str, tuple[int, int, int]] = {}
+        """Per key: the number of the fixed window it last counted in, that window's count and
+        the one's before."""
 
-    def hit(self, key: str) -> float:
-        """Count one event of ``key`` and return 0.0; or, when ``key`` is at its rate, count
-        nothing and return the (positive) seconds until it may try again."""
-        if self._limiter.hit(self.item, key):
-            return 0.0
-        reset = self._limiter.get_window_stats(self.item, key).reset_time
-        return max(reset - time.time(), 0.001)
+    def hit(self, key: str, now: float | None = None) -> float:
+        """Count one event of ``key`` at ``now`` (default: :func:`time.monotonic`) and return
+        0.0; or, when ``key`` is at its rate, count nothing and return the seconds until it
+        may try again."""
+        now = time.monotonic() if now is None else now
+        window, into = divmod(now, self.seconds)
+        number = int(window)
+        last, count, before = self._counts.get(key, (number, 0, 0))
+        if last != number:  # a new fixed window: the last one's count weighs in, or none
+            count, before = 0, count if last == number - 1 else 0
+        weighted = before * (self.seconds - into) / self.seconds + count
+        if weighted + 1 > self.amount:
+            if count + 1 > self.amount:
+                return self.seconds - into
+            # The last window's weight falls as the window slides: wait until one more fits.
+            return max(0.0, self.seconds - into - (self.amount - 1 - count) * self.seconds / before)
+        if len(self._counts) > 10_000:
+            self._forget(number)
+        self._counts[key] = (number, count + 1, before)
+        return 0.0
 
     def refund(self, key: str, at: float) -> None:
-        """Take back the event of ``key`` that :meth:`hit` counted at ``at`` (the wall clock's
-        :func:`time.time` then): the request it counted was refused after all.
+        """Take back the event of ``key`` that :meth:`hit` counted at ``at`` (its ``now``): the
+        request it counted was refused after all.
 
-        >>> windows = SlidingWindows(parse("1/minute"))
-        >>> at = time.time(); windows.hit("a"), windows.refund("a", at), windows.hit("a")
+        >>> windows = SlidingWindows(1, 60.0)
+        >>> windows.hit("a", now=59.0), windows.refund("a", at=59.0), windows.hit("a", now=60.5)
         (0.0, None, 0.0)
         """
-        counted = self._storage.sliding_window_keys(self.item.key_for(key), self.item.get_expiry(), at)[1]
-        if self._storage.get(counted):
-            self._storage.decr(counted)
+        number = int(at // self.seconds)
+        last, count, before = self._counts.get(key, (number, 0, 0))
+        if last == number and count > 0:
+            self._counts[key] = (last, count - 1, before)
+        elif last == number + 1 and before > 0:  # counted in the fixed window before this one
+            self._counts[key] = (last, count, before - 1)
+
+    def _forget(self, number: int) -> None:
+        """Drop the keys that counted nothing in this fixed window or the last one."""
+        self._counts = {k: v for k, v in self._counts.items() if v[0] >= number - 1}
 
 
 class AddressGuard:
@@ -280,14 +300,16 @@ class AddressGuard:
         self._rates: dict[Rate, RateLimitItem] = {
             rate: rate_item(getattr(limits, f"{rate}_rate")) for rate in RATE_WORDS
         }
-        self._windows: dict[Rate, SlidingWindows] = {rate: SlidingWindows(item) for rate, item in self._rates.items()}
+        self._windows: dict[Rate, SlidingWindows] = {
+            rate: SlidingWindows(item.amount, item.get_expiry()) for rate, item in self._rates.items()
+        }
         self.open: Counter[str] = Counter()
         """Open WebSocket connections by address."""
 
-    def hit(self, rate: Rate, address: str) -> None:
-        """Count one event of ``rate`` from ``address``; raises :class:`RateLimited` (and counts
-        nothing) when the address is at its rate."""
-        refused_for = self._windows[rate].hit(address)
+    def hit(self, rate: Rate, address: str, now: float | None = None) -> None:
+        """Count one event of ``rate`` from ``address`` (at ``now``, default: the monotonic
+        clock's); raises :class:`RateLimited` (and counts nothing) when the address is at its rate."""
+        refused_for = self._windows[rate].hit(address, now)
         if refused_for:
             item = self._rates[rate]
             wait = max(1, math.ceil(refused_for))
@@ -302,8 +324,8 @@ class AddressGuard:
         """Count one event of ``rate`` from ``address`` (:meth:`hit`) for what the block does,
         and take it back if the block raises: only what is done counts (a request refused on
         the way — too large, malformed — uses up none of the rate)."""
-        now = time.time()
-        self.hit(rate, address)
+        now = time.monotonic()
+        self.hit(rate, address, now)
         try:
             yield
         except BaseException:

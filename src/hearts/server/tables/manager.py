@@ -78,7 +78,7 @@ class Manager:
         """Who is connected to each table through the other processes of the service."""
         self.notices = ServiceNotices(self)
         self.chat_rate = rate_item(limits.chat_rate)
-        self.chats = SlidingWindows(self.chat_rate)
+        self.chats = SlidingWindows(self.chat_rate.amount, self.chat_rate.get_expiry())
         """The chat messages each seat sent through this process (``"table/seat"``: all of its
         connections together), in a sliding window of ``limits.chat_rate``."""
 
