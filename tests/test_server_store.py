@@ -136,6 +136,8 @@ def test_a_table_is_created_read_and_logged_to_its_end(db_url: str) -> None:
         assert await store.log.unfinished() == ["t1", "t2"]
         for seq, action in enumerate(history[:40], 1):
             await store.log.append("t1", seq, action)
+        # Each table's last row, read together (an unknown table is left out).
+        assert await store.log.heads(["t1", "t2", "nope"]) == {"t1": 40, "t2": 0}
 
     async def finish(store: Storage) -> Game:
         assert await store.log.actions("t1") == [to_dict(a) for a in history[:40]]
