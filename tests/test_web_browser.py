@@ -303,6 +303,15 @@ def test_the_lobby_form_is_made_from_the_option_specs(server: ServerProcess, bro
     page.close()
 
 
+def wait_for_a_turn(pages: tuple[Any, ...], seconds: float) -> None:
+    """Wait until one of ``pages`` shows its seat's turn (whichever comes: after the bots' plays
+    the turn may be either person's)."""
+    deadline = time.monotonic() + seconds
+    while not any(p.evaluate("document.body.dataset.myturn === 'true'") for p in pages):
+        assert time.monotonic() < deadline, "no person's turn came"
+        time.sleep(0.05)
+
+
 def test_two_browsers_by_invite_link_see_each_others_plays_and_reload_restores(
     server: ServerProcess, browser: Any
 ) -> None:
@@ -348,9 +357,7 @@ def test_two_browsers_by_invite_link_see_each_others_plays_and_reload_restores(
             assert wait_seated(b)["you"] == 1
             reloaded = True
         if not moved:  # the bots' turn: a bot pool's first decision may take a while (a process starts)
-            a.wait_for_function(
-                "() => document.body.dataset.myturn === 'true'", timeout=4 * TIMEOUT
-            ) if state(b)["view"]["to_move"] != 1 else None
+            wait_for_a_turn((a, b), 4 * TIMEOUT / 1000)
     assert min(len(plays[0]), len(plays[1])) >= 3 and reloaded
     for seat, page in ((1, a), (0, b)):  # the other's plays arrived, as events, from the server
         page.wait_for_function(
