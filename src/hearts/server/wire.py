@@ -304,8 +304,9 @@ ServerMessage = Union[State, Event, Presence, Error, Pong, ChatLines, Hint, Rema
 _encoder: Final = msgspec.json.Encoder()
 
 
-def encode(message: Message) -> str:
-    """A message as the JSON text sent on the wire."""
+def encode(message: Message | dict[str, Any]) -> str:
+    """A message (a struct, or a dict of its fields: the position's, built per viewer) as the
+    JSON text sent on the wire."""
     text: bytes = _encoder.encode(message)
     return text.decode()
 

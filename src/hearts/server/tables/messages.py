@@ -7,9 +7,7 @@ everyone may know it, chat lines, hints).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final
-
-import msgspec
+from typing import TYPE_CHECKING, Any
 
 from hearts.actions import Action, Moon, Pass, to_dict
 from hearts.round import Trick
@@ -23,13 +21,6 @@ if TYPE_CHECKING:
     from hearts.server.tables.connection import Connection
     from hearts.server.tables.table import Table
 
-_encoder: Final = msgspec.json.Encoder()
-
-
-def _encode(message: dict[str, Any]) -> str:
-    """A message's JSON text."""
-    text: bytes = _encoder.encode(message)
-    return text.decode()
 
 
 def public_event(action: Action, seq: int) -> dict[str, Any]:
@@ -170,7 +161,7 @@ class StateMessages:
 
     def _state(self, sent: Sent, seat: int | None, reason: str) -> str:
         private, public, table = sent
-        return _encode({
+        return wire.encode({
             "type": "state", "reason": reason, "you": seat, "n": self.number,
             "view": public if private is None else {**private, **public},
             "seq": self.table.seq, "table": table, "event": self.table.last_event,
@@ -188,7 +179,6 @@ class StateMessages:
         made once. Call in the table's turn."""
         self.number += 1
         public, table = self._public_view(), self.public()
-        privates: dict[int, dict[str, Any]] = {}
         fresh: dict[int | None, Sent] = {}
         made: dict[tuple[int | None, int], tuple[Sent, str]] = {}
         diffs: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = {}
@@ -204,7 +194,7 @@ class StateMessages:
                 continue
             seat = c.seat
             if seat not in fresh:
-                private = None if seat is None else privates.setdefault(seat, self._private(seat))
+                private = None if seat is None else self._private(seat)
                 fresh[seat] = (private, public, table)
             now, sent = fresh[seat], c.sent
             if sent is None:
@@ -217,7 +207,7 @@ class StateMessages:
                 view = diff(sent[1], now[1])
                 if now[0] is not None:
                     view = {**changed(sent[0] or {}, now[0]), **view}
-                known = made[key] = (sent, _encode({
+                known = made[key] = (sent, wire.encode({
                     "type": "event", "reason": reason, "n": self.number, "seq": self.table.seq,
                     "view": view, "table": diff(sent[2], now[2]), "event": self.table.last_event,
                 }))
