@@ -10,6 +10,7 @@ migrated, a newer one is refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -29,6 +30,7 @@ from hearts.record import replay
 from hearts.rules import Rules
 from hearts.server.storage import (
     ActionNotice,
+    QueueListener,
     SchemaError,
     SeatConflict,
     SeatNotice,
@@ -249,6 +251,47 @@ def test_a_listener_hears_each_accepted_action_and_seat_change(db_url: str) -> N
     assert with_store(db_url, body) == [
         ActionNotice("t", 1, to_dict(Moon(0, "add"))), SeatNotice("t", 1), SeatNotice("t", 0),
         ActionNotice("t", 2, to_dict(Play(0, "2C"))),
+    ]
+
+
+def committed_rows(db_url: str, query: str) -> list[tuple[Any, ...]]:
+    """``query``'s rows as another connection sees them: what is committed, no more."""
+    if db_url.startswith("sqlite"):
+        with contextlib.closing(sqlite3.connect(db_path_from_url(db_url))) as conn:
+            return conn.execute(query).fetchall()
+    return sql(db_url, query)
+
+
+def test_a_notice_is_heard_only_once_what_it_announces_is_committed(db_url: str) -> None:
+    """A chat line, an action and a seat change are announced after their transaction
+    commits, never before (both backends): reading the database from another connection as
+    soon as a notice is heard finds its row, and SQLite's store hands the listener each notice
+    after the commit (the web table shows a chat line to everyone only once it is stored)."""
+
+    async def body(store: Storage) -> list[Any]:
+        await store.log.create_table("t", {"rules": {}}, 1, SEATS)
+        listener = await store.listen()
+        events: list[Any] = []
+        if not store.db.postgres:  # (PostgreSQL delivers a NOTIFY at its commit; its batched log has its own driver)
+            sa.event.listen(store.db.engine.sync_engine, "commit", lambda conn: events.append("commit"))
+        assert isinstance(listener, QueueListener)  # (each backend's, fed by the store or by LISTEN)
+        put = listener.put
+        listener.put = lambda notice: (events.append("handed"), put(notice))  # type: ignore[method-assign]
+        for write, query in [
+            (store.talk.add_chat("t", 0, "good luck, all"), "SELECT seat, text FROM table_talk"),
+            (store.log.append("t", 1, Moon(0, "add")), "SELECT seq FROM actions"),
+            (store.log.update_seat("t", 1, "human", "Bob", "h", was="open"), "SELECT name FROM seats WHERE seat = 1"),
+        ]:
+            task = asyncio.ensure_future(write)
+            await asyncio.wait_for(anext(listener), 5)
+            events.append(committed_rows(db_url, query))  # at once: nothing else runs meanwhile
+            await task
+        await listener.close()
+        return events
+
+    commit = ["commit"] if db_url.startswith("sqlite") else []
+    assert with_store(db_url, body) == [
+        *commit, "handed", [(0, "good luck, all")], *commit, "handed", [(1,)], *commit, "handed", [("Bob",)],
     ]
 
 

@@ -537,6 +537,9 @@ class PostgresStorage(SqlStore):
         """Announce a notice when ``conn``'s transaction commits (``pg_notify``)."""
         await conn.execute(sa.select(sa.func.pg_notify(self.channel, notice_payload(notice))))
 
+    def ended(self, conn: AsyncConnection, committed: bool) -> None:
+        """Nothing to do: PostgreSQL delivers a transaction's notices at its commit."""
+
     async def notify(self, notice: Notice) -> None:
         await self.announce([notice])
 

@@ -83,6 +83,11 @@ class Notifier(Protocol):
         """Announce ``notice`` once the transaction ``conn`` is in commits."""
         ...
 
+    def ended(self, conn: AsyncConnection, committed: bool) -> None:
+        """The transaction ``conn`` was in has committed (or rolled back): the notices sent in
+        it that the backend held are announced (or dropped)."""
+        ...
+
 
 class PoolWaits:
     """The waits for a connection of a pool that had none free (every one checked out, no
@@ -149,10 +154,17 @@ class Database:
 
     @contextlib.asynccontextmanager
     async def begin(self) -> AsyncIterator[AsyncConnection]:
-        """A transaction, committed at the end of the block (rolled back on an error)."""
+        """A transaction, committed at the end of the block (rolled back on an error); the
+        notices sent in it are announced after the commit."""
         try:
-            async with self._connection() as conn, conn.begin():
-                yield conn
+            async with self._connection() as conn:
+                committed = False
+                try:
+                    async with conn.begin():
+                        yield conn
+                    committed = True
+                finally:
+                    self.notifier.ended(conn, committed)
         except UNREACHABLE as e:
             raise self.unavailable(e) from None
 

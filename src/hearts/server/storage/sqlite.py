@@ -148,6 +148,7 @@ class SQLiteStorage(SqlStore):
     def __init__(self, db: Database) -> None:
         super().__init__(db, one_process=True)
         self._listeners: set[QueueListener] = set()
+        self._held: dict[AsyncConnection, list[Notice]] = {}
         self._checkpoints = None if db.name == ":memory:" else Checkpoints(db.name)
 
     @classmethod
@@ -173,9 +174,14 @@ class SQLiteStorage(SqlStore):
         return store
 
     async def send(self, conn: AsyncConnection, notice: Notice) -> None:
-        """Hand a notice to this store's listeners (:class:`~hearts.server.storage.sql.Notifier`:
-        one process holds the file, and its commit follows at once)."""
-        self._announce(notice)
+        """Hold a notice for this store's listeners until ``conn``'s transaction commits
+        (:class:`~hearts.server.storage.sql.Notifier`: one process holds the file)."""
+        self._held.setdefault(conn, []).append(notice)
+
+    def ended(self, conn: AsyncConnection, committed: bool) -> None:
+        held = self._held.pop(conn, [])
+        for notice in held if committed else ():
+            self._announce(notice)
 
     def _announce(self, notice: Notice) -> None:
         self._listeners = {listener for listener in self._listeners if not listener.closed}
