@@ -42,6 +42,8 @@ class Follower:
         """Whether a task waits for the table to apply :attr:`_heard`."""
         self._signal: asyncio.Event | None = None
         """Set when an action is heard of (for :meth:`await_heard`)."""
+        self._awaiting_back: asyncio.Task[None] | None = None
+        """The task of :meth:`resync_when_back`, while it waits."""
 
     def hear(self, notice: ActionNotice | SeatNotice) -> None:
         """A notice of the store: an action was logged (by any process), applied here if this
@@ -123,9 +125,14 @@ class Follower:
         """Catch up with the log, in the table's turn."""
         await self.table.mailbox.run(self.catch_up)
 
-    async def resync_when_back(self) -> None:
+    def resync_when_back(self) -> None:
         """:meth:`resync` once the database answers (polled with backoff, outside the table's
-        turn: its other actions are answered meanwhile, "unavailable" during an outage)."""
+        turn: its other actions are answered meanwhile, "unavailable" during an outage). One
+        waiter a table, however many of its actions failed meanwhile."""
+        if self._awaiting_back is None or self._awaiting_back.done():
+            self._awaiting_back = self.table.spawn(self._resync_when_back())
+
+    async def _resync_when_back(self) -> None:
         for delay in Backoff(first=0.25, most=2.0).delays():
             try:
                 await self.table.store.ping()

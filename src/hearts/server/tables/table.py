@@ -41,6 +41,7 @@ from hearts.server.botpool import BotPool, Lane
 from hearts.server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, DEFAULT_LIMITS
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor, Metrics
+from hearts.server.outage import is_outage
 from hearts.server.protocol import STAND_IN, ProtocolError, error_message, seat_action
 from hearts.server.ratings import settle
 from hearts.server.storage import SeatRow, SeqConflict, Storage, hash_token
@@ -335,10 +336,11 @@ class Table:
         except SeqConflict:
             game.undo()
             raise
-        except BaseException:
+        except BaseException as e:
             game.undo()
-            log.exception("could not commit an action; it is taken back", extra=fields(table=self.id, seat=action.seat))
-            self.spawn(self.follower.resync_when_back())  # whether it was committed after all, the log says
+            if not is_outage(e):  # (an outage is said once by whoever reports it, not per action)
+                log.exception("could not commit an action; it is taken back", extra=fields(table=self.id, seat=action.seat))
+            self.follower.resync_when_back()  # whether it was committed after all, the log says
             raise
         self.moved_on(action)
         self.metrics.accepted(self.id, action, by, arrived)
