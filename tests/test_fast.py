@@ -29,11 +29,12 @@ from hearts.bots.policies import (
     LOW_SPADES_MASK,
     defender_card,
     greedy_policy,
+    play_rollout,
     shooter_card,
 )
 from hearts.bots.search import HiddenDeal, SearchBot, pass_candidates
 from hearts.cards import HEARTS_MASK, QS_MASK
-from hearts.kernel import Rollout, play_out, random_round
+from hearts.kernel import GREEDY, RANDOM, Rollout, play_out, random_round, random_rounds
 from hearts.mechanics import LegalConfig, legal_mask
 from hearts.round import deal_hands
 from hearts.view import View
@@ -93,7 +94,7 @@ def test_the_policy_masks_are_the_bots() -> None:
     """The compiled greedy policy's masks are those of ``hearts.bots.policies`` (the fast layer
     sits below the bots and cannot import them)."""
     assert (compiled._AS_KS_MASK, compiled._LOW_SPADES_MASK) == (AS_KS_MASK, LOW_SPADES_MASK)
-    assert {None: fast.RANDOM, greedy_policy: fast.GREEDY} == COMPILED
+    assert {None: RANDOM, greedy_policy: GREEDY} == COMPILED
 
 
 def test_first_use_loads_the_twin() -> None:
@@ -141,8 +142,9 @@ def test_rollouts_equal_the_kernels() -> None:
         pure_rng, twin_rng = random.Random(seed), random.Random(seed)
         play_out(pure[0], leader, trick[:], broken, first, pure[1], pure[2], tricks_left, LegalConfig(rules),
                  pure_rng, rollout)
-        fast.play_out(twin[0], leader, trick[:], broken, first, twin[1], twin[2], tricks_left, LegalConfig(rules),
-                      twin_rng, [COMPILED[p] for p in policies], shoot_from)
+        codes = [COMPILED[p] for p in policies] or [RANDOM] * n
+        fast.run(play_rollout, twin[0], leader, trick + [0] * (n - len(trick)), len(trick), broken, first, twin[1],
+                 twin[2], tricks_left, LegalConfig(rules), twin_rng, codes, shoot_from)
         assert twin == pure, (case, rules)
         assert twin_rng.getstate() == pure_rng.getstate(), case
         moons_seen += any(w & (HEARTS_MASK | QS_MASK) == HEARTS_MASK | QS_MASK for w in pure[1])
@@ -151,8 +153,8 @@ def test_rollouts_equal_the_kernels() -> None:
 
 def test_random_rounds_equal_the_kernels() -> None:
     """:func:`hearts.kernel.random_round` over 1,200 rounds of random rules (every pass
-    direction and count, scoring option and moon variant): the same scores, and the ``Random``
-    left in the same state."""
+    direction and count, scoring option and moon variant, R2, R4): :func:`hearts.kernel.random_rounds`
+    compiled gives the same scores, and leaves the ``Random`` in the same state."""
     rng = random.Random(11)
     for _ in range(60):
         rules = any_rules(rng)
@@ -160,7 +162,7 @@ def test_random_rounds_equal_the_kernels() -> None:
         first = rng.randint(0, 7)
         pure_rng, twin_rng = random.Random(seed), random.Random(seed)
         pure = [random_round(rules, pure_rng, first + i).scores for i in range(20)]
-        assert fast.random_rounds(rules, twin_rng, 20, first) == pure, rules
+        assert random_rounds(rules, twin_rng, 20, first) == pure, rules
         assert twin_rng.getstate() == pure_rng.getstate()
 
 
@@ -311,14 +313,13 @@ def test_without_numba_the_search_falls_back(tmp_path: Path) -> None:
                 return None
 
         sys.meta_path.insert(0, NoNumba())
-        import random
-        from hearts import Rules, fast
+        from hearts import fast
         from hearts.bots import make_bot
-        from hearts.mechanics import LegalConfig
+        from hearts.kernel import nth_card
 
         assert not fast.available()
         try:
-            fast.play_out([1], 0, [], False, True, [0], [0], 1, LegalConfig(Rules()), random.Random(1))
+            fast.run(nth_card, 1, 0)
         except fast.Unavailable as error:
             assert "numba" in str(error)
         else:

@@ -22,9 +22,13 @@ Arrays of card masks are int64 (52 bits), one entry per seat; tricks are int64 a
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import math
 import random
+import sys
+from collections import namedtuple
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 from numba.core import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload, overload_method, register_jitable
 
 from hearts.cards import (
     CARDS,
@@ -47,11 +51,13 @@ from hearts.cards import (
     SPADES,
     SUIT_MASKS,
 )
-from hearts.fast import GREEDY, RANDOM, Deal
-from hearts.mechanics import LegalConfig, score_round
+from hearts.fast import INLINE, KERNEL, Deal, floats, fresh, ints, seeded, stream_buffer
+from hearts.mechanics import LegalConfig, legal_mask, score_round
 from hearts.rules import Rules
 
 Ints = npt.NDArray[np.int64]
+RANDOM, GREEDY = 0, 1
+"""The codes of seats that play at random and greedily (``hearts.kernel.RANDOM``, ``GREEDY``)."""
 _DECK = len(CARDS)
 """The number of card ids (52)."""
 
@@ -596,54 +602,6 @@ def _play_out(hands, leader, trick, length, broken, first, won, tricks_won, tric
         tricks_left -= 1
 
 
-# --- random rounds (hearts.kernel.random_round) ----------------------------------------------
-
-
-@_jit("void(A, A, A, i8, i8, i8, A, i8, i8, A3, A2)")
-def _random_rounds(mt, deck, offsets, pass_count, hand_size, lowest_club_bit, cfg, jack, no_tricks,
-                   moons, out):
-    """:func:`hearts.kernel.random_round` for each pass offset of ``offsets``, its scores in
-    the rows of ``out``; ``deck`` holds the cards of the deck in order (as
-    :func:`hearts.round.deal_hands` shuffles them)."""
-    n = out.shape[1]
-    cards = np.empty(len(deck), dtype=np.int64)
-    hands = np.zeros(n, dtype=np.int64)
-    passed = np.zeros(n, dtype=np.int64)
-    trick = np.zeros(n, dtype=np.int64)
-    won = np.zeros(n, dtype=np.int64)
-    tricks_won = np.zeros(n, dtype=np.int64)
-    policies = np.zeros(n, dtype=np.int64)  # every seat RANDOM
-    for r in range(len(offsets)):
-        _copy(cards, deck, len(deck))
-        for i in range(len(cards) - 1, 0, -1):  # hearts.round.deal_hands
-            j = int(_random(mt) * (i + 1))
-            cards[i], cards[j] = cards[j], cards[i]
-        _fill(hands, 0)
-        for i in range(len(cards)):
-            hands[i % n] |= 1 << cards[i]
-        offset = offsets[r]
-        if offset:
-            for s in range(n):
-                hand = hands[s]
-                given = 0
-                for _ in range(pass_count):
-                    bit = 1 << _nth_card(hand, int(_random(mt) * _ctpop(hand)))
-                    hand ^= bit
-                    given |= bit
-                passed[s] = given
-            for s in range(n):
-                hands[s] &= ~passed[s]
-            for s in range(n):
-                hands[(s + offset) % n] |= passed[s]
-        leader = 0
-        while not hands[leader] & lowest_club_bit:
-            leader += 1
-        _fill(won, 0)
-        _fill(tricks_won, 0)
-        _play_out(hands, leader, trick, 0, False, True, won, tricks_won, hand_size, cfg, mt, policies, 0)
-        _score_round(won, tricks_won, jack, no_tricks, moons, out[r])
-
-
 # --- the search bot's samples (hearts.bots.search, hearts.bots.heuristic) ---------------------
 
 
@@ -902,122 +860,6 @@ def _pass_block(mt, samples, alive, candidates, deal_hands, deal_pool, need, voi
             out[a, k] = scores[me]
 
 
-@_jit("void(A, i8, A, A, A, A, i8, A, i8, i8, A, A, i8, b1, b1, A, A, i8, i8, i8, A3, f8, i8, A)")
-def _tree_search(mt, iterations, deal_hands, deal_pool, need, voids, me, trick, length0, leader0, won0,
-                 tricks_won0, tricks_left0, first0, broken0, cfg, policies, shoot_from, jack, no_tricks, moons,
-                 explore, follow, out):
-    """``hearts.bots.search.SearchBot.tree_visits``: ``out[card]`` is the visits of the root's play ``card``."""
-    n = len(won0)
-    cap = iterations + 1
-    card_of = np.full(cap, -1, dtype=np.int64)
-    mover = np.full(cap, -1, dtype=np.int64)
-    child = np.full(cap, -1, dtype=np.int64)
-    sibling = np.full(cap, -1, dtype=np.int64)
-    visits = np.zeros(cap, dtype=np.float64)
-    avail = np.zeros(cap, dtype=np.float64)
-    reward = np.zeros(cap, dtype=np.float64)
-    nodes = 1
-    hands = np.zeros(n, dtype=np.int64)
-    pool = np.zeros(len(deal_pool), dtype=np.int64)
-    scratch = np.zeros(len(deal_pool), dtype=np.int64)
-    left = np.zeros(n, dtype=np.int64)
-    w = np.zeros(n, dtype=np.int64)
-    tw = np.zeros(n, dtype=np.int64)
-    t = np.zeros(n, dtype=np.int64)
-    scores = np.zeros(n, dtype=np.int64)
-    path = np.zeros(_DECK + 1, dtype=np.int64)
-    queen_breaks = cfg[_QUEEN_BREAKS] != 0
-    for _ in range(iterations):
-        _sample_hidden(mt, deal_hands, deal_pool, need, voids, False, me, hands, pool, left, scratch)
-        _copy(w, won0, n)
-        _copy(tw, tricks_won0, n)
-        _copy(t, trick, length0)
-        length = length0
-        leader = leader0
-        tricks_left = tricks_left0
-        first = first0
-        broken = broken0
-        node = 0
-        depth = 0
-        untried = 0
-        while tricks_left:
-            seat = (leader + length) % n
-            mask = _legal_mask(hands[seat], t[0] & 3 if length else -1, first, broken, cfg)
-            tried = 0
-            c = child[node]
-            while c >= 0:
-                if mask >> card_of[c] & 1:
-                    avail[c] += 1.0
-                    tried |= 1 << card_of[c]
-                c = sibling[c]
-            untried = mask & ~tried
-            following = node > 0 and visits[node] < follow
-            if following:  # not branched yet: the rollout policy's card
-                if policies[seat] == RANDOM:
-                    card = _nth_card(mask, int(_random(mt) * _ctpop(mask)))
-                else:
-                    card = _greedy(mask, t, length, n, mt, _queen_gone(hands))
-                untried = untried & (1 << card)
-                if not untried:
-                    c = child[node]
-                    while card_of[c] != card:
-                        c = sibling[c]
-                    node = c
-            elif untried:
-                card = _nth_card(untried, int(_random(mt) * _ctpop(untried)))
-            if untried:
-                card_of[nodes] = card
-                mover[nodes] = seat
-                sibling[nodes] = child[node]
-                child[node] = nodes
-                avail[nodes] = 1.0
-                node = nodes
-                nodes += 1
-            elif not following:
-                best = -1
-                best_value = -1e300
-                c = child[node]
-                while c >= 0:
-                    if mask >> card_of[c] & 1:
-                        value = -reward[c] / visits[c] + explore * math.sqrt(math.log(avail[c]) / visits[c])
-                        if value > best_value:
-                            best_value = value
-                            best = c
-                    c = sibling[c]
-                node = best
-                card = card_of[node]
-            path[depth] = node
-            depth += 1
-            hands[seat] ^= 1 << card
-            t[length] = card
-            length += 1
-            if card & 3 == HEARTS:
-                broken = True
-            elif card == QS:
-                broken = broken or queen_breaks
-            if length == n:
-                winner = (leader + _trick_winner_offset(t, length)) % n
-                for i in range(length):
-                    w[winner] |= 1 << t[i]
-                tw[winner] += 1
-                length = 0
-                leader = winner
-                first = False
-                tricks_left -= 1
-            if untried:
-                break
-        if tricks_left:
-            _play_out(hands, leader, t, length, broken, first, w, tw, tricks_left, cfg, mt, policies, shoot_from)
-        _score_round(w, tw, jack, no_tricks, moons, scores)
-        for i in range(depth):
-            visits[path[i]] += 1.0
-            reward[path[i]] += scores[mover[path[i]]] / 26.0
-    c = child[0]
-    while c >= 0:
-        out[card_of[c]] = int(visits[c])
-        c = sibling[c]
-
-
 @_jit("void(i8, A, F)")
 def _stream_check(bits, cards, draws):
     """``Random(bits / 2**53)``: shuffle ``cards``, then fill ``draws`` with ``random()``."""
@@ -1057,39 +899,6 @@ def matches_interpreter() -> bool:
         if [*compiled_cards.tolist(), *draws.tolist()] != expected:
             return False
     return True
-
-
-def play_out(hands: list[int], leader: int, trick: list[int], broken: bool, first: bool, won: list[int],
-             tricks_won: list[int], tricks_left: int, cfg: LegalConfig, rng: random.Random,
-             policies: Sequence[int], shoot_from: int) -> None:
-    """:func:`hearts.fast.play_out`."""
-    n = len(hands)
-    h = np.array(hands, dtype=np.int64)
-    t = np.zeros(n, dtype=np.int64)
-    t[: len(trick)] = trick
-    w = np.array(won, dtype=np.int64)
-    tw = np.array(tricks_won, dtype=np.int64)
-    mt = state_array(rng)
-    codes = np.array(policies or (RANDOM,) * n, dtype=np.int64)
-    _play_out(h, leader, t, len(trick), broken, first, w, tw, tricks_left, config_array(cfg), mt, codes, shoot_from)
-    set_state(rng, mt)
-    hands[:] = h.tolist()
-    won[:] = w.tolist()
-    tricks_won[:] = tw.tolist()
-
-
-def random_rounds(rules: Rules, rng: random.Random, rounds: int, first_round: int) -> list[tuple[int, ...]]:
-    """:func:`hearts.fast.random_rounds`."""
-    scoring = scoring_of(rules, (0,) * rules.players)
-    out = np.zeros((rounds, rules.players), dtype=np.int64)
-    deck = np.array([c for c in range(52) if rules.deck_mask >> c & 1], dtype=np.int64)
-    cycle = [rules.pass_offset(first_round + i) for i in range(max(1, len(rules.pass_offsets)))]
-    offsets = np.resize(np.array(cycle, dtype=np.int64), rounds)  # the cycle repeated
-    mt = state_array(rng)
-    _random_rounds(mt, deck, offsets, rules.pass_count, rules.hand_size, 1 << rules.lowest_club,
-                   config_array(LegalConfig(rules)), scoring.jack, scoring.no_tricks, scoring.moons, out)
-    set_state(rng, mt)
-    return list(map(tuple, out.tolist()))
 
 
 class Block:
@@ -1149,19 +958,137 @@ def pass_block(rng: random.Random, deal: Deal, candidates: Sequence[int], rules:
     return Block(_pass_block, rng, candidates, args)
 
 
-def tree_visits(rng: random.Random, deal: Deal, trick: Sequence[int], leader: int, won: Sequence[int],
-                tricks_won: Sequence[int], tricks_left: int, first: bool, broken: bool, rules: Rules,
-                scores_before: Sequence[int], policies: Sequence[int], shoot_from: int, iterations: int,
-                explore: float, follow: int) -> list[int]:
-    """:func:`hearts.fast.tree_visits`."""
-    t = np.zeros(rules.players, dtype=np.int64)
-    t[: len(trick)] = trick
-    scoring = scoring_of(rules, tuple(scores_before))
-    out = np.zeros(_DECK, dtype=np.int64)
-    mt = state_array(rng)
-    _tree_search(mt, iterations, *_deal_args(deal), deal.seat, t, len(trick), leader, _ints(won), _ints(tricks_won),
-                 tricks_left, first, broken, config_array(LegalConfig(rules)), _ints(policies), shoot_from,
-                 scoring.jack, scoring.no_tricks, scoring.moons, float(explore), follow, out)
-    set_state(rng, mt)
-    visits: list[int] = out.tolist()
-    return visits
+
+# --- one source: what numba is taught, and the compiled forms of the kernel's functions ------
+
+
+@intrinsic
+def _popcount(typingctx: Any, x: Any) -> Any:
+    """``int.bit_count`` of any integer type."""
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@overload_method(types.Integer, "bit_length", jit_options={"forceinline": True})  # type: ignore[call-arg]
+def _bit_length(x):
+    return lambda x: 64 - leading_zeros(x)
+
+
+@overload_method(types.Integer, "bit_count", jit_options={"forceinline": True})  # type: ignore[call-arg]
+def _bit_count(x):
+    return lambda x: _popcount(x)
+
+
+@overload_method(types.Array, "random", jit_options={"forceinline": True})  # type: ignore[call-arg]
+def _array_random(mt):
+    return lambda mt: _random(mt)
+
+
+@overload_method(types.Array, "shuffle")
+def _array_shuffle(mt, cards):
+    return lambda mt, cards: _shuffle(mt, cards, len(cards))
+
+
+@overload(seeded)
+def _seeded(seed, buffer):
+    def impl(seed, buffer):
+        _seed_from_random(buffer, int(seed * 9007199254740992.0))
+        return buffer
+
+    return impl
+
+
+@overload(fresh)
+def _fresh(start, buffer):
+    def impl(start, buffer):
+        _copy(buffer, start, _N + 1)
+        return buffer
+
+    return impl
+
+
+@overload(stream_buffer)
+def _stream_buffer():
+    return lambda: np.zeros(_N + 1, dtype=np.int64)
+
+
+@overload(ints)
+def _zeros(n):
+    return lambda n: np.zeros(n, dtype=np.int64)
+
+
+@overload(floats)
+def _float_zeros(n):
+    return lambda n: np.zeros(n, dtype=np.float64)
+
+
+Config = namedtuple("Config", LegalConfig.__slots__)  # type: ignore[misc]  # fields from a tuple
+"""A :class:`~hearts.mechanics.LegalConfig` as compiled code reads it (``cfg.queen_breaks``)."""
+
+_REGISTERED: set[Any] = set()
+_COMPILED: dict[Any, Any] = {}
+
+
+def _stamp() -> str:
+    """A digest of the sources of every module defining kernel functions: numba's cache looks
+    only at the compiled function's own file, and would keep machine code of a callee changed
+    in another."""
+    digest = hashlib.sha256()
+    names = sorted({f.__module__ for f in KERNEL} | {__name__, "hearts.mechanics", "hearts.cards"})
+    for name in names:
+        path = getattr(sys.modules[name], "__file__", None)
+        if path:
+            with open(path, "rb") as file:
+                digest.update(file.read())
+    return digest.hexdigest()
+
+
+def compiled(function: Callable[..., Any]) -> Any:
+    """The numba dispatcher of a :func:`hearts.fast.jit` function, every marked function it
+    may call made callable from compiled code first."""
+    dispatcher = _COMPILED.get(function)
+    if dispatcher is None:
+        for f in (legal_mask, *KERNEL):
+            if f not in _REGISTERED:
+                register_jitable(forceinline=f is legal_mask or f in INLINE)(f)
+                _REGISTERED.add(f)
+        try:
+            dispatcher = numba.njit(cache=CACHED)(function)
+        except RuntimeError:  # no file to cache it beside (a function of an interactive session)
+            dispatcher = numba.njit(function)
+        with contextlib.suppress(AttributeError):  # see _stamp
+            dispatcher._cache._cache_file._source_stamp = _stamp()  # type: ignore[union-attr]
+        _COMPILED[function] = dispatcher
+    return dispatcher
+
+
+def _array(value: list[Any]) -> Any:
+    floats = any(isinstance(v, float) for v in (value[0] if value and isinstance(value[0], list) else value))
+    return np.array(value, dtype=np.float64 if floats else np.int64)
+
+
+def run(function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """:func:`hearts.fast.run`."""
+    converted: list[Any] = []
+    for value in args:
+        if isinstance(value, (list, tuple)) and not isinstance(value, Config):
+            converted.append(_array(list(value)))
+        elif type(value) is random.Random:
+            converted.append(state_array(value))
+        elif isinstance(value, LegalConfig):
+            converted.append(Config(*(getattr(value, name) for name in LegalConfig.__slots__)))
+        else:
+            converted.append(value)
+    result = compiled(function)(*converted)
+    for value, array in zip(args, converted, strict=True):
+        if isinstance(value, list) and value and isinstance(value[0], list):
+            for row, values in zip(value, array.tolist(), strict=True):
+                row[:] = values
+        elif isinstance(value, list):
+            value[:] = array.tolist()
+        elif type(value) is random.Random:
+            set_state(value, array)
+    return result
