@@ -26,13 +26,12 @@ from hearts.bots.heuristic import pass_mask
 from hearts.bots.policies import (
     AS_KS_MASK,
     COMPILED,
-    LOW_SPADES_MASK,
     defender_card,
     greedy_policy,
     play_rollout,
     shooter_card,
 )
-from hearts.bots.search import HiddenDeal, SearchBot, pass_candidates
+from hearts.bots.search import HiddenDeal, SearchBot, pass_candidates, sample_deal
 from hearts.cards import HEARTS_MASK, QS_MASK
 from hearts.kernel import GREEDY, RANDOM, Rollout, play_out, random_round, random_rounds
 from hearts.mechanics import LegalConfig, legal_mask
@@ -90,10 +89,9 @@ def position(rules: Rules, rng: random.Random) -> tuple[list[int], int, list[int
     return hands, leader, trick, broken, done == 0, won, tricks_won, rules.hand_size - done
 
 
-def test_the_policy_masks_are_the_bots() -> None:
-    """The compiled greedy policy's masks are those of ``hearts.bots.policies`` (the fast layer
-    sits below the bots and cannot import them)."""
-    assert (compiled._AS_KS_MASK, compiled._LOW_SPADES_MASK) == (AS_KS_MASK, LOW_SPADES_MASK)
+def test_the_rollout_codes_are_the_policies() -> None:
+    """The search's rollouts play by code (:func:`~hearts.bots.policies.play_rollout`): a random
+    seat, and the greedy policy's."""
     assert {None: RANDOM, greedy_policy: GREEDY} == COMPILED
 
 
@@ -176,14 +174,13 @@ def test_pass_mask_is_the_heuristics() -> None:
         pool = [c for c in range(52) if moon_cards >> c & 1] if case % 8 == 0 else list(range(52))
         hand = sum(1 << c for c in rng.sample(pool, min(size, len(pool))))
         count = rng.randint(1, min(4, hand.bit_count() - 1))
-        assert compiled._pass_mask(hand, count) == pass_mask(hand, count), (hand, count)
+        assert fast.run(pass_mask, hand, count, True) == pass_mask(hand, count), (hand, count)
 
 
 def test_hidden_deals_are_sampled_alike() -> None:
-    """:meth:`HiddenDeal.sample` with voids, including voids that cannot be honoured (40
-    failed attempts, then a plain deal): the same hands and ``Random`` state."""
-    import numpy as np
-
+    """:meth:`HiddenDeal.sample` (:func:`~hearts.bots.search.sample_deal`) with voids (R7),
+    including voids that cannot be honoured (40 failed attempts, then a plain deal), as Python
+    and compiled: the same hands and ``Random`` state."""
     rng = random.Random(3)
     for case in range(400):
         n = rng.randint(3, 6)
@@ -199,14 +196,10 @@ def test_hidden_deals_are_sampled_alike() -> None:
         seed = rng.random()
         pure_rng, twin_rng = random.Random(seed), random.Random(seed)
         expected = deal.sample(pure_rng)
-        out = np.zeros(n, dtype=np.int64)
-        work = [np.zeros(len(pool), dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(len(pool), dtype=np.int64)]
-        mt = compiled.state_array(twin_rng)
-        compiled._sample_hidden(mt, np.array(hands, dtype=np.int64), np.array(pool, dtype=np.int64),
-                                np.array(need, dtype=np.int64), np.array(voids, dtype=np.int64), deal.plain, me,
-                                out, *work)
-        compiled.set_state(twin_rng, mt)
-        assert out.tolist() == expected, case
+        out = [0] * n
+        fast.run(sample_deal, twin_rng, hands, pool, need, voids, deal.plain, me, out, [0] * len(pool), [0] * n,
+                 [0] * len(pool))
+        assert out == expected, case
         assert twin_rng.getstate() == pure_rng.getstate()
 
 
@@ -339,12 +332,10 @@ def test_without_numba_the_search_falls_back(tmp_path: Path) -> None:
 
 
 def test_inference_likelihoods_are_the_same() -> None:
-    """The compiled :func:`~hearts.bots.opponents.play_likelihood`,
+    """:func:`~hearts.bots.opponents.play_likelihood`,
     :func:`~hearts.bots.opponents.pass_likelihood` and
-    :func:`~hearts.bots.opponents.weighted_index` give the pure functions' floats exactly, on
-    worlds sampled from views of games with random rules."""
-    import numpy as np
-
+    :func:`~hearts.bots.opponents.weighted_index` compiled give the Python functions' floats
+    exactly, on worlds sampled from views of games with random rules."""
     from hearts.bots.opponents import pass_likelihood, play_likelihood, weighted_index
 
     rng = random.Random(17)
@@ -360,17 +351,13 @@ def test_inference_likelihoods_are_the_same() -> None:
             world = deal.sample(rng)
             noise = rng.choice([0.1, 0.3, 0.9])
             expected = play_likelihood(world, plays, leaders, view.seat, cfg, noise)
-            got = compiled._play_likelihood(np.array(world, dtype=np.int64), np.array(plays, dtype=np.int64),
-                                            np.array(leaders, dtype=np.int64), view.seat,
-                                            compiled.config_array(cfg), noise, np.zeros(n, dtype=np.int64),
-                                            np.zeros(n, dtype=np.int64))
-            assert got == expected
+            assert fast.run(play_likelihood, world, plays, leaders, view.seat, cfg, noise, random.Random(0)) == expected
             hand, received = world[(view.seat + 1) % n], world[view.seat] & -world[view.seat]
-            assert compiled._pass_likelihood(hand | received, received, 3, 6, noise) == pass_likelihood(
+            assert fast.run(pass_likelihood, hand | received, received, 3, 6, noise) == pass_likelihood(
                 hand | received, received, 3, 6, noise)
             weights = [rng.random() for _ in range(5)]
             x = rng.random()
-            assert compiled._weighted_index(np.array(weights), x) == weighted_index(weights, x)
+            assert fast.run(weighted_index, weights, x) == weighted_index(weights, x)
             checked += 1
     assert checked > 60
 

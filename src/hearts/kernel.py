@@ -295,14 +295,14 @@ def random_round(rules: Rules, rng: random.Random, round_number: int = 0) -> Rou
     n = rules.players
     hands, passed, trick, won, tricks_won = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
     deal_and_pass(list(_bits(rules.deck_mask)), hands, passed, rules.pass_count, rules.pass_offset(round_number), rng)
-    leader = _leader(hands, 1 << rules.lowest_club)
+    leader = first_leader(hands, 1 << rules.lowest_club)
     play_tricks(hands, leader, trick, 0, False, True, won, tricks_won, rules.hand_size, LegalConfig(rules), rng,
                 [RANDOM] * n, 0, _no_policy, _no_moon)
     return score_round(won, tricks_won, rules, (0,) * n, "add")
 
 
 @jit
-def _leader(hands: Ints, club: int) -> int:
+def first_leader(hands: Ints, club: int) -> int:
     """The seat holding the lowest club (R3.1), which leads."""
     leader = 0
     while not hands[leader] & club:
@@ -335,7 +335,7 @@ def _random_rounds(deck: Ints, offsets: Ints, pass_count: int, hand_size: int, c
         for s in range(n):
             won[s] = 0
             tricks_won[s] = 0
-        play_tricks(hands, _leader(hands, club), trick, 0, False, True, won, tricks_won, hand_size, cfg, rng, codes,
+        play_tricks(hands, first_leader(hands, club), trick, 0, False, True, won, tricks_won, hand_size, cfg, rng, codes,
                     0, _no_policy, _no_moon)
         score_into(won, tricks_won, jack, no_tricks, moons, out[r])
 
@@ -421,6 +421,7 @@ __all__ = [
     "Rollout",
     "ShooterPolicy",
     "deal_and_pass",
+    "first_leader",
     "nth_card",
     "play_out",
     "play_tricks",

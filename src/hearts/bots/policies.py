@@ -80,11 +80,11 @@ def greedy_card(seat: int, legal: int, trick: Ints, length: int, players: int, r
     if seat >= 0 and rng.random() < 0.1:
         return nth_card(legal, int(rng.random() * legal.bit_count()))
     if not length:
-        flush = _flush(legal, queen_gone)
+        flush = flush_card(legal, queen_gone)
         if flush >= 0:
             return flush
         pool = lead_pool(legal)
-        k = int(rng.random() * _suits(pool))
+        k = int(rng.random() * suit_count(pool))
         for s in range(4):
             if pool & SUIT_MASKS[s]:
                 if k == 0:
@@ -119,7 +119,7 @@ def greedy_card(seat: int, legal: int, trick: Ints, length: int, players: int, r
 
 
 @jit
-def _flush(legal: int, queen_gone: bool) -> int:
+def flush_card(legal: int, queen_gone: bool) -> int:
     """The low spade the greedy policy leads to flush the Q♠ out, or -1."""
     if not queen_gone and legal & LOW_SPADES_MASK and not legal & (AS_KS_MASK | QS_MASK):
         return (legal & LOW_SPADES_MASK).bit_length() - 1
@@ -134,7 +134,7 @@ def lead_pool(legal: int) -> int:
 
 
 @jit
-def _suits(mask: int) -> int:
+def suit_count(mask: int) -> int:
     """The number of suits of ``mask``."""
     count = 0
     for s in range(4):
@@ -220,6 +220,7 @@ __all__ = [
     "COMPILED",
     "LOW_SPADES_MASK",
     "defender_card",
+    "flush_card",
     "greedy_card",
     "greedy_policy",
     "lead_pool",
@@ -227,4 +228,5 @@ __all__ = [
     "play_rollout",
     "random_card",
     "shooter_card",
+    "suit_count",
 ]

@@ -96,20 +96,21 @@ from hearts.bots.policies import (
 )
 from hearts.cards import CARDS, HEARTS, QS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
-from hearts.fast import Block, floats, ints, jit
+from hearts.fast import floats, ints, jit, rows
 from hearts.kernel import (
     GREEDY,
     RANDOM,
     Ints,
     Policy,
     Rollout,
+    first_leader,
     nth_card,
     queen_gone,
     score_into,
     scoring,
     winner_offset,
 )
-from hearts.mechanics import LegalConfig, legal_mask, score_round
+from hearts.mechanics import LegalConfig, legal_mask
 from hearts.round import Round
 from hearts.rules import Rules
 from hearts.view import View
@@ -276,64 +277,22 @@ class SearchBot(Bot):
         """How the plays ``moves`` are compared: scores of the move on new samples."""
         me, n = view.seat, view.players
         cfg = self._config(view.rules)
-        deal = HiddenDeal.of(view)
-        trick, won, tricks_won, tricks_left, first = _position(view)
         rng = self.rng
-        rollout = self._rollout(view)
-        side: random.Random | None = None
-        odds: list[float | None] = []
+        side = random.Random(0)  # without odds never drawn from: its state travels as the search's does
+        odds: list[float] = []
         if self.model == "adaptive":
             side = random.Random(rng.random())
-            odds = careless_odds(view, [deal.sample(side) for _ in range(16)], cfg)
-        plays = [int(c) for t in view.tricks for c in t.cards] + trick
+            deal = HiddenDeal.of(view)
+            odds = [math.nan if o is None else o for o in careless_odds(view, [deal.sample(side) for _ in range(16)],
+                                                                         cfg)]
+        plays = [int(c) for t in [*view.tricks, view.trick] for c in t.cards]
         leaders = [t.leader for t in view.tricks] + [view.trick.leader]
         given = self._given(view, plays, leaders)
         seen = given or any((leaders[i // n] + i % n) % n != me for i in range(len(plays)))
         infer = self.infer if seen and self.infer > 1 else 0  # nothing to infer from before the others act
-        noise = self.infer_noise
-        if self.compiled:
-            return fast.play_block(rng, deal, moves, trick, view.trick.leader, won, tricks_won, tricks_left, first,
-                                   view.hearts_broken, view.rules, view.scores, _codes(rollout), self.shoot_from,
-                                   side, odds, infer, noise, plays, leaders, given)
-
-        def world() -> list[int]:
-            """A deal of the hidden cards: with ``infer``, one of that many, drawn in proportion
-            to how likely the others' plays and the giver's pass are in each
-            (:func:`play_likelihood`, :func:`pass_likelihood`)."""
-            if not infer:
-                return deal.sample(rng)
-            worlds = [deal.sample(rng) for _ in range(infer)]
-            weights = [play_likelihood(w, plays, leaders, me, cfg, noise) for w in worlds]
-            if given:
-                giver, add, remove, received, count, top = given
-                for j, w in enumerate(worlds):
-                    weights[j] *= pass_likelihood((w[giver] | add) & ~remove, received, count, top, noise)
-            return worlds[weighted_index(weights, rng.random())]
-
-        codes = _codes(rollout)
-        jack, no_tricks, moons = scoring(view.rules, tuple(view.scores))
-        scores = [0] * n
-
-        def draw() -> Sample:
-            hands, seed = world(), rng.random()
-            if side is None:
-                return hands, seed, codes
-            return hands, seed, [GREEDY if o is None or side.random() >= o else RANDOM for o in odds]
-
-        def score(sample: Sample, i: int) -> int:
-            hands, seed, codes = sample
-            card = moves[i]
-            h = hands[:]
-            h[me] ^= 1 << card
-            broken = view.hearts_broken or card & 3 == HEARTS or (card == QS and cfg.queen_breaks)
-            w, tw = won[:], tricks_won[:]
-            t = [*trick, card, *[0] * (n - len(trick) - 1)]
-            play_rollout(h, view.trick.leader, t, len(trick) + 1, broken, first, w, tw, tricks_left, cfg,
-                         random.Random(seed), codes, self.shoot_from)
-            score_into(w, tw, jack, no_tricks, moons, scores)
-            return scores[me]
-
-        return _pure_block(draw, score)
+        pos = position_record(view, _codes(self._rollout(view)), self.shoot_from)
+        return self._block(play_block, (pos, cfg, rng, [int(c) for c in moves]),
+                           (side, odds, infer, self.infer_noise, plays, leaders, given))
 
     def _given(self, view: View, plays: list[int], leaders: list[int]) -> list[int]:
         """What the pass this seat received says, for :func:`pass_likelihood`: ``[giver, add,
@@ -377,51 +336,29 @@ class SearchBot(Bot):
 
     def _pass_sampler(self, view: View, candidates: Sequence[int]) -> Block:
         """How the passes ``candidates`` are compared: scores of the pass on new samples."""
-        hand = view.hand.mask
-        count = view.rules.pass_count
-        me, n = view.seat, view.players
         to = view.pass_to
         assert to is not None
-        offset = view.rules.pass_offset(view.round_number)
-        giver = (me - offset) % n
-        cfg = self._config(view.rules)
-        deal = HiddenDeal.of(view)
-        rng = self.rng
-        club = 1 << view.rules.lowest_club
-        rollout = self._rollout(view)
-        if self.compiled:
-            return fast.pass_block(rng, deal, candidates, view.rules, view.round_number, to, view.scores,
-                                   _codes(rollout), self.shoot_from)
+        pos = position_record(view, _codes(self._rollout(view)), self.shoot_from)
+        rules = view.rules
+        return self._block(pass_block, (pos, self._config(rules), self.rng, candidates),
+                           (rules.pass_count, rules.pass_offset(view.round_number), to, 1 << rules.lowest_club,
+                            rules.hand_size))
 
-        def draw() -> Sample:
-            """A deal, the others' passes (the heuristic's) received, and a rollout seed."""
-            dealt = deal.sample(rng)
-            passes = [pass_mask(dealt[s], count) if s != me else 0 for s in range(n)]
-            hands = [dealt[s] & ~passes[s] for s in range(n)]
-            for s in range(n):
-                if s != me:
-                    hands[(s + offset) % n] |= passes[s]
-            hands[me] = hand | passes[giver]
-            return hands, rng.random(), codes
+    def _block(self, sampler: Callable[..., None], before: tuple[Any, ...], after: tuple[Any, ...]) -> Block:
+        """A :data:`Block` of ``sampler`` (:func:`play_block`, :func:`pass_block`), called with
+        ``before``, the candidates alive, ``after`` and the rows of scores to fill, compiled
+        where this bot is (:attr:`compiled`)."""
+        compiled = self.compiled
 
-        codes = _codes(rollout)
-        jack, no_tricks, moons = scoring(view.rules, tuple(view.scores))
-        scores = [0] * n
+        def block(samples: int, alive: Sequence[int]) -> list[list[int]]:
+            out = [[0] * samples for _ in alive]
+            if compiled:
+                fast.run(sampler, *before, list(alive), *after, out)
+            else:
+                sampler(*before, list(alive), *after, out)
+            return out
 
-        def score(sample: Sample, i: int) -> int:
-            received, seed, codes = sample
-            mine = candidates[i]
-            hands = received[:]
-            hands[me] &= ~mine
-            hands[to] |= mine
-            leader = next(s for s in range(n) if hands[s] & club)
-            w, tw = [0] * n, [0] * n
-            play_rollout(hands, leader, [0] * n, 0, False, True, w, tw, view.rules.hand_size, cfg,
-                         random.Random(seed), codes, self.shoot_from)
-            score_into(w, tw, jack, no_tricks, moons, scores)
-            return scores[me]
-
-        return _pure_block(draw, score)
+        return block
 
     def _compare(
         self,
@@ -483,29 +420,15 @@ class SearchBot(Bot):
         return Rollout(tuple(policies), self.shoot_from, shooter_card, defender_card)
 
 
-Sample = tuple[list[int], float, list[int]]
-"""What one draw gives every candidate: the seats' hands (masks), a rollout seed and the
-seats' rollout policy codes (see :func:`~hearts.bots.policies.play_rollout`)."""
+Block = Callable[[int, Sequence[int]], list[list[int]]]
+"""``block(samples, alive)``: the scores of the candidates ``alive`` (their indices) on
+``samples`` new samples, one list per candidate of ``alive``: what :meth:`SearchBot._compare`
+compares (:meth:`SearchBot._block`)."""
 
 RACE_EVERY: Final = 16
 """Samples between two races of the candidates (``pass_race``)."""
 CLOCK_EVERY: Final = 16
 """Samples between two looks at the clock, under a budget in seconds."""
-
-
-def _pure_block(draw: Callable[[], Sample], score: Callable[[Sample, int], int]) -> Block:
-    """A :data:`~hearts.fast.Block` on the pure kernel: ``draw`` a sample, ``score`` each
-    candidate on it, as many times as asked."""
-
-    def block(samples: int, alive: Sequence[int]) -> list[list[int]]:
-        rows: list[list[int]] = [[] for _ in alive]
-        for _ in range(samples):
-            sample = draw()
-            for row, i in zip(rows, alive, strict=True):
-                row.append(score(sample, i))
-        return rows
-
-    return block
 
 
 def _codes(rollout: Rollout) -> list[int]:
@@ -667,6 +590,98 @@ def tree_search(pos: Ints, cfg: LegalConfig, rng: Any, iterations: int, explore:
         c = sibling[c]
 
 
+@jit
+def play_block(pos: Ints, cfg: LegalConfig, rng: Any, moves: Ints, alive: Ints, side: Any, odds: list[float],
+               infer: int, noise: float, plays: Ints, leaders: Ints, given: Ints, out: list[Ints]) -> None:
+    """:meth:`SearchBot.play_scores`' samples of the position record ``pos``: ``out[a][k]``
+    becomes the score of the move ``moves[alive[a]]`` on sample ``k``. Each sample draws the
+    hidden hands (:func:`sample_deal`), then a rollout seed; each move is played into the trick
+    and rolled out on that seed. With ``odds`` (``model=adaptive``: a probability of random play
+    per seat, NaN for this one) each sample draws the others' policies from ``side``. With
+    ``infer`` above 1 each sample is one of ``infer`` deals, drawn in proportion to
+    :func:`~hearts.bots.opponents.play_likelihood` of the round's ``plays`` (``leaders``: the seat
+    that led each trick) with ``noise``, times, with ``given`` (``giver, add, remove, received,
+    count, top``), :func:`~hearts.bots.opponents.pass_likelihood` of the giver's hand before the
+    pass, ``(hand | add) & ~remove``, and its pass ``received``."""
+    n, me, length = pos[PLAYERS], pos[SEAT], pos[LENGTH]
+    cards = _cards_of(pos[POOL])
+    known, need, voids = _unpack(pos, KNOWN, ints(n)), _unpack(pos, NEED, ints(n)), _unpack(pos, VOIDS, ints(n))
+    won, taken, trick = _unpack(pos, WON, ints(n)), _unpack(pos, TAKEN, ints(n)), _unpack(pos, TRICK, ints(n))
+    seats, moons = _unpack(pos, CODES, ints(n)), _unpack(pos, MOONS, ints(n * n * n))
+    worlds, weights = rows(max(infer, 1), n), floats(max(infer, 1))
+    hands, pool, left, scratch = ints(n), ints(len(cards)), ints(n), ints(len(cards))
+    h, w, tw, t, scores = ints(n), ints(n), ints(n), ints(n), ints(n)
+    seeded_at, stream = fast.stream_buffer(), fast.stream_buffer()
+    for k in range(len(out[0])):
+        if infer > 1:
+            for j in range(infer):
+                sample_deal(rng, known, cards, need, voids, pos[PLAIN] != 0, me, worlds[j], pool, left, scratch)
+                weights[j] = play_likelihood(worlds[j], plays, leaders, me, cfg, noise, rng)
+                if len(given):
+                    weights[j] *= pass_likelihood((worlds[j][given[0]] | given[1]) & ~given[2], given[3], given[4],
+                                                  given[5], noise)
+            hands[:] = worlds[weighted_index(weights, rng.random())][:]
+        else:
+            sample_deal(rng, known, cards, need, voids, pos[PLAIN] != 0, me, hands, pool, left, scratch)
+        start = fast.seeded(rng.random(), seeded_at)
+        for s in range(len(odds)):
+            seats[s] = GREEDY if math.isnan(odds[s]) or side.random() >= odds[s] else RANDOM
+        for a in range(len(alive)):
+            card = moves[alive[a]]
+            h[:] = hands[:]
+            h[me] ^= 1 << card
+            broken = pos[BROKEN] != 0 or card & 3 == HEARTS or (card == QS and cfg.queen_breaks)
+            w[:] = won[:]
+            tw[:] = taken[:]
+            t[:] = trick[:]
+            t[length] = card
+            play_rollout(h, pos[LEADER], t, length + 1, broken, pos[FIRST] != 0, w, tw, pos[TRICKS_LEFT], cfg,
+                         fast.fresh(start, stream), seats, pos[SHOOT_FROM])
+            score_into(w, tw, pos[JACK], pos[NO_TRICKS], moons, scores)
+            out[a][k] = scores[me]
+
+
+@jit
+def pass_block(pos: Ints, cfg: LegalConfig, rng: Any, candidates: Ints, alive: Ints, count: int, offset: int,
+               to: int, club: int, hand_size: int, out: list[Ints]) -> None:
+    """:meth:`SearchBot.pass_scores`' samples of the position record ``pos`` (a pass decision):
+    ``out[a][k]`` becomes the score of the pass ``candidates[alive[a]]`` (a mask of ``count``
+    cards, to the seat ``to``; ``offset`` seats on) on sample ``k``. Each sample deals the other
+    hands, the others pass like the heuristic bot (:func:`~hearts.bots.heuristic.pass_mask`),
+    then a rollout seed; each candidate's round is rolled out from the lowest club (``club``)
+    on that seed."""
+    n, me = pos[PLAYERS], pos[SEAT]
+    cards = _cards_of(pos[POOL])
+    known, need, voids = _unpack(pos, KNOWN, ints(n)), _unpack(pos, NEED, ints(n)), _unpack(pos, VOIDS, ints(n))
+    codes, moons = _unpack(pos, CODES, ints(n)), _unpack(pos, MOONS, ints(n * n * n))
+    dealt, passes, hands, pool, left, scratch = ints(n), ints(n), ints(n), ints(len(cards)), ints(n), ints(len(cards))
+    h, w, tw, t, scores = ints(n), ints(n), ints(n), ints(n), ints(n)
+    seeded_at, stream = fast.stream_buffer(), fast.stream_buffer()
+    giver = (me - offset) % n
+    for k in range(len(out[0])):
+        sample_deal(rng, known, cards, need, voids, True, me, dealt, pool, left, scratch)
+        for s in range(n):
+            passes[s] = pass_mask(dealt[s], count, True) if s != me else 0
+        for s in range(n):
+            hands[s] = dealt[s] & ~passes[s]
+        for s in range(n):
+            if s != me:
+                hands[(s + offset) % n] |= passes[s]
+        hands[me] = known[me] | passes[giver]
+        start = fast.seeded(rng.random(), seeded_at)
+        for a in range(len(alive)):
+            mine = candidates[alive[a]]
+            h[:] = hands[:]
+            h[me] &= ~mine
+            h[to] |= mine
+            for s in range(n):
+                w[s], tw[s] = 0, 0
+            play_rollout(h, first_leader(h, club), t, 0, False, True, w, tw, hand_size, cfg, fast.fresh(start, stream),
+                         codes, pos[SHOOT_FROM])
+            score_into(w, tw, pos[JACK], pos[NO_TRICKS], moons, scores)
+            out[a][k] = scores[me]
+
+
 Tree = tuple[Ints, Ints, Ints, Ints, list[float], list[float], list[float]]
 """The arrays of :func:`tree_search`'s tree: card, mover, child, sibling, visits, avail, reward."""
 
@@ -744,12 +759,6 @@ def _descend(pos: Ints, cfg: LegalConfig, rng: Any, explore: float, follow: int,
         if untried:
             break
     return depth, nodes, leader, length, broken, first, tricks_left
-
-
-def _my_score(won: list[int], tricks_won: list[int], view: View) -> int:
-    """This seat's score for a finished rollout (a shooter adds 26 to the others, R4.4)."""
-    result = score_round(won, tricks_won, view.rules, view.scores, "add")
-    return result.scores[view.seat]
 
 
 def pass_candidates(hand: int, count: int, top: int) -> list[int]:

@@ -30,12 +30,10 @@ import importlib
 import os
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cache
 from types import ModuleType
-from typing import Any, Final, Protocol, TypeVar
-
-from hearts.rules import Rules
+from typing import Any, Final, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -85,6 +83,15 @@ def ints(n: int) -> list[int]:
     [0, 0, 0]
     """
     return [0] * n
+
+
+def rows(k: int, n: int) -> list[list[int]]:
+    """``k`` rows of ``n`` zeros (compiled: a 2-d int64 array).
+
+    >>> rows(2, 3)
+    [[0, 0, 0], [0, 0, 0]]
+    """
+    return [[0] * n for _ in range(k)]
 
 
 def floats(n: int) -> list[float]:
@@ -186,55 +193,10 @@ def on_prepare(warm: Callable[[], None]) -> Callable[[], None]:
     return warm
 
 
-Block = Callable[[int, Sequence[int]], list[list[int]]]
-"""``block(samples, alive)``: the scores of the candidates ``alive`` (their indices) on
-``samples`` new samples, one list per candidate of ``alive``: what the search bot compares."""
-
-
-class Deal(Protocol):
-    """The hidden hands to sample, as :class:`hearts.bots.search.HiddenDeal` gives them."""
-
-    @property
-    def seat(self) -> int: ...
-    @property
-    def hands(self) -> Sequence[int]: ...
-    @property
-    def pool(self) -> Sequence[int]: ...
-    @property
-    def need(self) -> Sequence[int]: ...
-    @property
-    def voids(self) -> Sequence[int]: ...
-    @property
-    def plain(self) -> bool: ...
-
-
-def play_block(rng: random.Random, deal: Deal, moves: Sequence[int], trick: Sequence[int], leader: int,
-               won: Sequence[int], tricks_won: Sequence[int], tricks_left: int, first: bool, broken: bool,
-               rules: Rules, scores_before: Sequence[int], policies: Sequence[int], shoot_from: int,
-               side: random.Random | None = None, odds: Sequence[float | None] = (), infer: int = 0,
-               noise: float = 0.0, plays: Sequence[int] = (), leaders: Sequence[int] = (),
-               given: Sequence[int] = ()) -> Block:
-    """The search bot's play sampler, compiled (``hearts.bots.search.SearchBot._play_sampler``)."""
-    block: Block = _module().play_block(rng, deal, moves, trick, leader, won, tricks_won, tricks_left, first,
-                                        broken, rules, scores_before, policies, shoot_from, side, odds, infer,
-                                        noise, plays, leaders, given)
-    return block
-
-
-def pass_block(rng: random.Random, deal: Deal, candidates: Sequence[int], rules: Rules, round_number: int,
-               to: int, scores_before: Sequence[int], policies: Sequence[int], shoot_from: int) -> Block:
-    """The search bot's pass sampler, compiled (``hearts.bots.search.SearchBot._pass_sampler``)."""
-    block: Block = _module().pass_block(rng, deal, candidates, rules, round_number, to, scores_before, policies,
-                                        shoot_from)
-    return block
-
-
 __all__ = [
     "INLINE",
     "KERNEL",
     "PREPARE",
-    "Block",
-    "Deal",
     "Unavailable",
     "available",
     "floats",
@@ -243,9 +205,8 @@ __all__ = [
     "ints",
     "jit",
     "on_prepare",
-    "pass_block",
-    "play_block",
     "prepare",
+    "rows",
     "run",
     "seeded",
     "stream_buffer",
