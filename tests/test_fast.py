@@ -9,6 +9,7 @@ empty cache spends some ten seconds compiling (``test_first_use_loads_the_twin``
 
 from __future__ import annotations
 
+import os
 import pickle
 import random
 import subprocess
@@ -19,6 +20,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import test_properties as props
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hearts import Game, Rules
 from hearts.bots import make_bot
@@ -33,7 +37,7 @@ from hearts.bots.policies import (
 )
 from hearts.bots.search import HiddenDeal, SearchBot, pass_candidates, sample_deal
 from hearts.cards import HEARTS_MASK, QS_MASK
-from hearts.kernel import GREEDY, RANDOM, Rollout, play_out, random_round, random_rounds
+from hearts.kernel import GREEDY, RANDOM, Rollout, play_out, random_round, random_rounds, score_into, scoring
 from hearts.mechanics import LegalConfig, legal_mask
 from hearts.round import deal_hands
 from hearts.view import View
@@ -271,10 +275,12 @@ def test_tree_search_is_the_same(model: str, follow: int) -> None:
     assert checked > 40
 
 
-@pytest.mark.parametrize("spec", ["search:iterations=300", "search:iterations=200,model=adaptive,margin=1"])
+@pytest.mark.parametrize("spec", ["search:iterations=300", "search:iterations=200,model=adaptive,margin=1",
+                                  "search:iterations=1500,tree=1,follow=16"])
 def test_search_decisions_are_the_same(spec: str) -> None:
-    """Whole decisions (``act``: the raced pass, the plays, the margin), compiled and pure: the
-    same actions for the same seed."""
+    """Whole decisions (``act``: the raced pass, the plays, the margin; the tree search of
+    ``expert`` on a smaller budget), compiled and as Python: the same actions for the same seed
+    (R7: from the same view)."""
     for i, view in enumerate(decision_views(Rules(), 4, every=4)[:24]):
         twin, pure = make_bot(spec, seed=i), make_bot(spec + ",fast=0", seed=i)
         assert twin.act(view) == pure.act(view), i
@@ -380,3 +386,72 @@ def test_search_scores_with_inference_are_the_same() -> None:
     for i, view in enumerate(decision_views(Rules(), 8, every=4)[:16]):
         spec = "search:iterations=300,infer=6"
         assert make_bot(spec, seed=i).act(view) == make_bot(spec + ",fast=0", seed=i).act(view), i
+
+
+@given(
+    rules=props.any_rules(),
+    seed=st.integers(0, 2**32 - 1),
+    plays=st.integers(0, 60),
+    shoot_from=st.sampled_from([0, 1, 10]),
+    greedy=st.lists(st.booleans(), min_size=6, max_size=6),
+)
+@settings(max_examples=120, deadline=None)
+def test_compiled_rollouts_agree_with_the_round(rules: Rules, seed: int, plays: int, shoot_from: int,
+                                                greedy: list[bool]) -> None:
+    """R1-R4 (hypothesis, random positions of random rules): the kernel compiled plays as the
+    :class:`~hearts.Round` does. Its random seats take the legal cards the engine, driven by the
+    same random numbers, takes (R3), and :func:`~hearts.kernel.score_into` scores the round as
+    the engine does (R4, moons of every variant, the shooter adding under ``shooter_chooses``);
+    with greedy seats and moon play (R4.4) it wins what the kernel as Python wins, and leaves
+    the ``Random`` in the same state."""
+    rng = random.Random(seed)
+    before = tuple(rng.randrange(0, rules.target + 30) for _ in range(rules.players))
+    r = props.playing_position(rules, seed, plays, rng, before)
+    if r is None:
+        return
+    n, trick = r.players, r.current_trick
+    position = ([r.hand(s).mask for s in range(n)], trick.leader, [int(c) for c in trick.cards])
+    jack, no_tricks, moons = scoring(rules, before)
+
+    def rollout(codes: list[int], compiled: bool, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
+        hands, won, tricks_won = position[0][:], [r.won_cards(s).mask for s in range(n)], list(r.tricks_won)
+        t = position[2] + [0] * (n - len(position[2]))
+        args = (hands, position[1], t, len(position[2]), r.hearts_broken, r.tricks_played == 0, won, tricks_won,
+                r.hand_size - r.tricks_played, LegalConfig(rules), rng, codes, shoot_from)
+        fast.run(play_rollout, *args) if compiled else play_rollout(*args)
+        scores = [0] * n
+        fast.run(score_into, won, tricks_won, jack, no_tricks, list(moons), scores)
+        return won, tricks_won, scores
+
+    won, tricks_won, scores = rollout([RANDOM] * n, True, random.Random(seed))
+    engine = r.clone()
+    props.engine_finish(engine, random.Random(seed), "add")
+    assert engine.result is not None
+    assert won == [engine.won_cards(s).mask for s in range(n)] and tuple(tricks_won) == engine.tricks_won
+    assert tuple(scores) == engine.result.scores
+    codes = [GREEDY if g else RANDOM for g in greedy[:n]]
+    twin_rng, pure_rng = random.Random(seed), random.Random(seed)
+    assert rollout(codes, True, twin_rng) == rollout(codes, False, pure_rng)
+    assert twin_rng.getstate() == pure_rng.getstate()
+
+
+@pytest.mark.parametrize("variable", ["PYHEARTS_PURE", "NUMBA_DISABLE_JIT"])
+def test_the_kernel_can_be_told_to_run_as_python(variable: str) -> None:
+    """With ``PYHEARTS_PURE=1`` (or numba's ``NUMBA_DISABLE_JIT=1``) the kernel's functions run
+    as Python, numba installed or not, and the search decides as it does compiled."""
+    script = textwrap.dedent(
+        """
+        from hearts import Game, Rules, fast
+        from hearts.bots import make_bot
+        from hearts.view import View
+
+        assert not fast.available() and "is set" in fast.unavailable_reason()
+        bot = make_bot("search:iterations=100", seed=3)
+        assert not bot.compiled
+        print(repr(bot.act(View.of(Game(Rules(), seed=2), 0))))
+        """
+    )
+    env = {**os.environ, variable: "1"}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == repr(make_bot("search:iterations=100", seed=3).act(View.of(Game(Rules(), seed=2), 0)))
