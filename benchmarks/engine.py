@@ -1,4 +1,4 @@
-"""Random rounds per second: our public APIs, our rollout kernel, its compiled twin and OpenSpiel's ``hearts``.
+"""Random rounds per second: our public APIs, our rollout kernel, as Python and compiled, and OpenSpiel's ``hearts``.
 
     .venv/bin/python benchmarks/engine.py [--rounds N] [--trials T] [--seed S]
 
@@ -94,7 +94,7 @@ def run_kernel(rounds: int, seed: int) -> float:
 
 
 def run_fast(rounds: int, seed: int) -> float:
-    """Random rounds through the compiled twin of the kernel: :func:`run_kernel`'s rounds."""
+    """Random rounds through the kernel compiled: :func:`run_kernel`'s rounds."""
     scores = random_rounds(Rules(), random.Random(seed), rounds)
     return sum(s[0] for s in scores) / rounds
 

@@ -1,8 +1,8 @@
-"""The compiled twin (``hearts.fast``) against the pure code it repeats: for the same
-``random.Random``, the same rollouts (every table size, rule option, moon behaviour and policy
-mix), the same rounds, the same samples and the same search decisions, and the ``Random`` left
-in the same state. Without numba the search bot falls back to the pure kernel, and decides the
-same.
+"""The kernel's functions compiled (``hearts.fast.run``) against the same functions run as
+Python (and the Python policies of ``hearts.kernel.Rollout``): for the same ``random.Random``,
+the same rollouts (every table size, rule option, moon behaviour and policy mix), the same
+rounds, the same samples and the same search decisions, and the ``Random`` left in the same
+state. Without numba (or told so) the search bot runs them as Python, and decides the same.
 
 The compiled functions are compiled once and cached on disk by numba; a first run with an
 empty cache spends some ten seconds compiling (``test_first_use_loads_the_twin`` times it)."""

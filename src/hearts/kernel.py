@@ -349,10 +349,7 @@ def random_rounds(rules: Rules, rng: random.Random, rounds: int, first_round: in
     offsets = [rules.pass_offset(first_round + i) for i in range(rounds)]
     args = (list(_bits(rules.deck_mask)), offsets, rules.pass_count, rules.hand_size, 1 << rules.lowest_club,
             LegalConfig(rules), rng, jack, no_tricks, list(moons), out)
-    if fast.available() and rounds:
-        fast.run(_random_rounds, *args)
-    else:
-        _random_rounds(*args)
+    fast.call(fast.available() and rounds > 0, _random_rounds, *args)
     return [tuple(row) for row in out]
 
 

@@ -55,10 +55,11 @@ Options (``search:key=value,...`` as a spec, or keyword arguments):
     ``expert`` is ``search:iterations=20000,tree=1,follow=16``: measured head to head against
     ``hard``, about half a point per round better (``docs/bots.md``).
 ``fast``
-    1 (the default): the samples are drawn and rolled out by the kernel's compiled twin
-    (:mod:`hearts.fast`, the ``fast`` extra) when numba is installed, some seventeen times
-    faster; 0: by the pure kernel. The decisions are the same either way: the twin draws the
-    same random numbers (:attr:`SearchBot.compiled` says which runs).
+    1 (the default): the samples are drawn and rolled out compiled (:func:`hearts.fast.run`,
+    the ``fast`` extra) when numba is installed, some fifteen times faster; 0: as Python. It
+    is the same code either way (:func:`play_block`, :func:`pass_block`, :func:`tree_search`),
+    drawing the same random numbers, so the decisions are the same (:attr:`SearchBot.compiled`
+    says which runs).
 
 The moon decision (R4.4 ``shooter_chooses``) is the :class:`~hearts.bots.base.Bot` default, an
 evaluation of both totals. The measurements behind these defaults are in ``docs/bots.md``.
@@ -86,14 +87,7 @@ from hearts import fast
 from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
 from hearts.bots.opponents import careless_odds, pass_likelihood, play_likelihood, weighted_index
-from hearts.bots.policies import (
-    COMPILED,
-    defender_card,
-    greedy_card,
-    greedy_policy,
-    play_rollout,
-    shooter_card,
-)
+from hearts.bots.policies import greedy_card, play_rollout
 from hearts.cards import CARDS, HEARTS, QS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
 from hearts.fast import floats, ints, jit, rows
@@ -101,8 +95,6 @@ from hearts.kernel import (
     GREEDY,
     RANDOM,
     Ints,
-    Policy,
-    Rollout,
     first_leader,
     nth_card,
     queen_gone,
@@ -200,8 +192,8 @@ class SearchBot(Bot):
 
     @property
     def compiled(self) -> bool:
-        """Whether this bot's samples are scored by the compiled twin (:mod:`hearts.fast`): with
-        ``fast`` (the default) when numba is installed. Its decisions are the same either way."""
+        """Whether this bot's samples are scored compiled (:func:`hearts.fast.run`): with ``fast``
+        (the default) when numba is installed. Its decisions are the same either way."""
         return self.fast and type(self.rng) is random.Random and fast.available()
 
     # --- playing ---------------------------------------------------------------------------
@@ -264,13 +256,10 @@ class SearchBot(Bot):
         >>> sum(visits), [str(CARDS[c]) for c, v in enumerate(visits) if v]  # its legal cards
         (200, ['3C', '7C'])
         """
-        pos = position_record(view, _codes(self._rollout(view)), self.shoot_from)
+        pos = position_record(view, self._codes(view), self.shoot_from)
         out = [0] * len(CARDS)
-        args = (pos, self._config(view.rules), self.rng, iterations, self.explore, self.follow, out)
-        if self.compiled:
-            fast.run(tree_search, *args)
-        else:
-            tree_search(*args)
+        fast.call(self.compiled, tree_search, pos, self._config(view.rules), self.rng, iterations, self.explore,
+                  self.follow, out)
         return out
 
     def _play_sampler(self, view: View, moves: list[Card]) -> Block:
@@ -290,7 +279,7 @@ class SearchBot(Bot):
         given = self._given(view, plays, leaders)
         seen = given or any((leaders[i // n] + i % n) % n != me for i in range(len(plays)))
         infer = self.infer if seen and self.infer > 1 else 0  # nothing to infer from before the others act
-        pos = position_record(view, _codes(self._rollout(view)), self.shoot_from)
+        pos = position_record(view, self._codes(view), self.shoot_from)
         return self._block(play_block, (pos, cfg, rng, [int(c) for c in moves]),
                            (side, odds, infer, self.infer_noise, plays, leaders, given))
 
@@ -338,7 +327,7 @@ class SearchBot(Bot):
         """How the passes ``candidates`` are compared: scores of the pass on new samples."""
         to = view.pass_to
         assert to is not None
-        pos = position_record(view, _codes(self._rollout(view)), self.shoot_from)
+        pos = position_record(view, self._codes(view), self.shoot_from)
         rules = view.rules
         return self._block(pass_block, (pos, self._config(rules), self.rng, candidates),
                            (rules.pass_count, rules.pass_offset(view.round_number), to, 1 << rules.lowest_club,
@@ -352,10 +341,7 @@ class SearchBot(Bot):
 
         def block(samples: int, alive: Sequence[int]) -> list[list[int]]:
             out = [[0] * samples for _ in alive]
-            if compiled:
-                fast.run(sampler, *before, list(alive), *after, out)
-            else:
-                sampler(*before, list(alive), *after, out)
+            fast.call(compiled, sampler, *before, list(alive), *after, out)
             return out
 
         return block
@@ -407,17 +393,13 @@ class SearchBot(Bot):
             return alive[pick([scores[i] for i in alive], 0, 0.0)]
         return alive[pick([scores[i] for i in alive], alive.index(prior), self.margin)]
 
-    def _rollout(self, view: View) -> Rollout:
-        """How the rollouts play (see :data:`MODELS`): this seat with the greedy policy, the
+    def _codes(self, view: View) -> list[int]:
+        """How the rollouts play each seat (see :data:`MODELS`; codes of
+        :func:`~hearts.bots.policies.play_rollout`): this seat with the greedy policy, the
         others too (``model=careful``, and ``model=adaptive`` until it draws them per sample
         from the plays it has seen) or uniformly at random (``model=random``)."""
-        me = view.seat
-        random_others = self.model == "random"
-        return self._rollout_with([None if random_others and s != me else greedy_policy for s in range(view.players)])
-
-    def _rollout_with(self, policies: Sequence[Policy | None]) -> Rollout:
-        """A rollout with these seats' policies and this bot's moons (``shoot_from``)."""
-        return Rollout(tuple(policies), self.shoot_from, shooter_card, defender_card)
+        others = RANDOM if self.model == "random" else GREEDY
+        return [GREEDY if s == view.seat else others for s in range(view.players)]
 
 
 Block = Callable[[int, Sequence[int]], list[list[int]]]
@@ -429,11 +411,6 @@ RACE_EVERY: Final = 16
 """Samples between two races of the candidates (``pass_race``)."""
 CLOCK_EVERY: Final = 16
 """Samples between two looks at the clock, under a budget in seconds."""
-
-
-def _codes(rollout: Rollout) -> list[int]:
-    """The seats' policies of ``rollout`` as :mod:`hearts.fast` codes."""
-    return [COMPILED[p] for p in rollout.policies]
 
 
 MODELS = ("careful", "random", "adaptive")

@@ -140,17 +140,17 @@ def unavailable_reason() -> str:
 
 def prepare(say: Callable[[str], None]) -> bool:
     """Load the compiled kernel now, before a bot needs it, and tell ``say`` (one line at a
-    time): numba compiles it on its first use on a machine (about a minute, then cached on
+    time): numba compiles it on its first use on a machine (about half a minute, then cached on
     disk), so a front end calls this while it starts, not in the middle of a player's turn.
     Without it the bots still play, on the pure kernel, and ``say`` hears once why they are
     slow. Returns :func:`available`.
 
     >>> prepare(print)  # doctest: +ELLIPSIS
-    Preparing the bots (numba compiles them the first time, about a minute)...
+    Preparing the bots (numba compiles them the first time, about half a minute)...
     Bots ready (... s).
     True
     """
-    say("Preparing the bots (numba compiles them the first time, about a minute)...")
+    say("Preparing the bots (numba compiles them the first time, about half a minute)...")
     start = time.perf_counter()
     module, reason = _load()
     if module is None:
@@ -172,6 +172,15 @@ def _module() -> ModuleType:
         raise Unavailable("hearts.fast needs numba (pip install 'pyhearts[fast]') and an interpreter whose "
                           f"random.Random is CPython's ({_load()[1]}); see hearts.fast.available()")
     return module
+
+
+def call(compiled: bool, function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)``, through :func:`run` when ``compiled``.
+
+    >>> call(False, max, 2, 3)
+    3
+    """
+    return run(function, *args) if compiled else function(*args)
 
 
 def run(function: Callable[..., Any], *args: Any) -> Any:
@@ -199,6 +208,7 @@ __all__ = [
     "PREPARE",
     "Unavailable",
     "available",
+    "call",
     "floats",
     "fresh",
     "inline",

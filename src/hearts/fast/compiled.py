@@ -206,7 +206,7 @@ def set_state(rng: random.Random, mt: Ints) -> None:
 
 
 def matches_interpreter() -> bool:
-    """Whether this interpreter's ``random.Random`` draws what the compiled twin draws (CPython's
+    """Whether this interpreter's ``random.Random`` draws what compiled code draws (CPython's
     does: the Mersenne Twister, a float seed hashed, ``shuffle`` on ``getrandbits``)."""
     source = random.Random(2024)
     for seed in (0.0, 0.5, *(source.random() for _ in range(6))):
