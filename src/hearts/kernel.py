@@ -142,7 +142,11 @@ def winner_offset(trick: Ints, length: int) -> int:
 
 @inline
 def points_of(mask: int) -> int:
-    """:func:`~hearts.cards.mask_points`."""
+    """:func:`~hearts.cards.mask_points`: the points of a mask of cards (R4.1).
+
+    >>> points_of(QS_MASK | 1 << HEARTS)  # the Q♠ and the 2♥
+    14
+    """
     return (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_MASK else 0)
 
 
@@ -221,7 +225,14 @@ def score_into(won: Ints, tricks_won: Ints, jack: int, no_tricks: int, moons: Se
     """:func:`~hearts.mechanics.score_round` of a finished round into ``out``, a shooter adding
     26 to the others where it has the choice (R4.4, as the search scores): ``jack`` and
     ``no_tricks`` are the bonuses (R4.2, R4.3), ``moons`` the scores of every moon
-    (:func:`scoring`). Every deck holds the J♦."""
+    (:func:`scoring`). Every deck holds the J♦.
+
+    >>> jack, no_tricks, moons = scoring(Rules(), (0, 0, 0, 0))
+    >>> out = [0] * 4
+    >>> score_into([QS_MASK, 0, 0, 0], [1, 1, 1, 1], jack, no_tricks, moons, out)
+    >>> out
+    [13, 0, 0, 0]
+    """
     n = len(won)
     shooter = -1
     holder = 0
@@ -262,7 +273,13 @@ def scoring(rules: Rules, scores_before: tuple[int, ...]) -> tuple[int, int, tup
 def deal_and_pass(deck: Ints, hands: Ints, passed: Ints, pass_count: int, offset: int, rng: Any) -> None:
     """Shuffle ``deck`` (the cards' bits) as :func:`~hearts.round.deal_hands` does, deal it one
     card at a time (R1.3) into ``hands``, then every seat passes ``pass_count`` uniformly random
-    cards to the seat ``offset`` after it (none when 0)."""
+    cards to the seat ``offset`` after it (none when 0).
+
+    >>> hands, passed = [0] * 4, [0] * 4
+    >>> deal_and_pass([1 << c for c in range(52)], hands, passed, 3, 1, random.Random(1))
+    >>> [h.bit_count() for h in hands], [p.bit_count() for p in passed]
+    ([13, 13, 13, 13], [3, 3, 3, 3])
+    """
     n = len(hands)
     rand = rng.random
     for i in range(len(deck) - 1, 0, -1):
@@ -303,7 +320,11 @@ def random_round(rules: Rules, rng: random.Random, round_number: int = 0) -> Rou
 
 @jit
 def first_leader(hands: Ints, club: int) -> int:
-    """The seat holding the lowest club (R3.1), which leads."""
+    """The seat holding the lowest club (R3.1), which leads.
+
+    >>> first_leader([0b10, 0b1, 0], 0b1)  # seat 1 holds the 2♣
+    1
+    """
     leader = 0
     while not hands[leader] & club:
         leader += 1

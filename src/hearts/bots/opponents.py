@@ -36,7 +36,16 @@ def greedy_probability(card: int, legal: int, trick: Ints, players: int, queen_g
                        rng: Any = None) -> float:
     """The probability that :func:`~hearts.bots.policies.greedy_policy` plays ``card`` without
     its exploration (only its choice of suit to lead is random), on ``trick[:length]`` (all of
-    it by default). ``rng`` is never drawn from (compiled code needs one of the search's type)."""
+    it by default). ``rng`` is never drawn from (compiled code needs one of the search's type).
+
+    >>> from hearts.cards import CardSet
+    >>> from hearts.cards import Card
+    >>> legal = CardSet.parse("3C 9C KC").mask
+    >>> greedy_probability(Card.parse("9C"), legal, [Card.parse("TC")], 4, False)  # it ducks under the T♣
+    1.0
+    >>> greedy_probability(0, CardSet.parse("2C 2D").mask, [], 4, False)  # leads one suit of two
+    0.5
+    """
     if length < 0:
         length = len(trick)
     if legal & (legal - 1) == 0:
@@ -128,7 +137,14 @@ def plays_faced(hands: Ints, plays: Ints, leaders: Ints, cfg: LegalConfig, legal
     """What each play of the round faced, had the seats held ``hands`` now (masks; the cards
     played are put back first): ``legal[i]``, the legal cards of the seat that played
     ``plays[i]``, and ``gone[i]``, whether the Q♠ had gone (1) then. ``plays`` and ``leaders``
-    as :func:`play_likelihood` takes them; ``h`` is work space of a hand per seat."""
+    as :func:`play_likelihood` takes them; ``h`` is work space of a hand per seat.
+
+    >>> from hearts import Rules
+    >>> legal, gone = [0, 0], [0, 0]
+    >>> plays_faced([0b10000, 0, 0, 0b10], [0, 1], [3], LegalConfig(Rules()), legal, gone, [0] * 4)
+    >>> legal  # seat 3 led the 2♣; seat 0, holding the 3♣ in this world, had to follow with it
+    [1, 16]
+    """
     n = len(hands)
     h[:] = hands[:]
     for i in range(len(plays)):

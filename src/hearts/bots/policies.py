@@ -74,7 +74,13 @@ def greedy_policy(
 def greedy_card(seat: int, legal: int, trick: Ints, length: int, players: int, rng: Any, queen_gone: bool) -> int:
     """:func:`greedy_policy` as the kernel asks it (a :data:`~hearts.kernel.SeatPolicy`: the
     trick is ``trick[:length]``, ``rng.random()`` draws). ``seat`` -1: without its exploration
-    (the likelihoods of :mod:`hearts.bots.opponents` ask so; following, it then draws nothing)."""
+    (the likelihoods of :mod:`hearts.bots.opponents` ask so; following, it then draws nothing).
+
+    >>> from hearts.cards import Card, CardSet
+    >>> legal = CardSet.parse("3C 9C KC").mask
+    >>> Card(greedy_card(-1, legal, [Card.parse("TC"), 0, 0, 0], 1, 4, None, False))  # ducks
+    Card('9C')
+    """
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
     if seat >= 0 and rng.random() < 0.1:
@@ -120,7 +126,12 @@ def greedy_card(seat: int, legal: int, trick: Ints, length: int, players: int, r
 
 @jit
 def flush_card(legal: int, queen_gone: bool) -> int:
-    """The low spade the greedy policy leads to flush the Q♠ out, or -1."""
+    """The low spade the greedy policy leads to flush the Q♠ out, or -1.
+
+    >>> from hearts.cards import Card, CardSet
+    >>> Card(flush_card(CardSet.parse("4S 9S 2H").mask, False)), flush_card(CardSet.parse("4S KS").mask, False)
+    (Card('9S'), -1)
+    """
     if not queen_gone and legal & LOW_SPADES_MASK and not legal & (AS_KS_MASK | QS_MASK):
         return (legal & LOW_SPADES_MASK).bit_length() - 1
     return -1
@@ -129,13 +140,23 @@ def flush_card(legal: int, queen_gone: bool) -> int:
 @jit
 def lead_pool(legal: int) -> int:
     """The cards among which the greedy policy leads the lowest of a random suit: not spades
-    while it holds the Q♠ (and another suit)."""
+    while it holds the Q♠ (and another suit).
+
+    >>> from hearts.cards import CardSet
+    >>> CardSet.from_mask(lead_pool(CardSet.parse("QS 4S 2H").mask))
+    CardSet.parse('2H')
+    """
     return legal & ~SUIT_MASKS[SPADES] if legal & QS_MASK and legal & ~SUIT_MASKS[SPADES] else legal
 
 
 @jit
 def suit_count(mask: int) -> int:
-    """The number of suits of ``mask``."""
+    """The number of suits of ``mask``.
+
+    >>> from hearts.cards import CardSet
+    >>> suit_count(CardSet.parse("QS 4S 2H").mask)
+    2
+    """
     count = 0
     for s in range(4):
         if mask & SUIT_MASKS[s]:
@@ -186,7 +207,14 @@ def defender_card(legal: int, trick: Ints, shooter_winning: bool, length: int = 
 @jit
 def moon_card(legal: int, trick: Ints, length: int, role: int) -> int:
     """The kernel's moon policy (a :data:`~hearts.kernel.MoonPolicy`): :func:`shooter_card` for
-    the shooter, :func:`defender_card` for the others."""
+    the shooter, :func:`defender_card` for the others.
+
+    >>> from hearts.cards import Card, CardSet
+    >>> from hearts.kernel import DUMPS, GUARDS, SHOOTS
+    >>> legal, nine = CardSet.parse("5D 9D QS 2H").mask, [Card.parse("9C"), 0, 0, 0]  # void in clubs
+    >>> [Card(moon_card(legal, nine, 1, role)) for role in (SHOOTS, GUARDS, DUMPS)]
+    [Card('5D'), Card('9D'), Card('QS')]
+    """
     if role == SHOOTS:
         return shooter_card(legal, trick, length)
     return defender_card(legal, trick, role == GUARDS, length)

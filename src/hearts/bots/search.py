@@ -824,7 +824,14 @@ def sample_deal(rng: Any, known: Sequence[int], cards: Sequence[int], need: Sequ
     seats may hold first, each to a seat that may hold it with odds in proportion to the cards
     it still needs; a deal that runs into a card nobody may hold is drawn again (40 times at
     most; then the voids are ignored). ``plain``: a plain shuffle. ``pool``, ``left`` and
-    ``scratch`` are work space of the sizes of ``cards``, ``need`` and ``cards``."""
+    ``scratch`` are work space of the sizes of ``cards``, ``need`` and ``cards``.
+
+    >>> out = [0, 0, 0]
+    >>> sample_deal(random.Random(1), [0b1, 0, 0], [1, 2, 3, 6], [0, 2, 2], [0, 0, 4], False, 0, out, [0] * 4, [0] * 3,
+    ...             [0] * 4)
+    >>> out[0], sorted(c for s in (1, 2) for c in range(8) if out[s] >> c & 1), out[2] & 0b1000100  # seat 2: no hearts
+    (1, [1, 2, 3, 6], 0)
+    """
     n, m = len(need), len(cards)
     pool[:] = cards[:]
     if plain:
