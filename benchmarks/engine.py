@@ -1,4 +1,4 @@
-"""Random rounds per second: our public APIs, our rollout kernel, its compiled twin and OpenSpiel's ``hearts``.
+"""Random rounds per second: our public APIs, our rollout kernel, as Python and compiled, and OpenSpiel's ``hearts``.
 
     .venv/bin/python benchmarks/engine.py [--rounds N] [--trials T] [--seed S]
 
@@ -19,7 +19,7 @@ The table reports the best and the median trial of each engine; the ratios on th
   (the same rounds; the driver tests the phase and the seats are checked at every step, but the
   legal plays come as a plain list, where ``api`` iterates a ``CardSet``).
 - ``kernel``: :func:`hearts.kernel.random_round` (bare int masks, the engine's own rules).
-- ``fast``: :func:`hearts.fast.random_rounds`, the kernel's compiled twin (the ``fast`` extra,
+- ``fast``: :func:`hearts.kernel.random_rounds`, the kernel compiled (the ``fast`` extra,
   numba): the same rounds as ``kernel`` (the same seeds give the same scores), a trial's rounds
   in one call.
 - ``openspiel``: ``pyspiel.load_game("hearts")`` driven from Python the same way: a random
@@ -43,7 +43,7 @@ from typing import Any
 from hearts import Phase, Round, Rules, fast
 from hearts.actions import Pass
 from hearts.arena import Progress
-from hearts.kernel import random_round
+from hearts.kernel import random_round, random_rounds
 
 Runner = Callable[[int, int], float]
 """``runner(rounds, seed)`` plays ``rounds`` random rounds and returns a checksum."""
@@ -94,8 +94,8 @@ def run_kernel(rounds: int, seed: int) -> float:
 
 
 def run_fast(rounds: int, seed: int) -> float:
-    """Random rounds through the compiled twin of the kernel: :func:`run_kernel`'s rounds."""
-    scores = fast.random_rounds(Rules(), random.Random(seed), rounds)
+    """Random rounds through the kernel compiled: :func:`run_kernel`'s rounds."""
+    scores = random_rounds(Rules(), random.Random(seed), rounds)
     return sum(s[0] for s in scores) / rounds
 
 

@@ -1,13 +1,13 @@
-"""CPU per decision of bot levels, on the pure kernel and on its compiled twin (``hearts.fast``).
+"""CPU per decision of bot levels, as Python and compiled (``hearts.fast``).
 
     .venv/bin/python benchmarks/levels.py [LEVEL_OR_SPEC ...] [--decisions 120] [--seed 7]
 
 The decisions are those of games of heuristic bots (4 players, standard rules): the first
 ``--decisions`` passes and plays with a choice, every seat's. Each spec (default ``hard``)
 decides each of them twice from the same seed, with ``fast=0`` (the pure kernel) and with the
-compiled twin, in alternating order so that a noisy machine slows both alike; each decision is
+kernel compiled, in alternating order so that a noisy machine slows both alike; each decision is
 timed in CPU time of this process (``time.process_time``). The two must decide the same (the
-twin draws the same random numbers); the table gives the mean, median and 95th percentile of
+same functions draw the same random numbers); the table gives the mean, median and 95th percentile of
 the milliseconds per decision, passes and plays apart, and the last line is
 ``SPEC_pure_ms=A SPEC_fast_ms=B SPEC_speedup=C identical=True`` per spec (means over all
 decisions).

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import random
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 import pytest
@@ -22,7 +23,7 @@ from hearts import Card, CardSet, Game, Phase, Round, Rules
 from hearts.actions import Moon, Pass, Play
 from hearts.bots import BOT_NAMES, LEVELS, Bot, HeuristicBot, RandomBot, SearchBot, make_bot, run_bots
 from hearts.bots.heuristic import pass_mask, threat_of_moon
-from hearts.bots.search import _pure_block, pass_candidates, pick, race, sample_hands
+from hearts.bots.search import Block, pass_candidates, pick, race, sample_hands
 from hearts.cards import QUEEN_OF_SPADES, SUIT_MASKS, cards_of
 from hearts.errors import HeartsError
 from hearts.mechanics import MoonChoice, score_round
@@ -649,10 +650,24 @@ def test_raced_comparison_gives_the_budget_to_the_contenders() -> None:
     def score(sample: tuple[list[int], float], i: int) -> int:
         return [0, 10, 0][i] + int(sample[1] * 4)
 
-    scores, alive = bot._compare(3, _pure_block(draw, score), z=2.0, draw_cost=1)
+    def block_of(draw: Callable[[], tuple[list[int], float]], score: Callable[[tuple[list[int], float], int], int]
+                 ) -> Block:
+        """A block drawing a sample and scoring each candidate alive on it, as often as asked."""
+
+        def block(samples: int, alive: Sequence[int]) -> list[list[int]]:
+            rows: list[list[int]] = [[] for _ in alive]
+            for _ in range(samples):
+                sample = draw()
+                for row, i in zip(rows, alive, strict=True):
+                    row.append(score(sample, i))
+            return rows
+
+        return block
+
+    scores, alive = bot._compare(3, block_of(draw, score), z=2.0, draw_cost=1)
     assert alive == [0, 2] and len(scores[1]) == 16
     assert len(scores[0]) == len(scores[2]) == 16 + (400 - 16 * 4) // 3  # 4 then 3 per draw
-    flat, everyone = bot._compare(3, _pure_block(draw, score), scale=0.5)
+    flat, everyone = bot._compare(3, block_of(draw, score), scale=0.5)
     assert everyone == [0, 1, 2] and [len(s) for s in flat] == [67, 67, 67]  # ceil(200 / 3)
 
 

@@ -1,14 +1,15 @@
-"""The compiled twin (``hearts.fast``) against the pure code it repeats: for the same
-``random.Random``, the same rollouts (every table size, rule option, moon behaviour and policy
-mix), the same rounds, the same samples and the same search decisions, and the ``Random`` left
-in the same state. Without numba the search bot falls back to the pure kernel, and decides the
-same.
+"""The kernel's functions compiled (``hearts.fast.run``) against the same functions run as
+Python (and the Python policies of ``hearts.kernel.Rollout``): for the same ``random.Random``,
+the same rollouts (every table size, rule option, moon behaviour and policy mix), the same
+rounds, the same samples and the same search decisions, and the ``Random`` left in the same
+state. Without numba (or told so) the search bot runs them as Python, and decides the same.
 
 The compiled functions are compiled once and cached on disk by numba; a first run with an
 empty cache spends some ten seconds compiling (``test_first_use_loads_the_twin`` times it)."""
 
 from __future__ import annotations
 
+import os
 import pickle
 import random
 import subprocess
@@ -19,6 +20,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import test_properties as props
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hearts import Game, Rules
 from hearts.bots import make_bot
@@ -26,14 +30,14 @@ from hearts.bots.heuristic import pass_mask
 from hearts.bots.policies import (
     AS_KS_MASK,
     COMPILED,
-    LOW_SPADES_MASK,
     defender_card,
     greedy_policy,
+    play_rollout,
     shooter_card,
 )
-from hearts.bots.search import HiddenDeal, SearchBot, pass_candidates
+from hearts.bots.search import HiddenDeal, SearchBot, pass_candidates, sample_deal
 from hearts.cards import HEARTS_MASK, QS_MASK
-from hearts.kernel import Rollout, play_out, random_round
+from hearts.kernel import GREEDY, RANDOM, Rollout, play_out, random_round, random_rounds, score_into, scoring
 from hearts.mechanics import LegalConfig, legal_mask
 from hearts.round import deal_hands
 from hearts.view import View
@@ -89,11 +93,10 @@ def position(rules: Rules, rng: random.Random) -> tuple[list[int], int, list[int
     return hands, leader, trick, broken, done == 0, won, tricks_won, rules.hand_size - done
 
 
-def test_the_policy_masks_are_the_bots() -> None:
-    """The compiled greedy policy's masks are those of ``hearts.bots.policies`` (the fast layer
-    sits below the bots and cannot import them)."""
-    assert (compiled._AS_KS_MASK, compiled._LOW_SPADES_MASK) == (AS_KS_MASK, LOW_SPADES_MASK)
-    assert {None: fast.RANDOM, greedy_policy: fast.GREEDY} == COMPILED
+def test_the_rollout_codes_are_the_policies() -> None:
+    """The search's rollouts play by code (:func:`~hearts.bots.policies.play_rollout`): a random
+    seat, and the greedy policy's."""
+    assert {None: RANDOM, greedy_policy: GREEDY} == COMPILED
 
 
 def test_first_use_loads_the_twin() -> None:
@@ -141,8 +144,9 @@ def test_rollouts_equal_the_kernels() -> None:
         pure_rng, twin_rng = random.Random(seed), random.Random(seed)
         play_out(pure[0], leader, trick[:], broken, first, pure[1], pure[2], tricks_left, LegalConfig(rules),
                  pure_rng, rollout)
-        fast.play_out(twin[0], leader, trick[:], broken, first, twin[1], twin[2], tricks_left, LegalConfig(rules),
-                      twin_rng, [COMPILED[p] for p in policies], shoot_from)
+        codes = [COMPILED[p] for p in policies] or [RANDOM] * n
+        fast.run(play_rollout, twin[0], leader, trick + [0] * (n - len(trick)), len(trick), broken, first, twin[1],
+                 twin[2], tricks_left, LegalConfig(rules), twin_rng, codes, shoot_from)
         assert twin == pure, (case, rules)
         assert twin_rng.getstate() == pure_rng.getstate(), case
         moons_seen += any(w & (HEARTS_MASK | QS_MASK) == HEARTS_MASK | QS_MASK for w in pure[1])
@@ -151,8 +155,8 @@ def test_rollouts_equal_the_kernels() -> None:
 
 def test_random_rounds_equal_the_kernels() -> None:
     """:func:`hearts.kernel.random_round` over 1,200 rounds of random rules (every pass
-    direction and count, scoring option and moon variant): the same scores, and the ``Random``
-    left in the same state."""
+    direction and count, scoring option and moon variant, R2, R4): :func:`hearts.kernel.random_rounds`
+    compiled gives the same scores, and leaves the ``Random`` in the same state."""
     rng = random.Random(11)
     for _ in range(60):
         rules = any_rules(rng)
@@ -160,7 +164,7 @@ def test_random_rounds_equal_the_kernels() -> None:
         first = rng.randint(0, 7)
         pure_rng, twin_rng = random.Random(seed), random.Random(seed)
         pure = [random_round(rules, pure_rng, first + i).scores for i in range(20)]
-        assert fast.random_rounds(rules, twin_rng, 20, first) == pure, rules
+        assert random_rounds(rules, twin_rng, 20, first) == pure, rules
         assert twin_rng.getstate() == pure_rng.getstate()
 
 
@@ -174,14 +178,13 @@ def test_pass_mask_is_the_heuristics() -> None:
         pool = [c for c in range(52) if moon_cards >> c & 1] if case % 8 == 0 else list(range(52))
         hand = sum(1 << c for c in rng.sample(pool, min(size, len(pool))))
         count = rng.randint(1, min(4, hand.bit_count() - 1))
-        assert compiled._pass_mask(hand, count) == pass_mask(hand, count), (hand, count)
+        assert fast.run(pass_mask, hand, count, True) == pass_mask(hand, count), (hand, count)
 
 
 def test_hidden_deals_are_sampled_alike() -> None:
-    """:meth:`HiddenDeal.sample` with voids, including voids that cannot be honoured (40
-    failed attempts, then a plain deal): the same hands and ``Random`` state."""
-    import numpy as np
-
+    """:meth:`HiddenDeal.sample` (:func:`~hearts.bots.search.sample_deal`) with voids (R7),
+    including voids that cannot be honoured (40 failed attempts, then a plain deal), as Python
+    and compiled: the same hands and ``Random`` state."""
     rng = random.Random(3)
     for case in range(400):
         n = rng.randint(3, 6)
@@ -197,14 +200,10 @@ def test_hidden_deals_are_sampled_alike() -> None:
         seed = rng.random()
         pure_rng, twin_rng = random.Random(seed), random.Random(seed)
         expected = deal.sample(pure_rng)
-        out = np.zeros(n, dtype=np.int64)
-        work = [np.zeros(len(pool), dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(len(pool), dtype=np.int64)]
-        mt = compiled.state_array(twin_rng)
-        compiled._sample_hidden(mt, np.array(hands, dtype=np.int64), np.array(pool, dtype=np.int64),
-                                np.array(need, dtype=np.int64), np.array(voids, dtype=np.int64), deal.plain, me,
-                                out, *work)
-        compiled.set_state(twin_rng, mt)
-        assert out.tolist() == expected, case
+        out = [0] * n
+        fast.run(sample_deal, twin_rng, hands, pool, need, voids, deal.plain, me, out, [0] * len(pool), [0] * n,
+                 [0] * len(pool))
+        assert out == expected, case
         assert twin_rng.getstate() == pure_rng.getstate()
 
 
@@ -276,10 +275,12 @@ def test_tree_search_is_the_same(model: str, follow: int) -> None:
     assert checked > 40
 
 
-@pytest.mark.parametrize("spec", ["search:iterations=300", "search:iterations=200,model=adaptive,margin=1"])
+@pytest.mark.parametrize("spec", ["search:iterations=300", "search:iterations=200,model=adaptive,margin=1",
+                                  "search:iterations=1500,tree=1,follow=16"])
 def test_search_decisions_are_the_same(spec: str) -> None:
-    """Whole decisions (``act``: the raced pass, the plays, the margin), compiled and pure: the
-    same actions for the same seed."""
+    """Whole decisions (``act``: the raced pass, the plays, the margin; the tree search of
+    ``expert`` on a smaller budget), compiled and as Python: the same actions for the same seed
+    (R7: from the same view)."""
     for i, view in enumerate(decision_views(Rules(), 4, every=4)[:24]):
         twin, pure = make_bot(spec, seed=i), make_bot(spec + ",fast=0", seed=i)
         assert twin.act(view) == pure.act(view), i
@@ -311,14 +312,13 @@ def test_without_numba_the_search_falls_back(tmp_path: Path) -> None:
                 return None
 
         sys.meta_path.insert(0, NoNumba())
-        import random
-        from hearts import Rules, fast
+        from hearts import fast
         from hearts.bots import make_bot
-        from hearts.mechanics import LegalConfig
+        from hearts.kernel import nth_card
 
         assert not fast.available()
         try:
-            fast.play_out([1], 0, [], False, True, [0], [0], 1, LegalConfig(Rules()), random.Random(1))
+            fast.run(nth_card, 1, 0)
         except fast.Unavailable as error:
             assert "numba" in str(error)
         else:
@@ -338,12 +338,10 @@ def test_without_numba_the_search_falls_back(tmp_path: Path) -> None:
 
 
 def test_inference_likelihoods_are_the_same() -> None:
-    """The compiled :func:`~hearts.bots.opponents.play_likelihood`,
+    """:func:`~hearts.bots.opponents.play_likelihood`,
     :func:`~hearts.bots.opponents.pass_likelihood` and
-    :func:`~hearts.bots.opponents.weighted_index` give the pure functions' floats exactly, on
-    worlds sampled from views of games with random rules."""
-    import numpy as np
-
+    :func:`~hearts.bots.opponents.weighted_index` compiled give the Python functions' floats
+    exactly, on worlds sampled from views of games with random rules."""
     from hearts.bots.opponents import pass_likelihood, play_likelihood, weighted_index
 
     rng = random.Random(17)
@@ -359,17 +357,13 @@ def test_inference_likelihoods_are_the_same() -> None:
             world = deal.sample(rng)
             noise = rng.choice([0.1, 0.3, 0.9])
             expected = play_likelihood(world, plays, leaders, view.seat, cfg, noise)
-            got = compiled._play_likelihood(np.array(world, dtype=np.int64), np.array(plays, dtype=np.int64),
-                                            np.array(leaders, dtype=np.int64), view.seat,
-                                            compiled.config_array(cfg), noise, np.zeros(n, dtype=np.int64),
-                                            np.zeros(n, dtype=np.int64))
-            assert got == expected
+            assert fast.run(play_likelihood, world, plays, leaders, view.seat, cfg, noise, random.Random(0)) == expected
             hand, received = world[(view.seat + 1) % n], world[view.seat] & -world[view.seat]
-            assert compiled._pass_likelihood(hand | received, received, 3, 6, noise) == pass_likelihood(
+            assert fast.run(pass_likelihood, hand | received, received, 3, 6, noise) == pass_likelihood(
                 hand | received, received, 3, 6, noise)
             weights = [rng.random() for _ in range(5)]
             x = rng.random()
-            assert compiled._weighted_index(np.array(weights), x) == weighted_index(weights, x)
+            assert fast.run(weighted_index, weights, x) == weighted_index(weights, x)
             checked += 1
     assert checked > 60
 
@@ -392,3 +386,72 @@ def test_search_scores_with_inference_are_the_same() -> None:
     for i, view in enumerate(decision_views(Rules(), 8, every=4)[:16]):
         spec = "search:iterations=300,infer=6"
         assert make_bot(spec, seed=i).act(view) == make_bot(spec + ",fast=0", seed=i).act(view), i
+
+
+@given(
+    rules=props.any_rules(),
+    seed=st.integers(0, 2**32 - 1),
+    plays=st.integers(0, 60),
+    shoot_from=st.sampled_from([0, 1, 10]),
+    greedy=st.lists(st.booleans(), min_size=6, max_size=6),
+)
+@settings(max_examples=120, deadline=None)
+def test_compiled_rollouts_agree_with_the_round(rules: Rules, seed: int, plays: int, shoot_from: int,
+                                                greedy: list[bool]) -> None:
+    """R1-R4 (hypothesis, random positions of random rules): the kernel compiled plays as the
+    :class:`~hearts.Round` does. Its random seats take the legal cards the engine, driven by the
+    same random numbers, takes (R3), and :func:`~hearts.kernel.score_into` scores the round as
+    the engine does (R4, moons of every variant, the shooter adding under ``shooter_chooses``);
+    with greedy seats and moon play (R4.4) it wins what the kernel as Python wins, and leaves
+    the ``Random`` in the same state."""
+    rng = random.Random(seed)
+    before = tuple(rng.randrange(0, rules.target + 30) for _ in range(rules.players))
+    r = props.playing_position(rules, seed, plays, rng, before)
+    if r is None:
+        return
+    n, trick = r.players, r.current_trick
+    position = ([r.hand(s).mask for s in range(n)], trick.leader, [int(c) for c in trick.cards])
+    jack, no_tricks, moons = scoring(rules, before)
+
+    def rollout(codes: list[int], compiled: bool, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
+        hands, won, tricks_won = position[0][:], [r.won_cards(s).mask for s in range(n)], list(r.tricks_won)
+        t = position[2] + [0] * (n - len(position[2]))
+        args = (hands, position[1], t, len(position[2]), r.hearts_broken, r.tricks_played == 0, won, tricks_won,
+                r.hand_size - r.tricks_played, LegalConfig(rules), rng, codes, shoot_from)
+        fast.run(play_rollout, *args) if compiled else play_rollout(*args)
+        scores = [0] * n
+        fast.run(score_into, won, tricks_won, jack, no_tricks, list(moons), scores)
+        return won, tricks_won, scores
+
+    won, tricks_won, scores = rollout([RANDOM] * n, True, random.Random(seed))
+    engine = r.clone()
+    props.engine_finish(engine, random.Random(seed), "add")
+    assert engine.result is not None
+    assert won == [engine.won_cards(s).mask for s in range(n)] and tuple(tricks_won) == engine.tricks_won
+    assert tuple(scores) == engine.result.scores
+    codes = [GREEDY if g else RANDOM for g in greedy[:n]]
+    twin_rng, pure_rng = random.Random(seed), random.Random(seed)
+    assert rollout(codes, True, twin_rng) == rollout(codes, False, pure_rng)
+    assert twin_rng.getstate() == pure_rng.getstate()
+
+
+@pytest.mark.parametrize("variable", ["PYHEARTS_PURE", "NUMBA_DISABLE_JIT"])
+def test_the_kernel_can_be_told_to_run_as_python(variable: str) -> None:
+    """With ``PYHEARTS_PURE=1`` (or numba's ``NUMBA_DISABLE_JIT=1``) the kernel's functions run
+    as Python, numba installed or not, and the search decides as it does compiled."""
+    script = textwrap.dedent(
+        """
+        from hearts import Game, Rules, fast
+        from hearts.bots import make_bot
+        from hearts.view import View
+
+        assert not fast.available() and "is set" in fast.unavailable_reason()
+        bot = make_bot("search:iterations=100", seed=3)
+        assert not bot.compiled
+        print(repr(bot.act(View.of(Game(Rules(), seed=2), 0))))
+        """
+    )
+    env = {**os.environ, variable: "1"}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == repr(make_bot("search:iterations=100", seed=3).act(View.of(Game(Rules(), seed=2), 0)))

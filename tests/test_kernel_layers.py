@@ -19,11 +19,12 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "hearts"
 
 LAYERS = [
     "errors", "cards", "rules", "mechanics", "actions", "round", "game", "view", "record",
-    "kernel | fast", "bots", "arena", "rl",
+    "fast", "kernel", "bots", "arena", "rl",
 ]
 """Bottom to top; a module may import only modules of layers before its own (and its own
-package's modules); ``a | b`` are siblings, which may not import each other (the compiled twin
-``fast`` beside the ``kernel``). ``hearts`` itself (the package's public names) stands at ``game``."""
+package's modules); ``a | b`` would be siblings, which may not import each other (``fast``, the
+compiler of the kernel's functions, sits below the ``kernel``, which marks them). ``hearts``
+itself (the package's public names) stands at ``game``."""
 FRONT_ENDS = ("cli", "tui", "server")
 
 CHECKED = sorted([SRC / "kernel.py", SRC / "arena.py", *SRC.glob("fast/*.py"), *SRC.glob("bots/*.py"),

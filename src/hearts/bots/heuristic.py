@@ -48,6 +48,7 @@ from hearts.cards import (
     cards_of,
 )
 from hearts.errors import HeartsError
+from hearts.fast import jit
 from hearts.view import View
 
 
@@ -92,23 +93,33 @@ class HeuristicBot(Bot):
         return CARDS[choose_card(view, legal, self.try_moon)]
 
 
+@jit
 def pass_mask(hand: int, count: int, try_moon: bool = True) -> int:
-    """The heuristic's pass from ``hand`` (a mask): the ``count`` most dangerous cards, or the
-    lowest cards when the hand can shoot the moon."""
+    """The heuristic's pass from ``hand`` (a mask): the ``count`` most dangerous cards (the
+    highest card among equals), or the lowest cards when the hand can shoot the moon."""
     chosen = 0
     if try_moon and moon_potential(hand):
         for _ in range(count):  # keep the winners: pass the lowest non-hearts
             rest = hand & ~chosen
-            pool = rest & ~HEARTS_MASK & ~(SUIT_MASKS[SPADES] & ~LOW_SPADES_MASK) or rest
-            chosen |= 1 << min(cards_of(pool), key=lambda c: (c >> 2, c & 3))
+            pool = rest & ~HEARTS_MASK & ~(SUIT_MASKS[SPADES] & ~LOW_SPADES_MASK)
+            if not pool:
+                pool = rest
+            chosen |= pool & -pool  # its lowest (rank, suit)
         return chosen
     for _ in range(count):
         rest = hand & ~chosen
-        best = max(cards_of(rest), key=lambda c: (pass_danger(c, rest, chosen, count), c))
+        best, best_danger, cards = -1, 0.0, rest
+        while cards:
+            c = (cards & -cards).bit_length() - 1
+            cards &= cards - 1
+            danger = pass_danger(c, rest, chosen, count)
+            if best < 0 or danger >= best_danger:
+                best, best_danger = c, danger
         chosen |= 1 << best
     return chosen
 
 
+@jit
 def pass_danger(card: int, hand: int, chosen: int, count: int) -> float:
     """How much a card wants to leave the hand (higher: pass first)."""
     suit, rank = card & 3, card >> 2
@@ -116,7 +127,7 @@ def pass_danger(card: int, hand: int, chosen: int, count: int) -> float:
     if card == QS:
         return 100.0 if spades_low < 4 else 0.0
     if suit == SPADES and rank > 10:  # K♠, A♠
-        holds_queen = bool(hand & QS_MASK) and not chosen & QS_MASK
+        holds_queen = hand & QS_MASK != 0 and not chosen & QS_MASK
         return 0.0 if spades_low >= 4 else (70.0 + rank if not holds_queen else 40.0 + rank)
     if suit == SPADES:
         return rank * 0.5 - (30.0 if hand & QS_MASK else 0.0)  # low spades guard the queen
@@ -127,12 +138,13 @@ def pass_danger(card: int, hand: int, chosen: int, count: int) -> float:
     return rank * 2.5 + void_bonus
 
 
+@jit
 def moon_potential(hand: int) -> bool:
     """A hand that can take every point: many high hearts, the top spades, few low cards."""
     hearts = hand & HEARTS_MASK
     high_hearts = (hearts >> (8 * 4)).bit_count()  # T♥ and above
     top_spades = hand & (AS_KS_MASK | QS_MASK)
-    low_cards = sum(1 for c in cards_of(hand) if c >> 2 < 6)
+    low_cards = (hand & ((1 << (6 * 4)) - 1)).bit_count()  # the 2s to the 7s
     return (
         hearts.bit_count() >= 6
         and high_hearts >= 4

@@ -20,31 +20,46 @@ probability of carelessness.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from typing import Any
 
 from hearts.bots.heuristic import pass_danger
-from hearts.bots.policies import greedy_policy
-from hearts.cards import HEARTS, QS
+from hearts.bots.policies import flush_card, greedy_card, lead_pool, suit_count
+from hearts.cards import HEARTS, QS, SUIT_MASKS
+from hearts.fast import ints, jit
+from hearts.kernel import Ints
 from hearts.mechanics import LegalConfig, legal_mask
 from hearts.view import View
 
-_LEAD_DRAWS = tuple((j + 0.5) / 12 for j in range(12))
-"""Values for the greedy policy's choice of suit to lead: 12 is divisible by 1–4 suits, so
-counting how many of them lead a card gives its exact probability."""
 
-
-def greedy_probability(card: int, legal: int, trick: list[int], players: int, queen_gone: bool) -> float:
+@jit
+def greedy_probability(card: int, legal: int, trick: Ints, players: int, queen_gone: bool, length: int = -1,
+                       rng: Any = None) -> float:
     """The probability that :func:`~hearts.bots.policies.greedy_policy` plays ``card`` without
-    its exploration (only its choice of suit to lead is random)."""
+    its exploration (only its choice of suit to lead is random), on ``trick[:length]`` (all of
+    it by default). ``rng`` is never drawn from (compiled code needs one of the search's type).
+
+    >>> from hearts.cards import CardSet
+    >>> from hearts.cards import Card
+    >>> legal = CardSet.parse("3C 9C KC").mask
+    >>> greedy_probability(Card.parse("9C"), legal, [Card.parse("TC")], 4, False)  # it ducks under the T♣
+    1.0
+    >>> greedy_probability(0, CardSet.parse("2C 2D").mask, [], 4, False)  # leads one suit of two
+    0.5
+    """
+    if length < 0:
+        length = len(trick)
     if legal & (legal - 1) == 0:
         return 1.0
-    if trick:
-        return 1.0 if greedy_policy(legal, trick, players, lambda: 0.5, queen_gone) == card else 0.0
-    hits = 0
-    for x in _LEAD_DRAWS:
-        draws = iter((0.5, x))
-        hits += greedy_policy(legal, trick, players, draws.__next__, queen_gone) == card
-    return hits / len(_LEAD_DRAWS)
+    if length:
+        return 1.0 if greedy_card(-1, legal, trick, length, players, rng, queen_gone) == card else 0.0
+    flush = flush_card(legal, queen_gone)
+    if flush >= 0:
+        return 1.0 if flush == card else 0.0
+    pool = lead_pool(legal)
+    suit = pool & SUIT_MASKS[card & 3]
+    if pool >> card & 1 and (suit & -suit).bit_length() - 1 == card:
+        return (12 // suit_count(pool)) / 12  # the lowest of its suit: led with odds one in the suits
+    return 0.0
 
 
 def careless_odds(
@@ -60,13 +75,18 @@ def careless_odds(
     leaders = [t.leader for t in tricks]
     at_random = [0.0] * n
     careful = [0.0] * n
+    legal, gone = [0] * len(plays), [0] * len(plays)
     for sample in samples:
         p_random = [1.0] * n
         p_careful = [1.0] * n
-        for s, c, legal, trick, queen_gone in _others_plays(sample, plays, leaders, me, cfg):
-            k = legal.bit_count()
-            p_random[s] /= k
-            p_careful[s] *= noise / k + (1 - noise) * greedy_probability(c, legal, trick, n, queen_gone)
+        plays_faced(sample, plays, leaders, cfg, legal, gone, [0] * n)
+        for i, c in enumerate(plays):
+            s = (leaders[i // n] + i % n) % n
+            if s != me:
+                k = legal[i].bit_count()
+                p_random[s] /= k
+                g = greedy_probability(c, legal[i], plays[i - i % n : i], n, gone[i] != 0)
+                p_careful[s] *= noise / k + (1 - noise) * g
         for s in range(n):
             at_random[s] += p_random[s]
             careful[s] += p_careful[s]
@@ -77,13 +97,14 @@ def careless_odds(
     return odds
 
 
-def play_likelihood(
-    hands: list[int], plays: list[int], leaders: list[int], me: int, cfg: LegalConfig, noise: float
-) -> float:
+@jit
+def play_likelihood(hands: Ints, plays: Ints, leaders: Ints, me: int, cfg: LegalConfig, noise: float,
+                    rng: Any = None) -> float:
     """How likely the other seats' plays this round are, had they held ``hands`` (their hands
     now, as masks: a world sampled consistently with the view) and played carefully: the
     product over every play of a seat other than ``me`` of ``noise / k + (1 - noise) * g``,
-    where ``k`` is the number of legal cards it had and ``g`` :func:`greedy_probability`.
+    where ``k`` is the number of legal cards it had and ``g`` :func:`greedy_probability`
+    (``rng`` as it takes it).
 
     ``plays`` are the round's cards in the order played (every trick, the one in progress
     last) and ``leaders[i]`` the seat that led trick ``i``. A world in which the others
@@ -97,44 +118,52 @@ def play_likelihood(
     >>> play_likelihood([0, 0, 0, 0], [], [], 0, cfg, 0.3)  # nothing played yet
     1.0
     """
+    n, count = len(hands), len(plays)
+    legal, gone = ints(count), ints(count)
+    plays_faced(hands, plays, leaders, cfg, legal, gone, ints(n))
     p = 1.0
-    for _, c, legal, trick, queen_gone in _others_plays(hands, plays, leaders, me, cfg):
-        k = legal.bit_count()
-        p *= noise / k + (1 - noise) * greedy_probability(c, legal, trick, len(hands), queen_gone)
+    for i in range(count):
+        start = i - i % n
+        if (leaders[i // n] + i % n) % n != me:
+            k = legal[i].bit_count()
+            p *= noise / k + (1 - noise) * greedy_probability(plays[i], legal[i], plays[start:i], n, gone[i] != 0,
+                                                              i - start, rng)
     return p
 
 
-def _others_plays(
-    hands: list[int], plays: list[int], leaders: list[int], me: int, cfg: LegalConfig
-) -> Iterator[tuple[int, int, int, list[int], bool]]:
-    """The round's plays by the seats other than ``me``, in order, each with what its seat
-    faced: ``(seat, card, its legal cards, the trick so far, whether the Q♠ had gone)``, had
-    the seats held ``hands`` now (masks; the cards played are put back first). ``plays`` and
-    ``leaders`` as :func:`play_likelihood` takes them."""
+@jit
+def plays_faced(hands: Ints, plays: Ints, leaders: Ints, cfg: LegalConfig, legal: Ints, gone: Ints,
+                h: Ints) -> None:
+    """What each play of the round faced, had the seats held ``hands`` now (masks; the cards
+    played are put back first): ``legal[i]``, the legal cards of the seat that played
+    ``plays[i]``, and ``gone[i]``, whether the Q♠ had gone (1) then. ``plays`` and ``leaders``
+    as :func:`play_likelihood` takes them; ``h`` is work space of a hand per seat.
+
+    >>> from hearts import Rules
+    >>> legal, gone = [0, 0], [0, 0]
+    >>> plays_faced([0b10000, 0, 0, 0b10], [0, 1], [3], LegalConfig(Rules()), legal, gone, [0] * 4)
+    >>> legal  # seat 3 led the 2♣; seat 0, holding the 3♣ in this world, had to follow with it
+    [1, 16]
+    """
     n = len(hands)
-    h = hands[:]
-    for i, c in enumerate(plays):
-        h[(leaders[i // n] + i % n) % n] |= 1 << c
-    broken, queen_gone = False, False
-    for t in range(0, len(plays), n):
-        cards = plays[t : t + n]
-        leader = leaders[t // n]
-        led = -1
-        for i, c in enumerate(cards):
-            s = (leader + i) % n
-            legal = legal_mask(h[s], led, t == 0, broken, cfg)
-            if s != me:
-                yield s, c, legal, cards[:i], queen_gone
-            h[s] ^= 1 << c
-            if led < 0:
-                led = c & 3
-            if c & 3 == HEARTS:
-                broken = True
-            elif c == QS:
-                queen_gone = True
-                broken = broken or cfg.queen_breaks
+    h[:] = hands[:]
+    for i in range(len(plays)):
+        h[(leaders[i // n] + i % n) % n] |= 1 << plays[i]
+    broken = queen_gone = False
+    for i in range(len(plays)):
+        c, start = plays[i], i - i % n
+        s = (leaders[i // n] + i % n) % n
+        legal[i] = legal_mask(h[s], plays[start] & 3 if i > start else -1, start == 0, broken, cfg)
+        gone[i] = 1 if queen_gone else 0
+        h[s] ^= 1 << c
+        if c & 3 == HEARTS:
+            broken = True
+        elif c == QS:
+            queen_gone = True
+            broken = broken or cfg.queen_breaks
 
 
+@jit
 def weighted_index(weights: list[float], x: float) -> int:
     """The index drawn by ``x`` (uniform in [0, 1)) with odds in proportion to ``weights``
     (non-negative, not all zero): the first index at which the running sum passes
@@ -154,6 +183,7 @@ def weighted_index(weights: list[float], x: float) -> int:
     return len(weights) - 1
 
 
+@jit
 def pass_likelihood(hand: int, received: int, count: int, top: int, noise: float) -> float:
     """How likely a seat that held ``hand`` before the pass (a mask) was to pass ``received``,
     had it passed like the search bot: some of its ``top`` most dangerous cards (ranked as

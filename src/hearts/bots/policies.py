@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from hearts.cards import HEARTS, HEARTS_MASK, POINTS_MASK, QS, QS_MASK, SPADES, SUIT_MASKS
-from hearts.fast import GREEDY, RANDOM
-from hearts.kernel import Policy, nth_card
+from hearts.fast import jit
+from hearts.kernel import GREEDY, GUARDS, RANDOM, SHOOTS, Ints, Policy, nth_card, play_tricks
+from hearts.mechanics import LegalConfig
 
 AS_KS_MASK: Final = (1 << (12 * 4 + SPADES)) | (1 << (11 * 4 + SPADES))
 """The A♠ and K♠: the spades that take the Q♠."""
@@ -39,10 +40,20 @@ LOW_SPADES_MASK: Final = SUIT_MASKS[SPADES] & ((1 << QS) - 1)
 """The spades below the queen (they flush it out, or guard it)."""
 
 
+class _Draws:
+    """A ``random`` callable as the kernel's functions draw from it (``rng.random()``)."""
+
+    __slots__ = ("random",)
+
+    def __init__(self, rand: Callable[[], float]) -> None:
+        self.random = rand
+
+
 def greedy_policy(
     legal: int, trick: list[int], players: int, rand: Callable[[], float], queen_gone: bool
 ) -> int:
-    """A fast rollout policy that plays like a careful club player.
+    """A fast rollout policy that plays like a careful club player (:func:`greedy_card` as a
+    :data:`~hearts.kernel.Policy`).
 
     Following, it ducks with the highest card that still loses, else plays its lowest (its
     highest when last to a clean trick); void, it dumps the Q♠, then the A♠/K♠ while the queen
@@ -56,77 +67,166 @@ def greedy_policy(
     >>> Card(greedy_policy(legal, [Card.parse("TC")], 4, lambda: 0.5, False))  # ducks under the T♣
     Card('9C')
     """
+    return greedy_card(0, legal, trick, len(trick), players, _Draws(rand), queen_gone)
+
+
+@jit
+def greedy_card(seat: int, legal: int, trick: Ints, length: int, players: int, rng: Any, queen_gone: bool) -> int:
+    """:func:`greedy_policy` as the kernel asks it (a :data:`~hearts.kernel.SeatPolicy`: the
+    trick is ``trick[:length]``, ``rng.random()`` draws). ``seat`` -1: without its exploration
+    (the likelihoods of :mod:`hearts.bots.opponents` ask so; following, it then draws nothing).
+
+    >>> from hearts.cards import Card, CardSet
+    >>> legal = CardSet.parse("3C 9C KC").mask
+    >>> Card(greedy_card(-1, legal, [Card.parse("TC"), 0, 0, 0], 1, 4, None, False))  # ducks
+    Card('9C')
+    """
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
-    if rand() < 0.1:
-        return nth_card(legal, int(rand() * legal.bit_count()))
-    if trick:
-        led = trick[0] & 3
-        follow = legal & SUIT_MASKS[led]
-        if follow:
-            win = trick[0]
-            for c in trick:
-                if c & 3 == led and c > win:
-                    win = c
-            under = follow & ((1 << win) - 1)
-            if under:
-                return under.bit_length() - 1
-            if len(trick) == players - 1:
-                clean = True
-                for c in trick:
-                    if c & 3 == HEARTS or c == QS:
-                        clean = False
-                        break
-                safe = follow & ~QS_MASK
-                if clean and safe:
-                    return safe.bit_length() - 1
-            safe = follow & ~QS_MASK
-            return (safe & -safe).bit_length() - 1 if safe else QS
-        if legal & QS_MASK:
-            return QS
-        if not queen_gone and legal & AS_KS_MASK:
-            return (legal & AS_KS_MASK).bit_length() - 1
-        hearts = legal & HEARTS_MASK
-        if hearts:
-            return hearts.bit_length() - 1
-        return legal.bit_length() - 1
+    if seat >= 0 and rng.random() < 0.1:
+        return nth_card(legal, int(rng.random() * legal.bit_count()))
+    if not length:
+        flush = flush_card(legal, queen_gone)
+        if flush >= 0:
+            return flush
+        pool = lead_pool(legal)
+        k = int(rng.random() * suit_count(pool))
+        for s in range(4):
+            if pool & SUIT_MASKS[s]:
+                if k == 0:
+                    mine = pool & SUIT_MASKS[s]
+                    return (mine & -mine).bit_length() - 1
+                k -= 1
+    led = trick[0] & 3
+    follow = legal & SUIT_MASKS[led]
+    if follow:
+        win = trick[0]
+        for c in trick[:length]:
+            if c & 3 == led and c > win:
+                win = c
+        under = follow & ((1 << win) - 1)
+        if under:
+            return under.bit_length() - 1
+        safe = follow & ~QS_MASK
+        if length == players - 1 and safe:
+            clean = True
+            for c in trick[:length]:
+                if c & 3 == HEARTS or c == QS:
+                    clean = False
+            if clean:
+                return safe.bit_length() - 1
+        return (safe & -safe).bit_length() - 1 if safe else QS
+    if legal & QS_MASK:
+        return QS
+    if not queen_gone and legal & AS_KS_MASK:
+        return (legal & AS_KS_MASK).bit_length() - 1
+    hearts = legal & HEARTS_MASK
+    return (hearts if hearts else legal).bit_length() - 1
+
+
+@jit
+def flush_card(legal: int, queen_gone: bool) -> int:
+    """The low spade the greedy policy leads to flush the Q♠ out, or -1.
+
+    >>> from hearts.cards import Card, CardSet
+    >>> Card(flush_card(CardSet.parse("4S 9S 2H").mask, False)), flush_card(CardSet.parse("4S KS").mask, False)
+    (Card('9S'), -1)
+    """
     if not queen_gone and legal & LOW_SPADES_MASK and not legal & (AS_KS_MASK | QS_MASK):
         return (legal & LOW_SPADES_MASK).bit_length() - 1
-    pool = legal & ~SUIT_MASKS[SPADES] if legal & QS_MASK and legal & ~SUIT_MASKS[SPADES] else legal
-    suits = [s for s in range(4) if pool & SUIT_MASKS[s]]
-    mine = pool & SUIT_MASKS[suits[int(rand() * len(suits))]]
-    return (mine & -mine).bit_length() - 1
+    return -1
 
 
-def shooter_card(legal: int, trick: list[int]) -> int:
+@jit
+def lead_pool(legal: int) -> int:
+    """The cards among which the greedy policy leads the lowest of a random suit: not spades
+    while it holds the Q♠ (and another suit).
+
+    >>> from hearts.cards import CardSet
+    >>> CardSet.from_mask(lead_pool(CardSet.parse("QS 4S 2H").mask))
+    CardSet.parse('2H')
+    """
+    return legal & ~SUIT_MASKS[SPADES] if legal & QS_MASK and legal & ~SUIT_MASKS[SPADES] else legal
+
+
+@jit
+def suit_count(mask: int) -> int:
+    """The number of suits of ``mask``.
+
+    >>> from hearts.cards import CardSet
+    >>> suit_count(CardSet.parse("QS 4S 2H").mask)
+    2
+    """
+    count = 0
+    for s in range(4):
+        if mask & SUIT_MASKS[s]:
+            count += 1
+    return count
+
+
+@jit
+def shooter_card(legal: int, trick: Ints, length: int = -1) -> int:
     """How a seat going for the moon plays: it follows with its highest card, discards its
-    lowest card that carries no points (else its lowest), and leads its highest card."""
-    if trick:
+    lowest card that carries no points (else its lowest), and leads its highest card
+    (``trick[:length]``, all of it by default)."""
+    if length < 0:
+        length = len(trick)
+    if length:
         follow = legal & SUIT_MASKS[trick[0] & 3]
         if follow:
             return follow.bit_length() - 1
-        safe = legal & ~POINTS_MASK or legal
+        safe = legal & ~POINTS_MASK
+        if not safe:
+            safe = legal
         return (safe & -safe).bit_length() - 1
     return legal.bit_length() - 1
 
 
-def defender_card(legal: int, trick: list[int], shooter_winning: bool) -> int:
+@jit
+def defender_card(legal: int, trick: Ints, shooter_winning: bool, length: int = -1) -> int:
     """How a seat stops another's moon: it follows with its highest card (to take the trick
     and its points), leads its highest card, and when void gives the shooter's tricks no
     points (its highest card without points) but dumps points on anyone else's (the Q♠, else
     its highest heart)."""
-    if not trick:
+    if length < 0:
+        length = len(trick)
+    if not length:
         return legal.bit_length() - 1
     follow = legal & SUIT_MASKS[trick[0] & 3]
     if follow:
         return follow.bit_length() - 1
     if shooter_winning:
-        safe = legal & ~POINTS_MASK or legal
-        return safe.bit_length() - 1
+        safe = legal & ~POINTS_MASK
+        return (safe if safe else legal).bit_length() - 1
     if legal & QS_MASK:
         return QS
-    points = legal & HEARTS_MASK or legal
-    return points.bit_length() - 1
+    points = legal & HEARTS_MASK
+    return (points if points else legal).bit_length() - 1
+
+
+@jit
+def moon_card(legal: int, trick: Ints, length: int, role: int) -> int:
+    """The kernel's moon policy (a :data:`~hearts.kernel.MoonPolicy`): :func:`shooter_card` for
+    the shooter, :func:`defender_card` for the others.
+
+    >>> from hearts.cards import Card, CardSet
+    >>> from hearts.kernel import DUMPS, GUARDS, SHOOTS
+    >>> legal, nine = CardSet.parse("5D 9D QS 2H").mask, [Card.parse("9C"), 0, 0, 0]  # void in clubs
+    >>> [Card(moon_card(legal, nine, 1, role)) for role in (SHOOTS, GUARDS, DUMPS)]
+    [Card('5D'), Card('9D'), Card('QS')]
+    """
+    if role == SHOOTS:
+        return shooter_card(legal, trick, length)
+    return defender_card(legal, trick, role == GUARDS, length)
+
+
+@jit
+def play_rollout(hands: Ints, leader: int, trick: Ints, length: int, broken: bool, first: bool, won: Ints,
+                 tricks_won: Ints, tricks_left: int, cfg: LegalConfig, rng: Any, codes: Ints, shoot_from: int) -> None:
+    """:func:`~hearts.kernel.play_tricks` as the search rolls out: the seats of code
+    :data:`~hearts.kernel.GREEDY` play :func:`greedy_card`, the moons :func:`moon_card`."""
+    play_tricks(hands, leader, trick, length, broken, first, won, tricks_won, tricks_left, cfg, rng, codes, shoot_from,
+                greedy_card, moon_card)
 
 
 def random_card(mask: int, rng: random.Random) -> int:
@@ -139,8 +239,8 @@ def random_card(mask: int, rng: random.Random) -> int:
 
 
 COMPILED: Final[dict[Policy | None, int]] = {None: RANDOM, greedy_policy: GREEDY}
-"""The policies with a compiled twin in :mod:`hearts.fast`, and their codes there (``None``:
-uniformly random); :func:`shooter_card` and :func:`defender_card` have theirs too."""
+"""The policies the search's rollouts play by code (:func:`play_rollout`; ``None``: uniformly
+random)."""
 
 
 __all__ = [
@@ -148,7 +248,13 @@ __all__ = [
     "COMPILED",
     "LOW_SPADES_MASK",
     "defender_card",
+    "flush_card",
+    "greedy_card",
     "greedy_policy",
+    "lead_pool",
+    "moon_card",
+    "play_rollout",
     "random_card",
     "shooter_card",
+    "suit_count",
 ]

@@ -55,10 +55,11 @@ Options (``search:key=value,...`` as a spec, or keyword arguments):
     ``expert`` is ``search:iterations=20000,tree=1,follow=16``: measured head to head against
     ``hard``, about half a point per round better (``docs/bots.md``).
 ``fast``
-    1 (the default): the samples are drawn and rolled out by the kernel's compiled twin
-    (:mod:`hearts.fast`, the ``fast`` extra) when numba is installed, some seventeen times
-    faster; 0: by the pure kernel. The decisions are the same either way: the twin draws the
-    same random numbers (:attr:`SearchBot.compiled` says which runs).
+    1 (the default): the samples are drawn and rolled out compiled (:func:`hearts.fast.run`,
+    the ``fast`` extra) when numba is installed, some fifteen times faster; 0: as Python. It
+    is the same code either way (:func:`play_block`, :func:`pass_block`, :func:`tree_search`),
+    drawing the same random numbers, so the decisions are the same (:attr:`SearchBot.compiled`
+    says which runs).
 
 The moon decision (R4.4 ``shooter_chooses``) is the :class:`~hearts.bots.base.Bot` default, an
 evaluation of both totals. The measurements behind these defaults are in ``docs/bots.md``.
@@ -80,18 +81,29 @@ import random
 import time as _time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from hearts import fast
 from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
 from hearts.bots.opponents import careless_odds, pass_likelihood, play_likelihood, weighted_index
-from hearts.bots.policies import COMPILED, defender_card, greedy_policy, shooter_card
+from hearts.bots.policies import greedy_card, play_rollout
 from hearts.cards import CARDS, HEARTS, QS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
-from hearts.fast import Block
-from hearts.kernel import Policy, Rollout, nth_card, play_out, queen_gone
-from hearts.mechanics import LegalConfig, legal_mask, score_round, trick_winner_offset
+from hearts.fast import floats, ints, jit, rows
+from hearts.kernel import (
+    GREEDY,
+    RANDOM,
+    Ints,
+    first_leader,
+    nth_card,
+    queen_gone,
+    score_into,
+    scoring,
+    winner_offset,
+)
+from hearts.mechanics import LegalConfig, legal_mask
+from hearts.round import Round
 from hearts.rules import Rules
 from hearts.view import View
 
@@ -180,8 +192,8 @@ class SearchBot(Bot):
 
     @property
     def compiled(self) -> bool:
-        """Whether this bot's samples are scored by the compiled twin (:mod:`hearts.fast`): with
-        ``fast`` (the default) when numba is installed. Its decisions are the same either way."""
+        """Whether this bot's samples are scored compiled (:func:`hearts.fast.run`): with ``fast``
+        (the default) when numba is installed. Its decisions are the same either way."""
         return self.fast and type(self.rng) is random.Random and fast.available()
 
     # --- playing ---------------------------------------------------------------------------
@@ -234,8 +246,8 @@ class SearchBot(Bot):
         ``model=random``), through the nodes already there or adding one, so the few visits
         of a new node follow the plays the rollouts expect rather than every legal card. The rollouts
         draw from the search's own random stream: unlike PIMC's candidates, no two of them need
-        to share one, so none pays for seeding a generator of its own. The compiled
-        twin (:func:`hearts.fast.tree_visits`) draws the same random numbers.
+        to share one, so none pays for seeding a generator of its own. It runs
+        :func:`tree_search`, compiled where it can (:attr:`compiled`), on the same random numbers.
 
         >>> from hearts import Round, Rules
         >>> r = Round.deal(Rules(), seed=3, round_number=3)
@@ -244,155 +256,32 @@ class SearchBot(Bot):
         >>> sum(visits), [str(CARDS[c]) for c, v in enumerate(visits) if v]  # its legal cards
         (200, ['3C', '7C'])
         """
-        me, n = view.seat, view.players
-        cfg = self._config(view.rules)
-        deal = HiddenDeal.of(view)
-        trick, won, tricks_won, tricks_left, first = _position(view)
-        rollout = self._rollout(view)
-        rng, follow = self.rng, self.follow
-        if self.compiled:
-            return fast.tree_visits(rng, deal, trick, view.trick.leader, won, tricks_won, tricks_left, first,
-                                    view.hearts_broken, view.rules, view.scores, _codes(rollout), self.shoot_from,
-                                    iterations, self.explore, follow)
-        policies = rollout.policies or (None,) * n
-        card_of, mover, child, sibling = [-1], [me], [-1], [-1]
-        visits, avail, reward = [0.0], [0.0], [0.0]
-        for _ in range(iterations):
-            hands = deal.sample(rng)
-            w, tw, t = won[:], tricks_won[:], trick[:]
-            leader, left, at_first, broken = view.trick.leader, tricks_left, first, view.hearts_broken
-            node, path, untried = 0, [], 0
-            while left:
-                seat = (leader + len(t)) % n
-                mask = legal_mask(hands[seat], t[0] & 3 if t else -1, at_first, broken, cfg)
-                tried = 0
-                c = child[node]
-                while c >= 0:
-                    if mask >> card_of[c] & 1:
-                        avail[c] += 1.0
-                        tried |= 1 << card_of[c]
-                    c = sibling[c]
-                untried = mask & ~tried
-                following = node > 0 and visits[node] < follow
-                if following:  # not branched yet: the rollout policy's card
-                    policy = policies[seat]
-                    if policy is None:
-                        card = nth_card(mask, int(rng.random() * mask.bit_count()))
-                    else:
-                        card = policy(mask, t, n, rng.random, queen_gone(hands))
-                    untried &= 1 << card
-                    if not untried:
-                        c = child[node]
-                        while card_of[c] != card:
-                            c = sibling[c]
-                        node = c
-                elif untried:
-                    card = nth_card(untried, int(rng.random() * untried.bit_count()))
-                if untried:
-                    card_of.append(card)
-                    mover.append(seat)
-                    child.append(-1)
-                    sibling.append(child[node])
-                    visits.append(0.0)
-                    avail.append(1.0)
-                    reward.append(0.0)
-                    child[node] = node = len(card_of) - 1
-                elif not following:
-                    best, best_value = -1, -1e300
-                    c = child[node]
-                    while c >= 0:
-                        if mask >> card_of[c] & 1:
-                            value = -reward[c] / visits[c] + self.explore * math.sqrt(math.log(avail[c]) / visits[c])
-                            if value > best_value:
-                                best, best_value = c, value
-                        c = sibling[c]
-                    node = best
-                    card = card_of[node]
-                path.append(node)
-                hands[seat] ^= 1 << card
-                t.append(card)
-                if card & 3 == HEARTS:
-                    broken = True
-                elif card == QS:
-                    broken = broken or cfg.queen_breaks
-                if len(t) == n:
-                    leader = (leader + trick_winner_offset(t)) % n
-                    for x in t:
-                        w[leader] |= 1 << x
-                    tw[leader] += 1
-                    t, at_first, left = [], False, left - 1
-                if untried:
-                    break
-            if left:
-                play_out(hands, leader, t, broken, at_first, w, tw, left, cfg, rng, rollout)
-            scores = score_round(w, tw, view.rules, view.scores, "add").scores
-            for nd in path:
-                visits[nd] += 1.0
-                reward[nd] += scores[mover[nd]] / 26.0
+        pos = position_record(view, self._codes(view), self.shoot_from)
         out = [0] * len(CARDS)
-        c = child[0]
-        while c >= 0:
-            out[card_of[c]] = int(visits[c])
-            c = sibling[c]
+        fast.call(self.compiled, tree_search, pos, self._config(view.rules), self.rng, iterations, self.explore,
+                  self.follow, out)
         return out
 
     def _play_sampler(self, view: View, moves: list[Card]) -> Block:
         """How the plays ``moves`` are compared: scores of the move on new samples."""
         me, n = view.seat, view.players
         cfg = self._config(view.rules)
-        deal = HiddenDeal.of(view)
-        trick, won, tricks_won, tricks_left, first = _position(view)
         rng = self.rng
-        rollout = self._rollout(view)
-        side: random.Random | None = None
-        odds: list[float | None] = []
+        side = random.Random(0)  # without odds never drawn from: its state travels as the search's does
+        odds: list[float] = []
         if self.model == "adaptive":
             side = random.Random(rng.random())
-            odds = careless_odds(view, [deal.sample(side) for _ in range(16)], cfg)
-        plays = [int(c) for t in view.tricks for c in t.cards] + trick
+            deal = HiddenDeal.of(view)
+            odds = [math.nan if o is None else o for o in careless_odds(view, [deal.sample(side) for _ in range(16)],
+                                                                         cfg)]
+        plays = [int(c) for t in [*view.tricks, view.trick] for c in t.cards]
         leaders = [t.leader for t in view.tricks] + [view.trick.leader]
         given = self._given(view, plays, leaders)
         seen = given or any((leaders[i // n] + i % n) % n != me for i in range(len(plays)))
         infer = self.infer if seen and self.infer > 1 else 0  # nothing to infer from before the others act
-        noise = self.infer_noise
-        if self.compiled:
-            return fast.play_block(rng, deal, moves, trick, view.trick.leader, won, tricks_won, tricks_left, first,
-                                   view.hearts_broken, view.rules, view.scores, _codes(rollout), self.shoot_from,
-                                   side, odds, infer, noise, plays, leaders, given)
-
-        def world() -> list[int]:
-            """A deal of the hidden cards: with ``infer``, one of that many, drawn in proportion
-            to how likely the others' plays and the giver's pass are in each
-            (:func:`play_likelihood`, :func:`pass_likelihood`)."""
-            if not infer:
-                return deal.sample(rng)
-            worlds = [deal.sample(rng) for _ in range(infer)]
-            weights = [play_likelihood(w, plays, leaders, me, cfg, noise) for w in worlds]
-            if given:
-                giver, add, remove, received, count, top = given
-                for j, w in enumerate(worlds):
-                    weights[j] *= pass_likelihood((w[giver] | add) & ~remove, received, count, top, noise)
-            return worlds[weighted_index(weights, rng.random())]
-
-        def draw() -> Sample:
-            hands, seed = world(), rng.random()
-            if side is None:
-                return hands, seed, rollout
-            policies = [greedy_policy if o is None or side.random() >= o else None for o in odds]
-            return hands, seed, self._rollout_with(policies)
-
-        def score(sample: Sample, i: int) -> int:
-            hands, seed, rollout = sample
-            card = moves[i]
-            h = hands[:]
-            h[me] ^= 1 << card
-            broken = view.hearts_broken or card & 3 == HEARTS or (card == QS and cfg.queen_breaks)
-            w, tw = won[:], tricks_won[:]
-            play_out(h, view.trick.leader, [*trick, card], broken, first, w, tw, tricks_left, cfg,
-                     random.Random(seed), rollout)
-            return _my_score(w, tw, view)
-
-        return _pure_block(draw, score)
+        pos = position_record(view, self._codes(view), self.shoot_from)
+        return self._block(play_block, (pos, cfg, rng, [int(c) for c in moves]),
+                           (side, odds, infer, self.infer_noise, plays, leaders, given))
 
     def _given(self, view: View, plays: list[int], leaders: list[int]) -> list[int]:
         """What the pass this seat received says, for :func:`pass_likelihood`: ``[giver, add,
@@ -436,46 +325,26 @@ class SearchBot(Bot):
 
     def _pass_sampler(self, view: View, candidates: Sequence[int]) -> Block:
         """How the passes ``candidates`` are compared: scores of the pass on new samples."""
-        hand = view.hand.mask
-        count = view.rules.pass_count
-        me, n = view.seat, view.players
         to = view.pass_to
         assert to is not None
-        offset = view.rules.pass_offset(view.round_number)
-        giver = (me - offset) % n
-        cfg = self._config(view.rules)
-        deal = HiddenDeal.of(view)
-        rng = self.rng
-        club = 1 << view.rules.lowest_club
-        rollout = self._rollout(view)
-        if self.compiled:
-            return fast.pass_block(rng, deal, candidates, view.rules, view.round_number, to, view.scores,
-                                   _codes(rollout), self.shoot_from)
+        pos = position_record(view, self._codes(view), self.shoot_from)
+        rules = view.rules
+        return self._block(pass_block, (pos, self._config(rules), self.rng, candidates),
+                           (rules.pass_count, rules.pass_offset(view.round_number), to, 1 << rules.lowest_club,
+                            rules.hand_size))
 
-        def draw() -> Sample:
-            """A deal, the others' passes (the heuristic's) received, and a rollout seed."""
-            dealt = deal.sample(rng)
-            passes = [pass_mask(dealt[s], count) if s != me else 0 for s in range(n)]
-            hands = [dealt[s] & ~passes[s] for s in range(n)]
-            for s in range(n):
-                if s != me:
-                    hands[(s + offset) % n] |= passes[s]
-            hands[me] = hand | passes[giver]
-            return hands, rng.random(), rollout
+    def _block(self, sampler: Callable[..., None], before: tuple[Any, ...], after: tuple[Any, ...]) -> Block:
+        """A :data:`Block` of ``sampler`` (:func:`play_block`, :func:`pass_block`), called with
+        ``before``, the candidates alive, ``after`` and the rows of scores to fill, compiled
+        where this bot is (:attr:`compiled`)."""
+        compiled = self.compiled
 
-        def score(sample: Sample, i: int) -> int:
-            received, seed, rollout = sample
-            mine = candidates[i]
-            hands = received[:]
-            hands[me] &= ~mine
-            hands[to] |= mine
-            leader = next(s for s in range(n) if hands[s] & club)
-            w, tw = [0] * n, [0] * n
-            play_out(hands, leader, [], False, True, w, tw, view.rules.hand_size, cfg,
-                     random.Random(seed), rollout)
-            return _my_score(w, tw, view)
+        def block(samples: int, alive: Sequence[int]) -> list[list[int]]:
+            out = [[0] * samples for _ in alive]
+            fast.call(compiled, sampler, *before, list(alive), *after, out)
+            return out
 
-        return _pure_block(draw, score)
+        return block
 
     def _compare(
         self,
@@ -524,47 +393,24 @@ class SearchBot(Bot):
             return alive[pick([scores[i] for i in alive], 0, 0.0)]
         return alive[pick([scores[i] for i in alive], alive.index(prior), self.margin)]
 
-    def _rollout(self, view: View) -> Rollout:
-        """How the rollouts play (see :data:`MODELS`): this seat with the greedy policy, the
+    def _codes(self, view: View) -> list[int]:
+        """How the rollouts play each seat (see :data:`MODELS`; codes of
+        :func:`~hearts.bots.policies.play_rollout`): this seat with the greedy policy, the
         others too (``model=careful``, and ``model=adaptive`` until it draws them per sample
         from the plays it has seen) or uniformly at random (``model=random``)."""
-        me = view.seat
-        random_others = self.model == "random"
-        return self._rollout_with([None if random_others and s != me else greedy_policy for s in range(view.players)])
-
-    def _rollout_with(self, policies: Sequence[Policy | None]) -> Rollout:
-        """A rollout with these seats' policies and this bot's moons (``shoot_from``)."""
-        return Rollout(tuple(policies), self.shoot_from, shooter_card, defender_card)
+        others = RANDOM if self.model == "random" else GREEDY
+        return [GREEDY if s == view.seat else others for s in range(view.players)]
 
 
-Sample = tuple[list[int], float, Rollout]
-"""What one draw gives every candidate: the seats' hands (masks), a rollout seed and how the
-rollout plays (see :func:`~hearts.kernel.play_out`)."""
+Block = Callable[[int, Sequence[int]], list[list[int]]]
+"""``block(samples, alive)``: the scores of the candidates ``alive`` (their indices) on
+``samples`` new samples, one list per candidate of ``alive``: what :meth:`SearchBot._compare`
+compares (:meth:`SearchBot._block`)."""
 
 RACE_EVERY: Final = 16
 """Samples between two races of the candidates (``pass_race``)."""
 CLOCK_EVERY: Final = 16
 """Samples between two looks at the clock, under a budget in seconds."""
-
-
-def _pure_block(draw: Callable[[], Sample], score: Callable[[Sample, int], int]) -> Block:
-    """A :data:`~hearts.fast.Block` on the pure kernel: ``draw`` a sample, ``score`` each
-    candidate on it, as many times as asked."""
-
-    def block(samples: int, alive: Sequence[int]) -> list[list[int]]:
-        rows: list[list[int]] = [[] for _ in alive]
-        for _ in range(samples):
-            sample = draw()
-            for row, i in zip(rows, alive, strict=True):
-                row.append(score(sample, i))
-        return rows
-
-    return block
-
-
-def _codes(rollout: Rollout) -> list[int]:
-    """The seats' policies of ``rollout`` as :mod:`hearts.fast` codes."""
-    return [COMPILED[p] for p in rollout.policies]
 
 
 MODELS = ("careful", "random", "adaptive")
@@ -630,10 +476,266 @@ def _position(view: View) -> tuple[list[int], list[int], list[int], int, bool]:
     return [int(c) for c in view.trick.cards], won, list(view.tricks_won), tricks_left, not view.tricks
 
 
-def _my_score(won: list[int], tricks_won: list[int], view: View) -> int:
-    """This seat's score for a finished rollout (a shooter adds 26 to the others, R4.4)."""
-    result = score_round(won, tricks_won, view.rules, view.scores, "add")
-    return result.scores[view.seat]
+(PLAYERS, SEAT, LEADER, LENGTH, TRICKS_LEFT, FIRST, BROKEN, SHOOT_FROM, JACK, NO_TRICKS, POOL,
+ PLAIN) = range(12)
+"""The fields of a position record (:func:`position_record`), then its per-seat blocks:"""
+TRICK, WON, TAKEN, KNOWN, NEED, VOIDS, CODES = range(12, 54, 6)
+"""the trick's cards, the cards won, the tricks won, the cards known in each hand, the cards it
+needs, its voids and its rollout policy code, six entries each (the most seats, R1), then"""
+MOONS: Final = 54
+"""the scores of every moon (:func:`~hearts.kernel.scoring`)."""
+
+
+def position_record(view: View, codes: Sequence[int], shoot_from: int) -> list[int]:
+    """A play decision of ``view`` as one list of ints, what the search's compiled functions
+    take (an int64 array there): the position, the hidden deal to sample (:class:`HiddenDeal`,
+    its pool as a mask), how the rollouts play (``codes``, ``shoot_from``) and score.
+
+    >>> from hearts import Game, Rules
+    >>> pos = position_record(View.of(Game(Rules(), seed=2), 0), [1, 1, 1, 1], 10)
+    >>> pos[PLAYERS], pos[TRICKS_LEFT], pos[NEED:NEED + 4], len(pos)
+    (4, 13, [0, 13, 13, 13], 118)
+    """
+    n = view.players
+    deal = HiddenDeal.of(view)
+    trick, won, tricks_won, tricks_left, first = _position(view)
+    jack, no_tricks, moons = scoring(view.rules, tuple(view.scores))
+    pos = [0] * MOONS + list(moons)
+    pos[:POOL] = [n, view.seat, view.trick.leader, len(trick), tricks_left, first, view.hearts_broken, shoot_from,
+                  jack, no_tricks]
+    pos[POOL], pos[PLAIN] = sum(1 << c for c in deal.pool), deal.plain
+    for at, values in ((TRICK, trick), (WON, won), (TAKEN, tricks_won), (KNOWN, deal.hands), (NEED, deal.need),
+                       (VOIDS, deal.voids), (CODES, codes)):
+        pos[at : at + len(values)] = values
+    return pos
+
+
+@jit
+def _unpack(pos: Ints, at: int, out: Ints) -> Ints:
+    """``out`` filled with the ``len(out)`` entries of ``pos`` from ``at``."""
+    out[:] = pos[at : at + len(out)]
+    return out
+
+
+@jit
+def _cards_of(mask: int) -> Ints:
+    """The cards of ``mask``, in card order."""
+    out = ints(mask.bit_count())
+    for i in range(len(out)):
+        out[i] = (mask & -mask).bit_length() - 1
+        mask &= mask - 1
+    return out
+
+
+@jit
+def tree_search(pos: Ints, cfg: LegalConfig, rng: Any, iterations: int, explore: float, follow: int,
+                out: Ints) -> None:
+    """:meth:`SearchBot.tree_visits` of the position record ``pos``: ``out[card]`` becomes the
+    visits of the root's play ``card``. The tree is flat arrays: node ``i`` played ``card[i]``
+    (by seat ``mover[i]``), ``child[i]`` is its first child and ``sibling[i]`` the next child
+    of its parent; ``visits``, ``avail`` (the iterations in which its card was legal) and
+    ``reward`` (the points of its mover over 26, summed) are its statistics."""
+    n, me = pos[PLAYERS], pos[SEAT]
+    cap = iterations + 1
+    card, mover, child, sibling = ints(cap), ints(cap), ints(cap), ints(cap)
+    visits, avail, reward = floats(cap), floats(cap), floats(cap)
+    for i in range(cap):
+        card[i], mover[i], child[i], sibling[i] = -1, -1, -1, -1
+    cards = _cards_of(pos[POOL])
+    known, need, voids = _unpack(pos, KNOWN, ints(n)), _unpack(pos, NEED, ints(n)), _unpack(pos, VOIDS, ints(n))
+    codes, moons = _unpack(pos, CODES, ints(n)), _unpack(pos, MOONS, ints(n * n * n))
+    hands, pool, left, scratch, scores = ints(n), ints(len(cards)), ints(n), ints(len(cards)), ints(n)
+    w, tw, t, path = ints(n), ints(n), ints(n), ints(53)  # a path holds at most a play per card
+    tree = (card, mover, child, sibling, visits, avail, reward)
+    nodes = 1
+    for _ in range(iterations):
+        sample_deal(rng, known, cards, need, voids, False, me, hands, pool, left, scratch)
+        _unpack(pos, WON, w)
+        _unpack(pos, TAKEN, tw)
+        _unpack(pos, TRICK, t)
+        depth, nodes, leader, length, broken, first, tricks_left = _descend(pos, cfg, rng, explore, follow, hands, w,
+                                                                            tw, t, tree, nodes, path)
+        if tricks_left:
+            play_rollout(hands, leader, t, length, broken, first, w, tw, tricks_left, cfg, rng, codes, pos[SHOOT_FROM])
+        score_into(w, tw, pos[JACK], pos[NO_TRICKS], moons, scores)
+        for i in range(depth):
+            visits[path[i]] += 1.0
+            reward[path[i]] += scores[mover[path[i]]] / 26.0
+    c = child[0]
+    while c >= 0:
+        out[card[c]] = int(visits[c])
+        c = sibling[c]
+
+
+@jit
+def play_block(pos: Ints, cfg: LegalConfig, rng: Any, moves: Ints, alive: Ints, side: Any, odds: list[float],
+               infer: int, noise: float, plays: Ints, leaders: Ints, given: Ints, out: list[Ints]) -> None:
+    """:meth:`SearchBot.play_scores`' samples of the position record ``pos``: ``out[a][k]``
+    becomes the score of the move ``moves[alive[a]]`` on sample ``k``. Each sample draws the
+    hidden hands (:func:`sample_deal`), then a rollout seed; each move is played into the trick
+    and rolled out on that seed. With ``odds`` (``model=adaptive``: a probability of random play
+    per seat, NaN for this one) each sample draws the others' policies from ``side``. With
+    ``infer`` above 1 each sample is one of ``infer`` deals, drawn in proportion to
+    :func:`~hearts.bots.opponents.play_likelihood` of the round's ``plays`` (``leaders``: the seat
+    that led each trick) with ``noise``, times, with ``given`` (``giver, add, remove, received,
+    count, top``), :func:`~hearts.bots.opponents.pass_likelihood` of the giver's hand before the
+    pass, ``(hand | add) & ~remove``, and its pass ``received``."""
+    n, me, length = pos[PLAYERS], pos[SEAT], pos[LENGTH]
+    cards = _cards_of(pos[POOL])
+    known, need, voids = _unpack(pos, KNOWN, ints(n)), _unpack(pos, NEED, ints(n)), _unpack(pos, VOIDS, ints(n))
+    won, taken, trick = _unpack(pos, WON, ints(n)), _unpack(pos, TAKEN, ints(n)), _unpack(pos, TRICK, ints(n))
+    seats, moons = _unpack(pos, CODES, ints(n)), _unpack(pos, MOONS, ints(n * n * n))
+    worlds, weights = rows(max(infer, 1), n), floats(max(infer, 1))
+    hands, pool, left, scratch = ints(n), ints(len(cards)), ints(n), ints(len(cards))
+    h, w, tw, t, scores = ints(n), ints(n), ints(n), ints(n), ints(n)
+    seeded_at, stream = fast.stream_buffer(), fast.stream_buffer()
+    for k in range(len(out[0])):
+        if infer > 1:
+            for j in range(infer):
+                sample_deal(rng, known, cards, need, voids, pos[PLAIN] != 0, me, worlds[j], pool, left, scratch)
+                weights[j] = play_likelihood(worlds[j], plays, leaders, me, cfg, noise, rng)
+                if len(given):
+                    weights[j] *= pass_likelihood((worlds[j][given[0]] | given[1]) & ~given[2], given[3], given[4],
+                                                  given[5], noise)
+            hands[:] = worlds[weighted_index(weights, rng.random())][:]
+        else:
+            sample_deal(rng, known, cards, need, voids, pos[PLAIN] != 0, me, hands, pool, left, scratch)
+        start = fast.seeded(rng.random(), seeded_at)
+        for s in range(len(odds)):
+            seats[s] = GREEDY if math.isnan(odds[s]) or side.random() >= odds[s] else RANDOM
+        for a in range(len(alive)):
+            card = moves[alive[a]]
+            h[:] = hands[:]
+            h[me] ^= 1 << card
+            broken = pos[BROKEN] != 0 or card & 3 == HEARTS or (card == QS and cfg.queen_breaks)
+            w[:] = won[:]
+            tw[:] = taken[:]
+            t[:] = trick[:]
+            t[length] = card
+            play_rollout(h, pos[LEADER], t, length + 1, broken, pos[FIRST] != 0, w, tw, pos[TRICKS_LEFT], cfg,
+                         fast.fresh(start, stream), seats, pos[SHOOT_FROM])
+            score_into(w, tw, pos[JACK], pos[NO_TRICKS], moons, scores)
+            out[a][k] = scores[me]
+
+
+@jit
+def pass_block(pos: Ints, cfg: LegalConfig, rng: Any, candidates: Ints, alive: Ints, count: int, offset: int,
+               to: int, club: int, hand_size: int, out: list[Ints]) -> None:
+    """:meth:`SearchBot.pass_scores`' samples of the position record ``pos`` (a pass decision):
+    ``out[a][k]`` becomes the score of the pass ``candidates[alive[a]]`` (a mask of ``count``
+    cards, to the seat ``to``; ``offset`` seats on) on sample ``k``. Each sample deals the other
+    hands, the others pass like the heuristic bot (:func:`~hearts.bots.heuristic.pass_mask`),
+    then a rollout seed; each candidate's round is rolled out from the lowest club (``club``)
+    on that seed."""
+    n, me = pos[PLAYERS], pos[SEAT]
+    cards = _cards_of(pos[POOL])
+    known, need, voids = _unpack(pos, KNOWN, ints(n)), _unpack(pos, NEED, ints(n)), _unpack(pos, VOIDS, ints(n))
+    codes, moons = _unpack(pos, CODES, ints(n)), _unpack(pos, MOONS, ints(n * n * n))
+    dealt, passes, hands, pool, left, scratch = ints(n), ints(n), ints(n), ints(len(cards)), ints(n), ints(len(cards))
+    h, w, tw, t, scores = ints(n), ints(n), ints(n), ints(n), ints(n)
+    seeded_at, stream = fast.stream_buffer(), fast.stream_buffer()
+    giver = (me - offset) % n
+    for k in range(len(out[0])):
+        sample_deal(rng, known, cards, need, voids, True, me, dealt, pool, left, scratch)
+        for s in range(n):
+            passes[s] = pass_mask(dealt[s], count, True) if s != me else 0
+        for s in range(n):
+            hands[s] = dealt[s] & ~passes[s]
+        for s in range(n):
+            if s != me:
+                hands[(s + offset) % n] |= passes[s]
+        hands[me] = known[me] | passes[giver]
+        start = fast.seeded(rng.random(), seeded_at)
+        for a in range(len(alive)):
+            mine = candidates[alive[a]]
+            h[:] = hands[:]
+            h[me] &= ~mine
+            h[to] |= mine
+            for s in range(n):
+                w[s], tw[s] = 0, 0
+            play_rollout(h, first_leader(h, club), t, 0, False, True, w, tw, hand_size, cfg, fast.fresh(start, stream),
+                         codes, pos[SHOOT_FROM])
+            score_into(w, tw, pos[JACK], pos[NO_TRICKS], moons, scores)
+            out[a][k] = scores[me]
+
+
+Tree = tuple[Ints, Ints, Ints, Ints, list[float], list[float], list[float]]
+"""The arrays of :func:`tree_search`'s tree: card, mover, child, sibling, visits, avail, reward."""
+
+
+@jit
+def _descend(pos: Ints, cfg: LegalConfig, rng: Any, explore: float, follow: int, hands: Ints, w: Ints, tw: Ints,
+             t: Ints, tree: Tree, nodes: int, path: Ints) -> tuple[int, int, int, int, bool, bool, int]:
+    """One walk of :func:`tree_search` down its tree from the position of ``pos`` in the
+    sample ``hands``, to a node it adds (or the end of the round), playing the cards into
+    ``hands``, ``w``, ``tw`` and ``t``; the nodes on the way go to ``path``. Returns the
+    path's length, the tree's new number of nodes and the position reached: the leader, the
+    cards in the trick, whether hearts are broken, whether it is the first trick, and the
+    tricks left."""
+    card, mover, child, sibling, visits, avail, reward = tree
+    n = pos[PLAYERS]
+    leader, length, tricks_left = pos[LEADER], pos[LENGTH], pos[TRICKS_LEFT]
+    first, broken = pos[FIRST] != 0, pos[BROKEN] != 0
+    node = depth = 0
+    while tricks_left:
+        seat = (leader + length) % n
+        mask = legal_mask(hands[seat], t[0] & 3 if length else -1, first, broken, cfg)
+        tried = 0
+        c = child[node]
+        while c >= 0:
+            if mask >> card[c] & 1:
+                avail[c] += 1.0
+                tried |= 1 << card[c]
+            c = sibling[c]
+        untried = mask & ~tried
+        following = node > 0 and visits[node] < follow
+        play = -1
+        if following:  # not branched yet: the rollout policy's card
+            if pos[CODES + seat] == RANDOM:
+                play = nth_card(mask, int(rng.random() * mask.bit_count()))
+            else:
+                play = greedy_card(seat, mask, t, length, n, rng, queen_gone(hands))
+            untried &= 1 << play
+            if not untried:
+                c = child[node]
+                while card[c] != play:
+                    c = sibling[c]
+                node = c
+        elif untried:
+            play = nth_card(untried, int(rng.random() * untried.bit_count()))
+        if untried:
+            card[nodes], mover[nodes], sibling[nodes], avail[nodes] = play, seat, child[node], 1.0
+            child[node] = node = nodes
+            nodes += 1
+        elif not following:
+            best, best_value = -1, -1e300
+            c = child[node]
+            while c >= 0:
+                if mask >> card[c] & 1:
+                    value = -reward[c] / visits[c] + explore * math.sqrt(math.log(avail[c]) / visits[c])
+                    if value > best_value:
+                        best, best_value = c, value
+                c = sibling[c]
+            node = best
+            play = card[node]
+        path[depth] = node
+        depth += 1
+        hands[seat] ^= 1 << play
+        t[length] = play
+        length += 1
+        if play & 3 == HEARTS:
+            broken = True
+        elif play == QS:
+            broken = broken or cfg.queen_breaks
+        if length == n:
+            leader = (leader + winner_offset(t, length)) % n
+            for i in range(length):
+                w[leader] |= 1 << t[i]
+            tw[leader] += 1
+            length, first, tricks_left = 0, False, tricks_left - 1
+        if untried:
+            break
+    return depth, nodes, leader, length, broken, first, tricks_left
 
 
 def pass_candidates(hand: int, count: int, top: int) -> list[int]:
@@ -705,55 +807,111 @@ class HiddenDeal:
         return cls(me, tuple(hands), pool, tuple(need), voids, False)
 
     def sample(self, rng: random.Random) -> list[int]:
-        """A deal: every seat's hand as a mask. The cards are shuffled and given one by one,
-        the cards fewest seats may hold first, each to a seat that may hold it with odds in
-        proportion to the cards it still needs; a deal that runs into a card nobody may hold
-        is drawn again (40 times at most; then the voids are ignored)."""
-        pool = list(self.pool)
-        if self.plain:
-            return _shuffle_out(self.hands, pool, self.need, rng)
-        n, voids = len(self.need), self.voids
-        constrained = any(voids[s] for s in range(n) if s != self.seat)
-        void_seats = [sum(v >> suit & 1 for v in voids) for suit in range(4)]  # per suit, the seats void in it
-        for _attempt in range(40):
-            rng.shuffle(pool)
-            if constrained:  # place the cards fewest seats may hold first
-                pool.sort(key=lambda c: void_seats[c & 3])
-                pool.reverse()
-            left = list(self.need)
-            out = list(self.hands)
-            ok = True
-            for c in pool:
-                suit_bit = 1 << (c & 3)
-                total = 0
-                for s in range(n):
-                    if left[s] and not voids[s] & suit_bit:
-                        total += left[s]
-                if total == 0:
-                    ok = False
-                    break
-                x = rng.random() * total
-                pick = -1
-                for s in range(n):
-                    if left[s] and not voids[s] & suit_bit:
-                        pick = s
-                        x -= left[s]
-                        if x < 0:
-                            break
-                out[pick] |= 1 << c
-                left[pick] -= 1
-            if ok:
-                return out
-        # The voids could not be honoured (should not happen for consistent views): ignore them.
-        return _shuffle_out(self.hands, pool, self.need, rng)
+        """A deal: every seat's hand as a mask (:func:`sample_deal`)."""
+        n, m = len(self.need), len(self.pool)
+        out = [0] * n
+        sample_deal(rng, self.hands, self.pool, self.need, self.voids, self.plain, self.seat, out, [0] * m, [0] * n,
+                    [0] * m)
+        return out
 
 
-def _shuffle_out(hands: Sequence[int], pool: list[int], need: Sequence[int], rng: random.Random) -> list[int]:
-    """``hands`` with the cards of ``pool``, shuffled, dealt ``need[s]`` to each seat ``s``."""
-    out = list(hands)
+@jit
+def sample_deal(rng: Any, known: Sequence[int], cards: Sequence[int], need: Sequence[int], voids: Sequence[int],
+                plain: bool, me: int, out: Ints, pool: Ints, left: Ints, scratch: Ints) -> None:
+    """A deal of the hidden ``cards`` into ``out``, each seat holding its ``known`` cards and
+    getting ``need`` more, never of a suit it has shown it lacks (``voids``, R7), with
+    :class:`HiddenDeal`'s odds: the cards are shuffled and given one by one, the cards fewest
+    seats may hold first, each to a seat that may hold it with odds in proportion to the cards
+    it still needs; a deal that runs into a card nobody may hold is drawn again (40 times at
+    most; then the voids are ignored). ``plain``: a plain shuffle. ``pool``, ``left`` and
+    ``scratch`` are work space of the sizes of ``cards``, ``need`` and ``cards``.
+
+    >>> out = [0, 0, 0]
+    >>> sample_deal(random.Random(1), [0b1, 0, 0], [1, 2, 3, 6], [0, 2, 2], [0, 0, 4], False, 0, out, [0] * 4, [0] * 3,
+    ...             [0] * 4)
+    >>> out[0], sorted(c for s in (1, 2) for c in range(8) if out[s] >> c & 1), out[2] & 0b1000100  # seat 2: no hearts
+    (1, [1, 2, 3, 6], 0)
+    """
+    n, m = len(need), len(cards)
+    pool[:] = cards[:]
+    if plain:
+        _shuffle_out(rng, known, pool, need, out)
+        return
+    constrained = False
+    void_seats = 0  # per suit, the number of seats void in it: a byte each
+    for s in range(n):
+        constrained = constrained or (voids[s] != 0 and s != me)
+        for suit in range(4):
+            void_seats += (voids[s] >> suit & 1) << (8 * suit)
+    for _attempt in range(40):
+        rng.shuffle(pool)
+        if constrained:
+            _fewest_first(pool, void_seats, n, scratch)
+        left[:] = need[:]
+        out[:] = known[:]
+        ok = True
+        for i in range(m):
+            c = pool[i]
+            suit_bit = 1 << (c & 3)
+            total = 0
+            for s in range(n):
+                if left[s] and not voids[s] & suit_bit:
+                    total += left[s]
+            if total == 0:
+                ok = False
+                break
+            x = rng.random() * total
+            pick = -1
+            for s in range(n):
+                if left[s] and not voids[s] & suit_bit:
+                    pick = s
+                    x -= left[s]
+                    if x < 0:
+                        break
+            out[pick] |= 1 << c
+            left[pick] -= 1
+        if ok:
+            return
+    _shuffle_out(rng, known, pool, need, out)  # the voids cannot be honoured (inconsistent views): ignore them
+
+
+@jit
+def _fewest_first(pool: Ints, void_seats: int, n: int, scratch: Ints) -> None:
+    """Order ``pool`` by the number of seats void in each card's suit (``void_seats``, a byte
+    per suit), most first, the cards of a number in reverse order (a stable sort, reversed)."""
+    counts = 0
+    for suit in range(4):
+        counts |= 1 << (void_seats >> (8 * suit) & 0xFF)
+    k = 0
+    for v in range(n, -1, -1):
+        if counts >> v & 1:
+            for i in range(len(pool) - 1, -1, -1):
+                if void_seats >> (8 * (pool[i] & 3)) & 0xFF == v:
+                    scratch[k] = pool[i]
+                    k += 1
+    pool[:] = scratch[:]
+
+
+@jit
+def _shuffle_out(rng: Any, known: Sequence[int], pool: Ints, need: Sequence[int], out: Ints) -> None:
+    """``known`` with the cards of ``pool``, shuffled, dealt ``need[s]`` to each seat ``s``."""
+    out[:] = known[:]
     rng.shuffle(pool)
     i = 0
-    for s, count in enumerate(need):
-        out[s] |= sum(1 << c for c in pool[i : i + count])
-        i += count
-    return out
+    for s in range(len(need)):
+        for _ in range(need[s]):
+            out[s] |= 1 << pool[i]
+            i += 1
+
+
+@fast.on_prepare
+def _warm() -> None:
+    """Compile the search (for :func:`hearts.fast.prepare`): a pass, a play and a tree search
+    of a small budget."""
+    r = Round.deal(Rules(), seed=3, round_number=0)
+    SearchBot(seed=0, iterations=8).act(View.of(r, 0))
+    r = Round.deal(Rules(), seed=3, round_number=3)
+    r.play("2C")
+    view = View.of(r, 2)  # seat 1 led the 2♣
+    SearchBot(seed=0, iterations=8).act(view)
+    SearchBot(seed=0, iterations=8, tree=True).act(view)
