@@ -338,7 +338,7 @@ class Table:
             raise
         except BaseException as e:
             game.undo()
-            if not is_outage(e):  # (an outage is said once by whoever reports it, not per action)
+            if not is_outage(e):  # (an outage: the session's one-line warning says it, no traceback each)
                 log.exception("could not commit an action; it is taken back", extra=fields(table=self.id, seat=action.seat))
             self.follower.resync_when_back()  # whether it was committed after all, the log says
             raise
