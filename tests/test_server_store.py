@@ -30,6 +30,7 @@ from hearts.record import replay
 from hearts.rules import Rules
 from hearts.server.storage import (
     ActionNotice,
+    NotOwner,
     QueueListener,
     SchemaError,
     SeatConflict,
@@ -332,6 +333,33 @@ def test_ping_and_the_job_queue_of_each_backend(db_url: str) -> None:
         assert await store.jobs.complete_bot_job(job)
 
     with_store(db_url, body)
+
+
+def test_the_leases_of_each_backend(db_url: str) -> None:
+    """Both schemas have the tables' leases; PostgreSQL's processes use them (an append with an
+    epoch no lease has is refused), SQLite's one process owns every table: no leases, and an
+    append's epoch is not checked."""
+
+    async def body(store: Storage) -> None:
+        await store.log.create_table("t", {"rules": {}}, 1, SEATS)
+        if store.leases is None:
+            await store.log.append("t", 1, Play(0, "2C"), epoch=7)
+            await store.log.append("t", 2, Play(1, "3C"), finished=True, epoch=0)
+            assert len(await store.log.actions("t")) == 2
+            return
+        with pytest.raises(NotOwner):
+            await store.log.append("t", 1, Play(0, "2C"), epoch=7)
+        lease = await store.leases.claim("t", "p1")
+        assert lease is not None and lease.epoch == 1
+        await store.log.append("t", 1, Play(0, "2C"), epoch=lease.epoch)
+        assert len(await store.log.actions("t")) == 1
+
+    with_store(db_url, body)
+    e = engine(db_url)
+    try:
+        assert "table_leases" in sa.inspect(e).get_table_names()
+    finally:
+        e.dispose()
 
 
 # ---------------------------------------------------------------- schema versions

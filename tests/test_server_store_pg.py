@@ -1,6 +1,7 @@
 """The PostgreSQL storage past one process (issue 14): notices heard by other processes, the
 database deciding which of several processes' appends of one seq is accepted, bot jobs claimed
 by concurrent workers (SKIP LOCKED, fairly across tables, a lease another worker takes over),
+one owner per table (leases with a fencing epoch: an old owner's appends are refused),
 migrations run once when processes start together.
 
 Real PostgreSQL: a database made for this module and emptied before each test (see
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from test_server_store_support import (
     append_racer,
     bot_worker,
@@ -30,8 +32,13 @@ from test_server_store_support import (
 from hearts.actions import Play, to_dict, to_json
 from hearts.server.storage import (
     ActionNotice,
+    AliveNotice,
     BotJob,
+    CommandNotice,
     JobNotice,
+    Lease,
+    NotOwner,
+    ReplyNotice,
     SeqConflict,
     StoreUnavailable,
     open_storage,
@@ -39,7 +46,12 @@ from hearts.server.storage import (
 
 psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-from hearts.server.storage.postgres import PostgresStorage  # noqa: E402
+from hearts.server.storage.postgres import (  # noqa: E402
+    PostgresStorage,
+    check_epoch,
+    notice_from_payload,
+    notice_payload,
+)
 
 SEATS = [("human", "Ann", None, None), ("bot", "Bot", "hard", None), ("bot", "Bot", "hard", None)]
 
@@ -99,6 +111,32 @@ def test_notify_is_heard_by_another_process(url: str) -> None:
         await listener.close()
 
     run(url, body)
+
+
+def test_commands_and_replies_go_as_notices(url: str) -> None:
+    """A command forwarded to a table's owner and the owner's reply: each payload reads back as
+    the notice it was, and a listener of another store hears them."""
+    command = CommandNotice("p1", "worker-3", "r-42", "t", 2, 17, to_dict(Play(2, "QS")), "bot")
+    reply = ReplyNotice("worker-3", "r-42", "handed", 17, epoch=5)
+    illegal = ReplyNotice("p2", "r-43", "illegal", 9, "not your turn")
+    for notice in (command, reply, illegal, CommandNotice("p1", "p2", "r-44", "t", 0, 0, to_dict(Play(0, "2C")))):
+        assert notice_from_payload(notice_payload(notice)) == notice
+    assert notice_payload(reply) == ('{"type":"reply","to":"worker-3","request":"r-42","outcome":"handed","seq":17,'
+                                     '"message":"","epoch":5}')
+
+    async def body(store: PostgresStorage) -> list[Any]:
+        other = await PostgresStorage.open(url)
+        try:
+            listener = await store.listen()
+            for notice in (command, reply):
+                await other.notify(notice)
+            heard = [await asyncio.wait_for(anext(listener), 10) for _ in range(2)]
+            await listener.close()
+            return heard
+        finally:
+            await other.close()
+
+    assert run(url, body) == [command, reply]
 
 
 def test_a_refused_append_is_not_announced_and_each_service_hears_its_own_channel(url: str) -> None:
@@ -300,6 +338,202 @@ def test_a_job_whose_lease_expired_is_taken_over_by_another_worker(url: str) -> 
     assert (taken.id, taken.worker, taken.attempt) == (lost.id, "w2", 2) and taken.lease_until > lost.lease_until
 
 
+# ---------------------------------------------------------------- one owner per table
+
+
+def test_a_table_has_one_lease_holder_at_a_time(url: str) -> None:
+    """A claims the table (epoch 1; claiming again keeps it), B is refused while A's lease
+    lives; A renews it, B cannot; once A releases it B claims it at the next epoch, and A can
+    neither renew it nor hand it over; B hands it to A (the next epoch again)."""
+
+    async def body(store: PostgresStorage) -> None:
+        leases = store.leases
+        await store.log.create_table("t", {"rules": {}}, 1, SEATS)
+        assert await leases.holder("t") is None
+        a = await leases.claim("t", "A")
+        assert a == Lease("t", "A", 1) and await leases.claim("t", "A") == a
+        assert await leases.claim("t", "B") is None
+        assert await leases.holder("t") == a
+        assert await leases.renew("A", [a]) == {"t"} and await leases.renew("B", [a]) == set()
+        await leases.release("B", ["t"])  # not B's: nothing changes
+        assert await leases.holder("t") == a
+        await leases.release("A", ["t"])
+        assert await leases.holder("t") is None
+        b = await leases.claim("t", "B")
+        assert b == Lease("t", "B", 2)
+        assert await leases.renew("A", [a]) == set() and await leases.claim("t", "A") is None
+        assert await leases.hand_over(a, "C") is None
+        handed = await leases.hand_over(b, "A")
+        assert handed == Lease("t", "A", 3) == await leases.holder("t")
+        assert await leases.renew("B", [b]) == set() and await leases.renew("A", [handed]) == {"t"}
+        assert await leases.renew("A", []) == set()
+        await leases.release("A", [])
+
+    run(url, body)
+
+
+def test_a_lease_not_renewed_runs_out(url: str) -> None:
+    """A lease lasts its length from the last claim or renewal, by the database's clock; run
+    out, nobody holds it — its old holder neither: renewing it fails, and claiming it again
+    starts a new epoch."""
+
+    def left() -> float:
+        """Seconds the lease of table t has to run, by the database's clock."""
+        return float(sql(url, "SELECT extract(epoch FROM until - now()) FROM table_leases")[0][0])
+
+    async def body(store: PostgresStorage) -> None:
+        leases = store.leases
+        leases.lease = 0.8
+        first = await leases.claim("t", "A")  # (no table row is needed: claimed while being made)
+        assert first == Lease("t", "A", 1)
+        await asyncio.sleep(0.4)
+        assert left() <= 0.4 and await leases.renew("A", [first]) == {"t"}
+        assert left() > 0.5 and await leases.holder("t") == first
+        await asyncio.sleep(0.9)
+        assert await leases.holder("t") is None and await leases.renew("A", [first]) == set()
+        again = await leases.claim("t", "A")
+        assert again == Lease("t", "A", 2)
+        assert await leases.claim("t", "B") is None
+        await asyncio.sleep(0.9)
+        assert await leases.claim("t", "B") == Lease("t", "B", 3)
+
+    run(url, body)
+
+
+def test_the_orphans_are_the_unfinished_tables_nobody_holds(url: str) -> None:
+    async def body(store: PostgresStorage) -> None:
+        for table_id in ("held", "released", "over", "never", "sweep"):
+            await store.log.create_table(table_id, {"rules": {}}, 1, SEATS)
+        for table_id in ("held", "released", "over"):
+            assert await store.leases.claim(table_id, "A") is not None
+        await store.leases.release("A", ["released"])
+        await store.log.append("over", 1, Play(0, "2C"), finished=True)
+        assert await store.leases.orphans(10) == ["released", "never", "sweep"]
+        assert await store.leases.orphans(2) == ["released", "never"]
+        assert await store.leases.claim("never", "B") is not None
+        assert await store.leases.orphans(10) == ["released", "sweep"]
+
+    run(url, body)
+
+
+def test_one_process_owns_a_table_and_an_old_epoch_cannot_append(url: str) -> None:
+    """A owns the table and appends with its epoch (logged, announced); frozen past its lease,
+    it loses the table to B (the next epoch). A's appends with its old epoch are then refused
+    — a plain action (the batches) and ones that queue a bot job or end the game (a
+    transaction) alike — and leave no row, job or notice; B appends at the next seq."""
+
+    async def body(store: PostgresStorage) -> None:
+        other = await PostgresStorage.open(url)  # process B
+        try:
+            await store.log.create_table("t", {"rules": {}}, 1, SEATS)
+            listener = await store.listen()
+            store.leases.lease = 0.3
+            a = await store.leases.claim("t", "A")
+            assert a is not None
+            await store.log.append("t", 1, Play(0, "2C"), epoch=a.epoch)
+            await asyncio.sleep(0.4)  # A is frozen; its lease runs out
+            b = await other.leases.claim("t", "B")
+            assert b == Lease("t", "B", a.epoch + 1)
+            for late in ({}, {"bots": [1]}, {"finished": True}, {"bots": [2], "finished": True}):
+                with pytest.raises(NotOwner) as refused:
+                    await store.log.append("t", 2, Play(1, "3C"), epoch=a.epoch, **late)
+                assert (refused.value.table_id, refused.value.epoch) == ("t", a.epoch)
+            await other.log.append("t", 2, Play(1, "4C"), bots=[2], by="bot", epoch=b.epoch)
+            await other.log.append("t", 3, Play(2, "5C"), epoch=b.epoch)
+            with pytest.raises(NotOwner):
+                await store.log.append("t", 4, Play(0, "6C"), epoch=a.epoch)
+            await store.notify(AliveNotice("A"))  # after A's refused appends, in its order
+            heard = [await asyncio.wait_for(anext(listener), 10) for _ in range(5)]
+            await asyncio.sleep(0.2)
+            await listener.close()
+            heard += [n async for n in listener]
+        finally:
+            await other.close()
+        assert sorted(heard, key=repr) == sorted([
+            ActionNotice("t", 1, to_dict(Play(0, "2C"))), ActionNotice("t", 2, to_dict(Play(1, "4C")), "bot"),
+            JobNotice("t", 2, 2), ActionNotice("t", 3, to_dict(Play(2, "5C"))), AliveNotice("A"),
+        ], key=repr)
+        assert await store.log.actions("t") == [to_dict(Play(0, "2C")), to_dict(Play(1, "4C")), to_dict(Play(2, "5C"))]
+        assert sql(url, "SELECT seat, seq FROM bot_jobs WHERE table_id = 't'") == [(2, 2)]
+        row = await store.log.table("t")
+        assert row is not None and not row.finished
+
+    run(url, body)
+
+
+def test_a_batch_mixes_fenced_and_unfenced_actions_each_with_its_own_outcome(url: str) -> None:
+    """Actions appended at once (one statement): with an old epoch (refused: NotOwner), with
+    the owner's (logged), with none (logged, unchecked), at a seq taken (SeqConflict), on a
+    table with no lease at all (NotOwner); of two actions of one seq in the batch, the old
+    epoch's refused and the owner's logged and announced."""
+
+    async def body(store: PostgresStorage) -> None:
+        for table_id in ("t", "u", "free"):
+            await store.log.create_table(table_id, {"rules": {}}, 1, SEATS)
+        await store.leases.claim("t", "A")
+        await store.leases.release("A", ["t"])
+        b = await store.leases.claim("t", "B")
+        assert b is not None and b.epoch == 2
+        await store.log.append("t", 1, Play(0, "2C"), epoch=b.epoch)
+        listener = await store.listen()
+        outcomes = await asyncio.gather(
+            store.log.append("t", 2, Play(1, "3C"), epoch=1),
+            store.log.append("t", 2, Play(1, "4C"), epoch=b.epoch),
+            store.log.append("u", 1, Play(0, "2C")),
+            store.log.append("t", 1, Play(0, "3C"), epoch=b.epoch),
+            store.log.append("free", 1, Play(0, "2C"), epoch=1),
+            return_exceptions=True,
+        )
+        assert [type(o) for o in outcomes] == [NotOwner, type(None), type(None), SeqConflict, NotOwner]
+        heard = [await asyncio.wait_for(anext(listener), 10) for _ in range(2)]
+        assert sorted(heard, key=repr) == [ActionNotice("t", 2, to_dict(Play(1, "4C"))),
+                                           ActionNotice("u", 1, to_dict(Play(0, "2C")))]
+        assert await store.log.actions("t") == [to_dict(Play(0, "2C")), to_dict(Play(1, "4C"))]
+        assert await store.log.actions("free") == []
+        await listener.close()
+        assert [n async for n in listener] == []
+
+    run(url, body)
+
+
+def test_a_take_over_and_an_append_under_way_wait_for_each_other(url: str) -> None:
+    """An append in a transaction holds its lease row (FOR SHARE) until it commits: a
+    hand-over of the table waits for it, then gets the next epoch. The other way round, an
+    append (batched, or in a transaction) while a take-over is under way waits for it, and
+    once it commits is refused: the epoch is checked again."""
+
+    async def body(store: PostgresStorage) -> None:
+        await store.log.create_table("t", {"rules": {}}, 1, SEATS)
+        a = await store.leases.claim("t", "A")
+        assert a is not None
+        other = await PostgresStorage.open(url)
+        loop = asyncio.get_running_loop()
+        try:
+            async with store.db.begin() as conn:
+                await check_epoch(conn, "t", a.epoch)
+                await store.log.log_action(conn, "t", 1, Play(0, "2C"), False)
+                handing = loop.create_task(other.leases.hand_over(a, "B"))
+                await asyncio.sleep(0.3)
+                assert not handing.done()  # waiting for the append's commit
+            b = await handing
+            assert b == Lease("t", "B", a.epoch + 1)
+            async with other.db.begin() as conn:  # C takes the table from B, not committed yet
+                await conn.execute(sa.text("UPDATE table_leases SET owner = 'C', epoch = epoch + 1"))
+                appends = [loop.create_task(other.log.append("t", 2, Play(1, "3C"), epoch=b.epoch, **late))
+                           for late in ({}, {"bots": [1]})]
+                await asyncio.sleep(0.3)
+                assert not any(task.done() for task in appends)  # waiting for the take-over's commit
+            for task in appends:
+                with pytest.raises(NotOwner):
+                    await task
+        finally:
+            await other.close()
+        assert await store.log.actions("t") == [to_dict(Play(0, "2C"))]
+        assert await store.leases.holder("t") == Lease("t", "C", a.epoch + 2)
+
+    run(url, body)
+
+
 # ---------------------------------------------------------------- schema
 
 
@@ -310,7 +544,8 @@ def test_processes_starting_together_migrate_once(url: str) -> None:
             await s.close()
 
     asyncio.run(body())
-    assert sql(url, "SELECT version_num FROM alembic_version") == [("0007",)]
+    assert sql(url, "SELECT version_num FROM alembic_version") == [("0008",)]
+    assert sql(url, "SELECT count(*) FROM pg_tables WHERE tablename = 'table_leases'") == [(1,)]
     assert sql(url, "SELECT count(*) FROM pg_tables WHERE tablename = 'schema_version'") == [(0,)]
 
 

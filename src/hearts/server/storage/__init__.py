@@ -9,7 +9,8 @@
 Both run the same queries (:mod:`hearts.server.storage.sql`, SQLAlchemy Core) on one schema
 (:mod:`hearts.server.storage.schema`) kept by one Alembic history
 (:mod:`hearts.server.storage.migrate`); what only PostgreSQL has — ``SKIP LOCKED`` job
-claiming and ``LISTEN/NOTIFY`` — lives in its module. A store is in parts by concern:
+claiming, ``LISTEN/NOTIFY``, the tables' leases — lives in its module. A store is in parts by
+concern:
 
 * ``store.log`` (:class:`TableLog`): a table's row (:class:`TableRow`: the config with its
   rules, the seed its deals are shuffled from, the finished flag), its seats (:class:`SeatRow`)
@@ -26,6 +27,10 @@ claiming and ``LISTEN/NOTIFY`` — lives in its module. A store is in parts by c
 * ``store.jobs`` (:class:`JobQueue`, PostgreSQL only): a bot seat to act at a position, or a
   hint, claimed by a bot worker on any machine; SQLite has no queue (``None``), and its one
   server process runs the bots itself.
+* ``store.leases`` (:class:`Leases`, PostgreSQL only): which process owns each table — one at
+  a time, under a lease with a fencing epoch that its appends carry (``append(…, epoch=…)``):
+  the database refuses an older epoch's (:class:`NotOwner`). SQLite has none (``None``): its one
+  process owns every table.
 
 :func:`load_game` rebuilds a table's game from its row and log, for a server process and a bot
 worker alike. Open a store with :func:`open_storage`; every method is a coroutine::
@@ -94,6 +99,16 @@ class SeqConflict(StoreError):
         super().__init__(f"table {table_id}: action {seq} is already logged; resync from the log")
         self.table_id = table_id
         self.seq = seq
+
+
+class NotOwner(StoreError):
+    """An append by a process whose lease on the table is no longer the current one (another
+    process took the table over): refused by the database, nothing logged or announced."""
+
+    def __init__(self, table_id: str, epoch: int) -> None:
+        super().__init__(f"table {table_id}: the lease of epoch {epoch} is no longer the table's; another process owns it")
+        self.table_id = table_id
+        self.epoch = epoch
 
 
 class TableExists(StoreError):
@@ -292,11 +307,46 @@ class AliveNotice:
     process: str
 
 
-Notice = ActionNotice | SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice
-"""What a listener hears: ids, an accepted action's codec object, a chat line or a hint (a
-PostgreSQL ``NOTIFY`` payload is at most 8000 bytes; these take under 2000); other rows are
-read from the store. A hint job queued is announced as a :class:`JobNotice` (it wakes the bot
-workers)."""
+@dataclass(frozen=True)
+class CommandNotice:
+    """A command forwarded to a table's owner process ``to`` by process ``sender`` (a server
+    process or a bot worker): seat ``seat`` makes ``action`` (a codec dict, hearts.actions.to_dict)
+    having seen position ``seen``; ``by`` is person/bot/stand_in; ``request`` a unique id the
+    reply carries."""
+
+    to: str
+    sender: str
+    request: str
+    table_id: str
+    seat: int
+    seen: int
+    action: dict[str, Any]
+    by: str = "person"
+
+
+@dataclass(frozen=True)
+class ReplyNotice:
+    """The owner's answer to a CommandNotice, for process ``to``: ``outcome`` is one of
+    done, stale, illegal, not_owner, handed, unavailable; ``seq`` the owner's position after it;
+    ``message`` words for the client (illegal); ``epoch`` the lease's epoch when outcome is
+    handed (the lease now belongs to ``to``)."""
+
+    to: str
+    request: str
+    outcome: str
+    seq: int
+    message: str = ""
+    epoch: int = 0
+
+
+Notice = (
+    ActionNotice | SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice
+    | CommandNotice | ReplyNotice
+)
+"""What a listener hears: ids, an accepted action's codec object, a chat line or a hint, a
+command forwarded to a table's owner and its reply (a PostgreSQL ``NOTIFY`` payload is at most
+8000 bytes; these take under 2000); other rows are read from the store. A hint job queued is
+announced as a :class:`JobNotice` (it wakes the bot workers)."""
 
 TalkNotice = ChatNotice | RematchNotice | HintNotice
 """The notices of the table talk (:meth:`hearts.server.tables.talk.Talk.hear`)."""
@@ -424,6 +474,54 @@ class JobQueue(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Lease:
+    """A process's ownership of a table: ``owner`` (the process id), ``epoch`` (increases at each new owner)."""
+
+    table_id: str
+    owner: str
+    epoch: int
+
+
+class Leases(Protocol):
+    """``store.leases`` (PostgreSQL): which process owns each table. At any moment at most one
+    process holds a live lease on a table, for :data:`~hearts.server.storage.postgres.LEASE`
+    seconds from its last claim or renewal (by the database's clock); each new holder gets the
+    next epoch, and an append carrying an older one is refused (:class:`NotOwner`), so an old
+    owner that wakes up cannot write. A lease whose time has run out is held by nobody, its
+    old holder included: claimed again, even by it, it has a new epoch."""
+
+    async def claim(self, table_id: str, owner: str) -> Lease | None:
+        """Take the table's lease if nobody holds a live one (a new epoch: one more than the
+        last, 1 for the first), or extend it if ``owner`` holds it (the same epoch); ``None``
+        if another process holds it."""
+        ...
+
+    async def renew(self, owner: str, leases: Sequence[Lease]) -> set[str]:
+        """Extend those of ``leases`` that ``owner`` still holds, live and at the same epoch;
+        the ids of their tables (the others were lost: taken over, released, or run out)."""
+        ...
+
+    async def holder(self, table_id: str) -> Lease | None:
+        """The table's live lease, or ``None`` (none ever, or run out: nobody owns it)."""
+        ...
+
+    async def hand_over(self, lease: Lease, to: str) -> Lease | None:
+        """Give the table to process ``to`` (the next epoch, a full lease) if ``lease`` is still
+        the current one (the same owner and epoch); the new lease, or ``None``."""
+        ...
+
+    async def orphans(self, limit: int) -> list[str]:
+        """Up to ``limit`` unfinished tables that nobody holds a live lease on (their owner
+        died, or none ever claimed them), oldest first."""
+        ...
+
+    async def release(self, owner: str, table_ids: Sequence[str]) -> None:
+        """End the leases ``owner`` holds on these tables (a process stopping): any process may
+        claim them at once, at the next epoch (the rows and their epochs stay)."""
+        ...
+
+
 class Listener(Protocol):
     """The notices of a store, from the moment :meth:`Storage.listen` returned: an async
     iterator, to be closed when done::
@@ -529,14 +627,17 @@ class TableLog(Protocol):
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person",
+        *, by: str = "person", epoch: int | None = None,
     ) -> None:
         """Log an accepted action as row ``seq`` and commit it (before it is broadcast), and
         announce it (:class:`ActionNotice`, saying ``by`` whom it was made); ``finished`` marks
         the game over, and ``bots`` (the bot seats this action makes ones to act; only with
         :attr:`Storage.jobs`) are queued as jobs at position ``seq``, in the same transaction.
-        Raises :class:`SeqConflict` if row ``seq`` exists, ``ValueError`` for ``bots`` on a
-        store without jobs."""
+        With ``epoch`` (the appending owner's :class:`Lease`), the row is logged only if the
+        table's lease is still at that epoch, checked with the insert (PostgreSQL; SQLite's one
+        process owns every table and ignores it). Raises :class:`SeqConflict` if row ``seq``
+        exists, :class:`NotOwner` if the lease has another epoch now (nothing is logged,
+        announced or queued), ``ValueError`` for ``bots`` on a store without jobs."""
         ...
 
     async def table(self, table_id: str) -> TableRow | None:
@@ -676,8 +777,8 @@ class Reviews(Protocol):
 
 class Storage(Protocol):
     """A database of tables, in parts by concern — :attr:`log`, :attr:`talk`,
-    :attr:`players`, :attr:`reviews` and (PostgreSQL) :attr:`jobs` — with the notices that
-    every process hears (:meth:`listen`, :meth:`notify`)."""
+    :attr:`players`, :attr:`reviews` and (PostgreSQL) :attr:`jobs` and :attr:`leases` — with
+    the notices that every process hears (:meth:`listen`, :meth:`notify`)."""
 
     @property
     def name(self) -> str:
@@ -708,6 +809,12 @@ class Storage(Protocol):
     def jobs(self) -> JobQueue | None:
         """The bot job queue (PostgreSQL: bots act through bot workers), or ``None`` (SQLite:
         the server process runs its tables' bots)."""
+        ...
+
+    @property
+    def leases(self) -> Leases | None:
+        """Which process owns each table (PostgreSQL), or ``None`` (SQLite: its one process
+        owns every table)."""
         ...
 
     async def ping(self) -> None:

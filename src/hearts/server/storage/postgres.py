@@ -30,6 +30,15 @@
   most one claimed job per table, under a lease that another worker takes over once it has
   expired); hint jobs alike. Review jobs are claimed the same way (``store.reviews``, shared
   with SQLite: SQLAlchemy adds ``SKIP LOCKED`` on PostgreSQL).
+* **Leases** (:class:`PgLeases`, ``store.leases``): one owner per table. A server process
+  claims a table's lease for :data:`LEASE` seconds (by the database's clock) and renews it;
+  each new holder gets the next epoch, and an append carrying its owner's epoch
+  (``append(…, epoch=…)``) is logged only if the lease is still at that epoch — checked in the
+  statement (or transaction) that logs it, the lease row locked ``FOR SHARE`` so that a
+  take-over waits for it — else :class:`~hearts.server.storage.NotOwner`, nothing logged or
+  announced: an old owner that wakes up cannot write. The commands forwarded to an owner and
+  its replies go as notices (:class:`~hearts.server.storage.CommandNotice`,
+  :class:`~hearts.server.storage.ReplyNotice`).
 * **Outages** (:class:`Reachability`): a statement waits :data:`BUSY_WAIT` for a connection of
   the pool while the database answers, :data:`CONNECTION_WAIT` once it did not.
 """
@@ -41,7 +50,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import psycopg
 import psycopg.types.json
@@ -56,19 +65,23 @@ from hearts.server.storage import (
     AliveNotice,
     BotJob,
     ChatNotice,
+    CommandNotice,
     HintJob,
     HintNotice,
     JobNotice,
+    Lease,
     Notice,
+    NotOwner,
     PresenceNotice,
     QueueListener,
     RematchNotice,
+    ReplyNotice,
     SeatNotice,
     SeqConflict,
     StoreUnavailable,
 )
 from hearts.server.storage.migrate import upgrade
-from hearts.server.storage.schema import bot_jobs, hint_jobs, seconds
+from hearts.server.storage.schema import bot_jobs, hint_jobs, seconds, table_leases, tables
 from hearts.server.storage.sql import UNREACHABLE, Database, SqlStore, SqlTableLog, compact_json
 
 log = logging.getLogger("hearts.server")
@@ -88,13 +101,16 @@ waiting. See :class:`Reachability`."""
 PING_WAIT: Final = 1.0
 """Seconds :meth:`PostgresStorage.ping` (``/healthz``) waits for the database."""
 
+LEASE: Final = 3.0
+"""Seconds a table's lease lasts from its owner's last claim or renewal (:class:`PgLeases`)."""
+
 
 # --- notices --------------------------------------------------------------------------------
 
 _NOTICE_TYPES: Final[dict[str, type[Notice]]] = {
     "action": ActionNotice, "seat": SeatNotice, "job": JobNotice,
     "chat": ChatNotice, "rematch": RematchNotice, "hint": HintNotice,
-    "presence": PresenceNotice, "alive": AliveNotice,
+    "presence": PresenceNotice, "alive": AliveNotice, "command": CommandNotice, "reply": ReplyNotice,
 }
 
 _NOTICE_KINDS: Final[dict[type[Notice], str]] = {cls: kind for kind, cls in _NOTICE_TYPES.items()}
@@ -115,6 +131,8 @@ def notice_from_payload(payload: str) -> Notice:
 
     >>> notice_from_payload('{"type":"seat","table_id":"t1","seat":2}')
     SeatNotice(table_id='t1', seat=2)
+    >>> notice_from_payload('{"type":"reply","to":"p2","request":"r7","outcome":"handed","seq":12,"epoch":4}')
+    ReplyNotice(to='p2', request='r7', outcome='handed', seq=12, message='', epoch=4)
     """
     try:
         fields = json.loads(payload)
@@ -160,18 +178,33 @@ class PgListener(QueueListener):
 # --- the plain actions, in batches ----------------------------------------------------------
 
 LOG: Final = """
-WITH new AS (
-    SELECT * FROM unnest(%(tables)s::text[], %(seqs)s::integer[], %(data)s::text[], %(notices)s::text[])
-        AS n (table_id, seq, data, notice)
+WITH new AS MATERIALIZED (
+    SELECT * FROM unnest(%(tables)s::text[], %(seqs)s::integer[], %(data)s::text[], %(notices)s::text[],
+                         %(epochs)s::bigint[]) WITH ORDINALITY AS n (table_id, seq, data, notice, epoch, i)
+), lease AS MATERIALIZED (
+    SELECT table_id, epoch FROM table_leases
+    WHERE table_id IN (SELECT table_id FROM new WHERE epoch IS NOT NULL) ORDER BY table_id FOR SHARE
+), fenced AS (
+    SELECT i FROM new WHERE epoch IS NOT NULL
+        AND NOT EXISTS (SELECT FROM lease WHERE lease.table_id = new.table_id AND lease.epoch = new.epoch)
+), owned AS (
+    SELECT DISTINCT ON (table_id, seq) * FROM new WHERE i NOT IN (SELECT i FROM fenced) ORDER BY table_id, seq, i
 ), logged AS (
-    INSERT INTO actions (table_id, seq, data) SELECT table_id, seq, data::json FROM new
+    INSERT INTO actions (table_id, seq, data) SELECT table_id, seq, data::json FROM owned
     ON CONFLICT DO NOTHING RETURNING table_id, seq
 )
-SELECT table_id, seq, pg_notify(%(channel)s, new.notice) FROM logged JOIN new USING (table_id, seq)
+SELECT owned.i, true FROM logged JOIN owned USING (table_id, seq), LATERAL pg_notify(%(channel)s, owned.notice)
+UNION ALL SELECT i, false FROM fenced
 """
-"""The actions (most of them) that neither end the game nor queue a job, any
-number at once (:class:`ActionLog`), each announced if logged: the rows returned are the ones
-logged, a row whose ``seq`` was taken already is skipped."""
+"""The actions (most of them) that neither end the game nor queue a job, any number at once
+(:class:`ActionLog`), each announced if logged. An action with an epoch (its owner's lease's;
+``NULL``: none to check) is fenced: logged only if the table's lease row has that epoch, the
+row locked ``FOR SHARE`` until the commit (a take-over waits; one committed meanwhile is seen).
+The rows returned are each action's place in the arrays (from 1) with ``true`` if it was
+logged (and announced), ``false`` if it was fenced out; an action not returned found its
+``seq`` taken (by an earlier action, or one before it in the same batch). Lease rows are
+locked in the order of their ids, as :meth:`PgLeases.renew` locks them: the two never
+deadlock."""
 
 ANNOUNCE: Final = "SELECT pg_notify(%s, notice) FROM unnest(%s::text[]) AS n (notice)"
 """Notices sent in order, in a transaction that writes nothing (so no WAL flush to wait for)."""
@@ -189,16 +222,22 @@ def describe_postgres_url(url: str) -> str:
     return f"postgresql://{user}{info.get('host', '')}:{info.get('port', 5432)}/{info.get('dbname', '')}"
 
 
-_Waiting = tuple[str, int, str, str, "asyncio.Future[bool]"]
-"""An action waiting for :class:`ActionLog`: table id, seq, codec text, notice, its outcome."""
+Logged = Literal["logged", "taken", "not_owner"]
+"""What became of an action given to :class:`ActionLog`: logged and announced; refused, its
+``seq`` taken already; refused, its epoch no longer the table's lease's."""
+
+_Waiting = tuple[str, int, str, str, int | None, "asyncio.Future[Logged]"]
+"""An action waiting for :class:`ActionLog`: table id, seq, codec text, notice, epoch (``None``:
+not fenced), its outcome."""
 
 
 class ActionLog:
     """Logs and announces the plain actions (:data:`LOG`) in batches, on ``connections``
     connections of its own: an action waits at most for a statement on its way, and every
     action appended meanwhile goes with the next one — one round trip and one commit for many.
-    :meth:`log` returns once its row is committed (``True``), or ``False`` when the database
-    holds another action at that ``seq`` (nothing is logged or announced).
+    :meth:`log` returns once its row is committed (``"logged"``), or says why it was refused
+    (nothing is logged or announced): ``"taken"`` when the database holds another action at
+    that ``seq``, ``"not_owner"`` when the action's epoch is not its table's lease's.
 
     A batch the database refuses as a whole (a row it cannot take) is written again an action
     at a time, so that only that row's action fails; a lost connection fails the batch's
@@ -215,13 +254,13 @@ class ActionLog:
         self._writing: set[asyncio.Task[None]] = set()
         self._closed = False
 
-    async def log(self, table_id: str, seq: int, data: str, notice: str) -> bool:
+    async def log(self, table_id: str, seq: int, data: str, notice: str, epoch: int | None = None) -> Logged:
         """Log one action's row (its codec text ``data``) and announce ``notice`` (a payload)
-        with it; whether it was logged."""
+        with it, if its table's lease is at ``epoch`` (``None``: unchecked); what became of it."""
         if self._closed:
             raise StoreUnavailable("the store is closed")
-        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._waiting.append((table_id, seq, data, notice, done))
+        done: asyncio.Future[Logged] = asyncio.get_running_loop().create_future()
+        self._waiting.append((table_id, seq, data, notice, epoch, done))
         if self._free:
             task = asyncio.get_running_loop().create_task(self._write(self._free.pop()))
             self._writing.add(task)
@@ -243,9 +282,9 @@ class ActionLog:
             conn = conn or await _connect(self._url)
             cur = await conn.execute(LOG, {
                 "tables": [b[0] for b in batch], "seqs": [b[1] for b in batch], "data": [b[2] for b in batch],
-                "notices": [b[3] for b in batch], "channel": self._channel,
+                "notices": [b[3] for b in batch], "epochs": [b[4] for b in batch], "channel": self._channel,
             })
-            logged = {(table_id, seq) for table_id, seq, _ in await cur.fetchall()}
+            outcomes: dict[int, bool] = dict(await cur.fetchall())
         except (psycopg.Error, StoreUnavailable) as e:
             conn = await _unless_broken(conn)
             if conn is not None and len(batch) > 1:
@@ -256,9 +295,9 @@ class ActionLog:
                 if not done.done():
                     done.set_exception(e)
             return conn
-        for table_id, seq, _, _, done in batch:
+        for i, (*_, done) in enumerate(batch, 1):
             if not done.done():
-                done.set_result((table_id, seq) in logged)
+                done.set_result("taken" if i not in outcomes else "logged" if outcomes[i] else "not_owner")
         return conn
 
     async def close(self) -> None:
@@ -442,9 +481,101 @@ class PgJobs:
             await self.db.notifier.send(conn, HintNotice(job.table_id, job.seat, job.seq, action))
 
 
+class PgLeases:
+    """``store.leases``: which server process owns each table
+    (:class:`~hearts.server.storage.Leases`), a row of ``table_leases`` per table ever claimed;
+    every moment is the database's (``now()``), never a process's. A lease lasts ``lease``
+    seconds (:data:`LEASE`) from its last claim or renewal."""
+
+    def __init__(self, db: Database, lease: float = LEASE) -> None:
+        self.db = db
+        self.lease = lease
+
+    def _until(self) -> sa.ColumnElement[Any]:
+        return _lease_end(self.lease)
+
+    async def claim(self, table_id: str, owner: str) -> Lease | None:
+        c = table_leases.c
+        live = c.until > sa.func.now()
+        insert = postgresql.insert(table_leases).values(table_id=table_id, owner=owner, epoch=1, until=self._until())
+        mine = c.owner == insert.excluded.owner
+        query = insert.on_conflict_do_update(
+            index_elements=[c.table_id],
+            set_={"owner": insert.excluded.owner, "until": insert.excluded.until,
+                  "epoch": sa.case((sa.and_(mine, live), c.epoch), else_=c.epoch + 1)},
+            where=sa.or_(~live, mine),
+        ).returning(c.table_id, c.owner, c.epoch)
+        async with self.db.begin() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else Lease(*row)
+
+    async def renew(self, owner: str, leases: Sequence[Lease]) -> set[str]:
+        if not leases:
+            return set()
+        c = table_leases.c
+        held = sa.tuple_(c.table_id, c.epoch).in_([(x.table_id, x.epoch) for x in leases])
+        query = table_leases.update().where(c.table_id.in_(self._locked(c.owner == owner, held))) \
+            .values(until=self._until()).returning(c.table_id)
+        async with self.db.begin() as conn:
+            return set((await conn.execute(query)).scalars())
+
+    @staticmethod
+    def _locked(*where: sa.ColumnElement[bool]) -> sa.Select[tuple[str]]:
+        """The ids of the live leases that match, locked in the order of their ids (as the
+        batches of actions lock them, :data:`LOG`: an update of many never deadlocks with one)."""
+        c = table_leases.c
+        return sa.select(c.table_id).where(c.until > sa.func.now(), *where).order_by(c.table_id) \
+            .with_for_update(key_share=True)
+
+    async def holder(self, table_id: str) -> Lease | None:
+        c = table_leases.c
+        query = sa.select(c.table_id, c.owner, c.epoch).where(c.table_id == table_id, c.until > sa.func.now())
+        async with self.db.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else Lease(*row)
+
+    async def hand_over(self, lease: Lease, to: str) -> Lease | None:
+        c = table_leases.c
+        current = sa.and_(c.table_id == lease.table_id, c.owner == lease.owner, c.epoch == lease.epoch)
+        query = table_leases.update().where(current) \
+            .values(owner=to, epoch=c.epoch + 1, until=self._until()).returning(c.table_id, c.owner, c.epoch)
+        async with self.db.begin() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else Lease(*row)
+
+    async def orphans(self, limit: int) -> list[str]:
+        c = table_leases.c
+        held = sa.exists().where(c.table_id == tables.c.id, c.until > sa.func.now())
+        query = sa.select(tables.c.id).where(~tables.c.finished, ~held) \
+            .order_by(tables.c.created, tables.c.id).limit(limit)
+        async with self.db.connect() as conn:
+            return list((await conn.execute(query)).scalars())
+
+    async def release(self, owner: str, table_ids: Sequence[str]) -> None:
+        if not table_ids:
+            return
+        c = table_leases.c
+        # (a lease's length in the past: run out even for a claim whose now() came a little earlier)
+        ended = sa.func.now() - seconds(sa.literal(self.lease, sa.Float))
+        mine = self._locked(c.owner == owner, c.table_id.in_(list(table_ids)))
+        query = table_leases.update().where(c.table_id.in_(mine))
+        async with self.db.begin() as conn:
+            await conn.execute(query.values(until=ended))
+
+
+async def check_epoch(conn: AsyncConnection, table_id: str, epoch: int) -> None:
+    """Lock the table's lease row ``FOR SHARE`` until ``conn``'s transaction ends (a take-over
+    waits for it; one committed meanwhile is seen) and check that it is at ``epoch``, else
+    :class:`~hearts.server.storage.NotOwner`."""
+    query = sa.select(table_leases.c.epoch).where(table_leases.c.table_id == table_id).with_for_update(read=True)
+    if (await conn.execute(query)).scalar_one_or_none() != epoch:
+        raise NotOwner(table_id, epoch)
+
+
 class PgTableLog(SqlTableLog):
     """``store.log`` on PostgreSQL: the plain actions logged in batches (:class:`ActionLog`),
-    the others with their bot jobs in one transaction."""
+    the others with their bot jobs in one transaction; either way fenced by the appending
+    owner's epoch, if given."""
 
     def __init__(self, db: Database, store: PostgresStorage) -> None:
         super().__init__(db)
@@ -452,14 +583,17 @@ class PgTableLog(SqlTableLog):
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person",
+        *, by: str = "person", epoch: int | None = None,
     ) -> None:
         notice = ActionNotice(table_id, seq, to_dict(action), by)
         if not (finished or bots):  # most actions: logged and announced in a batch
-            if not await self.store.action_log.log(table_id, seq, to_json(action), notice_payload(notice)):
-                raise SeqConflict(table_id, seq)
+            logged = await self.store.action_log.log(table_id, seq, to_json(action), notice_payload(notice), epoch)
+            if logged != "logged":  # ("not_owner" only for an action with an epoch)
+                raise SeqConflict(table_id, seq) if logged == "taken" or epoch is None else NotOwner(table_id, epoch)
             return
         async with self.db.begin() as conn:
+            if epoch is not None:
+                await check_epoch(conn, table_id, epoch)
             await self.log_action(conn, table_id, seq, action, finished)
             queued = await self.store.jobs.queue_bots(conn, table_id, seq, bots)
         self.store.announce([notice, *(JobNotice(table_id, seat, seq) for seat in queued)])  # committed: now tell
@@ -473,6 +607,7 @@ class PostgresStorage(SqlStore):
         db = Database(engine, self, describe_postgres_url(url))
         super().__init__(db, one_process=False, log=PgTableLog(db, self))
         self.jobs = PgJobs(db)
+        self.leases = PgLeases(db)
         self._url = url
         self._reach = reach
         self.channel = channel

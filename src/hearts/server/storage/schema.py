@@ -244,3 +244,15 @@ hint_jobs = sa.Table(
     info={"postgresql_only": True},
 )
 """PostgreSQL only: one hint per seat and position, computed by a bot worker."""
+
+table_leases = sa.Table(
+    "table_leases", metadata,
+    sa.Column("table_id", sa.Text, primary_key=True),
+    sa.Column("owner", sa.Text, nullable=False),
+    sa.Column("epoch", sa.BigInteger, nullable=False),
+    sa.Column("until", Instant, nullable=False),
+)
+"""Which server process owns each table (used on PostgreSQL; SQLite's one process owns them
+all): the holder, the fencing epoch (one more at each new holder: a row is kept once made, so
+the epochs of a table never go back), and when the lease runs out unless renewed. No foreign
+key: a process may claim a table it is about to create."""

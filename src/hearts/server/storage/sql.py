@@ -337,8 +337,9 @@ class SqlTableLog:
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person",
+        *, by: str = "person", epoch: int | None = None,
     ) -> None:
+        # (``epoch`` is not checked: one process holds the database and owns every table)
         if bots:
             raise ValueError("this store has no bot jobs: its server process runs the bots")
         if not await self._batches.log(ActionNotice(table_id, seq, to_dict(action), by), finished):
@@ -580,10 +581,12 @@ class SqlReviews:
 class SqlStore:
     """A :class:`~hearts.server.storage.Storage` on one database: its parts on one
     :class:`Database`; a backend adds its notices (:meth:`listen`, :meth:`notify`) and, on
-    PostgreSQL, its :attr:`jobs`."""
+    PostgreSQL, its :attr:`jobs` and :attr:`leases`."""
 
     jobs: Any = None
     """No bot job queue (a backend with one sets it)."""
+    leases: Any = None
+    """No leases: one process owns every table (a backend of many processes sets them)."""
 
     def __init__(self, db: Database, *, one_process: bool, log: SqlTableLog | None = None) -> None:
         self.db = db

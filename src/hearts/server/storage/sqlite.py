@@ -7,7 +7,8 @@ than for SQLite's lock. The file is in WAL mode with ``synchronous=NORMAL`` (a c
 the process being killed; only a power loss can lose the last ones), and it and its ``-wal``
 and ``-shm`` files are readable by their owner only (mode 0600: they hold the seats' token
 hashes). Its notices are heard within the process; it has no job queue
-(:attr:`~SQLiteStorage.jobs` is ``None``): its process runs its tables' bots itself.
+(:attr:`~SQLiteStorage.jobs` is ``None``): its process runs its tables' bots itself, and owns
+them all (:attr:`~SQLiteStorage.leases` is ``None``).
 
 >>> import asyncio
 >>> from hearts.actions import Play
@@ -144,6 +145,8 @@ class SQLiteStorage(SqlStore):
 
     jobs = None
     """No bot job queue: the server process runs the bots."""
+    leases = None
+    """No leases: the server process owns every table (an append's ``epoch`` is ignored)."""
 
     def __init__(self, db: Database) -> None:
         super().__init__(db, one_process=True)
