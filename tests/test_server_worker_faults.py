@@ -9,7 +9,9 @@ stops and comes back, and a worker killed while it holds a bot job or a review.
   move it held within 5 s, and the review it was computing reads ``queued`` — not ``running``
   — until a runner is free to take it, which then does within 5 s.
 
-No web server runs here: the tables are made in the store and played by the workers alone.
+The tables are made in the store, as a server creates them; one server process runs beside
+the workers, as in every deployment: it owns the tables (their leases, taken up as orphans)
+and logs the moves the workers hand it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 import pytest
 from private_pg import PrivateCluster
 from test_server_store_support import sql, with_store
-from test_server_support import WorkerProcess, emptied_pg_url, module_pg_database
+from test_server_support import ServerProcess, WorkerProcess, emptied_pg_url, module_pg_database
 
 from hearts.game import Game
 from hearts.rules import Rules
@@ -103,6 +105,11 @@ def worker(db: str, log: Path, *args: str) -> WorkerProcess:
     return process
 
 
+def owner(db: str, logs: Path) -> ServerProcess:
+    """The server process that owns the tables (started): the workers hand it their moves."""
+    return ServerProcess(db, logs=logs).start()
+
+
 def pid_of(process: WorkerProcess) -> int:
     assert process.proc is not None
     return process.proc.pid
@@ -121,6 +128,7 @@ def test_a_bot_worker_rides_out_a_database_outage_and_finishes_its_bots_and_revi
     logged the outage once and the database's return once, and the game and the review end."""
     cluster = PrivateCluster(tmp_path).start()
     bots = worker(cluster.url, tmp_path / "worker.log")
+    server = owner(cluster.url, tmp_path)
     try:
         bot_table(cluster.url, "done", target=40)  # played first, then reviewed
         bots.start()
@@ -154,6 +162,7 @@ def test_a_bot_worker_rides_out_a_database_outage_and_finishes_its_bots_and_revi
               f"'back' once ({back[0]['seconds']} s down by its clock); a bot moved {resumed:.2f} s after the restart")
     finally:
         bots.stop()
+        server.stop()
         cluster.remove()
 
 
@@ -164,6 +173,7 @@ def test_a_killed_worker_s_bot_move_is_made_by_another_within_5_s(url: str, tmp_
     """Two workers; the one that holds a bot job (waiting out the table's 2 s bot delay) is
     killed with SIGKILL: the other makes the move within 5 s of the kill."""
     workers = [worker(url, tmp_path / f"worker{k}.log", "--reviews", "0").start() for k in range(2)]
+    server = owner(url, tmp_path)
     try:
         bot_table(url, "t", target=1, bot_delay=2.0)
         holder = wait_for(lambda: sql(url, "SELECT worker FROM bot_jobs WHERE worker IS NOT NULL"), 10,
@@ -181,6 +191,7 @@ def test_a_killed_worker_s_bot_move_is_made_by_another_within_5_s(url: str, tmp_
     finally:
         for w in workers:
             w.stop()
+        server.stop()
 
 
 def test_a_killed_worker_s_review_reads_queued_and_is_taken_over(url: str, tmp_path: Path) -> None:
@@ -189,6 +200,7 @@ def test_a_killed_worker_s_review_reads_queued_and_is_taken_over(url: str, tmp_p
     busy, and once that runner is free it takes the review within 5 s and finishes it."""
     first = worker(url, tmp_path / "first.log").start()
     second = worker(url, tmp_path / "second.log")
+    server = owner(url, tmp_path)
     try:
         bot_table(url, "a", target=40)
         bot_table(url, "b", target=40, seed=8)
@@ -218,6 +230,7 @@ def test_a_killed_worker_s_review_reads_queued_and_is_taken_over(url: str, tmp_p
     finally:
         first.stop()
         second.stop()
+        server.stop()
 
 
 def test_the_fixture_restarts_a_cluster_on_its_port(tmp_path: Path) -> None:

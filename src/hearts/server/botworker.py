@@ -8,11 +8,12 @@ beside its server processes — holds up to ``jobs`` jobs at once. For each job 
 delay, rebuilds the table's game from its log (:func:`~hearts.server.storage.load_game`), lets
 the seat's bot — or the table's stand-in, for an away person — choose from the seat's
 :class:`~hearts.view.View` (thinking in worker processes: :class:`~hearts.server.botpool.BotPool`),
-and appends the action with the bot turns it opens. The bot is made for the job with a seed
-drawn from the table's seed, the seat and the position (:func:`job_seed`): a job done again
-decides the same. If the position moved on meanwhile (:class:`~hearts.server.storage.SeqConflict`)
-it looks again: the bot acts for as long as the seat is to act, and a job whose seat is no
-longer to act is done. The server processes hear the action like any other (``NOTIFY``).
+and hands the action to the table's owner, the server process that holds its lease
+(:mod:`hearts.server.forward`), which logs it with the bot turns it opens. The bot is made for
+the job with a seed drawn from the table's seed, the seat and the position (:func:`job_seed`):
+a job done again decides the same. If the position moved on meanwhile (the owner answers
+stale) it looks again: the bot acts for as long as the seat is to act, and a job whose seat is
+no longer to act is done. Every server process hears the action like any other (``NOTIFY``).
 
 A claim is a short lease (:data:`DEFAULT_LEASE`) that the worker renews every ``heartbeat``
 (:data:`DEFAULT_HEARTBEAT`) for all the jobs it holds at once, while it waits out the delays
@@ -57,24 +58,24 @@ from hearts.game import Game
 from hearts.record import replay
 from hearts.server import logs
 from hearts.server.botpool import BotPool, Lane, fallback, watch_parent
+from hearts.server.forward import Forwarder, Outcome
 from hearts.server.logs import fields
 from hearts.server.outage import DEFAULT_BACKOFF, Backoff, Outage, is_outage
 from hearts.server.protocol import STAND_IN
-from hearts.server.ratings import settle
 from hearts.server.reviews import ReviewRunner
 from hearts.server.storage import (
     BotJob,
     HintJob,
     JobNotice,
     Notice,
+    ReplyNotice,
     SeatRow,
-    SeqConflict,
     Storage,
     follow,
     load_game,
     open_storage,
 )
-from hearts.server.turns import bot_spec, bot_turns, new_bot_turns
+from hearts.server.turns import bot_spec, bot_turns
 from hearts.view import View
 
 log = logging.getLogger("hearts.server")
@@ -86,6 +87,13 @@ DEFAULT_LEASE: Final = 3.0
 worker's jobs wait this long at most)."""
 DEFAULT_HEARTBEAT: Final = 1.0
 """Seconds between the renewals of a worker's claims (at most a third of the lease)."""
+OWNER_WAIT: Final = 8.0
+"""Seconds a bot's move waits for a table's owner to take it (an owner that died is replaced
+within about five)."""
+
+
+class OwnerUnreachable(RuntimeError):
+    """No server process took a bot's move: the job is claimed again when its lease runs out."""
 
 
 def job_seed(table_seed: int, seat: int, seq: int) -> int:
@@ -145,6 +153,8 @@ class BotWorker:
             for k in range(reviews)
         ]
         """The game reviews this worker computes at once (:mod:`hearts.server.reviews`)."""
+        self.forwarder = Forwarder(store, self.name)
+        """The bots' moves on their way to the tables' owners."""
         self._wake = asyncio.Event()
         self._held: dict[int, BotJob] = {}
         """The bot jobs being done, by id: :meth:`_beat` renews their claims."""
@@ -164,6 +174,8 @@ class BotWorker:
     def _hear(self, notice: Notice) -> None:
         if isinstance(notice, JobNotice):
             self._wake.set()
+        elif isinstance(notice, ReplyNotice):
+            self.forwarder.hear(notice)
 
     async def _beat(self) -> None:
         """Renew the claims of the jobs held, every ``heartbeat`` seconds: a worker that dies
@@ -235,6 +247,12 @@ class BotWorker:
             raise
         except RecordError:
             log.exception("a bot job's table does not replay; the job is dropped", extra=fields(**where))
+        except OwnerUnreachable:  # (a server is starting, or taking over a dead one's tables)
+            self._held.pop(job.id, None)
+            log.info("no server took a bot's move; the job waits for the next claim", extra=fields(**where))
+            with contextlib.suppress(Exception):
+                await self.queue.release_bot_job(job)
+            return
         except Exception as e:
             self._held.pop(job.id, None)
             self._failed(e, started, "a bot job failed; it is tried again when its lease runs out", **where)
@@ -291,26 +309,32 @@ class BotWorker:
                 return  # the position moved on (or the person is back): nothing to do
             seq = len(game.history)
             action = await self._decide(game, job.seat, spec, job_seed(stored.row.seed, job.seat, seq), lane)
-            before = game.actors()
-            game.apply(action)
             by = "bot" if seats[job.seat].kind == "bot" else "stand_in"
-            try:
-                await self.store.log.append(job.table_id, seq + 1, action, finished=game.is_over,
-                                        bots=new_bot_turns(game, seats, action, before), by=by)
-            except SeqConflict:  # another action was logged there meanwhile: look again
-                game.undo()
+            outcome = await self._send(job.table_id, job.seat, seq, action, by)
+            if outcome is not Outcome.DONE:  # the position moved on meanwhile: look again
                 seats = await self._caught_up(job.table_id, game)
                 continue
             log.info("action", extra=fields(
                 table=job.table_id, seat=job.seat, action=to_dict(action)["type"],
                 by=by, worker=self.name, attempt=job.attempt,
             ))
-            if game.is_over:  # a rated game's ratings (the store rates it once)
-                try:
-                    await settle(self.store, job.table_id)
-                except Exception:
-                    log.exception("a finished game could not be rated", extra=fields(table=job.table_id))
             return
+
+    async def _send(self, table_id: str, seat: int, seq: int, action: Action, by: str) -> Outcome:
+        """Hand a bot's move to the table's owner (a server process), which logs it (and rates a
+        finished game): done, or stale or illegal (the position moved on). An owner that does not
+        answer, or none yet (a server takes over a dead one's tables within seconds), is asked
+        again, for at most :data:`OWNER_WAIT` seconds: then :class:`OwnerUnreachable`."""
+        assert self.store.leases is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + OWNER_WAIT
+        while loop.time() < deadline:
+            holder = await self.store.leases.holder(table_id)
+            reply = None if holder is None else await self.forwarder.send(holder.owner, table_id, seat, seq, action, by)
+            if reply is not None and reply.outcome in (Outcome.DONE.value, Outcome.STALE.value, Outcome.ILLEGAL.value):
+                return Outcome(reply.outcome)
+            await asyncio.sleep(0.25)
+        raise OwnerUnreachable(f"no server owns table {table_id} (or none answers): the move is made again later")
 
     async def _caught_up(self, table_id: str, game: Game) -> list[SeatRow]:
         """Apply what was logged after ``game``'s position; the table's seats, read again."""

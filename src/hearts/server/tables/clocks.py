@@ -1,7 +1,8 @@
 """A table's turn timer: each seat that is to act and is no bot has ``turn_timer`` seconds; a
 seat whose time runs out is *away*, and the table's stand-in bot plays for it until its person
 comes back (a ``hello``, an action or ``back``). The clocks start again when a table is
-restored."""
+restored. Every process that serves the table runs its clocks (its clients see the time left),
+but only the table's owner times a seat out."""
 
 from __future__ import annotations
 
@@ -77,7 +78,7 @@ class Clocks:
         there, on a store with jobs). In the table's turn."""
         table = self.table
         game = table.game
-        if game.is_over or seat not in game.actors() or table.seats[seat].away:
+        if game.is_over or seat not in game.actors() or table.seats[seat].away or not table.owned:
             return
         table.set_away(seat, True)
         if await table.store.log.set_away(table.id, seat, True):  # (else another process did)

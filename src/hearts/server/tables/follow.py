@@ -111,6 +111,17 @@ class Follower:
         """Forget the heard actions this table has applied."""
         self._heard = {seq: a for seq, a in self._heard.items() if seq > self.table.seq}
 
+    async def reach(self, seq: int, wait: float = 4 * NOTICE_WAIT) -> None:
+        """Wait until this table has applied the actions up to ``seq`` (logged by its owner:
+        their notices on their way), at most ``wait`` seconds; then read the rest from the log."""
+        table = self.table
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while table.seq < seq and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+        if table.seq < seq:
+            await self.resync()
+
     def lagged(self) -> None:
         """The table is behind its log (a notice of its was lost): catch up with it."""
         self.table.spawn(self.resync())

@@ -37,6 +37,7 @@ from hearts.server.tables.connection import Connection
 from hearts.server.tables.errors import TableError
 from hearts.server.tables.names import TABLE_ID, bot_names, rematch_id, seat_name
 from hearts.server.tables.notices import ServiceNotices
+from hearts.server.tables.ownership import Ownership
 from hearts.server.tables.presence import Roster
 from hearts.server.tables.table import Table
 
@@ -77,6 +78,8 @@ class Manager:
         self.roster = Roster()
         """Who is connected to each table through the other processes of the service."""
         self.notices = ServiceNotices(self)
+        self.ownership = Ownership(self)
+        """The tables this process owns (PostgreSQL: their leases; SQLite: all of them)."""
         self.chat_rate = rate_item(limits.chat_rate)
         self.chats = SlidingWindows(self.chat_rate.amount, self.chat_rate.get_expiry())
         """The chat messages each seat sent through this process (``"table/seat"``: all of its
@@ -89,6 +92,7 @@ class Manager:
         await self.notices.listen()
         restored = await self.restore_all()
         self.notices.follow()
+        self.ownership.start()
         return restored
 
 
@@ -134,8 +138,11 @@ class Manager:
             listed=bool(config.get("listed", listed_by_default(s.kind for s in seats))),
             turn_timer=int(config.get("turn_timer", 0)), stand_in=str(config.get("stand_in", STAND_IN)),
             rated=bool(config.get("rated", False)), metrics=self.metrics, roster=self.roster,
+            ownership=self.ownership,
         )
         self.tables[table_id] = table
+        if not game.is_over:
+            await self.ownership.take(table)  # unless another process owns it
         await table.start()
         await self.notices.ask([table_id])
         return table
@@ -243,6 +250,7 @@ class Manager:
         for table_id in [i for i, t in self.tables.items() if t.game.is_over and not t.conns]:
             self.tables.pop(table_id).stop()
             self.owners.pop(table_id, None)
+            self.ownership.lose(table_id)
 
     async def join(self, table_id: str, request: JoinRequest) -> tuple[int, str]:
         """Take a free (open) seat; returns the seat and its new secret token. Of two requests
@@ -322,6 +330,7 @@ class Manager:
         """Stop following the notices, tell the others this process's clients are gone, stop
         every table and close its connections."""
         await self.notices.stop()
+        await self.ownership.stop()
         for t in self.tables.values():
             t.stop()
             for c in list(t.conns):

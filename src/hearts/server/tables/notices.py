@@ -16,12 +16,14 @@ from hearts.server.storage import (
     ActionNotice,
     AliveNotice,
     ChatNotice,
+    CommandNotice,
     HintNotice,
     JobNotice,
     Listener,
     Notice,
     PresenceNotice,
     RematchNotice,
+    ReplyNotice,
     follow,
 )
 from hearts.server.tables.presence import ALIVE_EVERY
@@ -148,6 +150,12 @@ class ServiceNotices:
         concern of a server process. Every accepted action of the service is counted
         (``hearts_service_moves_total``); the presence of the others is kept in the roster."""
         if isinstance(notice, JobNotice):
+            return
+        if isinstance(notice, CommandNotice):
+            self.manager.ownership.serve(notice)
+            return
+        if isinstance(notice, ReplyNotice):
+            self.manager.ownership.forwarder.hear(notice)
             return
         if isinstance(notice, AliveNotice):
             self.manager.roster.alive(notice.process)

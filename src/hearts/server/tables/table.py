@@ -1,23 +1,25 @@
 """A table of the web server: one game, its seats, its connected clients, and one sequence
 number — the number of actions its game has applied, each one a row of the store's log.
 
-Every action goes through :meth:`Table.handle`, one at a time: it is checked against the
-sequence number the client saw (stale or duplicate → a resync, not a second action), applied to
-the engine through :meth:`Game.apply <hearts.game.Game.apply>` (a refusal → an error to that
-client, nothing changed), committed to the action log — **the database decides the order**: if
-another process logged an action at that position first
-(:class:`~hearts.server.storage.SeqConflict`), this one is taken back, the table catches up
-(:mod:`~hearts.server.tables.follow`), and the client gets a resync (a pass made during the same
-pass phase still stands, and is logged after the other) — and only then broadcast
-(:mod:`~hearts.server.tables.messages`: each seat its own view, R7, each spectator the public
-part). Every message that shows the position is built in the table's turn, so no client ever
-sees an action that is not committed.
+A table is an actor: whatever reads or changes its position is a command of its mailbox
+(:mod:`~hearts.server.tables.mailbox`), handled one at a time. One process of the service owns
+the table (:mod:`~hearts.server.tables.ownership`: a lease with a fencing epoch, on
+PostgreSQL; trivially the one process on SQLite) and only it appends to the log; the others
+keep a following copy for their clients and forward their actions to the owner
+(:mod:`~hearts.server.tables.moves`). Every action goes through :meth:`Table.handle`: checked
+against the sequence number the client saw (stale or duplicate → a resync, not a second
+action), applied to the engine through :meth:`Game.apply <hearts.game.Game.apply>` (a refusal
+→ an error to that client, nothing changed), committed to the action log, and only then
+broadcast (:mod:`~hearts.server.tables.messages`: each seat its own view, R7, each spectator
+the public part). Every message that shows the position is built in the table's turn, so no
+client ever sees an action that is not committed.
 
-The table's other jobs are parts of their own, each a module: who is there
-(:mod:`~hearts.server.tables.presence`), the turn timer (:mod:`~hearts.server.tables.clocks`),
-this process's bots (:mod:`~hearts.server.tables.bots`), hints
-(:mod:`~hearts.server.tables.hints`), the table talk (:mod:`~hearts.server.tables.talk`) and
-following the actions other processes log (:mod:`~hearts.server.tables.follow`).
+The table's other jobs are parts of their own, each a module: its actions
+(:mod:`~hearts.server.tables.moves`), who is there (:mod:`~hearts.server.tables.presence`),
+the turn timer (:mod:`~hearts.server.tables.clocks`), this process's bots
+(:mod:`~hearts.server.tables.bots`), hints (:mod:`~hearts.server.tables.hints`), the table
+talk (:mod:`~hearts.server.tables.talk`) and following the actions its owner logs
+(:mod:`~hearts.server.tables.follow`).
 """
 
 from __future__ import annotations
@@ -29,13 +31,11 @@ import secrets
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hearts.actions import Action, Pass
-from hearts.errors import IllegalAction
+from hearts.actions import Action
 from hearts.game import Game
 from hearts.record import GameRecord
-from hearts.round import Phase
 from hearts.rules import Rules
 from hearts.server.botpool import BotPool, Lane
 from hearts.server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, DEFAULT_LIMITS
@@ -44,7 +44,7 @@ from hearts.server.metrics import Actor, Metrics
 from hearts.server.outage import is_outage
 from hearts.server.protocol import STAND_IN, ProtocolError, error_message, seat_action
 from hearts.server.ratings import settle
-from hearts.server.storage import SeatRow, SeqConflict, Storage, hash_token
+from hearts.server.storage import NotOwner, SeatRow, SeqConflict, Storage, hash_token
 from hearts.server.tables.bots import BotTurns
 from hearts.server.tables.clocks import Clocks
 from hearts.server.tables.connection import Connection
@@ -53,11 +53,15 @@ from hearts.server.tables.follow import Follower
 from hearts.server.tables.hints import Hints
 from hearts.server.tables.mailbox import Mailbox
 from hearts.server.tables.messages import StateMessages, public_event
+from hearts.server.tables.moves import Moves
 from hearts.server.tables.names import record_seat, seat_name
 from hearts.server.tables.presence import Presence, Roster
 from hearts.server.tables.talk import Talk
 from hearts.server.turns import bot_turns, new_bot_turns
 from hearts.server.wire import ActionMessage, Back, Sync
+
+if TYPE_CHECKING:
+    from hearts.server.tables.ownership import Ownership
 
 log = logging.getLogger("hearts.server")
 
@@ -92,6 +96,8 @@ class Table:
     metrics: Metrics = field(default_factory=Metrics)
     roster: Roster = field(default_factory=Roster)
     """Who is connected to the table through the other processes (the manager's)."""
+    ownership: Ownership | None = None
+    """Which tables this process owns (the manager's); ``None``: this one, trivially."""
     mailbox: Mailbox = field(default_factory=Mailbox)
     """The table's commands, handled one at a time (:mod:`~hearts.server.tables.mailbox`)."""
     conns: set[Connection] = field(default_factory=set)
@@ -110,6 +116,7 @@ class Table:
         self.hints = Hints(self)
         self.talk = Talk(self)
         self.follower = Follower(self)
+        self.moves = Moves(self)
 
     @property
     def all_bots(self) -> bool:
@@ -120,6 +127,12 @@ class Table:
     def lane(self) -> Lane:
         """Where this table's bots wait for a worker."""
         return "bots_only" if self.all_bots else "people"
+
+    @property
+    def owned(self) -> bool:
+        """Whether this process owns the table: only the owner appends to its log and times its
+        seats out (:mod:`~hearts.server.tables.ownership`)."""
+        return self.ownership is None or self.ownership.owns(self.id)
 
     @property
     def away(self) -> list[int]:
@@ -266,26 +279,8 @@ class Table:
         except ProtocolError as e:
             conn.push(error_message(str(e), e.code, self.seq))
             return
-        await self.mailbox.run(lambda: self._act(conn, seat, message.seq, action, arrived))
+        await self.moves.person(conn, seat, message.seq, action, arrived)
         self.bots.kick()
-
-    async def _act(self, conn: Connection, seat: int, seen: int, action: Action, arrived: float) -> None:
-        """A person's ``action``, made at position ``seen``, in the table's turn: applied and
-        logged, or answered with a resync (stale) or an error (illegal)."""
-        while True:
-            if not self._fresh(seen, action):
-                conn.push(self.messages.snapshot(conn, "resync"))
-                return
-            try:
-                await self.apply(action, "person", arrived)
-            except IllegalAction as e:
-                conn.push(error_message(str(e), "illegal", self.seq))
-                return
-            except SeqConflict:  # another process logged an action there first
-                await self.follower.await_heard()
-                await self.follower.catch_up(read=False)  # from its notice (else from the log)
-                continue  # a pass of this pass phase still stands; anything else is now stale
-            return
 
     async def back(self, seat: int) -> None:
         """The person of an away seat plays again (its clock starts anew; everyone is told)."""
@@ -307,19 +302,6 @@ class Table:
         """Mark ``seat``'s person away (the stand-in plays for it) or back, in this process."""
         self.seats[seat] = dataclasses.replace(self.seats[seat], away=away)
 
-    def _fresh(self, seen: int, action: Action) -> bool:
-        """Whether an action was made on the current state (else: stale or a duplicate)."""
-        if seen == self.seq:
-            return True
-        # A pass does not depend on the others' passes: one made during this pass phase stands.
-        g = self.game
-        return (
-            isinstance(action, Pass)
-            and g.phase is Phase.PASSING
-            and action.seat in g.actors()
-            and g.round_starts[-1] <= seen <= self.seq
-        )
-
     async def apply(self, action: Action, by: Actor, arrived: float) -> None:
         """Apply an action (an illegal one is refused, nothing changed: an
         :class:`~hearts.errors.IllegalAction`), commit its row of the log (with the bot turns
@@ -331,10 +313,15 @@ class Table:
         before = game.actors()
         game.apply(action)
         bots = new_bot_turns(game, self.seats, action, before) if self.store.jobs is not None else []
+        epoch = None if self.ownership is None else self.ownership.epoch(self.id)
         try:
-            await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by)
-        except SeqConflict:
+            if epoch is None and not self.owned:
+                raise NotOwner(self.id, 0)
+            await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by, epoch=epoch)
+        except (SeqConflict, NotOwner) as e:
             game.undo()
+            if isinstance(e, NotOwner) and self.ownership is not None:
+                self.ownership.lose(self.id)
             raise
         except BaseException as e:
             game.undo()

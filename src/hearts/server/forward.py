@@ -1,0 +1,83 @@
+"""Commands forwarded to a table's owner (PostgreSQL): a process that is not the owner of a
+table — a server process whose client acts there, or a bot worker with a bot's move — sends
+the command to the owner as a :class:`~hearts.server.storage.CommandNotice` and waits for its
+:class:`~hearts.server.storage.ReplyNotice` (``NOTIFY`` both ways, through the service's
+channel); the owner handles it in its table's turn like one of its own clients' commands
+(:mod:`hearts.server.tables.ownership`).
+
+>>> Outcome.DONE.value, Outcome("stale") is Outcome.STALE
+('done', True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import secrets
+from typing import Final
+
+from hearts.actions import Action, to_dict
+from hearts.server.storage import CommandNotice, ReplyNotice, Storage
+
+FORWARD_WAIT: Final = 1.5
+"""Seconds a forwarded command waits for the owner's reply: an owner that does not answer in
+that time is taken to be dead or frozen (its lease runs out within seconds, and the table is
+taken over)."""
+
+
+class Outcome(enum.Enum):
+    """What became of a command at the table's owner."""
+
+    DONE = "done"
+    """Applied and logged: its event reaches every process through the log's notice."""
+    STALE = "stale"
+    """Made on a position that has moved on (the client is sent the position again)."""
+    ILLEGAL = "illegal"
+    """Refused by the rules; nothing changed."""
+    NOT_OWNER = "not_owner"
+    """The process asked does not own the table (any more): ask the table's owner."""
+    HANDED = "handed"
+    """The owner had no client of its own at the table and handed its lease to the sender."""
+    UNAVAILABLE = "unavailable"
+    """The database could not be reached: nothing changed; try again."""
+
+
+class Forwarder:
+    """One process's forwarded commands waiting for their replies (``me``: the process id the
+    owners answer to). Hand it every :class:`~hearts.server.storage.ReplyNotice` heard
+    (:meth:`hear`); :meth:`send` forwards a command and returns its reply."""
+
+    def __init__(self, store: Storage, me: str) -> None:
+        self.store = store
+        self.me = me
+        self._waiting: dict[str, asyncio.Future[ReplyNotice]] = {}
+
+    async def send(
+        self, to: str, table_id: str, seat: int, seen: int, action: Action, by: str, wait: float = FORWARD_WAIT
+    ) -> ReplyNotice | None:
+        """Forward ``seat``'s ``action``, made at position ``seen``, to the process ``to`` (the
+        table's owner); its reply, or ``None`` if none came within ``wait`` seconds. A failure
+        to send (the database away) is raised."""
+        request = secrets.token_hex(8)
+        reply: asyncio.Future[ReplyNotice] = asyncio.get_running_loop().create_future()
+        self._waiting[request] = reply
+        try:
+            await self.store.notify(CommandNotice(to, self.me, request, table_id, seat, seen, to_dict(action), by))
+            with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
+                return await asyncio.wait_for(asyncio.shield(reply), wait)
+            return None
+        finally:
+            self._waiting.pop(request, None)
+
+    def hear(self, notice: ReplyNotice) -> None:
+        """A reply heard on the channel: handed to its command if it is this process's."""
+        if notice.to != self.me:
+            return
+        reply = self._waiting.get(notice.request)
+        if reply is not None and not reply.done():
+            reply.set_result(notice)
+
+    async def answer(self, command: CommandNotice, outcome: Outcome, seq: int, message: str = "", epoch: int = 0) -> None:
+        """Send the reply to a command this process handled (as its table's owner)."""
+        await self.store.notify(ReplyNotice(command.sender, command.request, outcome.value, seq, message, epoch))

@@ -1,0 +1,234 @@
+"""Which process owns each table (PostgreSQL): at any moment one process of the service owns a
+table — holds its lease, with a fencing epoch (:class:`~hearts.server.storage.Leases`) — and
+only the owner appends to its log (the database refuses an append of an older epoch, so an
+owner that was frozen and wakes up cannot write). The others keep a following copy (the log's
+notices, :mod:`~hearts.server.tables.follow`) for their own clients, and forward those clients'
+actions to the owner (:mod:`hearts.server.forward`); bot workers forward the bots' moves.
+
+A process claims a table when it creates or loads it and nobody else owns it; renews its
+leases every :data:`RENEW_EVERY` seconds (a lease lasts :data:`~hearts.server.storage.postgres.LEASE`);
+and every :data:`SWEEP_EVERY` seconds takes up to :data:`SWEEP` unfinished tables whose lease
+has run out (their owner died). A forwarded action that gets no answer waits for the owner's
+lease to run out (at most :data:`TAKE_WAIT` seconds) and takes the table over. An owner with no
+client of its own at a table hands its lease to the process that forwards a person's action
+there, so a table's owner follows its connections (nginx routes them by table id).
+
+On SQLite there is one process: it owns every table, with no lease (``store.leases`` is
+``None``) and no epoch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Final
+
+from hearts.actions import from_dict
+from hearts.errors import ActionError
+from hearts.server.forward import Forwarder, Outcome
+from hearts.server.logs import fields
+from hearts.server.outage import is_outage
+from hearts.server.storage import CommandNotice, Lease
+
+if TYPE_CHECKING:
+    from hearts.server.tables.manager import Manager
+    from hearts.server.tables.table import Table
+
+log = logging.getLogger("hearts.server")
+
+RENEW_EVERY: Final = 1.0
+"""Seconds between renewals of a process's leases (a lease lasts three)."""
+
+SWEEP_EVERY: Final = 1.0
+"""Seconds between looks for tables whose owner's lease has run out."""
+
+SWEEP: Final = 50
+"""The most such tables one look takes over."""
+
+TAKE_WAIT: Final = 4.0
+"""Seconds an action whose owner does not answer waits to take the table over (a lease runs
+out at most three seconds after its owner's last renewal)."""
+
+ACTORS: Final = ("person", "bot", "stand_in")
+
+
+class Ownership:
+    """The leases one server process holds (``held``), its forwarder, and the tasks that renew
+    them and take over the tables of dead owners. Start it with :meth:`start` (after the
+    tables are restored), stop it with :meth:`stop` (its leases are released)."""
+
+    def __init__(self, manager: Manager) -> None:
+        self.manager = manager
+        self.me = manager.roster.process
+        self.leases = manager.store.leases
+        self.forwarder = Forwarder(manager.store, self.me)
+        self.held: dict[str, Lease] = {}
+        self._taking: dict[str, asyncio.Task[bool]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._failing = False
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this process owns the table (always, on SQLite)."""
+        return self.leases is None or table_id in self.held
+
+    def epoch(self, table_id: str) -> int | None:
+        """The epoch this process's appends to the table carry (``None``: none, on SQLite, or
+        a table not owned here)."""
+        lease = self.held.get(table_id)
+        return None if lease is None else lease.epoch
+
+    def start(self) -> None:
+        """Renew the leases and sweep for orphaned tables, in tasks (PostgreSQL)."""
+        if self.leases is not None:
+            self._spawn(self._renew())
+            self._spawn(self._sweep())
+
+    async def stop(self) -> None:
+        """Stop the tasks and release this process's leases (the others may take its tables at once)."""
+        for task in [*self._tasks, *self._taking.values()]:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.leases is not None and self.held:
+            with contextlib.suppress(Exception):
+                await self.leases.release(self.me, list(self.held))
+        self.held.clear()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- taking and losing tables ---------------------------------------------------------
+
+    async def take(self, table: Table, wait: float = 0.0) -> bool:
+        """Own ``table`` if nobody else does, or once the owner's lease has run out (trying for
+        ``wait`` seconds); whether this process owns it now. One attempt at a time a table."""
+        if self.owns(table.id):
+            return True
+        task = self._taking.get(table.id)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._take(table, wait))
+            self._taking[table.id] = task
+            task.add_done_callback(lambda _: self._taking.pop(table.id, None))
+        return await asyncio.shield(task)
+
+    async def taking(self, table_id: str) -> None:
+        """Wait for a take-over of the table in progress, if any."""
+        task = self._taking.get(table_id)
+        if task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(task)
+
+    async def _take(self, table: Table, wait: float) -> bool:
+        assert self.leases is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while True:
+            lease = await self.leases.claim(table.id, self.me)
+            if lease is not None:
+                await self.adopt(table, lease)
+                return True
+            if loop.time() >= deadline:
+                return False
+            await asyncio.sleep(0.25)
+
+    async def adopt(self, table: Table, lease: Lease) -> None:
+        """Serve ``table`` as its owner under ``lease`` (claimed, or handed over): it first
+        catches up with its log (whatever the last owner logged before the lease changed; a
+        first lease has had no owner before it, so nobody logged anything unseen)."""
+        if lease.epoch > 1:
+            await table.mailbox.run(table.follower.catch_up)
+        self.held[table.id] = lease
+        table.clocks.start()
+        log.info("table owned", extra=fields(table=table.id, epoch=lease.epoch, process=self.me))
+
+    def lose(self, table_id: str) -> None:
+        """This process no longer owns the table (its lease was taken over, or handed on)."""
+        if self.held.pop(table_id, None) is not None:
+            log.info("table no longer owned", extra=fields(table=table_id))
+
+    async def _hand_over(self, table: Table, to: str) -> Lease | None:
+        """Give the table's lease to process ``to`` (in the table's turn, so no action of its
+        is half-way); the new lease, or ``None`` if this process's lease was no longer current."""
+        assert self.leases is not None
+        lease = self.held.get(table.id)
+        if lease is None:
+            return None
+        handed = await self.leases.hand_over(lease, to)
+        self.lose(table.id)
+        if handed is not None:
+            log.info("table handed over", extra=fields(table=table.id, to=to, epoch=handed.epoch))
+        return handed
+
+    async def _renew(self) -> None:
+        """Every :data:`RENEW_EVERY` seconds, renew the leases held; those not renewed are lost."""
+        assert self.leases is not None
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            held = dict(self.held)  # (a lease taken while the renewal is on its way is not lost)
+            if not held:
+                continue
+            try:
+                kept = await self.leases.renew(self.me, list(held.values()))
+            except Exception as e:
+                self._failed("could not renew the tables' leases", e)
+                continue
+            self._failing = False
+            for table_id, lease in held.items():
+                if table_id not in kept and self.held.get(table_id) is lease:
+                    log.warning("a table's lease was lost", extra=fields(table=table_id))
+                    self.lose(table_id)
+
+    async def _sweep(self) -> None:
+        """Every :data:`SWEEP_EVERY` seconds, take over unfinished tables nobody owns."""
+        assert self.leases is not None
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                orphans = await self.leases.orphans(SWEEP)
+                for table_id in orphans:
+                    table = await self.manager.get(table_id)
+                    if table is not None and not table.game.is_over:
+                        await self.take(table)
+            except Exception as e:
+                self._failed("could not take over the tables of a process gone", e)
+
+    def _failed(self, event: str, error: Exception) -> None:
+        """A failure of the lease tasks: logged once while the database is away."""
+        if not is_outage(error):
+            log.error(event, exc_info=error)
+        elif not self._failing:
+            log.warning(event, extra=fields(error=str(error)[:300]))
+        self._failing = is_outage(error)
+
+    # --- commands forwarded to this process ------------------------------------------------
+
+    def serve(self, command: CommandNotice) -> None:
+        """A command forwarded by another process: handled (in a task) if it is for this one."""
+        if command.to == self.me:
+            self._spawn(self._serve(command))
+
+    async def _serve(self, command: CommandNotice) -> None:
+        """Handle a forwarded command as the table's owner, and answer it: a person's action
+        at a table with no client here hands the table to the sender instead."""
+        table = self.manager.tables.get(command.table_id)
+        if table is None or not self.owns(table.id):
+            await self.forwarder.answer(command, Outcome.NOT_OWNER, 0 if table is None else table.seq)
+            return
+        try:
+            action = from_dict(command.action)
+            if action.seat != command.seat or command.by not in ACTORS or not 0 <= command.seat < len(table.seats):
+                raise ActionError(f"seat {command.seat} cannot make {command.action!r:.80} as {command.by!r:.20}")
+        except ActionError as e:
+            await self.forwarder.answer(command, Outcome.ILLEGAL, table.seq, f"not an action: {e}")
+            return
+        if command.by == "person" and not table.conns:
+            handed = await table.mailbox.run(lambda: self._hand_over(table, command.sender))
+            if handed is not None:
+                await self.forwarder.answer(command, Outcome.HANDED, table.seq, epoch=handed.epoch)
+                return
+        outcome, seq, message = await table.moves.command(command.seat, command.seen, action, command.by)  # type: ignore[arg-type]
+        await self.forwarder.answer(command, outcome, seq, message)

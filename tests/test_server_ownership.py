@@ -1,0 +1,262 @@
+"""One owner per table (issue 25 item 1): of the server processes of a service on PostgreSQL,
+one at a time owns a table — holds its lease, with a fencing epoch — and only it logs the
+table's actions; the others forward their clients' actions to it and show what it logs. A
+killed owner's table is taken over within seconds; a frozen one that wakes up logs nothing
+(the database refuses its old epoch). Real PostgreSQL, real server processes, real clients,
+real signals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import signal
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+
+from test_server_store_support import sql
+from test_server_support import (
+    Client,
+    ServerProcess,
+    db_actions,
+    db_game,
+    emptied_pg_url,
+    four_humans,
+    module_pg_database,
+    my_action,
+    play_until,
+    seat_spread,
+    server_pair,
+)
+
+from hearts.cards import CARDS
+from hearts.server.storage import CommandNotice
+from hearts.server.storage.postgres import notice_payload
+
+pg_database = pytest.fixture(scope="module")(module_pg_database)
+
+url = pytest.fixture(emptied_pg_url)
+
+pair = pytest.fixture(server_pair)
+
+
+def accepted(server: ServerProcess, table_id: str) -> list[dict[str, Any]]:
+    """The actions a server process logged at a table (its log's ``action`` lines)."""
+    return [line for line in server.logs() if line["event"] == "action" and line.get("table") == table_id]
+
+
+def process_of(server: ServerProcess) -> str:
+    """A server process's id (the one its leases carry), from its log."""
+    return next(line["process"] for line in server.logs() if line["event"] == "table owned")
+
+
+def lease(url: str, table_id: str) -> tuple[str, int]:
+    """The table's lease: owner and epoch."""
+    [(owner, epoch)] = sql(url, "SELECT owner, epoch FROM table_leases WHERE table_id = %s", (table_id,))
+    return owner, int(epoch)
+
+
+async def one_each(pair: list[ServerProcess], table: dict[str, Any]) -> list[Client]:
+    """Seat 0 on the first process, seats 1-3 on the second (the owner keeps a client of its own)."""
+    seats = table["seats"]
+    return [await Client(pair[0], table["id"], seats[0]["token"]).connect()] + [
+        await Client(pair[1], table["id"], s["token"]).connect() for s in seats[1:]
+    ]
+
+
+async def pass_of(client: Client, rng: random.Random) -> dict[str, Any]:
+    """Send the client's pass (it must be to pass)."""
+    assert client.state is not None
+    action = my_action(client.state, rng)
+    assert action is not None and action["type"] == "pass"
+    await client.send(action)
+    return action
+
+
+def test_only_the_owner_logs_and_every_process_shows_every_action(url: str, pair: list[ServerProcess]) -> None:
+    """Four clients on two processes (seats 0 and 2 on the creator, 1 and 3 on the other):
+    the creator owns the table, logs every action (the other's clients' forwarded to it), and
+    every client sees every action in order, once (R7 views); the log replays to the end."""
+    table = four_humans(pair[0], target=30)
+
+    async def main() -> list[Client]:
+        clients = await seat_spread(pair, table)
+        await play_until(clients, random.Random(5), lambda: False, timeout=120)
+        for c in clients:
+            await c.wait(lambda m: m["type"] == "state" and m["view"]["game_over"], timeout=30)
+            await c.close()
+        return clients
+
+    clients = asyncio.run(main())
+    rows = db_actions(url, table["id"])
+    assert db_game(url, table["id"]).is_over
+    assert [len(accepted(s, table["id"])) for s in pair] == [len(rows), 0]
+    assert lease(url, table["id"]) == (process_of(pair[0]), 1)
+    for c in clients:
+        seen = [m["seq"] for m in c.messages if m["type"] == "state" and m["reason"] == "event"]
+        assert seen == list(range(1, len(rows) + 1))
+
+
+def test_an_owner_with_no_client_hands_the_table_to_the_process_its_clients_reach(
+    url: str, pair: list[ServerProcess]
+) -> None:
+    """A table made through one process whose four clients all reach the other (as nginx
+    routes them by table id): the first action hands the lease over (epoch 2), and from then
+    on the process of the clients logs every action itself."""
+    table = four_humans(pair[0])
+    rng = random.Random(6)
+
+    async def main() -> None:
+        clients = [await Client(pair[1], table["id"], s["token"]).connect() for s in table["seats"]]
+        for c in clients:
+            await pass_of(c, rng)
+        for c in clients:
+            await c.wait(lambda m: m["type"] == "state" and m["seq"] >= 4)
+            await c.close()
+
+    asyncio.run(main())
+    assert len(db_actions(url, table["id"])) == 4
+    assert lease(url, table["id"]) == (process_of(pair[1]), 2)
+    assert [len(accepted(s, table["id"])) for s in pair] == [0, 4]
+    assert any(line["event"] == "table handed over" for line in pair[0].logs())
+
+
+def test_a_killed_owners_table_is_taken_over_within_5_s(url: str, pair: list[ServerProcess]) -> None:
+    """SIGKILL the owner; an action sent through the other process right after is accepted
+    and shown to the other's clients within 5 s (the owner does not answer; its lease runs
+    out and the other process takes the table over at a higher epoch)."""
+    table = four_humans(pair[0])
+    rng = random.Random(7)
+
+    async def main() -> float:
+        clients = await one_each(pair, table)
+        pair[0].kill9()
+        started = time.monotonic()
+        await pass_of(clients[1], rng)
+        for c in clients[1:]:
+            await c.wait(lambda m: m["type"] == "state" and m["seq"] == 1, timeout=10)
+        took = time.monotonic() - started
+        for c in clients[1:]:
+            await c.close()
+        return took
+
+    took = asyncio.run(main())
+    assert took <= 5.0, took
+    assert lease(url, table["id"])[0] == process_of(pair[1]) and lease(url, table["id"])[1] >= 2
+    assert len(db_actions(url, table["id"])) == 1
+
+
+def test_a_frozen_owner_that_wakes_up_logs_nothing_its_clients_action_goes_to_the_new_owner(
+    url: str, pair: list[ServerProcess]
+) -> None:
+    """SIGSTOP the owner; the other process takes the table over when one of its clients acts.
+    A pass sent to the frozen owner meanwhile is handled once it wakes (SIGCONT): its old
+    epoch cannot append, so it forwards the pass to the new owner, which logs it. The woken
+    process logs no action; the log holds each pass once."""
+    table = four_humans(pair[0])
+    rng = random.Random(8)
+    assert pair[0].proc is not None
+
+    async def main() -> list[Client]:
+        clients = await one_each(pair, table)
+        pair[0].proc.send_signal(signal.SIGSTOP)
+        try:
+            await pass_of(clients[1], rng)
+            await clients[1].wait(lambda m: m["type"] == "state" and m["seq"] == 1, timeout=10)
+            await pass_of(clients[0], rng)  # into the frozen process's socket
+        finally:
+            pair[0].proc.send_signal(signal.SIGCONT)
+        for c in clients:
+            await c.wait(lambda m: m["type"] == "state" and m["seq"] == 2, timeout=10)
+        for c in clients:
+            await c.close()
+        return clients
+
+    asyncio.run(main())
+    rows = db_actions(url, table["id"])
+    assert sorted(json.loads(data)["seat"] for _, data in rows) == [0, 1]
+    assert accepted(pair[0], table["id"]) == []
+    assert len(accepted(pair[1], table["id"])) == 2
+    assert lease(url, table["id"])[0] == process_of(pair[1])
+
+
+def test_an_illegal_forwarded_action_is_refused_and_changes_nothing(url: str, pair: list[ServerProcess]) -> None:
+    """Through the process that does not own the table: a pass of cards the seat does not hold
+    and a play during the passing (R2.1, R1) are refused by the owner with an ``illegal``
+    error that says why; the position, the log and the hand are as before, and a legal pass
+    is accepted after them."""
+    table = four_humans(pair[0])
+
+    async def main() -> None:
+        clients = await one_each(pair, table)
+        me = clients[1]
+        assert me.state is not None
+        before = me.state
+        not_held = [str(c) for c in CARDS if str(c) not in before["view"]["hand"]][:3]
+        for bad in ({"type": "pass", "seq": 0, "cards": not_held},
+                    {"type": "play", "seq": 0, "card": before["view"]["hand"][0]}):
+            error = await me.request(bad, lambda m: m["type"] == "error")
+            assert error["code"] == "illegal" and error["seq"] == 0 and error["message"]
+        synced = await me.request({"type": "sync"}, lambda m: m["type"] == "state" and m["reason"] == "resync")
+        assert synced["seq"] == 0 and synced["view"]["hand"] == before["view"]["hand"]
+        await pass_of(me, random.Random(9))
+        await me.wait(lambda m: m["type"] == "state" and m["seq"] == 1)
+        for c in clients:
+            await c.close()
+
+    asyncio.run(main())
+    assert [json.loads(data)["seat"] for _, data in db_actions(url, table["id"])] == [1]
+
+
+def test_malformed_and_misaddressed_commands_are_answered_and_change_nothing(
+    url: str, pair: list[ServerProcess]
+) -> None:
+    """Commands on the service's channel that are no action (an unknown type, a seat that is
+    not the action's, an unknown actor) are answered ``illegal``, one for a table the
+    process does not own ``not_owner``, a payload that is no notice is ignored; nothing is
+    logged, and the table plays on."""
+    import psycopg
+
+    table = four_humans(pair[0])
+    rng = random.Random(10)
+
+    async def main() -> list[dict[str, Any]]:
+        clients = await one_each(pair, table)
+        owner = process_of(pair[0])
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            await conn.execute("LISTEN pyhearts")
+            bad = [
+                CommandNotice(owner, "tester", "r1", table["id"], 1, 0, {"type": "bogus", "seat": 1}),
+                CommandNotice(owner, "tester", "r2", table["id"], 1, 0, {"type": "play", "seat": 2, "card": "2C"}),
+                CommandNotice(owner, "tester", "r3", table["id"], 1, 0, {"type": "play", "seat": 1, "card": "2C"},
+                              by="wizard"),
+                CommandNotice(owner, "tester", "r4", "nosuchtable", 1, 0, {"type": "play", "seat": 1, "card": "2C"}),
+            ]
+            await conn.execute("SELECT pg_notify('pyhearts', %s)", ("{not a notice",))
+            for command in bad:
+                await conn.execute("SELECT pg_notify('pyhearts', %s)", (notice_payload(command),))
+            replies: dict[str, dict[str, Any]] = {}
+            deadline = time.monotonic() + 10
+            async for notify in conn.notifies(timeout=10):
+                heard = json.loads(notify.payload) if notify.payload.startswith('{"') else {}
+                if heard.get("type") == "reply" and heard["to"] == "tester":
+                    replies[heard["request"]] = heard
+                if len(replies) == len(bad) or time.monotonic() > deadline:
+                    break
+        await pass_of(clients[1], rng)
+        for c in clients:
+            await c.wait(lambda m: m["type"] == "state" and m["seq"] == 1)
+            await c.close()
+        return [replies[r] for r in ("r1", "r2", "r3", "r4")]
+
+    replies = asyncio.run(main())
+    assert [r["outcome"] for r in replies] == ["illegal", "illegal", "illegal", "not_owner"]
+    assert all(r["message"] for r in replies[:3])
+    assert [json.loads(data)["seat"] for _, data in db_actions(url, table["id"])] == [1]
