@@ -66,8 +66,8 @@ def action_lines(server: ServerProcess, table_id: str) -> list[dict[str, Any]]:
 def test_two_processes_serve_one_game_to_the_end_its_log_replays(url: str, pair: list[ServerProcess]) -> None:
     """Four clients spread over two server processes (seats 0 and 2 on one, 1 and 3 on the
     other) play a whole game of random legal actions: every client sees the same end, which
-    is what the database's log replays to; both processes accepted actions, and each client
-    saw every action (R7-audited) whichever process accepted it."""
+    is what the database's log replays to; both processes took actions, and each client
+    saw every action (R7-audited), all of them logged by the table's owner."""
     table = four_humans(pair[0], target=40)
 
     async def main() -> list[Client]:
@@ -91,7 +91,7 @@ def test_two_processes_serve_one_game_to_the_end_its_log_replays(url: str, pair:
         assert seen == list(range(1, len(rows) + 1))  # every action, in order, once
     assert audit_r7(url, table["id"], clients) > 4 * 100
     accepted = [len(action_lines(s, table["id"])) for s in pair]
-    assert all(n > 0 for n in accepted) and sum(accepted) == len(rows)
+    assert accepted == [len(rows), 0]  # the table's owner (its creator) logged them all, the other's forwarded
     exported = check_export(pair[1], table["id"], names=["Ann", "Bob", "Cy", "Di"], bots=[None] * 4)
     assert exported.game.history == game.history
 

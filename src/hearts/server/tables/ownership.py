@@ -29,7 +29,7 @@ from hearts.actions import from_dict
 from hearts.errors import ActionError
 from hearts.server.forward import Forwarder, Outcome
 from hearts.server.logs import fields
-from hearts.server.outage import is_outage
+from hearts.server.outage import Backoff, is_outage
 from hearts.server.storage import CommandNotice, Lease
 
 if TYPE_CHECKING:
@@ -50,6 +50,9 @@ SWEEP: Final = 50
 TAKE_WAIT: Final = 4.0
 """Seconds an action whose owner does not answer waits to take the table over (a lease runs
 out at most three seconds after its owner's last renewal)."""
+
+RETRY: Final = Backoff(first=RENEW_EVERY, most=2.0)
+"""The pauses between renewals while the database is away (the sweep waits meanwhile)."""
 
 ACTORS: Final = ("person", "bot", "stand_in")
 
@@ -166,8 +169,9 @@ class Ownership:
     async def _renew(self) -> None:
         """Every :data:`RENEW_EVERY` seconds, renew the leases held; those not renewed are lost."""
         assert self.leases is not None
+        delays = RETRY.delays()
         while True:
-            await asyncio.sleep(RENEW_EVERY)
+            await asyncio.sleep(next(delays) if self._failing else RENEW_EVERY)
             held = dict(self.held)  # (a lease taken while the renewal is on its way is not lost)
             if not held:
                 continue
@@ -176,7 +180,7 @@ class Ownership:
             except Exception as e:
                 self._failed("could not renew the tables' leases", e)
                 continue
-            self._failing = False
+            self._failing, delays = False, RETRY.delays()
             for table_id, lease in held.items():
                 if table_id not in kept and self.held.get(table_id) is lease:
                     log.warning("a table's lease was lost", extra=fields(table=table_id))
@@ -187,6 +191,8 @@ class Ownership:
         assert self.leases is not None
         while True:
             await asyncio.sleep(SWEEP_EVERY)
+            if self._failing:  # the database is away: the renewals find it back first
+                continue
             try:
                 orphans = await self.leases.orphans(SWEEP)
                 for table_id in orphans:
