@@ -97,12 +97,14 @@ class Manager:
 
 
     async def restore_all(self) -> int:
-        """Load every unfinished table by replaying its log; start its bots. Returns how many."""
+        """Load every unfinished table by replaying its log and take the ones nobody owns (the
+        others' are let go again); start their bots. Returns how many were loaded."""
         count = 0
         for table_id in await self.store.log.unfinished():
             try:
                 if await self.get(table_id) is not None:
                     count += 1
+                    self.forget_unused(table_id)  # (owned by another process)
             except Exception:
                 log.exception("a table could not be restored", extra=fields(table=table_id))
         return count
@@ -244,6 +246,14 @@ class Manager:
         log.info("rematch", extra=fields(table=new_id, rematch_of=table.id, seat=seat))
         await self._open(new_id, Game(table.rules, seed), seats, config)
         await self.store.notify(RematchNotice(table.id, new_id, seat))
+
+    def forget_unused(self, table_id: str) -> None:
+        """Keep no copy of a table that another process owns and no client here looks at (its
+        notices are then not followed; a client that comes loads it again from the store)."""
+        table = self.tables.get(table_id)
+        if table is not None and not table.owned and not table.conns:
+            del self.tables[table_id]
+            table.clocks.stop()
 
     def _forget_finished(self) -> None:
         """Let finished tables nobody watches go from memory (the store keeps them)."""

@@ -149,9 +149,11 @@ class Ownership:
         log.info("table owned", extra=fields(table=table.id, epoch=lease.epoch, process=self.me))
 
     def lose(self, table_id: str) -> None:
-        """This process no longer owns the table (its lease was taken over, or handed on)."""
+        """This process no longer owns the table (its lease was taken over, or handed on); with
+        no client of its own there it keeps no copy of it either."""
         if self.held.pop(table_id, None) is not None:
             log.info("table no longer owned", extra=fields(table=table_id))
+            self.manager.forget_unused(table_id)
 
     async def _hand_over(self, table: Table, to: str) -> Lease | None:
         """Give the table's lease to process ``to`` (in the table's turn, so no action of its
@@ -199,6 +201,7 @@ class Ownership:
                     table = await self.manager.get(table_id)
                     if table is not None and not table.game.is_over:
                         await self.take(table)
+                        self.manager.forget_unused(table_id)  # (another process was quicker)
             except Exception as e:
                 self._failed("could not take over the tables of a process gone", e)
 
