@@ -374,8 +374,9 @@ def test_a_table_has_one_lease_holder_at_a_time(url: str) -> None:
 
 def test_a_lease_not_renewed_runs_out(url: str) -> None:
     """A lease lasts its length from the last claim or renewal, by the database's clock; run
-    out, nobody holds it — its old holder neither: renewing it fails, and claiming it again
-    starts a new epoch."""
+    out, nobody holds it (holder() says none) until its holder renews it — possible while
+    nobody took it (the same epoch: nobody else appended) — or anyone claims it, at a new
+    epoch; once another process took it, the old holder's renewal fails."""
 
     def left() -> float:
         """Seconds the lease of table t has to run, by the database's clock."""
@@ -390,12 +391,15 @@ def test_a_lease_not_renewed_runs_out(url: str) -> None:
         assert left() <= 0.4 and await leases.renew("A", [first]) == {"t"}
         assert left() > 0.5 and await leases.holder("t") == first
         await asyncio.sleep(0.9)
-        assert await leases.holder("t") is None and await leases.renew("A", [first]) == set()
+        assert await leases.holder("t") is None and await leases.renew("A", [first]) == {"t"}
+        assert await leases.holder("t") == first
+        await asyncio.sleep(0.9)
         again = await leases.claim("t", "A")
         assert again == Lease("t", "A", 2)
         assert await leases.claim("t", "B") is None
         await asyncio.sleep(0.9)
         assert await leases.claim("t", "B") == Lease("t", "B", 3)
+        assert await leases.renew("A", [again]) == set()
 
     run(url, body)
 
@@ -499,8 +503,10 @@ def test_a_batch_mixes_fenced_and_unfenced_actions_each_with_its_own_outcome(url
 def test_a_take_over_and_an_append_under_way_wait_for_each_other(url: str) -> None:
     """An append in a transaction holds its lease row (FOR SHARE) until it commits: a
     hand-over of the table waits for it, then gets the next epoch. The other way round, an
-    append (batched, or in a transaction) while a take-over is under way waits for it, and
-    once it commits is refused: the epoch is checked again."""
+    append in a transaction while a take-over is under way waits for it, and once it commits
+    is refused: the epoch is checked again. A batched append reads the lease without locking
+    it (so the renewals never wait for the batches): one that begins after the take-over has
+    committed is refused."""
 
     async def body(store: PostgresStorage) -> None:
         await store.log.create_table("t", {"rules": {}}, 1, SEATS)
@@ -519,13 +525,13 @@ def test_a_take_over_and_an_append_under_way_wait_for_each_other(url: str) -> No
             assert b == Lease("t", "B", a.epoch + 1)
             async with other.db.begin() as conn:  # C takes the table from B, not committed yet
                 await conn.execute(sa.text("UPDATE table_leases SET owner = 'C', epoch = epoch + 1"))
-                appends = [loop.create_task(other.log.append("t", 2, Play(1, "3C"), epoch=b.epoch, **late))
-                           for late in ({}, {"bots": [1]})]
+                late = loop.create_task(other.log.append("t", 2, Play(1, "3C"), epoch=b.epoch, bots=[1]))
                 await asyncio.sleep(0.3)
-                assert not any(task.done() for task in appends)  # waiting for the take-over's commit
-            for task in appends:
-                with pytest.raises(NotOwner):
-                    await task
+                assert not late.done()  # waiting for the take-over's commit
+            with pytest.raises(NotOwner):
+                await late
+            with pytest.raises(NotOwner):
+                await other.log.append("t", 2, Play(1, "3C"), epoch=b.epoch)
         finally:
             await other.close()
         assert await store.log.actions("t") == [to_dict(Play(0, "2C"))]

@@ -498,8 +498,9 @@ class Leases(Protocol):
         ...
 
     async def renew(self, owner: str, leases: Sequence[Lease]) -> set[str]:
-        """Extend those of ``leases`` that ``owner`` still holds, live and at the same epoch;
-        the ids of their tables (the others were lost: taken over, released, or run out)."""
+        """Extend those of ``leases`` that ``owner`` still holds at the same epoch (run out
+        too, if nobody took them meanwhile); the ids of their tables (the others were lost:
+        taken over, or released)."""
         ...
 
     async def holder(self, table_id: str) -> Lease | None:

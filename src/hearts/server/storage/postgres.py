@@ -98,6 +98,9 @@ outage: the database stopped, restarted, unreachable), and the longest an attemp
 may take, so that every request is answered "unavailable" within two seconds instead of
 waiting. See :class:`Reachability`."""
 
+LEASE_CONNECTIONS: Final = 2
+"""Connections of the tables' leases (:class:`PgLeases`), beside the pool's."""
+
 PING_WAIT: Final = 1.0
 """Seconds :meth:`PostgresStorage.ping` (``/healthz``) waits for the database."""
 
@@ -183,7 +186,7 @@ WITH new AS MATERIALIZED (
                          %(epochs)s::bigint[]) WITH ORDINALITY AS n (table_id, seq, data, notice, epoch, i)
 ), lease AS MATERIALIZED (
     SELECT table_id, epoch FROM table_leases
-    WHERE table_id IN (SELECT table_id FROM new WHERE epoch IS NOT NULL) ORDER BY table_id FOR SHARE
+    WHERE table_id IN (SELECT table_id FROM new WHERE epoch IS NOT NULL)
 ), fenced AS (
     SELECT i FROM new WHERE epoch IS NOT NULL
         AND NOT EXISTS (SELECT FROM lease WHERE lease.table_id = new.table_id AND lease.epoch = new.epoch)
@@ -198,13 +201,15 @@ UNION ALL SELECT i, false FROM fenced
 """
 """The actions (most of them) that neither end the game nor queue a job, any number at once
 (:class:`ActionLog`), each announced if logged. An action with an epoch (its owner's lease's;
-``NULL``: none to check) is fenced: logged only if the table's lease row has that epoch, the
-row locked ``FOR SHARE`` until the commit (a take-over waits; one committed meanwhile is seen).
-The rows returned are each action's place in the arrays (from 1) with ``true`` if it was
-logged (and announced), ``false`` if it was fenced out; an action not returned found its
-``seq`` taken (by an earlier action, or one before it in the same batch). Lease rows are
-locked in the order of their ids, as :meth:`PgLeases.renew` locks them: the two never
-deadlock."""
+``NULL``: none to check) is fenced: logged only if the table's lease row has that epoch as
+the statement begins (a take-over committed before it is seen; one committed while it runs
+is not, and the new owner, which reads the log after its claim, finds that row's ``seq``
+taken and catches up: nothing is lost or logged twice). The lease rows are read, not locked:
+locking them ``FOR SHARE`` in every batch made the renewals, which update them, queue behind
+the batches at a thousand tables (leases lost). The rows returned are each action's place in
+the arrays (from 1) with ``true`` if it was logged (and announced), ``false`` if it was
+fenced out; an action not returned found its ``seq`` taken (by an earlier action, or one
+before it in the same batch)."""
 
 ANNOUNCE: Final = "SELECT pg_notify(%s, notice) FROM unnest(%s::text[]) AS n (notice)"
 """Notices sent in order, in a transaction that writes nothing (so no WAL flush to wait for)."""
@@ -487,9 +492,12 @@ class PgLeases:
     every moment is the database's (``now()``), never a process's. A lease lasts ``lease``
     seconds (:data:`LEASE`) from its last claim or renewal."""
 
-    def __init__(self, db: Database, lease: float = LEASE) -> None:
+    def __init__(self, db: Database, lease: float = LEASE, renewals: Database | None = None) -> None:
         self.db = db
         self.lease = lease
+        self.renewals = renewals or db
+        """Where :meth:`renew` runs: a connection of its own, so that a process's renewals never
+        wait behind its claims and look-ups (a thousand tables changing hands at once)."""
 
     def _until(self) -> sa.ColumnElement[Any]:
         return _lease_end(self.lease)
@@ -514,17 +522,20 @@ class PgLeases:
             return set()
         c = table_leases.c
         held = sa.tuple_(c.table_id, c.epoch).in_([(x.table_id, x.epoch) for x in leases])
-        query = table_leases.update().where(c.table_id.in_(self._locked(c.owner == owner, held))) \
+        query = table_leases.update().where(c.table_id.in_(self._locked(c.owner == owner, held, live=False))) \
             .values(until=self._until()).returning(c.table_id)
-        async with self.db.begin() as conn:
+        async with self.renewals.begin() as conn:
             return set((await conn.execute(query)).scalars())
 
     @staticmethod
-    def _locked(*where: sa.ColumnElement[bool]) -> sa.Select[tuple[str]]:
-        """The ids of the live leases that match, locked in the order of their ids (as the
-        batches of actions lock them, :data:`LOG`: an update of many never deadlocks with one)."""
+    def _locked(*where: sa.ColumnElement[bool], live: bool = True) -> sa.Select[tuple[str]]:
+        """The ids of the leases that match (``live``: only those that have not run out),
+        locked in the order of their ids: two updates of many never deadlock. A renewal also
+        renews a lease that has run out if nobody took it meanwhile (the same owner and epoch:
+        nobody else can have appended), so a process too busy to renew in time keeps its tables."""
         c = table_leases.c
-        return sa.select(c.table_id).where(c.until > sa.func.now(), *where).order_by(c.table_id) \
+        alive = [c.until > sa.func.now()] if live else []
+        return sa.select(c.table_id).where(*alive, *where).order_by(c.table_id) \
             .with_for_update(key_share=True)
 
     async def holder(self, table_id: str) -> Lease | None:
@@ -607,7 +618,17 @@ class PostgresStorage(SqlStore):
         db = Database(engine, self, describe_postgres_url(url))
         super().__init__(db, one_process=False, log=PgTableLog(db, self))
         self.jobs = PgJobs(db)
-        self.leases = PgLeases(db)
+        self._lease_engine = create_async_engine(
+            "postgresql+psycopg://", async_creator=reach.connect, pool_size=LEASE_CONNECTIONS, max_overflow=0,
+            pool_timeout=BUSY_WAIT,
+        )
+        self._renewal_engine = create_async_engine(
+            "postgresql+psycopg://", async_creator=reach.connect, pool_size=1, max_overflow=0, pool_timeout=BUSY_WAIT,
+        )
+        self.leases = PgLeases(Database(self._lease_engine, self, db.name),
+                               renewals=Database(self._renewal_engine, self, db.name))
+        """On connections of their own: a renewal never waits behind the actions' statements
+        (a lease lasts a few seconds; a busy pool can make a statement wait longer)."""
         self._url = url
         self._reach = reach
         self.channel = channel
@@ -740,6 +761,8 @@ class PostgresStorage(SqlStore):
         for listener in self._listeners:
             await listener.close()
         await super().close()
+        await self._lease_engine.dispose()
+        await self._renewal_engine.dispose()
 
 
 MIGRATION_LOCK: Final = 0x7079_6865_6172_7473

@@ -68,20 +68,23 @@ class Moves:
                 if result[0] is not Outcome.NOT_OWNER:
                     return result
                 continue
-            assert own.leases is not None
-            holder = await own.leases.holder(table.id)
-            if holder is None or holder.owner == own.me:
+            owner = await own.owner_of(table.id)
+            if owner is None or owner == own.me:
+                own.unknown(table.id)
                 await own.take(table)
                 continue
-            reply = await own.forwarder.send(holder.owner, table.id, seat, seen, action, by)
+            reply = await own.forwarder.send(owner, table.id, seat, seen, action, by)
             if reply is None:  # the owner is dead or frozen: take the table once its lease runs out
+                own.unknown(table.id)
                 if not await own.take(table, wait=TAKE_WAIT):
                     return Outcome.UNAVAILABLE, table.seq, "the table's server does not answer; try again"
                 continue
             outcome = Outcome(reply.outcome)
             if outcome is Outcome.HANDED:
-                await own.adopt(table, Lease(table.id, own.me, reply.epoch))
-            elif outcome is not Outcome.NOT_OWNER:
+                await own.take(table, handed=(Lease(table.id, own.me, reply.epoch), reply.seq))
+            elif outcome is Outcome.NOT_OWNER:
+                own.unknown(table.id)
+            else:
                 return outcome, reply.seq, reply.message
         return Outcome.UNAVAILABLE, table.seq, "the table's owner keeps changing; try again"
 

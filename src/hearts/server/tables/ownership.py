@@ -68,7 +68,11 @@ class Ownership:
         self.leases = manager.store.leases
         self.forwarder = Forwarder(manager.store, self.me)
         self.held: dict[str, Lease] = {}
+        self.owners: dict[str, str] = {}
+        """The owner last found of tables another process owns (asked again when it does not
+        answer, or answers that it no longer owns the table)."""
         self._taking: dict[str, asyncio.Task[bool]] = {}
+        self._asking: dict[str, asyncio.Future[Lease | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._failing = False
 
@@ -106,14 +110,35 @@ class Ownership:
 
     # --- taking and losing tables ---------------------------------------------------------
 
-    async def take(self, table: Table, wait: float = 0.0) -> bool:
+    async def owner_of(self, table_id: str) -> str | None:
+        """The process that owns the table (as last found), or ``None``: nobody does."""
+        assert self.leases is not None
+        owner = self.owners.get(table_id)
+        if owner is not None:
+            return owner
+        asking = self._asking.get(table_id)
+        if asking is None:  # (one look-up a table, however many of its actions wait for it)
+            asking = self._asking[table_id] = asyncio.ensure_future(self.leases.holder(table_id))
+            asking.add_done_callback(lambda _: self._asking.pop(table_id, None))
+        holder = await asyncio.shield(asking)
+        if holder is None:
+            return None
+        self.owners[table_id] = holder.owner
+        return holder.owner
+
+    def unknown(self, table_id: str) -> None:
+        """The owner last found of a table is no longer known to be its owner."""
+        self.owners.pop(table_id, None)
+
+    async def take(self, table: Table, wait: float = 0.0, handed: tuple[Lease, int] | None = None) -> bool:
         """Own ``table`` if nobody else does, or once the owner's lease has run out (trying for
-        ``wait`` seconds); whether this process owns it now. One attempt at a time a table."""
+        ``wait`` seconds), or under the lease another process ``handed`` this one (with that
+        process's position then); whether this process owns it now. One attempt at a time a table."""
         if self.owns(table.id):
             return True
         task = self._taking.get(table.id)
         if task is None:
-            task = asyncio.get_running_loop().create_task(self._take(table, wait))
+            task = asyncio.get_running_loop().create_task(self._take(table, wait, handed))
             self._taking[table.id] = task
             task.add_done_callback(lambda _: self._taking.pop(table.id, None))
         return await asyncio.shield(task)
@@ -125,8 +150,11 @@ class Ownership:
             with contextlib.suppress(Exception):
                 await asyncio.shield(task)
 
-    async def _take(self, table: Table, wait: float) -> bool:
+    async def _take(self, table: Table, wait: float, handed: tuple[Lease, int] | None) -> bool:
         assert self.leases is not None
+        if handed is not None:
+            await self.adopt(table, *handed)
+            return True
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         while True:
@@ -138,13 +166,17 @@ class Ownership:
                 return False
             await asyncio.sleep(0.25)
 
-    async def adopt(self, table: Table, lease: Lease) -> None:
-        """Serve ``table`` as its owner under ``lease`` (claimed, or handed over): it first
-        catches up with its log (whatever the last owner logged before the lease changed; a
-        first lease has had no owner before it, so nobody logged anything unseen)."""
-        if lease.epoch > 1:
+    async def adopt(self, table: Table, lease: Lease, seq: int | None = None) -> None:
+        """Serve ``table`` as its owner under ``lease``: it first catches up with what the last
+        owner logged — handed over at position ``seq``, from its notices (the log if they do
+        not come); claimed, from the log (a first lease has had no owner before it, so nobody
+        logged anything unseen)."""
+        if seq is not None:
+            await table.follower.reach(seq)
+        elif lease.epoch > 1:
             await table.mailbox.run(table.follower.catch_up)
         self.held[table.id] = lease
+        self.unknown(table.id)
         table.clocks.start()
         log.info("table owned", extra=fields(table=table.id, epoch=lease.epoch, process=self.me))
 
@@ -221,6 +253,17 @@ class Ownership:
             self._spawn(self._serve(command))
 
     async def _serve(self, command: CommandNotice) -> None:
+        """:meth:`_handle` a forwarded command; a failure is answered "unavailable" (an outage:
+        the answer may not get through either) or logged (a bug)."""
+        try:
+            await self._handle(command)
+        except Exception as e:
+            if not is_outage(e):
+                log.error("a forwarded command failed", exc_info=e, extra=fields(table=command.table_id))
+            with contextlib.suppress(Exception):
+                await self.forwarder.answer(command, Outcome.UNAVAILABLE, 0, str(e)[:300])
+
+    async def _handle(self, command: CommandNotice) -> None:
         """Handle a forwarded command as the table's owner, and answer it: a person's action
         at a table with no client here hands the table to the sender instead."""
         table = self.manager.tables.get(command.table_id)
