@@ -82,7 +82,7 @@ async def pass_of(client: Client, rng: random.Random) -> dict[str, Any]:
 
 def test_only_the_owner_logs_and_every_process_shows_every_action(url: str, pair: list[ServerProcess]) -> None:
     """Four clients on two processes (seats 0 and 2 on the creator, 1 and 3 on the other):
-    the creator owns the table, logs every action (the other's clients' forwarded to it), and
+    the creator, which seat 0's client reached first, owns the table, logs every action (the other's clients' forwarded to it), and
     every client sees every action in order, once (R7 views); the log replays to the end."""
     table = four_humans(pair[0], target=30)
 
@@ -107,13 +107,17 @@ def test_only_the_owner_logs_and_every_process_shows_every_action(url: str, pair
 def test_an_owner_with_no_client_hands_the_table_to_the_process_its_clients_reach(
     url: str, pair: list[ServerProcess]
 ) -> None:
-    """A table made through one process whose four clients all reach the other (as nginx
-    routes them by table id): the first action hands the lease over (epoch 2), and from then
-    on the process of the clients logs every action itself."""
+    """A table whose first client came through one process (which claimed it), then left, and
+    whose four clients then all reach the other (as nginx routes them by table id): the first
+    action hands the lease over (epoch 2), and from then on the process of the clients logs
+    every action itself."""
     table = four_humans(pair[0])
     rng = random.Random(6)
 
     async def main() -> None:
+        first = await Client(pair[0], table["id"], table["seats"][0]["token"]).connect()
+        await first.close()
+        await asyncio.sleep(0.5)  # (its process has let the connection go)
         clients = [await Client(pair[1], table["id"], s["token"]).connect() for s in table["seats"]]
         for c in clients:
             await pass_of(c, rng)

@@ -404,18 +404,24 @@ def test_a_lease_not_renewed_runs_out(url: str) -> None:
     run(url, body)
 
 
-def test_the_orphans_are_the_unfinished_tables_nobody_holds(url: str) -> None:
+def test_the_orphans_are_the_unfinished_tables_whose_lease_ran_out(url: str) -> None:
+    """Orphans: unfinished tables whose lease has run out (released here), the longest run
+    out first; not a table held, nor a finished one, nor one never claimed (the first process
+    its clients reach claims it)."""
+
     async def body(store: PostgresStorage) -> None:
-        for table_id in ("held", "released", "over", "never", "sweep"):
+        for table_id in ("held", "released", "over", "never", "later"):
             await store.log.create_table(table_id, {"rules": {}}, 1, SEATS)
-        for table_id in ("held", "released", "over"):
+        for table_id in ("held", "released", "over", "later"):
             assert await store.leases.claim(table_id, "A") is not None
         await store.leases.release("A", ["released"])
+        await asyncio.sleep(0.05)
+        await store.leases.release("A", ["later"])
         await store.log.append("over", 1, Play(0, "2C"), finished=True)
-        assert await store.leases.orphans(10) == ["released", "never", "sweep"]
-        assert await store.leases.orphans(2) == ["released", "never"]
-        assert await store.leases.claim("never", "B") is not None
-        assert await store.leases.orphans(10) == ["released", "sweep"]
+        assert await store.leases.orphans(10) == ["released", "later"]
+        assert await store.leases.orphans(1) == ["released"]
+        assert await store.leases.claim("released", "B") is not None
+        assert await store.leases.orphans(10) == ["later"]
 
     run(url, body)
 

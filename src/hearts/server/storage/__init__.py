@@ -513,8 +513,9 @@ class Leases(Protocol):
         ...
 
     async def orphans(self, limit: int) -> list[str]:
-        """Up to ``limit`` unfinished tables that nobody holds a live lease on (their owner
-        died, or none ever claimed them), oldest first."""
+        """Up to ``limit`` unfinished tables whose lease has run out (their owner died or
+        stopped), the longest run out first; a table never claimed is nobody's orphan (the
+        first process one of its clients reaches claims it)."""
         ...
 
     async def release(self, owner: str, table_ids: Sequence[str]) -> None:

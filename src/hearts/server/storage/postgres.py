@@ -556,9 +556,8 @@ class PgLeases:
 
     async def orphans(self, limit: int) -> list[str]:
         c = table_leases.c
-        held = sa.exists().where(c.table_id == tables.c.id, c.until > sa.func.now())
-        query = sa.select(tables.c.id).where(~tables.c.finished, ~held) \
-            .order_by(tables.c.created, tables.c.id).limit(limit)
+        query = sa.select(tables.c.id).join(table_leases, c.table_id == tables.c.id) \
+            .where(~tables.c.finished, c.until <= sa.func.now()).order_by(c.until, tables.c.id).limit(limit)
         async with self.db.connect() as conn:
             return list((await conn.execute(query)).scalars())
 

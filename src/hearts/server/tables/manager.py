@@ -132,8 +132,12 @@ class Manager:
             table.follower.hear(notice)
         return table
 
-    async def _open(self, table_id: str, game: Game, seats: list[SeatRow], config: dict[str, Any]) -> Table:
-        """Serve a table (``config``: its stored settings): keep it in memory and start it."""
+    async def _open(
+        self, table_id: str, game: Game, seats: list[SeatRow], config: dict[str, Any], claim: bool = True
+    ) -> Table:
+        """Serve a table (``config``: its stored settings): keep it in memory and start it;
+        with ``claim``, own it unless another process does (a table of people only is made
+        without: the first process its clients reach claims it, so it needs no hand-over)."""
         table = Table(
             table_id, game, seats, self.store, bot_delay=self.bot_delay, pool=self.pool,
             spectators=bool(config.get("spectators", True)), max_spectators=self.limits.max_spectators,
@@ -143,7 +147,7 @@ class Manager:
             ownership=self.ownership,
         )
         self.tables[table_id] = table
-        if not game.is_over:
+        if claim and not game.is_over:
             await self.ownership.take(table)  # unless another process owns it
         await table.start()
         await self.notices.ask([table_id])
@@ -201,7 +205,8 @@ class Manager:
         log.info("table created", extra=fields(
             table=table_id, seats=[s.kind for s in seats], listed=request.listed, turn_timer=request.turn_timer
         ))
-        return await self._open(table_id, Game(request.rules, seed), seats, config), tokens
+        bots = any(s.kind == "bot" for s in seats)  # (their moves need an owner at once)
+        return await self._open(table_id, Game(request.rules, seed), seats, config, claim=bots), tokens
 
     async def _room(self) -> None:
         """Raise :class:`~hearts.server.limits.RateLimited` (503) when the service has its

@@ -217,6 +217,8 @@ class Table:
             conn.push(self.messages.snapshot(conn, "welcome"))
 
         await self.mailbox.run(sit)
+        if self.ownership is not None and not self.owned:
+            await self.ownership.take(self)  # if nobody owns it yet: its clients' process does
         self.presence.tell()
 
     async def watch(self, conn: Connection) -> None:
