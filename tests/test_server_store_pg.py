@@ -507,7 +507,7 @@ def test_a_batch_mixes_fenced_and_unfenced_actions_each_with_its_own_outcome(url
 
 
 def test_a_take_over_and_an_append_under_way_wait_for_each_other(url: str) -> None:
-    """An append in a transaction holds its lease row (FOR SHARE) until it commits: a
+    """An append in a transaction holds its lease row (FOR KEY SHARE) until it commits: a
     hand-over of the table waits for it, then gets the next epoch. The other way round, an
     append in a transaction while a take-over is under way waits for it, and once it commits
     is refused: the epoch is checked again. A batched append reads the lease without locking
@@ -530,6 +530,7 @@ def test_a_take_over_and_an_append_under_way_wait_for_each_other(url: str) -> No
             b = await handing
             assert b == Lease("t", "B", a.epoch + 1)
             async with other.db.begin() as conn:  # C takes the table from B, not committed yet
+                await conn.execute(sa.text("SELECT 1 FROM table_leases FOR UPDATE"))  # (as a claim locks it)
                 await conn.execute(sa.text("UPDATE table_leases SET owner = 'C', epoch = epoch + 1"))
                 late = loop.create_task(other.log.append("t", 2, Play(1, "3C"), epoch=b.epoch, bots=[1]))
                 await asyncio.sleep(0.3)

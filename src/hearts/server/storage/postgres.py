@@ -34,9 +34,10 @@
   claims a table's lease for :data:`LEASE` seconds (by the database's clock) and renews it;
   each new holder gets the next epoch, and an append carrying its owner's epoch
   (``append(…, epoch=…)``) is logged only if the lease is still at that epoch — checked in the
-  statement (or transaction) that logs it, the lease row locked ``FOR SHARE`` so that a
-  take-over waits for it — else :class:`~hearts.server.storage.NotOwner`, nothing logged or
-  announced: an old owner that wakes up cannot write. The commands forwarded to an owner and
+  statement (or transaction) that logs it (a transaction locks the lease row ``FOR KEY
+  SHARE``, so that a take-over waits for it; a batch reads it as the statement begins) —
+  else :class:`~hearts.server.storage.NotOwner`, nothing logged or announced: an old owner
+  that wakes up cannot write. The commands forwarded to an owner and
   its replies go as notices (:class:`~hearts.server.storage.CommandNotice`,
   :class:`~hearts.server.storage.ReplyNotice`).
 * **Outages** (:class:`Reachability`): a statement waits :data:`BUSY_WAIT` for a connection of
@@ -563,6 +564,9 @@ class PgLeases:
         query = table_leases.update().where(current) \
             .values(owner=to, epoch=c.epoch + 1, until=self._until()).returning(c.table_id, c.owner, c.epoch)
         async with self.db.begin() as conn:
+            # (FOR UPDATE, as a claim's ON CONFLICT locks: it waits for the appends under way,
+            # which lock the row FOR KEY SHARE; a renewal does not)
+            await conn.execute(sa.select(c.table_id).where(current).with_for_update())
             row = (await conn.execute(query)).first()
         return None if row is None else Lease(*row)
 
@@ -586,10 +590,13 @@ class PgLeases:
 
 
 async def check_epoch(conn: AsyncConnection, table_id: str, epoch: int) -> None:
-    """Lock the table's lease row ``FOR SHARE`` until ``conn``'s transaction ends (a take-over
-    waits for it; one committed meanwhile is seen) and check that it is at ``epoch``, else
-    :class:`~hearts.server.storage.NotOwner`."""
-    query = sa.select(table_leases.c.epoch).where(table_leases.c.table_id == table_id).with_for_update(read=True)
+    """Lock the table's lease row ``FOR KEY SHARE`` until ``conn``'s transaction ends (a
+    take-over, which locks it ``FOR UPDATE``, waits for it; one committed meanwhile is seen; a
+    renewal, ``FOR NO KEY UPDATE``, neither waits nor is waited for: at a thousand games
+    ending at once, appends and renewals queued behind each other) and check that it is at
+    ``epoch``, else :class:`~hearts.server.storage.NotOwner`."""
+    query = sa.select(table_leases.c.epoch).where(table_leases.c.table_id == table_id) \
+        .with_for_update(read=True, key_share=True)
     if (await conn.execute(query)).scalar_one_or_none() != epoch:
         raise NotOwner(table_id, epoch)
 

@@ -175,8 +175,12 @@ class ServiceNotices:
             heard.append(notice)
             return
         table = self.manager.tables.get(notice.table_id)
-        if table is not None:
-            table.follower.hear(notice)
+        if table is None:
+            return
+        if isinstance(notice, ActionNotice) and not table.owned and not table.conns:
+            self.manager.forget_unused(table.id)  # (made here, owned where its clients are)
+            return
+        table.follower.hear(notice)
 
     def _hear_presence(self, notice: PresenceNotice) -> None:
         """Another process's presence at a table: shown to this process's clients if it
