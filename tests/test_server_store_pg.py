@@ -406,8 +406,8 @@ def test_a_lease_not_renewed_runs_out(url: str) -> None:
 
 def test_the_orphans_are_the_unfinished_tables_whose_lease_ran_out(url: str) -> None:
     """Orphans: unfinished tables whose lease has run out (released here), the longest run
-    out first; not a table held, nor a finished one, nor one never claimed (the first process
-    its clients reach claims it)."""
+    out first, then those never claimed whose bots wait for a move; not a table held, nor a
+    finished one, nor one of people never claimed (the first process its clients reach claims it)."""
 
     async def body(store: PostgresStorage) -> None:
         for table_id in ("held", "released", "over", "never", "later"):
@@ -422,6 +422,8 @@ def test_the_orphans_are_the_unfinished_tables_whose_lease_ran_out(url: str) -> 
         assert await store.leases.orphans(1) == ["released"]
         assert await store.leases.claim("released", "B") is not None
         assert await store.leases.orphans(10) == ["later"]
+        await store.jobs.enqueue_bot_job("never", 1, 0)  # its bot waits: it needs an owner
+        assert await store.leases.orphans(10) == ["later", "never"]
 
     run(url, body)
 

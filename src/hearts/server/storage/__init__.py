@@ -514,8 +514,9 @@ class Leases(Protocol):
 
     async def orphans(self, limit: int) -> list[str]:
         """Up to ``limit`` unfinished tables whose lease has run out (their owner died or
-        stopped), the longest run out first; a table never claimed is nobody's orphan (the
-        first process one of its clients reaches claims it)."""
+        stopped), the longest run out first, then those never claimed whose bots wait for a
+        move; a table of people never claimed is nobody's orphan (the first process one of its
+        clients reaches claims it)."""
         ...
 
     async def release(self, owner: str, table_ids: Sequence[str]) -> None:

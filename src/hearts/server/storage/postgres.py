@@ -572,8 +572,10 @@ class PgLeases:
 
     async def orphans(self, limit: int) -> list[str]:
         c = table_leases.c
-        query = sa.select(tables.c.id).join(table_leases, c.table_id == tables.c.id) \
-            .where(~tables.c.finished, c.until <= sa.func.now()).order_by(c.until, tables.c.id).limit(limit)
+        waiting = sa.exists().where(bot_jobs.c.table_id == tables.c.id)
+        query = sa.select(tables.c.id).outerjoin(table_leases, c.table_id == tables.c.id) \
+            .where(~tables.c.finished, sa.or_(c.until <= sa.func.now(), sa.and_(c.table_id.is_(None), waiting))) \
+            .order_by(c.until.nulls_last(), tables.c.id).limit(limit)
         async with self.db.connect() as conn:
             return list((await conn.execute(query)).scalars())
 
@@ -636,12 +638,13 @@ class PostgresStorage(SqlStore):
         db = Database(engine, self, describe_postgres_url(url))
         super().__init__(db, one_process=False, log=PgTableLog(db, self))
         self.jobs = PgJobs(db)
-        self._lease_engine = create_async_engine(
+        self._lease_engine = create_async_engine(  # (pinged when taken: the few statements on these
             "postgresql+psycopg://", async_creator=reach.connect, pool_size=LEASE_CONNECTIONS, max_overflow=0,
-            pool_timeout=BUSY_WAIT,
+            pool_timeout=BUSY_WAIT, pool_pre_ping=True,  # connections may be the first since a restart)
         )
         self._renewal_engine = create_async_engine(
             "postgresql+psycopg://", async_creator=reach.connect, pool_size=1, max_overflow=0, pool_timeout=BUSY_WAIT,
+            pool_pre_ping=True,
         )
         self.leases = PgLeases(Database(self._lease_engine, self, db.name),
                                renewals=Database(self._renewal_engine, self, db.name))
