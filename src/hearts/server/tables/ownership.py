@@ -23,12 +23,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, get_args
 
 from hearts.actions import from_dict
 from hearts.errors import ActionError
 from hearts.server.forward import Forwarder, Outcome
 from hearts.server.logs import fields
+from hearts.server.metrics import Actor
 from hearts.server.outage import Backoff, is_outage
 from hearts.server.storage import CommandNotice, Lease
 
@@ -54,7 +55,8 @@ out at most three seconds after its owner's last renewal)."""
 RETRY: Final = Backoff(first=RENEW_EVERY, most=2.0)
 """The pauses between renewals while the database is away (the sweep waits meanwhile)."""
 
-ACTORS: Final = ("person", "bot", "stand_in")
+ACTORS: Final = get_args(Actor)
+"""Who may make a forwarded action (the metrics' :data:`~hearts.server.metrics.Actor`)."""
 
 
 class Ownership:
