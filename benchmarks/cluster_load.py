@@ -127,7 +127,8 @@ def driver(tables: Sequence[TableSpec], think: float, seed: int, go: Event, out:
         results = await asyncio.gather(*tasks, return_exceptions=True)
         failures = [repr(r) for r in results if isinstance(r, BaseException)]
         out.send({
-            "cpu": cpu_used() - cpu, "spread": stats.spread, "moves": stats.moves, "errors": stats.errors, "resyncs": stats.resyncs,
+            "cpu": cpu_used() - cpu, "spread": stats.spread, "moves": stats.moves, "errors": stats.errors, "retries": stats.retries,
+            "resyncs": stats.resyncs,
             "finished": stats.finished, "events": stats.events, "failures": failures,
         })
 
@@ -380,8 +381,9 @@ def run(args: argparse.Namespace, url: str) -> int:
               f"p99 {lag[int(len(lag) * 0.99)] * 1000:.1f} ms, max {lag[-1] * 1000:.1f} ms")
     print(f"latency play→broadcast on every other seat: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
           f"max {spread[-1] * 1000 if spread else 0:.1f} ms")
-    print(f"finished games: {finished}/{args.tables}; errors: {len(errors)}; resyncs: {resyncs}; "
-          f"client failures: {len(failures)}; log problems: {len(problems)}")
+    retries = sum(r["retries"] for r in results)
+    print(f"finished games: {finished}/{args.tables}; errors: {len(errors)} ({retries} 'unavailable', made again); "
+          f"resyncs: {resyncs}; client failures: {len(failures)}; log problems: {len(problems)}")
     cpu_drivers = sum(r["cpu"] for r in results)
     actions = sum(len(seen) for r in results for seen in r["events"].values())
     print(f"CPU seconds while playing: servers {cpu_servers:.1f}, client drivers {cpu_drivers:.1f}, "

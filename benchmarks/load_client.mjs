@@ -8,6 +8,9 @@
 // input. From then on each client plays what server_load.py's Python client plays: a random
 // legal move (or pass, or moon choice) when it is its turn, after a pause uniform in
 // 0..2 x think, read from its last state (each event applied to the one before, events.js).
+// An action the server refuses as "unavailable" ("try again": its database or the table's
+// owner did not answer in time) is made again after another pause, as a person would after
+// the browser's notice; a hello refused so is said again after 0.1-0.5 s.
 // The latency of a play is the time from
 // sending it to its broadcast having reached every other seat of its table. When every game is
 // over it writes RESULT.json (the parts of server_load.Stats, and the CPU seconds it used while
@@ -41,7 +44,7 @@ function rng(seed) { // mulberry32: a small seeded generator
   };
 }
 
-const stats = { spread: [], sent: [], moves: 0, errors: [], resyncs: 0, finished: 0, events: {}, failures: [], lag: [] };
+const stats = { spread: [], sent: [], moves: 0, errors: [], retries: 0, resyncs: 0, finished: 0, events: {}, failures: [], lag: [] };
 let goAt = 0;
 let started = false;
 let ready = 0, total = 0, done = 0;
@@ -69,7 +72,7 @@ function client(table, timing, port, token) {
   const random = rng(Math.floor(master() * 2 ** 32));
   const events = (stats.events[table.id] ??= {});
   const ws = new WebSocket(`ws://127.0.0.1:${port}/ws/${table.id}`, { perMessageDeflate: false, maxPayload: 1 << 22 });
-  let latest = null, timer = null, first = true;
+  let latest = null, timer = null, first = true, lastKey = null;
   const doneKeys = new Set();
   total++;
 
@@ -85,14 +88,17 @@ function client(table, timing, port, token) {
     const m = latest, key = decision(m);
     if (key === null || doneKeys.has(key)) return schedule();
     doneKeys.add(key);
+    lastKey = key;
     const v = m.view;
     let msg;
     if (key.startsWith("pass")) msg = { type: "pass", seq: m.seq, cards: sample(v.hand, v.pass_count, random) };
     else if (key.startsWith("moon")) msg = { type: "moon", seq: m.seq, choice: random() < 0.5 ? "add" : "subtract" };
     else {
       msg = { type: "play", seq: m.seq, card: v.legal[Math.floor(random() * v.legal.length)] };
-      timing.plays.set(m.seq + 1, [performance.now(), new Set([0, 1, 2, 3].filter((s) => s !== v.seat))]);
-      stats.moves++;
+      if (!timing.plays.has(m.seq + 1)) {  // (a play sent again is timed from its first sending)
+        timing.plays.set(m.seq + 1, [performance.now(), new Set([0, 1, 2, 3].filter((s) => s !== v.seat))]);
+        stats.moves++;
+      }
     }
     ws.send(JSON.stringify(msg));
   }
@@ -102,7 +108,15 @@ function client(table, timing, port, token) {
   ws.on("close", () => { if (++done === total) finish(); });
   ws.on("message", (data) => {
     let m = JSON.parse(data);
-    if (m.type === "error") { stats.errors.push(m.message); return; }
+    if (m.type === "error") {
+      stats.errors.push(m.message);
+      if (m.code === "unavailable") {  // "try again": as a person does, after a pause
+        stats.retries++;
+        if (latest === null) setTimeout(() => ws.send(JSON.stringify({ type: "hello", token })), 100 + random() * 400);
+        else { doneKeys.delete(lastKey); schedule(); }
+      }
+      return;
+    }
     if (m.type === "event") {  // applied to the last state, as the browser does
       const next = applyEvent(latest, m);
       if (!next) { stats.errors.push("an event that does not follow: " + m.n); ws.send(JSON.stringify({ type: "sync" })); return; }

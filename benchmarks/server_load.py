@@ -84,6 +84,8 @@ class Stats:
         """Seconds from sending a play to its broadcast having reached every other seat."""
         self.moves = 0
         self.errors: list[str] = []
+        self.retries = 0
+        """Actions and hellos made again after an ``unavailable`` error ("try again")."""
         self.resyncs = 0
         self.finished = 0
         self.events: dict[str, dict[int, list[Any]]] = {}
@@ -135,11 +137,16 @@ async def client(
             first = json.loads(await ws.recv())
             if first["type"] == "state":
                 break
+            if first["type"] == "error" and first["code"] == "unavailable":  # "try again"
+                stats.retries += 1
+                await asyncio.sleep(rng.uniform(0.1, 0.5))
+                await ws.send(json.dumps({"type": "hello", "token": token}))
         ready.release()
         await go.wait()
         pending: dict[int, float] = {}  # seq a play was sent at → send time
         latest: dict[str, Any] = {}
         done_keys: set[tuple[str, int]] = set()
+        last_key: list[tuple[str, int]] = []  # the decision last acted on
         act_task: asyncio.Task[None] | None = None
 
         def decision(st: dict[str, Any]) -> tuple[str, int] | None:
@@ -166,6 +173,7 @@ async def client(
                 if key is None or key in done_keys:
                     continue
                 done_keys.add(key)
+                last_key[:] = [key]
                 v, seq = st["view"], st["seq"]
                 if key[0] == "pass":
                     msg = {"type": "pass", "seq": seq, "cards": rng.sample(v["hand"], v["pass_count"])}
@@ -173,9 +181,10 @@ async def client(
                     msg = {"type": "moon", "seq": seq, "choice": rng.choice(["add", "subtract"])}
                 else:
                     msg = {"type": "play", "seq": seq, "card": rng.choice(v["legal"])}
-                    pending[seq] = time.perf_counter()
-                    if timing is not None:
-                        timing.sent(seq + 1, v["seat"])
+                    if seq not in pending:  # (a play made again is timed from its first sending)
+                        pending[seq] = time.perf_counter()
+                        if timing is not None:
+                            timing.sent(seq + 1, v["seat"])
                 await ws.send(json.dumps(msg))
 
         async def messages() -> Any:
@@ -189,6 +198,11 @@ async def client(
             kind = m["type"]
             if kind == "error":
                 stats.errors.append(m["message"])
+                if m["code"] == "unavailable" and last_key:  # "try again", as a person does
+                    stats.retries += 1
+                    done_keys.difference_update(last_key)
+                    if act_task is None or act_task.done():
+                        act_task = asyncio.get_running_loop().create_task(act())
                 continue
             if kind == "event":  # applied to the last state, as the browser does
                 composed = None if last is None else apply_event(last, m)
@@ -273,7 +287,8 @@ async def drive(args: argparse.Namespace, port: int, db: Path) -> int:
     print(f"tables: {args.tables}, clients: {4 * args.tables}, target: {args.target}, think: {args.think_ms} ms")
     print(f"elapsed: {elapsed:.1f} s, plays: {stats.moves} measured, {plays} in the logs")
     print(f"latency play→broadcast: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {lat[-1] * 1000 if lat else 0:.1f} ms")
-    print(f"finished games: {stats.finished}/{args.tables}; errors: {len(stats.errors)}; resyncs: {stats.resyncs}; "
+    print(f"finished games: {stats.finished}/{args.tables}; errors: {len(stats.errors)} "
+          f"({stats.retries} 'unavailable', made again); resyncs: {stats.resyncs}; "
           f"client failures: {len(failures)}; log problems: {len(problems)}")
     for p in (stats.errors[:5] + [repr(f) for f in failures[:5]] + problems[:5]):
         print("  problem:", p)
