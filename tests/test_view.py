@@ -248,7 +248,8 @@ def test_r7_view_fields_at_every_moment(players: int) -> None:
 @settings(max_examples=60, deadline=None)
 def test_r7_view_never_shows_hidden_cards(seed: int, players: int, moves: int, variant: int) -> None:
     """R7 property: after any number of random actions, each seat's view is exactly what it may
-    know, and swapping two hidden cards between two other seats' deals leaves it unchanged."""
+    know, and swapping two hidden cards between two other seats' deals leaves it unchanged; the
+    private part a server sends the seat (``View.private_of``) is the view's."""
     rules = rules_for(players, variant)
     deals = [deal_hands(rules, random.Random(seed * 31 + k)) for k in range(40)]
     game = Game(rules, seed=0, deals=deals)
@@ -256,6 +257,7 @@ def test_r7_view_never_shows_hidden_cards(seed: int, players: int, moves: int, v
     rng = random.Random(seed)
     for seat in range(players):
         v = check_view(game, seat)
+        assert View.private_of(game, seat) == v.private_dict()
         swap = swap_hidden(game, seat, rng)
         if swap is None:
             continue
@@ -267,6 +269,7 @@ def test_r7_view_never_shows_hidden_cards(seed: int, players: int, moves: int, v
         other = build(rules, alt, log)
         assert other.round.hand(a) != game.round.hand(a)  # the hidden layout did change
         assert View.of(other, seat) == v
+        assert View.private_of(other, seat) == v.private_dict()
 
 
 def test_r7_swap_property_is_exercised() -> None:
@@ -371,6 +374,8 @@ def test_r7_view_of_bad_seat() -> None:
     for seat in (-1, 3, True):
         with pytest.raises(ValueError):
             View.of(game, seat)
+        with pytest.raises(ValueError):
+            View.private_of(game, seat)
 
 
 def test_r7_view_of_a_round() -> None:

@@ -73,45 +73,40 @@ class View:
     @classmethod
     def of(cls, source: Game | Round, seat: int) -> View:
         """The view of ``seat`` on a game (its current round) or a single round."""
-        game = source if isinstance(source, Game) else None
-        r = source.round if isinstance(source, Game) else source
-        n = r.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"there is no seat {seat!r} among {n} players")
-        hand = r.hand(seat)
-        passed = r.passed(seat)
-        passing = r.phase is Phase.PASSING
-        if passing and passed is not None:
-            hand = hand - passed
+        game, r = _game_and_round(source, seat)
         tricks = r.tricks
         trick = r.current_trick
         return cls(
-            seat=seat,
+            **_own(r, seat),
             rules=r.rules,
             round_number=r.round_number,
             phase=r.phase,
             to_move=r.to_move,
-            hand=hand,
-            legal=r.legal_plays() if r.to_move == seat else CardSet.from_mask(0),
-            must_pass=passing and passed is None,
-            pass_to=r.pass_target(seat) if r.pass_offset else None,
-            pass_from=(seat - r.pass_offset) % n if r.pass_offset else None,
-            passed=passed,
-            received=r.received(seat),
             trick=trick,
             tricks=tricks,
             hearts_broken=r.hearts_broken,
             points_taken=r.points_taken,
             tricks_won=r.tricks_won,
             hand_sizes=r.hand_sizes,
-            voids=tuple(r.voids(s) for s in range(n)),
+            voids=tuple(r.voids(s) for s in range(r.players)),
             played=r.played,
             scores=r.scores_before,
-            moon_choice_pending=r.phase is Phase.MOON_CHOICE and r.to_move == seat,
             result=r.result,
             game_over=game.is_over if game else r.is_over,
             winners=game.winners if game else None,
         )
+
+    @staticmethod
+    def private_of(source: Game | Round, seat: int) -> dict[str, Any]:
+        """``View.of(source, seat).private_dict()``, without making the rest of the view (a
+        server sends each seat its own part, and every seat the same public part).
+
+        >>> from hearts import Game, Rules
+        >>> game = Game(Rules(), seed=2)
+        >>> View.private_of(game, 1) == View.of(game, 1).private_dict()
+        True
+        """
+        return _private_text(_own(_game_and_round(source, seat)[1], seat))
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of this view (cards as text such as ``"QS"``, hands sorted by suit).
@@ -129,17 +124,7 @@ class View:
 
     def private_dict(self) -> dict[str, Any]:
         """The part of :meth:`to_dict` that only this seat may know: its hand, legal plays, pass."""
-        return {
-            "seat": self.seat,
-            "hand": _cards(self.hand),
-            "legal": _cards(self.legal),
-            "must_pass": self.must_pass,
-            "pass_to": self.pass_to,
-            "pass_from": self.pass_from,
-            "passed": _cards(self.passed),
-            "received": _cards(self.received),
-            "moon_choice_pending": self.moon_choice_pending,
-        }
+        return _private_text({name: getattr(self, name) for name in _OWN})
 
     def public_dict(self) -> dict[str, Any]:
         """The part of :meth:`to_dict` that is the same for every seat (public facts, R7)."""
@@ -207,6 +192,47 @@ class View:
 
 
 _TEXT = tuple(str(Card(i)) for i in range(52))
+
+_OWN = ("seat", "hand", "legal", "must_pass", "pass_to", "pass_from", "passed", "received", "moon_choice_pending")
+"""The fields of a view that depend on its seat: what only that seat knows (:meth:`View.private_dict`)."""
+
+_OWN_CARDS = frozenset({"hand", "legal", "passed", "received"})
+
+
+def _game_and_round(source: Game | Round, seat: int) -> tuple[Game | None, Round]:
+    """The game (``None`` for a single round) and round of a view's ``source``, once ``seat``
+    is known to be one of its seats."""
+    game = source if isinstance(source, Game) else None
+    r = source.round if isinstance(source, Game) else source
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < r.players:
+        raise ValueError(f"there is no seat {seat!r} among {r.players} players")
+    return game, r
+
+
+def _own(r: Round, seat: int) -> dict[str, Any]:
+    """The fields :data:`_OWN` of ``seat``'s view of round ``r``."""
+    n = r.players
+    hand = r.hand(seat)
+    passed = r.passed(seat)
+    passing = r.phase is Phase.PASSING
+    if passing and passed is not None:
+        hand = hand - passed
+    return {
+        "seat": seat,
+        "hand": hand,
+        "legal": r.legal_plays() if r.to_move == seat else CardSet.from_mask(0),
+        "must_pass": passing and passed is None,
+        "pass_to": r.pass_target(seat) if r.pass_offset else None,
+        "pass_from": (seat - r.pass_offset) % n if r.pass_offset else None,
+        "passed": passed,
+        "received": r.received(seat),
+        "moon_choice_pending": r.phase is Phase.MOON_CHOICE and r.to_move == seat,
+    }
+
+
+def _private_text(own: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_own`'s fields as :meth:`View.private_dict` gives them (cards as text)."""
+    return {name: _cards(value) if name in _OWN_CARDS else value for name, value in own.items()}
 
 
 def _cards(cs: CardSet | None) -> list[str] | None:

@@ -168,7 +168,7 @@ class StateMessages:
         })
 
     def _private(self, seat: int) -> dict[str, Any]:
-        return View.of(self.table.game, seat).private_dict()
+        return View.private_of(self.table.game, seat)
 
     def _public_view(self) -> dict[str, Any]:
         return View.of(self.table.game, 0).public_dict()
