@@ -18,7 +18,8 @@ Node.js ones (``load_client.mjs``, the ``ws`` package: ``npm install --prefix .v
 --no-save ws@8``), which cost a fraction of the CPU of the Python ones (``--client python``:
 those of :mod:`server_load`, on uvloop) — the clients share the machine with what is measured.
 Each plays a random legal move (or pass, or moon choice) when it is its turn, after a pause
-uniform in 0..2×``--think-ms`` (0–1 s by default).
+uniform in 0..2×``--think-ms`` (0–1 s by default); an action refused ``unavailable`` ("try
+again") is made again after another pause, as a person does, and timed from its first sending.
 
 The latency of a play is the time from sending it to the moment its broadcast has reached
 every other seat of its table (one driver process: one clock). Afterwards every table's log
