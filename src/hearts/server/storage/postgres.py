@@ -183,8 +183,8 @@ class PgListener(QueueListener):
 
 LOG: Final = """
 WITH new AS MATERIALIZED (
-    SELECT * FROM unnest(%(tables)s::text[], %(seqs)s::integer[], %(data)s::text[], %(notices)s::text[],
-                         %(epochs)s::bigint[]) WITH ORDINALITY AS n (table_id, seq, data, notice, epoch, i)
+    SELECT * FROM unnest(%(tables)b::text[], %(seqs)b::integer[], %(data)b::text[], %(notices)b::text[],
+                         %(epochs)b::bigint[]) WITH ORDINALITY AS n (table_id, seq, data, notice, epoch, i)
 ), lease AS MATERIALIZED (
     SELECT table_id, epoch FROM table_leases
     WHERE table_id IN (SELECT table_id FROM new WHERE epoch IS NOT NULL)
@@ -210,9 +210,10 @@ locking them ``FOR SHARE`` in every batch made the renewals, which update them, 
 the batches at a thousand tables (leases lost). The rows returned are each action's place in
 the arrays (from 1) with ``true`` if it was logged (and announced), ``false`` if it was
 fenced out; an action not returned found its ``seq`` taken (by an earlier action, or one
-before it in the same batch)."""
+before it in the same batch). The arrays travel in binary (``%b``): psycopg writes a text
+array's literal, quoting and escaping each JSON text, about five times slower."""
 
-ANNOUNCE: Final = "SELECT pg_notify(%s, notice) FROM unnest(%s::text[]) AS n (notice)"
+ANNOUNCE: Final = "SELECT pg_notify(%s, notice) FROM unnest(%b::text[]) AS n (notice)"
 """Notices sent in order, in a transaction that writes nothing (so no WAL flush to wait for)."""
 
 
