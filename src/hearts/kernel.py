@@ -18,8 +18,8 @@ Python callables per seat.
 >>> result = random_round(Rules(), random.Random(5))
 >>> sum(result.points)
 26
->>> random_rounds(Rules(), random.Random(5), 3)  # three random_round calls, compiled
-[(0, 7, 19, 0), (4, 7, 15, 0), (0, 18, 2, 6)]
+>>> random_rounds(Rules(), fast.Stream(5), 3)  # three random_round calls on the stream, compiled
+[(0, 0, 22, 4), (21, 0, 5, 0), (4, 2, 1, 19)]
 """
 
 from __future__ import annotations
@@ -307,8 +307,9 @@ def _bits(deck_mask: int) -> tuple[int, ...]:
     return tuple(1 << c for c in range(52) if deck_mask >> c & 1)
 
 
-def random_round(rules: Rules, rng: random.Random, round_number: int = 0) -> RoundResult:
-    """Deal, pass uniformly random cards and play uniformly random legal cards to the end."""
+def random_round(rules: Rules, rng: random.Random | fast.Stream, round_number: int = 0) -> RoundResult:
+    """Deal, pass uniformly random cards and play uniformly random legal cards to the end,
+    drawing from ``rng`` (as Python: a :class:`random.Random` draws as the engine's deal does)."""
     n = rules.players
     hands, passed, trick, won, tricks_won = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
     deal_and_pass(list(_bits(rules.deck_mask)), hands, passed, rules.pass_count, rules.pass_offset(round_number), rng)
@@ -361,10 +362,10 @@ def _random_rounds(deck: Ints, offsets: Ints, pass_count: int, hand_size: int, c
         score_into(won, tricks_won, jack, no_tricks, moons, out[r])
 
 
-def random_rounds(rules: Rules, rng: random.Random, rounds: int, first_round: int = 0) -> list[tuple[int, ...]]:
-    """The scores of ``rounds`` calls of :func:`random_round` with ``rng``, the round numbers
-    counting from ``first_round``: the same scores, and ``rng`` left in the same state, in one
-    call, compiled where :func:`hearts.fast.available` (else as Python)."""
+def random_rounds(rules: Rules, rng: fast.Stream, rounds: int, first_round: int = 0) -> list[tuple[int, ...]]:
+    """The scores of ``rounds`` calls of :func:`random_round` with the stream ``rng``, the round
+    numbers counting from ``first_round``: the same scores, and ``rng`` left in the same state,
+    in one call, compiled where :func:`hearts.fast.available` (else as Python)."""
     jack, no_tricks, moons = scoring(rules, (0,) * rules.players)
     out = [[0] * rules.players for _ in range(rounds)]
     offsets = [rules.pass_offset(first_round + i) for i in range(rounds)]
@@ -384,7 +385,7 @@ def play_out(
     tricks_won: list[int],
     tricks_left: int,
     cfg: LegalConfig,
-    rng: random.Random,
+    rng: random.Random | fast.Stream,
     rollout: Rollout = UNIFORM,
 ) -> None:
     """Play ``tricks_left`` tricks from a trick in progress (``trick``, led by ``leader``) as
@@ -424,7 +425,7 @@ def playout(
 @fast.on_prepare
 def _warm() -> None:
     """Compile the random rounds (for :func:`hearts.fast.prepare`)."""
-    random_rounds(Rules(), random.Random(0), 1)
+    random_rounds(Rules(), fast.Stream(0), 1)
 
 
 __all__ = [

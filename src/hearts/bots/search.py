@@ -58,8 +58,8 @@ Options (``search:key=value,...`` as a spec, or keyword arguments):
     1 (the default): the samples are drawn and rolled out compiled (:func:`hearts.fast.run`,
     the ``fast`` extra) when numba is installed, some fifteen times faster; 0: as Python. It
     is the same code either way (:func:`play_block`, :func:`pass_block`, :func:`tree_search`),
-    drawing the same random numbers, so the decisions are the same (:attr:`SearchBot.compiled`
-    says which runs).
+    drawing the same random numbers from a :class:`hearts.fast.Stream` seeded per decision from
+    the bot's ``rng``, so the decisions are the same (:attr:`SearchBot.compiled` says which runs).
 
 The moon decision (R4.4 ``shooter_chooses``) is the :class:`~hearts.bots.base.Bot` default, an
 evaluation of both totals. The measurements behind these defaults are in ``docs/bots.md``.
@@ -194,7 +194,7 @@ class SearchBot(Bot):
     def compiled(self) -> bool:
         """Whether this bot's samples are scored compiled (:func:`hearts.fast.run`): with ``fast``
         (the default) when numba is installed. Its decisions are the same either way."""
-        return self.fast and type(self.rng) is random.Random and fast.available()
+        return self.fast and fast.available()
 
     # --- playing ---------------------------------------------------------------------------
 
@@ -258,19 +258,19 @@ class SearchBot(Bot):
         """
         pos = position_record(view, self._codes(view), self.shoot_from)
         out = [0] * len(CARDS)
-        fast.call(self.compiled, tree_search, pos, self._config(view.rules), self.rng, iterations, self.explore,
-                  self.follow, out)
+        fast.call(self.compiled, tree_search, pos, self._config(view.rules), self._stream(), iterations,
+                  self.explore, self.follow, out)
         return out
 
     def _play_sampler(self, view: View, moves: list[Card]) -> Block:
         """How the plays ``moves`` are compared: scores of the move on new samples."""
         me, n = view.seat, view.players
         cfg = self._config(view.rules)
-        rng = self.rng
-        side = random.Random(0)  # without odds never drawn from: its state travels as the search's does
+        rng = self._stream()
+        side = fast.Stream(0)  # without odds never drawn from
         odds: list[float] = []
         if self.model == "adaptive":
-            side = random.Random(rng.random())
+            side = self._stream()
             deal = HiddenDeal.of(view)
             odds = [math.nan if o is None else o for o in careless_odds(view, [deal.sample(side) for _ in range(16)],
                                                                          cfg)]
@@ -329,7 +329,7 @@ class SearchBot(Bot):
         assert to is not None
         pos = position_record(view, self._codes(view), self.shoot_from)
         rules = view.rules
-        return self._block(pass_block, (pos, self._config(rules), self.rng, candidates),
+        return self._block(pass_block, (pos, self._config(rules), self._stream(), candidates),
                            (rules.pass_count, rules.pass_offset(view.round_number), to, 1 << rules.lowest_club,
                             rules.hand_size))
 
@@ -392,6 +392,11 @@ class SearchBot(Bot):
         if prior not in alive:
             return alive[pick([scores[i] for i in alive], 0, 0.0)]
         return alive[pick([scores[i] for i in alive], alive.index(prior), self.margin)]
+
+    def _stream(self) -> fast.Stream:
+        """The random stream of one decision, seeded from the bot's ``rng``: what the search
+        draws from, compiled or not."""
+        return fast.Stream(self.rng.getrandbits(63))
 
     def _codes(self, view: View) -> list[int]:
         """How the rollouts play each seat (see :data:`MODELS`; codes of
@@ -588,7 +593,7 @@ def play_block(pos: Ints, cfg: LegalConfig, rng: Any, moves: Ints, alive: Ints, 
     worlds, weights = rows(max(infer, 1), n), floats(max(infer, 1))
     hands, pool, left, scratch = ints(n), ints(len(cards)), ints(n), ints(len(cards))
     h, w, tw, t, scores = ints(n), ints(n), ints(n), ints(n), ints(n)
-    seeded_at, stream = fast.stream_buffer(), fast.stream_buffer()
+    stream = fast.stream_buffer()
     for k in range(len(out[0])):
         if infer > 1:
             for j in range(infer):
@@ -600,7 +605,7 @@ def play_block(pos: Ints, cfg: LegalConfig, rng: Any, moves: Ints, alive: Ints, 
             hands[:] = worlds[weighted_index(weights, rng.random())][:]
         else:
             sample_deal(rng, known, cards, need, voids, pos[PLAIN] != 0, me, hands, pool, left, scratch)
-        start = fast.seeded(rng.random(), seeded_at)
+        start = rng.random()
         for s in range(len(odds)):
             seats[s] = GREEDY if math.isnan(odds[s]) or side.random() >= odds[s] else RANDOM
         for a in range(len(alive)):
@@ -633,7 +638,7 @@ def pass_block(pos: Ints, cfg: LegalConfig, rng: Any, candidates: Ints, alive: I
     codes, moons = _unpack(pos, CODES, ints(n)), _unpack(pos, MOONS, ints(n * n * n))
     dealt, passes, hands, pool, left, scratch = ints(n), ints(n), ints(n), ints(len(cards)), ints(n), ints(len(cards))
     h, w, tw, t, scores = ints(n), ints(n), ints(n), ints(n), ints(n)
-    seeded_at, stream = fast.stream_buffer(), fast.stream_buffer()
+    stream = fast.stream_buffer()
     giver = (me - offset) % n
     for k in range(len(out[0])):
         sample_deal(rng, known, cards, need, voids, True, me, dealt, pool, left, scratch)
@@ -645,7 +650,7 @@ def pass_block(pos: Ints, cfg: LegalConfig, rng: Any, candidates: Ints, alive: I
             if s != me:
                 hands[(s + offset) % n] |= passes[s]
         hands[me] = known[me] | passes[giver]
-        start = fast.seeded(rng.random(), seeded_at)
+        start = rng.random()
         for a in range(len(alive)):
             mine = candidates[alive[a]]
             h[:] = hands[:]
@@ -754,7 +759,7 @@ def pass_candidates(hand: int, count: int, top: int) -> list[int]:
     return sorted(out)
 
 
-def sample_hands(view: View, rng: random.Random) -> list[int]:
+def sample_hands(view: View, rng: random.Random | fast.Stream) -> list[int]:
     """A deal of the hidden cards consistent with ``view``: hand sizes, revealed voids and
     the holder of this seat's passed cards. Returns every seat's hand as a mask."""
     return HiddenDeal.of(view).sample(rng)
@@ -806,7 +811,7 @@ class HiddenDeal:
         voids = tuple(sum(1 << s for s in v) for v in view.voids)
         return cls(me, tuple(hands), pool, tuple(need), voids, False)
 
-    def sample(self, rng: random.Random) -> list[int]:
+    def sample(self, rng: random.Random | fast.Stream) -> list[int]:
         """A deal: every seat's hand as a mask (:func:`sample_deal`)."""
         n, m = len(self.need), len(self.pool)
         out = [0] * n

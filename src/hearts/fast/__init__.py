@@ -6,16 +6,16 @@ masks, flat lists indexed by ints, no objects. :func:`jit` marks such a function
 plain Python function it is, and that is what runs without numba, with ``PYHEARTS_PURE=1`` (or
 numba's ``NUMBA_DISABLE_JIT=1``) and for a search bot with ``fast=0``. With numba installed
 (``pip install 'pyhearts[fast]'``) :func:`run` calls the compiled form of the same function,
-some 15 to 25 times faster: the lists become int64 arrays, and the :class:`random.Random` the
-state of its Mersenne Twister, which the compiled code draws from exactly as the interpreter
-does (CPython's generator, reproduced bit for bit), handing the state back after. So the same
-function on the same seed takes the same decisions in both modes.
+some 15 to 25 times faster: the lists become int64 arrays, and a :class:`Stream`, the kernel's
+own seeded generator, an array of its one word, handed back after. A stream draws by the same
+integer arithmetic in both modes, so the same function on the same seed takes the same decisions
+compiled and as Python.
 
 What Python and numba spell differently is taught to numba, not written twice: the compiled
 module (``hearts.fast.compiled``, loaded by name on first use, so that this module imports
-neither numba nor numpy) gives numba ``int.bit_length``, ``int.bit_count`` and the
-``Random`` methods ``random`` and ``shuffle`` on a state array, and the two helpers of this
-module that seed a rollout's stream (:func:`seeded`, :func:`fresh`).
+neither numba nor numpy) gives numba ``int.bit_length``, ``int.bit_count``, the
+:class:`Stream` methods ``random`` and ``shuffle`` on a state array, and the allocations of this
+module (:func:`ints`, :func:`floats`, :func:`rows`, :func:`fresh`, :func:`stream_buffer`).
 
 >>> @jit
 ... def lowest(mask: int) -> int:
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import random
 import time
 from collections.abc import Callable
 from functools import cache
@@ -59,21 +58,65 @@ def inline(function: F) -> F:
     return jit(function)
 
 
-def seeded(seed: float, buffer: Any) -> Any:
-    """What :func:`fresh` restarts from: the stream of ``random.Random(seed)``, ``seed`` a value of
-    ``Random.random()`` (compiled: the seeded state, in ``buffer``; here the seed itself).
+MULTIPLIER: Final = 6364136223846793005
+"""The multiplier of :class:`Stream`'s generator (Knuth's MMIX)."""
+INCREMENT: Final = 1442695040888963407
+"""Its increment."""
+MASK: Final = (1 << 63) - 1
+"""Its modulus, minus one: the state is 63 bits, a non-negative int64 when compiled."""
+_UNIT: Final = 2.0**-53
 
-    >>> fresh(seeded(0.5, None), None).random() == random.Random(0.5).random()
+
+class Stream:
+    """The kernel's seeded generator: a linear congruential generator of 63 bits, ``state =
+    (state * MULTIPLIER + INCREMENT) & MASK`` per draw, ``random()`` its top 53 bits as a double
+    in [0, 1). Compiled, a stream is an int64 array of its one word, stepped in unsigned 64-bit
+    arithmetic (which wraps modulo 2**64: masked to 63 bits, Python's product masked), and
+    :func:`run` hands the state back, so a seed draws the same numbers in both modes. The search seeds one per
+    decision from the bot's :class:`random.Random` (``Stream(rng.getrandbits(63))``).
+
+    >>> stream = Stream(1)
+    >>> stream.random(), stream.state
+    (0.8464183417454265, 7806831264735756412)
+    >>> cards = list(range(6))
+    >>> stream.shuffle(cards)
+    >>> cards
+    [2, 5, 4, 3, 1, 0]
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK
+
+    def random(self) -> float:
+        """The next double in [0, 1): the state's top 53 bits (the same in both modes)."""
+        state = self.state = (self.state * MULTIPLIER + INCREMENT) & MASK
+        return (state >> 10) * _UNIT
+
+    def shuffle(self, cards: list[int]) -> None:
+        """Shuffle ``cards`` in place: Fisher–Yates from the end, swapping position ``i`` with
+        ``int(random() * (i + 1))`` (the draws written out: a loop that draws for every card)."""
+        state = self.state
+        for i in range(len(cards) - 1, 0, -1):
+            state = (state * MULTIPLIER + INCREMENT) & MASK
+            j = int((state >> 10) * _UNIT * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
+        self.state = state
+
+    def __repr__(self) -> str:
+        return f"Stream(state={self.state})"
+
+
+def fresh(seed: float, buffer: Any) -> Stream:
+    """A new stream seeded from ``seed``, a value of ``random()`` (compiled: written into
+    ``buffer``, a :func:`stream_buffer`): each candidate of a sample rolls out on the same
+    numbers.
+
+    >>> fresh(0.5, None).state == Stream(2**52).state
     True
     """
-    return seed
-
-
-def fresh(start: Any, buffer: Any) -> random.Random:
-    """A new stream that draws what ``random.Random(seed)`` draws, from :func:`seeded`'s
-    ``start`` (compiled: its copy, into ``buffer``): each candidate of a sample rolls out on
-    the same numbers."""
-    return random.Random(start)
+    return Stream(int(seed * 9007199254740992.0))
 
 
 def ints(n: int) -> list[int]:
@@ -100,7 +143,7 @@ def floats(n: int) -> list[float]:
 
 
 def stream_buffer() -> Any:
-    """Space for a seeded stream (compiled: a state array; here nothing)."""
+    """Space for a stream of :func:`fresh` (compiled: a state array; here nothing)."""
     return None
 
 
@@ -116,15 +159,12 @@ def _load() -> tuple[ModuleType | None, str]:
         module = importlib.import_module("hearts.fast.compiled")
     except ImportError as e:
         return None, f"numba is not installed ({e}); pip install 'pyhearts[web]' brings it"
-    if not module.matches_interpreter():
-        return None, "this interpreter's random.Random is not CPython's, which the compiled kernel reproduces"
     return module, ""
 
 
 def available() -> bool:
-    """Whether the kernel runs compiled here: numba is installed, neither ``PYHEARTS_PURE`` nor
-    ``NUMBA_DISABLE_JIT`` is set, and this interpreter's ``random.Random`` draws what the
-    compiled code draws. The first call loads the compiled module."""
+    """Whether the kernel runs compiled here: numba is installed, and neither ``PYHEARTS_PURE``
+    nor ``NUMBA_DISABLE_JIT`` is set. The first call loads the compiled module."""
     return _load()[0] is not None
 
 
@@ -169,8 +209,8 @@ class Unavailable(RuntimeError):
 def _module() -> ModuleType:
     module = _load()[0]
     if module is None:
-        raise Unavailable("hearts.fast needs numba (pip install 'pyhearts[fast]') and an interpreter whose "
-                          f"random.Random is CPython's ({_load()[1]}); see hearts.fast.available()")
+        raise Unavailable(f"hearts.fast needs numba, pip install 'pyhearts[fast]' ({_load()[1]}); "
+                          "see hearts.fast.available()")
     return module
 
 
@@ -185,9 +225,10 @@ def call(compiled: bool, function: Callable[..., Any], *args: Any) -> Any:
 
 def run(function: Callable[..., Any], *args: Any) -> Any:
     """``function(*args)`` compiled (a :func:`jit` function): lists of ints or floats (and lists
-    of such lists) travel as arrays and are written back, a :class:`random.Random` as its state,
-    handed back after, a :class:`~hearts.mechanics.LegalConfig` as a tuple of its fields.
-    Raises :class:`Unavailable` unless :func:`available`."""
+    of such lists) travel as arrays and are written back, a :class:`Stream` as an array of its
+    state, handed back after, a :class:`~hearts.mechanics.LegalConfig` as a tuple of its fields
+    (a :class:`random.Random` is refused: the kernel draws from a :class:`Stream`). Raises
+    :class:`Unavailable` unless :func:`available`."""
     return _module().run(function, args)
 
 
@@ -203,9 +244,13 @@ def on_prepare(warm: Callable[[], None]) -> Callable[[], None]:
 
 
 __all__ = [
+    "INCREMENT",
     "INLINE",
     "KERNEL",
+    "MASK",
+    "MULTIPLIER",
     "PREPARE",
+    "Stream",
     "Unavailable",
     "available",
     "call",
@@ -218,7 +263,6 @@ __all__ = [
     "prepare",
     "rows",
     "run",
-    "seeded",
     "stream_buffer",
     "unavailable_reason",
 ]
