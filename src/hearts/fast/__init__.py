@@ -1,21 +1,17 @@
 """One source, compiled where it can be: the kernel's functions run as Python, or in machine code.
 
 The rollout kernel (:mod:`hearts.kernel`), the rollout policies, the sampler and the search
-(:mod:`hearts.bots`) are written once, in the plain-integer style numba compiles: ints and card
-masks, flat lists indexed by ints, no objects. :func:`jit` marks such a function; it stays the
-plain Python function it is, and that is what runs without numba, with ``PYHEARTS_PURE=1`` (or
-numba's ``NUMBA_DISABLE_JIT=1``) and for a search bot with ``fast=0``. With numba installed
-(``pip install 'pyhearts[fast]'``) :func:`run` calls the compiled form of the same function,
-some 15 to 25 times faster: the lists become int64 arrays, and a :class:`Stream`, the kernel's
-own seeded generator, an array of its one word, handed back after. A stream draws by the same
-integer arithmetic in both modes, so the same function on the same seed takes the same decisions
-compiled and as Python.
+(:mod:`hearts.bots`) are written once, in the plain-integer style numba compiles (ints, card
+masks, flat lists, no objects), and marked :func:`jit`. Such a function stays the Python it is,
+and runs so without numba, with ``PYHEARTS_PURE=1`` or ``NUMBA_DISABLE_JIT=1``, and for a search
+bot with ``fast=0``; with numba, :func:`run` calls its compiled form, some 15 to 25 times faster,
+the lists as int64 arrays. Both draw from a :class:`Stream`, the kernel's own generator, by the
+same integer arithmetic: the same seed takes the same decisions compiled and as Python.
 
-What Python and numba spell differently is taught to numba, not written twice: the compiled
-module (``hearts.fast.compiled``, loaded by name on first use, so that this module imports
-neither numba nor numpy) gives numba ``int.bit_length``, ``int.bit_count``, the
-:class:`Stream` methods ``random`` and ``shuffle`` on a state array, and the allocations of this
-module (:func:`ints`, :func:`floats`, :func:`rows`, :func:`fresh`, :func:`stream_buffer`).
+What Python and numba spell differently is taught to numba by ``hearts.fast.compiled`` (loaded
+by name on first use: this module imports neither numba nor numpy), not written twice:
+``int.bit_length``, ``int.bit_count``, the :class:`Stream` methods on its state array, and the
+allocations of this module (:func:`ints`, :func:`floats`, :func:`fresh`, :func:`stream_buffer`).
 
 >>> @jit
 ... def lowest(mask: int) -> int:
@@ -38,7 +34,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 KERNEL: Final[list[Callable[..., Any]]] = []
 """The functions marked :func:`jit`, in the order they were defined."""
-
 
 INLINE: Final[list[Callable[..., Any]]] = []
 """The functions marked :func:`inline`."""
@@ -71,8 +66,8 @@ class Stream:
     """The kernel's seeded generator: a linear congruential generator of 63 bits, ``state =
     (state * MULTIPLIER + INCREMENT) & MASK`` per draw, ``random()`` its top 53 bits as a double
     in [0, 1). Compiled, a stream is an int64 array of its one word, stepped in unsigned 64-bit
-    arithmetic (which wraps modulo 2**64: masked to 63 bits, Python's product masked), and
-    :func:`run` hands the state back, so a seed draws the same numbers in both modes. The search seeds one per
+    arithmetic (which wraps modulo 2**64: masked, Python's product masked), and :func:`run`
+    hands the state back: a seed draws the same numbers in both modes. The search seeds one per
     decision from the bot's :class:`random.Random` (``Stream(rng.getrandbits(63))``).
 
     >>> stream = Stream(1)
@@ -90,7 +85,7 @@ class Stream:
         self.state = seed & MASK
 
     def random(self) -> float:
-        """The next double in [0, 1): the state's top 53 bits (the same in both modes)."""
+        """The next double in [0, 1)."""
         state = self.state = (self.state * MULTIPLIER + INCREMENT) & MASK
         return (state >> 10) * _UNIT
 
@@ -109,9 +104,8 @@ class Stream:
 
 
 def fresh(seed: float, buffer: Any) -> Stream:
-    """A new stream seeded from ``seed``, a value of ``random()`` (compiled: written into
-    ``buffer``, a :func:`stream_buffer`): each candidate of a sample rolls out on the same
-    numbers.
+    """A new stream seeded from ``seed``, a value of ``random()`` (compiled: into ``buffer``, a
+    :func:`stream_buffer`): each candidate of a sample rolls out on the same numbers.
 
     >>> fresh(0.5, None).state == Stream(2**52).state
     True
@@ -120,21 +114,8 @@ def fresh(seed: float, buffer: Any) -> Stream:
 
 
 def ints(n: int) -> list[int]:
-    """``n`` zeros to fill (compiled: an int64 array).
-
-    >>> ints(3)
-    [0, 0, 0]
-    """
+    """``n`` zeros to fill (compiled: an int64 array)."""
     return [0] * n
-
-
-def rows(k: int, n: int) -> list[list[int]]:
-    """``k`` rows of ``n`` zeros (compiled: a 2-d int64 array).
-
-    >>> rows(2, 3)
-    [[0, 0, 0], [0, 0, 0]]
-    """
-    return [[0] * n for _ in range(k)]
 
 
 def floats(n: int) -> list[float]:
@@ -170,11 +151,7 @@ def available() -> bool:
 
 def unavailable_reason() -> str:
     """Why the kernel cannot run compiled here, in one line; ``""`` when it can (loading it, as
-    :func:`available` does).
-
-    >>> unavailable_reason()  # numba is installed
-    ''
-    """
+    :func:`available` does)."""
     return _load()[1]
 
 
@@ -215,20 +192,15 @@ def _module() -> ModuleType:
 
 
 def call(compiled: bool, function: Callable[..., Any], *args: Any) -> Any:
-    """``function(*args)``, through :func:`run` when ``compiled``.
-
-    >>> call(False, max, 2, 3)
-    3
-    """
+    """``function(*args)``, through :func:`run` when ``compiled``."""
     return run(function, *args) if compiled else function(*args)
 
 
 def run(function: Callable[..., Any], *args: Any) -> Any:
     """``function(*args)`` compiled (a :func:`jit` function): lists of ints or floats (and lists
-    of such lists) travel as arrays and are written back, a :class:`Stream` as an array of its
-    state, handed back after, a :class:`~hearts.mechanics.LegalConfig` as a tuple of its fields
-    (a :class:`random.Random` is refused: the kernel draws from a :class:`Stream`). Raises
-    :class:`Unavailable` unless :func:`available`."""
+    of such lists) travel as arrays and are written back, a :class:`Stream` as its state, handed
+    back after (a :class:`random.Random` is refused), a :class:`~hearts.mechanics.LegalConfig` as
+    a tuple of its fields. Raises :class:`Unavailable` unless :func:`available`."""
     return _module().run(function, args)
 
 
@@ -244,25 +216,7 @@ def on_prepare(warm: Callable[[], None]) -> Callable[[], None]:
 
 
 __all__ = [
-    "INCREMENT",
-    "INLINE",
-    "KERNEL",
-    "MASK",
-    "MULTIPLIER",
-    "PREPARE",
-    "Stream",
-    "Unavailable",
-    "available",
-    "call",
-    "floats",
-    "fresh",
-    "inline",
-    "ints",
-    "jit",
-    "on_prepare",
-    "prepare",
-    "rows",
-    "run",
-    "stream_buffer",
+    "INCREMENT", "INLINE", "KERNEL", "MASK", "MULTIPLIER", "PREPARE", "Stream", "Unavailable", "available",
+    "call", "floats", "fresh", "inline", "ints", "jit", "on_prepare", "prepare", "run", "stream_buffer",
     "unavailable_reason",
 ]

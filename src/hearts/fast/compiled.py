@@ -1,18 +1,15 @@
 # mypy: disallow-untyped-defs=False, disallow-untyped-calls=False, disallow-untyped-decorators=False
 # mypy: check-untyped-defs=False
-# (numba compiles the functions below from the signatures given to _jit: mypy sees them untyped.
-# The Python interface at the end is typed and checked.)
+# (numba compiles the functions below into the kernel's: mypy sees them untyped. The Python
+# interface at the end is typed and checked.)
 """What numba needs to compile the kernel's functions (:func:`hearts.fast.jit`): loaded by name.
 
-Do not import this module: :mod:`hearts.fast` loads it when numba is installed, and is the
-typed, documented interface. It holds no logic of the kernel, the policies or the search (those
-are written once, where they belong), only what Python and numba spell differently:
-
-- the kernel's generator (:class:`hearts.fast.Stream`) on a state array of one word:
-  numba learns ``state.random()`` and ``state.shuffle(cards)``;
-- ``int.bit_length`` and ``int.bit_count``, and the allocations of :mod:`hearts.fast`;
-- :func:`run`: the lists, streams and rule configurations of a Python call as arrays and a
-  named tuple, and back.
+Do not import it: :mod:`hearts.fast` loads it when numba is installed, and is the typed,
+documented interface. It holds no logic of the kernel, the policies or the search, only what
+Python and numba spell differently: the kernel's generator (:class:`hearts.fast.Stream`) on a
+state array of one word, ``int.bit_length`` and ``int.bit_count``, the allocations of
+:mod:`hearts.fast`, and :func:`run` (a Python call's lists, streams and rules as arrays and a
+named tuple, and back).
 """
 
 from __future__ import annotations
@@ -32,7 +29,7 @@ from numba.cpython.unsafe.numbers import leading_zeros
 from numba.extending import intrinsic, overload, overload_method, register_jitable
 
 from hearts import fast
-from hearts.fast import INLINE, KERNEL, Stream, floats, fresh, ints, rows, stream_buffer
+from hearts.fast import INLINE, KERNEL, Stream, floats, fresh, ints, stream_buffer
 from hearts.mechanics import LegalConfig, legal_mask
 
 try:
@@ -44,30 +41,10 @@ except RuntimeError:  # numba found no writable cache directory: compile in ever
     CACHED = False
 
 
-_TYPES = {
-    "i8": types.int64,
-    "f8": types.float64,
-    "A": types.int64[::1],
-    "F": types.float64[::1],
-}
-"""The types of the signatures: ints, doubles, and C arrays of int64 (``A``) and of doubles (``F``)."""
-
-
-def _jit(signature: str, inline: bool = False) -> Callable[[Callable[..., Any]], Any]:
-    """Compile a function for its one ``signature`` (``"i8(A, i8)"``, see :data:`_TYPES`), when
-    the module loads. ``inline``: compiled into each caller (numba's ``forceinline``) rather
-    than called, for the few-line helpers run for every random number."""
-    result, _, args = signature.partition("(")
-    arg_types = [_TYPES[a.strip()] for a in args.rstrip(")").split(",") if a.strip()]
-    sig = (types.void if result == "void" else _TYPES[result])(*arg_types)
-    compile_: Callable[[Callable[..., Any]], Any] = numba.njit(sig, cache=CACHED, forceinline=inline)
-    return compile_
-
-
 # --- the kernel's generator (hearts.fast.Stream) on a state array -----------------------------
 
 
-@_jit("f8(A)", inline=True)
+@register_jitable(forceinline=True)
 def _random(state):
     """``Stream.random()``: the same step on the array's one word, in unsigned arithmetic, which
     wraps modulo 2**64 (masked to 63 bits: Python's product masked). Not in int64: numba marks
@@ -78,7 +55,7 @@ def _random(state):
     return float(s >> np.uint64(10)) * (1.0 / 9007199254740992.0)
 
 
-@_jit("void(A, A)")
+@register_jitable
 def _shuffle(state, cards):
     """``Stream.shuffle(cards)``."""
     for i in range(len(cards) - 1, 0, -1):
@@ -136,11 +113,6 @@ def _stream_buffer():
 @overload(ints)
 def _zeros(n):
     return lambda n: np.zeros(n, dtype=np.int64)
-
-
-@overload(rows)
-def _rows(k, n):
-    return lambda k, n: np.zeros((k, n), dtype=np.int64)
 
 
 @overload(floats)
