@@ -103,7 +103,7 @@ class SearchBot(Bot):
         **unknown: object,
     ) -> None:
         super().__init__(seed)
-        for option in sorted(unknown):
+        for option in sorted(unknown):  # the first unknown option, if any
             removed = " (removed: measured, it did not make the search stronger; see docs/bots.md)"
             raise HeartsError(f"search: unknown option {option!r}" + (removed if option in REMOVED else ""))
         _check(iterations is None or _whole(iterations, 1), "iterations", iterations, "a whole number >= 1")
@@ -120,7 +120,7 @@ class SearchBot(Bot):
             raise HeartsError("search: tree=1 takes a budget in iterations (not in time)")
         if follow and not tree:
             raise HeartsError("search: follow is an option of the tree search (tree=1)")
-        self.iterations, self.time = iterations, 0.5 if iterations is None and time is None else time
+        self.iterations, self.time = iterations, (0.5 if iterations is None and time is None else time)
         self.pass_candidates, self.model, self.shoot_from = pass_candidates, model, shoot_from
         self.pass_budget, self.pass_race, self.fast = float(pass_budget), float(pass_race), bool(fast)
         self.tree, self.explore, self.follow = bool(tree), float(explore), follow
