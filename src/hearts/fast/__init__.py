@@ -99,18 +99,19 @@ class Stream:
             cards[i], cards[j] = cards[j], cards[i]
         self.state = state
 
-    def __repr__(self) -> str:
-        return f"Stream(state={self.state})"
+
+SPREAD: Final = 0x9E3779B97F4A7C15
+""":func:`fresh`'s factor (2**64 / golden ratio): no shifted copy of the parent stream's state."""
 
 
 def fresh(seed: float, buffer: Any) -> Stream:
     """A new stream seeded from ``seed``, a value of ``random()`` (compiled: into ``buffer``, a
     :func:`stream_buffer`): each candidate of a sample rolls out on the same numbers.
 
-    >>> fresh(0.5, None).state == Stream(2**52).state
+    >>> fresh(0.5, None).state == Stream(2**52 * SPREAD).state
     True
     """
-    return Stream(int(seed * 9007199254740992.0))
+    return Stream(int(seed * 9007199254740992.0) * SPREAD)
 
 
 def ints(n: int) -> list[int]:
@@ -131,10 +132,9 @@ def stream_buffer() -> Any:
 @cache
 def _load() -> tuple[ModuleType | None, str]:
     """``hearts.fast.compiled`` and ``""``, or ``None`` and why it cannot be used."""
-    if os.environ.get("PYHEARTS_PURE", "") not in ("", "0"):
-        return None, "PYHEARTS_PURE is set: the kernel runs as Python"
-    if os.environ.get("NUMBA_DISABLE_JIT", "") not in ("", "0"):
-        return None, "NUMBA_DISABLE_JIT is set: the kernel runs as Python"
+    for variable in ("PYHEARTS_PURE", "NUMBA_DISABLE_JIT"):
+        if os.environ.get(variable, "") not in ("", "0"):
+            return None, f"{variable} is set: the kernel runs as Python"
     try:
         # Imported by name: the layers contract keeps numba and numpy out of the core's imports.
         module = importlib.import_module("hearts.fast.compiled")
@@ -216,7 +216,7 @@ def on_prepare(warm: Callable[[], None]) -> Callable[[], None]:
 
 
 __all__ = [
-    "INCREMENT", "INLINE", "KERNEL", "MASK", "MULTIPLIER", "PREPARE", "Stream", "Unavailable", "available",
-    "call", "floats", "fresh", "inline", "ints", "jit", "on_prepare", "prepare", "run", "stream_buffer",
-    "unavailable_reason",
+    "INCREMENT", "INLINE", "KERNEL", "MASK", "MULTIPLIER", "PREPARE", "SPREAD", "Stream", "Unavailable",
+    "available", "call", "floats", "fresh", "inline", "ints", "jit", "on_prepare", "prepare", "run",
+    "stream_buffer", "unavailable_reason",
 ]

@@ -35,8 +35,7 @@ from hearts.mechanics import LegalConfig, legal_mask
 try:
     numba.njit(cache=True)(lambda: 0)
     CACHED = True
-    """Compiled functions are cached on disk (numba's ``cache=True``): only the first process
-    compiles them."""
+    """Compiled functions are cached on disk (numba's ``cache=True``): the first process compiles."""
 except RuntimeError:  # numba found no writable cache directory: compile in every process
     CACHED = False
 
@@ -99,7 +98,8 @@ def _array_shuffle(state, cards):
 @overload(fresh)
 def _fresh(seed, buffer):
     def impl(seed, buffer):
-        buffer[0] = int(seed * 9007199254740992.0)
+        bits = np.uint64(int(seed * 9007199254740992.0))
+        buffer[0] = np.int64((bits * np.uint64(fast.SPREAD)) & np.uint64(fast.MASK))
         return buffer
 
     return impl
