@@ -18,7 +18,8 @@ The table reports the best and the median trial of each engine; the ratios on th
   for each seat of ``r.actors()``, a random pass or ``r.apply(rng.choice(list(r.legal_actions(seat))))``
   (the same rounds; the driver tests the phase and the seats are checked at every step, but the
   legal plays come as a plain list, where ``api`` iterates a ``CardSet``).
-- ``kernel``: :func:`hearts.kernel.random_round` (bare int masks, the engine's own rules).
+- ``kernel``: :func:`hearts.kernel.random_round` (bare int masks, the engine's own rules),
+  drawing from the kernel's generator (:class:`hearts.fast.Stream`).
 - ``fast``: :func:`hearts.kernel.random_rounds`, the kernel compiled (the ``fast`` extra,
   numba): the same rounds as ``kernel`` (the same seeds give the same scores), a trial's rounds
   in one call.
@@ -86,7 +87,7 @@ def run_actions(rounds: int, seed: int) -> float:
 def run_kernel(rounds: int, seed: int) -> float:
     """Random rounds through the rollout kernel."""
     rules = Rules()
-    rng = random.Random(seed)
+    rng = fast.Stream(seed)
     total = 0
     for i in range(rounds):
         total += random_round(rules, rng, i).scores[0]
@@ -95,7 +96,7 @@ def run_kernel(rounds: int, seed: int) -> float:
 
 def run_fast(rounds: int, seed: int) -> float:
     """Random rounds through the kernel compiled: :func:`run_kernel`'s rounds."""
-    scores = random_rounds(Rules(), random.Random(seed), rounds)
+    scores = random_rounds(Rules(), fast.Stream(seed), rounds)
     return sum(s[0] for s in scores) / rounds
 
 

@@ -5,7 +5,7 @@
 The decisions are those of games of heuristic bots (4 players, standard rules): the first
 ``--decisions`` passes and plays with a choice, every seat's. Each spec (default ``hard``)
 decides each of them twice from the same seed, with ``fast=0`` (the pure kernel) and with the
-kernel compiled, in alternating order so that a noisy machine slows both alike; each decision is
+kernel compiled (loaded first, :func:`hearts.fast.prepare`), in alternating order so that a noisy machine slows both alike; each decision is
 timed in CPU time of this process (``time.process_time``). The two must decide the same (the
 same functions draw the same random numbers); the table gives the mean, median and 95th percentile of
 the milliseconds per decision, passes and plays apart, and the last line is
@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     if not fast.available():
         print("levels.py: numba is not installed (pip install -e '.[fast]')", file=sys.stderr)
         return 1
+    fast.prepare(lambda line: None)  # load the compiled kernel first, as a front end does
     views = decisions(args.decisions, args.seed)
     summary = []
     identical = True

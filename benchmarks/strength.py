@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.deals_fast, args.deals, args.deals_h2h, args.reference_simulations = 2, 3, 3, 0
-        args.hard, args.expert = "search:iterations=40", "search:iterations=60,infer=4"
+        args.hard, args.expert = "search:iterations=40", "search:iterations=60,tree=1,follow=4"
 
     items = [("heuristic_vs_random", duel("heuristic", "random", args.deals_fast, args.jobs, args.seed))]
     start = cpu_seconds()

@@ -23,7 +23,7 @@ from hearts import Card, CardSet, Game, Phase, Round, Rules
 from hearts.actions import Moon, Pass, Play
 from hearts.bots import BOT_NAMES, LEVELS, Bot, HeuristicBot, RandomBot, SearchBot, make_bot, run_bots
 from hearts.bots.heuristic import pass_mask, threat_of_moon
-from hearts.bots.search import Block, pass_candidates, pick, race, sample_hands
+from hearts.bots.search import Block, pass_candidates, race, sample_hands
 from hearts.cards import QUEEN_OF_SPADES, SUIT_MASKS, cards_of
 from hearts.errors import HeartsError
 from hearts.mechanics import MoonChoice, score_round
@@ -34,8 +34,7 @@ from hearts.view import View
 
 SEARCH_TINY = "search:iterations=24"
 SPECS = (
-    "random", "heuristic", SEARCH_TINY, f"{SEARCH_TINY},model=random", f"{SEARCH_TINY},model=adaptive",
-    "easy", "medium",
+    "random", "heuristic", SEARCH_TINY, f"{SEARCH_TINY},model=random", "easy", "medium",
 )
 
 
@@ -211,9 +210,8 @@ def view_bots(seed: int) -> list[Bot]:
         HeuristicBot(seed=seed),
         HeuristicBot(seed=seed, blunder=0.5),
         SearchBot(seed=seed, iterations=16),
-        SearchBot(seed=seed, iterations=16, margin=0),
-        SearchBot(seed=seed, iterations=16, model="adaptive"),
-        SearchBot(seed=seed, iterations=16, infer=4),  # worlds weighed by the others' plays and pass
+        SearchBot(seed=seed, iterations=16, model="random"),
+        SearchBot(seed=seed, iterations=16, tree=True, follow=4),
     ]
 
 
@@ -340,8 +338,8 @@ def game_record(spec: str, seed: int, rules: Rules) -> tuple[object, ...]:
         ("heuristic:blunder=0.4", Rules(target=60)),
         ("easy", Rules(players=5, target=40)),
         (SEARCH_TINY, Rules(target=26)),
-        ("search:iterations=12,margin=0", Rules(players=3, target=26)),
-        ("search:iterations=12,infer=4", Rules(target=26)),
+        ("search:iterations=12,model=random", Rules(players=3, target=26)),
+        ("search:iterations=12,tree=1,follow=4", Rules(target=26)),
     ],
 )
 def test_same_seed_same_game(spec: str, rules: Rules) -> None:
@@ -373,21 +371,20 @@ def test_blunder_draws_from_the_seed() -> None:
         ("search:shoot_from=-1", "search: shoot_from must be a whole number of points >= 0, not -1"),
         ("search:pass_budget=0", "search: pass_budget must be a number > 0, not 0"),
         ("search:pass_race=-1", "search: pass_race must be a number of standard errors >= 0, not -1"),
-        ("search:model=psychic", "search: model must be one of careful, random, adaptive, not 'psychic'"),
+        ("search:model=psychic", "search: model must be one of careful, random, not 'psychic'"),
+        ("search:model=adaptive", "search: model must be one of careful, random, not 'adaptive'"),
         ("search:fast=2", "search: fast must be 1 (use hearts.fast when installed) or 0, not 2"),
         ("search:tree=2,iterations=10", "search: tree must be 1 (information-set tree search) or 0, not 2"),
-        ("search:tree=1,time=0.5", "search: tree=1 takes a budget in iterations (not in time), without infer"),
-        ("search:tree=1,iterations=10,infer=4", "search: tree=1 takes a budget in iterations"),
-        ("search:tree=1,iterations=10,model=adaptive", "search: tree=1 takes a budget in iterations"),
+        ("search:tree=1,time=0.5", "search: tree=1 takes a budget in iterations (not in time)"),
         ("search:explore=-1", "search: explore must be a number >= 0, not -1"),
         ("search:tree=1,iterations=10,follow=-1", "search: follow must be a whole number of visits >= 0, not -1"),
         ("search:tree=1,iterations=10,follow=1.5", "search: follow must be a whole number of visits >= 0, not 1.5"),
         ("search:iterations=10,follow=8", "search: follow is an option of the tree search (tree=1)"),
         ("search:fast=yes", "search: fast must be 1 (use hearts.fast when installed) or 0, not 'yes'"),
-        ("search:infer=-1", "search: infer must be a whole number of deals per sample >= 0, not -1"),
-        ("search:infer=2.5", "search: infer must be a whole number of deals per sample >= 0, not 2.5"),
-        ("search:infer_noise=0", "search: infer_noise must be a number in (0, 1], not 0"),
-        ("search:infer_noise=1.5", "search: infer_noise must be a number in (0, 1], not 1.5"),
+        ("search:infer=4", "search: unknown option 'infer' (removed: measured, it did not make the search stronger"),
+        ("search:iterations=9,infer_noise=0.3", "search: unknown option 'infer_noise' (removed: measured"),
+        ("search:margin=1", "search: unknown option 'margin' (removed: measured, it did not make the search"),
+        ("search:psychic=1", "search: unknown option 'psychic'"),
         ("heuristic:blunder=2", "heuristic: blunder must be a probability 0..1, not 2"),
         ("heuristic:blunder=-0.1", "heuristic: blunder must be a probability 0..1, not -0.1"),
     ],
@@ -408,8 +405,8 @@ def test_levels_resolve() -> None:
     assert hard.iterations is not None and expert.iterations is not None
     assert expert.iterations > hard.iterations  # budgets in rollouts: reproducible from a seed
     assert isinstance(make_bot("random"), RandomBot)
-    bot = make_bot(" search:iterations=40, margin=0.5 ", seed=3)
-    assert isinstance(bot, SearchBot) and bot.iterations == 40 and bot.margin == 0.5 and bot.time is None
+    bot = make_bot(" search:iterations=40, explore=0.5 ", seed=3)
+    assert isinstance(bot, SearchBot) and bot.iterations == 40 and bot.explore == 0.5 and bot.time is None
 
 
 # --- the heuristic's documented strategy ---------------------------------------------------
@@ -605,26 +602,10 @@ def test_sample_hands_with_many_voids() -> None:
                 check_sample(view, sample_hands(view, random.Random(k)))
 
 
-def test_pick_keeps_the_prior_without_a_clear_gain() -> None:
-    # All equal: the prior.
-    assert pick([[3, 3, 3], [3, 3, 3], [3, 3, 3]], prior=2, margin=1.0) == 2
-    # The prior is the best: the prior.
-    assert pick([[5, 5], [0, 1], [9, 9]], prior=1, margin=1.0) == 1
-    # Noisy, slightly better on average: the prior stands.
-    assert pick([[0, 10, 0, 10], [5, 5, 5, 4]], prior=0, margin=1.0) == 0
-    # Better on every sample by the same amount (no variance): the best.
-    assert pick([[5, 5, 5], [1, 1, 1]], prior=0, margin=1.0) == 1
-    # One sample gives no standard error: the prior.
-    assert pick([[9], [0]], prior=0, margin=1.0) == 0
-
-
-def test_pick_threshold_is_margin_standard_errors() -> None:
-    # Paired differences 1 and 3: mean 2, standard error sqrt(2 / 2) = 1.
-    scores = [[1, 3], [0, 0]]
-    assert pick(scores, prior=0, margin=1.99) == 1
-    assert pick(scores, prior=0, margin=2.0) == 0  # must beat it by *more* than the margin
-    assert pick(scores, prior=0, margin=0) == 1  # margin 0: the plain minimum
-    assert pick([[4, 4], [1, 1], [1, 1]], prior=0, margin=0) == 1  # ties: the first
+def test_the_lowest_mean_among_those_alive_is_chosen() -> None:
+    bot = SearchBot(seed=0, iterations=10)
+    assert bot._choose([[4, 4], [1, 1], [1, 1]], [0, 1, 2]) == 1  # ties: the first
+    assert bot._choose([[0, 0], [5, 6], [4, 4]], [1, 2]) == 2  # only the candidates alive
 
 
 def test_race_drops_only_clear_losers() -> None:
@@ -680,16 +661,16 @@ def test_pass_candidates_hold_the_heuristic_pass() -> None:
     assert pass_candidates(hand, 0, 5) == [0]
 
 
-@pytest.mark.parametrize("margin", [0.0, 1.0])
-def test_search_ducks_the_queen(margin: float) -> None:
+@pytest.mark.parametrize("tree", [False, True])
+def test_search_ducks_the_queen(tree: bool) -> None:
     """The Q♠ is on a diamond trick that the T♦ is winning: seat 0 may take it with the A♦ or
-    duck with any lower diamond. The search (even on its own, ``margin=0``) ducks, and the same
-    seed gives the same card."""
+    duck with any lower diamond. The search (PIMC and the tree) ducks, and the same seed gives
+    the same card."""
     r = play(hold_round(QUEEN_DEAL), "2C AC 3C 4C TD 5S QS")
     view = View.of(r, 0)
     assert Card.parse("AD") in view.legal and len(view.legal) == 8
-    first = SearchBot(seed=5, iterations=300, margin=margin).choose_play(view)
-    again = SearchBot(seed=5, iterations=300, margin=margin).choose_play(view)
+    first = SearchBot(seed=5, iterations=300, tree=tree).choose_play(view)
+    again = SearchBot(seed=5, iterations=300, tree=tree).choose_play(view)
     assert first == again
     assert first != Card.parse("AD") and first in view.legal
 
@@ -773,7 +754,7 @@ def test_default_moon_choice_property(scores: list[int], jack: int, ties: str) -
 
 # --- Bot.act: the one entry point of every driver --------------------------------------------
 
-ACTING = ["random", "heuristic", "easy", SEARCH_TINY, f"{SEARCH_TINY},model=adaptive"]
+ACTING = ["random", "heuristic", "easy", SEARCH_TINY, f"{SEARCH_TINY},tree=1,follow=4"]
 if importlib.util.find_spec("pyspiel") is not None:
     ACTING.append("openspiel_ismcts:simulations=20")
 

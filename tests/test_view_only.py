@@ -20,8 +20,7 @@ from hearts.view import View
 SPECS = [
     "heuristic",
     "search:iterations=120",
-    "search:iterations=120,model=adaptive",
-    "search:iterations=120,infer=4",
+    "search:iterations=120,model=random",
     "search:iterations=150,tree=1,follow=4",
 ]
 

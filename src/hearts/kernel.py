@@ -1,25 +1,20 @@
 """The rollout kernel: whole rounds on bare int masks, for search bots and simulation.
 
 It decides legality with the engine's own :func:`~hearts.mechanics.legal_mask` and scores as
-:func:`~hearts.mechanics.score_round` does, so it plays exactly the engine's rules; what it
-skips is validation, events and objects. ``tests/test_properties.py`` checks it against
-:class:`Round`.
-
-The kernel is only the loop (:func:`play_tricks`), written once in the style
-:mod:`hearts.fast` compiles: it runs as Python, or compiled by numba, the same function.
-*How* each seat plays is given to it: a code per seat (:data:`RANDOM`, uniformly random, or
-:data:`GREEDY`, the rollout's ``policy``) and the moon behaviour (from ``shoot_from`` points,
-the ``moon`` policy of a shooter and its defenders). The strategies themselves live in
-:mod:`hearts.bots.policies`; :class:`Rollout` and :func:`play_out` are the same loop with
-Python callables per seat.
+:func:`~hearts.mechanics.score_round` does, so it plays exactly the engine's rules, without
+validation, events or objects (``tests/test_properties.py`` checks it against :class:`Round`).
+The loop (:func:`play_tricks`) is written once in the style :mod:`hearts.fast` compiles, and
+runs as Python or compiled; how each seat plays is given to it (a code per seat, a policy, a
+moon policy: :mod:`hearts.bots.policies`). :class:`Rollout` and :func:`play_out` are the same
+loop with Python callables per seat.
 
 >>> import random
 >>> from hearts import Rules
 >>> result = random_round(Rules(), random.Random(5))
 >>> sum(result.points)
 26
->>> random_rounds(Rules(), random.Random(5), 3)  # three random_round calls, compiled
-[(0, 7, 19, 0), (4, 7, 15, 0), (0, 18, 2, 6)]
+>>> random_rounds(Rules(), fast.Stream(5), 3)  # three random_round calls on the stream, compiled
+[(0, 0, 22, 4), (21, 0, 5, 0), (4, 2, 1, 19)]
 """
 
 from __future__ import annotations
@@ -66,13 +61,10 @@ MoonPolicy = Callable[[int, Ints, int, int], int]
 
 @dataclass(frozen=True, slots=True)
 class Rollout:
-    """How a rollout plays every seat: the setup :func:`play_out` is given.
-
-    ``policies`` holds one :data:`Policy` per seat, ``None`` for a seat that plays uniformly at
-    random; empty (the default) plays every seat at random. With ``shoot_from`` above 0, a seat
-    that has taken every point so far, at least ``shoot_from``, goes for the moon with
-    ``shooter`` and the seats with a policy defend with ``defender``; seats that play at random
-    go on playing at random (they neither shoot nor defend).
+    """How a rollout plays every seat (:func:`play_out`): ``policies``, one :data:`Policy` per
+    seat, ``None`` (or no policies at all) for uniformly random play; from ``shoot_from`` points
+    (0: never) a seat that has taken every point so far goes for the moon with ``shooter`` and
+    the seats with a policy defend with ``defender`` (random seats go on at random).
 
     >>> Rollout(shoot_from=10)
     Traceback (most recent call last):
@@ -93,7 +85,7 @@ class Rollout:
 
 
 UNIFORM: Final = Rollout()
-"""Every seat plays uniformly random legal cards."""
+"""Every seat plays at random."""
 
 
 @inline
@@ -151,27 +143,19 @@ def points_of(mask: int) -> int:
 
 
 @jit
-def _holder(won: Ints, n: int) -> int:
-    """The seat holding every point won so far: -1 nobody has points yet, -2 they are split."""
-    holder = -1
-    for s in range(n):
-        if won[s] & POINTS_MASK:
-            holder = s if holder == -1 else -2
-    return holder
-
-
-@jit
 def play_tricks(hands: Ints, leader: int, trick: Ints, length: int, broken: bool, first: bool, won: Ints,
                 tricks_won: Ints, tricks_left: int, cfg: LegalConfig, rng: Any, codes: Ints, shoot_from: int,
                 policy: SeatPolicy, moon: MoonPolicy) -> None:
-    """Play ``tricks_left`` tricks from a trick in progress (``trick[:length]``, led by
-    ``leader``; ``trick`` has room for a whole trick); updates ``hands``, ``won`` and
-    ``tricks_won`` in place. A seat of code :data:`RANDOM` takes the ``k``-th lowest legal
-    card, ``k = int(rng.random() * count)`` (so a rollout is the engine driven by the same
-    random numbers); one of code :data:`GREEDY` plays ``policy``, or ``moon`` while a seat that
+    """Play ``tricks_left`` tricks from ``trick[:length]`` (led by ``leader``; room for a whole
+    trick), updating ``hands``, ``won`` and ``tricks_won``. A seat of code :data:`RANDOM` takes
+    the ``k``-th lowest legal card, ``k = int(rng.random() * count)`` (the engine driven by the
+    same numbers); one of code :data:`GREEDY` plays ``policy``, or ``moon`` while a seat that
     took every point so far, at least ``shoot_from`` (0: never), goes for the moon."""
     n = len(hands)
-    holder = _holder(won, n) if shoot_from else -1
+    holder = -1  # the seat holding every point won so far (with shoot_from): -1 nobody yet, -2 split
+    for s in range(n):
+        if shoot_from and won[s] & POINTS_MASK:
+            holder = s if holder == -1 else -2
     shooter = holder if shoot_from and holder >= 0 and points_of(won[holder]) >= shoot_from else -1
     queen_breaks = cfg.queen_breaks
     led = trick[0] & 3 if length else -1
@@ -223,13 +207,11 @@ def play_tricks(hands: Ints, leader: int, trick: Ints, length: int, broken: bool
 @jit
 def score_into(won: Ints, tricks_won: Ints, jack: int, no_tricks: int, moons: Sequence[int], out: Ints) -> None:
     """:func:`~hearts.mechanics.score_round` of a finished round into ``out``, a shooter adding
-    26 to the others where it has the choice (R4.4, as the search scores): ``jack`` and
-    ``no_tricks`` are the bonuses (R4.2, R4.3), ``moons`` the scores of every moon
-    (:func:`scoring`). Every deck holds the J♦.
+    26 to the others where it has the choice (R4.4): ``jack`` and ``no_tricks`` are the bonuses
+    (R4.2, R4.3), ``moons`` the scores of every moon (:func:`scoring`).
 
-    >>> jack, no_tricks, moons = scoring(Rules(), (0, 0, 0, 0))
     >>> out = [0] * 4
-    >>> score_into([QS_MASK, 0, 0, 0], [1, 1, 1, 1], jack, no_tricks, moons, out)
+    >>> score_into([QS_MASK, 0, 0, 0], [1, 1, 1, 1], *scoring(Rules(), (0, 0, 0, 0)), out)
     >>> out
     [13, 0, 0, 0]
     """
@@ -271,9 +253,8 @@ def scoring(rules: Rules, scores_before: tuple[int, ...]) -> tuple[int, int, tup
 
 @jit
 def deal_and_pass(deck: Ints, hands: Ints, passed: Ints, pass_count: int, offset: int, rng: Any) -> None:
-    """Shuffle ``deck`` (the cards' bits) as :func:`~hearts.round.deal_hands` does, deal it one
-    card at a time (R1.3) into ``hands``, then every seat passes ``pass_count`` uniformly random
-    cards to the seat ``offset`` after it (none when 0).
+    """Shuffle ``deck`` (the cards' bits) as :func:`~hearts.round.deal_hands` does, deal it
+    (R1.3) into ``hands``, and pass ``pass_count`` random cards to the seat ``offset`` on.
 
     >>> hands, passed = [0] * 4, [0] * 4
     >>> deal_and_pass([1 << c for c in range(52)], hands, passed, 3, 1, random.Random(1))
@@ -307,8 +288,9 @@ def _bits(deck_mask: int) -> tuple[int, ...]:
     return tuple(1 << c for c in range(52) if deck_mask >> c & 1)
 
 
-def random_round(rules: Rules, rng: random.Random, round_number: int = 0) -> RoundResult:
-    """Deal, pass uniformly random cards and play uniformly random legal cards to the end."""
+def random_round(rules: Rules, rng: random.Random | fast.Stream, round_number: int = 0) -> RoundResult:
+    """Deal, pass uniformly random cards and play uniformly random legal cards to the end,
+    drawing from ``rng`` (as Python: a :class:`random.Random` draws as the engine's deal does)."""
     n = rules.players
     hands, passed, trick, won, tricks_won = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
     deal_and_pass(list(_bits(rules.deck_mask)), hands, passed, rules.pass_count, rules.pass_offset(round_number), rng)
@@ -354,17 +336,16 @@ def _random_rounds(deck: Ints, offsets: Ints, pass_count: int, hand_size: int, c
         cards[:] = deck[:]
         deal_and_pass(cards, hands, passed, pass_count, offsets[r], rng)
         for s in range(n):
-            won[s] = 0
-            tricks_won[s] = 0
+            won[s], tricks_won[s] = 0, 0
         play_tricks(hands, first_leader(hands, club), trick, 0, False, True, won, tricks_won, hand_size, cfg, rng, codes,
                     0, _no_policy, _no_moon)
         score_into(won, tricks_won, jack, no_tricks, moons, out[r])
 
 
-def random_rounds(rules: Rules, rng: random.Random, rounds: int, first_round: int = 0) -> list[tuple[int, ...]]:
-    """The scores of ``rounds`` calls of :func:`random_round` with ``rng``, the round numbers
-    counting from ``first_round``: the same scores, and ``rng`` left in the same state, in one
-    call, compiled where :func:`hearts.fast.available` (else as Python)."""
+def random_rounds(rules: Rules, rng: fast.Stream, rounds: int, first_round: int = 0) -> list[tuple[int, ...]]:
+    """The scores of ``rounds`` calls of :func:`random_round` with the stream ``rng``, the round
+    numbers counting from ``first_round``: the same scores, and ``rng`` left in the same state,
+    in one call, compiled where :func:`hearts.fast.available` (else as Python)."""
     jack, no_tricks, moons = scoring(rules, (0,) * rules.players)
     out = [[0] * rules.players for _ in range(rounds)]
     offsets = [rules.pass_offset(first_round + i) for i in range(rounds)]
@@ -374,22 +355,11 @@ def random_rounds(rules: Rules, rng: random.Random, rounds: int, first_round: in
     return [tuple(row) for row in out]
 
 
-def play_out(
-    hands: list[int],
-    leader: int,
-    trick: list[int],
-    broken: bool,
-    first: bool,
-    won: list[int],
-    tricks_won: list[int],
-    tricks_left: int,
-    cfg: LegalConfig,
-    rng: random.Random,
-    rollout: Rollout = UNIFORM,
-) -> None:
-    """Play ``tricks_left`` tricks from a trick in progress (``trick``, led by ``leader``) as
-    ``rollout`` plays; updates ``hands``, ``won`` and ``tricks_won`` in place: :func:`play_tricks`
-    with the seats' Python policies."""
+def play_out(hands: list[int], leader: int, trick: list[int], broken: bool, first: bool, won: list[int],
+             tricks_won: list[int], tricks_left: int, cfg: LegalConfig, rng: random.Random | fast.Stream,
+             rollout: Rollout = UNIFORM) -> None:
+    """Play ``tricks_left`` tricks from ``trick`` (led by ``leader``) as ``rollout`` plays, updating
+    ``hands``, ``won`` and ``tricks_won``: :func:`play_tricks` with the seats' Python policies."""
     n = len(hands)
     policies = rollout.policies or (None,) * n
     shooter, defender = rollout.shooter, rollout.defender
@@ -407,9 +377,8 @@ def play_out(
                 tricks_left, cfg, rng, codes, rollout.shoot_from, policy, moon)
 
 
-def playout(
-    state: Round, rng: random.Random, moon_choice: MoonChoice = "add", rollout: Rollout = UNIFORM
-) -> RoundResult:
+def playout(state: Round, rng: random.Random, moon_choice: MoonChoice = "add",
+            rollout: Rollout = UNIFORM) -> RoundResult:
     """Finish a copy of ``state`` (in its play phase) as ``rollout`` plays (default: uniformly
     random). ``state`` is not changed. Under ``shooter_chooses`` the shooter's choice is
     ``moon_choice``."""
@@ -424,31 +393,11 @@ def playout(
 @fast.on_prepare
 def _warm() -> None:
     """Compile the random rounds (for :func:`hearts.fast.prepare`)."""
-    random_rounds(Rules(), random.Random(0), 1)
+    random_rounds(Rules(), fast.Stream(0), 1)
 
 
 __all__ = [
-    "DUMPS",
-    "GREEDY",
-    "GUARDS",
-    "RANDOM",
-    "SHOOTS",
-    "UNIFORM",
-    "DefenderPolicy",
-    "Policy",
-    "Rollout",
-    "ShooterPolicy",
-    "deal_and_pass",
-    "first_leader",
-    "nth_card",
-    "play_out",
-    "play_tricks",
-    "playout",
-    "points_of",
-    "queen_gone",
-    "random_round",
-    "random_rounds",
-    "score_into",
-    "scoring",
-    "winner_offset",
+    "DUMPS", "GREEDY", "GUARDS", "RANDOM", "SHOOTS", "UNIFORM", "DefenderPolicy", "Policy", "Rollout",
+    "ShooterPolicy", "deal_and_pass", "first_leader", "nth_card", "play_out", "play_tricks", "playout",
+    "points_of", "queen_gone", "random_round", "random_rounds", "score_into", "scoring", "winner_offset",
 ]

@@ -1,12 +1,10 @@
 """Rollout policies: how the kernel's rollouts play a seat, on bare card masks.
 
-A :data:`~hearts.kernel.Policy` picks a card id from a legal mask in microseconds; the search
-bot gives them to :func:`~hearts.kernel.play_out` in a :class:`~hearts.kernel.Rollout`:
-
-* :func:`greedy_policy`, a careful club player (the search's model of a careful opponent);
-* :func:`shooter_card` and :func:`defender_card`, a seat going for the moon and the seats
-  stopping it (R4.4);
-* :func:`random_card`, a uniformly random card (what a ``None`` policy plays).
+A policy picks a card id from a legal mask in microseconds: :func:`greedy_policy`, a careful
+club player (the search's model of a careful opponent); :func:`shooter_card` and
+:func:`defender_card`, a seat going for the moon and the seats stopping it (R4.4);
+:func:`random_card`, a uniformly random card. :func:`play_rollout` is the search's rollout,
+the same as a :class:`~hearts.kernel.Rollout` of them given to :func:`~hearts.kernel.play_out`:
 
 >>> import random
 >>> from hearts import Rules
@@ -27,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any, Final
 
 from hearts.cards import HEARTS, HEARTS_MASK, POINTS_MASK, QS, QS_MASK, SPADES, SUIT_MASKS
@@ -40,20 +39,9 @@ LOW_SPADES_MASK: Final = SUIT_MASKS[SPADES] & ((1 << QS) - 1)
 """The spades below the queen (they flush it out, or guard it)."""
 
 
-class _Draws:
-    """A ``random`` callable as the kernel's functions draw from it (``rng.random()``)."""
-
-    __slots__ = ("random",)
-
-    def __init__(self, rand: Callable[[], float]) -> None:
-        self.random = rand
-
-
-def greedy_policy(
-    legal: int, trick: list[int], players: int, rand: Callable[[], float], queen_gone: bool
-) -> int:
+def greedy_policy(legal: int, trick: list[int], players: int, rand: Callable[[], float], queen_gone: bool) -> int:
     """A fast rollout policy that plays like a careful club player (:func:`greedy_card` as a
-    :data:`~hearts.kernel.Policy`).
+    :data:`~hearts.kernel.Policy`, drawing from ``rand``).
 
     Following, it ducks with the highest card that still loses, else plays its lowest (its
     highest when last to a clean trick); void, it dumps the Q♠, then the A♠/K♠ while the queen
@@ -67,23 +55,23 @@ def greedy_policy(
     >>> Card(greedy_policy(legal, [Card.parse("TC")], 4, lambda: 0.5, False))  # ducks under the T♣
     Card('9C')
     """
-    return greedy_card(0, legal, trick, len(trick), players, _Draws(rand), queen_gone)
+    return greedy_card(0, legal, trick, len(trick), players, SimpleNamespace(random=rand), queen_gone)
 
 
 @jit
 def greedy_card(seat: int, legal: int, trick: Ints, length: int, players: int, rng: Any, queen_gone: bool) -> int:
     """:func:`greedy_policy` as the kernel asks it (a :data:`~hearts.kernel.SeatPolicy`: the
-    trick is ``trick[:length]``, ``rng.random()`` draws). ``seat`` -1: without its exploration
-    (the likelihoods of :mod:`hearts.bots.opponents` ask so; following, it then draws nothing).
+    trick is ``trick[:length]``, ``rng.random()`` draws).
 
     >>> from hearts.cards import Card, CardSet
     >>> legal = CardSet.parse("3C 9C KC").mask
-    >>> Card(greedy_card(-1, legal, [Card.parse("TC"), 0, 0, 0], 1, 4, None, False))  # ducks
+    >>> from hearts.fast import Stream
+    >>> Card(greedy_card(0, legal, [Card.parse("TC"), 0, 0, 0], 1, 4, Stream(1), False))  # ducks
     Card('9C')
     """
     if legal & (legal - 1) == 0:
         return legal.bit_length() - 1
-    if seat >= 0 and rng.random() < 0.1:
+    if rng.random() < 0.1:
         return nth_card(legal, int(rng.random() * legal.bit_count()))
     if not length:
         flush = flush_card(legal, queen_gone)
@@ -166,9 +154,9 @@ def suit_count(mask: int) -> int:
 
 @jit
 def shooter_card(legal: int, trick: Ints, length: int = -1) -> int:
-    """How a seat going for the moon plays: it follows with its highest card, discards its
-    lowest card that carries no points (else its lowest), and leads its highest card
-    (``trick[:length]``, all of it by default)."""
+    """How a seat going for the moon plays (on ``trick[:length]``, all of it by default): it
+    follows and leads with its highest card, and discards its lowest card without points (else
+    its lowest)."""
     if length < 0:
         length = len(trick)
     if length:
@@ -184,10 +172,9 @@ def shooter_card(legal: int, trick: Ints, length: int = -1) -> int:
 
 @jit
 def defender_card(legal: int, trick: Ints, shooter_winning: bool, length: int = -1) -> int:
-    """How a seat stops another's moon: it follows with its highest card (to take the trick
-    and its points), leads its highest card, and when void gives the shooter's tricks no
-    points (its highest card without points) but dumps points on anyone else's (the Q♠, else
-    its highest heart)."""
+    """How a seat stops another's moon: it follows and leads with its highest card, and when
+    void gives the shooter's tricks no points (its highest card without) but dumps points on
+    anyone else's (the Q♠, else its highest heart)."""
     if length < 0:
         length = len(trick)
     if not length:
@@ -239,22 +226,10 @@ def random_card(mask: int, rng: random.Random) -> int:
 
 
 COMPILED: Final[dict[Policy | None, int]] = {None: RANDOM, greedy_policy: GREEDY}
-"""The policies the search's rollouts play by code (:func:`play_rollout`; ``None``: uniformly
-random)."""
+"""The policies :func:`play_rollout` plays by code (``None``: uniformly random)."""
 
 
 __all__ = [
-    "AS_KS_MASK",
-    "COMPILED",
-    "LOW_SPADES_MASK",
-    "defender_card",
-    "flush_card",
-    "greedy_card",
-    "greedy_policy",
-    "lead_pool",
-    "moon_card",
-    "play_rollout",
-    "random_card",
-    "shooter_card",
-    "suit_count",
+    "AS_KS_MASK", "COMPILED", "LOW_SPADES_MASK", "defender_card", "flush_card", "greedy_card",
+    "greedy_policy", "lead_pool", "moon_card", "play_rollout", "random_card", "shooter_card", "suit_count",
 ]

@@ -1,68 +1,42 @@
 """The search bot: determinized Monte Carlo (PIMC) on the engine's rollout kernel.
 
-For each decision it repeatedly samples the hidden hands consistently with what its
-:class:`~hearts.view.View` implies (:func:`sample_hands`: each seat's hand size, the suits each
-seat has shown it lacks, and the cards this seat passed, R7) and, on every sample, plays each
-candidate followed by a rollout to the end of the round (:func:`~hearts.kernel.play_out`). All
-candidates share the same samples and rollout seeds (common random numbers); the one with the
-lowest mean score for this seat is chosen (:func:`pick`); with ``tree=1`` a tree search over
-the samples chooses instead. The levels ``hard`` and ``expert`` are this bot (see
-:data:`~hearts.bots.registry.LEVELS`).
+For each decision it samples the hidden hands consistently with its :class:`~hearts.view.View`
+(:func:`sample_hands`: hand sizes, revealed voids, the cards it passed; R7) and, on every sample,
+plays each candidate followed by a rollout to the end of the round; all candidates share the
+samples and the rollouts' random numbers, and the lowest mean score for this seat wins. With
+``tree=1`` a tree search over the samples chooses instead. The levels ``hard`` and ``expert``
+are this bot (:data:`~hearts.bots.registry.LEVELS`).
 
 Options (``search:key=value,...`` as a spec, or keyword arguments):
 
 ``iterations`` / ``time``
-    The budget per decision: rollouts, or seconds of thinking (default 0.5 s). A budget in
-    rollouts is reproducible from the seed; a budget in seconds depends on the machine.
+    The budget per decision: rollouts (reproducible from the seed), or seconds (default 0.5).
 ``model``
-    How the rollouts play the other seats (:data:`MODELS`): ``careful`` (the default: the
-    greedy policy, :func:`~hearts.bots.policies.greedy_policy`), ``random`` (uniformly at random,
-    as OpenSpiel's ISMCTS does) or ``adaptive`` (each at random with the probability
-    :func:`~hearts.bots.opponents.careless_odds` gives it from its plays this round).
+    How the rollouts play the other seats (:data:`MODELS`): ``careful`` (the default: the greedy
+    policy, :func:`~hearts.bots.policies.greedy_policy`) or ``random`` (as OpenSpiel's ISMCTS).
 ``shoot_from``
     In a rollout, a seat that has taken every point so far, at least this many, goes for the
-    moon and the careful seats defend (:func:`~hearts.bots.policies.shooter_card`,
-    :func:`~hearts.bots.policies.defender_card`); default 10, 0 turns it off.
-``margin``
-    With ``margin=m > 0`` the best candidate must beat the heuristic bot's choice by more
-    than ``m`` standard errors of the paired differences, else the heuristic's choice stands
-    (default 0: the plain best mean).
+    moon and the careful seats defend (:mod:`hearts.bots.policies`); default 10, 0: never.
 ``pass_candidates``, ``pass_budget``, ``pass_race``
-    The pass compares every ``pass_count``-subset of the ``pass_candidates`` most dangerous
-    cards (default 6) and the heuristic's pass (:func:`pass_candidates`) over whole rounds, the other seats
-    passing like the heuristic bot. It gets ``pass_budget`` times the decision's budget
-    (default 1.5) and races its candidates: every 16 samples, those worse than the best by
-    more than ``pass_race`` standard errors stop being sampled (default 2; 0 samples flat).
-``infer``, ``infer_noise``
-    Inference from the others' actions (0 or 1, the default 0: off): each sample of a play decision
-    draws ``infer`` deals of the hidden cards and keeps one with odds in proportion to how
-    likely the other seats' plays this round are in it, had they played carefully
-    (:func:`~hearts.bots.opponents.play_likelihood`: each play the greedy policy's card with
-    probability ``1 - infer_noise``, else any legal card; default noise 0.3) and the pass it
-    received (:func:`~hearts.bots.opponents.pass_likelihood`: the giver passed some of its
-    ``pass_candidates`` most dangerous cards). A seat that ducked under the winner then
-    probably holds no card between its card and the winner; a void seat that did not drop the
-    Q♠ probably lacks it. Measured against ``hard`` it did not make the search stronger
-    (``docs/bots.md``).
+    The pass compares the subsets of the ``pass_candidates`` most dangerous cards (default 6)
+    and the heuristic's pass (:func:`pass_candidates`) over whole rounds, the others passing
+    like the heuristic bot, with ``pass_budget`` times the budget (default 1.5); every 16
+    samples the candidates worse than the best by more than ``pass_race`` standard errors
+    stop being sampled (default 2; 0 samples flat).
 ``tree``, ``explore``, ``follow``
-    ``tree=1``: the plays are chosen by information-set tree search (:meth:`SearchBot.tree_visits`,
-    ISMCTS) rather than by comparing the legal cards on rollouts; the later plays of every
-    seat are then searched too, in one tree shared by the samples, and the rollouts start
-    below it. ``iterations`` is its budget (one sample and one rollout each); ``explore`` its
-    UCB exploration constant (default 0.3); ``follow=k``: a node below the root visited fewer
-    than ``k`` times does not branch yet, its seat plays the rollout's card (default 0: every
-    node branches at once). The pass is chosen as without it. The level
-    ``expert`` is ``search:iterations=20000,tree=1,follow=16``: measured head to head against
-    ``hard``, about half a point per round better (``docs/bots.md``).
+    ``tree=1``: the plays are chosen by information-set tree search (:meth:`SearchBot.tree_visits`),
+    the later plays of every seat searched too; ``iterations`` is its budget, ``explore`` its
+    UCB constant (default 0.3); with ``follow=k`` a node below the root plays the rollout's card
+    until its ``k``-th visit (default 0). The pass is chosen as without it.
 ``fast``
-    1 (the default): the samples are drawn and rolled out compiled (:func:`hearts.fast.run`,
-    the ``fast`` extra) when numba is installed, some fifteen times faster; 0: as Python. It
-    is the same code either way (:func:`play_block`, :func:`pass_block`, :func:`tree_search`),
-    drawing the same random numbers, so the decisions are the same (:attr:`SearchBot.compiled`
-    says which runs).
+    1 (the default): the samples are drawn and rolled out compiled (:func:`hearts.fast.run`)
+    when numba is installed, some fifteen times faster; 0: as Python. It is the same code
+    (:func:`play_block`, :func:`pass_block`, :func:`tree_search`) drawing the same numbers from
+    a :class:`hearts.fast.Stream` seeded per decision from the bot's ``rng``: the same decisions.
 
-The moon decision (R4.4 ``shooter_chooses``) is the :class:`~hearts.bots.base.Bot` default, an
-evaluation of both totals. The measurements behind these defaults are in ``docs/bots.md``.
+``margin``, ``infer``, ``infer_noise`` and ``model=adaptive`` were removed (measured, they did
+not make the search stronger). The moon decision (R4.4) is the :class:`~hearts.bots.base.Bot`
+default. The measurements behind all of this are in ``docs/bots.md``.
 
 >>> from hearts import Game, Rules
 >>> from hearts.bots import make_bot, run_bots
@@ -85,12 +59,11 @@ from typing import Any, Final
 
 from hearts import fast
 from hearts.bots.base import Bot
-from hearts.bots.heuristic import choose_card, pass_danger, pass_mask
-from hearts.bots.opponents import careless_odds, pass_likelihood, play_likelihood, weighted_index
+from hearts.bots.heuristic import pass_danger, pass_mask
 from hearts.bots.policies import greedy_card, play_rollout
 from hearts.cards import CARDS, HEARTS, QS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
-from hearts.fast import floats, ints, jit, rows
+from hearts.fast import floats, ints, jit
 from hearts.kernel import (
     GREEDY,
     RANDOM,
@@ -119,64 +92,38 @@ class SearchBot(Bot):
         iterations: int | None = None,
         time: float | None = None,
         pass_candidates: int = 6,
-        margin: float = 0.0,
         model: str = "careful",
         shoot_from: int = 10,
         pass_budget: float = 1.5,
         pass_race: float = 2.0,
         fast: bool = True,
-        infer: int = 0,
-        infer_noise: float = 0.3,
         tree: bool = False,
         explore: float = 0.3,
         follow: int = 0,
+        **unknown: object,
     ) -> None:
         super().__init__(seed)
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise HeartsError(f"search: iterations must be a whole number >= 1, not {iterations!r}")
-        if time is not None and (not isinstance(time, (int, float)) or time <= 0):
-            raise HeartsError(f"search: time must be a number of seconds > 0, not {time!r}")
-        if iterations is None and time is None:
-            time = 0.5
-        self.iterations = iterations
-        self.time = time
-        self.pass_candidates = pass_candidates
-        self.margin = float(margin)
-        if model not in MODELS:
-            raise HeartsError(f"search: model must be one of {', '.join(MODELS)}, not {model!r}")
-        self.model = model
-        if isinstance(shoot_from, bool) or not isinstance(shoot_from, int) or shoot_from < 0:
-            raise HeartsError(f"search: shoot_from must be a whole number of points >= 0, not {shoot_from!r}")
-        self.shoot_from = shoot_from
-        if isinstance(pass_budget, bool) or not isinstance(pass_budget, (int, float)) or pass_budget <= 0:
-            raise HeartsError(f"search: pass_budget must be a number > 0, not {pass_budget!r}")
-        self.pass_budget = float(pass_budget)
-        if isinstance(pass_race, bool) or not isinstance(pass_race, (int, float)) or pass_race < 0:
-            raise HeartsError(f"search: pass_race must be a number of standard errors >= 0, not {pass_race!r}")
-        self.pass_race = float(pass_race)
-        if fast not in (True, False):  # also 1 and 0, as a spec writes them
-            raise HeartsError(f"search: fast must be 1 (use hearts.fast when installed) or 0, not {fast!r}")
-        self.fast = bool(fast)
-        if isinstance(infer, bool) or not isinstance(infer, int) or infer < 0:
-            raise HeartsError(f"search: infer must be a whole number of deals per sample >= 0, not {infer!r}")
-        self.infer = infer
-        if isinstance(infer_noise, bool) or not isinstance(infer_noise, (int, float)) or not 0 < infer_noise <= 1:
-            raise HeartsError(f"search: infer_noise must be a number in (0, 1], not {infer_noise!r}")
-        self.infer_noise = float(infer_noise)
-        if tree not in (True, False):
-            raise HeartsError(f"search: tree must be 1 (information-set tree search) or 0, not {tree!r}")
-        if tree and (iterations is None or infer or model == "adaptive"):
-            raise HeartsError("search: tree=1 takes a budget in iterations (not in time), without infer or "
-                              "model=adaptive")
-        self.tree = bool(tree)
-        if isinstance(explore, bool) or not isinstance(explore, (int, float)) or explore < 0:
-            raise HeartsError(f"search: explore must be a number >= 0, not {explore!r}")
-        self.explore = float(explore)
-        if isinstance(follow, bool) or not isinstance(follow, int) or follow < 0:
-            raise HeartsError(f"search: follow must be a whole number of visits >= 0, not {follow!r}")
+        for option in sorted(unknown):  # the first unknown option, if any
+            removed = " (removed: measured, it did not make the search stronger; see docs/bots.md)"
+            raise HeartsError(f"search: unknown option {option!r}" + (removed if option in REMOVED else ""))
+        _check(iterations is None or _whole(iterations, 1), "iterations", iterations, "a whole number >= 1")
+        _check(time is None or (_real(time) and time > 0), "time", time, "a number of seconds > 0")
+        _check(model in MODELS, "model", model, f"one of {', '.join(MODELS)}")
+        _check(_whole(shoot_from, 0), "shoot_from", shoot_from, "a whole number of points >= 0")
+        _check(_real(pass_budget) and pass_budget > 0, "pass_budget", pass_budget, "a number > 0")
+        _check(_real(pass_race) and pass_race >= 0, "pass_race", pass_race, "a number of standard errors >= 0")
+        _check(fast in (True, False), "fast", fast, "1 (use hearts.fast when installed) or 0")  # also 1 and 0
+        _check(tree in (True, False), "tree", tree, "1 (information-set tree search) or 0")
+        _check(_real(explore) and explore >= 0, "explore", explore, "a number >= 0")
+        _check(_whole(follow, 0), "follow", follow, "a whole number of visits >= 0")
+        if tree and iterations is None:
+            raise HeartsError("search: tree=1 takes a budget in iterations (not in time)")
         if follow and not tree:
             raise HeartsError("search: follow is an option of the tree search (tree=1)")
-        self.follow = follow
+        self.iterations, self.time = iterations, (0.5 if iterations is None and time is None else time)
+        self.pass_candidates, self.model, self.shoot_from = pass_candidates, model, shoot_from
+        self.pass_budget, self.pass_race, self.fast = float(pass_budget), float(pass_race), bool(fast)
+        self.tree, self.explore, self.follow = bool(tree), float(explore), follow
         self._cfg: tuple[Rules, LegalConfig] | None = None
 
     def _config(self, rules: Rules) -> LegalConfig:
@@ -194,7 +141,7 @@ class SearchBot(Bot):
     def compiled(self) -> bool:
         """Whether this bot's samples are scored compiled (:func:`hearts.fast.run`): with ``fast``
         (the default) when numba is installed. Its decisions are the same either way."""
-        return self.fast and type(self.rng) is random.Random and fast.available()
+        return self.fast and fast.available()
 
     # --- playing ---------------------------------------------------------------------------
 
@@ -206,15 +153,11 @@ class SearchBot(Bot):
             visits = self.tree_visits(view, self.iterations or 0)
             return max(moves, key=lambda c: (visits[c], -c))
         scores, alive = self._compare(len(moves), self._play_sampler(view, moves))
-        heuristic = choose_card(view, view.legal.mask, True)
-        prior = moves.index(CARDS[heuristic]) if view.legal.mask >> heuristic & 1 else 0
-        return moves[self._choose(scores, alive, prior)]
+        return moves[self._choose(scores, alive)]
 
     def play_scores(self, view: View, samples: int) -> tuple[list[Card], list[list[int]]]:
-        """Every legal card of ``view`` (in card order) and its scores for this seat, one per
-        sample: ``samples`` draws of the hidden hands (:func:`sample_hands`), each followed by
-        a rollout to the end of the round, shared by every card (common random numbers). The
-        scores are what :meth:`choose_play` compares, at a fixed number of samples.
+        """Every legal card of ``view`` (in card order) and its scores for this seat on ``samples``
+        samples (what :meth:`choose_play` compares, at a fixed number of samples).
 
         >>> from hearts import Round, Rules
         >>> r = Round.deal(Rules(), seed=3, round_number=3)  # a hold round: the 2♣ leads at once
@@ -231,23 +174,12 @@ class SearchBot(Bot):
         """How often an information-set tree search of ``iterations`` visits each card of the
         deciding seat (a list indexed by card id; ``tree=1`` plays the most visited).
 
-        Single-observer ISMCTS: each iteration samples the hidden hands (:class:`HiddenDeal`)
-        and walks down one tree shared by all samples, the plays of every seat from here on,
-        each node keyed by the cards played so far. At each node the seat to move takes a card
-        legal in this sample that the tree has not tried yet, and the iteration ends with a
-        rollout from there; when every legal card has been tried, it takes the one with the
-        best UCB value among them: ``-mean + explore * sqrt(ln(available) / visits)``, the mean
-        being that seat's own points over 26 and ``available`` the iterations in which the
-        card was legal. Each node on the way adds the round's points of the seat that played
-        it. So later decisions, this seat's and the others', are searched rather than played by
-        the rollout policy, and no seat's choice depends on cards it cannot see. With
-        ``follow=k``, a node below the root is not branched before its ``k``-th visit: until
-        then its seat plays as the rollout would (the greedy policy, or a random card with
-        ``model=random``), through the nodes already there or adding one, so the few visits
-        of a new node follow the plays the rollouts expect rather than every legal card. The rollouts
-        draw from the search's own random stream: unlike PIMC's candidates, no two of them need
-        to share one, so none pays for seeding a generator of its own. It runs
-        :func:`tree_search`, compiled where it can (:attr:`compiled`), on the same random numbers.
+        Single-observer ISMCTS (:func:`tree_search`): each iteration samples the hidden hands
+        (:class:`HiddenDeal`) and walks down one tree shared by all samples, the plays of every
+        seat from here on, each seat choosing among the cards legal in the sample by UCB on its
+        own points (``explore``), and rolls out the rest of the round. With ``follow=k`` a node
+        below the root plays the rollout's card until its ``k``-th visit. Compiled where it can
+        (:attr:`compiled`), on the same random numbers.
 
         >>> from hearts import Round, Rules
         >>> r = Round.deal(Rules(), seed=3, round_number=3)
@@ -258,110 +190,59 @@ class SearchBot(Bot):
         """
         pos = position_record(view, self._codes(view), self.shoot_from)
         out = [0] * len(CARDS)
-        fast.call(self.compiled, tree_search, pos, self._config(view.rules), self.rng, iterations, self.explore,
-                  self.follow, out)
+        fast.call(self.compiled, tree_search, pos, self._config(view.rules), self._stream(), iterations,
+                  self.explore, self.follow, out)
         return out
 
     def _play_sampler(self, view: View, moves: list[Card]) -> Block:
         """How the plays ``moves`` are compared: scores of the move on new samples."""
-        me, n = view.seat, view.players
-        cfg = self._config(view.rules)
-        rng = self.rng
-        side = random.Random(0)  # without odds never drawn from: its state travels as the search's does
-        odds: list[float] = []
-        if self.model == "adaptive":
-            side = random.Random(rng.random())
-            deal = HiddenDeal.of(view)
-            odds = [math.nan if o is None else o for o in careless_odds(view, [deal.sample(side) for _ in range(16)],
-                                                                         cfg)]
-        plays = [int(c) for t in [*view.tricks, view.trick] for c in t.cards]
-        leaders = [t.leader for t in view.tricks] + [view.trick.leader]
-        given = self._given(view, plays, leaders)
-        seen = given or any((leaders[i // n] + i % n) % n != me for i in range(len(plays)))
-        infer = self.infer if seen and self.infer > 1 else 0  # nothing to infer from before the others act
         pos = position_record(view, self._codes(view), self.shoot_from)
-        return self._block(play_block, (pos, cfg, rng, [int(c) for c in moves]),
-                           (side, odds, infer, self.infer_noise, plays, leaders, given))
-
-    def _given(self, view: View, plays: list[int], leaders: list[int]) -> list[int]:
-        """What the pass this seat received says, for :func:`pass_likelihood`: ``[giver, add,
-        remove, received, count, top]``, the giver's hand before the pass being its hand now
-        with ``add`` (the cards it passed and played) and without ``remove`` (this seat's
-        pass, when the giver received it; the cards it received from another seat are not
-        known). Empty in a hold round."""
-        if not view.received or view.pass_from is None:
-            return []
-        n, giver = view.players, view.pass_from
-        add = view.received.mask
-        for i, c in enumerate(plays):
-            if (leaders[i // n] + i % n) % n == giver:
-                add |= 1 << c
-        remove = view.passed.mask if view.passed is not None and view.pass_to == giver else 0
-        return [giver, add, remove, view.received.mask, view.rules.pass_count, self.pass_candidates]
+        return self._block(play_block, (pos, self._config(view.rules), self._stream(), [int(c) for c in moves]))
 
     # --- passing ---------------------------------------------------------------------------
 
     def choose_pass(self, view: View) -> CardSet:
-        hand = view.hand.mask
-        count = view.rules.pass_count
+        hand, count = view.hand.mask, view.rules.pass_count
         candidates = pass_candidates(hand, count, self.pass_candidates)
         if len(candidates) == 1:
             return CardSet.from_mask(candidates[0])
-        scores, alive = self._compare(
-            len(candidates), self._pass_sampler(view, candidates), scale=self.pass_budget, z=self.pass_race,
-            draw_cost=1,
-        )
-        prior = candidates.index(pass_mask(hand, count))
-        return CardSet.from_mask(candidates[self._choose(scores, alive, prior)])
+        scores, alive = self._compare(len(candidates), self._pass_sampler(view, candidates), scale=self.pass_budget,
+                                      z=self.pass_race, draw_cost=1)
+        return CardSet.from_mask(candidates[self._choose(scores, alive)])
 
     def pass_scores(self, view: View, passes: Sequence[int], samples: int) -> list[list[int]]:
-        """The scores for this seat of each pass in ``passes`` (card masks of ``view.hand``),
-        one per sample: ``samples`` deals of the other hands, the others passing like the
-        heuristic bot, each followed by a rollout of the whole round, shared by every pass
-        (common random numbers). :meth:`choose_pass` compares the same scores for the
-        :func:`pass_candidates`, racing them within its budget.
-        """
+        """The scores for this seat of each pass in ``passes`` (card masks of ``view.hand``) on
+        ``samples`` samples (what :meth:`choose_pass` compares for the :func:`pass_candidates`,
+        racing them)."""
         return self._compare(len(passes), self._pass_sampler(view, passes), exactly=samples)[0]
 
     def _pass_sampler(self, view: View, candidates: Sequence[int]) -> Block:
         """How the passes ``candidates`` are compared: scores of the pass on new samples."""
-        to = view.pass_to
-        assert to is not None
-        pos = position_record(view, self._codes(view), self.shoot_from)
-        rules = view.rules
-        return self._block(pass_block, (pos, self._config(rules), self.rng, candidates),
-                           (rules.pass_count, rules.pass_offset(view.round_number), to, 1 << rules.lowest_club,
-                            rules.hand_size))
+        pos, rules = position_record(view, self._codes(view), self.shoot_from), view.rules
+        return self._block(pass_block, (pos, self._config(rules), self._stream(), candidates, rules.pass_count,
+                                        rules.pass_offset(view.round_number), view.pass_to, 1 << rules.lowest_club,
+                                        rules.hand_size))
 
-    def _block(self, sampler: Callable[..., None], before: tuple[Any, ...], after: tuple[Any, ...]) -> Block:
+    def _block(self, sampler: Callable[..., None], args: tuple[Any, ...]) -> Block:
         """A :data:`Block` of ``sampler`` (:func:`play_block`, :func:`pass_block`), called with
-        ``before``, the candidates alive, ``after`` and the rows of scores to fill, compiled
-        where this bot is (:attr:`compiled`)."""
+        ``args``, the candidates alive and the rows of scores to fill, compiled where this bot
+        is (:attr:`compiled`)."""
         compiled = self.compiled
 
         def block(samples: int, alive: Sequence[int]) -> list[list[int]]:
             out = [[0] * samples for _ in alive]
-            fast.call(compiled, sampler, *before, list(alive), *after, out)
+            fast.call(compiled, sampler, *args, list(alive), out)
             return out
 
         return block
 
-    def _compare(
-        self,
-        count: int,
-        block: Block,
-        scale: float = 1.0,
-        z: float = 0.0,
-        draw_cost: int = 0,
-        exactly: int | None = None,
-    ) -> tuple[list[list[int]], list[int]]:
-        """Score ``count`` candidates on shared samples (common random numbers, drawn by
-        ``block``) within the budget times ``scale``, a draw counting as ``draw_cost``
-        rollouts (or on ``exactly`` that many samples). With ``z > 0``, every
-        :data:`RACE_EVERY` samples the candidates clearly worse than the best (:func:`race`)
-        stop being sampled, and the rest share their budget. A budget in seconds is checked
-        every :data:`CLOCK_EVERY` samples. Returns every candidate's scores and the
-        candidates still in the race."""
+    def _compare(self, count: int, block: Block, scale: float = 1.0, z: float = 0.0, draw_cost: int = 0,
+                 exactly: int | None = None) -> tuple[list[list[int]], list[int]]:
+        """Score ``count`` candidates on shared samples (``block``) within the budget times
+        ``scale``, a draw costing ``draw_cost`` rollouts (or on ``exactly`` samples). With
+        ``z > 0``, every :data:`RACE_EVERY` samples the candidates clearly worse than the best
+        (:func:`race`) drop out. A budget in seconds is checked every :data:`CLOCK_EVERY`
+        samples. Returns every candidate's scores and the candidates still in the race."""
         if exactly is None:
             rollouts, deadline = self._budget(scale)
         else:
@@ -386,68 +267,63 @@ class SearchBot(Bot):
                     break
         return scores, alive
 
-    def _choose(self, scores: list[list[int]], alive: list[int], prior: int) -> int:
-        """The candidate :func:`pick` takes among those still in the race (the plain best when
-        the race dropped the ``prior``)."""
-        if prior not in alive:
-            return alive[pick([scores[i] for i in alive], 0, 0.0)]
-        return alive[pick([scores[i] for i in alive], alive.index(prior), self.margin)]
+    def _choose(self, scores: list[list[int]], alive: list[int]) -> int:
+        """The candidate still in the race with the lowest mean score (the first of equals)."""
+        return min(alive, key=lambda i: (sum(scores[i]), i))
+
+    def _stream(self) -> fast.Stream:
+        """The random stream of one decision, seeded from the bot's ``rng``: what the search
+        draws from, compiled or not."""
+        return fast.Stream(self.rng.getrandbits(63))
 
     def _codes(self, view: View) -> list[int]:
         """How the rollouts play each seat (see :data:`MODELS`; codes of
         :func:`~hearts.bots.policies.play_rollout`): this seat with the greedy policy, the
-        others too (``model=careful``, and ``model=adaptive`` until it draws them per sample
-        from the plays it has seen) or uniformly at random (``model=random``)."""
+        others too (``model=careful``) or uniformly at random (``model=random``)."""
         others = RANDOM if self.model == "random" else GREEDY
         return [GREEDY if s == view.seat else others for s in range(view.players)]
 
 
 Block = Callable[[int, Sequence[int]], list[list[int]]]
-"""``block(samples, alive)``: the scores of the candidates ``alive`` (their indices) on
-``samples`` new samples, one list per candidate of ``alive``: what :meth:`SearchBot._compare`
-compares (:meth:`SearchBot._block`)."""
+"""``block(samples, alive)``: the scores of the candidates ``alive`` (indices) on ``samples``
+new samples, a list per candidate (:meth:`SearchBot._block`, for :meth:`SearchBot._compare`)."""
 
-RACE_EVERY: Final = 16
-"""Samples between two races of the candidates (``pass_race``)."""
-CLOCK_EVERY: Final = 16
-"""Samples between two looks at the clock, under a budget in seconds."""
+RACE_EVERY: Final = 16  # samples between two races of the candidates (pass_race)
+CLOCK_EVERY: Final = 16  # samples between two looks at the clock, under a budget in seconds
 
 
-MODELS = ("careful", "random", "adaptive")
-"""How the rollouts play the other seats: like the greedy policy, uniformly at random, or each
-at random with the probability its plays this round give it."""
+def _check(ok: bool, option: str, value: object, what: str) -> None:
+    """Refuse ``value`` for ``option`` unless ``ok``: "search: OPTION must be WHAT, not VALUE"."""
+    if not ok:
+        raise HeartsError(f"search: {option} must be {what}, not {value!r}")
 
 
-def pick(scores: list[list[int]], prior: int, margin: float) -> int:
-    """The candidate with the lowest mean score, if it beats the ``prior`` (the heuristic's
-    choice) by more than ``margin`` standard errors of the paired differences (all candidates
-    were scored on the same samples); otherwise the prior. This keeps sampling noise from
-    overruling sound play when the search sees no real difference."""
-    best = min(range(len(scores)), key=lambda i: (sum(scores[i]), i))
-    if best == prior or margin <= 0:
-        return best
-    if len(scores[prior]) < 2:
-        return prior
-    mean, stderr = mean_stderr([a - b for a, b in zip(scores[prior], scores[best], strict=True)])
-    return best if mean > margin * stderr else prior
+def _whole(value: object, least: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+
+def _real(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+MODELS = ("careful", "random")
+"""How the rollouts play the other seats: like the greedy policy, or uniformly at random."""
+
+REMOVED = ("margin", "infer", "infer_noise")
+"""Options the search had, measured not to make it stronger and removed (``docs/bots.md``)."""
 
 
 def race(scores: list[list[int]], alive: list[int], z: float) -> list[int]:
-    """The candidates in ``alive`` (all scored on the same samples) not clearly worse than the
-    one with the lowest mean: those whose mean paired difference from it is at most ``z``
-    standard errors.
+    """The candidates in ``alive`` (scored on the same samples) not clearly worse than the one
+    with the lowest mean: their mean paired difference from it is at most ``z`` standard errors.
 
     >>> race([[0, 1, 0, 1], [5, 6, 5, 6], [1, 0, 2, 0]], [0, 1, 2], z=2.0)
     [0, 2]
     """
     best = min(alive, key=lambda i: (sum(scores[i]), i))  # all have the same samples
-    ref = scores[best]
     out = []
-    for i in alive:
-        if i == best:
-            out.append(i)
-            continue
-        mean, stderr = mean_stderr([a - b for a, b in zip(scores[i], ref, strict=True)])
+    for i in alive:  # the best itself differs by 0 on every sample: it stays
+        mean, stderr = mean_stderr([a - b for a, b in zip(scores[i], scores[best], strict=True)])
         if mean <= z * stderr:
             out.append(i)
     return out
@@ -465,15 +341,6 @@ def mean_stderr(values: Sequence[float]) -> tuple[float, float]:
     mean = sum(values) / k
     var = sum((v - mean) ** 2 for v in values) / (k - 1)
     return mean, (var / k) ** 0.5
-
-
-def _position(view: View) -> tuple[list[int], list[int], list[int], int, bool]:
-    """The position of a play decision as the kernel takes it: the trick in progress (card
-    ids), every seat's won cards (masks) and tricks, the tricks left and whether it is the
-    first trick."""
-    won = [view.won(s).mask for s in range(view.players)]
-    tricks_left = view.rules.hand_size - len(view.tricks)
-    return [int(c) for c in view.trick.cards], won, list(view.tricks_won), tricks_left, not view.tricks
 
 
 (PLAYERS, SEAT, LEADER, LENGTH, TRICKS_LEFT, FIRST, BROKEN, SHOOT_FROM, JACK, NO_TRICKS, POOL,
@@ -496,15 +363,14 @@ def position_record(view: View, codes: Sequence[int], shoot_from: int) -> list[i
     >>> pos[PLAYERS], pos[TRICKS_LEFT], pos[NEED:NEED + 4], len(pos)
     (4, 13, [0, 13, 13, 13], 118)
     """
-    n = view.players
-    deal = HiddenDeal.of(view)
-    trick, won, tricks_won, tricks_left, first = _position(view)
+    n, deal, trick = view.players, HiddenDeal.of(view), [int(c) for c in view.trick.cards]
     jack, no_tricks, moons = scoring(view.rules, tuple(view.scores))
     pos = [0] * MOONS + list(moons)
-    pos[:POOL] = [n, view.seat, view.trick.leader, len(trick), tricks_left, first, view.hearts_broken, shoot_from,
-                  jack, no_tricks]
+    pos[:POOL] = [n, view.seat, view.trick.leader, len(trick), view.rules.hand_size - len(view.tricks),
+                  not view.tricks, view.hearts_broken, shoot_from, jack, no_tricks]
     pos[POOL], pos[PLAIN] = sum(1 << c for c in deal.pool), deal.plain
-    for at, values in ((TRICK, trick), (WON, won), (TAKEN, tricks_won), (KNOWN, deal.hands), (NEED, deal.need),
+    won = [view.won(s).mask for s in range(n)]
+    for at, values in ((TRICK, trick), (WON, won), (TAKEN, view.tricks_won), (KNOWN, deal.hands), (NEED, deal.need),
                        (VOIDS, deal.voids), (CODES, codes)):
         pos[at : at + len(values)] = values
     return pos
@@ -531,10 +397,9 @@ def _cards_of(mask: int) -> Ints:
 def tree_search(pos: Ints, cfg: LegalConfig, rng: Any, iterations: int, explore: float, follow: int,
                 out: Ints) -> None:
     """:meth:`SearchBot.tree_visits` of the position record ``pos``: ``out[card]`` becomes the
-    visits of the root's play ``card``. The tree is flat arrays: node ``i`` played ``card[i]``
-    (by seat ``mover[i]``), ``child[i]`` is its first child and ``sibling[i]`` the next child
-    of its parent; ``visits``, ``avail`` (the iterations in which its card was legal) and
-    ``reward`` (the points of its mover over 26, summed) are its statistics."""
+    visits of the root's play ``card``. Node ``i`` of the tree (flat arrays) played ``card[i]``
+    (seat ``mover[i]``), its first child is ``child[i]``, its next sibling ``sibling[i]``; its
+    ``visits``, ``avail`` (iterations its card was legal) and ``reward`` (its mover's points/26)."""
     n, me = pos[PLAYERS], pos[SEAT]
     cap = iterations + 1
     card, mover, child, sibling = ints(cap), ints(cap), ints(cap), ints(cap)
@@ -568,41 +433,22 @@ def tree_search(pos: Ints, cfg: LegalConfig, rng: Any, iterations: int, explore:
 
 
 @jit
-def play_block(pos: Ints, cfg: LegalConfig, rng: Any, moves: Ints, alive: Ints, side: Any, odds: list[float],
-               infer: int, noise: float, plays: Ints, leaders: Ints, given: Ints, out: list[Ints]) -> None:
+def play_block(pos: Ints, cfg: LegalConfig, rng: Any, moves: Ints, alive: Ints, out: list[Ints]) -> None:
     """:meth:`SearchBot.play_scores`' samples of the position record ``pos``: ``out[a][k]``
     becomes the score of the move ``moves[alive[a]]`` on sample ``k``. Each sample draws the
     hidden hands (:func:`sample_deal`), then a rollout seed; each move is played into the trick
-    and rolled out on that seed. With ``odds`` (``model=adaptive``: a probability of random play
-    per seat, NaN for this one) each sample draws the others' policies from ``side``. With
-    ``infer`` above 1 each sample is one of ``infer`` deals, drawn in proportion to
-    :func:`~hearts.bots.opponents.play_likelihood` of the round's ``plays`` (``leaders``: the seat
-    that led each trick) with ``noise``, times, with ``given`` (``giver, add, remove, received,
-    count, top``), :func:`~hearts.bots.opponents.pass_likelihood` of the giver's hand before the
-    pass, ``(hand | add) & ~remove``, and its pass ``received``."""
+    and rolled out on that seed."""
     n, me, length = pos[PLAYERS], pos[SEAT], pos[LENGTH]
     cards = _cards_of(pos[POOL])
     known, need, voids = _unpack(pos, KNOWN, ints(n)), _unpack(pos, NEED, ints(n)), _unpack(pos, VOIDS, ints(n))
     won, taken, trick = _unpack(pos, WON, ints(n)), _unpack(pos, TAKEN, ints(n)), _unpack(pos, TRICK, ints(n))
     seats, moons = _unpack(pos, CODES, ints(n)), _unpack(pos, MOONS, ints(n * n * n))
-    worlds, weights = rows(max(infer, 1), n), floats(max(infer, 1))
     hands, pool, left, scratch = ints(n), ints(len(cards)), ints(n), ints(len(cards))
     h, w, tw, t, scores = ints(n), ints(n), ints(n), ints(n), ints(n)
-    seeded_at, stream = fast.stream_buffer(), fast.stream_buffer()
+    stream = fast.stream_buffer()
     for k in range(len(out[0])):
-        if infer > 1:
-            for j in range(infer):
-                sample_deal(rng, known, cards, need, voids, pos[PLAIN] != 0, me, worlds[j], pool, left, scratch)
-                weights[j] = play_likelihood(worlds[j], plays, leaders, me, cfg, noise, rng)
-                if len(given):
-                    weights[j] *= pass_likelihood((worlds[j][given[0]] | given[1]) & ~given[2], given[3], given[4],
-                                                  given[5], noise)
-            hands[:] = worlds[weighted_index(weights, rng.random())][:]
-        else:
-            sample_deal(rng, known, cards, need, voids, pos[PLAIN] != 0, me, hands, pool, left, scratch)
-        start = fast.seeded(rng.random(), seeded_at)
-        for s in range(len(odds)):
-            seats[s] = GREEDY if math.isnan(odds[s]) or side.random() >= odds[s] else RANDOM
+        sample_deal(rng, known, cards, need, voids, pos[PLAIN] != 0, me, hands, pool, left, scratch)
+        start = rng.random()
         for a in range(len(alive)):
             card = moves[alive[a]]
             h[:] = hands[:]
@@ -619,21 +465,19 @@ def play_block(pos: Ints, cfg: LegalConfig, rng: Any, moves: Ints, alive: Ints, 
 
 
 @jit
-def pass_block(pos: Ints, cfg: LegalConfig, rng: Any, candidates: Ints, alive: Ints, count: int, offset: int,
-               to: int, club: int, hand_size: int, out: list[Ints]) -> None:
-    """:meth:`SearchBot.pass_scores`' samples of the position record ``pos`` (a pass decision):
-    ``out[a][k]`` becomes the score of the pass ``candidates[alive[a]]`` (a mask of ``count``
-    cards, to the seat ``to``; ``offset`` seats on) on sample ``k``. Each sample deals the other
-    hands, the others pass like the heuristic bot (:func:`~hearts.bots.heuristic.pass_mask`),
-    then a rollout seed; each candidate's round is rolled out from the lowest club (``club``)
-    on that seed."""
+def pass_block(pos: Ints, cfg: LegalConfig, rng: Any, candidates: Ints, count: int, offset: int, to: int, club: int,
+               hand_size: int, alive: Ints, out: list[Ints]) -> None:
+    """:meth:`SearchBot.pass_scores`' samples of the pass decision ``pos``: ``out[a][k]`` becomes
+    the score of the pass ``candidates[alive[a]]`` (``count`` cards to the seat ``to``,
+    ``offset`` on) on sample ``k``: a deal, the others passing like the heuristic bot, and a
+    rollout seed, each candidate's round rolled out from the lowest club (``club``) on it."""
     n, me = pos[PLAYERS], pos[SEAT]
     cards = _cards_of(pos[POOL])
     known, need, voids = _unpack(pos, KNOWN, ints(n)), _unpack(pos, NEED, ints(n)), _unpack(pos, VOIDS, ints(n))
     codes, moons = _unpack(pos, CODES, ints(n)), _unpack(pos, MOONS, ints(n * n * n))
     dealt, passes, hands, pool, left, scratch = ints(n), ints(n), ints(n), ints(len(cards)), ints(n), ints(len(cards))
     h, w, tw, t, scores = ints(n), ints(n), ints(n), ints(n), ints(n)
-    seeded_at, stream = fast.stream_buffer(), fast.stream_buffer()
+    stream = fast.stream_buffer()
     giver = (me - offset) % n
     for k in range(len(out[0])):
         sample_deal(rng, known, cards, need, voids, True, me, dealt, pool, left, scratch)
@@ -645,7 +489,7 @@ def pass_block(pos: Ints, cfg: LegalConfig, rng: Any, candidates: Ints, alive: I
             if s != me:
                 hands[(s + offset) % n] |= passes[s]
         hands[me] = known[me] | passes[giver]
-        start = fast.seeded(rng.random(), seeded_at)
+        start = rng.random()
         for a in range(len(alive)):
             mine = candidates[alive[a]]
             h[:] = hands[:]
@@ -666,12 +510,10 @@ Tree = tuple[Ints, Ints, Ints, Ints, list[float], list[float], list[float]]
 @jit
 def _descend(pos: Ints, cfg: LegalConfig, rng: Any, explore: float, follow: int, hands: Ints, w: Ints, tw: Ints,
              t: Ints, tree: Tree, nodes: int, path: Ints) -> tuple[int, int, int, int, bool, bool, int]:
-    """One walk of :func:`tree_search` down its tree from the position of ``pos`` in the
-    sample ``hands``, to a node it adds (or the end of the round), playing the cards into
-    ``hands``, ``w``, ``tw`` and ``t``; the nodes on the way go to ``path``. Returns the
-    path's length, the tree's new number of nodes and the position reached: the leader, the
-    cards in the trick, whether hearts are broken, whether it is the first trick, and the
-    tricks left."""
+    """One walk of :func:`tree_search` from ``pos`` in the sample ``hands`` down to a node it
+    adds (or the round's end), playing into ``hands``, ``w``, ``tw`` and ``t``, the nodes into
+    ``path``. Returns the path's length, the number of nodes, and the leader, trick length,
+    hearts broken, first trick and tricks left reached."""
     card, mover, child, sibling, visits, avail, reward = tree
     n = pos[PLAYERS]
     leader, length, tricks_left = pos[LEADER], pos[LENGTH], pos[TRICKS_LEFT]
@@ -754,7 +596,7 @@ def pass_candidates(hand: int, count: int, top: int) -> list[int]:
     return sorted(out)
 
 
-def sample_hands(view: View, rng: random.Random) -> list[int]:
+def sample_hands(view: View, rng: random.Random | fast.Stream) -> list[int]:
     """A deal of the hidden cards consistent with ``view``: hand sizes, revealed voids and
     the holder of this seat's passed cards. Returns every seat's hand as a mask."""
     return HiddenDeal.of(view).sample(rng)
@@ -762,9 +604,8 @@ def sample_hands(view: View, rng: random.Random) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class HiddenDeal:
-    """What a deal of the hidden cards must respect, from one seat's view (R7): the cards
-    known to lie in each hand, the cards to deal, how many each seat gets and the suits it has
-    shown it lacks. :meth:`sample` deals them; :func:`sample_hands` is ``HiddenDeal.of(view).sample(rng)``.
+    """What a deal of the hidden cards must respect, from one seat's view (R7). :meth:`sample`
+    deals them; :func:`sample_hands` is ``HiddenDeal.of(view).sample(rng)``.
 
     >>> from hearts import Game, Rules
     >>> deal = HiddenDeal.of(View.of(Game(Rules(), seed=2), 0))
@@ -772,19 +613,12 @@ class HiddenDeal:
     (39, (0, 13, 13, 13), True)
     """
 
-    seat: int
-    """The seat whose view it is."""
-    hands: tuple[int, ...]
-    """The cards known to be in each seat's hand (masks): this seat's own, and the cards it
-    passed at their receiver."""
-    pool: tuple[int, ...]
-    """The cards to deal, in card order."""
-    need: tuple[int, ...]
-    """How many of them each seat gets."""
-    voids: tuple[int, ...]
-    """The suits each seat has shown it lacks (bit ``1 << suit``)."""
-    plain: bool
-    """A plain shuffle (the pass phase: nothing is known of the others yet)."""
+    seat: int  # whose view it is
+    hands: tuple[int, ...]  # the cards known in each hand (masks): its own, the ones it passed
+    pool: tuple[int, ...]  # the cards to deal, in card order
+    need: tuple[int, ...]  # how many of them each seat gets
+    voids: tuple[int, ...]  # the suits each seat has shown it lacks (bit 1 << suit)
+    plain: bool  # a plain shuffle (the pass phase: nothing is known of the others yet)
 
     @classmethod
     def of(cls, view: View) -> HiddenDeal:
@@ -806,7 +640,7 @@ class HiddenDeal:
         voids = tuple(sum(1 << s for s in v) for v in view.voids)
         return cls(me, tuple(hands), pool, tuple(need), voids, False)
 
-    def sample(self, rng: random.Random) -> list[int]:
+    def sample(self, rng: random.Random | fast.Stream) -> list[int]:
         """A deal: every seat's hand as a mask (:func:`sample_deal`)."""
         n, m = len(self.need), len(self.pool)
         out = [0] * n
@@ -819,12 +653,10 @@ class HiddenDeal:
 def sample_deal(rng: Any, known: Sequence[int], cards: Sequence[int], need: Sequence[int], voids: Sequence[int],
                 plain: bool, me: int, out: Ints, pool: Ints, left: Ints, scratch: Ints) -> None:
     """A deal of the hidden ``cards`` into ``out``, each seat holding its ``known`` cards and
-    getting ``need`` more, never of a suit it has shown it lacks (``voids``, R7), with
-    :class:`HiddenDeal`'s odds: the cards are shuffled and given one by one, the cards fewest
+    getting ``need`` more, never of a suit it lacks (``voids``, R7): shuffled, the cards fewest
     seats may hold first, each to a seat that may hold it with odds in proportion to the cards
-    it still needs; a deal that runs into a card nobody may hold is drawn again (40 times at
-    most; then the voids are ignored). ``plain``: a plain shuffle. ``pool``, ``left`` and
-    ``scratch`` are work space of the sizes of ``cards``, ``need`` and ``cards``.
+    it still needs, drawn again when a card fits nobody (40 times; then the voids are ignored).
+    ``plain``: a plain shuffle. ``pool``, ``left``, ``scratch``: work space (cards, seats, cards).
 
     >>> out = [0, 0, 0]
     >>> sample_deal(random.Random(1), [0b1, 0, 0], [1, 2, 3, 6], [0, 2, 2], [0, 0, 4], False, 0, out, [0] * 4, [0] * 3,
@@ -906,8 +738,7 @@ def _shuffle_out(rng: Any, known: Sequence[int], pool: Ints, need: Sequence[int]
 
 @fast.on_prepare
 def _warm() -> None:
-    """Compile the search (for :func:`hearts.fast.prepare`): a pass, a play and a tree search
-    of a small budget."""
+    """Compile the search (for :func:`hearts.fast.prepare`): a pass, a play, a tree search."""
     r = Round.deal(Rules(), seed=3, round_number=0)
     SearchBot(seed=0, iterations=8).act(View.of(r, 0))
     r = Round.deal(Rules(), seed=3, round_number=3)

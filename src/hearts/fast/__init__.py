@@ -1,21 +1,17 @@
 """One source, compiled where it can be: the kernel's functions run as Python, or in machine code.
 
 The rollout kernel (:mod:`hearts.kernel`), the rollout policies, the sampler and the search
-(:mod:`hearts.bots`) are written once, in the plain-integer style numba compiles: ints and card
-masks, flat lists indexed by ints, no objects. :func:`jit` marks such a function; it stays the
-plain Python function it is, and that is what runs without numba, with ``PYHEARTS_PURE=1`` (or
-numba's ``NUMBA_DISABLE_JIT=1``) and for a search bot with ``fast=0``. With numba installed
-(``pip install 'pyhearts[fast]'``) :func:`run` calls the compiled form of the same function,
-some 15 to 25 times faster: the lists become int64 arrays, and the :class:`random.Random` the
-state of its Mersenne Twister, which the compiled code draws from exactly as the interpreter
-does (CPython's generator, reproduced bit for bit), handing the state back after. So the same
-function on the same seed takes the same decisions in both modes.
+(:mod:`hearts.bots`) are written once, in the plain-integer style numba compiles (ints, card
+masks, flat lists, no objects), and marked :func:`jit`. Such a function stays the Python it is,
+and runs so without numba, with ``PYHEARTS_PURE=1`` or ``NUMBA_DISABLE_JIT=1``, and for a search
+bot with ``fast=0``; with numba, :func:`run` calls its compiled form, some 15 to 25 times faster,
+the lists as int64 arrays. Both draw from a :class:`Stream`, the kernel's own generator, by the
+same integer arithmetic: the same seed takes the same decisions compiled and as Python.
 
-What Python and numba spell differently is taught to numba, not written twice: the compiled
-module (``hearts.fast.compiled``, loaded by name on first use, so that this module imports
-neither numba nor numpy) gives numba ``int.bit_length``, ``int.bit_count`` and the
-``Random`` methods ``random`` and ``shuffle`` on a state array, and the two helpers of this
-module that seed a rollout's stream (:func:`seeded`, :func:`fresh`).
+What Python and numba spell differently is taught to numba by ``hearts.fast.compiled`` (loaded
+by name on first use: this module imports neither numba nor numpy), not written twice:
+``int.bit_length``, ``int.bit_count``, the :class:`Stream` methods on its state array, and the
+allocations of this module (:func:`ints`, :func:`floats`, :func:`fresh`, :func:`stream_buffer`).
 
 >>> @jit
 ... def lowest(mask: int) -> int:
@@ -28,7 +24,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import random
 import time
 from collections.abc import Callable
 from functools import cache
@@ -39,7 +34,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 KERNEL: Final[list[Callable[..., Any]]] = []
 """The functions marked :func:`jit`, in the order they were defined."""
-
 
 INLINE: Final[list[Callable[..., Any]]] = []
 """The functions marked :func:`inline`."""
@@ -59,39 +53,70 @@ def inline(function: F) -> F:
     return jit(function)
 
 
-def seeded(seed: float, buffer: Any) -> Any:
-    """What :func:`fresh` restarts from: the stream of ``random.Random(seed)``, ``seed`` a value of
-    ``Random.random()`` (compiled: the seeded state, in ``buffer``; here the seed itself).
+MULTIPLIER: Final = 6364136223846793005
+"""The multiplier of :class:`Stream`'s generator (Knuth's MMIX)."""
+INCREMENT: Final = 1442695040888963407
+"""Its increment."""
+MASK: Final = (1 << 63) - 1
+"""Its modulus, minus one: the state is 63 bits, a non-negative int64 when compiled."""
+_UNIT: Final = 2.0**-53
 
-    >>> fresh(seeded(0.5, None), None).random() == random.Random(0.5).random()
+
+class Stream:
+    """The kernel's seeded generator: a linear congruential generator of 63 bits, ``state =
+    (state * MULTIPLIER + INCREMENT) & MASK`` per draw, ``random()`` its top 53 bits as a double
+    in [0, 1). Compiled, a stream is an int64 array of its one word, stepped in unsigned 64-bit
+    arithmetic (which wraps modulo 2**64: masked, Python's product masked), and :func:`run`
+    hands the state back: a seed draws the same numbers in both modes. The search seeds one per
+    decision from the bot's :class:`random.Random` (``Stream(rng.getrandbits(63))``).
+
+    >>> stream = Stream(1)
+    >>> stream.random(), stream.state
+    (0.8464183417454265, 7806831264735756412)
+    >>> cards = list(range(6))
+    >>> stream.shuffle(cards)
+    >>> cards
+    [2, 5, 4, 3, 1, 0]
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK
+
+    def random(self) -> float:
+        """The next double in [0, 1)."""
+        state = self.state = (self.state * MULTIPLIER + INCREMENT) & MASK
+        return (state >> 10) * _UNIT
+
+    def shuffle(self, cards: list[int]) -> None:
+        """Shuffle ``cards`` in place: Fisher–Yates from the end, swapping position ``i`` with
+        ``int(random() * (i + 1))`` (the draws written out: a loop that draws for every card)."""
+        state = self.state
+        for i in range(len(cards) - 1, 0, -1):
+            state = (state * MULTIPLIER + INCREMENT) & MASK
+            j = int((state >> 10) * _UNIT * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
+        self.state = state
+
+
+SPREAD: Final = 0x9E3779B97F4A7C15
+""":func:`fresh`'s factor (2**64 / golden ratio): no shifted copy of the parent stream's state."""
+
+
+def fresh(seed: float, buffer: Any) -> Stream:
+    """A new stream seeded from ``seed``, a value of ``random()`` (compiled: into ``buffer``, a
+    :func:`stream_buffer`): each candidate of a sample rolls out on the same numbers.
+
+    >>> fresh(0.5, None).state == Stream(2**52 * SPREAD).state
     True
     """
-    return seed
-
-
-def fresh(start: Any, buffer: Any) -> random.Random:
-    """A new stream that draws what ``random.Random(seed)`` draws, from :func:`seeded`'s
-    ``start`` (compiled: its copy, into ``buffer``): each candidate of a sample rolls out on
-    the same numbers."""
-    return random.Random(start)
+    return Stream(int(seed * 9007199254740992.0) * SPREAD)
 
 
 def ints(n: int) -> list[int]:
-    """``n`` zeros to fill (compiled: an int64 array).
-
-    >>> ints(3)
-    [0, 0, 0]
-    """
+    """``n`` zeros to fill (compiled: an int64 array)."""
     return [0] * n
-
-
-def rows(k: int, n: int) -> list[list[int]]:
-    """``k`` rows of ``n`` zeros (compiled: a 2-d int64 array).
-
-    >>> rows(2, 3)
-    [[0, 0, 0], [0, 0, 0]]
-    """
-    return [[0] * n for _ in range(k)]
 
 
 def floats(n: int) -> list[float]:
@@ -100,41 +125,33 @@ def floats(n: int) -> list[float]:
 
 
 def stream_buffer() -> Any:
-    """Space for a seeded stream (compiled: a state array; here nothing)."""
+    """Space for a stream of :func:`fresh` (compiled: a state array; here nothing)."""
     return None
 
 
 @cache
 def _load() -> tuple[ModuleType | None, str]:
     """``hearts.fast.compiled`` and ``""``, or ``None`` and why it cannot be used."""
-    if os.environ.get("PYHEARTS_PURE", "") not in ("", "0"):
-        return None, "PYHEARTS_PURE is set: the kernel runs as Python"
-    if os.environ.get("NUMBA_DISABLE_JIT", "") not in ("", "0"):
-        return None, "NUMBA_DISABLE_JIT is set: the kernel runs as Python"
+    for variable in ("PYHEARTS_PURE", "NUMBA_DISABLE_JIT"):
+        if os.environ.get(variable, "") not in ("", "0"):
+            return None, f"{variable} is set: the kernel runs as Python"
     try:
         # Imported by name: the layers contract keeps numba and numpy out of the core's imports.
         module = importlib.import_module("hearts.fast.compiled")
     except ImportError as e:
         return None, f"numba is not installed ({e}); pip install 'pyhearts[web]' brings it"
-    if not module.matches_interpreter():
-        return None, "this interpreter's random.Random is not CPython's, which the compiled kernel reproduces"
     return module, ""
 
 
 def available() -> bool:
-    """Whether the kernel runs compiled here: numba is installed, neither ``PYHEARTS_PURE`` nor
-    ``NUMBA_DISABLE_JIT`` is set, and this interpreter's ``random.Random`` draws what the
-    compiled code draws. The first call loads the compiled module."""
+    """Whether the kernel runs compiled here: numba is installed, and neither ``PYHEARTS_PURE``
+    nor ``NUMBA_DISABLE_JIT`` is set. The first call loads the compiled module."""
     return _load()[0] is not None
 
 
 def unavailable_reason() -> str:
     """Why the kernel cannot run compiled here, in one line; ``""`` when it can (loading it, as
-    :func:`available` does).
-
-    >>> unavailable_reason()  # numba is installed
-    ''
-    """
+    :func:`available` does)."""
     return _load()[1]
 
 
@@ -169,25 +186,21 @@ class Unavailable(RuntimeError):
 def _module() -> ModuleType:
     module = _load()[0]
     if module is None:
-        raise Unavailable("hearts.fast needs numba (pip install 'pyhearts[fast]') and an interpreter whose "
-                          f"random.Random is CPython's ({_load()[1]}); see hearts.fast.available()")
+        raise Unavailable(f"hearts.fast needs numba, pip install 'pyhearts[fast]' ({_load()[1]}); "
+                          "see hearts.fast.available()")
     return module
 
 
 def call(compiled: bool, function: Callable[..., Any], *args: Any) -> Any:
-    """``function(*args)``, through :func:`run` when ``compiled``.
-
-    >>> call(False, max, 2, 3)
-    3
-    """
+    """``function(*args)``, through :func:`run` when ``compiled``."""
     return run(function, *args) if compiled else function(*args)
 
 
 def run(function: Callable[..., Any], *args: Any) -> Any:
     """``function(*args)`` compiled (a :func:`jit` function): lists of ints or floats (and lists
-    of such lists) travel as arrays and are written back, a :class:`random.Random` as its state,
-    handed back after, a :class:`~hearts.mechanics.LegalConfig` as a tuple of its fields.
-    Raises :class:`Unavailable` unless :func:`available`."""
+    of such lists) travel as arrays and are written back, a :class:`Stream` as its state, handed
+    back after (a :class:`random.Random` is refused), a :class:`~hearts.mechanics.LegalConfig` as
+    a tuple of its fields. Raises :class:`Unavailable` unless :func:`available`."""
     return _module().run(function, args)
 
 
@@ -203,22 +216,7 @@ def on_prepare(warm: Callable[[], None]) -> Callable[[], None]:
 
 
 __all__ = [
-    "INLINE",
-    "KERNEL",
-    "PREPARE",
-    "Unavailable",
-    "available",
-    "call",
-    "floats",
-    "fresh",
-    "inline",
-    "ints",
-    "jit",
-    "on_prepare",
-    "prepare",
-    "rows",
-    "run",
-    "seeded",
-    "stream_buffer",
-    "unavailable_reason",
+    "INCREMENT", "INLINE", "KERNEL", "MASK", "MULTIPLIER", "PREPARE", "SPREAD", "Stream", "Unavailable",
+    "available", "call", "floats", "fresh", "inline", "ints", "jit", "on_prepare", "prepare", "run",
+    "stream_buffer", "unavailable_reason",
 ]
