@@ -9,10 +9,12 @@ real signals.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import signal
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +27,8 @@ from test_server_store_support import sql
 from test_server_support import (
     Client,
     ServerProcess,
+    WorkerProcess,
+    create_table,
     db_actions,
     db_game,
     emptied_pg_url,
@@ -129,6 +133,52 @@ def test_an_owner_with_no_client_hands_the_table_to_the_process_its_clients_reac
     assert len(db_actions(url, table["id"])) == 4
     assert lease(url, table["id"]) == (process_of(pair[1]), 2)
     assert [len(accepted(s, table["id"])) for s in pair] == [0, 4]
+    assert any(line["event"] == "table handed over" for line in pair[0].logs())
+
+
+def test_a_table_with_bots_handed_to_a_process_whose_client_said_no_hello_yet_plays_on(
+    url: str, pair: list[ServerProcess], tmp_path: Path
+) -> None:
+    """A table of one person and three bots made through the first process (which owns it:
+    a table with bots is claimed by its maker), whose person's connection reaches the other
+    process and waits there before its hello while the bots pass (a bot worker started
+    then): the notices of the bots' passes must not make that process let go of the table its
+    connection opened, since the person's pass then hands the table over to it (an owner with
+    no client of its own hands its lease to the process its person's action comes through,
+    docs/architecture.md) and from then on the bot worker hands it the bots' moves. The bots
+    play on: the first trick is over within 10 s."""
+    table = create_table(pair[0], [{"kind": "human", "name": "Me"}] + [{"kind": "bot", "level": "easy"}] * 3)
+    rng = random.Random(9)
+    worker = WorkerProcess(url, tmp_path / "worker.log")
+
+    async def main() -> None:
+        person = await Client(pair[1], table["id"], table["seats"][0]["token"]).connect(hello=False)
+        try:
+            worker.start()  # the bots pass while the person's connection says nothing yet
+            deadline = time.monotonic() + 10
+            while len(db_actions(url, table["id"])) < 3:
+                assert time.monotonic() < deadline, "the bots did not pass"
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.5)  # (their notices have reached the second process)
+            await person.send({"type": "hello", "token": person.token})
+            await person.wait(lambda m: m["type"] == "state")
+            started = time.monotonic()
+            while (state := person.state) is not None and state["seq"] < 8:  # the four passes, a trick
+                assert time.monotonic() - started < 10, f"the bots stopped at seq {state['seq']}"
+                action = my_action(state, rng)
+                if action is not None:
+                    await person.send(action)
+                    await person.wait(lambda m, seq=state["seq"]: m["type"] == "state" and m["seq"] > seq)
+                else:
+                    with contextlib.suppress(TimeoutError):
+                        await person.wait(lambda m, seq=state["seq"]: m["type"] == "state" and m["seq"] > seq,
+                                          timeout=1)
+        finally:
+            await person.close()
+            worker.stop()
+
+    asyncio.run(main())
+    assert lease(url, table["id"]) == (process_of(pair[1]), 2)
     assert any(line["event"] == "table handed over" for line in pair[0].logs())
 
 

@@ -98,10 +98,10 @@ class Session:
         try:
             self.guard.connect(self.address)
             counted = True
-            table = await self.manager.get(self.ws.path_params["table_id"])
-            if table is None:
-                raise Refused("there is no such table", 404, "no_table", CLOSE_NO_TABLE)
-            await self._serve(table)
+            async with self.manager.visit(self.ws.path_params["table_id"]) as table:
+                if table is None:
+                    raise Refused("there is no such table", 404, "no_table", CLOSE_NO_TABLE)
+                await self._serve(table)
         except Refused as e:
             self.refuse(e)
         except WebSocketDisconnect:

@@ -4,9 +4,11 @@ the store (:class:`Manager`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import secrets
+from collections.abc import AsyncIterator
 from typing import Any
 
 from hearts.game import Game
@@ -74,6 +76,8 @@ class Manager:
         """The address that made each all-bot table (of this process: not stored)."""
         self.loading: dict[str, list[ActionNotice | SeatNotice]] = {}
         """The notices heard for each table being loaded (applied once it is)."""
+        self.visits: dict[str, int] = {}
+        """The clients of this process at each table, seated or not yet (:meth:`visit`)."""
         self._load_lock = asyncio.Lock()
         self.roster = Roster()
         """Who is connected to each table through the other processes of the service."""
@@ -152,6 +156,20 @@ class Manager:
         await table.start()
         await self.notices.ask([table_id])
         return table
+
+    @contextlib.asynccontextmanager
+    async def visit(self, table_id: str) -> AsyncIterator[Table | None]:
+        """The table a client of this process opens (:meth:`get`; ``None``: there is none),
+        kept in memory while the client is here, from before it says hello: a copy let go
+        meanwhile would follow no notices, and a lease handed to this process for it would
+        serve no forwarded action (the bots' moves) — the manager's copy would be another."""
+        self.visits[table_id] = self.visits.get(table_id, 0) + 1
+        try:
+            yield await self.get(table_id)
+        finally:
+            self.visits[table_id] -= 1
+            if not self.visits[table_id]:
+                del self.visits[table_id]
 
     def unfinished(self) -> list[Table]:
         """The tables in memory whose game is not over."""
@@ -253,10 +271,11 @@ class Manager:
         await self.store.notify(RematchNotice(table.id, new_id, seat))
 
     def forget_unused(self, table_id: str) -> None:
-        """Keep no copy of a table that another process owns and no client here looks at (its
-        notices are then not followed; a client that comes loads it again from the store)."""
+        """Keep no copy of a table that another process owns and no client here looks at or
+        opens (its notices are then not followed; a client that comes loads it again from the
+        store)."""
         table = self.tables.get(table_id)
-        if table is not None and not table.owned and not table.conns:
+        if table is not None and not table.owned and not table.conns and table_id not in self.visits:
             del self.tables[table_id]
             table.clocks.stop()
 
