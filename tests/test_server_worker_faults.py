@@ -133,7 +133,7 @@ def test_a_bot_worker_rides_out_a_database_outage_and_finishes_its_bots_and_revi
         bot_table(cluster.url, "done", target=40)  # played first, then reviewed
         bots.start()
         wait_for(lambda: finished(cluster.url, "done"), 90, "the first game ended", every=0.2)
-        queue_review(cluster.url, "done", 0, budget=10000)  # long: it runs into the outage
+        queue_review(cluster.url, "done", 0, budget=40000)  # long: it runs into the outage
         wait_for(lambda: review(cluster.url, "done", 0).done > 0, 120, "the review made progress")
         bot_table(cluster.url, "live", bot_delay=0.2)
         wait_for(lambda: logged(cluster.url, "live") >= 3, 30, "the live table's bots played")
