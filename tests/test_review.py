@@ -137,7 +137,7 @@ def test_six_players_keeping_the_queen_instead_of_discarding_it() -> None:
     play(game, "3S 4S 5S 6S 7S QS")
     result = game.rounds[0].result
     assert result is not None and result.scores[0] == 13
-    review = review_game(game, seats=[0], budget=30, seed=4)
+    review = review_game(game, seats=[0], budget=100, seed=4)  # (with 30 samples the sixth's cross-fitted loss can come out 0)
     sixth, seventh = decision_at(review, 34), decision_at(review, 41)
     assert sixth.trick == 5 and sixth.chosen == Play(0, "8S") and sixth.best == Play(0, "QS")
     assert seventh.trick == 6 and seventh.chosen == Play(0, "7H") and seventh.best == Play(0, "QS")
