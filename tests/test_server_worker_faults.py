@@ -205,10 +205,10 @@ def test_a_killed_worker_s_review_reads_queued_and_is_taken_over(url: str, tmp_p
         bot_table(url, "a", target=40)
         bot_table(url, "b", target=40, seed=8)
         wait_for(lambda: finished(url, "a") and finished(url, "b"), 90, "the games ended", every=0.2)
-        queue_review(url, "a", 0, budget=12000)  # seconds: still running when killed
+        queue_review(url, "a", 0, budget=40000)  # seconds: still running when killed
         wait_for(lambda: review_holder(url, "a", 0), 30, "the first worker took review a")
         second.start()
-        queue_review(url, "b", 0, budget=40000)  # long: it keeps the second runner busy
+        queue_review(url, "b", 0, budget=120000)  # long: it keeps the second runner busy
         wait_for(lambda: review_holder(url, "b", 0), 30, "the second worker took review b")
         assert review_holder(url, "a", 0).endswith(f":{pid_of(first)}:review0")  # type: ignore[union-attr]
         wait_for(lambda: review(url, "a", 0).done > 0, 30, "review a made progress")

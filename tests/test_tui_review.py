@@ -153,7 +153,8 @@ def test_r_on_the_round_summary_reviews_the_round_and_shows_the_planted_blunder(
             cost = f"cost {tenths(blunder.loss)} ± {tenths(blunder.loss_stderr)} points"
             assert "Q♠" in what and f": {mine} better {best} · {cost}: {best} expected " in what
             summary = want.summary
-            assert f"accuracy {summary.accuracy_percent}%" in flat and "1 blunder" in flat
+            assert f"accuracy {summary.accuracy_percent}%" in flat
+            assert summary.blunders >= 1 and f"{summary.blunders} blunder" in flat  # the planted one among them
             assert (
                 f"expected points lost {tenths(summary.points_lost)} ± {tenths(summary.points_lost_stderr)}" in flat
             )
