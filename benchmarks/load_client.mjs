@@ -72,7 +72,7 @@ function client(table, timing, port, token) {
   const random = rng(Math.floor(master() * 2 ** 32));
   const events = (stats.events[table.id] ??= {});
   const ws = new WebSocket(`ws://127.0.0.1:${port}/ws/${table.id}`, { perMessageDeflate: false, maxPayload: 1 << 22 });
-  let latest = null, timer = null, first = true, lastKey = null;
+  let latest = null, timer = null, first = true;
   const doneKeys = new Set();
   total++;
 
@@ -88,7 +88,6 @@ function client(table, timing, port, token) {
     const m = latest, key = decision(m);
     if (key === null || doneKeys.has(key)) return schedule();
     doneKeys.add(key);
-    lastKey = key;
     const v = m.view;
     let msg;
     if (key.startsWith("pass")) msg = { type: "pass", seq: m.seq, cards: sample(v.hand, v.pass_count, random) };
@@ -113,7 +112,7 @@ function client(table, timing, port, token) {
       if (m.code === "unavailable") {  // "try again": as a person does, after a pause
         stats.retries++;
         if (latest === null) setTimeout(() => ws.send(JSON.stringify({ type: "hello", token })), 100 + random() * 400);
-        else { doneKeys.delete(lastKey); schedule(); }
+        else { doneKeys.delete(decision(latest)); schedule(); }  // (refused: still the state acted on)
       }
       return;
     }

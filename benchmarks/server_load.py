@@ -146,7 +146,6 @@ async def client(
         pending: dict[int, float] = {}  # seq a play was sent at → send time
         latest: dict[str, Any] = {}
         done_keys: set[tuple[str, int]] = set()
-        last_key: list[tuple[str, int]] = []  # the decision last acted on
         act_task: asyncio.Task[None] | None = None
 
         def decision(st: dict[str, Any]) -> tuple[str, int] | None:
@@ -173,7 +172,6 @@ async def client(
                 if key is None or key in done_keys:
                     continue
                 done_keys.add(key)
-                last_key[:] = [key]
                 v, seq = st["view"], st["seq"]
                 if key[0] == "pass":
                     msg = {"type": "pass", "seq": seq, "cards": rng.sample(v["hand"], v["pass_count"])}
@@ -198,9 +196,9 @@ async def client(
             kind = m["type"]
             if kind == "error":
                 stats.errors.append(m["message"])
-                if m["code"] == "unavailable" and last_key:  # "try again", as a person does
+                if m["code"] == "unavailable" and latest:  # "try again", as a person does
                     stats.retries += 1
-                    done_keys.difference_update(last_key)
+                    done_keys.discard(decision(latest["st"]))  # (refused: the state is still the one acted on)
                     if act_task is None or act_task.done():
                         act_task = asyncio.get_running_loop().create_task(act())
                 continue
