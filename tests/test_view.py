@@ -396,3 +396,23 @@ def test_r7_view_of_a_round() -> None:
         assert cards_of(v.unseen.mask) == sorted(
             c for s in range(5) if s != seat for c in r.hand(s) if c not in (r.passed(seat) or CardSet())
         )
+
+
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6), variant=st.integers(0, 3))
+@settings(max_examples=25, deadline=None)
+def test_r7_the_public_part_a_server_sends_is_every_seats_public_view(seed: int, players: int, variant: int) -> None:
+    """R7 property: at every action of a random game, ``View.public_of`` (what a server sends
+    every seat and spectator, the completed tricks' dicts kept from one action to the next and
+    begun again each round) equals each seat's :meth:`View.public_dict`."""
+    rules = rules_for(players, variant)
+    game = Game(rules, seed=seed % 1000)
+    rng, round_of_made = random.Random(seed), None
+    made: list[dict[str, Any]] = []
+    while True:
+        if game.round is not round_of_made:
+            made, round_of_made = [], game.round
+        public = View.public_of(game, made)
+        assert all(public == View.of(game, seat).public_dict() for seat in range(players))
+        if game.is_over or not play_random(game, rng, 1):
+            break
+    assert game.is_over

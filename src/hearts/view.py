@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from hearts.cards import Card, CardSet
@@ -74,27 +75,7 @@ class View:
     def of(cls, source: Game | Round, seat: int) -> View:
         """The view of ``seat`` on a game (its current round) or a single round."""
         game, r = _game_and_round(source, seat)
-        tricks = r.tricks
-        trick = r.current_trick
-        return cls(
-            **_own(r, seat),
-            rules=r.rules,
-            round_number=r.round_number,
-            phase=r.phase,
-            to_move=r.to_move,
-            trick=trick,
-            tricks=tricks,
-            hearts_broken=r.hearts_broken,
-            points_taken=r.points_taken,
-            tricks_won=r.tricks_won,
-            hand_sizes=r.hand_sizes,
-            voids=tuple(r.voids(s) for s in range(r.players)),
-            played=r.played,
-            scores=r.scores_before,
-            result=r.result,
-            game_over=game.is_over if game else r.is_over,
-            winners=game.winners if game else None,
-        )
+        return cls(**_own(r, seat), **_shared(game, r))
 
     @staticmethod
     def private_of(source: Game | Round, seat: int) -> dict[str, Any]:
@@ -107,6 +88,20 @@ class View:
         True
         """
         return _private_text(_own(_game_and_round(source, seat)[1], seat))
+
+    @staticmethod
+    def public_of(source: Game | Round, tricks: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """``View.of(source, seat).public_dict()`` (the same for every seat), without making a
+        view. ``tricks``: the completed tricks of the round as :func:`trick_dict` gave them so
+        far, extended in place (a server that sends the public part at every action then
+        makes each trick's once; give a new list when a round begins).
+
+        >>> from hearts import Game, Rules
+        >>> game, made = Game(Rules(), seed=2), []
+        >>> View.public_of(game, made) == View.of(game, 3).public_dict() and made == []
+        True
+        """
+        return _public_text(_shared(*_game_and_round(source, 0)), tricks)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of this view (cards as text such as ``"QS"``, hands sorted by suit).
@@ -128,34 +123,7 @@ class View:
 
     def public_dict(self) -> dict[str, Any]:
         """The part of :meth:`to_dict` that is the same for every seat (public facts, R7)."""
-        r = self.result
-        return {
-            "players": self.players,
-            "rules": self.rules.to_dict(),
-            "round_number": self.round_number,
-            "phase": self.phase.value,
-            "to_move": self.to_move,
-            "pass_count": self.rules.pass_count,
-            "trick": _trick(self.trick),
-            "tricks": [_trick(t) for t in self.tricks],
-            "hearts_broken": self.hearts_broken,
-            "points_taken": list(self.points_taken),
-            "tricks_won": list(self.tricks_won),
-            "hand_sizes": list(self.hand_sizes),
-            "voids": [sorted(v) for v in self.voids],
-            "scores": list(self.scores),
-            "result": None
-            if r is None
-            else {
-                "points": list(r.points),
-                "scores": list(r.scores),
-                "tricks_won": list(r.tricks_won),
-                "shooter": r.shooter,
-                "moon_choice": r.moon_choice,
-            },
-            "game_over": self.game_over,
-            "winners": None if self.winners is None else list(self.winners),
-        }
+        return _public_text({name: getattr(self, name) for name in _SHARED})
 
     @property
     def players(self) -> int:
@@ -198,6 +166,10 @@ _OWN = ("seat", "hand", "legal", "must_pass", "pass_to", "pass_from", "passed", 
 
 _OWN_CARDS = frozenset({"hand", "legal", "passed", "received"})
 
+_SHARED = ("rules", "round_number", "phase", "to_move", "trick", "tricks", "hearts_broken", "points_taken", "tricks_won",
+           "hand_sizes", "voids", "played", "scores", "result", "game_over", "winners")
+"""The fields of a view that are the same for every seat (:meth:`View.public_dict`)."""
+
 
 def _game_and_round(source: Game | Round, seat: int) -> tuple[Game | None, Round]:
     """The game (``None`` for a single round) and round of a view's ``source``, once ``seat``
@@ -232,14 +204,87 @@ def _own(r: Round, seat: int) -> dict[str, Any]:
 
 def _private_text(own: dict[str, Any]) -> dict[str, Any]:
     """:func:`_own`'s fields as :meth:`View.private_dict` gives them (cards as text)."""
-    return {name: _cards(value) if name in _OWN_CARDS else value for name, value in own.items()}
+    return {name: cards_text(value) if name in _OWN_CARDS else value for name, value in own.items()}
 
 
-def _cards(cs: CardSet | None) -> list[str] | None:
-    return None if cs is None else [_TEXT[c] for c in cs.sorted_by_suit()]
+def _shared(game: Game | None, r: Round) -> dict[str, Any]:
+    """The fields :data:`_SHARED` of every seat's view of round ``r`` (of ``game``, if any)."""
+    return {
+        "rules": r.rules,
+        "round_number": r.round_number,
+        "phase": r.phase,
+        "to_move": r.to_move,
+        "trick": r.current_trick,
+        "tricks": r.tricks,
+        "hearts_broken": r.hearts_broken,
+        "points_taken": r.points_taken,
+        "tricks_won": r.tricks_won,
+        "hand_sizes": r.hand_sizes,
+        "voids": tuple(r.voids(s) for s in range(r.players)),
+        "played": r.played,
+        "scores": r.scores_before,
+        "result": r.result,
+        "game_over": game.is_over if game else r.is_over,
+        "winners": game.winners if game else None,
+    }
 
 
-def _trick(t: Trick) -> dict[str, Any]:
+def _public_text(shared: dict[str, Any], tricks: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """:func:`_shared`'s fields as :meth:`View.public_dict` gives them (``tricks``: see
+    :meth:`View.public_of`)."""
+    rules, result, done = shared["rules"], shared["result"], shared["tricks"]
+    tricks = [] if tricks is None else tricks
+    tricks.extend(trick_dict(t) for t in done[len(tricks):])
+    winners = shared["winners"]
+    return {
+        "players": rules.players,
+        "rules": rules.to_dict(),
+        "round_number": shared["round_number"],
+        "phase": shared["phase"].value,
+        "to_move": shared["to_move"],
+        "pass_count": rules.pass_count,
+        "trick": trick_dict(shared["trick"]),
+        "tricks": tricks[:len(done)],
+        "hearts_broken": shared["hearts_broken"],
+        "points_taken": list(shared["points_taken"]),
+        "tricks_won": list(shared["tricks_won"]),
+        "hand_sizes": list(shared["hand_sizes"]),
+        "voids": [sorted(v) for v in shared["voids"]],
+        "scores": list(shared["scores"]),
+        "result": None if result is None else {
+            "points": list(result.points),
+            "scores": list(result.scores),
+            "tricks_won": list(result.tricks_won),
+            "shooter": result.shooter,
+            "moon_choice": result.moon_choice,
+        },
+        "game_over": shared["game_over"],
+        "winners": None if winners is None else list(winners),
+    }
+
+
+def cards_text(cs: CardSet | None) -> list[str] | None:
+    """Cards as the JSON views give them: their text, grouped by suit (``None`` stays ``None``).
+
+    >>> cards_text(CardSet.parse("AS 2C KH")), cards_text(None)
+    (['2C', 'AS', 'KH'], None)
+    """
+    return None if cs is None else list(_sorted_text(cs.mask))
+
+
+@lru_cache(maxsize=4096)
+def _sorted_text(mask: int) -> tuple[str, ...]:
+    return tuple(_TEXT[c] for c in CardSet.from_mask(mask).sorted_by_suit())
+
+
+def trick_dict(t: Trick) -> dict[str, Any]:
+    """A trick as the JSON views give it: its leader, its plays in order, its winner (``None``
+    until it is complete) and its points.
+
+    >>> from hearts.cards import Card
+    >>> trick_dict(Trick(1, (Card.parse("QS"), Card.parse("2S")), None, 4))
+    {'leader': 1, 'plays': [{'seat': 1, 'card': 'QS'}, {'seat': 2, 'card': '2S'}], 'winner': None, 'points': 13}
+    """
     n = t.players
     leader = t.leader
     return {

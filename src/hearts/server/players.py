@@ -39,16 +39,16 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from hearts.actions import Play, to_dict
-from hearts.cards import CardSet
 from hearts.game import Game
 from hearts.record import replay
-from hearts.round import Phase, Round, Trick
+from hearts.round import Phase, Round
 from hearts.rules import Rules
 from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
 from hearts.server.protocol import ProtocolError, TableRequest, _Fields
 from hearts.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, places
 from hearts.server.storage import PlayedTable, PlayerRow, SeatRow, Storage, TableRow, hash_token, load_game
 from hearts.server.wire import MAX_TOKEN
+from hearts.view import cards_text, trick_dict
 
 MAX_KEY: Final = 128
 """Characters of a key in an ``Authorization`` header (the server makes 32)."""
@@ -287,15 +287,6 @@ async def my_games(store: Storage, player_id: str, outcomes: Outcomes, limit: in
 # --- the replay ------------------------------------------------------------------------------
 
 
-def _cards(cards: CardSet | None) -> list[str] | None:
-    return None if cards is None else [str(c) for c in cards.sorted_by_suit()]
-
-
-def _trick(t: Trick) -> dict[str, Any]:
-    return {
-        "leader": t.leader, "plays": [{"seat": s, "card": str(c)} for s, c in t.plays],
-        "winner": t.winner, "points": t.points,
-    }
 
 
 def _hands(r: Round) -> list[list[str]]:
@@ -304,7 +295,7 @@ def _hands(r: Round) -> list[list[str]]:
     for s in range(r.players):
         hand = r.hand(s)
         passed = r.passed(s) if r.phase is Phase.PASSING else None
-        out.append(_cards(hand - passed if passed is not None else hand) or [])
+        out.append(cards_text(hand - passed if passed is not None else hand) or [])
     return out
 
 
@@ -330,7 +321,7 @@ def replay_steps(table_id: str, row: TableRow, seats: Sequence[SeatRow], actions
         action = game.history[-1]
         trick = None
         if isinstance(action, Play):
-            trick = _trick(r.tricks[-1] if r.tricks_played > before else r.current_trick)
+            trick = trick_dict(r.tricks[-1] if r.tricks_played > before else r.current_trick)
         steps.append({
             "seat": action.seat,
             "action": to_dict(action),
@@ -350,8 +341,8 @@ def replay_steps(table_id: str, row: TableRow, seats: Sequence[SeatRow], actions
             "start": starts[k],
             "end": (starts[k + 1] if k + 1 < len(starts) else len(steps)) - 1,
             "pass_offset": r.pass_offset,
-            "dealt": [_cards(h) for h in r.dealt],
-            "passed": [_cards(r.passed(s)) for s in range(r.players)],
+            "dealt": [cards_text(h) for h in r.dealt],
+            "passed": [cards_text(r.passed(s)) for s in range(r.players)],
             "points": None if result is None else list(result.points),
             "scores": None if result is None else list(result.scores),
             "totals": list(game.score_history[k]) if k < len(game.score_history) else None,

@@ -10,12 +10,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from hearts.actions import Action, Moon, Pass, to_dict
-from hearts.round import Trick
+from hearts.round import Round
 from hearts.server import wire
 from hearts.server.storage import ChatLine
 from hearts.server.tables.names import seat_name
 from hearts.text import Style
-from hearts.view import View
+from hearts.view import View, trick_dict
 
 if TYPE_CHECKING:
     from hearts.server.tables.connection import Connection
@@ -45,18 +45,6 @@ def chat_message(lines: Iterable[ChatLine], history: bool = False) -> str:
 def hint_message(action: Action, seq: int) -> str:
     """A ``hint`` message: the action (in the codec) and its words, for position ``seq``."""
     return wire.encode(wire.Hint(seq=seq, action=to_dict(action), text=hint_text(action)))
-
-
-def trick_dict(t: Trick | None) -> dict[str, Any] | None:
-    """A completed trick as state messages carry it (``None``: no trick yet)."""
-    if t is None:
-        return None
-    return {
-        "leader": t.leader,
-        "plays": [{"seat": s, "card": str(c)} for s, c in t.plays],
-        "winner": t.winner,
-        "points": t.points,
-    }
 
 
 def hint_text(action: Action) -> str:
@@ -102,10 +90,13 @@ class StateMessages:
         self.table = table
         self.number = 0
         """The number of the table's last event (0: none yet)."""
+        self._round: Round | None = None
+        self._tricks: list[dict[str, Any]] = []
+        """The completed tricks of ``_round`` as the public views give them, each made once."""
 
     def public(self) -> dict[str, Any]:
         """What every seat (and the lobby, and a spectator) may know about the table."""
-        return {**self._moment(), **self._who(), **self._scores(), "last_trick": trick_dict(self._last_trick())}
+        return {**self._moment(), **self._who(), **self._scores(), "last_trick": self._last_trick()}
 
     def _moment(self) -> dict[str, Any]:
         """The part of :meth:`public` that may change at any time: presence, clocks."""
@@ -145,11 +136,12 @@ class StateMessages:
             "winners": None if g.winners is None else list(g.winners),
         }
 
-    def _last_trick(self) -> Trick | None:
+    def _last_trick(self) -> dict[str, Any] | None:
+        """The game's last completed trick (``None``: none yet)."""
         for r in reversed(self.table.game.rounds):
             tricks = r.tricks
             if tricks:
-                return tricks[-1]
+                return trick_dict(tricks[-1])
         return None
 
     def snapshot(self, conn: Connection, reason: str) -> str:
@@ -171,7 +163,10 @@ class StateMessages:
         return View.private_of(self.table.game, seat)
 
     def _public_view(self) -> dict[str, Any]:
-        return View.of(self.table.game, 0).public_dict()
+        r = self.table.game.round
+        if self._round is not r:
+            self._round, self._tricks = r, []
+        return View.public_of(self.table.game, self._tricks)
 
     def broadcast(self, reason: str = "event") -> None:
         """Send every attached client the event of what changed (:class:`StateMessages`):
