@@ -306,6 +306,27 @@ def start_proxy(ports: list[int], folder: Path) -> tuple[subprocess.Popen[bytes]
     return nginx_conf.start(binary, folder, config, f"http://127.0.0.1:{port}/healthz"), port
 
 
+def server_latency(ports: list[int], name: str = "hearts_move_broadcast_seconds") -> str:
+    """The servers' own ``hearts_move_broadcast_seconds`` (an action's arrival to its broadcast
+    queued), summed over the processes: the bucket bounds of its median and 99th percentile."""
+    buckets: dict[float, float] = {}
+    for port in ports:
+        text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+        for line in text.splitlines():
+            if line.startswith(name + "_bucket"):
+                bound = line.split('le="', 1)[1].split('"', 1)[0]
+                le = float("inf") if bound == "+Inf" else float(bound)
+                buckets[le] = buckets.get(le, 0.0) + float(line.rsplit(" ", 1)[1])
+    if not buckets or not buckets[float("inf")]:
+        return "none"
+    total = buckets[float("inf")]
+
+    def bound(q: float) -> str:
+        le = min(b for b, n in buckets.items() if n >= q * total)
+        return f"≤ {le * 1000:g} ms"
+    return f"p50 {bound(0.5)}, p99 {bound(0.99)} ({total:.0f} actions)"
+
+
 def seat_ports(args: argparse.Namespace, i: int, ports: list[int], proxy: int | None) -> list[int]:
     """The port each seat of table ``i`` connects to: the proxy's, or a process's."""
     if proxy is not None:
@@ -349,6 +370,7 @@ def run(args: argparse.Namespace, url: str) -> int:
         cpu_servers = sum(cpu_seconds(proc.pid) for proc in servers) - sum(cpu_before[0])
         cpu_postgres = postgres_seconds() - cpu_before[1]
         cpu_machine = machine_seconds() - cpu_before[2]
+        inside = server_latency(ports), server_latency(ports, "hearts_log_append_seconds")
     finally:
         for proc in [*servers, *([nginx] if nginx is not None else [])]:
             proc.terminate()
@@ -382,6 +404,7 @@ def run(args: argparse.Namespace, url: str) -> int:
               f"p99 {lag[int(len(lag) * 0.99)] * 1000:.1f} ms, max {lag[-1] * 1000:.1f} ms")
     print(f"latency play→broadcast on every other seat: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
           f"max {spread[-1] * 1000 if spread else 0:.1f} ms")
+    print(f"inside the servers, arrival→broadcast queued (/metrics buckets): {inside[0]}; of which the log's commit: {inside[1]}")
     retries = sum(r["retries"] for r in results)
     print(f"finished games: {finished}/{args.tables}; errors: {len(errors)} ({retries} 'unavailable', made again); "
           f"resyncs: {resyncs}; client failures: {len(failures)}; log problems: {len(problems)}")

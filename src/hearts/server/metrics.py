@@ -57,7 +57,7 @@ Actor = Literal["person", "bot", "stand_in"]
 """Who made an accepted action: the seat's person, the seat's bot, or the stand-in bot that
 plays for an absent person."""
 
-LATENCY_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+LATENCY_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5)
 WAIT_BUCKETS: Final = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
 """The media type of :meth:`Metrics.render`'s text."""
@@ -77,6 +77,10 @@ class Metrics:
         )
         self.latency = Histogram(
             "hearts_move_broadcast_seconds", "From an action's arrival to its broadcast queued.",
+            buckets=LATENCY_BUCKETS, registry=r,
+        )
+        self.append = Histogram(
+            "hearts_log_append_seconds", "How long an accepted action waited for its row of the log to be committed.",
             buckets=LATENCY_BUCKETS, registry=r,
         )
         self.bot_queue = Gauge("hearts_bot_queue_depth", "Bot decisions waiting for a worker.", ["lane"], registry=r)

@@ -319,7 +319,8 @@ class Table:
         try:
             if epoch is None and not self.owned:
                 raise NotOwner(self.id, 0)
-            await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by, epoch=epoch)
+            with self.metrics.append.time():
+                await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by, epoch=epoch)
         except (SeqConflict, NotOwner) as e:
             game.undo()
             if isinstance(e, NotOwner) and self.ownership is not None:
