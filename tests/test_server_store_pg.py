@@ -508,6 +508,31 @@ def test_a_batch_mixes_fenced_and_unfenced_actions_each_with_its_own_outcome(url
     run(url, body)
 
 
+def test_a_games_last_action_in_a_batch_marks_its_table_finished_only_if_logged(url: str) -> None:
+    """A game's last action goes with the others in a batch (one statement): logged, its table
+    is finished; refused (an old epoch, or its seq taken), its table is not; an action that
+    does not end the game finishes nothing."""
+
+    async def body(store: PostgresStorage) -> None:
+        for table_id in ("ends", "fenced", "taken", "plays_on"):
+            await store.log.create_table(table_id, {"rules": {}}, 1, SEATS)
+        owner = await store.leases.claim("fenced", "A")
+        assert owner is not None
+        await store.log.append("taken", 1, Play(0, "2C"))
+        outcomes = await asyncio.gather(
+            store.log.append("ends", 1, Play(0, "2C"), finished=True),
+            store.log.append("fenced", 1, Play(0, "2C"), finished=True, epoch=owner.epoch + 1),
+            store.log.append("taken", 1, Play(0, "3C"), finished=True),
+            store.log.append("plays_on", 1, Play(0, "2C")),
+            return_exceptions=True,
+        )
+        assert [type(o) for o in outcomes] == [type(None), NotOwner, SeqConflict, type(None)]
+        finished = {t: (await store.log.table(t)).finished for t in ("ends", "fenced", "taken", "plays_on")}
+        assert finished == {"ends": True, "fenced": False, "taken": False, "plays_on": False}
+
+    run(url, body)
+
+
 def test_a_take_over_and_an_append_under_way_wait_for_each_other(url: str) -> None:
     """An append in a transaction holds its lease row (FOR KEY SHARE) until it commits: a
     hand-over of the table waits for it, then gets the next epoch. The other way round, an

@@ -7,8 +7,8 @@
 * **Order**: appending an action is an ``INSERT`` under the primary key ``(table_id, seq)``;
   of two processes appending the same ``seq``, one commits and the other gets
   :class:`~hearts.server.storage.SeqConflict`.
-* **Batches**: most actions (those that neither end the game nor make a bot seat one to act)
-  are logged by :class:`ActionLog`: the actions appended while a statement is on its way go
+* **Batches**: most actions (those that make no bot seat one to act; a game's last one marks
+  its table finished in the same statement) are logged by :class:`ActionLog`: the actions appended while a statement is on its way go
   together in the next, one ``INSERT`` and one commit for all of them, on connections of its
   own. A statement each, through the pool, made the actions queue for the pool's connections
   under load (a second and more at 1,000 tables: docs/server.md).
@@ -184,7 +184,7 @@ class PgListener(QueueListener):
 LOG: Final = """
 WITH new AS MATERIALIZED (
     SELECT * FROM unnest(%(tables)b::text[], %(seqs)b::integer[], %(data)b::text[], %(notices)b::text[],
-                         %(epochs)b::bigint[]) WITH ORDINALITY AS n (table_id, seq, data, notice, epoch, i)
+                         %(epochs)b::bigint[], %(ends)b::boolean[]) WITH ORDINALITY AS n (table_id, seq, data, notice, epoch, ends, i)
 ), lease AS MATERIALIZED (
     SELECT table_id, epoch FROM table_leases
     WHERE table_id IN (SELECT table_id FROM new WHERE epoch IS NOT NULL)
@@ -196,12 +196,15 @@ WITH new AS MATERIALIZED (
 ), logged AS (
     INSERT INTO actions (table_id, seq, data) SELECT table_id, seq, data::json FROM owned
     ON CONFLICT DO NOTHING RETURNING table_id, seq
+), ended AS (
+    UPDATE tables SET finished = true
+    WHERE id IN (SELECT table_id FROM logged JOIN owned USING (table_id, seq) WHERE owned.ends)
 )
 SELECT owned.i, true FROM logged JOIN owned USING (table_id, seq), LATERAL pg_notify(%(channel)s, owned.notice)
 UNION ALL SELECT i, false FROM fenced
 """
-"""The actions (most of them) that neither end the game nor queue a job, any number at once
-(:class:`ActionLog`), each announced if logged. An action with an epoch (its owner's lease's;
+"""The actions (most of them) that queue no job, any number at once (:class:`ActionLog`), each
+announced if logged, and its table marked finished if it ``ends`` the game. An action with an epoch (its owner's lease's;
 ``NULL``: none to check) is fenced: logged only if the table's lease row has that epoch as
 the statement begins (a take-over committed before it is seen; one committed while it runs
 is not, and the new owner, which reads the log after its claim, finds that row's ``seq``
@@ -233,9 +236,9 @@ Logged = Literal["logged", "taken", "not_owner"]
 """What became of an action given to :class:`ActionLog`: logged and announced; refused, its
 ``seq`` taken already; refused, its epoch no longer the table's lease's."""
 
-_Waiting = tuple[str, int, str, str, int | None, "asyncio.Future[Logged]"]
+_Waiting = tuple[str, int, str, str, int | None, bool, "asyncio.Future[Logged]"]
 """An action waiting for :class:`ActionLog`: table id, seq, codec text, notice, epoch (``None``:
-not fenced), its outcome."""
+not fenced), whether it ends the game, its outcome."""
 
 
 class ActionLog:
@@ -261,13 +264,15 @@ class ActionLog:
         self._writing: set[asyncio.Task[None]] = set()
         self._closed = False
 
-    async def log(self, table_id: str, seq: int, data: str, notice: str, epoch: int | None = None) -> Logged:
+    async def log(self, table_id: str, seq: int, data: str, notice: str, epoch: int | None = None,
+                  ends: bool = False) -> Logged:
         """Log one action's row (its codec text ``data``) and announce ``notice`` (a payload)
-        with it, if its table's lease is at ``epoch`` (``None``: unchecked); what became of it."""
+        with it, if its table's lease is at ``epoch`` (``None``: unchecked), marking the table
+        finished if it ``ends`` the game; what became of it."""
         if self._closed:
             raise StoreUnavailable("the store is closed")
         done: asyncio.Future[Logged] = asyncio.get_running_loop().create_future()
-        self._waiting.append((table_id, seq, data, notice, epoch, done))
+        self._waiting.append((table_id, seq, data, notice, epoch, ends, done))
         if self._free:
             task = asyncio.get_running_loop().create_task(self._write(self._free.pop()))
             self._writing.add(task)
@@ -289,7 +294,8 @@ class ActionLog:
             conn = conn or await _connect(self._url)
             cur = await conn.execute(LOG, {
                 "tables": [b[0] for b in batch], "seqs": [b[1] for b in batch], "data": [b[2] for b in batch],
-                "notices": [b[3] for b in batch], "epochs": [b[4] for b in batch], "channel": self._channel,
+                "notices": [b[3] for b in batch], "epochs": [b[4] for b in batch], "ends": [b[5] for b in batch],
+                "channel": self._channel,
             })
             outcomes: dict[int, bool] = dict(await cur.fetchall())
         except (psycopg.Error, StoreUnavailable) as e:
@@ -605,8 +611,8 @@ async def check_epoch(conn: AsyncConnection, table_id: str, epoch: int) -> None:
 
 
 class PgTableLog(SqlTableLog):
-    """``store.log`` on PostgreSQL: the plain actions logged in batches (:class:`ActionLog`),
-    the others with their bot jobs in one transaction; either way fenced by the appending
+    """``store.log`` on PostgreSQL: the actions that queue no bot job logged in batches
+    (:class:`ActionLog`), the others with their bot jobs in one transaction; either way fenced by the appending
     owner's epoch, if given."""
 
     def __init__(self, db: Database, store: PostgresStorage) -> None:
@@ -618,8 +624,9 @@ class PgTableLog(SqlTableLog):
         *, by: str = "person", epoch: int | None = None,
     ) -> None:
         notice = ActionNotice(table_id, seq, to_dict(action), by)
-        if not (finished or bots):  # most actions: logged and announced in a batch
-            logged = await self.store.action_log.log(table_id, seq, to_json(action), notice_payload(notice), epoch)
+        if not bots:  # most actions: logged and announced in a batch
+            logged = await self.store.action_log.log(table_id, seq, to_json(action), notice_payload(notice), epoch,
+                                                     finished)
             if logged != "logged":  # ("not_owner" only for an action with an epoch)
                 raise SeqConflict(table_id, seq) if logged == "taken" or epoch is None else NotOwner(table_id, epoch)
             return
