@@ -307,8 +307,9 @@ def start_proxy(ports: list[int], folder: Path) -> tuple[subprocess.Popen[bytes]
 
 
 def server_latency(ports: list[int], name: str = "hearts_move_broadcast_seconds") -> str:
-    """The servers' own ``hearts_move_broadcast_seconds`` (an action's arrival to its broadcast
-    queued), summed over the processes: the bucket bounds of its median and 99th percentile."""
+    """A histogram of the servers' ``/metrics`` (by default ``hearts_move_broadcast_seconds``, an
+    action's arrival to its broadcast queued), summed over the processes: the bucket bounds of
+    its median and 99th percentile."""
     buckets: dict[float, float] = {}
     for port in ports:
         text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()

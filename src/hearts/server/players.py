@@ -287,8 +287,6 @@ async def my_games(store: Storage, player_id: str, outcomes: Outcomes, limit: in
 # --- the replay ------------------------------------------------------------------------------
 
 
-
-
 def _hands(r: Round) -> list[list[str]]:
     """Every seat's hand now (while passing, without the cards it has passed)."""
     out = []

@@ -8,10 +8,11 @@
   of two processes appending the same ``seq``, one commits and the other gets
   :class:`~hearts.server.storage.SeqConflict`.
 * **Batches**: most actions (those that make no bot seat one to act; a game's last one marks
-  its table finished in the same statement) are logged by :class:`ActionLog`: the actions appended while a statement is on its way go
-  together in the next, one ``INSERT`` and one commit for all of them, on connections of its
-  own. A statement each, through the pool, made the actions queue for the pool's connections
-  under load (a second and more at 1,000 tables: docs/server.md).
+  its table finished in the same statement) are logged by :class:`ActionLog`: the actions
+  appended while a statement is on its way go together in the next, one ``INSERT`` and one
+  commit for all of them, on connections of its own. A statement each, through the pool, made
+  the actions queue for the pool's connections under load (a second and more at 1,000 tables:
+  docs/server.md).
 * **Notices**: ``NOTIFY`` on the service's channel, with ids and the action's codec object (a
   payload is at most 8000 bytes; these take under 200): every process's
   :meth:`PostgresStorage.listen` listener hears it once the action is committed. A batch's
@@ -204,8 +205,8 @@ SELECT owned.i, true FROM logged JOIN owned USING (table_id, seq), LATERAL pg_no
 UNION ALL SELECT i, false FROM fenced
 """
 """The actions (most of them) that queue no job, any number at once (:class:`ActionLog`), each
-announced if logged, and its table marked finished if it ``ends`` the game. An action with an epoch (its owner's lease's;
-``NULL``: none to check) is fenced: logged only if the table's lease row has that epoch as
+announced if logged, and its table marked finished if it ``ends`` the game. An action with an
+epoch (its owner's lease's; ``NULL``: none to check) is fenced: logged only if the table's lease row has that epoch as
 the statement begins (a take-over committed before it is seen; one committed while it runs
 is not, and the new owner, which reads the log after its claim, finds that row's ``seq``
 taken and catches up: nothing is lost or logged twice). The lease rows are read, not locked:
@@ -612,8 +613,8 @@ async def check_epoch(conn: AsyncConnection, table_id: str, epoch: int) -> None:
 
 class PgTableLog(SqlTableLog):
     """``store.log`` on PostgreSQL: the actions that queue no bot job logged in batches
-    (:class:`ActionLog`), the others with their bot jobs in one transaction; either way fenced by the appending
-    owner's epoch, if given."""
+    (:class:`ActionLog`), the others with their bot jobs in one transaction; either way fenced
+    by the appending owner's epoch, if given."""
 
     def __init__(self, db: Database, store: PostgresStorage) -> None:
         super().__init__(db)

@@ -137,11 +137,13 @@ class StateMessages:
         }
 
     def _last_trick(self) -> dict[str, Any] | None:
-        """The game's last completed trick (``None``: none yet)."""
+        """The game's last completed trick (``None``: none yet): the public view's own dict
+        when it is the current round's."""
+        made = self._round_tricks()
         for r in reversed(self.table.game.rounds):
             tricks = r.tricks
             if tricks:
-                return trick_dict(tricks[-1])
+                return made[-1] if r is self._round and len(made) == len(tricks) else trick_dict(tricks[-1])
         return None
 
     def snapshot(self, conn: Connection, reason: str) -> str:
@@ -163,10 +165,14 @@ class StateMessages:
         return View.private_of(self.table.game, seat)
 
     def _public_view(self) -> dict[str, Any]:
+        return View.public_of(self.table.game, self._round_tricks())
+
+    def _round_tricks(self) -> list[dict[str, Any]]:
+        """The current round's completed tricks made so far (begun again with each round)."""
         r = self.table.game.round
         if self._round is not r:
             self._round, self._tricks = r, []
-        return View.public_of(self.table.game, self._tricks)
+        return self._tricks
 
     def broadcast(self, reason: str = "event") -> None:
         """Send every attached client the event of what changed (:class:`StateMessages`):
