@@ -33,8 +33,9 @@ LAST_LINE = re.compile(
 def test_strength_last_line_and_reference(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("pyspiel")
     strength = load("strength")
-    args = ["--deals-fast", "2", "--deals", "3", "--jobs", "1", "--hard", "search:iterations=40",
-            "--reference-simulations", "40", "--deals-h2h", "2", "--expert", "search:iterations=60"]
+    args = ["--deals-fast", "2", "--deals", "3", "--deals-heuristic", "3", "--jobs", "1", "--hard",
+            "search:iterations=40", "--reference-simulations", "40", "--deals-h2h", "2", "--expert",
+            "search:iterations=60"]
     assert strength.main(args) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert LAST_LINE.match(lines[-1]), lines[-1]

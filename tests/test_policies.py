@@ -58,6 +58,26 @@ def test_greedy_policy_ducks_and_dumps() -> None:
         assert greedy_policy(CardSet.parse(hand).mask, ten_of_clubs, 4, lambda: 0.5, False) == Card.parse(card)
 
 
+@pytest.mark.parametrize(
+    ("legal", "trick", "card"),
+    [
+        ("3C 9C KC", "2C", "KC"),  # every card wins a clean trick: its highest
+        ("3C 9C KC", "2C 2H", "3C"),  # ... one with a point: its lowest
+        ("4S 9S KS AS", "2S", "9S"),  # the A♠/K♠ kept off a spade trick the Q♠ may fall on
+        ("6S 9S KS AS", "2S 3S 5S", "AS"),  # ... unless it is the last card of a clean trick
+        ("2D 9D 5S 8S JS", "4C", "9D"),  # void: the highest card of its shortest suit
+        ("2D 5S 8S JS 7H", "4C", "7H"),  # ... after its highest heart
+    ],
+)
+def test_greedy_policy_plays_like_the_heuristic_bot(legal: str, trick: str, card: str) -> None:
+    """The search's model of a careful player (R3.2, no exploration: draws of 0.5) follows and
+    discards as :mod:`hearts.bots.heuristic` does when it cannot duck: high on a trick without
+    points (not the A♠/K♠ while the Q♠ is out), low on one with; void, after the Q♠, the A♠/K♠
+    and hearts, the highest card of its shortest suit."""
+    played = [int(c) for c in CardSet.parse(trick)]
+    assert greedy_policy(CardSet.parse(legal).mask, played, 4, lambda: 0.5, False) == Card.parse(card)
+
+
 @given(mask=masks, data=st.data())
 def test_nth_card_and_random_card(mask: int, data: st.DataObject) -> None:
     """The k-th lowest card of a mask, and a uniformly random card drawn as the kernel's loop

@@ -200,7 +200,7 @@ def bot_specs(specs: Sequence[str] | None, players: int, default: str) -> list[s
 def seat_label(seat: Seat) -> str:
     """A seat as a person reads it: its name, and a bot's level (or spec) in brackets.
 
-    >>> seat_label(Seat("East", bot="search:iterations=2500")), seat_label(Seat("Ann"))
+    >>> seat_label(Seat("East", bot="search:iterations=2500,pass_budget=3")), seat_label(Seat("Ann"))
     ('East (hard)', 'Ann')
     """
     return f"{seat.name} ({bot_label(seat.bot)})" if seat.bot is not None else seat.name

@@ -43,12 +43,13 @@ def greedy_policy(legal: int, trick: list[int], players: int, rand: Callable[[],
     """A fast rollout policy that plays like a careful club player (:func:`greedy_card` as a
     :data:`~hearts.kernel.Policy`, drawing from ``rand``).
 
-    Following, it ducks with the highest card that still loses, else plays its lowest (its
-    highest when last to a clean trick); void, it dumps the Q♠, then the A♠/K♠ while the queen
-    is out, then its highest heart, then its highest card. Leading, it flushes the Q♠ with a low
-    spade when it holds no spade above the jack, else leads the lowest card of a random suit
-    (spades only when it does not hold the queen). One play in ten is random, so rollouts
-    explore.
+    Following, it ducks with the highest card that still loses, else plays its highest on a
+    trick without points (not the A♠/K♠ on a spade trick the Q♠ may still fall on) and its
+    lowest on one with points; void, it dumps the Q♠, then the A♠/K♠ while the queen is out,
+    then its highest heart, then the highest card of its shortest suit. Leading, it flushes the
+    Q♠ with a low spade when it holds no spade above the jack, else leads the lowest card of a
+    random suit (spades only when it does not hold the queen). One play in ten is random, so
+    rollouts explore.
 
     >>> from hearts.cards import Card, CardSet
     >>> legal = CardSet.parse("3C 9C KC").mask
@@ -77,8 +78,11 @@ def greedy_card(seat: int, legal: int, trick: Ints, length: int, players: int, r
         flush = flush_card(legal, queen_gone)
         if flush >= 0:
             return flush
-        pool = lead_pool(legal)
-        k = int(rng.random() * suit_count(pool))
+        pool, suits = lead_pool(legal), 0
+        for s in range(4):
+            if pool & SUIT_MASKS[s]:
+                suits += 1
+        k = int(rng.random() * suits)
         for s in range(4):
             if pool & SUIT_MASKS[s]:
                 if k == 0:
@@ -96,20 +100,26 @@ def greedy_card(seat: int, legal: int, trick: Ints, length: int, players: int, r
         if under:
             return under.bit_length() - 1
         safe = follow & ~QS_MASK
-        if length == players - 1 and safe:
-            clean = True
-            for c in trick[:length]:
-                if c & 3 == HEARTS or c == QS:
-                    clean = False
-            if clean:
-                return safe.bit_length() - 1
-        return (safe & -safe).bit_length() - 1 if safe else QS
+        if not safe:
+            return QS
+        if led == SPADES and not queen_gone and not follow & QS_MASK and length < players - 1 and safe & ~AS_KS_MASK:
+            return (safe & ~AS_KS_MASK).bit_length() - 1
+        for c in trick[:length]:
+            if c & 3 == HEARTS or c == QS:
+                return (safe & -safe).bit_length() - 1
+        return safe.bit_length() - 1
     if legal & QS_MASK:
         return QS
     if not queen_gone and legal & AS_KS_MASK:
         return (legal & AS_KS_MASK).bit_length() - 1
-    hearts = legal & HEARTS_MASK
-    return (hearts if hearts else legal).bit_length() - 1
+    if legal & HEARTS_MASK:
+        return (legal & HEARTS_MASK).bit_length() - 1
+    best, size = -1, 14
+    for s in range(4):
+        mine = legal & SUIT_MASKS[s]
+        if mine and (mine.bit_count() < size or (mine.bit_count() == size and mine.bit_length() - 1 > best)):
+            best, size = mine.bit_length() - 1, mine.bit_count()
+    return best
 
 
 @jit
@@ -135,21 +145,6 @@ def lead_pool(legal: int) -> int:
     CardSet.parse('2H')
     """
     return legal & ~SUIT_MASKS[SPADES] if legal & QS_MASK and legal & ~SUIT_MASKS[SPADES] else legal
-
-
-@jit
-def suit_count(mask: int) -> int:
-    """The number of suits of ``mask``.
-
-    >>> from hearts.cards import CardSet
-    >>> suit_count(CardSet.parse("QS 4S 2H").mask)
-    2
-    """
-    count = 0
-    for s in range(4):
-        if mask & SUIT_MASKS[s]:
-            count += 1
-    return count
 
 
 @jit
@@ -231,5 +226,5 @@ COMPILED: Final[dict[Policy | None, int]] = {None: RANDOM, greedy_policy: GREEDY
 
 __all__ = [
     "AS_KS_MASK", "COMPILED", "LOW_SPADES_MASK", "defender_card", "flush_card", "greedy_card",
-    "greedy_policy", "lead_pool", "moon_card", "play_rollout", "random_card", "shooter_card", "suit_count",
+    "greedy_policy", "lead_pool", "moon_card", "play_rollout", "random_card", "shooter_card",
 ]

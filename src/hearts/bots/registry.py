@@ -76,7 +76,7 @@ _FACTORIES: dict[str, BotFactory] = dict(_BUILT_IN)
 LEVELS: dict[str, str] = {
     "easy": "heuristic:blunder=0.3",
     "medium": "heuristic",
-    "hard": "search:iterations=2500",
+    "hard": "search:iterations=2500,pass_budget=3",
     "expert": "search:iterations=20000,tree=1,follow=16",
 }
 """Difficulty levels for people, each a bot spec."""
