@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hearts import Card, CardSet
-from hearts.bots.policies import defender_card, greedy_policy, random_card, shooter_card
-from hearts.cards import cards_of
+from hearts.bots.policies import defender_card, greedy_policy, random_card, shooter_card, short_suit_top
+from hearts.cards import SUIT_MASKS, cards_of
 from hearts.kernel import UNIFORM, Rollout, nth_card
 
 masks = st.integers(1, (1 << 52) - 1)
@@ -76,6 +76,18 @@ def test_greedy_policy_plays_like_the_heuristic_bot(legal: str, trick: str, card
     and hearts, the highest card of its shortest suit."""
     played = [int(c) for c in CardSet.parse(trick)]
     assert greedy_policy(CardSet.parse(legal).mask, played, 4, lambda: 0.5, False) == Card.parse(card)
+
+
+@given(hand=masks, data=st.data())
+def test_short_suit_top_is_the_top_of_the_shortest_suit(hand: int, data: st.DataObject) -> None:
+    """The discard that makes a void (the heuristic bot's and the rollouts'): the highest card of
+    ``legal`` in its suit with the fewest cards in ``hand``, ties to the higher card, then to the
+    lower suit (clubs first)."""
+    legal = hand & data.draw(st.integers(1, (1 << 52) - 1).filter(lambda m: m & hand))
+    keys = {s: ((hand & SUIT_MASKS[s]).bit_count(), -((legal & SUIT_MASKS[s]).bit_length() - 1 >> 2), s)
+            for s in range(4) if legal & SUIT_MASKS[s]}
+    suit = min(keys, key=keys.__getitem__)
+    assert short_suit_top(legal, hand) == (legal & SUIT_MASKS[suit]).bit_length() - 1
 
 
 @given(mask=masks, data=st.data())

@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 from hearts.bots.base import Bot
-from hearts.bots.policies import AS_KS_MASK, LOW_SPADES_MASK
+from hearts.bots.policies import AS_KS_MASK, LOW_SPADES_MASK, short_suit_top
 from hearts.cards import (
     CARDS,
     HEARTS,
@@ -226,7 +226,7 @@ def choose_card(view: View, legal: int, try_moon: bool) -> int:
         return _top(legal & AS_KS_MASK)
     if winner_seat != shooter and legal & HEARTS_MASK:
         return _top(legal & HEARTS_MASK)
-    return discard_from_short_suit(legal, hand)
+    return short_suit_top(legal, hand)
 
 
 def lead_card(view: View, legal: int, hand: int, queen_out: bool) -> int:
@@ -253,17 +253,3 @@ def lead_card(view: View, legal: int, hand: int, queen_out: bool) -> int:
         if key < best_key:
             best, best_key = low, key
     return best
-
-
-def discard_from_short_suit(legal: int, hand: int) -> int:
-    """The highest card of the shortest suit (to create a void), ties to the highest card."""
-    best, best_key = -1, (99, 0)
-    for suit in range(4):
-        mine = legal & SUIT_MASKS[suit]
-        if not mine:
-            continue
-        key = ((hand & SUIT_MASKS[suit]).bit_count(), -(_top(mine) >> 2))
-        if key < best_key:
-            best, best_key = _top(mine), key
-    return best
-

@@ -112,14 +112,7 @@ def greedy_card(seat: int, legal: int, trick: Ints, length: int, players: int, r
         return QS
     if not queen_gone and legal & AS_KS_MASK:
         return (legal & AS_KS_MASK).bit_length() - 1
-    if legal & HEARTS_MASK:
-        return (legal & HEARTS_MASK).bit_length() - 1
-    best, size = -1, 14
-    for s in range(4):
-        mine = legal & SUIT_MASKS[s]
-        if mine and (mine.bit_count() < size or (mine.bit_count() == size and mine.bit_length() - 1 > best)):
-            best, size = mine.bit_length() - 1, mine.bit_count()
-    return best
+    return (legal & HEARTS_MASK).bit_length() - 1 if legal & HEARTS_MASK else short_suit_top(legal, legal)
 
 
 @jit
@@ -145,6 +138,18 @@ def lead_pool(legal: int) -> int:
     CardSet.parse('2H')
     """
     return legal & ~SUIT_MASKS[SPADES] if legal & QS_MASK and legal & ~SUIT_MASKS[SPADES] else legal
+
+
+@jit
+def short_suit_top(legal: int, hand: int) -> int:
+    """The highest card of ``legal`` in its suit shortest in ``hand`` (ties: higher, lower suit)."""
+    best, least = -1, 1 << 10
+    for s in range(4):
+        mine = legal & SUIT_MASKS[s]
+        key = (hand & SUIT_MASKS[s]).bit_count() * 16 - ((mine.bit_length() - 1) >> 2)
+        if mine and key < least:
+            best, least = mine.bit_length() - 1, key
+    return best
 
 
 @jit
@@ -226,5 +231,5 @@ COMPILED: Final[dict[Policy | None, int]] = {None: RANDOM, greedy_policy: GREEDY
 
 __all__ = [
     "AS_KS_MASK", "COMPILED", "LOW_SPADES_MASK", "defender_card", "flush_card", "greedy_card",
-    "greedy_policy", "lead_pool", "moon_card", "play_rollout", "random_card", "shooter_card",
+    "greedy_policy", "lead_pool", "moon_card", "play_rollout", "random_card", "shooter_card", "short_suit_top",
 ]

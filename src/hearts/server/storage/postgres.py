@@ -206,15 +206,15 @@ UNION ALL SELECT i, false FROM fenced
 """
 """The actions (most of them) that queue no job, any number at once (:class:`ActionLog`), each
 announced if logged, and its table marked finished if it ``ends`` the game. An action with an
-epoch (its owner's lease's; ``NULL``: none to check) is fenced: logged only if the table's lease row has that epoch as
-the statement begins (a take-over committed before it is seen; one committed while it runs
-is not, and the new owner, which reads the log after its claim, finds that row's ``seq``
-taken and catches up: nothing is lost or logged twice). The lease rows are read, not locked:
-locking them ``FOR SHARE`` in every batch made the renewals, which update them, queue behind
-the batches at a thousand tables (leases lost). The rows returned are each action's place in
-the arrays (from 1) with ``true`` if it was logged (and announced), ``false`` if it was
-fenced out; an action not returned found its ``seq`` taken (by an earlier action, or one
-before it in the same batch). The arrays travel in binary (``%b``): psycopg writes a text
+epoch (its owner's lease's; ``NULL``: none to check) is fenced: logged only if the table's
+lease row has that epoch as the statement begins (a take-over committed before it is seen; one
+committed while it runs is not, and the new owner, which reads the log after its claim, finds
+that row's ``seq`` taken and catches up: nothing is lost or logged twice). The lease rows are
+read, not locked: locking them ``FOR SHARE`` in every batch made the renewals, which update
+them, queue behind the batches at a thousand tables (leases lost). The rows returned are each
+action's place in the arrays (from 1) with ``true`` if it was logged (and announced), ``false``
+if it was fenced out; an action not returned found its ``seq`` taken (by an earlier action, or
+one before it in the same batch). The arrays travel in binary (``%b``): psycopg writes a text
 array's literal, quoting and escaping each JSON text, about five times slower."""
 
 ANNOUNCE: Final = "SELECT pg_notify(%s, notice) FROM unnest(%b::text[]) AS n (notice)"
