@@ -787,3 +787,50 @@ def test_an_action_that_cannot_be_committed_is_taken_back(database: Database, mo
             await store.close()
 
     asyncio.run(main())
+
+
+def test_a_message_goes_out_at_once_and_a_client_that_does_not_read_is_let_go() -> None:
+    """A connection whose writer waits sends a message in passing, nothing queued; messages
+    pushed before the writer runs go out first, in order. A send that would wait for the
+    socket (the client reads nothing: its buffer is full) is dropped before it sent anything
+    and that client alone is disconnected (1013, reconnect for the full state); a dead socket
+    is let go too."""
+
+    async def main() -> None:
+        sent: list[str] = []
+        closed: list[tuple[int, str]] = []
+        room = asyncio.Event()
+        room.set()
+
+        async def send(text: str) -> None:
+            await room.wait()
+            if text == "dead":
+                raise ConnectionResetError
+            sent.append(text)
+
+        async def close(code: int, reason: str) -> None:
+            closed.append((code, reason))
+
+        conn = Connection(send, close)
+        conn.push("x")
+        conn.push("y")  # (no writer yet: queued)
+        writer = asyncio.get_running_loop().create_task(conn.run_writer())
+        await asyncio.sleep(0)
+        conn.push("z")
+        assert sent == ["x", "y", "z"] and conn.queue.empty()
+        room.clear()  # the client's buffer is full
+        conn.push("a")
+        conn.push("b")
+        assert sent == ["x", "y", "z"] and conn.closed
+        await asyncio.wait_for(writer, 1)
+        assert closed == [(1013, "too many messages waiting for you: reconnect for the full state")]
+
+        room.set()
+        dead = Connection(send, close)
+        writer = asyncio.get_running_loop().create_task(dead.run_writer())
+        await asyncio.sleep(0)
+        dead.push("dead")
+        await asyncio.wait_for(writer, 1)
+        assert dead.closed and closed[-1] == (1013, "the connection failed")
+
+    asyncio.run(main())

@@ -16,8 +16,8 @@
 * **Notices**: ``NOTIFY`` on the service's channel, with ids and the action's codec object (a
   payload is at most 8000 bytes; these take under 200): every process's
   :meth:`PostgresStorage.listen` listener hears it once the action is committed. A batch's
-  notices are sent by the statement that logs it, so an action logged is always announced.
-  PostgreSQL holds one lock for every transaction that notifies from its commit to the end
+  notices are sent by the statement that logs it, so an action logged is always announced
+  (sixteen to a ``NOTIFY``, in a JSON array: a listener wakes once for them). PostgreSQL holds one lock for every transaction that notifies from its commit to the end
   of its WAL flush, so such transactions commit one flush at a time; batches keep that from
   limiting the actions (the more wait, the more go in one). The other notices of actions
   (those that end a game or queue bot jobs) and :meth:`~PostgresStorage.notify`'s (presence,
@@ -131,6 +131,22 @@ def notice_payload(notice: Notice) -> str:
     return json.dumps({"type": kind, **vars(notice)}, separators=(",", ":"))  # fields are JSON values already
 
 
+def notices_from_payload(payload: str) -> list[Notice]:
+    """The notices a payload carries: one (:func:`notice_payload`'s), or several in a JSON
+    array (a batch's, :data:`LOG`); ``ValueError`` if it holds anything else.
+
+    >>> notices_from_payload('[{"type":"seat","table_id":"t1","seat":2},{"type":"seat","table_id":"t2","seat":0}]')
+    [SeatNotice(table_id='t1', seat=2), SeatNotice(table_id='t2', seat=0)]
+    """
+    if payload.startswith("["):
+        try:
+            parts = json.loads(payload)
+        except ValueError as e:
+            raise ValueError(f"not a notice: {payload!r:.100}") from e
+        return [_notice(fields, payload) for fields in parts]
+    return [notice_from_payload(payload)]
+
+
 def notice_from_payload(payload: str) -> Notice:
     """The notice a payload carries (``ValueError`` if none).
 
@@ -141,6 +157,14 @@ def notice_from_payload(payload: str) -> Notice:
     """
     try:
         fields = json.loads(payload)
+    except ValueError as e:
+        raise ValueError(f"not a notice: {payload!r:.100}") from e
+    return _notice(fields, payload)
+
+
+def _notice(fields: Any, payload: str) -> Notice:
+    """The notice of a payload's decoded ``fields`` (``ValueError`` naming ``payload`` if none)."""
+    try:
         return _NOTICE_TYPES[fields.pop("type")](**fields)
     except (AttributeError, KeyError, TypeError) as e:
         raise ValueError(f"not a notice: {payload!r:.100}") from e
@@ -166,7 +190,8 @@ class PgListener(QueueListener):
         try:
             async for notify in self._conn.notifies():
                 try:
-                    self.put(notice_from_payload(notify.payload))
+                    for notice in notices_from_payload(notify.payload):
+                        self.put(notice)
                 except ValueError:
                     log.warning("channel %s: not a notice of this version: %r", notify.channel, notify.payload)
         except psycopg.OperationalError as e:
@@ -200,12 +225,18 @@ WITH new AS MATERIALIZED (
 ), ended AS (
     UPDATE tables SET finished = true
     WHERE id IN (SELECT table_id FROM logged JOIN owned USING (table_id, seq) WHERE owned.ends)
+), announced AS MATERIALIZED (
+    SELECT pg_notify(%(channel)s, part) FROM (
+        SELECT (i - 1) / 16 AS n, '[' || string_agg(notice, ',' ORDER BY i) || ']' AS part
+        FROM logged JOIN owned USING (table_id, seq) GROUP BY n ORDER BY n
+    ) AS parts
 )
-SELECT owned.i, true FROM logged JOIN owned USING (table_id, seq), LATERAL pg_notify(%(channel)s, owned.notice)
+SELECT owned.i, true FROM logged JOIN owned USING (table_id, seq) WHERE (SELECT count(*) FROM announced) >= 0
 UNION ALL SELECT i, false FROM fenced
 """
 """The actions (most of them) that queue no job, any number at once (:class:`ActionLog`), each
-announced if logged, and its table marked finished if it ``ends`` the game. An action with an
+announced if logged (the notices of up to 16 actions in one ``NOTIFY``, a JSON array: a
+listener wakes once for them), and its table marked finished if it ``ends`` the game. An action with an
 epoch (its owner's lease's; ``NULL``: none to check) is fenced: logged only if the table's
 lease row has that epoch as the statement begins (a take-over committed before it is seen; one
 committed while it runs is not, and the new owner, which reads the log after its claim, finds

@@ -1,5 +1,6 @@
-"""A table's WebSocket clients: each a :class:`Connection` with an outgoing queue drained by
-its own writer, so that a slow client never makes the table or the others wait."""
+"""A table's WebSocket clients: each a :class:`Connection` that sends a message at once when
+its socket takes it, else queues it for its own writer, so that a slow client never makes the
+table or the others wait."""
 
 from __future__ import annotations
 
@@ -30,10 +31,13 @@ class Closing:
 
 
 class Connection:
-    """One WebSocket client: an outgoing queue drained by a writer with a send timeout.
+    """One WebSocket client: a message is sent at once, in passing, when nothing waits before
+    it and the socket takes it without waiting; else it waits in an outgoing queue drained by
+    a writer with a send timeout.
 
-    A client that cannot keep up (``max_queue`` messages waiting, or a send that times out) is
-    disconnected; it can reconnect and get the full state. Nobody else waits for it.
+    A client that cannot keep up (its socket's buffer full, ``max_queue`` messages waiting, or
+    a send that times out) is disconnected; it can reconnect and get the full state. Nobody
+    else waits for it.
     :meth:`close` ends the connection after what is queued (the error that says why, first),
     with a close code and reason; :meth:`kill` drops what is queued.
 
@@ -59,6 +63,8 @@ class Connection:
         self.table: Table | None = None
         self.closed = False
         """No more messages are taken (the connection is closing or closed)."""
+        self._idle = False
+        """The writer runs and waits for a message: the queue is empty and no send is on its way."""
         self.sent: Sent | None = None
         """The position as this connection was last sent it (its ``state``, then each
         ``event`` applied): the next event carries what changed since."""
@@ -78,7 +84,29 @@ class Connection:
             ))
             self.kill(CLOSE_TRY_LATER, "too many messages waiting for you: reconnect for the full state")
             return
+        if self._idle:
+            self._send_now(message)
+            return
         self.queue.put_nowait(message)
+
+    def _send_now(self, message: str) -> None:
+        """Send ``message`` in passing (no hand-over to the writer: one action's broadcast goes
+        out in the turn that made it). A send is a coroutine that finishes without waiting
+        while the socket's buffer has room; one that would wait (the client does not read:
+        its buffer is full) is dropped before it sent anything, and the client disconnected."""
+        sending = self._send(message)
+        try:
+            sending.send(None)
+        except StopIteration:
+            return
+        except Exception:  # a dead socket: drop this client only
+            self.kill(CLOSE_TRY_LATER, "the connection failed")
+            return
+        sending.close()
+        log.warning("a client does not read; disconnecting it", extra=fields(
+            table=self.table.id if self.table else None, seat=self.seat, spectator=self.spectator
+        ))
+        self.kill(CLOSE_TRY_LATER, "too many messages waiting for you: reconnect for the full state")
 
     async def _send_queued(self, first: str) -> Closing | None:
         """Send ``first`` and the messages queued after it, up to a :class:`Closing` (returned)."""
@@ -108,7 +136,12 @@ class Connection:
         queued meanwhile are sent together, under one deadline of ``send_timeout`` seconds."""
         end = Closing(CLOSE_TRY_LATER, "the connection failed")
         try:
-            while not isinstance(item := await self.queue.get(), Closing):
+            while True:
+                self._idle = self.queue.empty()
+                item = await self.queue.get()
+                self._idle = False
+                if isinstance(item, Closing):
+                    break
                 closing = await within(self._send_queued(item), self.send_timeout)
                 if closing is not None:
                     item = closing

@@ -85,8 +85,9 @@ class ServiceNotices:
 
     async def _watch_heads(self) -> None:
         """Every :data:`HEADS_EVERY` seconds, read the log's head of each unfinished table held
-        here; a table found behind it twice running, at the same position (no notice moved it
-        on meanwhile: one in flight is not a lost one), catches up with the log, at most
+        here that this process does not own (the owner's copy is the one that writes the log);
+        a table found behind it twice running, at the same position (no notice moved it on
+        meanwhile: one in flight is not a lost one), catches up with the log, at most
         :data:`HEADS_CATCH_UPS` at a time. A failure is logged once until the database answers
         again."""
         failing = False
@@ -94,7 +95,7 @@ class ServiceNotices:
         """The tables found behind the log at the last check, and their position then."""
         while True:
             await asyncio.sleep(HEADS_EVERY)
-            held = {t.id: t for t in self.manager.tables.values() if not t.game.is_over}
+            held = {t.id: t for t in self.manager.tables.values() if not t.game.is_over and not t.owned}
             if not held:
                 continue
             try:
