@@ -47,7 +47,7 @@ class Connection:
 
     def __init__(
         self,
-        send: Callable[[str], Awaitable[None]],
+        send: Callable[[str], Coroutine[Any, Any, None]],
         close: Callable[[int, str], Awaitable[None]],
         *,
         max_queue: int = 256,
