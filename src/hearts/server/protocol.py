@@ -49,7 +49,20 @@ from hearts.bots.registry import LEVELS
 from hearts.errors import ActionError, HeartsError
 from hearts.rules import PRESETS, Rules
 from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
-from hearts.server.wire import CLIENT_TYPES, ClientMessage, Error, Hello, SeatAction, encode
+from hearts.server.wire import (
+    CLIENT_TYPES,
+    Back,
+    ClientMessage,
+    Error,
+    Hello,
+    MoonMessage,
+    PassMessage,
+    Ping,
+    PlayMessage,
+    SeatAction,
+    Sync,
+    encode,
+)
 
 SEAT_KINDS: Final = ("human", "open", "bot")
 STAND_IN: Final = "medium"
@@ -152,6 +165,12 @@ def parse_client(raw: str | bytes | None, limits: Limits = DEFAULT_LIMITS) -> Cl
         raise ProtocolError(f"message of {size} bytes is too large (at most {limits.max_message})", "too_large")
     if isinstance(raw, bytes):
         raise ProtocolError("binary messages are not accepted; send JSON text", "bad_json")
+    try:
+        plain = _PLAIN.decode(raw)
+    except msgspec.DecodeError:
+        plain = None  # not one of them, or something wrong: the careful way finds what, in a client's words
+    if plain is not None and not _long_numbers(plain, limits):
+        return typing.cast(ClientMessage, plain)
     data = decode_json(raw, limits)
     if not isinstance(data, dict):
         raise ProtocolError(f"a message must be a JSON object with a 'type', not {raw:.40}", "bad_message")
@@ -171,6 +190,21 @@ def parse_client(raw: str | bytes | None, limits: Limits = DEFAULT_LIMITS) -> Cl
     if isinstance(message, Hello) and not message.token.isascii():
         raise ProtocolError(f"'hello' needs {_FIELD_WORDS['token']}", "bad_message")
     return message
+
+
+_PLAIN: Final = msgspec.json.Decoder(PassMessage | PlayMessage | MoonMessage | Sync | Back | Ping)
+"""The messages of play, whose fields have no checks of their own beyond their types: a
+well-formed one is decoded and checked in one pass (numbers past 64 bits, ``NaN`` and any
+nesting are refused by the types)."""
+
+
+def _long_numbers(message: msgspec.Struct, limits: Limits) -> bool:
+    """Whether a message of play holds a number longer than ``limits.max_number_digits``
+    (which :func:`decode_json` refuses)."""
+    if not isinstance(message, SeatAction):
+        return False
+    bound = 10 ** limits.max_number_digits
+    return message.seq >= bound or (message.seat is not msgspec.UNSET and abs(message.seat) >= bound)
 
 
 def _typed(kind: str, data: dict[str, Any], code: str = "bad_message") -> ClientMessage:
