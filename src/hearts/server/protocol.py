@@ -199,12 +199,14 @@ nesting are refused by the types)."""
 
 
 def _long_numbers(message: msgspec.Struct, limits: Limits) -> bool:
-    """Whether a message of play holds a number longer than ``limits.max_number_digits``
-    (which :func:`decode_json` refuses)."""
+    """Whether a message of play may hold a number :func:`decode_json` refuses: a ``seq``
+    longer than ``limits.max_number_digits``, or a ``seat`` (of any JSON type) that is not a
+    plain integer of at most that many digits."""
     if not isinstance(message, SeatAction):
         return False
     bound = 10 ** limits.max_number_digits
-    return message.seq >= bound or (message.seat is not msgspec.UNSET and abs(message.seat) >= bound)
+    seat = message.seat
+    return message.seq >= bound or (seat is not msgspec.UNSET and (type(seat) is not int or abs(seat) >= bound))
 
 
 def _typed(kind: str, data: dict[str, Any], code: str = "bad_message") -> ClientMessage:
