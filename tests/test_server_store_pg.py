@@ -51,6 +51,7 @@ from hearts.server.storage.postgres import (  # noqa: E402
     check_epoch,
     notice_from_payload,
     notice_payload,
+    pack_payloads,
 )
 
 SEATS = [("human", "Ann", None, None), ("bot", "Bot", "hard", None), ("bot", "Bot", "hard", None)]
@@ -137,6 +138,27 @@ def test_commands_and_replies_go_as_notices(url: str) -> None:
             await other.close()
 
     assert run(url, body) == [command, reply]
+
+
+def test_notices_sent_together_go_packed_and_are_heard_each_in_order(url: str) -> None:
+    """Notices announced together travel packed in as few payloads as fit PostgreSQL's 8000
+    bytes (a JSON array each); a listener hears every one of them, in order, as itself."""
+    notices = [ReplyNotice(f"p{i % 3}", f"r-{i}", "done", i, "x" * (i % 50)) for i in range(300)]
+    packed = pack_payloads([notice_payload(n) for n in notices])
+    assert 1 < len(packed) < 300 and all(len(p.encode()) <= 8000 for p in packed)
+
+    async def body(store: PostgresStorage) -> list[Any]:
+        other = await PostgresStorage.open(url)
+        try:
+            listener = await store.listen()
+            await other.announce(notices)
+            heard = [await asyncio.wait_for(anext(listener), 10) for _ in notices]
+            await listener.close()
+            return heard
+        finally:
+            await other.close()
+
+    assert run(url, body) == notices
 
 
 def test_a_refused_append_is_not_announced_and_each_service_hears_its_own_channel(url: str) -> None:

@@ -251,6 +251,31 @@ array's literal, quoting and escaping each JSON text, about five times slower.""
 ANNOUNCE: Final = "SELECT pg_notify(%s, notice) FROM unnest(%b::text[]) AS n (notice)"
 """Notices sent in order, in a transaction that writes nothing (so no WAL flush to wait for)."""
 
+PAYLOAD_LIMIT: Final = 7900
+"""Bytes of a ``NOTIFY`` payload that :func:`pack_payloads` fills (PostgreSQL's limit: 8000)."""
+
+
+def pack_payloads(payloads: list[str], limit: int = PAYLOAD_LIMIT) -> list[str]:
+    """Notices' payloads packed in order into as few as fit: consecutive ones joined in a JSON
+    array of at most ``limit`` bytes (a listener wakes once for them, :func:`notices_from_payload`);
+    one that fits with no other, as it is. The payloads are ASCII (:func:`notice_payload`).
+
+    >>> pack_payloads(['{"a":1}', '{"b":2}', '{"c":3}'], limit=17)
+    ['[{"a":1},{"b":2}]', '{"c":3}']
+    """
+    packed: list[str] = []
+    group: list[str] = []
+    size = 1
+    for payload in payloads:
+        if group and size + len(payload) + 1 > limit:
+            packed.append(group[0] if len(group) == 1 else "[" + ",".join(group) + "]")
+            group, size = [], 1
+        group.append(payload)
+        size += len(payload) + 1
+    if group:
+        packed.append(group[0] if len(group) == 1 else "[" + ",".join(group) + "]")
+    return packed
+
 
 
 def describe_postgres_url(url: str) -> str:
@@ -779,12 +804,13 @@ class PostgresStorage(SqlStore):
 
     async def _send_notices(self) -> None:
         """Send the notices waiting, in order, each batch in a transaction of its own (which
-        writes nothing: see the module) on a connection of their own, until none waits."""
+        writes nothing: see the module) on a connection of their own, packed into as few
+        ``NOTIFY`` payloads as fit (:func:`pack_payloads`), until none waits."""
         while self._outbox:
             batch, self._outbox = self._outbox, []
             sent, self._outbox_sent = self._outbox_sent, None
             try:
-                await self._send_batch(batch)
+                await self._send_batch(pack_payloads(batch))
             except (psycopg.Error, StoreUnavailable) as e:
                 log.warning("notices could not be sent; the other processes catch up at the next ones",
                             extra=fields(error=str(e), notices=len(batch)))
