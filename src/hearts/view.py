@@ -75,7 +75,7 @@ class View:
     def of(cls, source: Game | Round, seat: int) -> View:
         """The view of ``seat`` on a game (its current round) or a single round."""
         game, r = _game_and_round(source, seat)
-        return cls(**_own(r, seat), **_shared(game, r))
+        return cls(**_own(r, seat), **_shared(game, r), played=r.played)
 
     @staticmethod
     def private_of(source: Game | Round, seat: int) -> dict[str, Any]:
@@ -208,7 +208,8 @@ def _private_text(own: dict[str, Any]) -> dict[str, Any]:
 
 
 def _shared(game: Game | None, r: Round) -> dict[str, Any]:
-    """The fields :data:`_SHARED` of every seat's view of round ``r`` (of ``game``, if any)."""
+    """The fields :data:`_SHARED` of every seat's view of round ``r`` (of ``game``, if any),
+    but ``played`` (which the public dict does not hold: :meth:`View.of` adds it)."""
     return {
         "rules": r.rules,
         "round_number": r.round_number,
@@ -221,7 +222,6 @@ def _shared(game: Game | None, r: Round) -> dict[str, Any]:
         "tricks_won": r.tricks_won,
         "hand_sizes": r.hand_sizes,
         "voids": tuple(r.voids(s) for s in range(r.players)),
-        "played": r.played,
         "scores": r.scores_before,
         "result": r.result,
         "game_over": game.is_over if game else r.is_over,
