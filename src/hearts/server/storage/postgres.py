@@ -48,7 +48,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Sequence
@@ -172,12 +171,17 @@ def _notice(fields: Any, payload: str) -> Notice:
 
 class PgListener(QueueListener):
     """A :class:`~hearts.server.storage.Listener` on a connection of its own, listening to the
-    channel; a reader task hands each notice over."""
+    channel: the event loop reads its socket whenever it can be read (libpq itself,
+    ``psycopg.pq``: one callback for all the notices waiting, no task or timer a wait) and
+    hands each notice over."""
 
     def __init__(self, conn: Connection) -> None:
         super().__init__()
         self._conn = conn
-        self._reader = asyncio.get_running_loop().create_task(self._read())
+        self._loop = asyncio.get_running_loop()
+        self._socket: int | None = conn.pgconn.socket
+        self._loop.add_reader(self._socket, self._read)
+        self._read()  # (any heard while LISTEN was on its way)
 
     @classmethod
     async def open(cls, url: str, channel: str) -> PgListener:
@@ -186,22 +190,32 @@ class PgListener(QueueListener):
         await conn.execute(psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(channel)))
         return cls(conn)
 
-    async def _read(self) -> None:
+    def _read(self) -> None:
+        pg = self._conn.pgconn
         try:
-            async for notify in self._conn.notifies():
-                try:
-                    for notice in notices_from_payload(notify.payload):
-                        self.put(notice)
-                except ValueError:
-                    log.warning("channel %s: not a notice of this version: %r", notify.channel, notify.payload)
+            pg.consume_input()
+            if pg.status == psycopg.pq.ConnStatus.BAD:  # (the end of the stream)
+                raise psycopg.OperationalError("the connection was closed")
         except psycopg.OperationalError as e:
+            self._stop_reading()
             self.end(StoreUnavailable(f"the listener lost its connection ({e}); notices may have been missed"))
+            return
+        while (notify := pg.notifies()) is not None:
+            payload = notify.extra.decode()
+            try:
+                for notice in notices_from_payload(payload):
+                    self.put(notice)
+            except ValueError:
+                log.warning("channel %s: not a notice of this version: %r", notify.relname.decode(), payload)
+
+    def _stop_reading(self) -> None:
+        if self._socket is not None:
+            self._loop.remove_reader(self._socket)
+            self._socket = None
 
     async def close(self) -> None:
         await super().close()
-        self._reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._reader
+        self._stop_reading()
         await self._conn.close()
 
 
