@@ -17,12 +17,15 @@
   payload is at most 8000 bytes; these take under 200): every process's
   :meth:`PostgresStorage.listen` listener hears it once the action is committed. A batch's
   notices are sent by the statement that logs it, so an action logged is always announced
-  (sixteen to a ``NOTIFY``, in a JSON array: a listener wakes once for them). PostgreSQL holds one lock for every transaction that notifies from its commit to the end
-  of its WAL flush, so such transactions commit one flush at a time; batches keep that from
-  limiting the actions (the more wait, the more go in one). The other notices of actions
-  (those that end a game or queue bot jobs) and :meth:`~PostgresStorage.notify`'s (presence,
-  rematches) go in transactions of their own that write nothing (so wait for no flush), in
-  order, on one connection; a seat change's and a chat line's are sent by their transaction.
+  (sixteen to a ``NOTIFY``, in a JSON array: a listener wakes once for them). PostgreSQL holds
+  one lock for every transaction that notifies from its commit to the end of its WAL flush, so
+  such transactions commit one flush at a time; batches keep that from limiting the actions
+  (the more wait, the more go in one). The other notices of actions (those that end a game or
+  queue bot jobs) and :meth:`~PostgresStorage.notify`'s (presence, rematches, commands and
+  replies between processes) go in transactions of their own that write nothing (so wait for
+  no flush), in order, on one connection, packed in as few payloads as fit; a seat change's
+  and a chat line's are sent by their transaction. The log's statement and the listener, the
+  busiest, go through libpq itself (``psycopg.pq``) on connections of their own.
   A process that dies before those are sent leaves them unannounced: the others catch up at
   the table's next notice, and the bot workers look for jobs every few seconds anyway.
 * **Jobs** (:class:`PgJobs`, ``store.jobs``): bot jobs, queued with the action that makes a bot
@@ -251,8 +254,8 @@ UNION ALL SELECT i, false FROM fenced
 """
 """The actions (most of them) that queue no job, any number at once (:class:`ActionLog`), each
 announced if logged (the notices of up to 16 actions in one ``NOTIFY``, a JSON array: a
-listener wakes once for them), and its table marked finished if it ``ends`` the game. An action with an
-epoch (its owner's lease's; ``NULL``: none to check) is fenced: logged only if the table's
+listener wakes once for them), and its table marked finished if it ``ends`` the game. An
+action with an epoch (its owner's lease's; ``NULL``: none to check) is fenced: logged only if the table's
 lease row has that epoch as the statement begins (a take-over committed before it is seen; one
 committed while it runs is not, and the new owner, which reads the log after its claim, finds
 that row's ``seq`` taken and catches up: nothing is lost or logged twice). The lease rows are
@@ -294,7 +297,6 @@ def pack_payloads(payloads: list[str], limit: int = PAYLOAD_LIMIT) -> list[str]:
     if group:
         packed.append(group[0] if len(group) == 1 else "[" + ",".join(group) + "]")
     return packed
-
 
 
 def describe_postgres_url(url: str) -> str:
@@ -409,7 +411,7 @@ class ActionLog:
 async def _run(conn: Connection, name: bytes, prepare: bytes | None, params: list[bytes] | None) -> list[tuple[int, bool]]:
     """On a connection of :class:`ActionLog`'s own, through libpq itself (``psycopg.pq``):
     prepare the statement ``prepare`` as ``name``, or run the prepared ``name`` with its text
-    ``params`` and return its rows as ``(int, bool)``. A fourth of the CPU of psycopg's
+    ``params`` and return its rows as ``(int, bool)``. Less than half the CPU of psycopg's
     ``execute`` (no query conversion, no cursor, one reader callback a wait), which was a
     fifth of a server's CPU at a thousand tables. A database error is raised as psycopg's
     (:func:`psycopg.errors.error_from_result`); a lost connection as its ``OperationalError``."""
