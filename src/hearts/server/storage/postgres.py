@@ -371,7 +371,9 @@ class ActionLog:
         try:
             conn = conn or await self._open()
             rows = json.dumps([b[:6] for b in batch], separators=(",", ":")).encode()
-            outcomes = dict(await _run(conn, LOG_STATEMENT, None, [rows, self._channel.encode()]))
+            conn.pgconn.send_query_prepared(LOG_STATEMENT, [rows, self._channel.encode()])
+            outcomes = {int(r.get_value(i, 0) or 0): r.get_value(i, 1) == b"t"
+                        for r in await _results(conn) for i in range(r.ntuples)}
         except (psycopg.Error, StoreUnavailable) as e:
             conn = await _unless_broken(conn)
             if conn is not None and len(batch) > 1:
@@ -391,7 +393,8 @@ class ActionLog:
         """A new connection, with :data:`LOG` prepared on it."""
         conn = await _connect(self._url)
         try:
-            await _run(conn, LOG_STATEMENT, LOG.encode(), None)
+            conn.pgconn.send_prepare(LOG_STATEMENT, LOG.encode())
+            await _results(conn)
         except BaseException:
             await conn.close()
             raise
@@ -408,18 +411,13 @@ class ActionLog:
         self._free = []
 
 
-async def _run(conn: Connection, name: bytes, prepare: bytes | None, params: list[bytes] | None) -> list[tuple[int, bool]]:
-    """On a connection of :class:`ActionLog`'s own, through libpq itself (``psycopg.pq``):
-    prepare the statement ``prepare`` as ``name``, or run the prepared ``name`` with its text
-    ``params`` and return its rows as ``(int, bool)``. Less than half the CPU of psycopg's
-    ``execute`` (no query conversion, no cursor, one reader callback a wait), which was a
-    fifth of a server's CPU at a thousand tables. A database error is raised as psycopg's
+async def _results(conn: Connection) -> list[psycopg.pq.abc.PGresult]:
+    """The results of what was just sent on ``conn`` through libpq itself (``psycopg.pq``), on
+    a connection of :class:`ActionLog`'s own: less than half the CPU of psycopg's ``execute``
+    (no query conversion, no cursor, one reader callback a wait), which was a fifth of a
+    server's CPU at a thousand tables. A database error is raised as psycopg's
     (:func:`psycopg.errors.error_from_result`); a lost connection as its ``OperationalError``."""
     pg = conn.pgconn
-    if prepare is not None:
-        pg.send_prepare(name, prepare)
-    else:
-        pg.send_query_prepared(name, params)
     loop = asyncio.get_running_loop()
     while pg.flush():
         await _ready(loop, pg.socket, write=True)
@@ -432,8 +430,7 @@ async def _run(conn: Connection, name: bytes, prepare: bytes | None, params: lis
                 failed = next((r for r in results if r.status == psycopg.pq.ExecStatus.FATAL_ERROR), None)
                 if failed is not None:
                     raise psycopg.errors.error_from_result(failed, encoding=conn.info.encoding)
-                return [(int(r.get_value(i, 0) or 0), r.get_value(i, 1) == b"t")
-                        for r in results for i in range(r.ntuples)]
+                return results
             results.append(result)
         await _ready(loop, pg.socket)
 

@@ -79,10 +79,7 @@ class Connection:
         if self.closed:
             return
         if self.queue.qsize() >= self.max_queue:
-            log.warning("a client cannot keep up; disconnecting it", extra=fields(
-                table=self.table.id if self.table else None, seat=self.seat, spectator=self.spectator
-            ))
-            self.kill(CLOSE_TRY_LATER, "too many messages waiting for you: reconnect for the full state")
+            self._let_go()
             return
         if self._idle:
             self._send_now(message)
@@ -103,7 +100,11 @@ class Connection:
             self.kill(CLOSE_TRY_LATER, "the connection failed")
             return
         sending.close()
-        log.warning("a client does not read; disconnecting it", extra=fields(
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Disconnect a client that cannot keep up (it may reconnect for the whole state)."""
+        log.warning("a client cannot keep up; disconnecting it", extra=fields(
             table=self.table.id if self.table else None, seat=self.seat, spectator=self.spectator
         ))
         self.kill(CLOSE_TRY_LATER, "too many messages waiting for you: reconnect for the full state")
