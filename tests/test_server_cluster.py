@@ -373,7 +373,7 @@ def test_a_lost_notice_leaves_no_table_stale_for_more_than_2_s(url: str, pair: l
                 await c.close()
             return None
         killed = sql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                          " WHERE datname = current_database() AND query LIKE 'SELECT pg_notify(%% FROM unnest(%%'")
+                          " WHERE datname = current_database() AND query LIKE 'SELECT pg_notify(%% FROM json_array_elements_text(%%'")
         assert killed, "the processes' notice connections were found"
         tab = far[seat]
         await tab.wait(lambda m: m["type"] == "state" and m["seq"] == seq, timeout=10)

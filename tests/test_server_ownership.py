@@ -40,8 +40,9 @@ from test_server_support import (
     server_pair,
 )
 
+from hearts.actions import from_dict, to_dict
 from hearts.cards import CARDS
-from hearts.server.storage import CommandNotice, ReplyNotice
+from hearts.server.storage import ActionNotice, CommandNotice, ReplyNotice
 from hearts.server.storage.postgres import notice_payload, notices_from_payload
 
 pg_database = pytest.fixture(scope="module")(module_pg_database)
@@ -267,6 +268,42 @@ def test_an_illegal_forwarded_action_is_refused_and_changes_nothing(url: str, pa
 
     asyncio.run(main())
     assert [json.loads(data)["seat"] for _, data in db_actions(url, table["id"])] == [1]
+
+
+def test_a_forwarded_action_that_is_done_is_answered_by_its_own_notice(url: str, pair: list[ServerProcess]) -> None:
+    """A legal action forwarded to the table's owner (a pass, R2.1) is logged, and its
+    ``NOTIFY`` names the command's request: that is the sender's answer ``done``, and the owner
+    sends no reply of its own (one notice fewer for every forwarded action)."""
+    import psycopg
+
+    table = four_humans(pair[0])
+
+    async def main() -> tuple[list[Any], Any]:
+        clients = await one_each(pair, table)
+        state = clients[1].state
+        assert state is not None
+        action = {"type": "pass", "seat": 1, "cards": state["view"]["hand"][:3]}
+        command = CommandNotice(process_of(pair[0]), "tester", "r5", table["id"], 1, 0, action)
+        heard: list[Any] = []
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            await conn.execute("LISTEN pyhearts")
+            await conn.execute("SELECT pg_notify('pyhearts', %s)", (notice_payload(command),))
+            deadline = time.monotonic() + 10
+            async for notify in conn.notifies(timeout=3):  # (and a while after the action's)
+                heard += [n for n in notices_from_payload(notify.payload)
+                          if getattr(n, "request", None) == "r5" or getattr(n, "table_id", None) == table["id"]]
+                if time.monotonic() > deadline:
+                    break
+        for c in clients:
+            await c.wait(lambda m: m["type"] == "state" and m["seq"] == 1)
+            await c.close()
+        return heard, action
+
+    heard, action = asyncio.run(main())
+    logged = to_dict(from_dict(action))  # (its cards in the codec's order)
+    assert [n for n in heard if isinstance(n, ReplyNotice)] == []
+    assert ActionNotice(table["id"], 1, logged, "person", "r5") in heard
+    assert [json.loads(data) for _, data in db_actions(url, table["id"])] == [logged]
 
 
 def test_malformed_and_misaddressed_commands_are_answered_and_change_nothing(

@@ -161,6 +161,30 @@ def test_notices_sent_together_go_packed_and_are_heard_each_in_order(url: str) -
     assert run(url, body) == notices
 
 
+def test_notices_sent_after_the_announcers_connection_was_cut_are_heard(url: str) -> None:
+    """The connection the notices go out on, cut while idle (the database restarted, say), is
+    replaced: the next notices are sent again on a new one and heard, none twice."""
+    first, second = ReplyNotice("p1", "r-1", "done", 1), ReplyNotice("p1", "r-2", "done", 2)
+
+    async def body(store: PostgresStorage) -> list[Any]:
+        other = await PostgresStorage.open(url)
+        try:
+            listener = await store.listen()
+            await other.announce([first])
+            heard = [await asyncio.wait_for(anext(listener), 10)]
+            killed = sql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                              " WHERE datname = current_database() AND query LIKE 'SELECT pg_notify(%%'")
+            assert killed == [(True,)]
+            await other.announce([second])
+            heard.append(await asyncio.wait_for(anext(listener), 10))
+            await listener.close()
+            return heard + [n async for n in listener]
+        finally:
+            await other.close()
+
+    assert run(url, body) == [first, second]
+
+
 def test_a_refused_append_is_not_announced_and_each_service_hears_its_own_channel(url: str) -> None:
     async def body(store: PostgresStorage) -> list[Any]:
         other_service = await PostgresStorage.open(url, channel="other-service")

@@ -64,6 +64,7 @@ from hearts.server.outage import DEFAULT_BACKOFF, Backoff, Outage, is_outage
 from hearts.server.protocol import STAND_IN
 from hearts.server.reviews import ReviewRunner
 from hearts.server.storage import (
+    ActionNotice,
     BotJob,
     HintJob,
     JobNotice,
@@ -174,7 +175,7 @@ class BotWorker:
     def _hear(self, notice: Notice) -> None:
         if isinstance(notice, JobNotice):
             self._wake.set()
-        elif isinstance(notice, ReplyNotice):
+        elif isinstance(notice, ReplyNotice) or (isinstance(notice, ActionNotice) and notice.request):
             self.forwarder.hear(notice)
 
     async def _beat(self) -> None:

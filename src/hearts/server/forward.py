@@ -1,8 +1,9 @@
 """Commands forwarded to a table's owner (PostgreSQL): a process that is not the owner of a
 table — a server process whose client acts there, or a bot worker with a bot's move — sends
 the command to the owner as a :class:`~hearts.server.storage.CommandNotice` and waits for its
-:class:`~hearts.server.storage.ReplyNotice` (``NOTIFY`` both ways, through the service's
-channel); the owner handles it in its table's turn like one of its own clients' commands
+:class:`~hearts.server.storage.ReplyNotice` — or, when it is done, the action's own
+:class:`~hearts.server.storage.ActionNotice`, which names the command (``NOTIFY`` both ways,
+through the service's channel); the owner handles it in its table's turn like one of its own clients' commands
 (:mod:`hearts.server.tables.ownership`).
 
 >>> Outcome.DONE.value, Outcome("stale") is Outcome.STALE
@@ -18,7 +19,7 @@ import secrets
 from typing import Final
 
 from hearts.actions import Action, to_dict
-from hearts.server.storage import CommandNotice, ReplyNotice, Storage
+from hearts.server.storage import ActionNotice, CommandNotice, ReplyNotice, Storage
 
 FORWARD_WAIT: Final = 1.5
 """Seconds a forwarded command waits for the owner's reply: an owner that does not answer in
@@ -30,7 +31,8 @@ class Outcome(enum.Enum):
     """What became of a command at the table's owner."""
 
     DONE = "done"
-    """Applied and logged: its event reaches every process through the log's notice."""
+    """Applied and logged: its event reaches every process through the log's notice, which
+    is also this reply."""
     STALE = "stale"
     """Made on a position that has moved on (the client is sent the position again)."""
     ILLEGAL = "illegal"
@@ -45,8 +47,8 @@ class Outcome(enum.Enum):
 
 class Forwarder:
     """One process's forwarded commands waiting for their replies (``me``: the process id the
-    owners answer to). Hand it every :class:`~hearts.server.storage.ReplyNotice` heard
-    (:meth:`hear`); :meth:`send` forwards a command and returns its reply."""
+    owners answer to). Hand it every :class:`~hearts.server.storage.ReplyNotice` and
+    :class:`~hearts.server.storage.ActionNotice` heard (:meth:`hear`); :meth:`send` forwards a command and returns its reply."""
 
     def __init__(self, store: Storage, me: str) -> None:
         self.store = store
@@ -70,13 +72,17 @@ class Forwarder:
         finally:
             self._waiting.pop(request, None)
 
-    def hear(self, notice: ReplyNotice) -> None:
-        """A reply heard on the channel: handed to its command if it is this process's."""
-        if notice.to != self.me:
+    def hear(self, notice: ReplyNotice | ActionNotice) -> None:
+        """A reply heard on the channel, or an action's notice (its command's reply ``done``):
+        handed to its command if it is this process's."""
+        if isinstance(notice, ReplyNotice) and notice.to != self.me:
             return
         reply = self._waiting.get(notice.request)
-        if reply is not None and not reply.done():
-            reply.set_result(notice)
+        if reply is None or reply.done():
+            return
+        if isinstance(notice, ActionNotice):
+            notice = ReplyNotice(self.me, notice.request, Outcome.DONE.value, notice.seq)
+        reply.set_result(notice)
 
     async def answer(self, command: CommandNotice, outcome: Outcome, seq: int, message: str = "", epoch: int = 0) -> None:
         """Send the reply to a command this process handled (as its table's owner)."""

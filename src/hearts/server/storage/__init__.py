@@ -220,6 +220,9 @@ class ActionNotice:
     action: dict[str, Any]
     by: str = "person"
     """Who made it: ``person``, ``bot`` or ``stand_in`` (:data:`hearts.server.metrics.Actor`)."""
+    request: str = ""
+    """The forwarded command it was (:class:`CommandNotice`'s ``request``), if any: the notice
+    is that command's reply ``done`` (an owner sends no :class:`ReplyNotice` for it)."""
 
 
 @dataclass(frozen=True)
@@ -630,10 +633,11 @@ class TableLog(Protocol):
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person", epoch: int | None = None,
+        *, by: str = "person", epoch: int | None = None, request: str = "",
     ) -> None:
         """Log an accepted action as row ``seq`` and commit it (before it is broadcast), and
-        announce it (:class:`ActionNotice`, saying ``by`` whom it was made); ``finished`` marks
+        announce it (:class:`ActionNotice`, saying ``by`` whom it was made, and the forwarded
+        command's ``request`` it answers, if it was one); ``finished`` marks
         the game over, and ``bots`` (the bot seats this action makes ones to act; only with
         :attr:`Storage.jobs`) are queued as jobs at position ``seq``, in the same transaction.
         With ``epoch`` (the appending owner's :class:`Lease`), the row is logged only if the

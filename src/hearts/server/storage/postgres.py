@@ -127,7 +127,7 @@ def notice_payload(notice: Notice) -> str:
     """A notice as a ``NOTIFY`` payload (far below the 8000-byte limit).
 
     >>> notice_payload(ActionNotice("t1", 9, {"type": "play", "seat": 1, "card": "QS"}))
-    '{"type":"action","table_id":"t1","seq":9,"action":{"type":"play","seat":1,"card":"QS"},"by":"person"}'
+    '{"type":"action","table_id":"t1","seq":9,"action":{"type":"play","seat":1,"card":"QS"},"by":"person","request":""}'
     """
     kind = _NOTICE_KINDS[type(notice)]
     return json.dumps({"type": kind, **vars(notice)}, separators=(",", ":"))  # fields are JSON values already
@@ -270,8 +270,12 @@ arrays cost four times as much), and the channel."""
 LOG_STATEMENT: Final = b"pyhearts_log"
 """The name :data:`LOG` is prepared under on each of :class:`ActionLog`'s connections."""
 
-ANNOUNCE: Final = "SELECT pg_notify(%s, notice) FROM unnest(%b::text[]) AS n (notice)"
-"""Notices sent in order, in a transaction that writes nothing (so no WAL flush to wait for)."""
+ANNOUNCE: Final = "SELECT pg_notify($1, notice) FROM json_array_elements_text($2::json) AS n (notice)"
+"""Notices sent in order, in a transaction that writes nothing (so no WAL flush to wait for).
+Its parameters: the channel, and the payloads as one JSON array of strings."""
+
+ANNOUNCE_STATEMENT: Final = b"pyhearts_announce"
+"""The name :data:`ANNOUNCE` is prepared under on the announcer's connection."""
 
 PAYLOAD_LIMIT: Final = 7900
 """Bytes of a ``NOTIFY`` payload that :func:`pack_payloads` fills (PostgreSQL's limit: 8000)."""
@@ -391,14 +395,7 @@ class ActionLog:
 
     async def _open(self) -> Connection:
         """A new connection, with :data:`LOG` prepared on it."""
-        conn = await _connect(self._url)
-        try:
-            conn.pgconn.send_prepare(LOG_STATEMENT, LOG.encode())
-            await _results(conn)
-        except BaseException:
-            await conn.close()
-            raise
-        return conn
+        return await _prepared(self._url, LOG_STATEMENT, LOG)
 
     async def close(self) -> None:
         """Finish the batches on their way and close the connections."""
@@ -413,7 +410,7 @@ class ActionLog:
 
 async def _results(conn: Connection) -> list[psycopg.pq.abc.PGresult]:
     """The results of what was just sent on ``conn`` through libpq itself (``psycopg.pq``), on
-    a connection of :class:`ActionLog`'s own: less than half the CPU of psycopg's ``execute``
+    a connection of the store's own (:class:`ActionLog`'s, the announcer's): less than half the CPU of psycopg's ``execute``
     (no query conversion, no cursor, one reader callback a wait), which was a fifth of a
     server's CPU at a thousand tables. A database error is raised as psycopg's
     (:func:`psycopg.errors.error_from_result`); a lost connection as its ``OperationalError``."""
@@ -433,6 +430,19 @@ async def _results(conn: Connection) -> list[psycopg.pq.abc.PGresult]:
                 return results
             results.append(result)
         await _ready(loop, pg.socket)
+
+
+async def _prepared(url: str, name: bytes, statement: str) -> Connection:
+    """A new connection with ``statement`` prepared on it under ``name`` (run it with
+    ``send_query_prepared`` and :func:`_results`)."""
+    conn = await _connect(url)
+    try:
+        conn.pgconn.send_prepare(name, statement.encode())
+        await _results(conn)
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
 
 
 async def _ready(loop: asyncio.AbstractEventLoop, socket: int, write: bool = False) -> None:
@@ -747,9 +757,9 @@ class PgTableLog(SqlTableLog):
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person", epoch: int | None = None,
+        *, by: str = "person", epoch: int | None = None, request: str = "",
     ) -> None:
-        notice = ActionNotice(table_id, seq, to_dict(action), by)
+        notice = ActionNotice(table_id, seq, to_dict(action), by, request)
         if not bots:  # most actions: logged and announced in a batch
             logged = await self.store.action_log.log(table_id, seq, to_json(action), notice_payload(notice), epoch,
                                                      finished)
@@ -889,18 +899,22 @@ class PostgresStorage(SqlStore):
                     sent.set_result(None)
 
     async def _send_batch(self, batch: list[str]) -> None:
-        """Send notices on the announcer's connection; one found cut while it was idle (the
-        database restarted meanwhile) is replaced, and the batch sent again, once."""
+        """Send notices on the announcer's connection (:data:`ANNOUNCE`, through libpq as
+        :func:`_results` does); one found cut while it was idle (the database restarted
+        meanwhile) is replaced, and the batch sent again, once."""
+        params = [self.channel.encode(), json.dumps(batch, separators=(",", ":")).encode()]
         if self._announcer is not None:
             try:
-                await self._announcer.execute(ANNOUNCE, (self.channel, batch))
+                self._announcer.pgconn.send_query_prepared(ANNOUNCE_STATEMENT, params)
+                await _results(self._announcer)
                 return
             except psycopg.OperationalError:
                 if not self._announcer.broken:
                     raise
                 self._announcer = await _unless_broken(self._announcer)
-        self._announcer = await _connect(self._url)
-        await self._announcer.execute(ANNOUNCE, (self.channel, batch))
+        self._announcer = await _prepared(self._url, ANNOUNCE_STATEMENT, ANNOUNCE)
+        self._announcer.pgconn.send_query_prepared(ANNOUNCE_STATEMENT, params)
+        await _results(self._announcer)
 
     async def listen(self) -> PgListener:
         listener = await PgListener.open(self._url, self.channel)

@@ -337,12 +337,12 @@ class SqlTableLog:
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person", epoch: int | None = None,
+        *, by: str = "person", epoch: int | None = None, request: str = "",
     ) -> None:
         # (``epoch`` is not checked: one process holds the database and owns every table)
         if bots:
             raise ValueError("this store has no bot jobs: its server process runs the bots")
-        if not await self._batches.log(ActionNotice(table_id, seq, to_dict(action), by), finished):
+        if not await self._batches.log(ActionNotice(table_id, seq, to_dict(action), by, request), finished):
             raise SeqConflict(table_id, seq)
 
     async def table(self, table_id: str) -> TableRow | None:

@@ -88,12 +88,13 @@ class Moves:
                 return outcome, reply.seq, reply.message
         return Outcome.UNAVAILABLE, table.seq, "the table's owner keeps changing; try again"
 
-    async def command(self, seat: int, seen: int, action: Action, by: Actor) -> Result:
-        """:meth:`_command` in the table's turn (a command forwarded to this process, the owner)."""
+    async def command(self, seat: int, seen: int, action: Action, by: Actor, request: str) -> Result:
+        """:meth:`_command` in the table's turn (a command forwarded to this process, the owner,
+        as ``request``: its action's notice answers it if it is done)."""
         arrived = time.perf_counter()
-        return await self.table.mailbox.run(lambda: self._command(seat, seen, action, by, arrived))
+        return await self.table.mailbox.run(lambda: self._command(seat, seen, action, by, arrived, request))
 
-    async def _command(self, seat: int, seen: int, action: Action, by: Actor, arrived: float) -> Result:
+    async def _command(self, seat: int, seen: int, action: Action, by: Actor, arrived: float, request: str = "") -> Result:
         """An action made at position ``seen``, in the table's turn, by its owner: applied and
         logged (done), or refused (stale, illegal, not_owner; unavailable during an outage)."""
         table = self.table
@@ -101,7 +102,7 @@ class Moves:
             if not self._fresh(seen, action) or (by != "person" and seat not in bot_turns(table.game, table.seats)):
                 return Outcome.STALE, table.seq, ""
             try:
-                await table.apply(action, by, arrived)
+                await table.apply(action, by, arrived, request)
             except IllegalAction as e:
                 return Outcome.ILLEGAL, table.seq, str(e)
             except NotOwner:

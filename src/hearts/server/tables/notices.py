@@ -166,6 +166,8 @@ class ServiceNotices:
             return
         if isinstance(notice, ActionNotice):
             self.manager.metrics.service_moves.labels(notice.by).inc()
+            if notice.request:
+                self.manager.ownership.forwarder.hear(notice)
         if isinstance(notice, (ChatNotice, RematchNotice, HintNotice)):
             talking = self.manager.tables.get(notice.table_id)
             if talking is not None:

@@ -284,5 +284,7 @@ class Ownership:
             if handed is not None:
                 await self.forwarder.answer(command, Outcome.HANDED, table.seq, epoch=handed.epoch)
                 return
-        outcome, seq, message = await table.moves.command(command.seat, command.seen, action, command.by)  # type: ignore[arg-type]
-        await self.forwarder.answer(command, outcome, seq, message)
+        outcome, seq, message = await table.moves.command(command.seat, command.seen, action, command.by,  # type: ignore[arg-type]
+                                                          command.request)
+        if outcome is not Outcome.DONE:  # (done: the action's notice is the answer)
+            await self.forwarder.answer(command, outcome, seq, message)
