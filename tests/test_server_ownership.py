@@ -14,6 +14,7 @@ import json
 import random
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from test_server_support import (
     db_game,
     emptied_pg_url,
     four_humans,
+    metrics,
     module_pg_database,
     my_action,
     play_until,
@@ -50,6 +52,16 @@ pg_database = pytest.fixture(scope="module")(module_pg_database)
 url = pytest.fixture(emptied_pg_url)
 
 pair = pytest.fixture(server_pair)
+
+
+@pytest.fixture
+def unlinked(url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    """Two server processes that relay no client to each other (``relay=False``): a client
+    is served by the process it reaches, which forwards its actions to the owner."""
+    servers = [ServerProcess(url, logs=tmp_path, relay=False).start() for _ in range(2)]
+    yield servers
+    for s in servers:
+        s.stop()
 
 
 def accepted(server: ServerProcess, table_id: str) -> list[dict[str, Any]]:
@@ -109,13 +121,83 @@ def test_only_the_owner_logs_and_every_process_shows_every_action(url: str, pair
         assert seen == list(range(1, len(rows) + 1))
 
 
-def test_an_owner_with_no_client_hands_the_table_to_the_process_its_clients_reach(
+def test_a_client_reaching_another_process_is_relayed_to_the_tables_owner(url: str, pair: list[ServerProcess]) -> None:
+    """Seats 0 and 2 on the owner, 1 and 3 on the other process: those two are relayed over a
+    link to the owner, which serves all four as its own clients (its connections count four,
+    the other's none; the other keeps no copy of the table and forwards nothing), and every
+    client sees every action of the game, in order (R7 views)."""
+    table = four_humans(pair[0], target=30)
+
+    async def main() -> list[Client]:
+        first = await Client(pair[0], table["id"], table["seats"][0]["token"]).connect()  # (the owner)
+        clients = [first] + [await Client(pair[s % 2], table["id"], table["seats"][s]["token"]).connect()
+                             for s in range(1, 4)]
+        counted = [metrics(s)[("hearts_connections", ())] for s in pair]
+        assert counted == [4, 0]
+        await play_until(clients, random.Random(7), lambda: False, timeout=120)
+        for c in clients:
+            await c.wait(lambda m: m["type"] == "state" and m["view"]["game_over"], timeout=30)
+            await c.close()
+        return clients
+
+    clients = asyncio.run(main())
+    rows = db_actions(url, table["id"])
+    assert [len(accepted(s, table["id"])) for s in pair] == [len(rows), 0]
+    assert lease(url, table["id"]) == (process_of(pair[0]), 1)
+    assert not any(line["event"] == "table owned" for line in pair[1].logs())
+    assert any(line["event"].startswith("a link to another process opened") for line in pair[1].logs())
+    for c in clients:
+        seen = [m["seq"] for m in c.messages if m["type"] == "state" and m["reason"] == "event"]
+        assert seen == list(range(1, len(rows) + 1))
+
+
+def test_a_link_that_does_not_show_the_owners_key_is_closed_and_serves_nothing(
     url: str, pair: list[ServerProcess]
+) -> None:
+    """A process's link port, as its alive notice tells it, closes a connection whose first
+    frame is not the hello with that process's key — garbage, or a wrong key — without
+    opening a client."""
+    import psycopg
+
+    from hearts.server.relay import frame
+
+    table = four_humans(pair[0])
+
+    async def main() -> list[bytes]:
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            await conn.execute("LISTEN pyhearts")
+            link = ""
+            async for notify in conn.notifies(timeout=25):
+                alive = [n for n in notices_from_payload(notify.payload) if getattr(n, "link", "")]
+                if alive:
+                    link = alive[0].link
+                    break
+        assert link, "no alive notice told a link"
+        address, _, key = link.rpartition("/")
+        host, _, port = address.rpartition(":")
+        answers = []
+        opening = frame("open", 1, table["id"], "192.0.2.1")
+        for first in (b"\x00\x00\x00\x02{}" + opening, frame("hello", "0" * len(key)) + opening):
+            reader, writer = await asyncio.open_connection(host, int(port))
+            writer.write(first)
+            try:
+                answers.append(await asyncio.wait_for(reader.read(), 5))
+            except ConnectionError:
+                answers.append(b"")
+            writer.close()
+        return answers
+
+    assert asyncio.run(main()) == [b"", b""]  # (closed at once: no "ok", no client)
+    assert [metrics(s)[("hearts_connections", ())] for s in pair] == [0, 0]
+
+def test_an_owner_with_no_client_hands_the_table_to_the_process_its_clients_reach(
+    url: str, unlinked: list[ServerProcess]
 ) -> None:
     """A table whose first client came through one process (which claimed it), then left, and
     whose four clients then all reach the other (as nginx routes them by table id): the first
     action hands the lease over (epoch 2), and from then on the process of the clients logs
     every action itself."""
+    pair = unlinked
     table = four_humans(pair[0])
     rng = random.Random(6)
 
@@ -138,7 +220,7 @@ def test_an_owner_with_no_client_hands_the_table_to_the_process_its_clients_reac
 
 
 def test_a_table_with_bots_handed_to_a_process_whose_client_said_no_hello_yet_plays_on(
-    url: str, pair: list[ServerProcess], tmp_path: Path
+    url: str, unlinked: list[ServerProcess], tmp_path: Path
 ) -> None:
     """A table of one person and three bots made through the first process (which owns it:
     a table with bots is claimed by its maker), whose person's connection reaches the other
@@ -148,6 +230,7 @@ def test_a_table_with_bots_handed_to_a_process_whose_client_said_no_hello_yet_pl
     no client of its own hands its lease to the process its person's action comes through,
     docs/architecture.md) and from then on the bot worker hands it the bots' moves. The bots
     play on: the first trick is over within 10 s."""
+    pair = unlinked
     table = create_table(pair[0], [{"kind": "human", "name": "Me"}] + [{"kind": "bot", "level": "easy"}] * 3)
     rng = random.Random(9)
     worker = WorkerProcess(url, tmp_path / "worker.log")

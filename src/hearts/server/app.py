@@ -54,6 +54,7 @@ from hearts.server.http.headers import SecurityHeaders
 from hearts.server.http.services import Services, running
 from hearts.server.limits import DEFAULT_LIMITS, AddressGuard, Limits
 from hearts.server.metrics import Metrics
+from hearts.server.relay import Relays
 from hearts.server.reviews import DEFAULT_BUDGET, ReviewRunner
 from hearts.server.storage import StoreError, describe_url, is_postgres, open_storage
 from hearts.server.tables import Manager
@@ -79,6 +80,7 @@ def create_app(
     bot_workers: int | None = None,
     limits: Limits = DEFAULT_LIMITS,
     review_budget: int = DEFAULT_BUDGET,
+    link_host: str | None = "127.0.0.1",
 ) -> Starlette:
     """The app. ``db``: ``sqlite:///PATH`` or a path (default: the user's data directory), or
     ``postgresql://USER@HOST:PORT/DBNAME``, opened when the app starts (in its event loop) and
@@ -87,7 +89,10 @@ def create_app(
     ``bot_workers``: processes the bots think in on SQLite (0: threads; default: one per core,
     at most four) — on PostgreSQL, bots are jobs for bot workers; ``review_budget``: sampled
     deals per decision of the game reviews asked for (computed by this process on SQLite, by
-    the bot workers on PostgreSQL).
+    the bot workers on PostgreSQL); ``link_host``: where this process takes the clients the
+    other processes of a service on PostgreSQL relay to it (:mod:`hearts.server.relay`; the
+    address they reach this one at; ``None``: nowhere, its clients are served by following
+    copies that forward their actions).
 
     When it starts, the app opens the store, makes the :class:`~hearts.server.tables.Manager`
     and sets the :class:`~hearts.server.http.services.Services` its handlers share on
@@ -102,11 +107,13 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await open_storage(db)
         try:
+            manager = Manager(store, bot_delay, bot_workers, limits=limits, metrics=metrics)
             app.state.services = Services(
-                manager=Manager(store, bot_delay, bot_workers, limits=limits, metrics=metrics),
+                manager=manager,
                 limits=limits, guard=guard, metrics=metrics, public_url=public_url, review_budget=review_budget,
                 # SQLite: no bot workers, this process runs the reviews
                 reviewer=ReviewRunner(store) if store.jobs is None else None,
+                relays=Relays(manager, guard, link_host) if store.leases is not None and link_host is not None else None,
             )
             async with running(app.state.services):
                 yield
@@ -197,6 +204,9 @@ class AppFactory:
     """The supervisor of a worker process: the worker exits when it is gone (SIGKILL)."""
     review_budget: int = DEFAULT_BUDGET
     """Sampled deals per decision of the game reviews asked for."""
+    link_host: str | None = "127.0.0.1"
+    """Where the process takes the clients the others relay to it (the host it serves on;
+    ``None``: nowhere)."""
 
     def __call__(self) -> Starlette:
         logs.configure(self.log_level)
@@ -211,7 +221,7 @@ class AppFactory:
         gc.set_threshold(50_000, 50, 1000)
         return create_app(
             self.db, public_url=self.public_url, bot_delay=self.bot_delay, bot_workers=self.bot_workers,
-            limits=self.limits, review_budget=self.review_budget,
+            limits=self.limits, review_budget=self.review_budget, link_host=self.link_host,
         )
 
 
@@ -233,6 +243,7 @@ def serve(
     workers: int = 1,
     bot_jobs: int = DEFAULT_BOT_JOBS,
     review_budget: int = DEFAULT_BUDGET,
+    relay: bool = True,
 ) -> None:
     """Run the server (``hearts serve``) until interrupted: listen on ``host``:``port``, open
     the database ``db``, then print the address; JSON logs go to standard error from
@@ -250,7 +261,10 @@ def serve(
     ``bot_workers`` processes (``bot_jobs=0``: none here — run ``hearts bot-worker``
     elsewhere). SQLite is served by one process, whose bots think in ``bot_workers``
     processes. ``review_budget``: sampled deals per decision of the game reviews asked for
-    (:mod:`hearts.server.reviews`; fewer: faster and less precise). Raises :class:`ServeError`
+    (:mod:`hearts.server.reviews`; fewer: faster and less precise). With ``relay`` (on
+    PostgreSQL), a client whose table another process owns is relayed to it over a link on a
+    port of ``host`` the system picks (:mod:`hearts.server.relay`); without, or when the owner
+    cannot be reached so, it is served here and its actions forwarded. Raises :class:`ServeError`
     (one line) when it cannot start.
     """
     import uvicorn
@@ -265,7 +279,8 @@ def serve(
         fast.prepare(lambda line: print(line, flush=True))
         bound = url_of(host, sock.getsockname()[1])
         factory = AppFactory(db, public or bound, bot_delay, bot_workers, limits, log_level,
-                             parent=os.getpid() if workers > 1 else None, review_budget=review_budget)
+                             parent=os.getpid() if workers > 1 else None, review_budget=review_budget,
+                             link_host=host if relay else None)
         print(f"pyhearts web table on {bound}/  (database: {name})", flush=True)
         if public is not None:
             print(f"invite links: {public}/", flush=True)

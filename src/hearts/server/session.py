@@ -17,10 +17,10 @@ import contextlib
 import logging
 import math
 import time
+from typing import Any, Protocol
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnect
 
-from hearts.server.http.common import client_address
 from hearts.server.limits import (
     CLOSE_NO_TABLE,
     CLOSE_POLICY,
@@ -49,15 +49,33 @@ from hearts.server.wire import (
 log = logging.getLogger("hearts.server")
 
 
-class Session:
-    """A WebSocket connection to the table ``table_id``: :meth:`run` serves it to its end."""
+class Socket(Protocol):
+    """What a session needs of its client's WebSocket: a
+    :class:`starlette.websockets.WebSocket`, or a client another process relays here
+    (:class:`hearts.server.relay.RemoteSocket`)."""
 
-    def __init__(self, ws: WebSocket, manager: Manager, guard: AddressGuard) -> None:
+    @property
+    def path_params(self) -> dict[str, Any]: ...
+
+    async def accept(self) -> None: ...
+
+    async def receive(self) -> Any: ...
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class Session:
+    """A WebSocket connection to the table ``table_id`` from ``address``: :meth:`run` serves
+    it to its end."""
+
+    def __init__(self, ws: Socket, manager: Manager, guard: AddressGuard, address: str) -> None:
         self.ws = ws
         self.manager = manager
         self.guard = guard
         self.limits = guard.limits
-        self.address = client_address(ws)
+        self.address = address
         self.conn = Connection(ws.send_text, self._close)
         self.failures = 0
         """Wrong tokens shown so far."""

@@ -8,13 +8,21 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket
 
+from hearts.server.http.common import client_address
 from hearts.server.http.services import services
 from hearts.server.session import Session
 
 
 async def play(ws: WebSocket) -> None:
+    """Serve the client here, or relay it to its table's owner (:mod:`hearts.server.relay`)."""
     s = services(ws)
-    await Session(ws, s.manager, s.guard).run()
+    address = client_address(ws)
+    if s.relays is not None:
+        link = await s.relays.route(ws.path_params["table_id"])
+        if link is not None:
+            await s.relays.relay(ws, link, address)
+            return
+    await Session(ws, s.manager, s.guard, address).run()
 
 
 ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/{table_id}", play)]

@@ -20,6 +20,7 @@ from hearts.server.logs import fields
 from hearts.server.metrics import Metrics
 from hearts.server.players import Outcomes
 from hearts.server.ratings import settle_pending
+from hearts.server.relay import Relays
 from hearts.server.reviews import ReviewRunner
 from hearts.server.storage import Storage, StoreError
 from hearts.server.tables import Manager, Table, TableError
@@ -60,6 +61,9 @@ class Services:
     reviewer: ReviewRunner | None
     """The review runner of this process (SQLite: the server computes the reviews itself);
     ``None`` on PostgreSQL (the bot workers do)."""
+    relays: Relays | None = None
+    """The links to the other server processes, which clients are relayed over to their
+    tables' owners (PostgreSQL; :mod:`hearts.server.relay`)."""
     outcomes: Outcomes = field(default_factory=Outcomes)
     replays: Replays = field(default_factory=Replays)
 
@@ -96,6 +100,10 @@ async def running(s: Services) -> AsyncIterator[None]:
     pool_stats = getattr(m.store, "pool_stats", None)
     if pool_stats is not None:  # PostgreSQL's connection pool
         s.metrics.watch_pool(pool_stats)
+    if s.relays is not None:  # (listening before the first alive notice tells the others where)
+        from hearts.server.session import Session
+
+        await s.relays.start(lambda sock, address: Session(sock, m, s.guard, address).run())
     restored = await m.start()
     log.info("started", extra=fields(tables_restored=restored, public_url=s.public_url, database=m.store.name))
     try:
@@ -110,4 +118,6 @@ async def running(s: Services) -> AsyncIterator[None]:
             reviews.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reviews
+        if s.relays is not None:
+            await s.relays.stop()
         await m.shutdown()

@@ -305,9 +305,13 @@ class PresenceNotice:
 @dataclass(frozen=True)
 class AliveNotice:
     """The server process ``process`` still runs (sent every few seconds): the presence it
-    announced stands; that of a process no longer heard of is forgotten."""
+    announced stands; that of a process no longer heard of is forgotten. ``link``: where it
+    takes the clients other processes relay to it (``host:port/key``, :mod:`hearts.server.relay`;
+    empty: nowhere). ``ask``: it has just started, and asks the others to say they run too."""
 
     process: str
+    link: str = ""
+    ask: bool = False
 
 
 @dataclass(frozen=True)

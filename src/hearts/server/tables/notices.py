@@ -114,11 +114,15 @@ class ServiceNotices:
                 held[table_id].follower.lagged()
 
     async def _beat(self) -> None:
-        """Tell the other processes every :data:`ALIVE_EVERY` seconds that this one runs, and
+        """Tell the other processes every :data:`ALIVE_EVERY` seconds that this one runs (the
+        first time asking them to say so too: where their links are is known at once), and
         forget the presence of those no longer heard of."""
+        roster = self.manager.roster
+        first = True
         while True:
             try:
-                await self.manager.store.notify(AliveNotice(self.manager.roster.process))
+                await self.manager.store.notify(AliveNotice(roster.process, roster.link, ask=first))
+                first = False
             except Exception as e:  # the database is away: the listener's loss says more
                 log.warning("could not tell the other processes this one runs", extra=fields(error=str(e)))
             for table_id in self.manager.roster.forget_gone():
@@ -126,6 +130,11 @@ class ServiceNotices:
                 if table is not None:
                     table.presence.tell(announce=False)
             await asyncio.sleep(ALIVE_EVERY)
+
+    async def _alive(self) -> None:
+        """Tell the other processes this one runs (a failure: the next beat tells them)."""
+        with contextlib.suppress(Exception):
+            await self.manager.store.notify(AliveNotice(self.manager.roster.process, self.manager.roster.link))
 
     async def ask(self, table_ids: list[str]) -> None:
         """Ask the other processes for their presence at these tables (they answer with their
@@ -159,7 +168,12 @@ class ServiceNotices:
             self.manager.ownership.forwarder.hear(notice)
             return
         if isinstance(notice, AliveNotice):
-            self.manager.roster.alive(notice.process)
+            roster = self.manager.roster
+            roster.alive(notice.process, link=notice.link)
+            if notice.ask and notice.process != roster.process:
+                task = asyncio.get_running_loop().create_task(self._alive())
+                self._asking.add(task)
+                task.add_done_callback(self._asking.discard)
             return
         if isinstance(notice, PresenceNotice):
             self._hear_presence(notice)

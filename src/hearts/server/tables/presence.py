@@ -48,11 +48,20 @@ class Roster:
         """When each other process was last heard of (:func:`time.monotonic`)."""
         self._tables: dict[str, dict[str, tuple[tuple[int, ...], int]]] = {}
         """Each table's presence through each other process: (seats online, spectators)."""
+        self.link = ""
+        """Where this process takes relayed clients (:mod:`hearts.server.relay`; empty: nowhere)."""
+        self.links: dict[str, str] = {}
+        """Where each other process takes relayed clients, as its alive notices said."""
 
-    def alive(self, process: str, now: float | None = None) -> None:
-        """``process`` was heard of (at ``now``, a :func:`time.monotonic` reading)."""
+    def alive(self, process: str, now: float | None = None, link: str | None = None) -> None:
+        """``process`` was heard of (at ``now``, a :func:`time.monotonic` reading), saying
+        where it takes relayed clients (``link``; ``None``: not said)."""
         if process != self.process:
             self._seen[process] = time.monotonic() if now is None else now
+            if link:
+                self.links[process] = link
+            elif link is not None:
+                self.links.pop(process, None)
 
     def heard(self, notice: PresenceNotice, now: float | None = None) -> bool:
         """Take another process's presence at a table; whether that changed what it shows
@@ -99,6 +108,7 @@ class Roster:
                     del self._tables[table_id]
         for p in gone:
             del self._seen[p]
+            self.links.pop(p, None)
         return changed
 
 
