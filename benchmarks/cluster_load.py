@@ -12,8 +12,8 @@ connects four WebSocket clients to each: by default (``--spread tables``) all fo
 i mod P, as the recommended deployment's proxy does, routing ``/ws/{id}`` by table id (the
 other processes hear of every action through ``NOTIFY`` and have nothing to do for it);
 ``--spread seats``: seat s of table i to process (i + s) mod P, as connections spread at
-random (``hearts serve --workers N``) come, so that every table is served by two processes at
-once, which hear each other's actions. The clients run in K driver processes, a table's four in the same one: by default
+random (``hearts serve --workers N``) come: a client that reaches a process other than its
+table's owner is relayed to the owner over a link between the two (:mod:`hearts.server.relay`). The clients run in K driver processes, a table's four in the same one: by default
 Node.js ones (``load_client.mjs``, the ``ws`` package: ``npm install --prefix .venv/npm
 --no-save ws@8``), which cost a fraction of the CPU of the Python ones (``--client python``:
 those of :mod:`server_load`, on uvloop) — the clients share the machine with what is measured.

@@ -63,6 +63,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="server processes sharing the port (PostgreSQL only; default 1)",
     )
     p.add_argument(
+        "--no-relay",
+        action="store_true",
+        help="PostgreSQL: serve a client whose table another process owns here, forwarding its actions, "
+        "instead of relaying it to that process (over a port of --host each process picks)",
+    )
+    p.add_argument(
         "--bot-jobs",
         type=int,
         default=None,
@@ -106,6 +112,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             workers=args.workers,
             bot_jobs=DEFAULT_BOT_JOBS if args.bot_jobs is None else args.bot_jobs,
             review_budget=args.review_budget,
+            relay=not args.no_relay,
         )
     except (ValueError, ImportError) as e:
         return usage_error(streams.stderr, "serve", str(e))

@@ -68,6 +68,10 @@ closed (its clients reconnect for the whole state), as a client that does not re
 OPEN_WAIT: Final = 2.0
 """Seconds a process waits for a link to open and be accepted (else it serves the client itself)."""
 
+RETRY_AFTER: Final = 30.0
+"""Seconds a process that could not open a link to another waits before it tries again (its
+clients of that process's tables are served here meanwhile, without waiting)."""
+
 PING_EVERY: Final = 0.5
 """Seconds between a relaying process's pings on each of its links (answered ``["pong"]``)."""
 
@@ -338,6 +342,8 @@ class Relays:
         self._server: asyncio.AbstractServer | None = None
         self._links: dict[str, RelayEnd] = {}
         self._opening: dict[str, asyncio.Task[RelayEnd | None]] = {}
+        self._failed: dict[str, float] = {}
+        """When a link to each process last could not be opened (:meth:`asyncio.loop.time`)."""
         self._serving: set[asyncio.Task[None]] = set()
         self._ids = itertools.count(1)
         self._serve_client: Callable[[Socket, str], Coroutine[Any, Any, None]] | None = None
@@ -377,7 +383,7 @@ class Relays:
                     del self._links[owner]
                 elif loop.time() - link.heard > SILENCE:
                     log.warning("a table's owner does not answer on its link; serving its clients here",
-                                extra=fields(process=owner))
+                                extra=fields(owner=owner))
                     assert link.transport is not None
                     link.transport.abort()
                     del self._links[owner]
@@ -418,7 +424,8 @@ class Relays:
         if link is not None and link.open:
             return link
         where = self.manager.roster.links.get(owner)
-        if where is None:
+        failed = self._failed.get(owner)
+        if where is None or (failed is not None and asyncio.get_running_loop().time() - failed < RETRY_AFTER):
             return None
         opening = self._opening.get(owner)
         if opening is None:
@@ -434,12 +441,14 @@ class Relays:
                 _, link = await asyncio.get_running_loop().create_connection(
                     lambda: RelayEnd(key), host.strip("[]"), int(port))
                 if not await link.accepted:
-                    return None
+                    raise ValueError("the link was refused (a wrong key)")
         except (OSError, ValueError, TimeoutError) as e:
             log.warning("cannot open a link to a table's owner; serving its clients here",
-                        extra=fields(process=owner, error=str(e)[:200]))
+                        extra=fields(owner=owner, error=str(e)[:200] or type(e).__name__))
+            self._failed[owner] = asyncio.get_running_loop().time()
             return None
-        log.info("a link to another process opened: its tables' clients are relayed there", extra=fields(process=owner))
+        self._failed.pop(owner, None)
+        log.info("a link to another process opened: its tables' clients are relayed there", extra=fields(owner=owner))
         self._links[owner] = link
         return link
 
