@@ -99,12 +99,15 @@ async def pass_of(client: Client, rng: random.Random) -> dict[str, Any]:
 
 def test_only_the_owner_logs_and_every_process_shows_every_action(url: str, pair: list[ServerProcess]) -> None:
     """Four clients on two processes (seats 0 and 2 on the creator, 1 and 3 on the other):
-    the creator, which seat 0's client reached first, owns the table, logs every action (the other's clients' forwarded to it), and
-    every client sees every action in order, once (R7 views); the log replays to the end."""
+    the creator, which seat 0's client reached first, owns the table and logs every action;
+    the other process relays its two clients to it over a link (the owner's connections count
+    four, the other's none; the other keeps no copy of the table); every client sees every
+    action in order, once (R7 views); the log replays to the end."""
     table = four_humans(pair[0], target=30)
 
     async def main() -> list[Client]:
         clients = await seat_spread(pair, table)
+        assert [metrics(s)[("hearts_connections", ())] for s in pair] == [4, 0]
         await play_until(clients, random.Random(5), lambda: False, timeout=120)
         for c in clients:
             await c.wait(lambda m: m["type"] == "state" and m["view"]["game_over"], timeout=30)
@@ -114,34 +117,6 @@ def test_only_the_owner_logs_and_every_process_shows_every_action(url: str, pair
     clients = asyncio.run(main())
     rows = db_actions(url, table["id"])
     assert db_game(url, table["id"]).is_over
-    assert [len(accepted(s, table["id"])) for s in pair] == [len(rows), 0]
-    assert lease(url, table["id"]) == (process_of(pair[0]), 1)
-    for c in clients:
-        seen = [m["seq"] for m in c.messages if m["type"] == "state" and m["reason"] == "event"]
-        assert seen == list(range(1, len(rows) + 1))
-
-
-def test_a_client_reaching_another_process_is_relayed_to_the_tables_owner(url: str, pair: list[ServerProcess]) -> None:
-    """Seats 0 and 2 on the owner, 1 and 3 on the other process: those two are relayed over a
-    link to the owner, which serves all four as its own clients (its connections count four,
-    the other's none; the other keeps no copy of the table and forwards nothing), and every
-    client sees every action of the game, in order (R7 views)."""
-    table = four_humans(pair[0], target=30)
-
-    async def main() -> list[Client]:
-        first = await Client(pair[0], table["id"], table["seats"][0]["token"]).connect()  # (the owner)
-        clients = [first] + [await Client(pair[s % 2], table["id"], table["seats"][s]["token"]).connect()
-                             for s in range(1, 4)]
-        counted = [metrics(s)[("hearts_connections", ())] for s in pair]
-        assert counted == [4, 0]
-        await play_until(clients, random.Random(7), lambda: False, timeout=120)
-        for c in clients:
-            await c.wait(lambda m: m["type"] == "state" and m["view"]["game_over"], timeout=30)
-            await c.close()
-        return clients
-
-    clients = asyncio.run(main())
-    rows = db_actions(url, table["id"])
     assert [len(accepted(s, table["id"])) for s in pair] == [len(rows), 0]
     assert lease(url, table["id"]) == (process_of(pair[0]), 1)
     assert not any(line["event"] == "table owned" for line in pair[1].logs())
