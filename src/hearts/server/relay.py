@@ -14,8 +14,9 @@ it are made once, by the owner, and no action goes through the database's ``NOTI
 way to the owner. When a link cannot be opened (no such process, a wrong key) the client is
 served here, by a following copy that forwards its actions (:mod:`hearts.server.forward`);
 when a link breaks (the owner died, or said nothing for :data:`SILENCE` seconds), its clients
-are served here from then on, on the same WebSockets (their hello said again: each gets the
-whole state).
+are served here from then on, on the same WebSockets: their hello said again (each gets the
+whole state), and their last action if their last message was one (one the owner had taken is
+refused as stale: each action names the position it was made at).
 
 A link is a stream of frames, each a 4-byte length and a JSON array: to the owner ``["hello",
 key]`` first (answered ``["ok"]``), then ``["open", id, table_id, address]``, ``["text", id,
@@ -49,7 +50,6 @@ from hearts.server.logs import fields
 from hearts.server.tables import Connection
 
 if TYPE_CHECKING:
-    from hearts.server.limits import AddressGuard
     from hearts.server.session import Socket
     from hearts.server.tables import Manager
 
@@ -63,7 +63,8 @@ MAX_FRAME: Final = 16 << 20
 
 MAX_BUFFERED: Final = 16 << 20
 """Bytes an owner lets wait for a link's relaying process to read them: beyond, the link is
-closed (its clients reconnect for the whole state), as a client that does not read is let go."""
+closed (that process serves its clients itself from then on), as a client that does not read
+is let go."""
 
 OPEN_WAIT: Final = 2.0
 """Seconds a process waits for a link to open and be accepted (else it serves the client itself)."""
@@ -334,9 +335,8 @@ class Relays:
     links it relays its own clients to their tables' owners through. :meth:`start` listens;
     :meth:`route` says whether a new client goes to another process; :meth:`relay` relays it."""
 
-    def __init__(self, manager: Manager, guard: AddressGuard, host: str = "127.0.0.1") -> None:
+    def __init__(self, manager: Manager, host: str = "127.0.0.1") -> None:
         self.manager = manager
-        self.guard = guard
         self.host = host
         self.key = secrets.token_hex(16)
         self._server: asyncio.AbstractServer | None = None
