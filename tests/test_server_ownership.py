@@ -266,6 +266,37 @@ def test_a_killed_owners_table_is_taken_over_within_5_s(url: str, pair: list[Ser
     assert len(db_actions(url, table["id"])) == 1
 
 
+def test_an_owner_that_stops_leaves_its_relayed_clients_served_where_they_connected(
+    url: str, pair: list[ServerProcess]
+) -> None:
+    """Seat 0 on the owner, seats 1-3 relayed to it through the other process; the owner is
+    stopped (SIGTERM, as a deployment restarts it). The relayed clients are not disconnected:
+    the process they reached serves them itself from then on, on the same WebSockets (a
+    whole state first), takes the table over, and their passes are logged (R2.1)."""
+    table = four_humans(pair[0])
+    rng = random.Random(12)
+
+    async def main() -> list[Client]:
+        clients = await one_each(pair, table)
+        assert metrics(pair[1])[("hearts_relayed_connections", ())] == 3
+        before = [len(c.messages) for c in clients]
+        pair[0].stop()
+        for c, start in zip(clients[1:], before[1:], strict=True):
+            await c.wait(lambda m: m["type"] == "state" and m["reason"] == "welcome", start=start, timeout=10)
+        for c in clients[1:]:
+            await pass_of(c, rng)
+        for c in clients[1:]:
+            await c.wait(lambda m: m["type"] == "state" and m["seq"] == 3, timeout=15)
+        assert [c.close_code for c in clients[1:]] == [None, None, None]  # (never disconnected)
+        for c in clients[1:]:
+            await c.close()
+        return clients
+
+    asyncio.run(main())
+    assert sorted(json.loads(data)["seat"] for _, data in db_actions(url, table["id"])) == [1, 2, 3]
+    assert lease(url, table["id"])[0] == process_of(pair[1])
+
+
 def test_a_frozen_owner_that_wakes_up_logs_nothing_its_clients_action_goes_to_the_new_owner(
     url: str, pair: list[ServerProcess]
 ) -> None:

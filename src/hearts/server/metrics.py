@@ -70,6 +70,8 @@ class Metrics:
         r = self.registry = CollectorRegistry()
         self.tables = Gauge("hearts_tables_open", "Unfinished tables served.", registry=r)
         self.connections = Gauge("hearts_connections", "Open WebSocket connections.", registry=r)
+        self.relayed = Gauge("hearts_relayed_connections",
+                             "WebSocket connections relayed to their tables' owners in other processes.", registry=r)
         self.moves = Counter("hearts_moves", "Accepted actions (passes, plays, moon choices).", ["by"], registry=r)
         self.service_moves = Counter(
             "hearts_service_moves", "Accepted actions of the whole service (every process and bot worker), "

@@ -165,6 +165,7 @@ class OwnerEnd(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # (uvloop's is no subclass of it)
+        self.relays.ends.add(self)
 
     def write(self, data: bytes) -> None:
         transport = self.transport
@@ -211,6 +212,7 @@ class OwnerEnd(asyncio.Protocol):
             raise ValueError(f"an unknown frame {kind!r:.20}")
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.relays.ends.discard(self)
         for sock in self._sockets.values():
             sock.heard({"type": "websocket.disconnect", "code": 1001})
 
@@ -348,6 +350,8 @@ class Relays:
         self._ids = itertools.count(1)
         self._serve_client: Callable[[Socket, str], Coroutine[Any, Any, None]] | None = None
         self._watching: asyncio.Task[None] | None = None
+        self.ends: set[OwnerEnd] = set()
+        """The links other processes opened to this one."""
 
     async def start(self, serve_client: Callable[[Socket, str], Coroutine[Any, Any, None]]) -> None:
         """Listen for links, serving each relayed client with ``serve_client(socket, address)``
@@ -360,8 +364,17 @@ class Relays:
         host = f"[{host}]" if ":" in host else host
         self.manager.roster.link = f"{host}:{port}/{self.key}"
 
+    def relayed(self) -> int:
+        """How many of this process's clients are relayed to other processes now."""
+        return sum(len(link.clients) for link in self._links.values())
+
     async def stop(self) -> None:
-        """Close the links and the port."""
+        """Close the links and the port: first those to this process, so that the processes
+        relaying clients here serve them themselves (on the same WebSockets) rather than
+        see them closed."""
+        for end in list(self.ends):
+            if end.transport is not None:
+                end.transport.abort()
         for task in [*self._opening.values(), *self._serving, *([self._watching] if self._watching else [])]:
             task.cancel()
         for link in self._links.values():

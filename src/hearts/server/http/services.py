@@ -97,6 +97,9 @@ async def running(s: Services) -> AsyncIterator[None]:
     m = s.manager
     s.metrics.tables.set_function(lambda: len(m.unfinished()))
     s.metrics.connections.set_function(lambda: s.guard.connections)
+    relays = s.relays
+    if relays is not None:
+        s.metrics.relayed.set_function(relays.relayed)
     pool_stats = getattr(m.store, "pool_stats", None)
     if pool_stats is not None:  # PostgreSQL's connection pool
         s.metrics.watch_pool(pool_stats)
