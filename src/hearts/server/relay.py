@@ -47,7 +47,8 @@ import msgspec
 from starlette.websockets import WebSocket
 
 from hearts.server.logs import fields
-from hearts.server.tables import Connection
+from hearts.server.tables import TABLE_ID, Connection
+from hearts.server.tables.connection import within
 
 if TYPE_CHECKING:
     from hearts.server.session import Socket
@@ -421,7 +422,7 @@ class Relays:
         claimed here first (its clients reaching two processes at once: one of them wins)."""
         manager = self.manager
         ownership = manager.ownership
-        if ownership.leases is None or ownership.owns(table_id):
+        if ownership.leases is None or ownership.owns(table_id) or not TABLE_ID.fullmatch(table_id):
             return None
         try:
             owner = await ownership.owner_of(table_id)
@@ -447,15 +448,21 @@ class Relays:
         return await asyncio.shield(opening)
 
     async def _open(self, owner: str, where: str) -> RelayEnd | None:
+        """A link to the process ``owner`` at ``where`` (``host:port/key``), accepted; ``None``
+        if it cannot be opened (tried again after :data:`RETRY_AFTER` seconds)."""
         address, _, key = where.rpartition("/")
         host, _, port = address.rpartition(":")
+
+        async def connect() -> RelayEnd:
+            _, link = await asyncio.get_running_loop().create_connection(
+                lambda: RelayEnd(key), host.strip("[]"), int(port))
+            if not await link.accepted:
+                raise ValueError("the link was refused (a wrong key)")
+            return link
+
         try:
-            async with asyncio.timeout(OPEN_WAIT):
-                _, link = await asyncio.get_running_loop().create_connection(
-                    lambda: RelayEnd(key), host.strip("[]"), int(port))
-                if not await link.accepted:
-                    raise ValueError("the link was refused (a wrong key)")
-        except (OSError, ValueError, TimeoutError) as e:
+            link = await within(connect(), OPEN_WAIT)
+        except (OSError, ValueError, TimeoutError, asyncio.TimeoutError) as e:
             log.warning("cannot open a link to a table's owner; serving its clients here",
                         extra=fields(owner=owner, error=str(e)[:200] or type(e).__name__))
             self._failed[owner] = asyncio.get_running_loop().time()
