@@ -113,7 +113,7 @@ def create_app(
                 limits=limits, guard=guard, metrics=metrics, public_url=public_url, review_budget=review_budget,
                 # SQLite: no bot workers, this process runs the reviews
                 reviewer=ReviewRunner(store) if store.jobs is None else None,
-                relays=Relays(manager, link_host) if store.leases is not None and link_host is not None else None,
+                relays=Relays(manager, guard, link_host) if store.leases is not None and link_host is not None else None,
             )
             async with running(app.state.services):
                 yield

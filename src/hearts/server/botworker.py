@@ -175,7 +175,7 @@ class BotWorker:
     def _hear(self, notice: Notice) -> None:
         if isinstance(notice, JobNotice):
             self._wake.set()
-        elif isinstance(notice, ReplyNotice) or (isinstance(notice, ActionNotice) and notice.request):
+        elif isinstance(notice, (ReplyNotice, ActionNotice)):
             self.forwarder.hear(notice)
 
     async def _beat(self) -> None:

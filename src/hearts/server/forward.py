@@ -73,8 +73,8 @@ class Forwarder:
             self._waiting.pop(request, None)
 
     def hear(self, notice: ReplyNotice | ActionNotice) -> None:
-        """A reply heard on the channel, or an action's notice (its command's reply ``done``):
-        handed to its command if it is this process's."""
+        """A reply heard on the channel, or an action's notice (its command's reply ``done``, if
+        it names one): handed to its command if it is this process's; any other, ignored."""
         if isinstance(notice, ReplyNotice) and notice.to != self.me:
             return
         reply = self._waiting.get(notice.request)

@@ -40,18 +40,19 @@ import logging
 import secrets
 import socket
 import struct
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, cast
 
 import msgspec
 from starlette.websockets import WebSocket
 
 from hearts.server.logs import fields
+from hearts.server.session import Session, Socket
 from hearts.server.tables import TABLE_ID, Connection
 from hearts.server.tables.connection import within
 
 if TYPE_CHECKING:
-    from hearts.server.session import Socket
+    from hearts.server.limits import AddressGuard
     from hearts.server.tables import Manager
 
 log = logging.getLogger("hearts.server")
@@ -338,8 +339,10 @@ class Relays:
     links it relays its own clients to their tables' owners through. :meth:`start` listens;
     :meth:`route` says whether a new client goes to another process; :meth:`relay` relays it."""
 
-    def __init__(self, manager: Manager, host: str = "127.0.0.1") -> None:
+    def __init__(self, manager: Manager, guard: AddressGuard, host: str = "127.0.0.1") -> None:
         self.manager = manager
+        self.guard = guard
+        """The addresses' limits, which a relayed client's session here counts it against."""
         self.host = host
         self.key = secrets.token_hex(16)
         self._server: asyncio.AbstractServer | None = None
@@ -349,15 +352,13 @@ class Relays:
         """When a link to each process last could not be opened (:meth:`asyncio.loop.time`)."""
         self._serving: set[asyncio.Task[None]] = set()
         self._ids = itertools.count(1)
-        self._serve_client: Callable[[Socket, str], Coroutine[Any, Any, None]] | None = None
         self._watching: asyncio.Task[None] | None = None
         self.ends: set[OwnerEnd] = set()
         """The links other processes opened to this one."""
 
-    async def start(self, serve_client: Callable[[Socket, str], Coroutine[Any, Any, None]]) -> None:
-        """Listen for links, serving each relayed client with ``serve_client(socket, address)``
-        (a :class:`~hearts.server.session.Session`); the manager's roster tells the others where."""
-        self._serve_client = serve_client
+    async def start(self) -> None:
+        """Listen for links (each relayed client served by a :class:`~hearts.server.session.Session`
+        here); the manager's roster tells the others where."""
         self._server = await asyncio.get_running_loop().create_server(lambda: OwnerEnd(self), self.host, 0)
         self._watching = asyncio.get_running_loop().create_task(self._watch())
         port = self._server.sockets[0].getsockname()[1]
@@ -406,8 +407,7 @@ class Relays:
 
     def serve(self, sock: RemoteSocket, address: str, done: Callable[[], Any]) -> None:
         """Serve a client another process relays here (in a task)."""
-        assert self._serve_client is not None
-        task = asyncio.get_running_loop().create_task(self._serve_client(sock, address))
+        task = asyncio.get_running_loop().create_task(self._session(sock, address))
         self._serving.add(task)
 
         def finished(task: asyncio.Task[None]) -> None:
@@ -496,8 +496,11 @@ class Relays:
                 await asyncio.wait_for(writer, client.conn.send_timeout)
         if client.lost:
             log.info("a link broke; its client is served here", extra=fields(table=ws.path_params["table_id"]))
-            assert self._serve_client is not None
-            await self._serve_client(Resumed(ws, client), address)
+            await self._session(Resumed(ws, client), address)
+
+    async def _session(self, ws: Socket, address: str) -> None:
+        """Serve a client here, as if it had connected to this process from ``address``."""
+        await Session(ws, self.manager, self.guard, address).run()
 
     async def _pump(self, client: Relayed, link: RelayEnd, cid: int) -> None:
         """Hand the client's messages to the link until it disconnects."""

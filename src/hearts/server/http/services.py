@@ -97,16 +97,12 @@ async def running(s: Services) -> AsyncIterator[None]:
     m = s.manager
     s.metrics.tables.set_function(lambda: len(m.unfinished()))
     s.metrics.connections.set_function(lambda: s.guard.connections)
-    relays = s.relays
-    if relays is not None:
-        s.metrics.relayed.set_function(relays.relayed)
     pool_stats = getattr(m.store, "pool_stats", None)
     if pool_stats is not None:  # PostgreSQL's connection pool
         s.metrics.watch_pool(pool_stats)
     if s.relays is not None:  # (listening before the first alive notice tells the others where)
-        from hearts.server.session import Session
-
-        await s.relays.start(lambda sock, address: Session(sock, m, s.guard, address).run())
+        s.metrics.relayed.set_function(s.relays.relayed)
+        await s.relays.start()
     restored = await m.start()
     log.info("started", extra=fields(tables_restored=restored, public_url=s.public_url, database=m.store.name))
     try:

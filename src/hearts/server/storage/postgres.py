@@ -375,9 +375,9 @@ class ActionLog:
         try:
             conn = conn or await self._open()
             rows = json.dumps([b[:6] for b in batch], separators=(",", ":")).encode()
-            conn.pgconn.send_query_prepared(LOG_STATEMENT, [rows, self._channel.encode()])
             outcomes = {int(r.get_value(i, 0) or 0): r.get_value(i, 1) == b"t"
-                        for r in await _results(conn) for i in range(r.ntuples)}
+                        for r in await _execute(conn, LOG_STATEMENT, [rows, self._channel.encode()])
+                        for i in range(r.ntuples)}
         except (psycopg.Error, StoreUnavailable) as e:
             conn = await _unless_broken(conn)
             if conn is not None and len(batch) > 1:
@@ -432,9 +432,15 @@ async def _results(conn: Connection) -> list[psycopg.pq.abc.PGresult]:
         await _ready(loop, pg.socket)
 
 
+async def _execute(conn: Connection, name: bytes, params: list[bytes]) -> list[psycopg.pq.abc.PGresult]:
+    """Run the statement prepared on ``conn`` under ``name`` (:func:`_prepared`): its results."""
+    conn.pgconn.send_query_prepared(name, params)
+    return await _results(conn)
+
+
 async def _prepared(url: str, name: bytes, statement: str) -> Connection:
     """A new connection with ``statement`` prepared on it under ``name`` (run it with
-    ``send_query_prepared`` and :func:`_results`)."""
+    :func:`_execute`)."""
     conn = await _connect(url)
     try:
         conn.pgconn.send_prepare(name, statement.encode())
@@ -899,22 +905,20 @@ class PostgresStorage(SqlStore):
                     sent.set_result(None)
 
     async def _send_batch(self, batch: list[str]) -> None:
-        """Send notices on the announcer's connection (:data:`ANNOUNCE`, through libpq as
-        :func:`_results` does); one found cut while it was idle (the database restarted
-        meanwhile) is replaced, and the batch sent again, once."""
+        """Send notices on the announcer's connection (:data:`ANNOUNCE`, through libpq:
+        :func:`_execute`); one found cut while it was idle (the database restarted meanwhile)
+        is replaced, and the batch sent again, once."""
         params = [self.channel.encode(), json.dumps(batch, separators=(",", ":")).encode()]
         if self._announcer is not None:
             try:
-                self._announcer.pgconn.send_query_prepared(ANNOUNCE_STATEMENT, params)
-                await _results(self._announcer)
+                await _execute(self._announcer, ANNOUNCE_STATEMENT, params)
                 return
             except psycopg.OperationalError:
                 if not self._announcer.broken:
                     raise
                 self._announcer = await _unless_broken(self._announcer)
         self._announcer = await _prepared(self._url, ANNOUNCE_STATEMENT, ANNOUNCE)
-        self._announcer.pgconn.send_query_prepared(ANNOUNCE_STATEMENT, params)
-        await _results(self._announcer)
+        await _execute(self._announcer, ANNOUNCE_STATEMENT, params)
 
     async def listen(self) -> PgListener:
         listener = await PgListener.open(self._url, self.channel)

@@ -180,8 +180,7 @@ class ServiceNotices:
             return
         if isinstance(notice, ActionNotice):
             self.manager.metrics.service_moves.labels(notice.by).inc()
-            if notice.request:
-                self.manager.ownership.forwarder.hear(notice)
+            self.manager.ownership.forwarder.hear(notice)  # (the reply to a command it forwarded, maybe)
         if isinstance(notice, (ChatNotice, RematchNotice, HintNotice)):
             talking = self.manager.tables.get(notice.table_id)
             if talking is not None:
