@@ -115,6 +115,43 @@ def test_a_read_only_record_is_refused(tmp_path: Path) -> None:
     assert code == 2 and err.endswith(": the file is read-only\n")
 
 
+@pytest.mark.parametrize("command", ["play", "tui"])
+def test_an_existing_record_is_refused_unless_overwrite(tmp_path: Path, command: str) -> None:
+    """Issue 39: `--record FILE` onto a file that exists is refused (exit 2, the file unchanged)
+    unless --overwrite, as `hearts selfplay` does; a file that is not a game record is refused
+    even then; resuming a record into itself is allowed; --overwrite replaces a record."""
+    from hearts import record
+
+    path = tmp_path / "game.json"
+    assert run(["play", "--plain", "--seed", "344", "--record", str(path)], stdin="QS AH KH\n2C\n")[0] == 1
+    before = path.read_bytes()
+    table = ["play", "--plain"] if command == "play" else ["tui"]
+    code, out, err = run([*table, "--seed", "5", "--record", str(path)], stdin="quit\n")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"hearts {command}: error: cannot save the record to {str(path)!r}: it holds a game record already; "
+        f"give --overwrite to replace it (or go on with it: hearts tui --resume {path})\n"
+    )
+    assert path.read_bytes() == before
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    for overwrite in ([], ["--overwrite"]):
+        code, out, err = run([*table, "--seed", "5", "--record", str(notes), *overwrite], stdin="quit\n")
+        assert (code, out) == (2, "")
+        assert err == (
+            f"hearts {command}: error: cannot save the record to {str(notes)!r}: the file is not a game "
+            "record (--overwrite replaces a game record only); name another file\n"
+        )
+        assert notes.read_text() == "mine"
+    if command == "tui":  # resuming a record and saving it back in place is no overwrite
+        code, _, err = run(["tui", "--resume", str(path), "--record", str(path)])
+        assert code == 2 and "needs an interactive terminal" in err
+        return
+    assert run([*table, "--seed", "5", "--record", str(path), "--overwrite"], stdin="quit\n")[0] == 0
+    loaded = record.load(path)
+    assert isinstance(loaded, record.GameRecord) and loaded.game.seed == 5
+
+
 def test_the_terminal_tables_autosave_error_is_shown(tmp_path: Path) -> None:
     """If saving after a round fails all the same (the folder went away), the terminal table
     says so to the player instead of swallowing the error."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from hearts import record
 from hearts.bots.registry import check_table
 from hearts.errors import HeartsError, RulesError
 from hearts.rules import PRESETS, OptionSpec, Rules
@@ -161,12 +162,20 @@ def add_table_args(p: argparse.ArgumentParser) -> None:
         "--bots", nargs="+", metavar="SPEC", help="one level or bot per other seat, clockwise from your left"
     )
     p.add_argument("--record", metavar="FILE", help="save the game record here (after every round too)")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="let --record replace a game record already in FILE (without it, an existing file is refused)",
+    )
 
 
-def check_record_path(path: str | None) -> None:
+def check_record_path(path: str | None, overwrite: bool = False, resume: str | None = None) -> None:
     """Raise :class:`~hearts.errors.HeartsError` unless a game record can be saved at ``path``
     (``--record``): its folder exists and may be written, and it is not a folder nor a
-    read-only file. Nothing is written (``None``: no record, nothing to check).
+    read-only file; a file already there is refused unless ``overwrite`` (``--overwrite``) and
+    it is a game record (or empty), or it is the record being resumed (``resume``, ``--resume``):
+    as ``hearts selfplay`` refuses a folder that is not empty. Nothing is written (``None``: no
+    record, nothing to check).
 
     >>> check_record_path("no-such-folder/game.json")
     Traceback (most recent call last):
@@ -188,8 +197,33 @@ def check_record_path(path: str | None) -> None:
         why = "the file is read-only"
     elif not target.exists() and not os.access(folder, os.W_OK | os.X_OK):
         why = f"the folder {str(folder)!r} is not writable"
+    elif target.exists() and not (resume is not None and _same_file(target, Path(resume))):
+        why = _existing_record(target, overwrite)
     if why:
         raise HeartsError(f"cannot save the record to {path!r}: {why}")
+
+
+def _existing_record(target: Path, overwrite: bool) -> str:
+    """Why ``--record`` may not replace the file ``target`` (``""``: it may): not without
+    ``overwrite``, and never a file that is neither empty nor a game record."""
+    try:
+        empty = target.stat().st_size == 0
+        is_record = empty or isinstance(record.load(target), record.GameRecord)
+    except (OSError, HeartsError):
+        is_record = False
+    if not is_record:
+        return "the file is not a game record (--overwrite replaces a game record only); name another file"
+    if overwrite:
+        return ""
+    held = "it is an empty file" if empty else "it holds a game record already"
+    return f"{held}; give --overwrite to replace it (or go on with it: hearts tui --resume {target})"
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False
 
 
 def bot_args(args: argparse.Namespace) -> list[str] | None:

@@ -553,7 +553,7 @@ def play_command(args: argparse.Namespace, input_fn: InputFn, output: TextIO, er
     try:
         specs = bot_specs(bot_args(args), n, DEFAULT_LEVEL)
         bots = {s: make_bot(spec, seed=seeder.randrange(2**31)) for s, spec in enumerate(specs, start=1)}
-        check_record_path(args.record)  # before the game starts, not at the end of its first round
+        check_record_path(args.record, args.overwrite)  # before the game starts, not at the end of its first round
     except HeartsError as e:
         return usage_error(errors, "play", str(e))
     names = default_names(n, args.name or "You")

@@ -95,7 +95,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         )
     try:
         session = make_session(args)
-        check_record_path(args.record)  # before the table is set, not when the first round ends
+        # before the table is set, not when the first round ends; resuming a record into itself is no overwrite
+        check_record_path(args.record, args.overwrite, getattr(args, "resume", None))  # hearts play has no --resume
     except HeartsError as e:
         return usage_error(streams.stderr, "tui", str(e))
     if not (isatty(streams.stdin) and isatty(streams.stdout)):
