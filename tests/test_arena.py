@@ -527,3 +527,10 @@ def test_an_arena_refuses_a_bot_that_cannot_play_its_rules_before_it_starts() ->
     pytest.importorskip("pyspiel")
     with pytest.raises(HeartsError, match="cannot play these rules: players=5"):
         run_arena(["openspiel_ismcts", "easy", "easy", "easy", "easy"], Rules(players=5), rounds=1)
+
+
+def test_one_deal_is_said_in_the_singular() -> None:
+    """Issue 39: "over 1 deal", not "over 1 deals"."""
+    table = run_arena(RANDOM4, Rules(), rounds=1, seed=1).table()
+    assert "95% CI over 1 deal, each deal averaged over its rotations" in table
+    assert "arena: 1 deal x 4 seat rotations" in table

@@ -103,6 +103,27 @@ def test_cli(tmp_path: Path) -> None:
     assert err.getvalue() == "hearts selfplay: error: 4 players need 4 bot specs, got 2\n"
 
 
+def test_messages_speak_to_who_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 39: a Python caller of generate() is told its keyword (overwrite=True), the
+    command its flag (--overwrite); one shard is "1 shard"; a folder given with a trailing
+    slash gives no doubled slash in the path printed."""
+    config = SelfPlayConfig(("random",) * 4, Rules(), rounds=1)
+    selfplay.generate(config, tmp_path)
+    with pytest.raises(HeartsError, match=r"is not empty \(manifest.json, shard-00000.npz\): give overwrite=True to "
+                       "replace its self-play data, or name a new or empty folder$"):
+        selfplay.generate(config, tmp_path)
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["selfplay", "random", "--rounds", "1", "--out", f"{tmp_path}/", "-q"]
+    assert main(argv, stdout=out, stderr=err) == 2
+    assert err.getvalue().endswith(": give --overwrite to replace its self-play data, or name a new or empty folder\n")
+    pipe = io.StringIO()
+    monkeypatch.setattr("sys.stderr", pipe)
+    assert main([*argv, "--overwrite"], stdout=out) == 0
+    decisions = selfplay.read_manifest(tmp_path)["decisions"]
+    assert out.getvalue() == f"selfplay: 1 round, {decisions} decisions in 1 shard: {tmp_path / 'manifest.json'}\n"
+    assert pipe.getvalue().splitlines()[0] == "selfplay: 1 round of random, random, random, random in 1 shard, seed 0"
+
+
 class _Terminal(io.StringIO):
     """A standard error that says it is a terminal (where ``hearts selfplay`` draws its bar)."""
 

@@ -272,14 +272,13 @@ class ArenaResult:
             return "  ".join(parts).rstrip()
 
         played = len(self.games) if games_mode else len(self.rounds)
-        what = "games" if games_mode else "rounds"
+        what = "game" if games_mode else "round"
         kind = "duplicate" if cfg.duplicate else "no duplicate"
         if cfg.pairwise:
             kind += ", pairwise"
         head = [
-            f"arena: {cfg.count} {cfg.unit_name}s x {cfg.rotations} seat rotation"
-            f"{'s' if cfg.rotations != 1 else ''} ({kind}) = {played} {what}; seed {cfg.seed}; "
-            f"{self.elapsed:.1f} s on {workers_text(cfg.jobs, cfg.ray)}",
+            f"arena: {counted(cfg.count, cfg.unit_name)} x {counted(cfg.rotations, 'seat rotation')} ({kind}) "
+            f"= {counted(played, what)}; seed {cfg.seed}; {self.elapsed:.1f} s on {workers_text(cfg.jobs, cfg.ray)}",
             f"rules: {cfg.rules.describe()}",
             "",
             line([h for h, _ in columns]),
@@ -289,8 +288,8 @@ class ArenaResult:
         unit = cfg.unit_name
         foot = [
             "",
-            f"pts/round: mean round score per seat (lower is better); 95% CI over {cfg.count} "
-            f"{unit}s" + (f", each {unit} averaged over its rotations" if cfg.rotations > 1 else ""),
+            f"pts/round: mean round score per seat (lower is better); 95% CI over "
+            f"{counted(cfg.count, unit)}" + (f", each {unit} averaged over its rotations" if cfg.rotations > 1 else ""),
             "moons: shot / suffered (shot by another entrant); Q♠: times taken; ms/move: per decision",
         ]
         if games_mode:
@@ -721,6 +720,16 @@ def default_jobs(jobs: int | None, ray: str | None) -> int:
     return jobs if jobs is not None else 0 if ray is not None else 1
 
 
+def counted(count: int, noun: str) -> str:
+    """A count and a regular noun that agree: ``1 deal``, ``3 deals`` (the arena's own, below
+    :func:`hearts.text.plural`'s layer).
+
+    >>> counted(1, "deal"), counted(3, "seat rotation")
+    ('1 deal', '3 seat rotations')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def workers_text(jobs: int, ray: str | None) -> str:
     """Where the work runs, as text: ``"2 jobs"``, or ``"Ray (local, 2 CPUs)"``.
 
@@ -728,8 +737,8 @@ def workers_text(jobs: int, ray: str | None) -> str:
     ('1 job', 'Ray (auto, 8 CPUs)')
     """
     if ray is not None:
-        return f"Ray ({ray}, {jobs} CPU{'s' if jobs != 1 else ''})"
-    return f"{jobs} job{'s' if jobs != 1 else ''}"
+        return f"Ray ({ray}, {counted(jobs, 'CPU')})"
+    return counted(jobs, "job")
 
 
 # --- aggregation --------------------------------------------------------------------------------
@@ -840,7 +849,7 @@ class Progress:
             self._draw(force=True)
             self._write("\n")
         elif self.mode == "lines":
-            self._write(f"{self.name}: done, {round(self.done)} {self.unit}s in {elapsed:.1f} s\n")
+            self._write(f"{self.name}: done, {counted(round(self.done), self.unit)} in {elapsed:.1f} s\n")
 
     def _draw(self, force: bool = False) -> None:
         now = time.perf_counter()
@@ -853,7 +862,7 @@ class Progress:
         filled = int(frac * width)
         eta = f"eta {elapsed / frac - elapsed:5.1f} s" if 0 < frac < 1 else " " * 11
         self._write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {math.floor(self.done + 1e-9)}/{self.total} {self.unit}s "
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {math.floor(self.done + 1e-9)}/{counted(self.total, self.unit)} "
             f"{frac:4.0%} {elapsed:6.1f} s {eta} {self.label:<30.30}"
         )
 
@@ -944,7 +953,7 @@ def run_arena(
 
     bar = Progress(count, cfg.unit_name, progress_mode(progress))
     bar.begin(
-        f"{count} {cfg.unit_name}s x {cfg.rotations} seat rotation{'s' if cfg.rotations != 1 else ''}, "
+        f"{counted(count, cfg.unit_name)} x {counted(cfg.rotations, 'seat rotation')}, "
         f"{', '.join(cfg.labels)}, {workers_text(jobs, ray)}, seed {seed}"
     )
     started = time.perf_counter()

@@ -4,10 +4,12 @@ written as sharded ``.npz`` files and a manifest, here or on a Ray cluster."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from hearts.arena import add_distribution_args, default_jobs
 from hearts.cli.common import Streams, add_rules_args, build_rules, usage_error
 from hearts.errors import HeartsError
+from hearts.text import plural
 
 NAME = "selfplay"
 
@@ -61,6 +63,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         if len(specs) == 1:
             specs *= rules.players
         config = selfplay.SelfPlayConfig(tuple(specs), rules, args.rounds, args.seed, args.shard_rounds, args.shaping)
+        config.check()
+        selfplay.old_data(Path(args.out), args.overwrite, "--overwrite")  # said in the command's words
         jobs = default_jobs(args.jobs, args.ray)
         manifest = selfplay.generate(
             config, args.out, jobs, args.ray, progress="lines" if args.quiet else True, overwrite=args.overwrite
@@ -71,7 +75,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         streams.stderr.write(f"hearts {NAME}: error: {e}\n")
         return 1
     streams.stdout.write(
-        f"selfplay: {config.rounds} rounds, {manifest['decisions']} decisions in "
-        f"{len(manifest['shards'])} shards: {args.out}/{selfplay.MANIFEST}\n"
+        f"selfplay: {plural(config.rounds, 'round')}, {plural(manifest['decisions'], 'decision')} in "
+        f"{plural(len(manifest['shards']), 'shard')}: {Path(args.out) / selfplay.MANIFEST}\n"
     )
     return 0

@@ -74,6 +74,7 @@ from hearts.rl.driver import Driver, action_id
 from hearts.rl.encoding import ObservationEncoder
 from hearts.round import Round, deal_hands
 from hearts.rules import Rules
+from hearts.text import plural
 
 FORMAT: Final = "pyhearts-selfplay"
 VERSION: Final = 1
@@ -177,10 +178,11 @@ def shard_name(index: int) -> str:
     return f"shard-{index:05d}.npz"
 
 
-def old_data(folder: Path, overwrite: bool) -> list[Path]:
+def old_data(folder: Path, overwrite: bool, flag: str = "overwrite=True") -> list[Path]:
     """The files of an earlier run in ``folder`` that :func:`generate` removes when it may
     ``overwrite`` them (its shards and manifest); a :class:`~hearts.errors.HeartsError` when the
-    folder has files in it and it may not, or files that are not self-play data. Nothing is
+    folder has files in it and it may not, or files that are not self-play data, naming ``flag``
+    as the way to allow it (a caller's own: ``--overwrite`` on the command line). Nothing is
     removed here.
 
     >>> import tempfile
@@ -190,7 +192,7 @@ def old_data(folder: Path, overwrite: bool) -> list[Path]:
     True
     >>> old_data(folder, overwrite=False)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    hearts.errors.HeartsError: the folder '...' is not empty (shard-00000.npz): give --overwrite to replace ...
+    hearts.errors.HeartsError: the folder '...' is not empty (shard-00000.npz): give overwrite=True to replace ...
     >>> (folder / shard_name(0)).unlink(), folder.rmdir()
     (None, None)
     """
@@ -201,13 +203,13 @@ def old_data(folder: Path, overwrite: bool) -> list[Path]:
     entries = sorted(folder.iterdir())
     if entries and not overwrite:
         names = ", ".join(p.name for p in entries[:3]) + (", ..." if len(entries) > 3 else "")
-        raise HeartsError(f"the folder {str(folder)!r} is not empty ({names}): give --overwrite to replace "
+        raise HeartsError(f"the folder {str(folder)!r} is not empty ({names}): give {flag} to replace "
                           "its self-play data, or name a new or empty folder")
     old = [p for p in entries if p.name == MANIFEST or SHARD_FILE.fullmatch(p.name)]
     others = [p.name for p in entries if p not in old]
     if others:
         raise HeartsError(f"the folder {str(folder)!r} holds files that are not self-play data "
-                          f"({', '.join(others[:3])}): --overwrite replaces shards and a manifest only")
+                          f"({', '.join(others[:3])}): {flag} replaces shards and a manifest only")
     return old
 
 
@@ -238,7 +240,8 @@ def generate(
     out.mkdir(parents=True, exist_ok=True)
     shards = config.shards()
     bar = Progress(config.rounds, "round", progress_mode(progress), name="selfplay")
-    bar.begin(f"{config.rounds} rounds of {', '.join(config.specs)} in {len(shards)} shards, seed {config.seed}")
+    bar.begin(f"{plural(config.rounds, 'round')} of {', '.join(config.specs)} in {plural(len(shards), 'shard')}, "
+              f"seed {config.seed}")
     written: dict[int, dict[str, Any]] = {}
     workers = min(jobs or os.cpu_count() or 1, len(shards))
     for i, data in run_chunks(_shard_bytes, [(config, shard) for shard in shards], workers, cluster):
