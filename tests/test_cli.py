@@ -651,7 +651,7 @@ def test_rules_command_lists_every_option_and_preset() -> None:
     assert main(["rules", "--preset", "strict_queen", "--players", "3"], stdout=out) == 0
     assert (
         "queen_lead=after_break" in out.getvalue()
-        and "pass_cycle = default (left,right,hold)" in out.getvalue()
+        and "pass_cycle = default (left/right/hold)" in out.getvalue()
     )
     err = io.StringIO()
     assert main(["rules", "-o", "moon=x"], stdout=io.StringIO(), stderr=err) == 2

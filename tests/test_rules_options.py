@@ -138,7 +138,7 @@ BAD_VALUES: list[tuple[str, object, list[str]]] = [
     ("pass_cycle", [1.5], ["left", "right", "across", "hold"]),
     ("pass_cycle", [True], ["left", "right", "across", "hold"]),
     ("pass_cycle", [None], ["left", "right", "across", "hold"]),
-    ("pass_cycle", "left", ["pass_cycle"]),
+    ("pass_cycle", "sideways", ["pass_cycle", "left, right, across, hold"]),  # text, read as --option reads it
     ("pass_cycle", 5, ["pass_cycle"]),
 ]
 

@@ -37,7 +37,7 @@ before anything is replayed:
 - a fraction (``2.0``, ``NaN``) anywhere: every number of a record is a whole number, and one
   has at most :data:`~hearts.game.MAX_DIGITS` digits (so is a seed, where the game is made);
 - a string with a lone surrogate (``"\\ud800"``), which could not be written again;
-- a ``pass_cycle`` that is not a list of steps (R2.2).
+- a ``pass_cycle`` that is neither a list of steps nor their text (R2.2; a JSON object, a number).
 
 A seat's ``bot`` is the spec the seat was played with, kept as written: loading checks that
 it is a string (or ``null`` for a person) and does not build the bot, so a record of bots

@@ -9,6 +9,8 @@
 (1, 2, 0)
 >>> Rules.from_dict(Rules(players=6).to_dict()) == Rules(players=6)
 True
+>>> Rules(players=3, pass_cycle="left/hold").pass_cycle  # text or steps, everywhere (R2.2)
+('left', 'hold')
 >>> Rules(moon="sometimes")
 Traceback (most recent call last):
 ...
@@ -139,7 +141,12 @@ class Rules:
     """The options of docs/rules.md (R1–R5), with the defaults marked there.
 
     Field names are the option names of docs/rules.md; ``pass_cycle=None`` means the default
-    rotation for the number of players (R2.2).
+    rotation for the number of players (R2.2). ``pass_cycle`` may be given as steps
+    (``("left", "hold")``) or as the text every entry reads (:func:`parse_option_value`:
+    ``"left/hold"``, ``"left,hold"``, ``"default"``); it is kept as steps.
+
+    >>> Rules(pass_cycle="left,2").pass_cycle, Rules.from_dict({"pass_cycle": "default"}).pass_cycle
+    (('left', 2), None)
     """
 
     players: int = _option(4, "R1.1", "Players", "number of players", low=3, high=6)
@@ -193,10 +200,8 @@ class Rules:
                 spec = replace(spec, high=self.hand_size - 1)
             if spec.kind != "pass_cycle":
                 _check(spec, getattr(self, spec.name))
-        cycle = self.pass_cycle
-        if cycle is not None:
-            cycle = _cycle(cycle)
-            object.__setattr__(self, "pass_cycle", cycle)
+        cycle = None if self.pass_cycle is None else _cycle(self.pass_cycle)
+        object.__setattr__(self, "pass_cycle", cycle)
         steps = cycle if cycle is not None else DEFAULT_PASS_CYCLES[self.players]
         if not steps:
             raise RulesError("R2.2: option 'pass_cycle' is empty; give at least one step, e.g. ['hold']")
@@ -285,12 +290,8 @@ class Rules:
         unknown = set(data) - set(OPTION_NAMES)
         if unknown:
             raise RulesError(f"R6: unknown option {sorted(map(str, unknown))[0]!r:.60}; allowed: {', '.join(OPTION_NAMES)}")
-        values = dict(data)
-        cycle = values.get("pass_cycle")
-        if cycle is not None:
-            values["pass_cycle"] = _cycle(cycle)
         try:
-            return cls(**values)
+            return cls(**data)
         except TypeError as e:  # pragma: no cover - defensive: wrong types caught above
             raise RulesError(str(e)) from None
 
@@ -354,8 +355,7 @@ class Rules:
         for name in OPTION_NAMES[1:]:
             value = getattr(self, name)
             if value != getattr(default, name):
-                shown = "/".join(map(str, value)) if isinstance(value, tuple) else value
-                parts.append(f"{name}={shown}")
+                parts.append(f"{name}={option_text(value)}")
         return " ".join(parts)
 
 
@@ -390,11 +390,14 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 
 
 def parse_option_value(name: str, text: str) -> Any:
-    """Turn the text of an option's value into its type (bools, ints, pass cycles, choices).
+    """Turn the text of an option's value into its type (bools, ints, pass cycles, choices):
+    the one reader of option text (``--option``, forms, OpenSpiel parameters, and a
+    ``pass_cycle`` given as text to :class:`Rules` or :meth:`Rules.from_dict`).
+    :func:`option_text` writes what it reads.
 
     A pass cycle's steps are separated by ``/`` (as in OpenSpiel game strings, which separate
     parameters with commas) or ``,``; a lone offset may end with ``/`` (``"1/"``, as
-    :func:`hearts.rl.openspiel_game.pass_cycle_text` writes it).
+    :func:`option_text` writes it); ``default`` (or nothing) is the default rotation.
 
     >>> parse_option_value("must_break_hearts", "no"), parse_option_value("pass_cycle", "left/2")
     (False, ('left', 2))
@@ -403,6 +406,7 @@ def parse_option_value(name: str, text: str) -> Any:
     """
     spec = Rules.option(name)
     if spec.kind == "pass_cycle":
+        text = text.strip()
         if text.lower() in ("", "default", "none"):
             return None
         steps = re.split(r"[,/]", text[:-1] if text.endswith("/") else text)
@@ -421,17 +425,48 @@ def parse_option_value(name: str, text: str) -> Any:
     return text
 
 
-def _cycle(value: object) -> tuple[Any, ...]:
-    """A pass cycle's steps as a tuple: from a list or tuple only (not a string, a mapping or
-    a set, whose keys or order would be taken silently), R2.2.
+def option_text(value: object) -> str:
+    """A rule option's value as it is typed and printed — the one written form, which
+    :func:`parse_option_value` reads back (``--option name=VALUE``, ``hearts rules``,
+    :meth:`Rules.describe`, forms, the OpenSpiel game's parameters): ``true``, ``-10``;
+    a pass cycle's steps joined by ``/`` (``left/2``; a lone offset ends with ``/``, ``1/``,
+    which an OpenSpiel game string would otherwise read as a number), ``default`` for the
+    default cycle (``None``).
 
+    >>> option_text(False), option_text(("left", 2)), option_text(None), option_text(-10), option_text((1,))
+    ('false', 'left/2', 'default', '-10', '1/')
+    >>> parse_option_value("pass_cycle", option_text((1,)))
+    (1,)
+    """
+    if value is None:
+        return "default"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (tuple, list)):
+        text = "/".join(map(str, value))
+        return text + "/" if _is_int(text) else text
+    return str(value)
+
+
+def _cycle(value: object) -> tuple[Any, ...] | None:
+    """A pass cycle's steps as a tuple (R2.2): from a list or a tuple, or from text read by
+    :func:`parse_option_value` (``None`` for ``"default"``); not from a mapping or a set,
+    whose keys or order would be taken silently.
+
+    >>> _cycle("left/hold"), _cycle(["left", 2])
+    (('left', 'hold'), ('left', 2))
     >>> _cycle({"left": 1})
     Traceback (most recent call last):
     ...
-    hearts.errors.RulesError: R2.2: option 'pass_cycle' is {'left': 1}; expected a list of steps
+    hearts.errors.RulesError: R2.2: option 'pass_cycle' is {'left': 1}; expected a list of steps or their text (e.g. 'left/hold')
     """
+    if isinstance(value, str):
+        parsed: tuple[Any, ...] | None = parse_option_value("pass_cycle", value)
+        return parsed
     if not isinstance(value, (list, tuple)):
-        raise RulesError(f"R2.2: option 'pass_cycle' is {value!r:.60}; expected a list of steps")
+        raise RulesError(
+            f"R2.2: option 'pass_cycle' is {value!r:.60}; expected a list of steps or their text (e.g. 'left/hold')"
+        )
     return tuple(value)
 
 

@@ -457,22 +457,6 @@ def game_over_lines(game: Game, names: Sequence[str]) -> list[str]:
     return [head, "Score history (totals after each round; lowest total wins):", *score_table(names, rows)]
 
 
-def option_text(value: object) -> str:
-    """A rule option's value as it is typed (``--option name=VALUE``, forms): ``true``,
-    ``left,hold``, ``default`` for the default pass cycle (``None``).
-
-    >>> option_text(False), option_text(("left", 2)), option_text(None), option_text(-10)
-    ('false', 'left,2', 'default', '-10')
-    """
-    if value is None:
-        return "default"
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, tuple):
-        return ",".join(map(str, value))
-    return str(value)
-
-
 __all__ = [
     "DEFAULT_LEVEL",
     "SEAT_NAMES",
@@ -489,7 +473,6 @@ __all__ = [
     "is_you",
     "moon_choice_text",
     "moon_effect",
-    "option_text",
     "plural",
     "points_word",
     "possessive",

@@ -23,8 +23,8 @@ from typing import Any, TextIO
 from hearts import record
 from hearts.bots.registry import check_table
 from hearts.errors import HeartsError, RulesError
-from hearts.rules import PRESETS, OptionSpec, Rules
-from hearts.text import bots_help, option_text
+from hearts.rules import PRESETS, OptionSpec, Rules, option_text
+from hearts.text import bots_help
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from hearts.cli.common import (
     usage_error,
 )
 from hearts.errors import HeartsError
-from hearts.rules import DEFAULT_PASS_CYCLES, PRESETS, Rules
-from hearts.text import Style, can_encode, option_text
+from hearts.rules import DEFAULT_PASS_CYCLES, PRESETS, Rules, option_text
+from hearts.text import Style, can_encode
 
 BOOK = "rulebook.md"
 """The rule book, shipped in the package (``docs/rules.md`` in the source tree)."""

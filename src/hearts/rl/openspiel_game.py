@@ -30,10 +30,10 @@ Returns are ``26 - score`` per seat (OpenSpiel's convention; R4 scores, bonuses 
 included). Parameters (:data:`PARAMETERS`): every rule option of :class:`~hearts.rules.Rules`
 with its default (:meth:`Rules.options() <hearts.rules.Rules.options>`), plus ``round_number``.
 ``pass_cycle`` is text, its steps separated by ``/`` (``"left/right/hold"``, as everywhere
-else: ``--option pass_cycle=left/hold``; commas are read too in a parameter dict, but not in a
-game string, ``python_hearts(players=3,pass_cycle=left/hold)``, whose parameters commas
-separate) or ``"default"``
-(:func:`pass_cycle_text`), so that ``pyspiel.load_game(str(game))`` gives the same game:
+else: ``--option pass_cycle=left/hold``, ``Rules(pass_cycle="left/hold")``; commas are read too
+in a parameter dict, but not in a game string, ``python_hearts(players=3,pass_cycle=left/hold)``,
+whose parameters commas separate) or ``"default"``; the game keeps it in the one written form
+(:func:`hearts.rules.option_text`), so that ``pyspiel.load_game(str(game))`` gives the same game:
 
 >>> again = pyspiel.load_game(str(pyspiel.load_game("python_hearts", {"pass_cycle": "left,hold"})))
 >>> again.get_parameters()["pass_cycle"], again.rules.pass_cycle
@@ -70,7 +70,6 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any, Final
 
 from hearts.rl import MissingExtra
@@ -92,26 +91,11 @@ from hearts.mechanics import MOON_CHOICES
 from hearts.rl.driver import Driver
 from hearts.rl.encoding import ObservationEncoder
 from hearts.round import Phase, Round
-from hearts.rules import DEFAULT_PASS_CYCLES, OPTION_NAMES, PassStep, Rules
+from hearts.rules import DEFAULT_PASS_CYCLES, OPTION_NAMES, Rules, option_text
 from hearts.view import View
 
-
-def pass_cycle_text(cycle: Sequence[PassStep] | None) -> str:
-    """A pass cycle (R2.2) as the ``pass_cycle`` game parameter: its steps joined by ``/``,
-    ``"default"`` for ``None``; a lone offset ends with ``/`` (OpenSpiel would read ``"1"`` as
-    an int).
-
-    >>> pass_cycle_text(("left", "right", "hold")), pass_cycle_text(None), pass_cycle_text((1,))
-    ('left/right/hold', 'default', '1/')
-    """
-    if cycle is None:
-        return "default"
-    text = "/".join(map(str, cycle))
-    return text + "/" if text.lstrip("-").isdigit() else text
-
-
 PARAMETERS: Final[dict[str, Any]] = {
-    **{spec.name: pass_cycle_text(spec.default) if spec.kind == "pass_cycle" else spec.default
+    **{spec.name: option_text(spec.default) if spec.kind == "pass_cycle" else spec.default
        for spec in Rules.options()},
     "round_number": -1,
 }
@@ -139,14 +123,13 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 def rules_from_params(params: dict[str, Any]) -> Rules:
-    """Our :class:`Rules` from the game's parameters (``pass_cycle`` as :func:`pass_cycle_text`
-    writes it, or with commas).
+    """Our :class:`Rules` from the game's parameters (``pass_cycle`` as text, read as
+    :class:`Rules` reads it).
 
     >>> rules_from_params({"players": 3, "pass_cycle": "left/2/", "round_number": 0}).pass_cycle
     ('left', 2)
     """
-    options = {k: v for k, v in params.items() if k in OPTION_NAMES and k != "pass_cycle"}
-    return Rules.from_dict(options).with_options([f"pass_cycle={params.get('pass_cycle', 'default')}"])
+    return Rules.from_dict({k: v for k, v in params.items() if k in OPTION_NAMES})
 
 
 class HeartsGame(pyspiel.Game):  # type: ignore[misc]
@@ -155,7 +138,7 @@ class HeartsGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         full = {**PARAMETERS, **(params or {})}
         self.rules = rules_from_params(full)
-        full["pass_cycle"] = pass_cycle_text(self.rules.pass_cycle)  # the form str(game) keeps
+        full["pass_cycle"] = option_text(self.rules.pass_cycle)  # the form str(game) keeps
         self.round_number = int(full["round_number"])
         rules = self.rules
         steps = rules.pass_cycle if rules.pass_cycle is not None else DEFAULT_PASS_CYCLES[rules.players]

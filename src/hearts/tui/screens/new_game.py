@@ -14,8 +14,8 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from hearts.bots import LEVELS
 from hearts.errors import HeartsError
-from hearts.rules import OPTION_NAMES, PRESETS, OptionSpec, Rules, parse_option_value
-from hearts.text import DEFAULT_LEVEL, bot_specs, option_text, rule_last
+from hearts.rules import OPTION_NAMES, PRESETS, OptionSpec, Rules, option_text, parse_option_value
+from hearts.text import DEFAULT_LEVEL, bot_specs, rule_last
 from hearts.tui.screens.dialog import Dialog
 from hearts.tui.session import HUMAN, Session
 
