@@ -164,6 +164,7 @@ export function showNameDialog() {
     if (!name) { error.textContent = "Please type a name: the others at the table will see it."; return; }
     error.textContent = "";
     localStorage.setItem("pyhearts:name", name);
+    live.sentName = name;
     send({ type: "name", name });
   });
   showDialog("name", el("h2", { id: "dialog-title", text: "Welcome to the table!" }),

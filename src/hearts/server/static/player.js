@@ -8,6 +8,7 @@
 //
 //   current()        // {id, name, key} or null (profile.js)
 //   adopt(name)      // a first table's typed name makes a profile, if there is none
+//   claimSeat()      // the table page's seat (its token) is linked to the profile, once
 //   check()          // the server still knows the stored key (else it is forgotten)
 //   forget()         // forgets the profile in this browser
 //   start()          // the header's link, the lobby's welcome, the table's seat claimed
@@ -19,9 +20,11 @@ const LATER = "pyhearts.welcome";
 
 // ---------------------------------------------------------------- the stored profile
 // Kept or forgotten (profile.js), and the header shows it.
+// A profile kept here answers the lobby's welcome too: it asks for a name no more.
 function keep(p) {
   store(p);
   showNav();
+  greet(p);
 }
 function forget() {
   clear();
@@ -37,7 +40,8 @@ async function create(name) {
   return p;
 }
 
-// Makes a profile from the name typed at a first table, if this browser has none.
+// Makes a profile from the name typed at a first table (the new-table form's, or the one a
+// table asked for: Play now, an invite link), if this browser has none: one identity.
 async function adopt(name) {
   const typed = (name || "").trim();
   if (current() || !typed || typed === "You") return;
@@ -82,14 +86,19 @@ function welcome() {
     el("button", { type: "button", class: "small", id: "welcome-later", text: "Not now", onclick: () => { localStorage.setItem(LATER, "1"); box.remove(); } }));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    try {
-      const p = await create(name.value);
-      box.replaceChildren(el("p", { class: "welcome-done", role: "status", text: "Hello " + p.name + "! Your profile is ready." }));
-      setTimeout(() => box.remove(), 2500);
-    } catch (e) { say(box, e.message); }
+    try { await create(name.value); } catch (e) { say(box, e.message); }  // keep() greets
   });
   box.append(form);
   lobby.prepend(box);
+}
+
+// The welcome box, if it still asks for a name, greets the profile ``p`` instead (made by the
+// box, by the new-table form or elsewhere), then goes.
+function greet(p) {
+  const box = $("welcome");
+  if (!box || !box.querySelector("form")) return;
+  box.replaceChildren(el("p", { class: "welcome-done", role: "status", text: "Hello " + p.name + "! Your profile is ready." }));
+  setTimeout(() => box.remove(), 2500);
 }
 
 // A message in ``box`` (replacing the last one).
@@ -102,7 +111,7 @@ function say(box, text, kind) {
 
 // ---------------------------------------------------------------- an invited seat is yours
 // A table page opened with a seat's token (kept by tablepage.js in localStorage "pyhearts:<id>")
-// links that seat to the profile, once.
+// links that seat to the profile, once (at the page's load, and once a profile is made there).
 async function claimSeat() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
   if (!m || !current()) return;
@@ -215,9 +224,9 @@ async function offerImport(page, key) {
   }
   const mine = current();
   const replacing = mine && mine.id !== found.id;
-  box.append(el("p", {}, "Use the profile ", el("b", { class: "import-name", text: found.name }), " in this browser?"),
-    replacing ? el("p", { class: "note", text: "It takes the place of " + mine.name + " here (keep " + mine.name + "'s key first if you want it back)." }) : null,
-    el("div", { class: "buttons" },
+  box.append(el("p", {}, "Use the profile ", el("b", { class: "import-name", text: found.name }), " in this browser?"));
+  if (replacing) box.append(el("p", { class: "note", text: "It takes the place of " + mine.name + " here (keep " + mine.name + "'s key first if you want it back)." }));
+  box.append(el("div", { class: "buttons" },
       el("button", { type: "button", class: "primary", id: "import-yes", text: "Yes, use " + found.name, onclick: () => { keep({ id: found.id, name: found.name, key }); done(); } }),
       el("button", { type: "button", id: "import-no", text: "No", onclick: done })));
   $("import-yes").focus();
@@ -237,4 +246,4 @@ function start() {
   window.addEventListener("load", claimSeat);
 }
 
-export { current, adopt, check, forget, start, showProfilePage };
+export { current, adopt, claimSeat, check, forget, start, showProfilePage };

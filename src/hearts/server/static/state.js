@@ -29,6 +29,7 @@ export const live = {
   wantRematch: false,        // I asked for one: I join it when it comes
   lastRound: null,           // the round just ended, who took what (rounds.js: roundRecord)
   shownGameOver: false,      // the game-over dialog opened by itself once
+  sentName: null,            // the name I asked the table for, until it is mine (then my profile's, if I had none)
   holdUntil: 0,              // a finished trick stays on screen until then (performance.now())
   releaseSummary: () => {},  // a round's summary holds the next round back until it closes
 };

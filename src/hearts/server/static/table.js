@@ -15,6 +15,7 @@ import { renderScores } from "./scores.js";
 import { renderRematch } from "./rematch.js";
 import { closeDialog, showGameOver, showMoon, showNameDialog, winnerWords } from "./dialogs.js";
 import { isCreator } from "./seats.js";
+import * as player from "./player.js";
 
 export function render() {
   const s = live.state;
@@ -170,12 +171,21 @@ function renderPrompt(v, t, me, myTurn) {
 // The dialogs the state calls for: a name first; then, once the finished trick has been seen,
 // the moon's choice and the game's end (that one by itself only once).
 function openDialogs(v, t, me) {
+  if (me !== null && live.sentName !== null && t.names[me] === live.sentName) named(live.sentName);
   if (me !== null && t.unnamed.includes(me) && !v.game_over) { showNameDialog(); return; }  // a name first
   if ($("dialog").dataset.kind === "name") closeDialog();
   if (holding()) return;  // the dialogs wait until the finished trick has been seen
   if (v.moon_choice_pending) showMoon();
   else if ($("dialog").dataset.kind === "moon") closeDialog();
   if (v.game_over && !live.shownGameOver) { live.shownGameOver = true; showGameOver(); }
+}
+
+// The table took the name I asked for: a browser without a player profile makes it of that
+// name, and the seat is the profile's (one identity: the lobby, "My games" and the server know it).
+async function named(name) {
+  live.sentName = null;
+  await player.adopt(name);
+  await player.claimSeat();
 }
 
 // Makes the children of ``parent`` that match ``selector`` the ``fresh`` ones, in order: one
