@@ -443,9 +443,83 @@ def test_ray_address_where_nothing_answers_fails_at_once(capsys: pytest.CaptureF
     assert time.monotonic() - started < 10
     err = capsys.readouterr().err
     assert err.startswith(f"hearts arena: error: cannot reach Ray at '127.0.0.1:{port}': nothing answers there (")
-    assert f"ray start --head --port {port}" in err
+    assert err.endswith("; give the address of a running Ray cluster's head (HOST:6379, ray://HOST:10001), or --ray "
+                        "alone for a Ray instance here\n")
     with pytest.raises(HeartsError, match="nothing answers there"):
         run_arena(RANDOM4, rounds=1, ray=f"ray://127.0.0.1:{port}")
+
+
+def _hearts() -> list[str]:
+    """The installed ``hearts`` command (or ``python -m hearts``)."""
+    script = Path(sys.executable).parent / "hearts"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "hearts"]
+
+
+def test_ray_address_where_something_else_answers_fails_at_once(tmp_path: Path) -> None:
+    """Issue 39: ``hearts arena --ray HOST:PORT`` where something accepts TCP but is not Ray
+    (a real listener that accepts and never answers) fails within seconds with one line, exit
+    2, where Ray alone waits for minutes; the same for ``ray://``. (A real Ray answers the
+    probe: tests/test_ray.py.)"""
+    pytest.importorskip("ray")
+    import socket
+    import subprocess
+    import threading
+    import time
+
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        held: list[socket.socket] = []
+        server.settimeout(0.2)
+
+        def accept() -> None:
+            while True:
+                try:
+                    held.append(server.accept()[0])  # accepted, and never a byte in answer
+                except TimeoutError:
+                    continue
+                except OSError:  # the server closed: the test is over
+                    return
+
+        threading.Thread(target=accept, daemon=True).start()
+        started = time.monotonic()
+        proc = subprocess.run(
+            [*_hearts(), "arena", *RANDOM4, "--rounds", "1", "-q", "--ray", f"127.0.0.1:{port}",
+             "--json", str(tmp_path / "out.json")],
+            capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path,
+        )
+        took = time.monotonic() - started
+        assert (proc.returncode, proc.stdout) == (2, "")
+        assert proc.stderr == (
+            f"hearts arena: error: cannot reach Ray at '127.0.0.1:{port}': something answers there, but not "
+            "as Ray does (no answer to its protocol within 3 s); give the address of a running Ray cluster's head "
+            "(HOST:6379, ray://HOST:10001), or --ray alone for a Ray instance here\n"
+        )
+        assert took < 20 and held, took
+        assert list(tmp_path.iterdir()) == []  # nothing written
+        with pytest.raises(HeartsError, match="something answers there, but not as Ray does"):
+            run_arena(RANDOM4, rounds=1, ray=f"ray://127.0.0.1:{port}")
+    for conn in held:
+        conn.close()
+
+
+def test_ray_errors_name_only_hearts_flags() -> None:
+    """Issue 39: ``--ray auto`` with no cluster running: Ray's own advice names its flags
+    (``--address``); hearts's error names its own (``--ray``) and nothing else."""
+    pytest.importorskip("ray")
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    proc = subprocess.run([*_hearts(), "arena", *RANDOM4, "--rounds", "1", "--ray", "auto", "-q"],
+                          capture_output=True, text=True, timeout=120, check=False, env=env)
+    if proc.returncode == 0:
+        pytest.skip("a Ray cluster runs on this machine: --ray auto found it")
+    assert proc.returncode == 2
+    err = proc.stderr
+    assert err.startswith("hearts arena: error: cannot reach Ray at 'auto': Could not find any running Ray instance")
+    assert err.count("\n") == 1 and "--address" not in err and "RAY_ADDRESS" not in err
+    flags = {word.strip("(),;`'") for word in err.split() if word.startswith(("--", "(--", "`--"))}
+    assert flags <= {"--ray"}, flags
 
 
 def test_the_compiled_kernel_is_loaded_before_any_decision_is_timed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from hearts import Rules  # noqa: E402
-from hearts.arena import LOCAL_RAY, arena_main, connect_ray, run_arena, run_chunks  # noqa: E402
+from hearts.arena import LOCAL_RAY, arena_main, check_ray_address, connect_ray, run_arena, run_chunks  # noqa: E402
 from hearts.cli import main  # noqa: E402
 from hearts.rl import selfplay  # noqa: E402
 
@@ -81,3 +81,8 @@ def test_the_selfplay_command_on_ray(tmp_path: Path) -> None:
     out = io.StringIO()
     assert main(["selfplay", "random", "--rounds", "2", "--out", str(tmp_path), "--ray", "-q"], stdout=out) == 0
     assert out.getvalue().startswith("selfplay: 2 rounds, ")
+
+
+def test_a_real_ray_passes_the_address_check() -> None:
+    """The probe that refuses what is not Ray (tests/test_arena.py) lets Ray's own GCS through."""
+    check_ray_address(ray.get_runtime_context().gcs_address)

@@ -592,15 +592,44 @@ def connect_ray(address: str, cpus: int | None = None) -> ModuleType:
         try:
             ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, **options)
         except (ConnectionError, RuntimeError, ValueError) as e:
-            raise HeartsError(f"cannot start or reach Ray at {address!r}: {e}") from None
+            what = "start" if address == LOCAL_RAY else "reach"
+            raise HeartsError(f"cannot {what} Ray at {address!r}: {ray_reason(e)}; {RAY_ADVICE}") from None
     return ray
 
 
+RAY_ADVICE: Final = (
+    "give the address of a running Ray cluster's head (HOST:6379, ray://HOST:10001), or --ray alone for a Ray "
+    "instance here"
+)
+"""What to do when ``--ray ADDRESS`` leads nowhere, in the words of hearts's own flags."""
+
+
+def ray_reason(error: BaseException) -> str:
+    """Ray's message for ``error`` without its advice on flags and settings of its own
+    (``--address``, ``RAY_ADDRESS``), which hearts does not have: the sentences that name none.
+
+    >>> ray_reason(ConnectionError("Could not find any running Ray instance. Please specify the one to "
+    ...                            "connect to by setting `--address` flag or `RAY_ADDRESS` environment variable."))
+    'Could not find any running Ray instance'
+    >>> ray_reason(RuntimeError("--address only"))
+    'RuntimeError'
+    """
+    sentences = [part.strip().rstrip(".") for part in str(error).replace("\n", " ").split(". ")]
+    kept = [part for part in sentences if part and not any(w in part for w in ("--", "RAY_", "flag", "ray."))]
+    return ". ".join(kept) or type(error).__name__
+
+
+HTTP2_PREFACE: Final = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+"""What a gRPC client (Ray's) says first: HTTP/2's preface and an empty SETTINGS frame."""
+
+
 def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
-    """Raise :class:`~hearts.errors.HeartsError` at once (within ``timeout`` seconds) when
-    nothing answers at a Ray address ``HOST:PORT`` or ``ray://HOST:PORT``, where ``ray.init``
-    would wait for minutes. Other addresses (:data:`LOCAL_RAY`, ``"auto"``, one without a port)
-    are left to Ray, which reports them at once.
+    """Raise :class:`~hearts.errors.HeartsError` at once (within about ``timeout`` seconds)
+    when no Ray answers at a Ray address ``HOST:PORT`` or ``ray://HOST:PORT``, where ``ray.init``
+    would wait for minutes: when nothing accepts a connection there, or what does is not Ray
+    (it does not answer HTTP/2's preface with a SETTINGS frame, as Ray's gRPC servers do). Other
+    addresses (:data:`LOCAL_RAY`, ``"auto"``, one without a port) are left to Ray, which
+    reports them at once.
 
     >>> import socket
     >>> with socket.socket() as s:  # a port nothing listens on
@@ -609,6 +638,10 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> Non
     >>> check_ray_address(f"127.0.0.1:{port}")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     hearts.errors.HeartsError: cannot reach Ray at '127.0.0.1:...': nothing answers there (...); ...
+    >>> with socket.create_server(("127.0.0.1", 0)) as server:  # accepts, never answers
+    ...     check_ray_address(f"127.0.0.1:{server.getsockname()[1]}", timeout=0.2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    hearts.errors.HeartsError: cannot reach Ray at '127.0.0.1:...': something answers there, but not as Ray does (no answer to its protocol within 0.2 s); ...
     >>> check_ray_address(LOCAL_RAY), check_ray_address("auto")
     (None, None)
     """
@@ -616,13 +649,29 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> Non
     if not colon or not port.isdigit() or not host:
         return
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+        sock = socket.create_connection((host.strip("[]"), int(port)), timeout=timeout)
     except OSError as e:
         reason = "timed out" if isinstance(e, TimeoutError) else e.strerror or str(e)
         raise HeartsError(
-            f"cannot reach Ray at {address!r}: nothing answers there ({reason}); start a cluster "
-            f"(ray start --head --port {port}) or give --ray alone for a Ray instance here"
+            f"cannot reach Ray at {address!r}: nothing answers there ({reason}); {RAY_ADVICE}"
         ) from None
+    with sock:
+        try:
+            sock.sendall(HTTP2_PREFACE)
+            head = b""
+            while len(head) < 9 and (more := sock.recv(9 - len(head))):
+                head += more
+            answer = "" if len(head) == 9 and head[3] == 4 else "its answer is not Ray's"
+            if not head:
+                answer = "it closed the connection"
+        except TimeoutError:
+            answer = f"no answer to its protocol within {timeout:g} s"
+        except OSError as e:
+            answer = e.strerror or str(e)
+    if answer:
+        raise HeartsError(
+            f"cannot reach Ray at {address!r}: something answers there, but not as Ray does ({answer}); {RAY_ADVICE}"
+        )
 
 
 def ray_cpus(ray: ModuleType) -> int:
