@@ -30,7 +30,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from hearts.bots.base import Bot, RandomBot
@@ -129,6 +129,39 @@ def unregister(name: str) -> None:
     if name not in _FACTORIES or name in _BUILT_IN:
         raise HeartsError(f"{name!r} is not a registered bot (the built-in ones stay)")
     del _FACTORIES[name]
+
+
+def registered(specs: Iterable[str]) -> tuple[tuple[str, BotFactory], ...]:
+    """The names :func:`register` added (or an entry point loaded) that ``specs`` use, with
+    their factories: what another process needs to make the same bots, given to :func:`adopt`
+    there (a server sends them to its worker processes; a factory must then be picklable, e.g.
+    a class of an importable module).
+
+    >>> register("cautious", RandomBot)
+    >>> registered(["cautious:x=1", "random", "hard"])
+    (('cautious', <class 'hearts.bots.base.RandomBot'>),)
+    >>> unregister("cautious")
+    """
+    out: dict[str, BotFactory] = {}
+    for spec in specs:
+        head = LEVELS.get(spec.strip(), spec).partition(":")[0].strip()
+        if head in _FACTORIES and head not in _BUILT_IN:
+            out[head] = _FACTORIES[head]
+    return tuple(out.items())
+
+
+def adopt(factories: Iterable[tuple[str, BotFactory]]) -> None:
+    """Register, in this process, each of :func:`registered`'s names not known here yet (a
+    worker process does this with what its server sent it).
+
+    >>> adopt([("cautious", RandomBot)]); adopt([("cautious", RandomBot)])
+    >>> make_bot("cautious", seed=1)
+    <RandomBot random>
+    >>> unregister("cautious")
+    """
+    for name, factory in factories:
+        if name not in _FACTORIES:
+            register(name, factory)
 
 
 def bot_names() -> tuple[str, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from hearts.bots import LEVELS
 from hearts.cli.common import Streams, usage_error
 from hearts.review import DEFAULT_BUDGET
 
@@ -77,6 +78,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "0: none here, run 'hearts bot-worker')",
     )
     p.add_argument(
+        "--bots",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="SPEC",
+        help=f"bot specs the tables may seat besides the levels {', '.join(LEVELS)}, which stay what the "
+        "lobby offers first (registered names, MODULE:CLASS, pyhearts.bots entry points; options as "
+        "NAME:key=value,...; repeatable); each must load at start, and in the bot workers",
+    )
+    p.add_argument(
         "--review-budget",
         type=int,
         default=DEFAULT_BUDGET,
@@ -113,6 +124,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             bot_jobs=DEFAULT_BOT_JOBS if args.bot_jobs is None else args.bot_jobs,
             review_budget=args.review_budget,
             relay=not args.no_relay,
+            bots=args.bots,
         )
     except (ValueError, ImportError) as e:
         return usage_error(streams.stderr, "serve", str(e))

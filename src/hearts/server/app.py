@@ -35,8 +35,9 @@ import asyncio
 import contextlib
 import gc
 import os
+import pickle
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -45,6 +46,9 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
 from hearts import fast
+from hearts.bots import make_bot
+from hearts.bots.registry import BotFactory, adopt, registered
+from hearts.errors import HeartsError
 from hearts.server import logs
 from hearts.server.botpool import watch_parent
 from hearts.server.botworker import BotWorkerProcess, WorkerOptions
@@ -54,6 +58,7 @@ from hearts.server.http.headers import SecurityHeaders
 from hearts.server.http.services import Services, running
 from hearts.server.limits import DEFAULT_LIMITS, AddressGuard, Limits
 from hearts.server.metrics import Metrics
+from hearts.server.protocol import LEVEL_NAMES
 from hearts.server.relay import Relays
 from hearts.server.reviews import DEFAULT_BUDGET, ReviewRunner
 from hearts.server.storage import StoreError, describe_url, is_postgres, open_storage
@@ -81,6 +86,7 @@ def create_app(
     limits: Limits = DEFAULT_LIMITS,
     review_budget: int = DEFAULT_BUDGET,
     link_host: str | None = "127.0.0.1",
+    bots: Sequence[str] = LEVEL_NAMES,
 ) -> Starlette:
     """The app. ``db``: ``sqlite:///PATH`` or a path (default: the user's data directory), or
     ``postgresql://USER@HOST:PORT/DBNAME``, opened when the app starts (in its event loop) and
@@ -92,7 +98,8 @@ def create_app(
     the bot workers on PostgreSQL); ``link_host``: where this process takes the clients the
     other processes of a service on PostgreSQL relay to it (:mod:`hearts.server.relay`; the
     address they reach this one at; ``None``: nowhere, its clients are served by following
-    copies that forward their actions).
+    copies that forward their actions); ``bots``: the bot specs the tables may seat (default:
+    the four levels; :func:`check_bots` makes the list from ``serve --bots``).
 
     When it starts, the app opens the store, makes the :class:`~hearts.server.tables.Manager`
     and sets the :class:`~hearts.server.http.services.Services` its handlers share on
@@ -111,6 +118,7 @@ def create_app(
             app.state.services = Services(
                 manager=manager,
                 limits=limits, guard=guard, metrics=metrics, public_url=public_url, review_budget=review_budget,
+                bots=tuple(bots),
                 # SQLite: no bot workers, this process runs the reviews
                 reviewer=ReviewRunner(store) if store.jobs is None else None,
                 relays=Relays(manager, guard, link_host) if store.leases is not None and link_host is not None else None,
@@ -207,9 +215,14 @@ class AppFactory:
     link_host: str | None = "127.0.0.1"
     """Where the process takes the clients the others relay to it (the host it serves on;
     ``None``: nowhere)."""
+    bots: tuple[str, ...] = LEVEL_NAMES
+    """The bot specs the tables may seat."""
+    registered: tuple[tuple[str, BotFactory], ...] = ()
+    """The registered bots ``bots`` name, registered again in a worker process (:func:`adopt`)."""
 
     def __call__(self) -> Starlette:
         logs.configure(self.log_level)
+        adopt(self.registered)
         if self.parent is not None:
             watch_parent(self.parent)
         # Every move builds short-lived views and messages: collect the young generation less
@@ -221,7 +234,7 @@ class AppFactory:
         gc.set_threshold(50_000, 50, 1000)
         return create_app(
             self.db, public_url=self.public_url, bot_delay=self.bot_delay, bot_workers=self.bot_workers,
-            limits=self.limits, review_budget=self.review_budget, link_host=self.link_host,
+            limits=self.limits, review_budget=self.review_budget, link_host=self.link_host, bots=self.bots,
         )
 
 
@@ -244,6 +257,7 @@ def serve(
     bot_jobs: int = DEFAULT_BOT_JOBS,
     review_budget: int = DEFAULT_BUDGET,
     relay: bool = True,
+    bots: Sequence[str] = (),
 ) -> None:
     """Run the server (``hearts serve``) until interrupted: listen on ``host``:``port``, open
     the database ``db``, then print the address; JSON logs go to standard error from
@@ -264,15 +278,19 @@ def serve(
     (:mod:`hearts.server.reviews`; fewer: faster and less precise). With ``relay`` (on
     PostgreSQL), a client whose table another process owns is relayed to it over a link on a
     port of ``host`` the system picks (:mod:`hearts.server.relay`); without, or when the owner
-    cannot be reached so, it is served here and its actions forwarded. Raises :class:`ServeError`
-    (one line) when it cannot start.
+    cannot be reached so, it is served here and its actions forwarded. ``bots``: bot specs the
+    tables may seat besides the four levels (:func:`check_bots`: registered names,
+    ``MODULE:CLASS``, entry points; each must load here, and in the bot worker and server
+    processes started here). Raises :class:`ServeError` (one line) when it cannot start.
     """
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
     public, proxies = check_options(db, public_url, log_level, forwarded_allow_ips, workers, bot_jobs, review_budget)
+    offered = check_bots(bots)
+    registered = bots_registered(offered, spawned=workers > 1 or (is_postgres(db) and bot_jobs > 0))
     sock = listen(host, port)
-    bots: BotWorkerProcess | None = None
+    bot_worker: BotWorkerProcess | None = None
     try:
         name = check_database(db)
         # The bots' compiled kernel: compiled (the first time) and cached now, before anyone plays.
@@ -280,7 +298,7 @@ def serve(
         bound = url_of(host, sock.getsockname()[1])
         factory = AppFactory(db, public or bound, bot_delay, bot_workers, limits, log_level,
                              parent=os.getpid() if workers > 1 else None, review_budget=review_budget,
-                             link_host=host if relay else None)
+                             link_host=host if relay else None, bots=offered, registered=registered)
         print(f"pyhearts web table on {bound}/  (database: {name})", flush=True)
         if public is not None:
             print(f"invite links: {public}/", flush=True)
@@ -288,8 +306,9 @@ def serve(
             print("only this machine can connect: --host 0.0.0.0 lets others in (--public-url for the links)", flush=True)
         config = uvicorn_config(factory, workers, proxies)
         if is_postgres(db) and bot_jobs > 0:
-            bots = BotWorkerProcess(WorkerOptions(db, jobs=bot_jobs, processes=bot_workers, log_level=log_level))
-            bots.start()
+            bot_worker = BotWorkerProcess(WorkerOptions(db, jobs=bot_jobs, processes=bot_workers, log_level=log_level,
+                                                        registered=registered))
+            bot_worker.start()
         if workers > 1:
             Multiprocess(config, sockets=[sock]).run()
             return
@@ -298,8 +317,8 @@ def serve(
         if not server.started:
             raise ServeError("the server stopped while starting (see the log above)")
     finally:
-        if bots is not None:
-            bots.stop()
+        if bot_worker is not None:
+            bot_worker.stop()
         sock.close()
 
 
@@ -332,6 +351,44 @@ def check_options(
         raise ServeError(f"--workers {workers} needs PostgreSQL (--db postgresql://…): a SQLite database is "
                          "served by one process")
     return public, proxies
+
+
+def check_bots(bots: Sequence[str]) -> tuple[str, ...]:
+    """The bot specs a service offers: the four levels, then ``bots`` (each made once here, so
+    that one which does not load — an unknown name, a module not on the path, an entry point
+    that fails, an unknown option — stops the server before it starts); or :class:`ServeError`
+    naming the spec.
+
+    >>> check_bots(["random", "hard", "hearts.bots.base:RandomBot"])
+    ('easy', 'medium', 'hard', 'expert', 'random', 'hearts.bots.base:RandomBot')
+    >>> check_bots(["nobody"])
+    Traceback (most recent call last):
+    ...
+    hearts.server.app.ServeError: --bots nobody: unknown bot 'nobody'; known bots: random, ...
+    """
+    for spec in bots:
+        try:
+            make_bot(spec, seed=0)
+        except HeartsError as e:
+            raise ServeError(f"--bots {spec}: {e}") from None
+    return tuple(dict.fromkeys([*LEVEL_NAMES, *(spec.strip() for spec in bots)]))
+
+
+def bots_registered(bots: Sequence[str], *, spawned: bool) -> tuple[tuple[str, BotFactory], ...]:
+    """The registered bots ``bots`` name (:func:`~hearts.bots.registry.registered`), to register
+    again in the processes the server starts; when it starts some (``spawned``), each factory
+    must be picklable (a class of an importable module), else :class:`ServeError`."""
+    found = registered(bots)
+    if spawned:
+        for name, factory in found:
+            try:
+                pickle.dumps(factory)
+            except (pickle.PicklingError, TypeError, AttributeError) as e:
+                raise ServeError(
+                    f"--bots {name}: its factory cannot be sent to the bot worker and server processes ({e}); "
+                    "register a class of an importable module, or use a MODULE:CLASS spec or an entry point"
+                ) from None
+    return found
 
 
 def uvicorn_config(factory: AppFactory, workers: int, proxies: TrustedProxies) -> uvicorn.Config:

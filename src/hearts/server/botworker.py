@@ -53,6 +53,7 @@ from typing import Final
 
 from hearts.actions import Action, to_dict
 from hearts.bots import make_bot
+from hearts.bots.registry import BotFactory, adopt
 from hearts.errors import RecordError
 from hearts.game import Game
 from hearts.record import replay
@@ -371,6 +372,9 @@ class WorkerOptions:
     log_level: str = "info"
     reviews: int = 1
     """Game reviews computed at once (0: none here)."""
+    registered: tuple[tuple[str, BotFactory], ...] = ()
+    """Bots the server registered (:func:`~hearts.bots.registry.registered`), registered again
+    in the worker (a spawned process) so that their names make bots there too."""
 
 
 def run_worker(options: WorkerOptions, parent: int | None = None) -> None:
@@ -379,6 +383,7 @@ def run_worker(options: WorkerOptions, parent: int | None = None) -> None:
     ``ValueError``) when the database cannot be used as it starts (unreachable, or of a newer
     schema); once started, it outlives database outages (see the module)."""
     logs.configure(options.log_level)
+    adopt(options.registered)
     # SQLAlchemy's pool logs each connection it fails to reset or close in an outage, with its
     # traceback: the worker says an outage once (Outage)
     logging.getLogger("sqlalchemy.pool").setLevel(logging.CRITICAL)

@@ -38,14 +38,14 @@ import json
 import math
 import re
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 import msgspec
 
 from hearts.actions import Action, from_dict
-from hearts.bots.registry import LEVELS
+from hearts.bots.registry import LEVELS, check_table
 from hearts.errors import ActionError, HeartsError
 from hearts.rules import PRESETS, Rules
 from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
@@ -65,6 +65,8 @@ from hearts.server.wire import (
 )
 
 SEAT_KINDS: Final = ("human", "open", "bot")
+LEVEL_NAMES: Final = tuple(LEVELS)
+"""The bots a service offers by default: the four levels (``hearts serve --bots`` adds more)."""
 STAND_IN: Final = "medium"
 """The bot level that plays for an absent seat when the table names none."""
 
@@ -376,17 +378,26 @@ class TableRequest:
         return all(s.kind == "bot" for s in self.seats)
 
     @classmethod
-    def parse(cls, data: Any, limits: Limits = DEFAULT_LIMITS) -> TableRequest:
+    def parse(cls, data: Any, limits: Limits = DEFAULT_LIMITS, bots: Sequence[str] = LEVEL_NAMES) -> TableRequest:
         """Check a request: ``seats`` (a list of 3 to 6 ``{"kind": "human", "name": ...}``,
         ``{"kind": "open"}`` or ``{"kind": "bot", "level": "easy"}``), ``preset`` (a name),
         ``options`` (an object of docs/rules.md options), ``target``, ``spectators``, ``listed``,
         ``turn_timer`` (seconds, 0 to ``limits.max_turn_timer``), ``stand_in`` (a bot level),
-        ``rated`` (true or false)."""
+        ``rated`` (true or false).
+
+        A bot seat's ``level`` and the ``stand_in`` are one of ``bots``, the bot specs the
+        service offers (default: the four levels; ``hearts serve --bots`` adds more), each able
+        to play the table's rules (:func:`~hearts.bots.check_table`); a rated table's bots are
+        levels, the only bots with a rating (:mod:`hearts.server.ratings`).
+
+        >>> TableRequest.parse({"seats": [{"kind": "bot", "level": "random"}] * 3}, bots=["medium", "random"]).seats[0]
+        SeatRequest(kind='bot', name=None, level='random')
+        """
         f = _Fields(data, "the request", cls.FIELDS)
         seats_in = f.get("seats", list, "a list of 3 to 6 seats", [])
         if not 3 <= len(seats_in) <= 6:
             raise ProtocolError("'seats' must be a list of 3 to 6 seats", "bad_request")
-        seats = tuple(_seat(i, spec, limits) for i, spec in enumerate(seats_in))
+        seats = tuple(_seat(i, spec, limits, bots) for i, spec in enumerate(seats_in))
         named = [s.name.casefold() for s in seats if s.name]
         twice = next((n for n in named if named.count(n) > 1), None)
         if twice is not None:
@@ -406,14 +417,17 @@ class TableRequest:
             raise ProtocolError(
                 f"'turn_timer' must be 0 (no timer) to {limits.max_turn_timer} seconds, not {turn_timer}", "bad_request"
             )
+        stand_in = _level(f.get("stand_in", str, "a bot level", STAND_IN), "'stand_in'", bots)
+        rated = f.get("rated", bool, "true or false", False)
+        _check_bots(seats, stand_in, rules, rated)
         return cls(
             seats,
             rules,
             spectators=f.get("spectators", bool, "true or false", True),
             listed=f.get("listed", bool, "true or false", listed_by_default(s.kind for s in seats)),
             turn_timer=turn_timer,
-            stand_in=_level(f.get("stand_in", str, "a bot level", STAND_IN), "'stand_in'"),
-            rated=f.get("rated", bool, "true or false", False),
+            stand_in=stand_in,
+            rated=rated,
         )
 
 
@@ -423,20 +437,36 @@ def listed_by_default(kinds: Iterable[str]) -> bool:
     return "open" in kinds
 
 
-def _level(level: str, what: str) -> str:
-    if level not in LEVELS:
-        raise ProtocolError(f"{what}: bot level {level!r:.40} is not one of {', '.join(LEVELS)}", "bad_request")
+def _level(level: str, what: str, bots: Sequence[str]) -> str:
+    if level not in bots:
+        raise ProtocolError(f"{what}: bot level {level!r:.60} is not one of {', '.join(bots)}", "bad_request")
     return level
 
 
-def _seat(i: int, spec: Any, limits: Limits) -> SeatRequest:
+def _seat(i: int, spec: Any, limits: Limits, bots: Sequence[str]) -> SeatRequest:
     f = _Fields(spec, f"seat {i}", ("kind", "name", "level"))
     kind = f.get("kind", str, f"one of {', '.join(SEAT_KINDS)}", "human")
     if kind not in SEAT_KINDS:
         raise ProtocolError(f"seat {i}: kind {kind!r:.40} is not one of {', '.join(SEAT_KINDS)}", "bad_request")
     name = f.name(limits)
-    level = _level(f.get("level", str, "a bot level", STAND_IN), f"seat {i}") if kind == "bot" else None
+    level = _level(f.get("level", str, "a bot level", STAND_IN), f"seat {i}", bots) if kind == "bot" else None
     return SeatRequest(kind, name, level)
+
+
+def _check_bots(seats: Sequence[SeatRequest], stand_in: str, rules: Rules, rated: bool) -> None:
+    """Refuse a table whose bots cannot play its rules, or a rated one seating a bot that is no
+    level (only the levels have a rating)."""
+    if rated:
+        for i, seat in enumerate(seats):
+            if seat.level is not None and seat.level not in LEVELS:
+                raise ProtocolError(
+                    f"Seat {i + 1}: a rated table's bots are levels ({', '.join(LEVELS)}), "
+                    f"the bots with a rating; {seat.level!r:.60} has none", "bad_request",
+                )
+    try:
+        check_table([*(s.level for s in seats if s.level is not None), stand_in], rules)
+    except HeartsError as e:
+        raise ProtocolError(str(e), "bad_request") from None
 
 
 @dataclass(frozen=True)

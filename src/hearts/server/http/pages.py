@@ -4,7 +4,8 @@
                                    the client (lobby and table, one page), opened on a table, a
                                    profile, your games, the leaderboard or a replay
     GET  /cards/{QS}.svg           a card face drawn by the package (/cards/back.svg: the back)
-    GET  /api/config               presets, the rule options' specs (Rules.options()), bot levels,
+    GET  /api/config               presets, the rule options' specs (Rules.options()), bot levels
+                                   (``levels``: the four, then the specs ``serve --bots`` allows),
                                    the invite links' base and the limits a form needs
     GET  /static/...               the client's files: ``index.html`` loads ``app.js``, an ES
                                    module that imports the others (served as ``text/javascript``:
@@ -22,7 +23,6 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from hearts.bots.registry import LEVELS
 from hearts.errors import HeartsError
 from hearts.rules import PRESETS, Rules
 from hearts.server.cardsvg import back_svg, card_svg
@@ -57,7 +57,7 @@ async def config(request: Request) -> Response:
         {
             "presets": {name: Rules.preset(name).to_dict() for name in PRESETS},
             "options": [spec.to_dict() for spec in Rules.options()],
-            "levels": list(LEVELS),
+            "levels": list(s.bots),
             "stand_in": STAND_IN,
             "max_turn_timer": s.limits.max_turn_timer,
             "max_name": s.limits.max_name,

@@ -19,6 +19,7 @@ from hearts.server.limits import AddressGuard, Limits
 from hearts.server.logs import fields
 from hearts.server.metrics import Metrics
 from hearts.server.players import Outcomes
+from hearts.server.protocol import LEVEL_NAMES
 from hearts.server.ratings import settle_pending
 from hearts.server.relay import Relays
 from hearts.server.reviews import ReviewRunner
@@ -64,6 +65,9 @@ class Services:
     relays: Relays | None = None
     """The links to the other server processes, which clients are relayed over to their
     tables' owners (PostgreSQL; :mod:`hearts.server.relay`)."""
+    bots: tuple[str, ...] = LEVEL_NAMES
+    """The bot specs the tables may seat (the four levels, then those ``hearts serve --bots``
+    allows), in the order the lobby offers them."""
     outcomes: Outcomes = field(default_factory=Outcomes)
     replays: Replays = field(default_factory=Replays)
 

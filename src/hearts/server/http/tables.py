@@ -46,7 +46,7 @@ async def create(request: Request) -> Response:
     s = services(request)
     address = client_address(request)
     with s.guard.counting("tables", address):  # a refused request uses up none of the rate
-        table_request = TableRequest.parse(await read_json(request, s.limits), s.limits)
+        table_request = TableRequest.parse(await read_json(request, s.limits), s.limits, s.bots)
         player = await optional_player(s.store, request.headers.get("authorization"))
         table_request, mine = for_player(table_request, player)
         creator_key = secrets.token_urlsafe(18)
