@@ -57,20 +57,20 @@ def test_you_is_nobodys_name(server: ServerProcess) -> None:
     for name in ("You", " you ", "YOU"):
         status, data = http("POST", server.url + "/api/tables",
                             {"seats": [{"kind": "human", "name": name}] + [{"kind": "bot", "level": "easy"}] * 3})
-        assert status == 400 and "the page calls every player so" in data["error"], data
+        assert status == 400 and "“you” is what the page calls each player" in data["error"], data
         status, data = http("POST", server.url + "/api/players", {"name": name})
         assert status == 400 and "choose a name the others can call you" in data["error"], data
     assert table_count(server.db) == before
     table = create_table(server, [{"kind": "human"}, {"kind": "open"}] + [{"kind": "bot", "level": "easy"}] * 2)
     assert table["seats"][0]["name"] is None
     status, data = http("POST", f"{server.url}/api/tables/{table['id']}/join", {"name": "you"})
-    assert status == 400 and "cannot be 'you'" in data["error"], data
+    assert status == 400 and "“you” cannot be a name" in data["error"], data
 
     async def main() -> None:
         person = await Client(server, table["id"], table["seats"][0]["token"]).connect()
         assert person.state is not None and person.state["table"]["unnamed"] == [0]
         error = await person.request({"type": "name", "name": "You"}, lambda m: m["type"] == "error")
-        assert error["code"] == "bad_name" and "cannot be 'You'" in error["message"]
+        assert error["code"] == "bad_name" and "“You” cannot be a name" in error["message"]
         named = await person.request({"type": "name", "name": "Kim"},
                                      lambda m: m["type"] == "state" and m["table"]["names"][0] == "Kim")
         assert named["table"]["unnamed"] == []

@@ -120,7 +120,7 @@ def test_bad_chat_names_hints_and_rematches_are_errors_and_change_nothing(sqlite
         await refused(cy, {"type": "name", "name": "C" * 41}, "bad_name", "at most 40")
         await refused(cy, {"type": "name", "name": "C\x00y"}, "bad_name", "printable")
         await refused(cy, {"type": "name", "name": ["Cy"]}, "bad_name", "a name")
-        await refused(cy, {"type": "name", "name": "bOB"}, "name_taken", "another seat's name")
+        await refused(cy, {"type": "name", "name": "bOB"}, "name_taken", "another player's name")
         await refused(spy, {"type": "name", "name": "Spy"}, "not_seated", "spectators")
         # A hint: a number for seq, and only at one's turn (Ann has passed: she is not to act).
         await refused(ann, {"type": "hint"}, "bad_message", "'seq'")
@@ -171,7 +171,7 @@ def test_bots_get_names_of_their_own_drawn_from_the_seed(sqlite_server: ServerPr
     assert "Ada" not in names
     status, data = http("POST", sqlite_server.url + "/api/tables",
                         {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "name": "ANN"}, {"kind": "bot"}]})
-    assert status == 400 and "two seats are named" in data["error"]
+    assert status == 400 and "Seats 1 and 2 are both named “Ann”" in data["error"]
 
 
 # ---------------------------------------------------------------- hints, on each backend

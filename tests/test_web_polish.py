@@ -16,8 +16,8 @@ import json
 from typing import Any
 
 import test_web_browser
-from test_server_support import ServerProcess, http
-from test_web_browser import state, watch_console
+from test_server_support import ServerProcess, create_table, http
+from test_web_browser import state, wait_seated, watch_console
 from test_web_lively import DESKTOP, context, page_of
 
 browser = test_web_browser.browser  # the fixtures: Debian's chromium, a server process (no bot delay)
@@ -118,4 +118,104 @@ def test_an_import_link_in_a_browser_without_a_profile_shows_no_null(server: Ser
     words = page.inner_text("#import-box")
     assert "Noor" in words and "null" not in words and "undefined" not in words, words
     assert not problems, problems
+    ctx.close()
+
+
+# ---------------------------------------------------------------- chat and names at the table
+
+
+def you_and_bots(server: ServerProcess, name: str = "Jo") -> dict[str, Any]:
+    """A table of a person (``name``) and three bots; its creation's answer."""
+    return create_table(server, [{"kind": "human", "name": name}] + [{"kind": "bot", "level": "easy"}] * 3)
+
+
+def test_a_chat_line_refused_by_the_rate_limit_stays_in_the_input(server: ServerProcess, browser: Any) -> None:
+    """Five lines in ten seconds are sent; the sixth is refused by the rate limit: it is still in
+    the input, to send again, and the chat panel says why. Sent later, it goes and the input
+    empties."""
+    table = you_and_bots(server)
+    ctx = context(browser, DESKTOP)
+    page = page_of(ctx)
+    problems = watch_console(page)
+    page.goto(table["seats"][0]["link"])
+    wait_seated(page)
+    for k in range(1, 6):
+        page.fill("#chat-input", f"line {k}")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => document.querySelectorAll('#chat-lines li').length === {k}")
+        page.wait_for_function("() => document.getElementById('chat-input').value === ''")
+    page.fill("#chat-input", "the sixth line")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.body.innerText.toLowerCase().includes('too many chat messages')")
+    assert page.input_value("#chat-input") == "the sixth line"
+    assert "Too many chat messages" in page.inner_text("#chat-error")
+    assert page.locator("#chat-lines li").count() == 5
+    page.wait_for_timeout(10_500)  # the window has passed: sent again, it goes
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('#chat-lines li').length === 6")
+    page.wait_for_function("() => document.getElementById('chat-input').value === ''")
+    assert page.is_hidden("#chat-error")
+    assert not problems, problems
+    ctx.close()
+
+
+def test_a_player_renames_themself_at_the_table(server: ServerProcess, browser: Any) -> None:
+    """Jo's *Change name* at the table: "you" and a bot's name are refused in the page's words
+    (nothing changes), "Zed" is taken, and a spectator sees it at once."""
+    table = you_and_bots(server)
+    ctx = context(browser, DESKTOP)
+    page, watcher = page_of(ctx), page_of(ctx)
+    problems = watch_console(page)
+    page.goto(table["seats"][0]["link"])
+    wait_seated(page)
+    watcher.goto(f"{server.url}/t/{table['id']}#watch")
+    wait_seated(watcher)
+    bot = state(page)["table"]["names"][1]
+    page.click("#name-btn")
+    page.wait_for_selector("#name-input")
+    assert page.input_value("#name-input") == "Jo"
+    for refused, words in (("you", "“you” is what the page calls each player"), (bot, "another player's name")):
+        page.fill("#name-input", refused)
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.getElementById('name-error').textContent !== ''")
+        error = page.inner_text("#name-error")
+        assert words in error and "'name'" not in error and "seat 0" not in error, error
+        assert state(page)["table"]["names"][0] == "Jo"
+        page.evaluate("document.getElementById('name-error').textContent = ''")
+    page.fill("#name-input", "Zed")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#overlay", state="hidden")
+    page.wait_for_function("() => window.heartsState.table.names[0] === 'Zed'")
+    assert page.inner_text("#me .name") == "You (Zed)"
+    watcher.wait_for_function("() => window.heartsState.table.names[0] === 'Zed'")
+    assert "Zed" in watcher.inner_text('#opponents .seat[data-seat="0"] .name')
+    assert not problems, problems
+    ctx.close()
+
+
+# ---------------------------------------------------------------- errors in the page's words
+
+
+def test_errors_name_the_seats_as_the_page_does(server: ServerProcess, browser: Any) -> None:
+    """A refusal a player reads counts the seats from 1 as the form does ("Seat 1"), and says
+    what is wrong in words ("“You” cannot be a name"), not in the request's field names."""
+    bots = [{"kind": "bot", "level": "easy"}] * 3
+    status, data = http("POST", server.url + "/api/tables", {"seats": [{"kind": "human", "name": "You"}, *bots]})
+    assert status == 400 and data["error"].startswith("Seat 1: “You” cannot be a name"), data
+    status, data = http("POST", server.url + "/api/tables",
+                        {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "ANN"}, *bots[:2]]})
+    assert status == 400 and data["error"].startswith("Seats 1 and 2 are both named “Ann”"), data
+    status, data = http("POST", server.url + "/api/tables", {"seats": [*bots, {"kind": "bot", "level": "godlike"}]})
+    assert status == 400 and data["error"].startswith("Seat 4: bot level 'godlike'"), data
+    ctx = context(browser, DESKTOP)
+    page = page_of(ctx)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat-row")
+    page.locator(".seat-row").nth(0).locator(".name").fill("You")
+    page.click("#create-btn")
+    page.wait_for_selector("#toast", state="visible")
+    words = page.inner_text("#toast")
+    assert words.startswith("Seat 1: “You” cannot be a name"), words
+    assert "seat 0" not in words and "'name'" not in words
+    assert page.is_hidden("#created") and stored_profile(page) is None  # nothing was made
     ctx.close()

@@ -120,7 +120,7 @@ def test_a_name_from_an_invite_link_chat_and_axe(server: ServerProcess, browser:
     shots(zoe, "invite_name")
     zoe.fill("#name-input", "ann")
     zoe.click("#name-ok")
-    zoe.wait_for_function("() => document.getElementById('name-error').textContent.includes(\"another seat's name\")")
+    zoe.wait_for_function("() => document.getElementById('name-error').textContent.includes(\"another player's name\")")
     assert zoe.is_visible("#name-input")
     zoe.fill("#name-input", "Zoe")
     zoe.keyboard.press("Enter")

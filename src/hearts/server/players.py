@@ -75,7 +75,7 @@ class NameRequest:
     >>> NameRequest.parse({"name": ""})
     Traceback (most recent call last):
     ...
-    hearts.server.protocol.ProtocolError: the request: 'name' is needed: what should we call you?
+    hearts.server.protocol.ProtocolError: please type a name: what should we call you?
     """
 
     name: str
@@ -85,7 +85,7 @@ class NameRequest:
         """Check a request; raises :class:`~hearts.server.protocol.ProtocolError` (400)."""
         name = _Fields(data, "the request", ("name",)).name(limits)
         if name is None:
-            raise ProtocolError("the request: 'name' is needed: what should we call you?", "bad_request")
+            raise ProtocolError("please type a name: what should we call you?", "bad_request")
         return cls(name)
 
 

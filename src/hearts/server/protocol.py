@@ -184,9 +184,9 @@ def parse_client(raw: str | bytes | None, limits: Limits = DEFAULT_LIMITS) -> Cl
     if kind == "chat":  # its text's own checks first: their words say what is wrong
         data = {**data, "text": check_chat(data.get("text"), limits)}
     elif kind == "name":
-        name = check_name(data.get("name"), limits, "'name'", "bad_name")
+        name = check_name(data.get("name"), limits, code="bad_name")
         if not name:
-            raise ProtocolError("'name' cannot be empty: choose a name", "bad_name")
+            raise ProtocolError("a name cannot be empty: choose one the others can call you", "bad_name")
         data = {**data, "name": name}
     message = _typed(kind, data, "bad_name" if kind == "name" else "bad_message")
     if isinstance(message, Hello) and not message.token.isascii():
@@ -257,31 +257,35 @@ RESERVED_NAMES: Final = frozenset({"you"})
 the others would read a player called "You" as themselves."""
 
 
-def check_name(name: Any, limits: Limits = DEFAULT_LIMITS, what: str = "'name'", code: str = "bad_request") -> str:
+def check_name(name: Any, limits: Limits = DEFAULT_LIMITS, where: str = "", code: str = "bad_request") -> str:
     """A player's name as it is kept: stripped; it must be a string of at most
     ``limits.max_name`` printable characters, none of :data:`RESERVED_NAMES` (it may be empty:
-    the caller decides what that means). Raises :class:`ProtocolError` with ``code``.
+    the caller decides what that means). Raises :class:`ProtocolError` with ``code``, in the
+    words of the page that shows it to a player: ``where`` begins the message (``"Seat 1: "``:
+    the seats are numbered from 1 there).
 
     >>> check_name("  Ann ")
     'Ann'
     >>> check_name("A" * 41)
     Traceback (most recent call last):
     ...
-    hearts.server.protocol.ProtocolError: 'name' must be a name of at most 40 printable characters
-    >>> check_name(" you ")
+    hearts.server.protocol.ProtocolError: a name has at most 40 characters, all printable (no control characters or line breaks)
+    >>> check_name(" You ", where="Seat 1: ")
     Traceback (most recent call last):
     ...
-    hearts.server.protocol.ProtocolError: 'name' cannot be 'you': the page calls every player so; choose a name the others can call you
+    hearts.server.protocol.ProtocolError: Seat 1: “You” cannot be a name: “you” is what the page calls each player; choose a name the others can call you
     """
-    words = f"a name of at most {limits.max_name} printable characters"
+    words = f"{where}a name has at most {limits.max_name} characters, all printable (no control characters or line breaks)"
     if not isinstance(name, str):
-        raise ProtocolError(f"{what} must be {words}, not {name!r:.40}", code)
+        raise ProtocolError(words, code)
     kept: str = name.strip()
     if len(kept) > limits.max_name or not kept.isprintable():
-        raise ProtocolError(f"{what} must be {words}", code)
+        raise ProtocolError(words, code)
     if kept.casefold() in RESERVED_NAMES:
         raise ProtocolError(
-            f"{what} cannot be {kept!r}: the page calls every player so; choose a name the others can call you", code
+            f"{where}“{kept}” cannot be a name: “you” is what the page calls each player; "
+            "choose a name the others can call you",
+            code,
         )
     return kept
 
@@ -322,11 +326,12 @@ class _Fields:
 
     def name(self, limits: Limits) -> str | None:
         """The ``name`` field: printable text of at most ``limits.max_name`` characters
-        (:func:`check_name`); ``None`` when absent or blank."""
-        name: str | None = self.get("name", str, f"a name of at most {limits.max_name} printable characters")
-        if name is None:
+        (:func:`check_name`); ``None`` when absent or blank. The refusal names a seat's
+        object by its seat ("Seat 1: …"), and says nothing of a request's."""
+        if self.data.get("name") is None:
             return None
-        return check_name(name, limits, f"{self.what}: 'name'") or None
+        where = "" if self.what == "the request" else f"{self.what}: "
+        return check_name(self.data["name"], limits, where) or None
 
 
 @dataclass(frozen=True)
@@ -398,10 +403,13 @@ class TableRequest:
         if not 3 <= len(seats_in) <= 6:
             raise ProtocolError("'seats' must be a list of 3 to 6 seats", "bad_request")
         seats = tuple(_seat(i, spec, limits, bots) for i, spec in enumerate(seats_in))
-        named = [s.name.casefold() for s in seats if s.name]
-        twice = next((n for n in named if named.count(n) > 1), None)
+        named = [(i, s.name) for i, s in enumerate(seats) if s.name]
+        twice = next(((i, j, a) for i, a in named for j, b in named if i < j and a.casefold() == b.casefold()), None)
         if twice is not None:
-            raise ProtocolError(f"two seats are named {twice!r:.44}: every seat needs a name of its own", "bad_request")
+            i, j, name = twice
+            raise ProtocolError(
+                f"Seats {i + 1} and {j + 1} are both named “{name}”: every player needs a name of their own", "bad_request"
+            )
         preset = f.get("preset", str, f"one of the presets {', '.join(PRESETS)}", "standard")
         overrides = dict(f.get("options", dict, "an object of rule options", {}))
         overrides["players"] = len(seats)
@@ -444,12 +452,13 @@ def _level(level: str, what: str, bots: Sequence[str]) -> str:
 
 
 def _seat(i: int, spec: Any, limits: Limits, bots: Sequence[str]) -> SeatRequest:
-    f = _Fields(spec, f"seat {i}", ("kind", "name", "level"))
+    where = f"Seat {i + 1}"  # the lobby's form numbers the seats from 1
+    f = _Fields(spec, where, ("kind", "name", "level"))
     kind = f.get("kind", str, f"one of {', '.join(SEAT_KINDS)}", "human")
     if kind not in SEAT_KINDS:
-        raise ProtocolError(f"seat {i}: kind {kind!r:.40} is not one of {', '.join(SEAT_KINDS)}", "bad_request")
+        raise ProtocolError(f"{where}: kind {kind!r:.40} is not one of {', '.join(SEAT_KINDS)}", "bad_request")
     name = f.name(limits)
-    level = _level(f.get("level", str, "a bot level", STAND_IN), f"seat {i}", bots) if kind == "bot" else None
+    level = _level(f.get("level", str, "a bot level", STAND_IN), where, bots) if kind == "bot" else None
     return SeatRequest(kind, name, level)
 
 

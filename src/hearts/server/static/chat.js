@@ -1,13 +1,17 @@
 // pyhearts web table: the chat panel (short messages between the players of a table).
-// Lines are shown with textContent only (never as HTML); Enter sends; a spectator reads.
+// Lines are shown with textContent only (never as HTML); Enter sends; a spectator reads. A line
+// sent stays in the input until the server brings it back: one it refuses (too many lines, too
+// long) is still there to send again, and the panel says why.
 //
 //   import * as chat from "./chat.js";
-//   chat.setup({ send: (text) => ..., nameOf: (seat) => "Ann", max: 200 });
+//   chat.setup({ send: (text) => ..., nameOf: (seat) => "Ann", me: () => 0, max: 200 });
 //   chat.receive({ type: "chat", lines: [{ id, seat, text }], history: false });
+//   chat.refused("too many chat messages …")   // the line sent was refused: whether one was waiting
 //   chat.seated(true);   // a player may write; a spectator (false) reads only
 const $ = (id) => document.getElementById(id);
 const KEEP = 100;  // lines kept on the page
 let options = null, unread = 0;
+let pending = null;  // the line sent, until the server brings it back or refuses it
 const seen = new Set();
 
 function setup(opts) {
@@ -18,7 +22,7 @@ function setup(opts) {
     ev.preventDefault();
     const text = input.value.trim();
     if (!text) return;
-    if (options.send(text)) input.value = "";
+    if (options.send(text)) { pending = text; say(""); }
   });
   toggle.addEventListener("click", () => open($("chat-body").hidden));
   // A phone starts with the chat folded; a wider screen with it open.
@@ -50,10 +54,28 @@ function receive(m) {
     li.append(who, document.createTextNode(line.text));
     list.append(li);
     if (!m.history && $("chat-body").hidden) unread++;
+    if (pending !== null && line.seat === options.me() && line.text === pending) {  // mine, taken: the input empties
+      if ($("chat-input").value.trim() === pending) $("chat-input").value = "";
+      pending = null;
+    }
   }
   while (list.children.length > KEEP) list.firstElementChild.remove();
   list.scrollTop = list.scrollHeight;
   badge();
+}
+
+// The server refused the line sent (``message`` says why): it stays in the input.
+function refused(message) {
+  if (pending === null) return false;
+  pending = null;
+  say(message);
+  return true;
+}
+
+function say(text) {
+  const e = $("chat-error");
+  e.textContent = text ? text[0].toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".") : "";
+  e.hidden = !text;
 }
 
 function seated(yes) {
@@ -61,4 +83,4 @@ function seated(yes) {
   $("chat-spectator").hidden = yes;
 }
 
-export { setup, receive, seated, open };
+export { setup, receive, refused, seated, open };

@@ -10,7 +10,7 @@
 //   showRoundSummary(m)            // the round just ended (live.lastRound), at the state ``m``
 //   showGameOver()                 // the game's end
 //   showMoon()                     // I shot the moon: how does it score?
-//   showNameDialog()               // my seat has no name yet
+//   showNameDialog(renaming)       // my seat has no name yet; or (true) I change mine
 //   showSeats()                    // the creator gives a seat a new invite link
 //   winnerWords(t)                 // "You win", "Ann and Bo share the win"
 import { $, el, cardChip, copyButton } from "./ui.js";
@@ -151,24 +151,36 @@ function finalRound(t, n) {
 }
 
 // A person whose seat has no name yet (an invite link whose name nobody chose) is asked for
-// one before playing; the name goes to the server, which tells everyone at the table.
-export function showNameDialog() {
-  if ($("dialog").dataset.kind === "name") return;
-  const input = el("input", { id: "name-input", type: "text", maxlength: "40", value: myName(), autocomplete: "nickname", "aria-describedby": "name-error" });
+// one before playing; ``renaming``: a player changes theirs (*Change name*), until the game
+// ends. The name goes to the server, which tells everyone at the table; a refusal is shown
+// in the dialog (tablepage.js), which closes once the table has taken the name.
+export function showNameDialog(renaming) {
+  const kind = renaming === true ? "rename" : "name";
+  if ($("dialog").dataset.kind === kind) return;
+  const mine = live.state && live.state.you !== null && !live.state.table.unnamed.includes(live.state.you) ? seatName(live.state.you) : "";
+  const input = el("input", { id: "name-input", type: "text", maxlength: "40", value: kind === "rename" ? mine : myName(), autocomplete: "nickname", "aria-describedby": "name-error" });
   const error = el("p", { id: "name-error", class: "error", role: "alert" });
   const form = el("form", { id: "name-form" }, el("label", { for: "name-input", text: "Your name" }), input, error,
-    el("div", { class: "buttons" }, el("button", { type: "submit", class: "primary", id: "name-ok", text: "Sit down" })));
+    el("div", { class: "buttons" },
+      kind === "rename" ? el("button", { type: "button", id: "name-cancel", text: "Cancel", onclick: closeDialog }) : null,
+      el("button", { type: "submit", class: "primary", id: "name-ok", text: kind === "rename" ? "Save" : "Sit down" })));
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const name = input.value.trim();
     if (!name) { error.textContent = "Please type a name: the others at the table will see it."; return; }
     error.textContent = "";
+    if (kind === "rename" && name === mine) { closeDialog(); return; }
     localStorage.setItem("pyhearts:name", name);
     live.sentName = name;
     send({ type: "name", name });
   });
-  showDialog("name", el("h2", { id: "dialog-title", text: "Welcome to the table!" }),
-    el("p", { text: "What should the others call you?" }), form);
+  if (kind === "rename") {
+    showDialog(kind, el("h2", { id: "dialog-title", text: "Your name at this table" }),
+      el("p", { text: "Everyone at the table sees it at once. It can change until the game ends." }), form);
+  } else {
+    showDialog(kind, el("h2", { id: "dialog-title", text: "Welcome to the table!" }),
+      el("p", { text: "What should the others call you?" }), form);
+  }
   input.focus();
   input.select();
 }

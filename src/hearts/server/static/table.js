@@ -144,6 +144,7 @@ function renderPrompt(v, t, me, myTurn) {
   pass.hidden = !v.must_pass;
   $("hint-btn").hidden = spectator || !myTurn || v.game_over || t.away.includes(me);
   $("seats-btn").hidden = v.game_over || !isCreator(live.tableId);
+  $("name-btn").hidden = spectator || v.game_over || t.unnamed.includes(me);
   if (v.game_over) {
     prompt.textContent = "Game over: " + winnerWords(t) + ". ";
     prompt.append(el("button", { type: "button", id: "result-btn", class: "small", text: "See the result", onclick: showGameOver }));
@@ -171,7 +172,11 @@ function renderPrompt(v, t, me, myTurn) {
 // The dialogs the state calls for: a name first; then, once the finished trick has been seen,
 // the moon's choice and the game's end (that one by itself only once).
 function openDialogs(v, t, me) {
-  if (me !== null && live.sentName !== null && t.names[me] === live.sentName) named(live.sentName);
+  if (me !== null && live.sentName !== null && t.names[me] === live.sentName) {  // the table took the name asked for
+    if ($("dialog").dataset.kind === "rename") closeDialog();
+    named(live.sentName);
+  }
+  if (v.game_over && $("dialog").dataset.kind === "rename") closeDialog();
   if (me !== null && t.unnamed.includes(me) && !v.game_over) { showNameDialog(); return; }  // a name first
   if ($("dialog").dataset.kind === "name") closeDialog();
   if (holding()) return;  // the dialogs wait until the finished trick has been seen

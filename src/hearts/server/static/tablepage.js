@@ -11,7 +11,7 @@ import { receive } from "./pacing.js";
 import { applyEvent } from "./events.js";
 import { render, tick } from "./table.js";
 import { balanceHand, moveFocus, sendPass } from "./hand.js";
-import { closeDialog, showSeats } from "./dialogs.js";
+import { closeDialog, showNameDialog, showSeats } from "./dialogs.js";
 import { toggleScores } from "./scores.js";
 import { askHint, hideHint, showHint } from "./hint.js";
 import { onRematch } from "./rematch.js";
@@ -33,7 +33,9 @@ export function openTable(id) {
   $("scores-btn").addEventListener("click", toggleScores);
   $("hint-btn").addEventListener("click", askHint);
   $("seats-btn").addEventListener("click", showSeats);
-  chat.setup({ send: (text) => sendIfOpen({ type: "chat", text }), nameOf: (s) => (live.state ? seatLabel(s) : "Seat " + (s + 1)), max: 200 });
+  $("name-btn").addEventListener("click", () => showNameDialog(true));
+  chat.setup({ send: (text) => sendIfOpen({ type: "chat", text }), nameOf: (s) => (live.state ? seatLabel(s) : "Seat " + (s + 1)),
+    me: () => (live.state ? live.state.you : null), max: 200 });
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", balanceHand);
   setInterval(tick, 250);
@@ -80,7 +82,10 @@ function onMessage(m) {
   }
 }
 
+const CHAT_REFUSALS = ["rate_limited", "too_long", "bad_message", "unavailable"];
+
 function onError(m) {
+  if (CHAT_REFUSALS.includes(m.code) && chat.refused(m.message)) return;  // the chat panel says it
   toast(m.message);
   if ($("name-error") && ["bad_name", "name_taken", "game_over"].includes(m.code)) $("name-error").textContent = m.message;
   if (m.code === "not_your_turn") hideHint();

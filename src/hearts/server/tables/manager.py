@@ -298,17 +298,17 @@ class Manager:
         if seat is None:
             raise TableError("no seat is free at this table", 409)
         if not 0 <= seat < len(table.seats):
-            raise TableError(f"seat {seat} does not exist at this table")
+            raise TableError(f"Seat {seat + 1} does not exist at this table")
         if seat not in free:
-            raise TableError(f"seat {seat} is not free", 409)
+            raise TableError(f"Seat {seat + 1} is not free", 409)
         if request.name and request.name.casefold() in {seat_name(s).casefold() for s in table.seats}:
-            raise TableError(f"{request.name!r} is another seat's name at this table: choose another", 409, "name_taken")
+            raise TableError(f"“{request.name}” is another player's name at this table: choose another", 409, "name_taken")
         token = secrets.token_urlsafe(18)
         name, token_hash = request.name, hash_token(token)  # no name: asked (unnamed)
         try:
             await self.store.log.update_seat(table_id, seat, "human", name, token_hash, was="open")
         except SeatConflict:
-            raise TableError(f"seat {seat} is not free", 409) from None
+            raise TableError(f"Seat {seat + 1} is not free", 409) from None
 
         def taken() -> None:
             table.seats[seat] = dataclasses.replace(table.seats[seat], kind="human", name=name, token_hash=token_hash)
@@ -334,9 +334,9 @@ class Manager:
             raise TableError("only the table's creator can free a seat (from the browser that made the table)",
                              403, "not_creator")
         if not 0 <= seat < len(table.seats):
-            raise TableError(f"seat {seat} does not exist at this table", 400, "bad_request")
+            raise TableError(f"Seat {seat + 1} does not exist at this table", 400, "bad_request")
         if table.seats[seat].kind != "human":
-            raise TableError(f"seat {seat} is not a person's: only a person's seat gets an invite link", 409, "not_human")
+            raise TableError(f"Seat {seat + 1} is not a person's: only a person's seat gets an invite link", 409, "not_human")
         if table.game.is_over:
             raise TableError("the game is over: its seats stay as they were", 409, "game_over")
         if row.config.get("rated"):

@@ -97,7 +97,7 @@ class Talk:
             raise TableError("the game is over: names stay as they were", code="game_over")
         taken = {seat_name(s).casefold() for s in table.seats if s.seat != seat and s.kind != "open"}
         if name.casefold() in taken:
-            raise TableError(f"{name!r} is another seat's name at this table: choose another", code="name_taken")
+            raise TableError(f"“{name}” is another player's name at this table: choose another", code="name_taken")
         row = table.seats[seat]
         await table.store.log.update_seat(table.id, seat, "human", name, row.token_hash, was="human")
 
