@@ -16,8 +16,9 @@ import pytest
 
 import hearts.arena as arena
 from hearts import Card, CardSet, Game, Rules
-from hearts.arena import ArenaError, ArenaResult, Progress, arena_main, paired_difference, ratio_ci, run_arena
+from hearts.arena import ArenaError, ArenaResult, Progress, paired_difference, ratio_ci, run_arena
 from hearts.bots import RandomBot, register, unregister
+from hearts.cli.arena import arena_main
 from hearts.errors import HeartsError
 from hearts.round import deal_hands
 from hearts.view import View
@@ -159,7 +160,7 @@ def test_confidence_interval(dup_rounds: ArenaResult) -> None:
             statistics.mean(r.scores[r.seats.index(b.index)] for r in dup_rounds.rounds if r.unit == d)
             for d in range(6)
         ]
-        half = 1.959963984540054 * statistics.stdev(per_deal) / len(per_deal) ** 0.5
+        half = 2.570581836 * statistics.stdev(per_deal) / len(per_deal) ** 0.5  # Student's t, 5 degrees of freedom
         assert b.ci_high - b.mean == pytest.approx(half)
 
 
@@ -168,7 +169,7 @@ def test_ratio_ci_and_percentile() -> None:
     mean, low, high = ratio_ci([(x, 1) for x in xs])
     assert mean == statistics.mean(xs)
     assert low is not None and high is not None
-    assert high - mean == pytest.approx(1.959963984540054 * statistics.stdev(xs) / 5**0.5)
+    assert high - mean == pytest.approx(2.776445105 * statistics.stdev(xs) / 5**0.5)  # t(0.975, 4)
     assert ratio_ci([]) == (0.0, None, None)
     assert arena.percentile([float(i) for i in range(1, 101)], 95) == 95.0
 
@@ -270,12 +271,16 @@ class _Cheat(RandomBot):
 
 
 def test_a_failing_bot_is_reported() -> None:
-    """A bot of one's own that plays an illegal card stops the arena with the deal, rotation
-    and seat named (in this process: ``jobs=1``)."""
+    """A bot of one's own that plays an illegal card: with "stop" the arena ends with the bot,
+    its seat, the deal and the rotation named (in this process: ``jobs=1``); by default a random
+    legal move is made for it, counted."""
     register("cheat", _Cheat)
     try:
-        with pytest.raises(ArenaError, match=r"deal 0, rotation 0: seat 3 \(random\) failed"):
-            run_arena(["random", "random", "random", "cheat"], Rules(), rounds=1)
+        with pytest.raises(ArenaError, match=r"^the bot '4:cheat' at seat 3 \(deal 0, rotation 0\) failed: an illegal "):
+            run_arena(["random", "random", "random", "cheat"], Rules(), rounds=1, on_bot_error="stop")
+        result = run_arena(["random", "random", "random", "cheat"], Rules(), rounds=1)
+        assert [b.substituted for b in result.bots] == [0, 0, 0, 52]  # 13 plays in each of 4 rotations
+        assert all(sum(r.points) == 26 for r in result.rounds)
     finally:
         unregister("cheat")
 
@@ -351,7 +356,7 @@ def test_cli_games_pairwise_and_options(capsys: pytest.CaptureFixture[str]) -> N
         ([*RANDOM4[:3], "nobody"], "unknown bot 'nobody'"),
         ([*RANDOM4, "--option", "bogus=1"], "unknown option 'bogus'"),
         ([*RANDOM4, "--option", "moon=sometimes"], "option 'moon'"),
-        ([*RANDOM4, "--preset", "nope"], "unknown preset"),
+        ([*RANDOM4, "--preset", "nope"], "invalid choice: 'nope'"),
         ([*RANDOM4, "--players", "3"], "3 players need 3 bot specs"),
         ([*RANDOM4, "--target", "0"], "option 'target'"),
         (["random", "random", "random", "random:depth=2"], "does not take options"),
@@ -608,3 +613,77 @@ def test_one_deal_is_said_in_the_singular() -> None:
     table = run_arena(RANDOM4, Rules(), rounds=1, seed=1).table()
     assert "95% CI over 1 deal, each deal averaged over its rotations" in table
     assert "arena: 1 deal x 4 seat rotations" in table
+
+
+
+# --- issue 39: intervals of few deals, the paired difference, the time limit, the rules -----------
+
+
+@pytest.mark.parametrize(
+    ("df", "table"),
+    [(1, 12.706), (2, 4.303), (3, 3.182), (5, 2.571), (9, 2.262), (29, 2.045), (120, 1.980), (10**7, 1.960)],
+)
+def test_student_t_quantile_matches_the_tables(df: int, table: float) -> None:
+    """t(0.975, df) as printed in every table (pure Python: the core needs no scipy)."""
+    assert round(arena.t_quantile(0.975, df), 3) == table
+    assert arena.t_quantile(0.025, df) == pytest.approx(-arena.t_quantile(0.975, df))
+
+
+def test_t_quantile_other_levels_and_errors() -> None:
+    assert round(arena.t_quantile(0.95, 10), 3) == 1.812 and round(arena.t_quantile(0.995, 4), 3) == 4.604
+    assert arena.t_quantile(0.5, 7) == 0.0
+    for p, df in ((0.0, 3), (1.0, 3), (0.9, 0)):
+        with pytest.raises(ValueError):
+            arena.t_quantile(p, df)
+
+
+def test_three_deals_get_a_t_interval_within_what_points_allow() -> None:
+    """Issue 39: with 3 deals z = 1.96 gave intervals 2.2 times too narrow, and below zero for
+    points; now Student's t on the per-deal means, cut at what a round's points allow."""
+    mean, low, high = ratio_ci([(0, 1), (1, 1), (14, 1)], bounds=(0, 26))
+    half = 4.302652730 * statistics.stdev([0, 1, 14]) / 3**0.5
+    assert mean == 5.0 and low == 0.0 and high == pytest.approx(5 + half)
+    result = run_arena(RANDOM4, Rules(), rounds=3, seed=2)
+    for b in result.bots:
+        assert b.ci_low is not None and b.ci_high is not None and 0 <= b.ci_low <= b.mean <= b.ci_high <= 26
+    assert arena.round_score_bounds(Rules()) == (0, 26)
+    assert arena.round_score_bounds(Rules.preset("omnibus")) == (-10, 26)
+    assert arena.round_score_bounds(Rules(moon="shooter_chooses", no_tricks_bonus=-5)) == (-26, 26)
+
+
+def test_the_command_prints_the_paired_difference(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 39: the paired difference between two specs on the command line: A − B with
+    --pairwise, any two entrants with --diff I J; the same figures as Python's."""
+    assert arena_main(["heuristic", "random", "--pairwise", "--rounds", "3", "--seed", "4", "-q"]) == 0
+    out = capsys.readouterr().out
+    result = run_arena(["heuristic", "random"], Rules(), rounds=3, seed=4, pairwise=True)
+    diff, low, high = result.difference(0, 1)
+    assert diff == pytest.approx(result.bots[0].mean - result.bots[1].mean)
+    assert low is not None and high is not None and -26 <= low < diff < high <= 26
+    line = (f"difference 1:heuristic - 2:random: {diff:.3f} {arena.interval_text(low, high, 3)} points per "
+            "round, paired by deal (95% CI over 3 deals; negative: 1:heuristic did better)")
+    assert line in out.splitlines()
+    assert arena_main([*RANDOM4[:3], "heuristic", "--rounds", "2", "--diff", "4", "1", "-q"]) == 0
+    assert "difference 4:heuristic - 1:random: " in capsys.readouterr().out
+    assert arena_main([*RANDOM4, "--rounds", "1", "--diff", "1", "5", "-q"]) == 2
+    assert "--diff: no entrant 5 (give two of 1 to 4)" in capsys.readouterr().err
+
+
+def test_the_arena_takes_the_rules_flags_of_the_other_commands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 39: --rules JSON_OR_FILE as hearts play and selfplay take it."""
+    assert arena_main([*RANDOM4, "--rounds", "1", "-q", "--rules", '{"moon": "shooter_chooses"}']) == 0
+    assert "rules: players=4 moon=shooter_chooses" in capsys.readouterr().out
+    path = tmp_path / "rules.json"
+    path.write_text('{"jack_of_diamonds": -10, "players": 3}')
+    assert arena_main(["random"] * 3 + ["--rounds", "1", "-q", "--rules", str(path)]) == 0
+    assert "rules: players=3 jack_of_diamonds=-10" in capsys.readouterr().out
+    assert arena_main([*RANDOM4, "--rounds", "1", "-q", "--rules", "{moon"]) == 2
+    assert capsys.readouterr().err.startswith("hearts arena: error: --rules is not valid JSON: ")
+
+
+def test_a_bad_move_time_is_refused() -> None:
+    for bad in (-1.0, float("nan")):
+        with pytest.raises(HeartsError, match="move_time"):
+            run_arena(RANDOM4, rounds=1, move_time=bad)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from hearts.arena import _parser as arena_parser
 from hearts.cli import build_parser
+from hearts.cli.arena import parser as arena_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -15,8 +15,9 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from hearts import Rules  # noqa: E402
-from hearts.arena import LOCAL_RAY, arena_main, check_ray_address, connect_ray, run_arena, run_chunks  # noqa: E402
+from hearts.arena import LOCAL_RAY, check_ray_address, connect_ray, run_arena, run_chunks  # noqa: E402
 from hearts.cli import main  # noqa: E402
+from hearts.cli.arena import arena_main  # noqa: E402
 from hearts.rl import selfplay  # noqa: E402
 
 

@@ -34,7 +34,6 @@ True
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import json
 import logging
@@ -44,6 +43,7 @@ import os
 import queue
 import random
 import socket
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -54,12 +54,12 @@ from typing import Any, Final, Literal, TextIO, TypeVar
 
 from hearts import fast
 from hearts.bots import Bot, check_table, make_bot
+from hearts.bots.guard import BOT_ERROR_POLICIES, DEFAULT_BOT_ERROR, BotErrorPolicy, BotFailure, decide
 from hearts.cards import QUEEN_OF_SPADES
 from hearts.errors import HeartsError
 from hearts.game import Game
 from hearts.round import Round, deal_hands
-from hearts.rules import PRESETS, Rules
-from hearts.view import View
+from hearts.rules import Rules
 
 Mode = Literal["rounds", "games"]
 ProgressMode = Literal["bar", "lines", "off"]
@@ -70,6 +70,9 @@ DEFAULT_ROUNDS: Final = 100
 JSON_VERSION: Final = 1
 LOCAL_RAY: Final = "local"
 """The Ray address that starts a Ray instance on this machine (``ray.init(address="local")``)."""
+DEFAULT_MOVE_TIME: Final = 60.0
+"""Seconds a bot may think about one move before it counts as failed (``--move-time``;
+:mod:`hearts.bots.guard`): a bot that sleeps or loops does not hang a tournament."""
 RAY_CONNECT_TIMEOUT: Final = 3.0
 """Seconds to wait for a Ray address to answer before giving up (:func:`check_ray_address`)."""
 
@@ -78,7 +81,8 @@ R = TypeVar("R")
 
 
 class ArenaError(RuntimeError):
-    """A bot failed during a match (an exception or an illegal move); the message says where."""
+    """A bot failed during a match (an exception, an illegal move, no move in time) under the
+    ``"stop"`` policy; the message says which, where and why, in one line."""
 
 
 # --- configuration and results ------------------------------------------------------------------
@@ -100,6 +104,10 @@ class ArenaConfig:
     """Worker processes, or the CPUs of the Ray cluster."""
     ray: str | None = None
     """The Ray address the deals were played on (:data:`LOCAL_RAY`: a local instance), or ``None``."""
+    on_bot_error: BotErrorPolicy = DEFAULT_BOT_ERROR
+    """What a bot's failure does (:mod:`hearts.bots.guard`): a random legal move made for it, or the end."""
+    move_time: float | None = DEFAULT_MOVE_TIME
+    """Seconds a bot may take for one move (``None``: no limit)."""
 
     @property
     def players(self) -> int:
@@ -149,6 +157,8 @@ class ArenaConfig:
             "seed": self.seed,
             "jobs": self.jobs,
             "ray": self.ray,
+            "on_bot_error": self.on_bot_error,
+            "move_time": self.move_time,
             "players": self.players,
             "rotations": self.rotations,
             "seating": [list(self.seating(k)) for k in range(self.rotations)],
@@ -223,6 +233,11 @@ class BotStats:
     """Mean seconds per decision (``choose_pass``, ``choose_play``, ``choose_moon``)."""
     time_p95: float
     """95th percentile of the seconds per decision."""
+    substituted: int = 0
+    """Moves this entrant failed to make (it raised, answered an illegal move or ran out of
+    time), each replaced by a random legal move (:mod:`hearts.bots.guard`)."""
+    first_failure: str | None = None
+    """The first of those failures, in one line (``None``: none)."""
 
 
 @dataclass(frozen=True)
@@ -243,6 +258,48 @@ class ArenaResult:
             if b.label == label_or_index:
                 return b
         raise KeyError(label_or_index)
+
+    def difference(self, first: int, second: int) -> tuple[float, float | None, float | None]:
+        """Entrant ``first``'s points per round minus entrant ``second``'s (0-based), paired
+        deal by deal (game by game): on duplicate deals both held the same hands, so the
+        difference of their means over each deal cancels the luck of the deal. With its 95%
+        interval (Student's t over the deals, within what points allow); negative: ``first``
+        did better. :func:`paired_difference` compares one entrant across two tournaments.
+
+        >>> result = run_arena(["heuristic", "random"], Rules(), rounds=3, seed=4, pairwise=True)
+        >>> diff, low, high = result.difference(0, 1)
+        >>> abs(diff - (result.bots[0].mean - result.bots[1].mean)) < 1e-9 and low < diff < high
+        True
+        """
+        units: dict[int, list[float]] = {}
+        for rec in self.rounds:
+            unit = units.setdefault(rec.unit, [0.0, 0.0])
+            for seat, e in enumerate(rec.seats):
+                if e == first:
+                    unit[0] += rec.scores[seat]
+                    unit[1] += 1
+                elif e == second:
+                    unit[0] -= rec.scores[seat]
+        low, high = round_score_bounds(self.config.rules)
+        return ratio_ci([(x, n) for x, n in units.values()], bounds=(low - high, high - low))
+
+    def difference_line(self, first: int, second: int) -> str:
+        """:meth:`difference` as the line ``hearts arena`` prints (``--diff``, ``--pairwise``)."""
+        cfg = self.config
+        a, b = cfg.labels[first], cfg.labels[second]
+        diff, low, high = self.difference(first, second)
+        return (f"difference {a} - {b}: {diff:.3f} {interval_text(low, high, 3)} points per round, paired by "
+                f"{cfg.unit_name} (95% CI over {counted(cfg.count, cfg.unit_name)}; negative: {a} did better)")
+
+    def failure_lines(self) -> list[str]:
+        """One line for each entrant that failed moves (:attr:`BotStats.substituted`): how many,
+        and the first failure."""
+        return [
+            f"the bot {b.label!r} failed {counted(b.substituted, 'time')}, a random legal move was made for it "
+            f"each time (first: {b.first_failure})"
+            for b in self.bots
+            if b.substituted
+        ]
 
     def table(self) -> str:
         """A plain-text table of the results, one line per entrant."""
@@ -289,7 +346,8 @@ class ArenaResult:
         foot = [
             "",
             f"pts/round: mean round score per seat (lower is better); 95% CI over "
-            f"{counted(cfg.count, unit)}" + (f", each {unit} averaged over its rotations" if cfg.rotations > 1 else ""),
+            f"{counted(cfg.count, unit)}" + (f", each {unit} averaged over its rotations" if cfg.rotations > 1 else "")
+            + " (Student's t, within what a round's points allow)",
             "moons: shot / suffered (shot by another entrant); Q♠: times taken; ms/move: per decision",
         ]
         if games_mode:
@@ -317,18 +375,22 @@ class ArenaResult:
 
 
 def ratio_ci(
-    units: Sequence[tuple[float, float]], z: float = Z95
+    units: Sequence[tuple[float, float]], level: float = 0.95, bounds: tuple[float, float] | None = None
 ) -> tuple[float, float | None, float | None]:
-    """The ratio ``sum(x) / sum(n)`` over independent units ``(x, n)`` and its confidence
-    interval (normal approximation, delta method). With equal ``n`` this is the plain mean of
-    ``x / n`` and its usual ``z * s / sqrt(U)`` interval. The interval is ``None`` with fewer
-    than two units.
+    """The ratio ``sum(x) / sum(n)`` over independent units ``(x, n)`` and its ``level``
+    confidence interval: Student's t with ``U - 1`` degrees of freedom over the ``U`` units
+    (delta method for unequal ``n``), so that a few deals get the wide interval they deserve;
+    cut to ``bounds`` (what a round's points allow: :func:`round_score_bounds`) when given. With
+    equal ``n`` this is the plain mean of ``x / n`` and its usual ``t * s / sqrt(U)`` interval.
+    The interval is ``None`` with fewer than two units.
 
     >>> mean, low, high = ratio_ci([(6, 1), (8, 1), (7, 1)])
     >>> mean, round(low, 3), round(high, 3)
-    (7.0, 5.868, 8.132)
+    (7.0, 4.516, 9.484)
     >>> ratio_ci([(12, 2), (16, 2), (14, 2)])[0]  # per-unit means 6, 8, 7
     7.0
+    >>> ratio_ci([(0, 1), (0, 1), (3, 1)], bounds=(0, 26))[1]  # not below what points allow
+    0.0
     >>> ratio_ci([(5, 1)])
     (5.0, None, None)
     """
@@ -341,8 +403,98 @@ def ratio_ci(
         return mean, None, None
     mean_n = total_n / count
     var = sum((x - mean * n) ** 2 for x, n in units) / (count * (count - 1))
-    half = z * math.sqrt(var) / mean_n
-    return mean, mean - half, mean + half
+    half = t_quantile((1 + level) / 2, count - 1) * math.sqrt(var) / mean_n
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(low, float(bounds[0])), min(high, float(bounds[1]))
+    return mean, low, high
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The ``p`` quantile of Student's t distribution with ``df`` degrees of freedom, in pure
+    Python: the root of its distribution function (:func:`_t_tail`, by the regularized
+    incomplete beta function), or for ``df`` over 1000 the Cornish-Fisher expansion around
+    the normal quantile. Raises :class:`ValueError` unless ``0 < p < 1`` and ``df > 0``.
+
+    >>> round(t_quantile(0.975, 2), 3), round(t_quantile(0.975, 9), 3), round(t_quantile(0.975, 29), 3)
+    (4.303, 2.262, 2.045)
+    """
+    if not 0 < p < 1 or not df > 0:
+        raise ValueError(f"a t quantile needs 0 < p < 1 and df > 0, not p={p}, df={df}")
+    if p < 0.5:
+        return -t_quantile(1 - p, df)
+    if p == 0.5:
+        return 0.0
+    if df > 1000:
+        z = statistics.NormalDist().inv_cdf(p)
+        return (z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+                + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3))
+    tail = 1 - p
+    low, high = 0.0, 1.0
+    while _t_tail(high, df) > tail:
+        low, high = high, high * 2
+    for _ in range(200):  # bisection: the tail falls as t grows
+        mid = (low + high) / 2
+        if _t_tail(mid, df) > tail:
+            low = mid
+        else:
+            high = mid
+        if high - low <= 1e-12 * high:
+            break
+    return (low + high) / 2
+
+
+def _t_tail(t: float, df: float) -> float:
+    """``P(T > t)`` for ``t >= 0``: half the regularized incomplete beta ``I_x(df/2, 1/2)`` at
+    ``x = df / (df + t²)``."""
+    return 0.5 * _beta_regularized(df / 2, 0.5, df / (df + t * t))
+
+
+def _beta_regularized(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function ``I_x(a, b)`` (its continued fraction, evaluated
+    by Lentz's method, on the side of ``x`` where it converges fast)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1 - front * _beta_fraction(b, a, 1 - x) / b
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    tiny = 1e-300
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10_000):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return h
+
+
+def round_score_bounds(rules: Rules) -> tuple[int, int]:
+    """The lowest and the highest score a seat can make in one round under ``rules`` (R4):
+    what its points per round (and an interval of them) may be. The point cards make 0 to 26,
+    the J♦ (R4.2) and taking no trick (R4.3) add their bonus, and a moon shot (R4.4) gives the
+    others 26 or, where the shooter may subtract, the shooter -26.
+
+    >>> round_score_bounds(Rules()), round_score_bounds(Rules(jack_of_diamonds=-10, moon="subtract_from_self"))
+    ((0, 26), (-36, 26))
+    """
+    jack = rules.jack_of_diamonds
+    low = min(0, jack, rules.no_tricks_bonus)
+    if rules.moon != "add_to_others":
+        low = min(low, -26 + min(0, jack))
+    return low, max(26 + max(0, jack), rules.no_tricks_bonus)
 
 
 def paired_difference(
@@ -379,7 +531,8 @@ def paired_difference(
                 if e == entrant:
                     unit[0] += sign * rec.scores[seat]
                     unit[1] += sign == 1
-    return ratio_ci([(sums[u][0], sums[u][1]) for u in sorted(sums)])
+    low, high = round_score_bounds(a.rules)
+    return ratio_ci([(sums[u][0], sums[u][1]) for u in sorted(sums)], bounds=(low - high, high - low))
 
 
 def wilson_interval(successes: float, trials: float, z: float = Z95) -> tuple[float, float]:
@@ -432,34 +585,41 @@ class _ChunkResult:
     games: list[GameRecord] = field(default_factory=list)
     times: list[list[float]] = field(default_factory=list)
     """Seconds per decision, by entrant."""
+    failures: dict[int, tuple[int, tuple[int, int, int], str]] = field(default_factory=dict)
+    """By entrant: how many moves it failed, and the first failure (its place, its line)."""
 
 
 def _drive(
     target: Game | Round,
     bots: Sequence[Bot],
     seats: Sequence[int],
-    times: list[list[float]],
+    out: _ChunkResult,
+    place: tuple[ArenaConfig, int, int],
     on_round: Callable[[], None] = lambda: None,
 ) -> None:
     """Let the bots play ``target`` to its end, timing every decision (``bot.act``), calling
-    ``on_round`` once each round is over; a bot that raises or answers an illegal action is an
-    :class:`ArenaError`."""
-    clock = time.perf_counter
+    ``on_round`` once each round is over. ``place`` is the tournament, the unit and the
+    rotation: a bot that fails (raises, answers an illegal move, runs past the move time) is
+    stood in for by a random legal move and counted, or (``"stop"``) is an :class:`ArenaError`
+    (:func:`hearts.bots.guard.decide`)."""
+    cfg, unit, rotation = place
+    where = f" ({cfg.unit_name} {unit}, rotation {rotation})"
+    seed = derive_seed(cfg.seed, "substitute", unit, rotation)
     rounds_over = 0
     while actors := target.actors():
         for seat in actors:
-            bot = bots[seat]
+            entrant = seats[seat]
             try:
-                view = View.of(target, seat)
-                t0 = clock()
-                action = bot.act(view)
-                times[seats[seat]].append(clock() - t0)
-                target.apply(action)
-            except Exception as e:
-                r = target.round if isinstance(target, Game) else target
-                raise ArenaError(
-                    f"seat {seat} ({bot.name}) failed in round {r.round_number}: {type(e).__name__}: {e}"
-                ) from e
+                decision = decide(target, seat, bots[seat], policy=cfg.on_bot_error, seed=seed,
+                                  time_limit=cfg.move_time, label=cfg.labels[entrant], where=where)
+            except BotFailure as e:
+                raise ArenaError(str(e)) from None
+            out.times[entrant].append(decision.seconds)
+            if decision.fault is not None:
+                count, first, line = out.failures.get(entrant, (0, (unit, rotation, len(out.times[entrant])),
+                                                                decision.fault.failure))
+                out.failures[entrant] = (count + 1, first, line)
+            target.apply(decision.action)
         now_over = len(target.score_history) if isinstance(target, Game) else int(target.is_over)
         if now_over != rounds_over:
             rounds_over = now_over
@@ -491,25 +651,19 @@ def _play_unit(cfg: ArenaConfig, unit: int, out: _ChunkResult) -> None:
     hands = deal_hands(rules, derive_seed(cfg.seed, "deal", unit)) if cfg.mode == "rounds" else None
     for rotation in range(cfg.rotations):
         seats = cfg.seating(rotation)
-        try:
-            bots = [
-                make_bot(cfg.specs[e], seed=derive_seed(cfg.seed, "bot", unit, rotation, s))
-                for s, e in enumerate(seats)
-            ]
-            if hands is not None:
-                r = Round(rules, hands, round_number=unit)
-                _drive(r, bots, seats, out.times, lambda: report_progress(1 / cfg.rotations))
-                out.rounds.append(_record(unit, rotation, seats, r))
-            else:
-                game = Game(rules, derive_seed(cfg.seed, "game", unit))
-                _drive(game, bots, seats, out.times, _GameProgress(game, 1 / cfg.rotations))
-                out.rounds.extend(_record(unit, rotation, seats, r) for r in game.rounds)
-                assert game.winners is not None
-                out.games.append(
-                    GameRecord(unit, rotation, seats, tuple(game.totals), game.winners, len(game.rounds))
-                )
-        except ArenaError as e:
-            raise ArenaError(f"{cfg.unit_name} {unit}, rotation {rotation}: {e}") from None
+        bots = [
+            make_bot(cfg.specs[e], seed=derive_seed(cfg.seed, "bot", unit, rotation, s)) for s, e in enumerate(seats)
+        ]
+        if hands is not None:
+            r = Round(rules, hands, round_number=unit)
+            _drive(r, bots, seats, out, (cfg, unit, rotation), lambda: report_progress(1 / cfg.rotations))
+            out.rounds.append(_record(unit, rotation, seats, r))
+        else:
+            game = Game(rules, derive_seed(cfg.seed, "game", unit))
+            _drive(game, bots, seats, out, (cfg, unit, rotation), _GameProgress(game, 1 / cfg.rotations))
+            out.rounds.extend(_record(unit, rotation, seats, r) for r in game.rounds)
+            assert game.winners is not None
+            out.games.append(GameRecord(unit, rotation, seats, tuple(game.totals), game.winners, len(game.rounds)))
 
 
 @dataclass
@@ -794,8 +948,13 @@ def workers_text(jobs: int, ray: str | None) -> str:
 
 
 def _aggregate(
-    cfg: ArenaConfig, rounds: Sequence[RoundRecord], games: Sequence[GameRecord], times: list[list[float]]
+    cfg: ArenaConfig,
+    rounds: Sequence[RoundRecord],
+    games: Sequence[GameRecord],
+    times: list[list[float]],
+    failures: dict[int, tuple[int, tuple[int, int, int], str]] | None = None,
 ) -> tuple[BotStats, ...]:
+    failures = failures or {}
     k = len(cfg.specs)
     points: list[dict[int, list[float]]] = [{} for _ in range(k)]  # unit -> [points, rounds]
     shot, suffered, queens, totals = [0] * k, [0] * k, [0] * k, [0] * k
@@ -819,8 +978,9 @@ def _aggregate(
             acc[0] += share * sum(1 for s in g.winners if g.seats[s] == e)
             acc[1] += 1
     stats = []
+    bounds = round_score_bounds(cfg.rules)
     for e in range(k):
-        mean, low, high = ratio_ci([(x, n) for x, n in points[e].values()])
+        mean, low, high = ratio_ci([(x, n) for x, n in points[e].values()], bounds=bounds)
         games_played = int(sum(n for _, n in wins[e].values()))
         won = sum(x for x, _ in wins[e].values())
         win_rate: float | None = None
@@ -850,6 +1010,8 @@ def _aggregate(
                 decisions=len(t),
                 time_mean=sum(t) / len(t) if t else 0.0,
                 time_p95=percentile(t, 95),
+                substituted=failures[e][0] if e in failures else 0,
+                first_failure=failures[e][2] if e in failures else None,
             )
         )
     return tuple(stats)
@@ -959,6 +1121,8 @@ def run_arena(
     progress: bool | ProgressMode = False,
     pairwise: bool = False,
     ray: str | None = None,
+    on_bot_error: BotErrorPolicy = DEFAULT_BOT_ERROR,
+    move_time: float | None = DEFAULT_MOVE_TIME,
 ) -> ArenaResult:
     """Play a tournament and return its results.
 
@@ -968,10 +1132,13 @@ def run_arena(
     the work (``0``: one per CPU); or, with ``ray`` (an address for :func:`connect_ray`, e.g.
     :data:`LOCAL_RAY`), Ray tasks do (``jobs``: the CPUs of a local instance, ``0`` all). The
     results do not depend on either. ``progress`` shows progress on stderr: ``True`` draws a
-    bar on a terminal and prints a start and an end line otherwise.
+    bar on a terminal and prints a start and an end line otherwise. A bot that fails a move
+    (raises, answers an illegal move, or thinks longer than ``move_time`` seconds; ``None`` or
+    0: no limit) gets a random legal move made for it, counted in :attr:`BotStats.substituted`,
+    or with ``on_bot_error="stop"`` ends the tournament (:mod:`hearts.bots.guard`).
 
     Raises :class:`~hearts.errors.HeartsError` for a bad configuration or bot spec, and
-    :class:`ArenaError` when a bot fails during play.
+    :class:`ArenaError` when a bot fails during play under ``"stop"``.
 
     >>> result = run_arena(["random", "random"], Rules(target=30), games=2, pairwise=True, seed=3)
     >>> [b.games for b in result.bots], sum(b.wins for b in result.bots)
@@ -995,10 +1162,14 @@ def run_arena(
     check_specs(specs, rules)
     if jobs < 0:
         raise HeartsError(f"jobs must be 0 (one per CPU) or more, not {jobs}")
+    if on_bot_error not in BOT_ERROR_POLICIES:
+        raise HeartsError(f"on_bot_error must be one of {', '.join(BOT_ERROR_POLICIES)}, not {on_bot_error!r}")
+    if move_time is not None and not move_time >= 0:  # nan too
+        raise HeartsError(f"move_time must be a number of seconds, 0 (no limit) or more, not {move_time!r}")
     cluster = connect_ray(ray, jobs or None) if ray is not None else None
     jobs = ray_cpus(cluster) if cluster is not None else jobs or os.cpu_count() or 1
     jobs = min(jobs, count)
-    cfg = ArenaConfig(specs, rules, mode, count, duplicate, pairwise, seed, jobs, ray)
+    cfg = ArenaConfig(specs, rules, mode, count, duplicate, pairwise, seed, jobs, ray, on_bot_error, move_time or None)
 
     bar = Progress(count, cfg.unit_name, progress_mode(progress))
     bar.begin(
@@ -1025,7 +1196,12 @@ def run_arena(
     for p in parts:
         for e, t in enumerate(p.times):
             times[e].extend(t)
-    stats = _aggregate(cfg, round_records, game_records, times)
+    failures: dict[int, tuple[int, tuple[int, int, int], str]] = {}
+    for p in parts:
+        for e, (n, first, line) in p.failures.items():
+            before = failures.get(e, (0, first, line))
+            failures[e] = (before[0] + n, *min(before[1:], (first, line)))
+    stats = _aggregate(cfg, round_records, game_records, times, failures)
     return ArenaResult(cfg, stats, tuple(round_records), tuple(game_records), elapsed)
 
 
@@ -1044,148 +1220,6 @@ def add_distribution_args(p: argparse.ArgumentParser, work: str, outcome: str) -
         help=f"{work} as Ray tasks: on a local Ray instance, or on the cluster at ADDRESS "
         f"(auto, HOST:6379, ray://HOST:10001); needs pyhearts[cluster]. The {outcome} are the same",
     )
-
-
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="hearts arena",
-        description=(
-            "Play bots against each other on many deals and report points per round with 95% "
-            "confidence intervals, moons, Q♠ taken, wins and time per decision."
-        ),
-        epilog=(
-            "examples:  hearts arena random random random random --rounds 200 --jobs 4\n"
-            "           hearts arena search heuristic heuristic heuristic --rounds 1000 --ray auto\n"
-            "           hearts arena heuristic random --pairwise --games 50\n"
-            "           hearts arena random random random --option moon=shooter_chooses"
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument(
-        "specs", nargs="+", metavar="SPEC", help="one bot spec per seat, e.g. random or search:time=0.5"
-    )
-    how = p.add_mutually_exclusive_group()
-    how.add_argument(
-        "--rounds", type=int, metavar="N", help=f"play N deals as single rounds (default {DEFAULT_ROUNDS})"
-    )
-    how.add_argument("--games", type=int, metavar="N", help="play N whole games to the target")
-    p.add_argument(
-        "--duplicate",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="play every deal in every seat rotation (default: on)",
-    )
-    add_distribution_args(p, "play the deals", "results")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed for deals and bots (default 0)")
-    p.add_argument("--preset", default="standard", metavar="NAME", help=f"rules preset: {', '.join(PRESETS)}")
-    p.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a rule option, e.g. moon=shooter_chooses (repeatable)",
-    )
-    p.add_argument(
-        "--players", type=int, metavar="N", help="players, 3-6 (default: the number of SPECs)"
-    )
-    p.add_argument("--target", type=int, metavar="N", help="points that end a game (games mode; default 100)")
-    p.add_argument("--pairwise", action="store_true", help="two SPECs A B: A at seats 0 and 2, B at 1 and 3")
-    p.add_argument(
-        "--json",
-        metavar="FILE",
-        help="write all results (config, per-bot, per-round) as JSON; - for standard output (the table "
-        "then goes to stderr)",
-    )
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only a start and an end line")
-    return p
-
-
-def arena_main(argv: list[str] | None = None) -> int:
-    """The ``hearts arena`` command; returns the exit status (2 for a usage error).
-
-    >>> arena_main(["random", "random", "random", "random", "--rounds", "2", "--quiet"])  # doctest: +ELLIPSIS
-    arena: 2 deals x 4 seat rotations (duplicate) = 8 rounds; ...
-    0
-    """
-    parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:  # --help, or a malformed command line (already reported)
-        return e.code if isinstance(e.code, int) else 0 if e.code is None else 2
-
-    def fail(message: str, status: int = 2) -> int:
-        print(f"hearts arena: error: {message}", file=sys.stderr)
-        return status
-
-    try:
-        rules = Rules.preset(args.preset).with_options(args.option)
-        players = args.players
-        set_by_option = any(o.partition("=")[0].strip().replace("-", "_") == "players" for o in args.option)
-        if players is None and not set_by_option and not args.pairwise:
-            players = seats_of_specs(len(args.specs))
-        if players is not None:
-            rules = rules.replace(players=players)
-        if args.target is not None:
-            rules = rules.replace(target=args.target)
-    except HeartsError as e:
-        return fail(str(e))
-    to_stdout = args.json == "-"  # the JSON alone on standard output, the table on stderr
-    if args.json and not to_stdout:
-        folder = os.path.dirname(os.path.abspath(args.json))
-        if not os.path.isdir(folder):
-            return fail(f"cannot write {args.json!r}: no directory {folder!r}")
-    try:
-        result = run_arena(
-            args.specs,
-            rules,
-            rounds=args.rounds,
-            games=args.games,
-            duplicate=args.duplicate,
-            jobs=default_jobs(args.jobs, args.ray),
-            seed=args.seed,
-            progress="lines" if args.quiet else True,
-            pairwise=args.pairwise,
-            ray=args.ray,
-        )
-    except HeartsError as e:
-        return fail(str(e))
-    except ArenaError as e:
-        return fail(str(e), 1)
-    except KeyboardInterrupt:
-        print("\nhearts arena: interrupted", file=sys.stderr)
-        return 130
-    with contextlib.suppress(BrokenPipeError):  # e.g. `hearts arena ... | head`
-        print(result.table(), file=sys.stderr if to_stdout else sys.stdout)
-        if to_stdout:
-            print(result.to_json(), flush=True)
-    if args.json and not to_stdout:
-        try:
-            with open(args.json, "w", encoding="utf-8") as f:
-                f.write(result.to_json())
-                f.write("\n")
-        except OSError as e:
-            return fail(f"cannot write {args.json!r}: {e}", 1)
-        print(f"arena: results written to {args.json}", file=sys.stderr)
-    return 0
-
-
-def seats_of_specs(count: int) -> int:
-    """The players at the table when ``count`` bot specs are given and ``--players`` is not:
-    one a seat, 3 to 6; else a :class:`~hearts.errors.HeartsError` saying what to give.
-
-    >>> seats_of_specs(5)
-    5
-    >>> seats_of_specs(7)
-    Traceback (most recent call last):
-    hearts.errors.HeartsError: give one bot spec a seat, 3 to 6 of them (or two with --pairwise), not 7
-    """
-    spec = Rules.option("players")
-    low, high = spec.low, spec.high
-    assert low is not None and high is not None
-    if not low <= count <= high:
-        raise HeartsError(f"give one bot spec a seat, {low} to {high} of them (or two with --pairwise), not {count}")
-    return count
 
 
 def interval_text(
@@ -1219,11 +1253,11 @@ __all__ = [
     "GameRecord",
     "Progress",
     "RoundRecord",
-    "arena_main",
     "check_ray_address",
     "check_specs",
     "chunked",
     "connect_ray",
+    "counted",
     "default_jobs",
     "derive_seed",
     "interval_text",
@@ -1233,12 +1267,10 @@ __all__ = [
     "ratio_ci",
     "ray_cpus",
     "report_progress",
+    "round_score_bounds",
     "run_arena",
     "run_chunks",
+    "t_quantile",
     "wilson_interval",
     "workers_text",
 ]
-
-
-if __name__ == "__main__":
-    sys.exit(arena_main())

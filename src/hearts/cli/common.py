@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from hearts import record
 from hearts.bots.registry import check_table
-from hearts.errors import HeartsError, RulesError
+from hearts.errors import BotError, HeartsError, RulesError
 from hearts.rules import PRESETS, OptionSpec, Rules, option_text
 from hearts.text import bots_help
 
@@ -40,6 +40,25 @@ def usage_error(errors: TextIO, command: str, message: str) -> int:
     """Report a bad command line or option of ``hearts COMMAND``; the exit code (2)."""
     errors.write(f"hearts {command}: error: {message}\n")
     return 2
+
+
+def refusal(command: str, error: HeartsError) -> str:
+    """The one line that refuses a table of ``hearts COMMAND``, pointing to where what was
+    wrong is listed: a rule option's error to ``hearts rules``, a bot spec's to the command's
+    ``--help`` (which lists every bot and its options).
+
+    >>> from hearts.bots import make_bot
+    >>> try:
+    ...     make_bot("nobody")
+    ... except HeartsError as e:
+    ...     print(refusal("play", e))
+    unknown bot 'nobody'; known bots: random, ... expert (every bot and its options: hearts play --help)
+    """
+    if isinstance(error, RulesError):
+        return f"{error} (see 'hearts rules')"
+    if isinstance(error, BotError):
+        return f"{error} (every bot and its options: hearts {command} --help)"
+    return str(error)
 
 
 def isatty(stream: object) -> bool:
@@ -114,7 +133,7 @@ def build_rules(args: argparse.Namespace) -> Rules:
     arguments) cannot play the rules (:func:`hearts.bots.check_table`: the table is not set)."""
     data: dict[str, Any] = dict(PRESETS[args.preset]) if args.preset else {}
     if args.rules:
-        data.update(_read_rules_arg(args.rules))
+        data.update(read_rules_arg(args.rules))
     rules = Rules.from_dict(data)
     options = list(args.option or [])
     options += [f"{name}={getattr(args, name)}" for name in SHORTCUTS if getattr(args, name) is not None]
@@ -130,7 +149,9 @@ def rules_args_given(args: argparse.Namespace) -> list[str]:
     return [f"--{name}" for name in names if getattr(args, name) is not None]
 
 
-def _read_rules_arg(text: str) -> dict[str, Any]:
+def read_rules_arg(text: str) -> dict[str, Any]:
+    """The options of ``--rules``: a JSON object, or the file holding one; a
+    :class:`~hearts.errors.RulesError` says what is wrong."""
     source = "--rules"
     if not text.lstrip().startswith("{"):
         source = f"rules file {text!r}"
