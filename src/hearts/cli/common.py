@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from hearts import record
+from hearts.bots.guard import BOT_ERROR_HELP, BOT_ERROR_POLICIES, DEFAULT_BOT_ERROR
 from hearts.bots.registry import check_table
 from hearts.errors import BotError, HeartsError, RulesError
 from hearts.rules import PRESETS, OptionSpec, Rules, option_text
@@ -42,7 +43,7 @@ def usage_error(errors: TextIO, command: str, message: str) -> int:
     return 2
 
 
-def refusal(command: str, error: HeartsError) -> str:
+def table_refusal(command: str, error: HeartsError) -> str:
     """The one line that refuses a table of ``hearts COMMAND``, pointing to where what was
     wrong is listed: a rule option's error to ``hearts rules``, a bot spec's to the command's
     ``--help`` (which lists every bot and its options).
@@ -51,7 +52,7 @@ def refusal(command: str, error: HeartsError) -> str:
     >>> try:
     ...     make_bot("nobody")
     ... except HeartsError as e:
-    ...     print(refusal("play", e))
+    ...     print(table_refusal("play", e))
     unknown bot 'nobody'; known bots: random, ... expert (every bot and its options: hearts play --help)
     """
     if isinstance(error, RulesError):
@@ -173,7 +174,8 @@ def read_rules_arg(text: str) -> dict[str, Any]:
 
 def add_table_args(p: argparse.ArgumentParser) -> None:
     """The arguments of a game at a table (``hearts play``, ``hearts tui``): the seed, the
-    rules, your name, the bots (the same default level at both tables), the record."""
+    rules, your name, the bots (the same default level at both tables), the record, what a
+    bot's failure does (:mod:`hearts.bots.guard`)."""
     p.add_argument("--seed", type=int, metavar="N", help="seed for the deals and the bots (reproducible)")
     add_rules_args(p)
     p.add_argument("--name", help="your name (default: You)")
@@ -188,6 +190,7 @@ def add_table_args(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let --record replace a game record already in FILE (without it, an existing file is refused)",
     )
+    p.add_argument("--on-bot-error", choices=BOT_ERROR_POLICIES, default=DEFAULT_BOT_ERROR, help=BOT_ERROR_HELP)
 
 
 def check_record_path(path: str | None, overwrite: bool = False, resume: str | None = None) -> None:

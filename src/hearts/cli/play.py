@@ -32,6 +32,7 @@ from typing import TextIO
 from hearts import fast, record
 from hearts.actions import Action, Moon, Pass, Play
 from hearts.bots import Bot, make_bot
+from hearts.bots.guard import DEFAULT_BOT_ERROR, BotErrorPolicy, BotFailure, decide
 from hearts.cards import Card, CardSet
 from hearts.cli.common import (
     Streams,
@@ -112,7 +113,9 @@ class PlayCLI:
     of input) and every line of the transcript goes to ``output``; both are injectable, so
     tests drive whole games in-process. With ``record_path`` set, the game record (version 2:
     the seats, the seed, every action) is saved after every round and when the game stops. A
-    game the input leaves unfinished is an error, said on ``errors`` (default: ``output``).
+    game the input leaves unfinished is an error, said on ``errors`` (default: ``output``). A bot
+    that fails its move is stood in for, or stops the game, as ``on_bot_error`` says
+    (:mod:`hearts.bots.guard`).
     """
 
     def __init__(
@@ -127,6 +130,7 @@ class PlayCLI:
         style: Style | None = None,
         intro: Sequence[str] = (),
         errors: TextIO | None = None,
+        on_bot_error: BotErrorPolicy = DEFAULT_BOT_ERROR,
     ) -> None:
         self.record = GameRecord(game, seats)  # checks the number of seats
         bot_seats = {s for s, seat in enumerate(self.record.seats) if seat.is_bot}
@@ -141,6 +145,7 @@ class PlayCLI:
         self.record_path = Path(record_path) if record_path is not None else None
         self.style = style or Style()
         self.intro = list(intro)
+        self.on_bot_error = on_bot_error
         self._round_shown = -1
         self._save_failed = False
 
@@ -174,6 +179,11 @@ class PlayCLI:
             self._final_save()
             self.errors.write(self._unfinished() + "\n")
             return 1
+        except BotFailure as e:
+            self.say(f"{e}: the game stops here, unfinished.")
+            self._final_save()
+            self.errors.write(self._kept(f"hearts play: error: {e}; the game stops here, unfinished") + "\n")
+            return 1
         except KeyboardInterrupt:
             self.say()
             self.say("Interrupted: the game stops here.")
@@ -187,10 +197,13 @@ class PlayCLI:
     def _unfinished(self) -> str:
         """The error of a game left unfinished by the end of the input: where it stopped, and
         where its record is (to go on with it)."""
-        message = (
+        return self._kept(
             f"hearts play: error: the input ended in round {self.game.round.round_number + 1}, "
             "before the game did: the game is unfinished"
         )
+
+    def _kept(self, message: str) -> str:
+        """``message`` about an unfinished game, and where its record is (to go on with it)."""
         if self.record_path is None:
             return message + " (--record FILE keeps it)"
         if self._save_failed:
@@ -210,7 +223,11 @@ class PlayCLI:
             self._before(r, seat)
             bot = self.bots.get(seat)
             if bot is not None:
-                action = bot.act(View.of(game, seat))
+                decision = decide(game, seat, bot, policy=self.on_bot_error, seed=game.seed,
+                                  label=self.record.seats[seat].bot, where=f" ({self.names[seat]})")
+                if decision.fault is not None:
+                    self.say(decision.fault.text)
+                action = decision.action
                 game.apply(action)
             else:
                 action = self._ask_action(seat)
@@ -576,5 +593,6 @@ def play_command(args: argparse.Namespace, input_fn: InputFn, output: TextIO, er
         style=Style(ascii_only=args.ascii or not can_encode(output)),
         intro=intro,
         errors=errors,
+        on_bot_error=args.on_bot_error,
     )
     return table.run()
