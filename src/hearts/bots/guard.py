@@ -95,6 +95,10 @@ class BotFailure(RuntimeError):
         super().__init__(fault.failure)
         self.fault = fault
 
+    def __reduce__(self) -> tuple[type[BotFailure], tuple[BotFault]]:
+        """Pickled with its fault (from a worker process to the one that waits for it)."""
+        return type(self), (self.fault,)
+
 
 @dataclass(frozen=True)
 class Decision:

@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from hearts.arena import add_distribution_args, default_jobs
+from hearts.bots.guard import BOT_ERROR_HELP, BOT_ERROR_POLICIES, DEFAULT_BOT_ERROR, BotFailure
 from hearts.cli.common import Streams, add_rules_args, build_rules, usage_error
 from hearts.errors import HeartsError
 from hearts.text import plural
@@ -42,6 +43,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="replace the shards and manifest already in DIR (without it, a folder that is not empty is refused)",
     )
     add_distribution_args(p, "make the shards", "data")
+    p.add_argument("--on-bot-error", choices=BOT_ERROR_POLICIES, default=DEFAULT_BOT_ERROR, help=BOT_ERROR_HELP)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar, only a start and an end line")
     add_rules_args(p)
     p.set_defaults(run=run)
@@ -49,7 +51,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """``hearts selfplay``; exit code 2 for a bad command line, rule option, bot spec or Ray
-    address (or Ray missing), 1 when the data cannot be written."""
+    address (or Ray missing), 1 when the data cannot be written or a bot fails under
+    ``--on-bot-error stop`` (one line: the bot, its seat, the round and the error)."""
     try:
         from hearts.rl import selfplay
     except ModuleNotFoundError as e:  # a MissingExtra: it names the extra
@@ -62,7 +65,9 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             rules = rules.replace(players=len(specs))
         if len(specs) == 1:
             specs *= rules.players
-        config = selfplay.SelfPlayConfig(tuple(specs), rules, args.rounds, args.seed, args.shard_rounds, args.shaping)
+        config = selfplay.SelfPlayConfig(
+            tuple(specs), rules, args.rounds, args.seed, args.shard_rounds, args.shaping, args.on_bot_error
+        )
         config.check()
         selfplay.old_data(Path(args.out), args.overwrite, "--overwrite")  # said in the command's words
         jobs = default_jobs(args.jobs, args.ray)
@@ -74,6 +79,11 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     except OSError as e:
         streams.stderr.write(f"hearts {NAME}: error: {e}\n")
         return 1
+    except BotFailure as e:
+        streams.stderr.write(f"hearts {NAME}: error: {e}; no data set is written (its manifest is missing)\n")
+        return 1
+    for line in selfplay.failure_lines(manifest):
+        streams.stderr.write(f"selfplay: {line}\n")
     streams.stdout.write(
         f"selfplay: {plural(config.rounds, 'round')}, {plural(manifest['decisions'], 'decision')} in "
         f"{plural(len(manifest['shards']), 'shard')}: {Path(args.out) / selfplay.MANIFEST}\n"

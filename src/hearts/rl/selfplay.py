@@ -69,6 +69,7 @@ from hearts.arena import (
     run_chunks,
 )
 from hearts.bots import make_bot
+from hearts.bots.guard import BOT_ERROR_POLICIES, DEFAULT_BOT_ERROR, BotErrorPolicy, BotFault, decide
 from hearts.errors import HeartsError
 from hearts.rl.driver import Driver, action_id
 from hearts.rl.encoding import ObservationEncoder
@@ -84,7 +85,8 @@ MANIFEST: Final = "manifest.json"
 @dataclass(frozen=True)
 class SelfPlayConfig:
     """What to play: one bot spec per seat, the rules, how many rounds, the seed, the rounds in
-    a shard, and whether rewards are shaped per trick."""
+    a shard, whether rewards are shaped per trick, and what a bot's failure does (a random
+    legal move made for it, or the end: :mod:`hearts.bots.guard`)."""
 
     specs: tuple[str, ...]
     rules: Rules
@@ -92,6 +94,7 @@ class SelfPlayConfig:
     seed: int = 0
     shard_rounds: int = 500
     shaping: bool = False
+    on_bot_error: BotErrorPolicy = DEFAULT_BOT_ERROR
 
     def check(self) -> None:
         """Raise :class:`~hearts.errors.HeartsError` for a bad configuration or bot spec, or a
@@ -103,6 +106,8 @@ class SelfPlayConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise HeartsError(f"{name} must be a positive whole number, not {value!r}")
+        if self.on_bot_error not in BOT_ERROR_POLICIES:
+            raise HeartsError(f"on_bot_error must be one of {', '.join(BOT_ERROR_POLICIES)}, not {self.on_bot_error!r}")
         check_specs(self.specs, self.rules)
 
     def shards(self) -> list[range]:
@@ -111,8 +116,12 @@ class SelfPlayConfig:
         return [range(i, min(i + step, self.rounds)) for i in range(0, self.rounds, step)]
 
 
-def play_rounds(config: SelfPlayConfig, rounds: Sequence[int]) -> dict[str, NDArray[Any]]:
-    """Play ``rounds`` (round indices) and return their decisions as arrays (the module docstring)."""
+def play_rounds(
+    config: SelfPlayConfig, rounds: Sequence[int], faults: list[BotFault] | None = None
+) -> dict[str, NDArray[Any]]:
+    """Play ``rounds`` (round indices) and return their decisions as arrays (the module
+    docstring). A bot's failed move is replaced by a random legal one (appended to ``faults``
+    when given), or raises :class:`~hearts.bots.guard.BotFailure`, as ``config.on_bot_error`` says."""
     rules = config.rules
     encoder = ObservationEncoder(rules)
     obs: list[NDArray[np.float32]] = []
@@ -130,7 +139,12 @@ def play_rounds(config: SelfPlayConfig, rounds: Sequence[int]) -> dict[str, NDAr
         last = [-1] * rules.players  # each seat's latest decision (a row)
         while (seat := driver.current_seat()) is not None:
             view = driver.view(seat)
-            action = bots[seat].act(view)
+            decision = decide(driver.round, seat, bots[seat], policy=config.on_bot_error, view=view,
+                              seed=derive_seed(config.seed, "substitute", k), label=config.specs[seat],
+                              where=f" (round {k})")
+            if decision.fault is not None and faults is not None:
+                faults.append(decision.fault)
+            action = decision.action
             steps = sorted(action.cards) if isinstance(action, Pass) else [action_id(action)]
             for step in steps:
                 last[seat] = len(actions)
@@ -162,11 +176,13 @@ def play_rounds(config: SelfPlayConfig, rounds: Sequence[int]) -> dict[str, NDAr
     }
 
 
-def _shard_bytes(job: tuple[SelfPlayConfig, range]) -> bytes:
-    """Worker entry point: one shard as the bytes of a compressed ``.npz`` file."""
+def _shard_bytes(job: tuple[SelfPlayConfig, range]) -> tuple[bytes, list[BotFault]]:
+    """Worker entry point: one shard as the bytes of a compressed ``.npz`` file, and the bots'
+    failed moves (each replaced by a random legal one)."""
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **play_rounds(*job))  # type: ignore[arg-type]
-    return buffer.getvalue()
+    faults: list[BotFault] = []
+    np.savez_compressed(buffer, **play_rounds(*job, faults))  # type: ignore[arg-type]
+    return buffer.getvalue(), faults
 
 
 SHARD_FILE: Final = re.compile(r"shard-\d{5,}\.npz")
@@ -243,8 +259,9 @@ def generate(
     bar.begin(f"{plural(config.rounds, 'round')} of {', '.join(config.specs)} in {plural(len(shards), 'shard')}, "
               f"seed {config.seed}")
     written: dict[int, dict[str, Any]] = {}
+    faults: dict[int, list[BotFault]] = {}
     workers = min(jobs or os.cpu_count() or 1, len(shards))
-    for i, data in run_chunks(_shard_bytes, [(config, shard) for shard in shards], workers, cluster):
+    for i, (data, faults[i]) in run_chunks(_shard_bytes, [(config, shard) for shard in shards], workers, cluster):
         (out / shard_name(i)).write_bytes(data)
         with np.load(io.BytesIO(data)) as arrays:
             decisions = len(arrays["action"])
@@ -265,9 +282,34 @@ def generate(
         "observation_slices": {name: [s.start, s.stop] for name, s in encoder.slices.items()},
         "decisions": sum(shard["decisions"] for shard in written.values()),
         "shards": [written[i] for i in range(len(shards))],
+        **bot_failures([fault for i in range(len(shards)) for fault in faults[i]]),
     }
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return manifest
+
+
+def bot_failures(faults: Sequence[BotFault]) -> dict[str, Any]:
+    """The manifest's account of the bots' failed moves, in play order: ``substituted`` (how
+    many were replaced by a random legal move) and ``bot_failures``, for each bot spec that
+    failed, how many times and its first failure (a line).
+
+    >>> bot_failures([BotFault(1, "x", "ValueError: boom", " (round 0)")] * 2)["bot_failures"]
+    [{'bot': 'x', 'count': 2, 'first': "the bot 'x' at seat 1 (round 0) failed: ValueError: boom"}]
+    """
+    by_bot: dict[str, dict[str, Any]] = {}
+    for fault in faults:
+        entry = by_bot.setdefault(fault.bot, {"bot": fault.bot, "count": 0, "first": fault.failure})
+        entry["count"] += 1
+    return {"substituted": len(faults), "bot_failures": list(by_bot.values())}
+
+
+def failure_lines(manifest: dict[str, Any]) -> list[str]:
+    """One line for each bot spec that failed moves in a manifest's data (:func:`bot_failures`)."""
+    return [
+        f"the bot {entry['bot']!r} failed {plural(entry['count'], 'time')}, a random legal move was made for it "
+        f"each time (first: {entry['first']})"
+        for entry in manifest.get("bot_failures", [])
+    ]
 
 
 def read_manifest(folder: str | Path) -> dict[str, Any]:
@@ -297,6 +339,8 @@ def load(folder: str | Path) -> dict[str, NDArray[Any]]:
 __all__ = [
     "MANIFEST",
     "SelfPlayConfig",
+    "bot_failures",
+    "failure_lines",
     "generate",
     "load",
     "old_data",
