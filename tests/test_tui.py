@@ -624,14 +624,44 @@ def test_a_bot_that_fails_mid_game_is_shown_and_stood_in_for(bot: type[Bot], why
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             assert session.round.passed(2) is not None  # North passed: a random legal pass
-            assert app.message.startswith(f"North's bot (failing) failed: {why}")
-            assert app.message.endswith("a random legal move was made for it")
+            assert app.message.startswith(f"the bot 'failing' at seat 2 (North) failed: {why}")  # as hearts play says
+            assert app.message.endswith(" · a random legal move was made for it")
             await pass_by_keys(pilot, app)
             await settle(pilot, app)
             while not session.game.score_history:
                 await play_by_keys(pilot, app, by_name=False)
                 await settle(pilot, app)
             assert app.screen.id == "round-summary" and len(session.game.rounds[0].tricks) == 13
+
+    try:
+        run(go)
+    finally:
+        unregister("failing")
+
+
+def test_a_failing_bot_under_stop_ends_the_table_with_one_line_and_the_record_saved(tmp_path: Path) -> None:
+    """--on-bot-error stop (issue 39): the table closes at the bot's failure with exit code 1
+    and one line naming the bot, its seat and the error; the record is saved."""
+    register("failing", Crasher)
+    path = tmp_path / "game.json"
+
+    async def go() -> None:
+        session = Session.new(Rules(), seed=6, specs=["easy", "failing", "easy"], delay=0)
+        session.on_bot_error = "stop"
+        app = HeartsApp(session, record_path=path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if app.return_code is not None:
+                    break
+        assert app.return_code == 1
+        assert app.failure == (
+            "hearts tui: error: the bot 'failing' at seat 2 (North) failed: RuntimeError: out of ideas; the game "
+            f"stops here, unfinished; saved to {path} (go on: hearts tui --resume {path})"
+        )
+        loaded = record.load(path)
+        assert isinstance(loaded, GameRecord) and loaded.seats[2].bot == "failing"
+        assert loaded.game.round.passed(2) is None and loaded.game.round.passed(1) is not None
 
     try:
         run(go)

@@ -150,5 +150,8 @@ def make_session(args: argparse.Namespace) -> Session:
         fixed = rules_args_given(args) + (["--seed"] if args.seed is not None else [])
         if fixed:
             raise HeartsError(f"a resumed game keeps its record's rules and seed: drop {', '.join(fixed)}")
-        return Session.resume(resume, specs=bot_args(args), name=args.name, delay=delay)
-    return Session.new(build_rules(args), args.seed, bot_args(args), name=args.name or "You", delay=delay)
+        session = Session.resume(resume, specs=bot_args(args), name=args.name, delay=delay)
+    else:
+        session = Session.new(build_rules(args), args.seed, bot_args(args), name=args.name or "You", delay=delay)
+    session.on_bot_error = args.on_bot_error  # --on-bot-error (hearts.bots.guard)
+    return session

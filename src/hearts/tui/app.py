@@ -14,7 +14,9 @@ thinks. Bots and hints think in worker threads (``@work(exclusive=True, thread=T
 one cancels the one before it); a result is used only if its worker was not cancelled and the
 game still stands where it was computed (:class:`~hearts.tui.state.Position`). A bot that fails
 (raises, or answers an illegal move) does not stop the table: the player is told, and a random
-legal move (:meth:`Session.fallback <hearts.tui.session.Session.fallback>`) is made for it.
+legal move (:meth:`Session.fallback <hearts.tui.session.Session.fallback>`) is made for it; with
+the session's ``on_bot_error`` ``"stop"`` the table closes instead, saving the record, with exit
+code 1 and one line on stderr (:attr:`HeartsApp.failure`; :mod:`hearts.bots.guard`).
 Quitting asks whether to save the game first; ``hearts tui --resume FILE`` goes on with a saved game.
 """
 
@@ -34,6 +36,7 @@ from textual.screen import ModalScreen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from hearts.actions import Action, Moon, Pass
+from hearts.bots.guard import BotFault
 from hearts.bots.registry import HINT_BOT
 from hearts.errors import IllegalAction
 from hearts.mechanics import MoonChoice
@@ -267,16 +270,34 @@ class HeartsApp(App[int]):
             else:
                 self._announce(move.action)
         if error:
-            action = self.session.fallback(move.seat)
-            self.session.apply(action)
             seat = self.session.seats[move.seat]
-            self.say(
-                Text(
-                    f"{seat.name}'s bot ({seat.bot}) failed: {error} · a random legal move was made for it",
-                    style="bold red",
-                )
-            )
+            fault = BotFault(move.seat, seat.bot or "", error, f" ({seat.name})")
+            if self.session.on_bot_error == "stop":
+                self._stop_the_game(fault)
+                return
+            self.session.apply(self.session.fallback(move.seat))
+            self.say(Text(fault.text, style="bold red"))
         self._table.state = TableState.of(self.session)
+
+    failure: str | None = None
+    """The line ``hearts tui`` ends with when a bot's failure stopped the game (``"stop"``)."""
+
+    def _stop_the_game(self, fault: BotFault) -> None:
+        """A bot failed under ``"stop"``: save the record (``--record``) and close the table with
+        exit code 1 and one line on stderr naming the bot, its seat and the error."""
+        line = f"hearts tui: error: {fault.failure}; the game stops here, unfinished"
+        path = self.record_path
+        if path is None:
+            line += " (--record FILE keeps it)"
+        else:
+            try:
+                self.session.save(path)
+            except OSError as e:
+                line += f" and could not be saved to {str(path)!r} ({e.strerror or e})"
+            else:
+                line += f"; saved to {path} (go on: hearts tui --resume {path})"
+        self.failure = line
+        self.exit(1, return_code=1, message=Text(line))
 
     def _announce(self, action: Action) -> None:
         """Say what an accepted play or moon choice did (:func:`~hearts.tui.look.announcement`)."""
@@ -405,6 +426,7 @@ class HeartsApp(App[int]):
     def start_session(self, session: Session) -> None:
         """Replace the game (new game dialog, or tests); the table is rebuilt for its players."""
         self._stop("bots", "hint")  # a bot still thinking about the old game is ignored
+        session.on_bot_error = self.session.on_bot_error  # the command line's policy holds for every game
         self.session = session
         self._game_over_shown = False
         self._paused = False

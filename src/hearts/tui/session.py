@@ -24,13 +24,13 @@ True
 (True, True, 0, True)
 
 A table with a bot that cannot play its rules is refused when the session is set, for a new
-game and a resumed one alike (:class:`TableRefused`); a bot that fails mid-game can be stood in
-for by :meth:`Session.fallback`, a random legal action.
+game and a resumed one alike (:class:`TableRefused`); a bot that fails mid-game is stood in for
+by :meth:`Session.fallback`, a random legal action, or stops the game, as the session's
+``on_bot_error`` says (:mod:`hearts.bots.guard`, the policy of every command).
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,6 +39,7 @@ from pathlib import Path
 from hearts import record
 from hearts.actions import Action, Moon, Pass, Play
 from hearts.bots import Bot, check_table, make_bot, run_bots
+from hearts.bots.guard import DEFAULT_BOT_ERROR, BotErrorPolicy, substitute
 from hearts.bots.registry import HINT_BOT
 from hearts.cards import SPADES, Card, CardSet
 from hearts.errors import HeartsError, RecordError
@@ -89,6 +90,8 @@ class Session:
     delay: float = DEFAULT_DELAY
     """Seconds a bot's move stays on screen before the next one (0 in tests)."""
     notices: tuple[str, ...] = ()
+    on_bot_error: BotErrorPolicy = DEFAULT_BOT_ERROR
+    """What a bot's failure does: a random legal move made for it, or the end (``--on-bot-error``)."""
     bots: dict[int, Bot] = field(init=False, repr=False)
     reviews: dict[tuple[int, int], RoundReview] = field(init=False, repr=False, default_factory=dict)
     """The reviews of the person's rounds made so far, by round number and budget (a finished
@@ -249,17 +252,14 @@ class Session:
         return self.bots[seat].act(view)
 
     def fallback(self, seat: int) -> Action:
-        """A random legal action of ``seat`` now (:meth:`Game.legal_actions
-        <hearts.game.Game.legal_actions>`), for a bot that failed: the same one for the same
-        game and position.
+        """A random legal action of ``seat`` now, for a bot that failed: the same one for the
+        same game and position (:func:`hearts.bots.guard.substitute`, as every command makes it).
 
         >>> s = Session.new(Rules(), seed=5, specs=["random"], delay=0)
         >>> s.fallback(1) in s.game.legal_actions(1), s.fallback(1) == s.fallback(1)
         (True, True)
         """
-        legal = self.game.legal_actions(seat)
-        pick = random.Random(f"hearts-fallback-{self.seed}-{len(self.game.history)}").randrange(len(legal))
-        return next(itertools.islice(legal, pick, None))
+        return substitute(self.game, seat, self.seed)
 
     def apply(self, action: Action) -> None:
         """Carry out an action (checked by the engine; a refused one raises an
