@@ -184,6 +184,7 @@ def test_selfplay_stop_is_one_line_and_exit_1(bots: dict[str, str], tmp_path: Pa
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr.splitlines()[-1] == (
         "hearts selfplay: error: the bot 'failbots:Crashy' at seat 1 (round 0) failed: ValueError: boom; "
-        "no data set is written (its manifest is missing)"
+        "nothing is written"
     )
     assert "Traceback" not in proc.stderr
+    assert not out.exists()  # no empty folder left behind

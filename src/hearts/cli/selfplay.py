@@ -80,7 +80,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         streams.stderr.write(f"hearts {NAME}: error: {e}\n")
         return 1
     except BotFailure as e:
-        streams.stderr.write(f"hearts {NAME}: error: {e}; no data set is written (its manifest is missing)\n")
+        streams.stderr.write(f"hearts {NAME}: error: {e}; nothing is written\n")
         return 1
     for line in selfplay.failure_lines(manifest):
         streams.stderr.write(f"selfplay: {line}\n")

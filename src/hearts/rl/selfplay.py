@@ -69,7 +69,14 @@ from hearts.arena import (
     run_chunks,
 )
 from hearts.bots import make_bot
-from hearts.bots.guard import BOT_ERROR_POLICIES, DEFAULT_BOT_ERROR, BotErrorPolicy, BotFault, decide
+from hearts.bots.guard import (
+    BOT_ERROR_POLICIES,
+    DEFAULT_BOT_ERROR,
+    BotErrorPolicy,
+    BotFailure,
+    BotFault,
+    decide,
+)
 from hearts.errors import HeartsError
 from hearts.rl.driver import Driver, action_id
 from hearts.rl.encoding import ObservationEncoder
@@ -244,7 +251,9 @@ def generate(
     :func:`~hearts.arena.connect_ray`) Ray tasks do; ``progress`` is
     :class:`~hearts.arena.Progress` on stderr, counting rounds. Raises
     :class:`~hearts.errors.HeartsError` for a bad configuration, ``jobs`` or folder, or when
-    Ray is missing or unreachable, before anything is written."""
+    Ray is missing or unreachable, before anything is written; and
+    :class:`~hearts.bots.guard.BotFailure` when a bot fails under ``on_bot_error="stop"``, once
+    the shards of this run are removed again (and the folder, if this run made it)."""
     config.check()
     if jobs < 0:
         raise HeartsError(f"jobs must be 0 (one per CPU) or more, not {jobs}")
@@ -253,6 +262,7 @@ def generate(
     cluster = connect_ray(ray, jobs or None) if ray is not None else None
     for path in old:
         path.unlink()
+    created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     shards = config.shards()
     bar = Progress(config.rounds, "round", progress_mode(progress), name="selfplay")
@@ -261,12 +271,19 @@ def generate(
     written: dict[int, dict[str, Any]] = {}
     faults: dict[int, list[BotFault]] = {}
     workers = min(jobs or os.cpu_count() or 1, len(shards))
-    for i, (data, faults[i]) in run_chunks(_shard_bytes, [(config, shard) for shard in shards], workers, cluster):
-        (out / shard_name(i)).write_bytes(data)
-        with np.load(io.BytesIO(data)) as arrays:
-            decisions = len(arrays["action"])
-        written[i] = {"file": shard_name(i), "rounds": [shards[i].start, shards[i].stop], "decisions": decisions}
-        bar.advance(len(shards[i]))
+    try:
+        for i, (data, faults[i]) in run_chunks(_shard_bytes, [(config, shard) for shard in shards], workers, cluster):
+            (out / shard_name(i)).write_bytes(data)
+            with np.load(io.BytesIO(data)) as arrays:
+                decisions = len(arrays["action"])
+            written[i] = {"file": shard_name(i), "rounds": [shards[i].start, shards[i].stop], "decisions": decisions}
+            bar.advance(len(shards[i]))
+    except BotFailure:  # on_bot_error="stop": no data set, and none of its shards left behind
+        for i in written:
+            (out / shard_name(i)).unlink(missing_ok=True)
+        if created:
+            out.rmdir()
+        raise
     bar.end()
     encoder = ObservationEncoder(config.rules)
     manifest = {
