@@ -621,9 +621,9 @@ def test_replay_of_a_forged_record(
 
 
 def test_replay_of_a_missing_or_broken_file(tmp_path: Path) -> None:
-    """Not a file, not JSON: exit code 1 with a message."""
+    """Not a file: exit code 2, a usage error as everywhere; not JSON: exit code 1 with a message."""
     err = io.StringIO()
-    assert main(["replay", str(tmp_path / "none.json")], stdout=io.StringIO(), stderr=err) == 1
+    assert main(["replay", str(tmp_path / "none.json")], stdout=io.StringIO(), stderr=err) == 2
     assert "cannot read record" in err.getvalue()
     broken = tmp_path / "broken.json"
     broken.write_text("{", encoding="utf-8")

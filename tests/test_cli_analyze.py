@@ -50,7 +50,7 @@ def test_analyze_prints_a_review_and_writes_json(saved_game: tuple[Path, Game], 
         "--seat",
         "0",
         "--round",
-        "0",
+        "1",
         "--budget",
         "60",
         "--json",
@@ -82,7 +82,7 @@ def test_analyze_is_reproducible_for_a_seed(saved_game: tuple[Path, Game], tmp_p
             "--seat",
             "1",
             "--round",
-            "0",
+            "1",
             "--budget",
             "40",
             "--jobs",
@@ -112,6 +112,11 @@ def test_analyze_refuses_bad_options(
 
 
 def test_analyze_refuses_a_bad_record(tmp_path: Path) -> None:
-    """A missing or forged record is exit 1 with the record's error."""
+    """A missing record is a usage error, exit 2 (as everywhere); a forged one is exit 1 with
+    the record's error."""
     code, _, err = run("analyze", str(tmp_path / "missing.json"), "--no-progress")
-    assert code == 1 and "cannot read record" in err
+    assert code == 2 and "cannot read record" in err
+    forged = tmp_path / "forged.json"
+    forged.write_text('{"format": "pyhearts.game", "version": 2}', encoding="utf-8")
+    code, _, err = run("analyze", str(forged), "--no-progress")
+    assert code == 1 and err == "hearts analyze: error: the record has no 'rules' (an object of rule options)\n"

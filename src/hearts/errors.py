@@ -54,3 +54,14 @@ class ActionError(HeartsError):
 
 class RecordError(HeartsError):
     """A malformed or forged record; the message names the event that is wrong."""
+
+
+class RecordFileError(RecordError):
+    """A record file that cannot be read at all (missing, a folder, not readable): a usage
+    error of the command that was given it, not a record that is wrong."""
+
+
+class BotError(HeartsError):
+    """A bot spec that makes no bot — an unknown name, a module that does not import, an entry
+    point that does not load, an option the bot does not take — or a bot that cannot play the
+    rules; the message names the spec."""

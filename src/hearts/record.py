@@ -64,7 +64,7 @@ from typing import Any, Final
 from hearts.actions import Action, Moon, Pass, Play, to_dict
 from hearts.actions import from_dict as action_from_dict
 from hearts.cards import CardSet
-from hearts.errors import HeartsError, RecordError
+from hearts.errors import HeartsError, RecordError, RecordFileError
 from hearts.game import MAX_DIGITS, Game
 from hearts.round import Phase, Round, check_scores, validate_deal
 from hearts.rules import Rules
@@ -243,12 +243,19 @@ def loads(text: str | bytes) -> GameRecord | Round:
 
 
 def load(path: str | Path) -> GameRecord | Round:
-    """Read a record file (see :func:`loads`): at most :data:`MAX_RECORD_BYTES` of UTF-8."""
+    """Read a record file (see :func:`loads`): at most :data:`MAX_RECORD_BYTES` of UTF-8. A
+    file that cannot be read at all is a :class:`~hearts.errors.RecordFileError`.
+
+    >>> load("/no/such/record.json")
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RecordFileError: cannot read record '/no/such/record.json': No such file or directory
+    """
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
-        raise RecordError(f"cannot read record {str(path)!r}: {e}") from None
+        raise RecordFileError(f"cannot read record {str(path)!r}: {e.strerror or e}") from None
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(f"record {str(path)!r} is longer than {MAX_RECORD_BYTES} bytes; longer ones are not read")
     try:
@@ -348,7 +355,14 @@ def _load_game(data: Mapping[str, Any]) -> GameRecord:
     seats = _seats(data, rules)
     deals = [_deal(hands, rules, f"deal {i}") for i, hands in enumerate(_field(data, "deals", list))]
     game = _new_game(rules, seed, deals, data.get("scores"))
-    replay(game, _field(data, "actions", list))
+    actions = _field(data, "actions", list)
+    try:
+        replay(game, actions)
+    except RecordError:
+        scores = data.get("scores")
+        if not (game.is_over and isinstance(scores, list) and any(scores)):
+            raise
+        raise RecordError(_over_early(scores, game, len(actions))) from None
     if len(game.rounds) != len(deals):
         raise RecordError(f"the record has {len(deals)} deals; its actions play {len(game.rounds)} rounds")
     _check_outcome(data, game)
@@ -488,11 +502,41 @@ def _seats(data: Mapping[str, Any], rules: Rules) -> list[Seat]:
     return out
 
 
+_KINDS: Final[dict[type, str]] = {Mapping: "an object", list: "a list", int: "a whole number"}
+"""How a field's kind is named to a person (JSON's words)."""
+_FIELD_WORDS: Final = {"rules": "an object of rule options"}
+"""What some fields hold, in words."""
+
+
 def _field(data: Mapping[str, Any], key: str, kind: type) -> Any:
-    value = data.get(key)
+    """The field ``key`` of ``data``, of ``kind``: a missing one, or one of another kind, is
+    refused in words that say which.
+
+    >>> _field({}, "rules", Mapping)
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RecordError: the record has no 'rules' (an object of rule options)
+    >>> _field({"deals": "x"}, "deals", list)
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RecordError: the record's 'deals' is not a list: 'x'
+    """
+    words = _FIELD_WORDS.get(key, _KINDS.get(kind, kind.__name__))
+    if data.get(key) is None:
+        raise RecordError(f"the record has no {key!r} ({words})")
+    value = data[key]
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise RecordError(f"the record's {key!r} is missing or not a {kind.__name__}: {value!r:.80}")
+        raise RecordError(f"the record's {key!r} is not {words}: {value!r:.80}")
     return value
+
+
+def _over_early(scores: list[Any], game: Game, actions: int) -> str:
+    """Why a record's actions go on after its game ended (R5.1), when it starts from scores
+    that are not zero: those scores, which ended it early."""
+    done, more = len(game.history), actions - len(game.history)
+    follow = "1 more action follows" if more == 1 else f"{more} more actions follow"
+    return (f"the record's 'scores' {scores!r:.80} end the game after round {len(game.rounds)} "
+            f"(target {game.rules.target}; totals {list(game.totals)!r:.80}), yet {follow} (from action {done})")
 
 
 def _deal(hands: object, rules: Rules, where: str) -> list[int]:

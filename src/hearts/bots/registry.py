@@ -20,7 +20,7 @@ numbers where they are numbers. Whether a bot can play some rules is asked of it
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-hearts.errors.HeartsError: unknown bot 'nobody'; known bots: random, heuristic, search, openspiel_ismcts, easy, medium, hard, expert
+hearts.errors.BotError: unknown bot 'nobody'; known bots: random, heuristic, search, openspiel_ismcts, easy, medium, hard, expert
 >>> make_bot("hearts.bots.base:RandomBot", seed=3)
 <RandomBot random>
 """
@@ -36,7 +36,7 @@ from typing import Any, cast
 from hearts.bots.base import Bot, RandomBot
 from hearts.bots.heuristic import HeuristicBot
 from hearts.bots.search import SearchBot
-from hearts.errors import HeartsError
+from hearts.errors import BotError, HeartsError
 from hearts.rules import Rules
 
 BotFactory = Callable[..., Bot]
@@ -102,15 +102,15 @@ def register(name: str, factory: BotFactory) -> None:
     >>> register("random", RandomBot)
     Traceback (most recent call last):
     ...
-    hearts.errors.HeartsError: bot name 'random' is taken (built-in bots and levels cannot be replaced; unregister('random') a registered one first)
+    hearts.errors.BotError: bot name 'random' is taken (built-in bots and levels cannot be replaced; unregister('random') a registered one first)
     >>> unregister("cautious")
     """
     if not isinstance(name, str) or not _NAME.match(name):
-        raise HeartsError(
+        raise BotError(
             f"a bot name is letters, digits, '_' and '-', starting with a letter or '_', not {name!r}"
         )
     if name in _FACTORIES or name in LEVELS:
-        raise HeartsError(
+        raise BotError(
             f"bot name {name!r} is taken (built-in bots and levels cannot be replaced; "
             f"unregister({name!r}) a registered one first)"
         )
@@ -124,10 +124,10 @@ def unregister(name: str) -> None:
     >>> unregister("random")
     Traceback (most recent call last):
     ...
-    hearts.errors.HeartsError: 'random' is not a registered bot (the built-in ones stay)
+    hearts.errors.BotError: 'random' is not a registered bot (the built-in ones stay)
     """
     if name not in _FACTORIES or name in _BUILT_IN:
-        raise HeartsError(f"{name!r} is not a registered bot (the built-in ones stay)")
+        raise BotError(f"{name!r} is not a registered bot (the built-in ones stay)")
     del _FACTORIES[name]
 
 
@@ -184,19 +184,23 @@ def make_bot(spec: str, seed: int | None = None, *, rules: Rules | None = None) 
     >>> make_bot("openspiel_ismcts", rules=Rules(players=5))
     Traceback (most recent call last):
     ...
-    hearts.errors.HeartsError: bot 'openspiel_ismcts' cannot play these rules: players=5 (OpenSpiel: 4)
+    hearts.errors.BotError: bot 'openspiel_ismcts' cannot play these rules: players=5 (OpenSpiel: 4)
     """
     name, factory, options = _resolve(spec)
     if rules is not None:
         _check_rules(spec, factory, rules)
     try:
         bot = factory(seed=seed, **options)
+    except BotError:
+        raise
+    except HeartsError as e:  # the bot's own refusal of an option: a bot spec's error all the same
+        raise BotError(str(e)) from None
     except TypeError as e:
         if options and "argument" in str(e):
-            raise HeartsError(f"bot {name!r} does not take options {sorted(options)}") from None
-        raise HeartsError(f"bot {name!r} cannot be made with seed={seed!r}: {e}") from None
+            raise BotError(f"bot {name!r} does not take options {sorted(options)}") from None
+        raise BotError(f"bot {name!r} cannot be made with seed={seed!r}: {e}") from None
     if not isinstance(bot, Bot):
-        raise HeartsError(f"bot {name!r}: its factory returned {bot!r:.60}, not a hearts.bots.Bot")
+        raise BotError(f"bot {name!r}: its factory returned {bot!r:.60}, not a hearts.bots.Bot")
     return bot
 
 
@@ -207,7 +211,7 @@ def check_table(specs: list[str] | tuple[str, ...], rules: Rules) -> None:
     >>> check_table(["hard", "openspiel_ismcts"], Rules(players=3))
     Traceback (most recent call last):
     ...
-    hearts.errors.HeartsError: bot 'openspiel_ismcts' cannot play these rules: players=3 (OpenSpiel: 4)
+    hearts.errors.BotError: bot 'openspiel_ismcts' cannot play these rules: players=3 (OpenSpiel: 4)
     """
     for spec in specs:
         _check_rules(spec, _resolve(spec)[1], rules)
@@ -219,8 +223,7 @@ def check_table(specs: list[str] | tuple[str, ...], rules: Rules) -> None:
 def _resolve(spec: object) -> tuple[str, BotFactory, dict[str, Any]]:
     """The name (for messages), the factory and the options of a spec."""
     if not isinstance(spec, str) or not spec.strip():
-        known = ", ".join([*bot_names(), *LEVELS])
-        raise HeartsError(f"{spec!r} is not a bot spec; known bots: {known}")
+        raise BotError(f"{spec!r} is not a bot spec; known bots: {_known()}")
     text = LEVELS.get(spec.strip(), spec).strip()
     head, _, rest = (part.strip() for part in text.partition(":"))
     attr, _, more = (part.strip() for part in rest.partition(":"))
@@ -235,9 +238,22 @@ def _named(name: str) -> BotFactory:
     if factory is None:
         factory = _from_entry_point(name)
     if factory is None:
-        known = ", ".join([*bot_names(), *LEVELS])
-        raise HeartsError(f"unknown bot {name!r}; known bots: {known}")
+        raise BotError(f"unknown bot {name!r}; known bots: {_known()}")
     return factory
+
+
+def _known() -> str:
+    """The bots a refusal offers: those of the registry that make bots here (an entry point
+    that fails to load is left out), then the levels."""
+    names = []
+    for name in bot_names():
+        if name not in _FACTORIES:
+            try:
+                _from_entry_point(name)
+            except BotError:
+                continue
+        names.append(name)
+    return ", ".join([*names, *LEVELS])
 
 
 def _options(args: str, spec: str) -> dict[str, Any]:
@@ -245,7 +261,7 @@ def _options(args: str, spec: str) -> dict[str, Any]:
     for item in filter(None, (a.strip() for a in args.split(","))):
         key, sep, value = item.partition("=")
         if not sep:
-            raise HeartsError(f"bot option {item!r} in {spec!r} is not key=value")
+            raise BotError(f"bot option {item!r} in {spec!r} is not key=value")
         options[key.strip()] = _number(value.strip())
     return options
 
@@ -256,15 +272,15 @@ def _imported(module: str, attr: str, spec: str) -> BotFactory:
         found: Any = importlib.import_module(module)
     except ModuleNotFoundError as e:
         if e.name is not None and (module == e.name or module.startswith(e.name + ".")):
-            raise HeartsError(
+            raise BotError(
                 f"bot spec {spec!r}: no module {module!r} to import (is its folder on PYTHONPATH?)"
             ) from None
-        raise HeartsError(f"bot spec {spec!r}: importing {module!r} failed: {e}") from None
+        raise BotError(f"bot spec {spec!r}: importing {module!r} failed: {e}") from None
     except Exception as e:  # the module's own error, e.g. a SyntaxError
-        raise HeartsError(f"bot spec {spec!r}: importing {module!r} failed: {type(e).__name__}: {e}") from None
+        raise BotError(f"bot spec {spec!r}: importing {module!r} failed: {type(e).__name__}: {e}") from None
     for part in attr.split("."):
         if not hasattr(found, part):
-            raise HeartsError(f"bot spec {spec!r}: module {module!r} has no {attr!r}")
+            raise BotError(f"bot spec {spec!r}: module {module!r} has no {attr!r}")
         found = getattr(found, part)
     _check_factory(found, f"bot spec {spec!r}: {module}:{attr}", classes_only=True)
     return cast(BotFactory, found)
@@ -284,7 +300,7 @@ def _from_entry_point(name: str) -> BotFactory | None:
     try:
         factory = point.load()
     except Exception as e:
-        raise HeartsError(f"{what} cannot be loaded: {type(e).__name__}: {e}") from None
+        raise BotError(f"{what} cannot be loaded: {type(e).__name__}: {e}") from None
     _check_factory(factory, what, classes_only=False)
     if _NAME.match(name) and name not in LEVELS:
         _FACTORIES[name] = factory
@@ -295,11 +311,11 @@ def _check_factory(factory: object, what: str, *, classes_only: bool) -> None:
     """Refuse what is not a :class:`Bot` subclass (or, unless ``classes_only``, a callable)."""
     if isinstance(factory, type):
         if not issubclass(factory, Bot):
-            raise HeartsError(f"{what} is the class {factory.__name__}, which is not a hearts.bots.Bot subclass")
+            raise BotError(f"{what} is the class {factory.__name__}, which is not a hearts.bots.Bot subclass")
         return
     if classes_only or not callable(factory):
         kind = "a hearts.bots.Bot subclass" if classes_only else "a hearts.bots.Bot subclass or a callable"
-        raise HeartsError(f"{what} must be {kind}, not {factory!r:.60}")
+        raise BotError(f"{what} must be {kind}, not {factory!r:.60}")
 
 
 def _reason(factory: BotFactory, rules: Rules) -> str | None:
@@ -313,7 +329,7 @@ def _reason(factory: BotFactory, rules: Rules) -> str | None:
 def _check_rules(spec: str, factory: BotFactory, rules: Rules) -> None:
     reason = _reason(factory, rules)
     if reason is not None:
-        raise HeartsError(f"bot {spec.strip()!r} cannot play these rules: {reason}")
+        raise BotError(f"bot {spec.strip()!r} cannot play these rules: {reason}")
 
 
 def _number(text: str) -> Any:

@@ -15,7 +15,8 @@ from pathlib import Path
 from hearts import record
 from hearts.arena import Progress, progress_mode
 from hearts.cli.common import Streams, usage_error
-from hearts.errors import HeartsError, RecordError
+from hearts.errors import HeartsError, RecordError, RecordFileError
+from hearts.game import Game
 from hearts.record import GameRecord
 from hearts.review import DEFAULT_BUDGET, format_review, review_game
 from hearts.text import Style, can_encode
@@ -34,7 +35,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("file", metavar="RECORD", help="a game or round record (hearts play --record, ctrl+s)")
     p.add_argument("--seat", type=int, action="append", metavar="S", help="the seat to review (repeatable; default: all)")
-    p.add_argument("--round", type=int, action="append", metavar="N", dest="rounds", help="only round N (0-based; repeatable)")
+    p.add_argument("--round", type=int, action="append", metavar="N", dest="rounds", help="only round N (numbered from 1, as the screens show them; repeatable)")
     p.add_argument(
         "--budget",
         type=int,
@@ -51,15 +52,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
-    """``hearts analyze``; exit code 1 for a bad record, 2 for a bad option."""
+    """``hearts analyze``; exit code 1 for a bad record, 2 for a bad option or a file that
+    cannot be read."""
     if args.jobs < 1:
         return usage_error(streams.stderr, "analyze", f"--jobs must be 1 or more, not {args.jobs}")
     try:
         source = record.load(args.file)
+    except RecordFileError as e:
+        return usage_error(streams.stderr, "analyze", str(e))
     except RecordError as e:
         streams.stderr.write(f"hearts analyze: error: {e}\n")
         return 1
     game = source.game if isinstance(source, GameRecord) else source
+    shown = [r.round_number + 1 for r in (game.rounds if isinstance(game, Game) else [game])]
+    unknown = [n for n in args.rounds or [] if n not in shown]
+    if unknown:
+        numbers = f"{shown[0]} to {shown[-1]}" if len(shown) > 1 else str(shown[0])
+        return usage_error(streams.stderr, "analyze", f"--round {unknown[0]}: there is no round {unknown[0]}; the "
+                           f"record's rounds are {numbers} (numbered from 1, as the screens show them)")
     names = [s.name for s in source.seats] if isinstance(source, GameRecord) else None
     progress = Progress(0, "decision", progress_mode(not args.no_progress), streams.stderr, name="analyze")
 
@@ -73,7 +83,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         review = review_game(
             game,
             args.seat,
-            rounds=args.rounds,
+            rounds=None if args.rounds is None else [n - 1 for n in args.rounds],
             budget=args.budget,
             seed=args.seed,
             jobs=args.jobs,

@@ -42,6 +42,7 @@ from hearts.cli.common import (
     check_record_path,
     isatty,
     options_help,
+    table_refusal,
     usage_error,
 )
 from hearts.errors import CardParseError, HeartsError, IllegalAction
@@ -167,7 +168,8 @@ class PlayCLI:
     def run(self) -> int:
         """Play to the end of the game (or ``quit`` / end of input); the exit code: 0 (the game
         played out, or ``quit``), 1 when the input ended before the game did (said on
-        ``errors``, with where the record was saved), 130 when interrupted."""
+        ``errors``, with where the record was saved) or when ``--record`` could not be saved,
+        130 when interrupted."""
         for line in self.intro:
             self.say(line)
         try:
@@ -192,6 +194,9 @@ class PlayCLI:
         else:
             self._game_over()
         self._final_save()
+        if self._save_failed:  # the game is not where --record said it would be: not a success
+            self.errors.write(f"hearts play: error: the record could not be saved to {str(self.record_path)!r}\n")
+            return 1
         return 0
 
     def _unfinished(self) -> str:
@@ -563,7 +568,7 @@ def play_command(args: argparse.Namespace, input_fn: InputFn, output: TextIO, er
     try:
         rules = build_rules(args)
     except HeartsError as e:
-        return usage_error(errors, "play", f"{e} (see 'hearts rules')")
+        return usage_error(errors, "play", table_refusal("play", e))
     n = rules.players
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     seeder = random.Random(f"hearts-bots-{seed}")
@@ -572,7 +577,7 @@ def play_command(args: argparse.Namespace, input_fn: InputFn, output: TextIO, er
         bots = {s: make_bot(spec, seed=seeder.randrange(2**31)) for s, spec in enumerate(specs, start=1)}
         check_record_path(args.record, args.overwrite)  # before the game starts, not at the end of its first round
     except HeartsError as e:
-        return usage_error(errors, "play", str(e))
+        return usage_error(errors, "play", table_refusal("play", e))
     names = default_names(n, args.name or "You")
     seats = [Seat(names[0]), *(Seat(names[s], bot=spec) for s, spec in enumerate(specs, start=1))]
     where = f" ({SEAT_NAMES[n][0]})" if names[0] != SEAT_NAMES[n][0] else ""
@@ -582,7 +587,7 @@ def play_command(args: argparse.Namespace, input_fn: InputFn, output: TextIO, er
         "Seats, clockwise: " + ", ".join([seat_label(seats[0]) + where, *map(seat_label, seats[1:])]),
         f"Seed {seed} (play this deal again with --seed {seed}). Type 'help' at any prompt.",
     ]
-    fast.prepare(lambda line: print(line, file=errors, flush=True))  # not in the middle of a bot's turn
+    fast.prepare(lambda line: print(line, file=errors, flush=True), extra="fast")  # not in the middle of a bot's turn
     table = PlayCLI(
         Game(rules, seed=seed),
         bots,

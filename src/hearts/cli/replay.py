@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from hearts import record
-from hearts.cli.common import Streams
-from hearts.errors import RecordError
+from hearts.cli.common import Streams, usage_error
+from hearts.errors import RecordError, RecordFileError
 from hearts.record import GameRecord, Seat
 from hearts.round import Round
 from hearts.text import Style, can_encode, default_names, direction_name, does, points_word, score_table
@@ -35,7 +35,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
-    """``hearts replay FILE``; exit code 1 for a record that is missing, malformed or forged."""
+    """``hearts replay FILE``; exit code 1 for a record that is malformed or forged, 2 for a
+    file that cannot be read (missing, a folder), as every command's usage and file errors."""
     return replay_command(args.file, streams.stdout, streams.stderr, ascii_only=args.ascii)
 
 
@@ -43,6 +44,8 @@ def replay_command(path: str, output: TextIO, errors: TextIO, ascii_only: bool =
     """Check the record at ``path`` by replaying it and print it to ``output``."""
     try:
         source = record.load(path)
+    except RecordFileError as e:
+        return usage_error(errors, "replay", str(e))
     except RecordError as e:
         errors.write(f"hearts replay: error: {e}\n")
         return 1

@@ -35,7 +35,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="change one of the server's limits (repeatable; e.g. --limit tables_rate=5/minute); each process's",
+        help="change one of the server's limits, which each server process applies on its own "
+        "(repeatable; e.g. --limit tables_rate=5/minute; every limit: docs/deployment.md)",
     )
     p.add_argument(
         "--log-level", default="info", choices=("debug", "info", "warning", "error"), help="JSON logs from this level up"

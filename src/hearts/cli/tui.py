@@ -34,6 +34,7 @@ from hearts.cli.common import (
     isatty,
     options_help,
     rules_args_given,
+    table_refusal,
     usage_error,
 )
 from hearts.errors import HeartsError
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         # before the table is set, not when the first round ends; resuming a record into itself is no overwrite
         check_record_path(args.record, args.overwrite, getattr(args, "resume", None))  # hearts play has no --resume
     except HeartsError as e:
-        return usage_error(streams.stderr, "tui", str(e))
+        return usage_error(streams.stderr, "tui", table_refusal("tui", e))
     if not (isatty(streams.stdin) and isatty(streams.stdout)):
         return usage_error(
             streams.stderr,
@@ -108,8 +109,10 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         )
     from hearts.tui.app import HeartsApp
 
-    fast.prepare(lambda line: print(line, file=streams.stdout, flush=True))  # before the screen is taken
-    app = HeartsApp(session, record_path=args.record)
+    ready = fast.prepare(lambda line: print(line, file=streams.stdout, flush=True), extra="tui")  # before the screen
+    # the screen hides what was printed: the table says why its bots are slow too, in a line that fits
+    notes = () if ready else (f"Slow bots: {fast.unavailable_reason('tui')}",)
+    app = HeartsApp(session, record_path=args.record, notes=notes)
     with drawing_on_the_terminal():
         app.run()
     return app.return_code or 0

@@ -138,9 +138,14 @@ def _load() -> tuple[ModuleType | None, str]:
     try:
         # Imported by name: the layers contract keeps numba and numpy out of the core's imports.
         module = importlib.import_module("hearts.fast.compiled")
+    except ModuleNotFoundError as e:
+        return None, _NOT_INSTALLED if e.name == "numba" else f"{_NOT_INSTALLED} ({e})"
     except ImportError as e:
-        return None, f"numba is not installed ({e}); pip install 'pyhearts[web]' brings it"
+        return None, f"{_NOT_INSTALLED} ({e})"
     return module, ""
+
+
+_NOT_INSTALLED: Final = "numba is not installed"
 
 
 def available() -> bool:
@@ -149,30 +154,35 @@ def available() -> bool:
     return _load()[0] is not None
 
 
-def unavailable_reason() -> str:
+def unavailable_reason(extra: str = "fast") -> str:
     """Why the kernel cannot run compiled here, in one line; ``""`` when it can (loading it, as
-    :func:`available` does)."""
-    return _load()[1]
+    :func:`available` does). When numba is missing, the line says to install the extra
+    ``extra``, the one that fits the command at hand (``fast`` for ``hearts play`` and the
+    arena, ``tui`` for the terminal table, ``web`` for the web table)."""
+    reason = _load()[1]
+    if reason.startswith(_NOT_INSTALLED):
+        return f"{reason}; pip install 'pyhearts[{extra}]' brings it"
+    return reason
 
 
-def prepare(say: Callable[[str], None]) -> bool:
+def prepare(say: Callable[[str], None], extra: str = "fast") -> bool:
     """Load the compiled kernel now, before a bot needs it, and tell ``say`` (one line at a
     time): numba compiles it on its first use on a machine (about half a minute, then cached on
     disk), so a front end calls this while it starts, not in the middle of a player's turn.
     Without it the bots still play, on the pure kernel, and ``say`` hears once why they are
-    slow. Returns :func:`available`.
+    slow (:func:`unavailable_reason`, naming the extra ``extra``), and nothing about compiling.
+    Returns :func:`available`.
 
     >>> prepare(print)  # doctest: +ELLIPSIS
     Preparing the bots (numba compiles them the first time, about half a minute)...
     Bots ready (... s).
     True
     """
-    say("Preparing the bots (numba compiles them the first time, about half a minute)...")
     start = time.perf_counter()
-    module, reason = _load()
-    if module is None:
-        say(f"The search bots (hard, expert, hints) think 20 to 40 times slower here: {reason}.")
+    if _load()[0] is None:
+        say(f"The search bots (hard, expert, hints) think 20 to 40 times slower here: {unavailable_reason(extra)}.")
         return False
+    say("Preparing the bots (numba compiles them the first time, about half a minute)...")
     for warm in PREPARE:
         warm()
     say(f"Bots ready ({time.perf_counter() - start:.1f} s).")

@@ -23,7 +23,7 @@ Quitting asks whether to save the game first; ``hearts tui --resume FILE`` goes 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -92,7 +92,9 @@ class HeartsApp(App[int]):
 
     Give it a :class:`~hearts.tui.session.Session` and ``run()`` it; ``record_path`` (the
     ``--record FILE``) is saved after every round and offered first when saving;
-    ``review_budget``: sampled deals per decision when reviewing a round.
+    ``review_budget``: sampled deals per decision when reviewing a round; ``notes``: what the
+    table says first, before the session's notices (``hearts tui``'s start-up notes, such as
+    why the bots are slow here, which the full screen would otherwise hide).
     """
 
     TITLE = "Hearts"
@@ -110,9 +112,11 @@ class HeartsApp(App[int]):
         record_path: str | Path | None = None,
         hint_spec: str = HINT_BOT,
         review_budget: int = REVIEW_BUDGET,
+        notes: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.session = session
+        self.notes = tuple(notes)
         self.record_path = Path(record_path) if record_path is not None else None
         self.hint_spec = hint_spec
         self.review_budget = review_budget
@@ -166,7 +170,7 @@ class HeartsApp(App[int]):
     def on_mount(self) -> None:
         self.push_screen(self._table)
         self.call_after_refresh(self.advance)
-        self.say(" · ".join(self.session.notices) or WELCOME)
+        self.say(" · ".join([*self.notes, *self.session.notices]) or WELCOME)
 
     # --- the game loop -----------------------------------------------------------------------
 
