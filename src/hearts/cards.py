@@ -45,10 +45,13 @@ _RANK_BY_TEXT = {c: i for i, c in enumerate(RANK_LETTERS)} | {"10": 8}
 
 
 class Card(int):
-    """One card, an ``int`` 0..51 (``rank * 4 + suit``, OpenSpiel's ids).
+    """One card, an ``int`` 0..51 (``rank * 4 + suit``, OpenSpiel's ids), made from its id or
+    from its text (read by :meth:`parse`); it prints as it is made, ``Card('QS')``.
 
     >>> Card(0), Card(43), Card(51)
     (Card('2C'), Card('QS'), Card('AS'))
+    >>> Card("QS") == Card(43) == Card.parse("q♠") == eval(repr(Card(43)))
+    True
     >>> Card.parse("q♠").rank, Card.parse("q♠").suit
     (10, 3)
     >>> str(Card.parse("td")), Card.parse("TD").symbol
@@ -61,10 +64,12 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, card_id: int) -> Card:
-        if isinstance(card_id, bool) or not isinstance(card_id, int) or not 0 <= card_id < 52:
-            raise CardParseError(f"R1.2: {card_id!r} is not a card id: expected an int 0..51")
-        return super().__new__(cls, card_id)
+    def __new__(cls, card: int | str) -> Card:
+        if isinstance(card, str):
+            return cls.parse(card)
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+            raise CardParseError(f"R1.2: {card!r:.40} is not a card id: expected an int 0..51 or a card's text, e.g. 'QS'")
+        return super().__new__(cls, card)
 
     @classmethod
     def of(cls, rank: int, suit: int) -> Card:
