@@ -13,12 +13,20 @@ player's rating reads as a player reads it; every page has an ``<h1>``.
 from __future__ import annotations
 
 import json
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 import test_web_browser
 from test_server_support import ServerProcess, create_table, http
-from test_web_browser import state, wait_seated, watch_console
-from test_web_lively import DESKTOP, context, page_of
+from test_web_browser import seed_moon_table, shoot_the_moon, state, wait_seated, watch_console
+from test_web_lively import DESKTOP, PHONE, context, page_of
+
+from hearts.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, Entrant, conservative, rate
+from hearts.server.storage import PlayerRow
 
 browser = test_web_browser.browser  # the fixtures: Debian's chromium, a server process (no bot delay)
 server = test_web_browser.server
@@ -218,4 +226,179 @@ def test_errors_name_the_seats_as_the_page_does(server: ServerProcess, browser: 
     assert words.startswith("Seat 1: “You” cannot be a name"), words
     assert "seat 0" not in words and "'name'" not in words
     assert page.is_hidden("#created") and stored_profile(page) is None  # nothing was made
+    ctx.close()
+
+
+# ---------------------------------------------------------------- the Seats dialog
+
+
+PHONE_DEVICE = {"device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+"""A phone as Playwright emulates one (with the 390×844 viewport: an iPhone 12's screen)."""
+
+
+def as_creator(ctx: Any, table: dict[str, Any]) -> None:
+    """The context's browser is the one that made ``table`` (it keeps the creator key)."""
+    key = f"pyhearts:creator:{table['id']}"
+    ctx.add_init_script(f"localStorage.setItem({json.dumps(key)}, {json.dumps(table['creator_key'])})")
+
+
+INSIDE = """(sel) => { const d = document.getElementById('dialog').getBoundingClientRect();
+  const e = document.querySelector(sel);
+  return [...e.getClientRects()].every(r => r.left >= d.left && r.right <= d.right)
+    && document.getElementById('dialog').scrollWidth <= document.getElementById('dialog').clientWidth; }"""
+"""Whether the element ``sel`` lies whole inside the dialog, which overflows nothing sideways."""
+
+
+def test_the_seats_dialog_shows_the_new_link_whole_and_not_the_freed_name(server: ServerProcess, browser: Any) -> None:
+    """Ann frees Bob's seat from the Seats dialog, on a desktop and on a phone: the new invite
+    link is whole inside the dialog (wrapped, not cut off), and the seat is no longer called
+    Bob there (nor in the table's names)."""
+    for viewport, options in ((DESKTOP, {}), (PHONE, PHONE_DEVICE)):
+        table = create_table(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+                             + [{"kind": "bot", "level": "easy"}] * 2)
+        ctx = context(browser, viewport, **options)
+        as_creator(ctx, table)
+        page = page_of(ctx)
+        problems = watch_console(page)
+        page.goto(table["seats"][0]["link"])
+        wait_seated(page)
+        page.click("#seats-btn")
+        seat = page.locator('#dialog li[data-seat="1"]')
+        assert "Bob" in seat.inner_text()
+        page.click('#dialog .free-seat[data-seat="1"]')
+        page.wait_for_selector('#dialog a.invite[data-seat="1"]')
+        link = page.get_attribute('#dialog a.invite[data-seat="1"]', "href")
+        assert page.inner_text('#dialog a.invite[data-seat="1"]') == link
+        assert page.evaluate(INSIDE, '#dialog a.invite[data-seat="1"]'), viewport
+        page.wait_for_function("() => window.heartsState.table.unnamed.includes(1)")
+        assert "Bob" not in seat.inner_text(), seat.inner_text()
+        assert seat.inner_text().startswith("Seat 2"), seat.inner_text()
+        assert not problems, problems
+        ctx.close()
+
+
+# ---------------------------------------------------------------- a round's summary and its chart
+
+
+@pytest.fixture(scope="module")
+def moon_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, str]]:
+    """A table whose first round Luna (seat 0) shoots the moon in (to 100): "+26 to each of the
+    others" gives the three bots equal totals, 26 each."""
+    db: Path = tmp_path_factory.mktemp("moonpolish") / "tables.db"
+    token = secrets.token_urlsafe(18)
+    seed_moon_table(db, "moonpolish", token)
+    s = ServerProcess(db, bot_delay=0.0).start()
+    yield s, token
+    s.stop()
+
+
+TIES = """() => { const at = (s) => { const c = [...document.querySelectorAll(`#dialog .seat-line[data-seat="${s}"] circle`)].pop()
+    .getBoundingClientRect(); return [c.x + c.width / 2, c.y + c.height / 2, c.width]; };
+  return [0, 1, 2, 3].map(at); }"""
+"""Where each seat's last point lies in the dialog's score chart: its centre and its width (px)."""
+
+
+def test_a_rounds_summary_is_shown_over_the_round_that_ended_and_equal_totals_stay_visible(
+    moon_table: tuple[ServerProcess, str], browser: Any
+) -> None:
+    """Luna shoots the moon and chooses "+26 to each of the others": the round's summary shows
+    over the round that ended (no new hand dealt behind it until it closes), and its score chart
+    shows the three bots' equal totals as three points and lines, none hidden by another."""
+    server, token = moon_table
+    ctx = context(browser, DESKTOP, reduced_motion="reduce")
+    page = page_of(ctx)
+    problems = watch_console(page)
+    page.goto(f"{server.url}/t/moonpolish#seat=0&token={token}")
+    wait_seated(page)
+    shoot_the_moon(page)
+    page.click("#moon-add")
+    page.wait_for_selector("#summary-ok")
+    assert page.evaluate("document.body.dataset.round") == "0"
+    assert page.locator("#hand .card").count() == 0, "the next hand is drawn behind the summary"
+    points = page.evaluate(TIES)
+    for a in range(1, 4):
+        for b in range(a + 1, 4):
+            apart = ((points[a][0] - points[b][0]) ** 2 + (points[a][1] - points[b][1]) ** 2) ** 0.5
+            assert apart >= points[a][2] * 0.9, (a, b, points)  # each point shows, beside the others
+    page.click("#summary-ok")
+    page.wait_for_function("() => document.body.dataset.round === '1'")
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 13")
+    assert not problems, problems
+    ctx.close()
+
+
+def test_a_round_played_by_the_bots_ends_with_its_summary_over_that_round(server: ServerProcess, browser: Any) -> None:
+    """A round that ends on its last trick (the stand-in bot plays for an away person): its
+    summary shows over the round that ended, the next hand dealt only once it is closed."""
+    table = create_table(server, [{"kind": "human", "name": "Pat"}] + [{"kind": "bot", "level": "easy"}] * 3,
+                         turn_timer=1, stand_in="easy")
+    ctx = context(browser, DESKTOP, reduced_motion="reduce")
+    page = page_of(ctx)
+    page.goto(table["seats"][0]["link"])
+    wait_seated(page)
+    page.wait_for_selector("#summary-ok", timeout=60_000)
+    assert page.evaluate("document.body.dataset.round") == "0"
+    assert page.locator("#hand .card").count() == 0, "the next hand is drawn behind the summary"
+    page.click("#summary-ok")
+    page.wait_for_function("() => document.body.dataset.round === '1'")
+    ctx.close()
+
+
+# ---------------------------------------------------------------- a phone's pass
+
+
+ROWS = """() => { const cards = [...document.querySelectorAll('#hand .card')];
+  const rows = [...new Set(cards.map(c => c.offsetTop))].sort((a, b) => a - b);
+  const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const out = [];
+  for (const c of cards.filter(c => c.classList.contains('selected'))) {
+    const row = rows.indexOf(c.offsetTop);
+    for (const o of cards.filter(o => rows.indexOf(o.offsetTop) === row - 1))
+      if (meets(c.getBoundingClientRect(), o.getBoundingClientRect())) out.push([c.dataset.card, o.dataset.card]);
+  }
+  return {rows: rows.length, overlaps: out}; }"""
+"""The hand's rows, and each card marked to pass that lies over a card of the row above it."""
+
+
+def test_on_a_phone_cards_marked_to_pass_cover_no_card_of_the_row_above(server: ServerProcess, browser: Any) -> None:
+    table = create_table(server, [{"kind": "human", "name": "Jo"}] + [{"kind": "bot", "level": "easy"}] * 3)
+    ctx = context(browser, PHONE, **PHONE_DEVICE)
+    page = page_of(ctx)
+    page.goto(table["seats"][0]["link"])
+    assert wait_seated(page)["view"]["must_pass"]
+    for card in state(page)["view"]["hand"][-3:]:  # the last row's
+        page.click(f'#hand .card[data-card="{card}"]')
+    page.evaluate("document.activeElement.blur()")
+    found = page.evaluate(ROWS)
+    assert found["rows"] >= 2 and not found["overlaps"], found
+    ctx.close()
+
+
+# ---------------------------------------------------------------- a new player's rating
+
+
+def test_a_new_players_rating_reads_as_a_player_reads_it(server: ServerProcess, browser: Any) -> None:
+    """After one rated game lost to three hard bots, OpenSkill's conservative estimate
+    (mu − 3σ) is below zero; the profile page and the leaderboard show a rating that is never
+    negative, marked provisional, with the games played."""
+    status, made = http("POST", server.url + "/api/players", {"name": "Nell"})
+    assert status == 201
+    seats = [Entrant(player=made["id"])] + [Entrant(level="hard")] * 3
+    [(mu, sigma)] = rate(seats, [PlayerRow(made["id"], "Nell", DEFAULT_MU, DEFAULT_SIGMA, 0)], [104, 20, 30, 40])
+    assert conservative(mu, sigma) < -0.5  # what the page showed as "-2" (or "-1")
+    with sqlite3.connect(server.db) as db:
+        db.execute("UPDATE players SET mu = ?, sigma = ?, games = 1 WHERE id = ?", (mu, sigma, made["id"]))
+    ctx = context(browser, DESKTOP)
+    ctx.add_init_script(f"localStorage.setItem('pyhearts.player', {json.dumps(json.dumps(made))})")
+    page = page_of(ctx)
+    page.goto(server.url + "/me")
+    page.wait_for_selector("#my-rating")
+    assert page.inner_text("#my-rating") == "0"
+    words = page.inner_text("#profile-rating")
+    assert "provisional" in words and "1 rated game" in words and "-" not in page.inner_text("#my-rating"), words
+    page.goto(server.url + "/leaderboard")
+    row = page.locator("#leaderboard tr.you")
+    row.wait_for()
+    assert row.locator("td.rating").inner_text() == "0", row.inner_text()
+    assert "provisional" in row.inner_text() and "1" in row.locator("td").last.inner_text()
     ctx.close()

@@ -45,7 +45,7 @@ from hearts.round import Phase, Round
 from hearts.rules import Rules
 from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
 from hearts.server.protocol import ProtocolError, TableRequest, _Fields
-from hearts.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative, places
+from hearts.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, PROVISIONAL_GAMES, conservative, places, shown
 from hearts.server.storage import PlayedTable, PlayerRow, SeatRow, Storage, TableRow, hash_token, load_game
 from hearts.server.wire import MAX_TOKEN
 from hearts.view import cards_text, trick_dict
@@ -187,8 +187,16 @@ async def create_player(store: Storage, name: str) -> tuple[PlayerRow, str]:
 
 def rating_dict(mu: float, sigma: float, games: int | None) -> dict[str, Any]:
     """A rating as the API shows it: ``mu``, ``sigma``, the conservative ``rating``
-    (``mu - 3 sigma``) and the rated ``games`` played."""
-    return {"mu": mu, "sigma": sigma, "rating": conservative(mu, sigma), "games": games}
+    (``mu - 3 sigma``), the rating as the pages show it (``shown``: a whole number, never
+    negative, :func:`~hearts.server.ratings.shown`), whether it is still ``provisional`` (fewer
+    than :data:`~hearts.server.ratings.PROVISIONAL_GAMES` rated games) and the rated ``games``
+    played (``None``: a bot's fixed rating).
+
+    >>> rating_dict(23.0, 25 / 3, 1)["shown"], rating_dict(23.0, 25 / 3, 1)["provisional"]
+    (0, True)
+    """
+    return {"mu": mu, "sigma": sigma, "rating": conservative(mu, sigma), "shown": shown(mu, sigma),
+            "provisional": games is not None and games < PROVISIONAL_GAMES, "games": games}
 
 
 def profile_dict(player: PlayerRow) -> dict[str, Any]:

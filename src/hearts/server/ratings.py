@@ -30,6 +30,8 @@ round of the two search levels, and ``expert`` half a point less: head to head i
 [1, 4, 1, 3]
 >>> round(conservative(25.0, 25 / 3), 6)
 0.0
+>>> shown(23.0, 25 / 3), shown(30.2, 1.0), shown(21.5, 1.0)
+(0, 27, 19)
 >>> BOT_ANCHORS
 {'easy': 21.5, 'medium': 22.0, 'hard': 26.4, 'expert': 26.9}
 """
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -76,6 +79,18 @@ def conservative(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
+PROVISIONAL_GAMES: Final = 5
+"""A person's rating is *provisional* until this many rated games: its uncertainty is still
+large (a new profile's conservative rating starts at 0 and may dip below it)."""
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating as a player reads it: the conservative rating (:func:`conservative`) as a
+    whole number, never below 0 (a new player's first games may take ``mu - 3 sigma`` a little
+    below the start; the leaderboard still orders by the exact value), halves rounded up."""
+    return max(0, math.floor(conservative(mu, sigma) + 0.5))
+
+
 def places(totals: Sequence[int]) -> list[int]:
     """Each seat's place by its final total (R5: the lowest first; equal totals share the
     better place): 1 + how many seats have a lower total."""
@@ -91,7 +106,8 @@ def anchors() -> list[dict[str, Any]]:
     """The bot anchors as leaderboard rows (fixed ratings: no games counted)."""
     return [
         {"id": None, "bot": level, "name": bot_name(level), "mu": mu, "sigma": ANCHOR_SIGMA,
-         "rating": conservative(mu, ANCHOR_SIGMA), "games": None}
+         "rating": conservative(mu, ANCHOR_SIGMA), "shown": shown(mu, ANCHOR_SIGMA), "provisional": False,
+         "games": None}
         for level, mu in BOT_ANCHORS.items()
     ]
 

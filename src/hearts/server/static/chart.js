@@ -1,5 +1,6 @@
 // pyhearts web table: the score chart, an inline SVG line chart of each seat's total after
-// every round (the table's score_history), with the game's target as a dashed line.
+// every round (the table's score_history), with the game's target as a dashed line; equal
+// totals are drawn side by side, none hidden.
 //
 //   scoreChart(history, names, target)   // a <figure>: the chart and its legend
 const SVG = "http://www.w3.org/2000/svg";
@@ -14,6 +15,16 @@ function svg(tag, attrs, ...kids) {
   }
   e.append(...kids);
   return e;
+}
+
+const DOT = 3.2;  // a point's radius
+
+// Seats with equal totals would hide one another's points and lines: each is drawn a point's
+// width apart from the others of its total (a vertical offset, in seat order, centred on the
+// total's place); the legend and each point's title give the totals themselves.
+function dodge(row, s) {
+  const same = row.map((v, k) => [v, k]).filter(([v]) => v === row[s]).map(([, k]) => k);
+  return (same.indexOf(s) - (same.length - 1) / 2) * (2 * DOT + 0.8);
 }
 
 // A round step between axis labels: 1, 2 or 5 times a power of ten, about `count` of them.
@@ -48,11 +59,12 @@ function scoreChart(history, names, target) {
     chart.append(svg("line", { class: "target", x1: LEFT, x2: W - RIGHT, y1: y(target), y2: y(target) }),
       svg("text", { class: "axis", x: LEFT + 4, y: y(target) - 4, text: "target " + target }));
   }
+  const at = (r, i, s) => y(r[s]) + dodge(r, s);
   names.forEach((name, s) => {
-    const points = rows.map((r, i) => x(i) + "," + y(r[s])).join(" ");
+    const points = rows.map((r, i) => x(i) + "," + at(r, i, s)).join(" ");
     const line = svg("g", { class: "seat-line s" + s, "data-seat": s }, svg("polyline", { class: "line", points }));
     rows.forEach((r, i) => {
-      if (i > 0) line.append(svg("circle", { cx: x(i), cy: y(r[s]), r: 3.2 }, svg("title", { text: name + ": " + r[s] + " after round " + i })));
+      if (i > 0) line.append(svg("circle", { cx: x(i), cy: at(r, i, s), r: DOT }, svg("title", { text: name + ": " + r[s] + " after round " + i })));
     });
     chart.append(line);
   });

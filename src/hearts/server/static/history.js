@@ -70,7 +70,7 @@ async function showLeaderboard() {
   page.hidden = false;
   document.title = "pyhearts — leaderboard";
   page.append(el("h1", { id: "leaderboard-title", text: "Leaderboard" }),
-    el("p", { class: "note", text: "Rated games only. The rating is a cautious estimate of skill (OpenSkill: μ − 3σ): it grows as you play and win. The bots' ratings are fixed: they anchor the scale." }));
+    el("p", { class: "note", text: "Rated games only. The rating is a cautious estimate of skill (OpenSkill: μ − 3σ, from 0 up; provisional for a player's first games): it grows as you play and win. The bots' ratings are fixed: they anchor the scale." }));
   let data;
   try { data = await call("GET", "/api/leaderboard"); } catch (e) {
     if (e.status === 401) { player.forget(); page.hidden = true; page.textContent = ""; showLeaderboard(); }
@@ -84,8 +84,8 @@ async function showLeaderboard() {
     body.append(el("tr", { class: (p.bot ? "bot" : "") + (p.you ? " you" : ""), "aria-current": p.you ? "true" : null, "data-bot": p.bot || null },
       el("td", { text: String(i + 1) }),
       el("th", { scope: "row", text: p.name + (p.you ? " (you)" : "") }),
-      el("td", { class: "rating", text: String(Math.round(p.rating)) }),
-      el("td", { text: p.bot ? "fixed" : String(p.games) })));
+      el("td", { class: "rating", text: String(p.shown) }),
+      el("td", { text: p.bot ? "fixed" : String(p.games) + (p.provisional ? " · provisional" : "") })));
   });
   table.append(body);
   page.append(el("div", { class: "panel table-wrap" }, table));

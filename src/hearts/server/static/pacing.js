@@ -47,7 +47,7 @@ async function pump() {
     if (performance.now() - queue[0].at > STALE) queue.splice(0, queue.length - 1);  // far behind: catch up
     const rush = queue.some(urgent);
     try { await show(queue.shift(), rush); } catch (e) { console.error(e); }
-    if ($("dialog").dataset.kind === "summary") await new Promise((resolve) => { live.releaseSummary = resolve; });
+    if ($("dialog").dataset.kind === "summary") await summaryClosed();
   }
   pumping = false;
 }
@@ -67,17 +67,34 @@ async function show(m, rush) {
   const closes = before !== null && m.reason !== "welcome" && before.table.results.length < m.table.results.length;
   if (closes) live.lastRound = roundRecord(ended, m);  // before any drawing: the game-over dialog shows it
   if (lively) await leaveTrick(dealt || m.view.trick.plays.length > 0, rush);
+  const summary = closes && !m.view.game_over && before !== null && dealt;
   if (finished && dealt) {  // the round's last trick, shown in its round before the new deal
     await display(ended, play, finished);
     hold();
+  }
+  if (summary) await summarise(m);  // over the round that ended: the next deal waits for it to close
+  if (finished && dealt) {
     await leaveTrick(true);
     await display(m, null, null);
   } else {
     await display(m, play, finished, rush);
     if (finished) hold();
   }
-  if (closes && !m.view.game_over) showRoundSummary(m);
+  if (closes && !m.view.game_over && !summary) showRoundSummary(m);
 }
+
+// A round's summary (at the state ``m``, the next round's), once the round's last trick has
+// been seen, over the round that ended; it returns when the summary closes.
+async function summarise(m) {
+  await anim.wait(live.holdUntil - performance.now());
+  if (!holding()) live.holdUntil = 0;
+  showRoundSummary(m);
+  await summaryClosed();
+}
+const summaryClosed = () => new Promise((resolve) => {
+  if ($("dialog").dataset.kind !== "summary") resolve();
+  else live.releaseSummary = resolve;
+});
 
 // The finished trick on screen stays for the settings' pause; dialogs wait for it too.
 function hold() {

@@ -164,9 +164,9 @@ async function showProfile() {
   });
   const r = me.rating;
   const rating = el("div", { class: "panel", id: "profile-rating" }, el("h2", { text: "Rating" }),
-    el("p", {}, el("b", { class: "big-rating", id: "my-rating", text: String(Math.round(r.rating)) }),
-      " after " + r.games + (r.games === 1 ? " rated game" : " rated games") + " (skill " + r.mu.toFixed(1) + " ± " + (3 * r.sigma).toFixed(1) + ")"),
-    el("p", { class: "note", text: "Your rating is a cautious estimate of your skill: it rises as rated games show more of it. Bots have fixed ratings and anchor the scale." }),
+    el("p", {}, el("b", { class: "big-rating", id: "my-rating", text: String(r.shown) }),
+      (r.provisional ? "provisional, " : "") + "after " + r.games + (r.games === 1 ? " rated game" : " rated games") + " (skill " + r.mu.toFixed(1) + " ± " + (3 * r.sigma).toFixed(1) + ")"),
+    el("p", { class: "note", text: "Your rating is a cautious estimate of your skill, from 0 up: it rises as rated games show more of it, and stays provisional for your first few. Bots have fixed ratings and anchor the scale." }),
     el("p", {}, el("a", { href: "/games", text: "My games" }), " · ", el("a", { href: "/leaderboard", text: "Leaderboard" })));
   const link = location.origin + "/me#import=" + encodeURIComponent(p.key);
   const keyField = el("input", { id: "profile-key", value: p.key, readonly: true, spellcheck: "false", class: "secret" });

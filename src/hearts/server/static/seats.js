@@ -17,8 +17,11 @@ function remember(id, key) {
 const carry = (from, to) => remember(to, keyOf(from));
 const isCreator = (id) => keyOf(id) !== null;
 
-// One person's seat: its name, and a button that asks for its new link (shown in its place).
+// One person's seat, "Seat 2 · Bob", and a button that asks for its new link (shown in its
+// place, whole: it wraps). A freed seat is nobody's until its next person names themself.
 function seatLine(id, table, s, copy) {
+  const who = (freed) => "Seat " + (s + 1) + (freed || table.unnamed.includes(s) ? " · waiting for its player (no name yet)" : " · " + table.names[s]);
+  const label = el("b", { class: "seat-who", text: who(false) });
   const out = el("span", { class: "seat-link" });
   const button = el("button", { type: "button", class: "small free-seat", "data-seat": s, text: "Free seat: new invite link" });
   button.addEventListener("click", async () => {
@@ -26,6 +29,7 @@ function seatLine(id, table, s, copy) {
     try {
       const r = await call("POST", "/api/tables/" + id + "/seats/" + s + "/invite", { key: keyOf(id) });
       button.remove();
+      label.textContent = who(true);
       out.replaceChildren(el("a", { href: r.link, class: "invite", "data-seat": s, text: r.link }), " ",
         copy(r.link, "Copy seat " + (s + 1) + "'s new invite link"));
     } catch (e) {
@@ -33,7 +37,7 @@ function seatLine(id, table, s, copy) {
       button.disabled = false;
     }
   });
-  return el("li", { "data-seat": s }, el("b", { text: table.names[s] + ": " }), button, out);
+  return el("li", { "data-seat": s }, label, " ", button, out);
 }
 
 // The dialog's parts: every other person's seat with its button.
