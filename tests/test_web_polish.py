@@ -21,15 +21,17 @@ from typing import Any
 
 import pytest
 import test_web_browser
+import test_web_lively
 from test_server_support import ServerProcess, create_table, http
 from test_web_browser import seed_moon_table, shoot_the_moon, state, wait_seated, watch_console
-from test_web_lively import DESKTOP, PHONE, context, page_of
+from test_web_lively import DESKTOP, PHONE, context, page_of, record
 
 from hearts.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, Entrant, conservative, rate
 from hearts.server.storage import PlayerRow
 
 browser = test_web_browser.browser  # the fixtures: Debian's chromium, a server process (no bot delay)
 server = test_web_browser.server
+axe = test_web_lively.axe
 
 
 
@@ -401,4 +403,47 @@ def test_a_new_players_rating_reads_as_a_player_reads_it(server: ServerProcess, 
     row.wait_for()
     assert row.locator("td.rating").inner_text() == "0", row.inner_text()
     assert "provisional" in row.inner_text() and "1" in row.locator("td").last.inner_text()
+    ctx.close()
+
+
+# ---------------------------------------------------------------- every page has an <h1>
+
+
+def heading_one(page: Any, axe: str) -> list[Any]:
+    """axe-core's ``page-has-heading-one`` violations of the page as it is (none: it has an
+    ``<h1>`` a screen reader finds)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=axe)
+    found: list[Any] = page.evaluate(
+        "async () => (await axe.run(document, {runOnly: ['page-has-heading-one']})).violations.map(v => v.id)"
+    )
+    return found
+
+
+def test_every_page_has_a_heading_one(server: ServerProcess, browser: Any, axe: str) -> None:
+    """The lobby, a table (seated and watching), the profile page, my games, the leaderboard
+    and a replay each have one ``<h1>`` (axe-core's ``page-has-heading-one``)."""
+    table = you_and_bots(server)
+    bots = create_table(server, [{"kind": "bot", "level": "easy"}] * 4, options={"target": 1})
+    record(server, bots["id"])  # over: its replay is shown
+    pages = {
+        "lobby": ("/", "#seats .seat-row"),
+        "table": (table["seats"][0]["link"], "#hand .card"),
+        "watching": (f"/t/{table['id']}#watch", "#opponents .seat"),
+        "profile": ("/me", "#profile-title"),
+        "my games": ("/games", "#games-title"),
+        "leaderboard": ("/leaderboard", "#leaderboard"),
+        "replay": (f"/replay/{bots['id']}", "#replay-title"),
+    }
+    ctx = context(browser, DESKTOP, bypass_csp=True)  # axe is injected as an inline script
+    missing, counts = {}, {}
+    for name, (path, ready) in pages.items():
+        page = page_of(ctx)
+        page.goto(path if path.startswith("http") else server.url + path)
+        page.wait_for_selector(ready)
+        missing[name] = heading_one(page, axe)
+        counts[name] = page.evaluate("[...document.querySelectorAll('h1')].filter(h => !h.closest('[hidden]')).length")
+        page.close()
+    assert missing == {name: [] for name in pages}, missing
+    assert counts == {name: 1 for name in pages}, counts
     ctx.close()

@@ -6,7 +6,7 @@
 //
 //   render()   // draws the table (also on redraw(): state.js)
 //   tick()     // each seat's clock: the seconds it has left to act
-import { $, el, cardImg, cardChip, announce } from "./ui.js";
+import { $, el, cardImg, cardChip, announce, setText } from "./ui.js";
 import { POS_WORDS, seatPos, trickAt } from "./layout.js";
 import { live, seatName, seatLabel, isMyTurn, holding, onRedraw } from "./state.js";
 import { send } from "./connection.js";
@@ -29,6 +29,7 @@ export function render() {
   document.body.dataset.round = v.round_number;
   document.body.dataset.myturn = String(myTurn);
   document.title = (myTurn ? "● " : "") + "pyhearts — " + (spectator ? "watching table " : "table ") + t.id;
+  setText($("table-title"), (spectator ? "Watching table " : "Table ") + t.id);
   renderInfo(v, t, me);
   $("table").dataset.players = n;
   $("table").dataset.spectator = String(spectator);
