@@ -124,7 +124,7 @@ def test_the_terminal_table_shows_its_start_up_note_on_the_table(no_numba: dict[
         proc.kill()
         proc.wait(timeout=10)
         os.close(master)
-    before, screen, after = shown.partition(b"\x1b[?1049h")  # the table takes the screen…
+    _, screen, after = shown.partition(b"\x1b[?1049h")  # the table takes the screen…
     assert screen
     said = re.sub(r"\x1b\[[0-9;?$>]*[A-Za-z]", "", after.decode("utf-8", "replace"))
     assert NOTE in said, said  # …and then says it
