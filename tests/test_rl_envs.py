@@ -274,10 +274,10 @@ def test_render_shows_the_table() -> None:
     """Every hand, the trick, the points; ANSI colours (red diamonds and hearts) only for "ansi"."""
     plain = HeartsEnv(opponents="heuristic", seat=1)
     obs, _ = plain.reset(seed=2)
-    assert plain.render() is not None
+    assert plain.text() is not None
     for _ in range(5):
         obs, *_ = plain.step(int(np.flatnonzero(obs["action_mask"])[0]))
-    text = plain.render()
+    text = plain.text()
     assert text is not None and text.startswith("Round 1: trick ") and "seat 1 (you)" in text
     r = plain._driver.round  # type: ignore[union-attr]
     for seat in range(4):

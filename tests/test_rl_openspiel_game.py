@@ -140,9 +140,10 @@ def test_every_option_value_survives_the_game_string(spec: OptionSpec) -> None:
 
 def test_parameters_are_every_option_with_its_default() -> None:
     """R6: the game's parameters are the rule options of ``Rules.options()`` (plus the round
-    number), each defaulting to the option's default, so the default game plays ``Rules()``."""
+    number, and OpenSpiel's own names of its ``hearts``, tests/test_openspiel_drop_in.py), each
+    defaulting to the option's default, so the default game plays ``Rules()``."""
     defaults = pyspiel.load_game("python_hearts").get_parameters()
-    assert set(defaults) == {spec.name for spec in Rules.options()} | {"round_number"}
+    assert set(defaults) == {spec.name for spec in Rules.options()} | {"round_number"} | set(openspiel_game.OPENSPIEL_NAMES)
     for spec in Rules.options():
         expected = "default" if spec.kind == "pass_cycle" else spec.default
         assert defaults[spec.name] == expected, spec.name

@@ -36,8 +36,9 @@ Traceback (most recent call last):
 hearts.errors.ActionError: R1.2: 99 is not an action: expected an int 0..51 (a card id, or a moon choice)
 
 ``render()`` shows the table as text (every hand: it is for a person watching):
-``render_mode="ansi"`` returns it with ANSI colours, ``"human"`` prints it after every step,
-and without a render mode ``render()`` returns it plain.
+``render_mode="ansi"`` returns it with ANSI colours, ``"human"`` prints it after every step;
+without a render mode ``render()`` warns and returns ``None``, as Gymnasium's environments do.
+``text()`` is the table as plain text whatever the render mode.
 """
 
 from __future__ import annotations
@@ -193,15 +194,26 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
             self.render()
         return self._obs(), reward * self.reward_scale, d.is_over, False, self._info(**extra)
 
+    def text(self, ansi: bool = False) -> str | None:
+        """The table as text (:meth:`Driver.render <hearts.rl.driver.Driver.render>`: every
+        hand, the trick, the points; ANSI colours with ``ansi``), whatever the render mode;
+        ``None`` before :meth:`reset`."""
+        return None if self._driver is None else self._driver.render(you=self.seat, ansi=ansi)
+
     def render(self) -> str | None:
-        """The table as text (:meth:`Driver.render <hearts.rl.driver.Driver.render>`): returned
-        (coloured with ``render_mode="ansi"``), or printed with ``"human"``; ``None`` before
-        :meth:`reset`."""
-        if self._driver is None:
+        """The table as text (:meth:`text`): returned with ANSI colours with
+        ``render_mode="ansi"``, printed with ``"human"``; without a render mode, a warning and
+        ``None`` (Gymnasium's convention)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode. You can specify the "
+                'render_mode at initialization, e.g. gymnasium.make("hearts.rl:pyhearts/Hearts-v0", render_mode="ansi")'
+            )
             return None
-        text = self._driver.render(you=self.seat, ansi=self.render_mode == "ansi")
+        text = self.text(ansi=self.render_mode == "ansi")
         if self.render_mode == "human":
-            print(text)
+            if text is not None:
+                print(text)
             return None
         return text
 

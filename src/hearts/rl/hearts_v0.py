@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 from hearts.rl import MissingExtra
 
 try:
+    import gymnasium
     import numpy as np
     from gymnasium import spaces
     from numpy.typing import NDArray
@@ -165,10 +166,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def text(self, ansi: bool = False) -> str:
         """The table as text (:meth:`Driver.render <hearts.rl.driver.Driver.render>`, the agents
-        as names): returned (coloured with ``render_mode="ansi"``), or printed with ``"human"``."""
-        text = self.driver.render(self.possible_agents, ansi=self.render_mode == "ansi")
+        as names; ANSI colours with ``ansi``), whatever the render mode."""
+        return self.driver.render(self.possible_agents, ansi=ansi)
+
+    def render(self) -> str | None:
+        """The table as text (:meth:`text`): returned with ANSI colours with
+        ``render_mode="ansi"``, printed with ``"human"``; without a render mode, a warning and
+        ``None`` (Gymnasium's and PettingZoo's convention)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode. You can specify the "
+                'render_mode at initialization, e.g. hearts_v0.env(render_mode="ansi")'
+            )
+            return None
+        text = self.text(ansi=self.render_mode == "ansi")
         if self.render_mode == "human":
             print(text)
             return None

@@ -83,10 +83,10 @@ try:
 except ModuleNotFoundError as e:
     raise MissingExtra.of(e, "openspiel", __name__) from None
 
-from hearts.bots.openspiel import possible_cards, sample_constrained
+from hearts.bots.openspiel import FLAGS, possible_cards, sample_constrained
 from hearts.bots.search import sample_hands
 from hearts.cards import CardSet, cards_of
-from hearts.errors import HeartsError
+from hearts.errors import HeartsError, RulesError
 from hearts.mechanics import MOON_CHOICES
 from hearts.rl.driver import Driver
 from hearts.rl.encoding import ObservationEncoder
@@ -94,13 +94,20 @@ from hearts.round import Phase, Round
 from hearts.rules import DEFAULT_PASS_CYCLES, OPTION_NAMES, Rules, option_text
 from hearts.view import View
 
+OPENSPIEL_NAMES: Final = {flag: option for flag, option in FLAGS.items() if flag not in OPTION_NAMES}
+"""OpenSpiel's ``hearts`` parameters under their own names, so that ``python_hearts`` is a
+drop-in for it (``must_break_hearts`` is a name of both): each sets one option of ours, as
+:data:`hearts.bots.openspiel.FLAGS` says (``flag: (option, its value with the flag on, off)``)."""
+OPENSPIEL_DEFAULTS: Final = {flag: getattr(Rules(), name) == on for flag, (name, on, _) in OPENSPIEL_NAMES.items()}
+"""Their defaults: OpenSpiel's, which are our options' defaults (``pass_cards=True``, …)."""
 PARAMETERS: Final[dict[str, Any]] = {
     **{spec.name: option_text(spec.default) if spec.kind == "pass_cycle" else spec.default
        for spec in Rules.options()},
     "round_number": -1,
+    **OPENSPIEL_DEFAULTS,
 }
-"""The game's parameters and their defaults: every rule option, and ``round_number`` (-1: the
-pass direction is a chance outcome)."""
+"""The game's parameters and their defaults: every rule option, ``round_number`` (-1: the pass
+direction is a chance outcome), and OpenSpiel's own names (:data:`OPENSPIEL_NAMES`)."""
 RESAMPLE_TRIES: Final = 50
 """Deals drawn by :meth:`HeartsState.resample_from_infostate` before it gives up."""
 
@@ -124,22 +131,57 @@ _GAME_TYPE = pyspiel.GameType(
 
 def rules_from_params(params: dict[str, Any]) -> Rules:
     """Our :class:`Rules` from the game's parameters (``pass_cycle`` as text, read as
-    :class:`Rules` reads it).
+    :class:`Rules` reads it). An OpenSpiel name (:data:`OPENSPIEL_NAMES`) away from its default
+    sets its option; one that contradicts an option of ours given too (away from its default)
+    is a :class:`~hearts.errors.RulesError` naming both.
 
     >>> rules_from_params({"players": 3, "pass_cycle": "left/2/", "round_number": 0}).pass_cycle
     ('left', 2)
+    >>> rules = rules_from_params({"jd_bonus": True, "pass_cards": False})
+    >>> rules.jack_of_diamonds, rules.pass_count
+    (-10, 0)
+    >>> rules_from_params({"jd_bonus": True, "jack_of_diamonds": 7})
+    Traceback (most recent call last):
+    ...
+    hearts.errors.RulesError: R4.2: OpenSpiel's jd_bonus=True is jack_of_diamonds=-10, but jack_of_diamonds=7 is given
     """
-    return Rules.from_dict({k: v for k, v in params.items() if k in OPTION_NAMES})
+    options = {k: v for k, v in params.items() if k in OPTION_NAMES}
+    for flag, (name, on, off) in OPENSPIEL_NAMES.items():
+        value = params.get(flag, OPENSPIEL_DEFAULTS[flag])
+        spec = Rules.option(name)
+        if not isinstance(value, bool):
+            raise RulesError(f"{spec.rule}: OpenSpiel's parameter {flag!r} is {value!r:.40}; allowed: True, False")
+        if value == OPENSPIEL_DEFAULTS[flag]:
+            continue
+        implied, given = on if value else off, options.get(name, spec.default)
+        if given not in (spec.default, implied):
+            raise RulesError(f"{spec.rule}: OpenSpiel's {flag}={value} is {name}={option_text(implied)}, "
+                             f"but {name}={option_text(given)} is given")
+        options[name] = implied
+    return Rules.from_dict(options)
+
+
+def game_parameters(rules: Rules, round_number: int) -> dict[str, Any]:
+    """The parameters a game of ``rules`` keeps (``str(game)``, ``get_parameters()``): every
+    option of ours, and each OpenSpiel name away from its default only where the rules are
+    exactly what it means, so that they load the same rules again."""
+    out: dict[str, Any] = {name: getattr(rules, name) for name in OPTION_NAMES}
+    out["pass_cycle"] = option_text(rules.pass_cycle)
+    out["round_number"] = round_number
+    for flag, (name, on, off) in OPENSPIEL_NAMES.items():
+        default = OPENSPIEL_DEFAULTS[flag]
+        out[flag] = (not default) if getattr(rules, name) == (off if default else on) else default
+    return out
 
 
 class HeartsGame(pyspiel.Game):  # type: ignore[misc]
     """``python_hearts``: one round of Hearts with our engine."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        full = {**PARAMETERS, **(params or {})}
-        self.rules = rules_from_params(full)
-        full["pass_cycle"] = option_text(self.rules.pass_cycle)  # the form str(game) keeps
-        self.round_number = int(full["round_number"])
+        given = {**PARAMETERS, **(params or {})}
+        self.rules = rules_from_params(given)
+        self.round_number = int(given["round_number"])
+        full = game_parameters(self.rules, self.round_number)  # what str(game) keeps
         rules = self.rules
         steps = rules.pass_cycle if rules.pass_cycle is not None else DEFAULT_PASS_CYCLES[rules.players]
         self.cycle_length = len(steps)
