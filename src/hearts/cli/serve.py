@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from hearts.bots import LEVELS
 from hearts.cli.common import Streams, usage_error
@@ -89,6 +90,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "NAME:key=value,...; repeatable); each must load at start, and in the bot workers",
     )
     p.add_argument(
+        "--metrics-token",
+        metavar="TOKEN",
+        default=os.environ.get("HEARTS_METRICS_TOKEN") or None,
+        help="/metrics answers this machine only; with a token (16+ characters; better given in the "
+        "environment, HEARTS_METRICS_TOKEN, than on the command line), also a scraper elsewhere that sends "
+        "'Authorization: Bearer TOKEN'",
+    )
+    p.add_argument(
         "--review-budget",
         type=int,
         default=DEFAULT_BUDGET,
@@ -126,6 +135,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             review_budget=args.review_budget,
             relay=not args.no_relay,
             bots=args.bots,
+            metrics_token=args.metrics_token,
         )
     except (ValueError, ImportError) as e:
         return usage_error(streams.stderr, "serve", str(e))

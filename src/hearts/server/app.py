@@ -87,6 +87,7 @@ def create_app(
     review_budget: int = DEFAULT_BUDGET,
     link_host: str | None = "127.0.0.1",
     bots: Sequence[str] = LEVEL_NAMES,
+    metrics_token: str | None = None,
 ) -> Starlette:
     """The app. ``db``: ``sqlite:///PATH`` or a path (default: the user's data directory), or
     ``postgresql://USER@HOST:PORT/DBNAME``, opened when the app starts (in its event loop) and
@@ -99,7 +100,9 @@ def create_app(
     other processes of a service on PostgreSQL relay to it (:mod:`hearts.server.relay`; the
     address they reach this one at; ``None``: nowhere, its clients are served by following
     copies that forward their actions); ``bots``: the bot specs the tables may seat (default:
-    the four levels; :func:`check_bots` makes the list from ``serve --bots``).
+    the four levels; :func:`check_bots` makes the list from ``serve --bots``); ``metrics_token``:
+    what lets a scraper elsewhere read ``/metrics`` (``Authorization: Bearer TOKEN``; this
+    machine reads it without; :mod:`~hearts.server.http.ops`).
 
     When it starts, the app opens the store, makes the :class:`~hearts.server.tables.Manager`
     and sets the :class:`~hearts.server.http.services.Services` its handlers share on
@@ -118,7 +121,7 @@ def create_app(
             app.state.services = Services(
                 manager=manager,
                 limits=limits, guard=guard, metrics=metrics, public_url=public_url, review_budget=review_budget,
-                bots=tuple(bots),
+                bots=tuple(bots), metrics_token=metrics_token,
                 # SQLite: no bot workers, this process runs the reviews
                 reviewer=ReviewRunner(store) if store.jobs is None else None,
                 relays=Relays(manager, guard, link_host) if store.leases is not None and link_host is not None else None,
@@ -219,6 +222,8 @@ class AppFactory:
     """The bot specs the tables may seat."""
     registered: tuple[tuple[str, BotFactory], ...] = ()
     """The registered bots ``bots`` name, registered again in a worker process (:func:`adopt`)."""
+    metrics_token: str | None = None
+    """What lets a scraper other than this machine read ``/metrics``."""
 
     def __call__(self) -> Starlette:
         logs.configure(self.log_level)
@@ -235,6 +240,7 @@ class AppFactory:
         return create_app(
             self.db, public_url=self.public_url, bot_delay=self.bot_delay, bot_workers=self.bot_workers,
             limits=self.limits, review_budget=self.review_budget, link_host=self.link_host, bots=self.bots,
+            metrics_token=self.metrics_token,
         )
 
 
@@ -258,6 +264,7 @@ def serve(
     review_budget: int = DEFAULT_BUDGET,
     relay: bool = True,
     bots: Sequence[str] = (),
+    metrics_token: str | None = None,
 ) -> None:
     """Run the server (``hearts serve``) until interrupted: listen on ``host``:``port``, open
     the database ``db``, then print the address; JSON logs go to standard error from
@@ -281,13 +288,17 @@ def serve(
     cannot be reached so, it is served here and its actions forwarded. ``bots``: bot specs the
     tables may seat besides the four levels (:func:`check_bots`: registered names,
     ``MODULE:CLASS``, entry points; each must load here, and in the bot worker and server
-    processes started here). Raises :class:`ServeError` (one line) when it cannot start.
+    processes started here). ``/metrics`` answers this machine only (a loopback client, as
+    the server sees it behind its trusted proxies), and a scraper elsewhere that sends
+    ``Authorization: Bearer`` ``metrics_token`` (:func:`check_metrics_token`). Raises
+    :class:`ServeError` (one line) when it cannot start.
     """
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
     public, proxies = check_options(db, public_url, log_level, forwarded_allow_ips, workers, bot_jobs, review_budget)
     offered = check_bots(bots)
+    metrics_token = check_metrics_token(metrics_token)
     registered = bots_registered(offered, spawned=workers > 1 or (is_postgres(db) and bot_jobs > 0))
     sock = listen(host, port)
     bot_worker: BotWorkerProcess | None = None
@@ -298,7 +309,8 @@ def serve(
         bound = url_of(host, sock.getsockname()[1])
         factory = AppFactory(db, public or bound, bot_delay, bot_workers, limits, log_level,
                              parent=os.getpid() if workers > 1 else None, review_budget=review_budget,
-                             link_host=host if relay else None, bots=offered, registered=registered)
+                             link_host=host if relay else None, bots=offered, registered=registered,
+                             metrics_token=metrics_token)
         print(f"pyhearts web table on {bound}/  (database: {name})", flush=True)
         if public is not None:
             print(f"invite links: {public}/", flush=True)
@@ -351,6 +363,25 @@ def check_options(
         raise ServeError(f"--workers {workers} needs PostgreSQL (--db postgresql://…): a SQLite database is "
                          "served by one process")
     return public, proxies
+
+
+def check_metrics_token(token: str | None) -> str | None:
+    """The token that opens ``/metrics`` to a scraper elsewhere (``None``: none, this machine
+    only): at least 16 printable ASCII characters without spaces, else :class:`ServeError`.
+
+    >>> check_metrics_token("a-long-enough-token"), check_metrics_token(None)
+    ('a-long-enough-token', None)
+    >>> check_metrics_token("short")
+    Traceback (most recent call last):
+    ...
+    hearts.server.app.ServeError: --metrics-token: a token of 16 or more printable ASCII characters without spaces (such as: python -c 'import secrets; print(secrets.token_urlsafe(24))')
+    """
+    if token is None:
+        return None
+    if len(token) < 16 or not token.isascii() or not token.isprintable() or " " in token:
+        raise ServeError("--metrics-token: a token of 16 or more printable ASCII characters without spaces "
+                         "(such as: python -c 'import secrets; print(secrets.token_urlsafe(24))')")
+    return token
 
 
 def check_bots(bots: Sequence[str]) -> tuple[str, ...]:

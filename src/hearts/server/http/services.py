@@ -68,6 +68,9 @@ class Services:
     bots: tuple[str, ...] = LEVEL_NAMES
     """The bot specs the tables may seat (the four levels, then those ``hearts serve --bots``
     allows), in the order the lobby offers them."""
+    metrics_token: str | None = None
+    """The token that lets a scraper other than this machine read ``/metrics``
+    (``Authorization: Bearer TOKEN``); ``None``: this machine only (:mod:`.ops`)."""
     outcomes: Outcomes = field(default_factory=Outcomes)
     replays: Replays = field(default_factory=Replays)
 
