@@ -223,10 +223,11 @@ def test_a_person_plays_a_round_against_three_bots(server: ServerProcess, browse
     assert "left" in page.inner_text("#info")
     shot = False
     for _ in range(400):
-        page.wait_for_function(
-            "() => document.body.dataset.myturn === 'true' || document.body.dataset.round !== '0'", timeout=TIMEOUT
+        page.wait_for_function(  # my turn, or the round's summary (shown over the round that ended)
+            "() => document.body.dataset.myturn === 'true' || document.body.dataset.round !== '0'"
+            " || document.getElementById('dialog').dataset.kind === 'summary'", timeout=TIMEOUT
         )
-        if page.evaluate("document.body.dataset.round") != "0":
+        if page.evaluate("document.body.dataset.round !== '0' || document.getElementById('dialog').dataset.kind === 'summary'"):
             break
         act_by_clicks(page)
         if not shot and len(state(page)["view"]["hand"]) == 8:
@@ -240,7 +241,9 @@ def test_a_person_plays_a_round_against_three_bots(server: ServerProcess, browse
     page.screenshot(path=str(ARTIFACTS / "web_round_summary.png"))
     summary = page.inner_text("#dialog")
     assert "Round 1 over" in summary
+    assert page.evaluate("document.body.dataset.round") == "0"  # the next deal waits for the summary
     page.click("#summary-ok")
+    page.wait_for_function("() => document.body.dataset.round === '1'")
     st = state(page)
     assert sum(st["table"]["results"][0]["points"]) == 26
     assert len(st["table"]["score_history"]) == 1
@@ -641,20 +644,22 @@ def test_the_moon_dialog_asks_the_shooter_and_the_choice_is_scored(
     page.wait_for_selector("#summary-ok", state="visible")
     page.screenshot(path=str(ARTIFACTS / f"web_moon_summary_{choice}.png"))
     assert "Luna shot the moon!" in page.inner_text("#dialog")
+    assert state(page)["view"]["round_number"] == 0  # the summary is shown over the round that ended
     rows = page.locator("#dialog table tr")
     assert rows.count() == 5
     for seat in range(4):
         name, points, score, total = rows.nth(seat + 1).locator("td").all_inner_texts()
         assert (int(points), int(score), int(total)) == (26 if seat == 0 else 0, scores[seat], scores[seat])
         assert name.startswith("Luna (you)" if seat == 0 else "Bot (easy)")
+    page.click("#summary-ok")
+    assert page.is_hidden("#overlay")
+    page.wait_for_function("() => window.heartsState.view.round_number === 1")  # then the next deal
     st = state(page)
     assert st["table"]["results"] == [
         {"points": [26, 0, 0, 0], "scores": scores, "shooter": 0, "moon_choice": choice}
     ]
     assert st["table"]["totals"] == scores and st["table"]["score_history"] == [scores]
     assert st["view"]["round_number"] == 1 and not st["view"]["moon_choice_pending"]
-    page.click("#summary-ok")
-    assert page.is_hidden("#overlay")
     page.close()
 
 
