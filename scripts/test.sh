@@ -35,3 +35,7 @@ PYHEARTS_TEST_PG="$(scripts/postgres.sh)"
 export PYHEARTS_TEST_PG
 trap 'scripts/postgres.sh stop' EXIT
 .venv/bin/python -m pytest "$@"
+# The whole run (no arguments) also tries the lowest versions the dependency ranges allow.
+if [ "$#" -eq 0 ]; then
+  scripts/lowest.sh
+fi

@@ -301,8 +301,9 @@ def test_two_workers_never_claim_the_same_job(url: str) -> None:
                 await store.jobs.enqueue_bot_job(f"t{t}", 1 + seq % 2, seq)
 
     run(url, queue_jobs)
-    results = multiprocessing.get_context("spawn").Queue()
-    workers = [spawn(bot_worker, url, name, results) for name in ("w1", "w2")]
+    context = multiprocessing.get_context("spawn")
+    results, barrier = context.Queue(), context.Barrier(2)
+    workers = [spawn(bot_worker, url, name, results, barrier) for name in ("w1", "w2")]
     claims: list[tuple[str, int, str]] = []
     done = 0
     while done < len(workers):
@@ -650,7 +651,7 @@ def test_the_waits_for_a_connection_are_counted_for_the_metrics(url: str) -> Non
             assert store.pool_stats()["requests_queued"] == 0
             async with store.db.begin():  # the pool's one connection
                 waiting = asyncio.get_running_loop().create_task(store.log.table("none"))
-                for _ in range(100):
+                for _ in range(1000):  # (at most 10 s, whatever the machine's speed)
                     await asyncio.sleep(0.01)
                     if store.pool_stats()["requests_waiting"] == 1:
                         break

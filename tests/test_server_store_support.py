@@ -137,13 +137,18 @@ def append_racer(url: str, name: int, seqs: int, barrier: Any, results: Any) -> 
     with_store(url, race)
 
 
-def bot_worker(url: str, name: str, results: Any) -> None:
+def bot_worker(url: str, name: str, results: Any, barrier: Any) -> None:
     """Claim and complete bot jobs until none is left; put ``(name, job id, table id)`` for each
-    claim into ``results``, then ``(name, None, None)``."""
+    claim into ``results``, then ``(name, None, None)``. Each worker holds its first claim until
+    every worker has one (``barrier``): all take part however fast each starts."""
 
     async def work(store: Any) -> None:
+        first = True
         while (job := await store.jobs.claim_bot_job(name)) is not None:
             results.put((name, job.id, job.table_id))
+            if first:
+                await asyncio.to_thread(barrier.wait, 60)
+                first = False
             await asyncio.sleep(0.002)  # think
             assert await store.jobs.complete_bot_job(job)
 
