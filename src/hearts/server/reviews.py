@@ -276,7 +276,7 @@ async def compute(
         done = total = 0
         reported = -1.0
         while True:
-            message = await asyncio.to_thread(_receive, receiver, min(interval, 0.25))
+            message = await asyncio.to_thread(_receive, receiver, min(interval, 0.25) or 0.25)
             if message is not None and message[0] == "progress":
                 first = total == 0 and message[2] > 0
                 done, total = message[1], message[2]
@@ -306,9 +306,10 @@ class ReviewRunner:
     """Claims the review jobs of ``store`` and computes them one at a time (:func:`compute`),
     storing the progress and the result; ``name``: who holds a claim (default: host and
     process id); ``lease``: seconds a claim lasts unrenewed; ``idle``: seconds between looks
-    for a job when none is announced (:meth:`wake` announces one in this process); ``outage``:
-    where the database's failures are reported (default: one of its own), retried with
-    ``backoff``.
+    for a job when none is announced (:meth:`wake` announces one in this process); ``interval``:
+    seconds between progress writes, each of which renews the lease (default: a third of the
+    lease, at most half a second; 0: after every decision); ``outage``: where the database's
+    failures are reported (default: one of its own), retried with ``backoff``.
 
     Run it in the event loop with :meth:`run` until cancelled (a cancelled runner lets go of
     its job: any runner may take it at once)::
@@ -324,12 +325,15 @@ class ReviewRunner:
         name: str | None = None,
         lease: float = DEFAULT_LEASE,
         idle: float = 1.0,
+        interval: float | None = None,
         nice: int = REVIEW_NICE,
         outage: Outage | None = None,
         backoff: Backoff = DEFAULT_BACKOFF,
     ) -> None:
         if not lease > 0 or not idle > 0:
             raise ValueError(f"a review runner needs a lease and an idle time > 0 s, not {lease} and {idle}")
+        if interval is not None and not 0 <= interval < lease:
+            raise ValueError(f"a review runner writes its progress within its lease ({lease} s), not every {interval} s")
         self.store = store
         self.name = name or f"{socket.gethostname()}:{os.getpid()}:reviews"
         self.lease = lease
@@ -337,7 +341,7 @@ class ReviewRunner:
         self.nice = nice
         self.outage = outage or Outage(log, worker=self.name)
         self.backoff = backoff
-        self.interval = min(0.5, lease / 3)
+        self.interval = min(0.5, lease / 3) if interval is None else interval
         """Seconds between progress writes (each renews the lease)."""
         self._wake = asyncio.Event()
 
