@@ -9,6 +9,7 @@ table, run tournaments. One module per subcommand:
 :mod:`hearts.cli.rules`            ``hearts rules [--book]``: the options, presets, rule book
 :mod:`hearts.cli.serve`            ``hearts serve``: the web table
 :mod:`hearts.cli.botworker`        ``hearts bot-worker``: the bots' moves of a service on PostgreSQL
+:mod:`hearts.cli.admin`            ``hearts admin``: the operator's reports and bans
 :mod:`hearts.cli.arena`            ``hearts arena``: bot tournaments
 :mod:`hearts.cli.selfplay`         ``hearts selfplay``: training data from bots playing
 :mod:`hearts.cli.common`           what they share: streams, rule flags, table arguments
@@ -32,7 +33,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from hearts.cli import analyze, arena, botworker, play, replay, rules, selfplay, serve, tui
+from hearts.cli import admin, analyze, arena, botworker, play, replay, rules, selfplay, serve, tui
 from hearts.cli.common import Streams
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"pyhearts {package_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (play, tui, replay, analyze, rules, serve, botworker, arena, selfplay):
+    for command in (play, tui, replay, analyze, rules, serve, botworker, admin, arena, selfplay):
         command.register(sub)
     return parser
 

@@ -50,10 +50,10 @@ import asyncio
 import hashlib
 import importlib.util
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, Protocol, TypeGuard
+from typing import Any, Final, Literal, Protocol, TypeGuard
 
 from hearts.actions import Action
 from hearts.game import Game
@@ -171,6 +171,50 @@ class PlayerRow:
     games: int
 
 
+MarkKind = Literal["mute", "block"]
+"""A player's mark on another: ``mute`` (the other's chat hidden from the player) or ``block``
+(their chat hidden from each other, and never seated together by the matchmaker nor at a
+listed table's open seat)."""
+
+MAX_REASON: Final = 500
+"""Characters of a report's reason (or a ban's), at most."""
+
+
+@dataclass(frozen=True)
+class Marks:
+    """The profiles a player muted and blocked (:meth:`Players.marks`)."""
+
+    muted: set[str]
+    blocked: set[str]
+
+
+@dataclass(frozen=True)
+class BanRow:
+    """A banned profile (``hearts admin ban``): its id, name, the operator's reason, when."""
+
+    player_id: str
+    name: str
+    reason: str
+    created: datetime
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """A report of player ``reported`` by ``reporter`` (:meth:`Players.report`), for the
+    operator: its reason, the table it was made at, and that table's ``chat`` (each line's
+    ``id``, ``seat`` and ``text``) and ``record`` (``config``, ``seed``, ``seats``, ``actions``) as
+    they were then, copied (``record`` ``None``: no such table)."""
+
+    id: int
+    created: datetime
+    reporter: str
+    reported: str
+    reason: str
+    table_id: str | None
+    chat: list[dict[str, Any]]
+    record: dict[str, Any] | None
+
+
 def rating_changes(before: Sequence[PlayerRow], after: Sequence[tuple[float, float]]) -> dict[str, Any]:
     """What a rated game changed, as stored with it: each player's ``mu`` and ``sigma`` before
     and after.
@@ -262,6 +306,9 @@ class ChatNotice:
     id: int
     seat: int
     text: str
+    hidden: Sequence[int] = ()
+    """The seats not to be shown it: their players muted or blocked its writer, were blocked
+    by it, or turned their chat off (decided when it was written)."""
 
     @property
     def line(self) -> ChatLine:
@@ -736,6 +783,80 @@ class Players(Protocol):
     async def leaderboard(self, limit: int = 100) -> list[PlayerRow]:
         """The players with at least one rated game, by conservative rating (``mu - 3 sigma``),
         highest first."""
+        ...
+
+    async def blocked_pairs(self, player_ids: Collection[str]) -> set[frozenset[str]]:
+        """Every pair among ``player_ids`` of which one blocked the other (whichever did), as
+        ``frozenset({a, b})``; unknown ids are in no pair. One query, whatever the number of
+        ids: the matchmaker keeps these pairs apart, a listed table's open seat refuses them.
+
+        >>> import asyncio
+        >>> async def demo() -> set[frozenset[str]]:
+        ...     store = await open_storage("sqlite:///:memory:")
+        ...     for p in ("ann", "bob", "cy"):
+        ...         await store.players.create_player(p, p, "key-" + p, 25.0, 8.0)
+        ...     await store.players.mark("bob", "ann", "block", True)
+        ...     found = await store.players.blocked_pairs(["ann", "bob", "cy"])
+        ...     await store.close()
+        ...     return found
+        >>> asyncio.run(demo()) == {frozenset({"ann", "bob"})}
+        True
+        """
+        ...
+
+    async def names(self, player_ids: Collection[str]) -> dict[str, str]:
+        """The names of those of these profiles that exist."""
+        ...
+
+    async def is_banned(self, player_id: str) -> bool:
+        """Whether the profile is banned (``hearts admin ban``): it cannot sit, chat or queue.
+        Read from the database at each call, so a ban made anywhere holds on every process at
+        once; ``False`` for an unknown id."""
+        ...
+
+    async def mark(self, player_id: str, other_id: str, kind: MarkKind, on: bool) -> bool:
+        """Mute or block (``on``) another profile, or undo it; whether anything changed.
+        ``ValueError`` for oneself, an unknown profile or kind (nothing changes)."""
+        ...
+
+    async def marks(self, player_id: str) -> Marks:
+        """The profiles this player muted and blocked."""
+        ...
+
+    async def hiding(self, speaker: str, listeners: Collection[str]) -> set[str]:
+        """Those of ``listeners`` who are not to read ``speaker``'s chat: they muted or blocked
+        the speaker, the speaker blocked them, or they turned their chat off."""
+        ...
+
+    async def set_chat(self, player_id: str, on: bool) -> None:
+        """Turn a profile's chat on or off (off: it reads no table's chat, nor writes)."""
+        ...
+
+    async def chat_on(self, player_id: str) -> bool:
+        """Whether a profile's chat is on (``True`` for an unknown id)."""
+        ...
+
+    async def ban(self, player_id: str, reason: str) -> bool:
+        """Ban a profile, saying why; ``False`` if it was banned already (its reason kept).
+        ``ValueError`` for an unknown profile."""
+        ...
+
+    async def unban(self, player_id: str) -> bool:
+        """Lift a ban; ``False`` if the profile was not banned."""
+        ...
+
+    async def bans(self) -> list[BanRow]:
+        """The banned profiles, the latest first."""
+        ...
+
+    async def report(self, reporter: str, reported: str, reason: str, table_id: str | None) -> int:
+        """Store a report of ``reported`` by ``reporter`` with its reason (stripped, 1 to
+        :data:`MAX_REASON` characters) and a copy of table ``table_id``'s chat and record as
+        they are now; its id. ``ValueError`` for a bad reason or reporting oneself."""
+        ...
+
+    async def reports(self, limit: int = 100) -> list[ReportRow]:
+        """The latest ``limit`` reports, the latest first."""
         ...
 
 

@@ -174,8 +174,10 @@ players = sa.Table(
     sa.Column("sigma", sa.Float, nullable=False),
     sa.Column("games", sa.Integer, nullable=False, server_default="0"),
     sa.Column("created", Instant, nullable=False, server_default=now()),
+    sa.Column("chat", sa.Boolean, nullable=False, server_default=sa.true()),
 )
-"""Player profiles: a name, the sha256 of a secret key the browser keeps, an OpenSkill rating."""
+"""Player profiles: a name, the sha256 of a secret key the browser keeps, an OpenSkill rating,
+whether the player reads and writes the tables' chat (``chat``, revision 0009)."""
 
 rated_games = sa.Table(
     "rated_games", metadata,
@@ -256,3 +258,36 @@ table_leases = sa.Table(
 all): the holder, the fencing epoch (one more at each new holder: a row is kept once made, so
 the epochs of a table never go back), and when the lease runs out unless renewed. No foreign
 key: a process may claim a table it is about to create."""
+
+player_marks = sa.Table(
+    "player_marks", metadata,
+    sa.Column("player_id", sa.Text, sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("other_id", sa.Text, sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("kind", sa.Text, primary_key=True),
+    sa.Column("created", Instant, nullable=False, server_default=now()),
+)
+"""A player's marks on another (revision 0009): ``mute`` (the other's chat hidden from the
+player) or ``block`` (their chat hidden both ways, and never seated together)."""
+
+player_bans = sa.Table(
+    "player_bans", metadata,
+    sa.Column("player_id", sa.Text, sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("reason", sa.Text, nullable=False, server_default=""),
+    sa.Column("created", Instant, nullable=False, server_default=now()),
+)
+"""The banned profiles (revision 0009, ``hearts admin ban``): they cannot sit, chat or queue."""
+
+player_reports = sa.Table(
+    "player_reports", metadata,
+    sa.Column("id", Serial, sa.Identity(always=True), primary_key=True),
+    sa.Column("created", Instant, nullable=False, server_default=now()),
+    sa.Column("reporter", sa.Text, nullable=False),
+    sa.Column("reported", sa.Text, nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("table_id", sa.Text),
+    sa.Column("chat", Document, nullable=False),
+    sa.Column("record", Document),
+)
+"""Reports of a player by another (revision 0009), for the operator (``hearts admin
+reports``): the reason, the table, and a copy of its chat and record as they were (no foreign
+keys: a report outlives what it names)."""

@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from typing import Any, Final, Protocol
 
 import sqlalchemy as sa
@@ -39,13 +39,18 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hearts.actions import Action, to_dict
 from hearts.server.storage import (
+    MAX_REASON,
     ActionNotice,
+    BanRow,
     ChatLine,
     ChatNotice,
+    MarkKind,
+    Marks,
     NewSeat,
     Notice,
     PlayedTable,
     PlayerRow,
+    ReportRow,
     ReviewClaim,
     ReviewRow,
     SeatConflict,
@@ -62,6 +67,9 @@ from hearts.server.storage import (
 from hearts.server.storage.schema import (
     actions,
     now,
+    player_bans,
+    player_marks,
+    player_reports,
     players,
     rated_games,
     review_jobs,
@@ -483,6 +491,141 @@ class SqlPlayers:
             .order_by((players.c.mu - 3 * players.c.sigma).desc(), players.c.id).limit(limit)
         async with self.db.connect() as conn:
             return [PlayerRow(*row) for row in await conn.execute(query)]
+
+    async def blocked_pairs(self, player_ids: Collection[str]) -> set[frozenset[str]]:
+        ids = list(set(player_ids))
+        if len(ids) < 2:
+            return set()
+        m = player_marks.c
+        query = sa.select(m.player_id, m.other_id).where(m.kind == "block", m.player_id.in_(ids), m.other_id.in_(ids))
+        async with self.db.connect() as conn:
+            return {frozenset(pair) for pair in await conn.execute(query)}
+
+    async def names(self, player_ids: Collection[str]) -> dict[str, str]:
+        ids = list(set(player_ids))
+        if not ids:
+            return {}
+        async with self.db.connect() as conn:
+            return dict((await conn.execute(sa.select(players.c.id, players.c.name).where(players.c.id.in_(ids)))).tuples().all())
+
+    async def is_banned(self, player_id: str) -> bool:
+        query = sa.select(sa.exists().where(player_bans.c.player_id == player_id))
+        async with self.db.connect() as conn:
+            return bool((await conn.execute(query)).scalar_one())
+
+    async def _known(self, conn: AsyncConnection, player_id: str) -> str:
+        """The name of a profile; ``ValueError`` if there is none."""
+        name = (await conn.execute(sa.select(players.c.name).where(players.c.id == player_id))).scalar()
+        if name is None:
+            raise ValueError(f"no player profile {player_id!r}")
+        return str(name)
+
+    async def mark(self, player_id: str, other_id: str, kind: MarkKind, on: bool) -> bool:
+        if kind not in ("mute", "block"):
+            raise ValueError(f"a mark is 'mute' or 'block', not {kind!r}")
+        if player_id == other_id:
+            raise ValueError("you cannot mute or block yourself")
+        m = player_marks.c
+        async with self.db.begin() as conn:
+            await self._known(conn, player_id)
+            await self._known(conn, other_id)
+            if on:
+                query = self.db.insert(player_marks).values(player_id=player_id, other_id=other_id, kind=kind)
+                made = query.on_conflict_do_nothing().returning(player_marks.c.kind)
+                return (await conn.execute(made)).first() is not None
+            undo = player_marks.delete().where(m.player_id == player_id, m.other_id == other_id, m.kind == kind)
+            return bool((await conn.execute(undo)).rowcount)
+
+    async def marks(self, player_id: str) -> Marks:
+        m = player_marks.c
+        query = sa.select(m.kind, m.other_id).where(m.player_id == player_id)
+        found: dict[str, set[str]] = {"mute": set(), "block": set()}
+        async with self.db.connect() as conn:
+            for kind, other in await conn.execute(query):
+                found[kind].add(other)
+        return Marks(found["mute"], found["block"])
+
+    async def hiding(self, speaker: str, listeners: Collection[str]) -> set[str]:
+        ids = [p for p in set(listeners) if p != speaker]
+        if not ids:
+            return set()
+        m = player_marks.c
+        hide = sa.select(m.player_id.label("id")).where(m.other_id == speaker, m.player_id.in_(ids))
+        blocked = sa.select(m.other_id.label("id")).where(m.player_id == speaker, m.kind == "block",
+                                                         m.other_id.in_(ids))
+        off = sa.select(players.c.id.label("id")).where(players.c.id.in_(ids), ~players.c.chat)
+        async with self.db.connect() as conn:
+            return set((await conn.execute(sa.union(hide, blocked, off))).scalars())
+
+    async def set_chat(self, player_id: str, on: bool) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(players.update().where(players.c.id == player_id).values(chat=on))
+
+    async def chat_on(self, player_id: str) -> bool:
+        async with self.db.connect() as conn:
+            found = (await conn.execute(sa.select(players.c.chat).where(players.c.id == player_id))).scalar()
+        return found is None or bool(found)
+
+    async def ban(self, player_id: str, reason: str) -> bool:
+        async with self.db.begin() as conn:
+            await self._known(conn, player_id)
+            query = self.db.insert(player_bans).values(player_id=player_id, reason=reason[:MAX_REASON])
+            made = query.on_conflict_do_nothing().returning(player_bans.c.player_id)
+            return (await conn.execute(made)).first() is not None
+
+    async def unban(self, player_id: str) -> bool:
+        async with self.db.begin() as conn:
+            return bool((await conn.execute(player_bans.delete().where(player_bans.c.player_id == player_id))).rowcount)
+
+    async def bans(self) -> list[BanRow]:
+        b = player_bans.c
+        query = sa.select(b.player_id, players.c.name, b.reason, b.created) \
+            .join_from(player_bans, players, players.c.id == b.player_id).order_by(b.created.desc(), b.player_id)
+        async with self.db.connect() as conn:
+            return [BanRow(*row) for row in await conn.execute(query)]
+
+    async def report(self, reporter: str, reported: str, reason: str, table_id: str | None) -> int:
+        reason = " ".join(reason.split())
+        if not 1 <= len(reason) <= MAX_REASON:
+            raise ValueError(f"a report's reason is 1 to {MAX_REASON} characters, not {len(reason)}")
+        if reporter == reported:
+            raise ValueError("you cannot report yourself")
+        async with self.db.begin() as conn:
+            await self._known(conn, reporter)
+            await self._known(conn, reported)
+            chat, record = await self._evidence(conn, table_id)
+            query = player_reports.insert().values(
+                reporter=reporter, reported=reported, reason=reason, table_id=table_id, chat=chat, record=record
+            ).returning(player_reports.c.id)
+            return int((await conn.execute(query)).scalar_one())
+
+    @staticmethod
+    async def _evidence(conn: AsyncConnection, table_id: str | None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+        """A table's chat (its last 500 lines) and record (config, seed, seats, actions) now."""
+        if table_id is None:
+            return [], None
+        row = (await conn.execute(sa.select(tables.c.config, tables.c.seed).where(tables.c.id == table_id))).first()
+        if row is None:
+            return [], None
+        t = table_talk.c
+        lines = (await conn.execute(sa.select(t.id, t.seat, t.text).where(t.table_id == table_id)
+                                    .order_by(t.id.desc()).limit(500))).all()
+        chat = [{"id": int(i), "seat": seat, "text": text} for i, seat, text in reversed(lines)]
+        logged = sa.select(actions.c.data).where(actions.c.table_id == table_id).order_by(actions.c.seq)
+        record = {
+            "config": row[0], "seed": int(row[1]),
+            "seats": [{"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot, "player_id": s.player_id}
+                      for s in (await seats_of(conn, [table_id]))[table_id]],
+            "actions": list((await conn.execute(logged)).scalars()),
+        }
+        return chat, record
+
+    async def reports(self, limit: int = 100) -> list[ReportRow]:
+        r = player_reports.c
+        query = sa.select(r.id, r.created, r.reporter, r.reported, r.reason, r.table_id, r.chat, r.record) \
+            .order_by(r.id.desc()).limit(limit)
+        async with self.db.connect() as conn:
+            return [ReportRow(int(row[0]), *row[1:]) for row in await conn.execute(query)]
 
 
 STALE_REVIEW = sa.and_(review_jobs.c.status == "running", review_jobs.c.lease_until < unix_now())
