@@ -9,14 +9,17 @@ player's chat never reaches the muter.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_server_store_support import empty_database, fresh_database, with_store
+from test_server_support import Client, ServerProcess, db_rows, http, server_pair
 
 from hearts.actions import Play
 from hearts.server.storage import Storage
@@ -161,3 +164,88 @@ def test_hearts_admin_bans_unbans_and_lists_reports_on_each_backend(db_url: str)
     assert with_store(db_url, banned) == [False, False, False]
     bad = admin("nosuch://x", "reports")
     assert bad.returncode == 2 and "hearts admin: error" in bad.stderr
+
+
+# --- the service ---------------------------------------------------------------------------
+
+pair = pytest.fixture(server_pair)
+
+
+@pytest.fixture
+def url(pg_database: str) -> str:
+    return empty_database(pg_database)
+
+
+def auth(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def new_profile(server: ServerProcess, name: str) -> dict[str, Any]:
+    status, data = http("POST", server.url + "/api/players", {"name": name})
+    assert status == 201, data
+    return data  # type: ignore[no-any-return]
+
+
+def open_table(server: ServerProcess, key: str, **extra: Any) -> dict[str, Any]:
+    """A listed table made by the profile of ``key`` (seat 0), three open seats."""
+    seats = [{"kind": "human"}, *[{"kind": "open"}] * 3]
+    status, table = http("POST", server.url + "/api/tables", {"seats": seats, "listed": True, **extra},
+                         headers=auth(key))
+    assert status == 201, table
+    return table  # type: ignore[no-any-return]
+
+
+def join(server: ServerProcess, table_id: str, key: str) -> tuple[int, Any]:
+    return http("POST", f"{server.url}/api/tables/{table_id}/join", {}, headers=auth(key))
+
+
+def chats(client: Client) -> list[str]:
+    return [line["text"] for m in client.messages if m["type"] == "chat" for line in m["lines"]]
+
+
+def test_a_banned_profile_cannot_sit_or_chat_on_every_process(url: str, pair: list[ServerProcess]) -> None:
+    """Two server processes on one PostgreSQL database; ``hearts admin ban`` (a third process)
+    bans Bob: on both processes his hello is refused and closed, his open connection's chat
+    is refused and reaches nobody, his profile can neither make nor join a table; unbanned,
+    he sits again."""
+    a, b = pair
+    ann, bob = new_profile(a, "Ann"), new_profile(b, "Bob")
+    table = open_table(a, ann["key"])
+    status, bob_seat = join(b, table["id"], bob["key"])
+    assert status == 200, bob_seat
+
+    async def body() -> None:
+        ann_c = await Client(a, table["id"], table["seats"][0]["token"]).connect()
+        bob_c = await Client(b, table["id"], bob_seat["token"]).connect()
+        await bob_c.send({"type": "chat", "text": "before"})
+        await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "before" for x in m["lines"]))
+        done = admin(url, "ban", bob["id"], "--reason", "abuse")
+        assert done.returncode == 0, done.stderr
+        refused = await bob_c.request({"type": "chat", "text": "after the ban"},
+                                      lambda m: m["type"] == "error")
+        assert refused["code"] == "banned" and "banned" in refused["message"]
+        assert (await bob_c.closed())[0] == 1008
+        for server in (a, b):
+            again = Client(server, table["id"], bob_seat["token"])
+            await again.connect(hello=False)
+            error = await again.request({"type": "hello", "token": bob_seat["token"]}, lambda m: m["type"] == "error")
+            assert error["code"] == "banned"
+            assert (await again.closed())[0] == 1008
+        await ann_c.send({"type": "chat", "text": "still here"})
+        await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "still here" for x in m["lines"]))
+        assert "after the ban" not in chats(ann_c)
+        await ann_c.close()
+
+    asyncio.run(body())
+    assert db_rows(url, "SELECT text FROM table_talk ORDER BY id") == [("before",), ("still here",)]
+    other = open_table(a, ann["key"])
+    for server in (a, b):
+        status, data = join(server, other["id"], bob["key"])
+        assert status == 403 and "banned" in data["error"], data
+        status, data = http("POST", server.url + "/api/tables", {"seats": [{"kind": "human"}, *[{"kind": "open"}] * 3]},
+                            headers=auth(bob["key"]))
+        assert status == 403 and "banned" in data["error"], data
+    assert db_rows(url, "SELECT count(*) FROM seats WHERE player_id = %s", (bob["id"],)) == [(1,)]
+    assert admin(url, "unban", bob["id"]).returncode == 0
+    status, data = join(a, other["id"], bob["key"])
+    assert status == 200, data

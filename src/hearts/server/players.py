@@ -43,6 +43,7 @@ from hearts.game import Game
 from hearts.record import replay
 from hearts.round import Phase, Round
 from hearts.rules import Rules
+from hearts.server.company import check_not_banned
 from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
 from hearts.server.protocol import ProtocolError, TableRequest, _Fields
 from hearts.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, PROVISIONAL_GAMES, conservative, places, shown
@@ -166,13 +167,16 @@ async def authenticate(store: Storage, authorization: str | None) -> PlayerRow:
 
 async def optional_player(store: Storage, authorization: str | None) -> PlayerRow | None:
     """The profile of the header, ``None`` without a header; :class:`Unauthorized` for an
-    unknown key (a request that names a profile acts as it, or is refused)."""
+    unknown key (a request that names a profile acts as it, or is refused),
+    :class:`~hearts.server.company.Banned` (403) for a banned profile's, on every process (the
+    database is read)."""
     key = bearer_key(authorization)
     if key is None:
         return None
     player = await store.players.player_by_key(hash_token(key))
     if player is None:
         raise Unauthorized("this player key is not known here: import your profile again, or make a new one")
+    await check_not_banned(store, player.id)
     return player
 
 

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from starlette.websockets import WebSocketDisconnect
 
+from hearts.server.company import Banned, check_not_banned, seat_player
 from hearts.server.limits import (
     CLOSE_NO_TABLE,
     CLOSE_POLICY,
@@ -181,7 +182,7 @@ class Session:
 
     async def _hello(self, table: Table, hello: Hello) -> None:
         """Seat the connection at the seat the token opens; a wrong token is an error, and
-        one too many closes the connection."""
+        one too many closes the connection; a seat of a banned profile is refused, closed."""
         seat = await table.find_seat(hello.token)
         if seat is None:
             self.failures += 1
@@ -192,6 +193,11 @@ class Session:
         elif self.conn.seat is not None and self.conn.seat != seat:
             self.refuse(ProtocolError("this connection already holds another seat", "bad_token"))
         else:
+            try:
+                await check_not_banned(table.store, await seat_player(table.store, table.id, seat))
+            except Banned as e:
+                self.refuse(e, table.seq)
+                return
             await table.attach(self.conn, seat)
             await table.talk.send_history(self.conn)
 

@@ -731,8 +731,9 @@ class TableLog(Protocol):
 class Talk(Protocol):
     """``store.talk``: the chat at the tables."""
 
-    async def add_chat(self, table_id: str, seat: int, text: str) -> ChatLine:
-        """Store a chat message of ``seat`` and announce it (:class:`ChatNotice`)."""
+    async def add_chat(self, table_id: str, seat: int, text: str, hidden: Sequence[int] = ()) -> ChatLine:
+        """Store a chat message of ``seat`` and announce it (:class:`ChatNotice`), not to be
+        shown to the ``hidden`` seats (:mod:`hearts.server.company`)."""
         ...
 
     async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:

@@ -403,11 +403,11 @@ class SqlTalk:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def add_chat(self, table_id: str, seat: int, text: str) -> ChatLine:
+    async def add_chat(self, table_id: str, seat: int, text: str, hidden: Sequence[int] = ()) -> ChatLine:
         query = table_talk.insert().values(table_id=table_id, seat=seat, text=text).returning(table_talk.c.id)
         async with self.db.begin() as conn:
             line = ChatLine(int((await conn.execute(query)).scalar_one()), seat, text)
-            await self.db.notifier.send(conn, ChatNotice(table_id, line.id, seat, text))
+            await self.db.notifier.send(conn, ChatNotice(table_id, line.id, seat, text, list(hidden)))
         return line
 
     async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:

@@ -8,6 +8,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from hearts.actions import from_dict
+from hearts.server.company import ChatOff, check_not_banned, hidden_seats, hidden_writers
 from hearts.server.logs import fields
 from hearts.server.outage import is_outage
 from hearts.server.storage import ChatNotice, RematchNotice, TalkNotice
@@ -41,19 +42,39 @@ class Talk:
             raise TableError("spectators read the chat; only the players write, choose names and ask for hints",
                              code="not_seated")
         if isinstance(message, Chat):
-            await table.store.talk.add_chat(table.id, seat, message.text)  # its notice brings it to everyone
+            hidden = await self.may_chat(seat)
+            await table.store.talk.add_chat(table.id, seat, message.text, hidden)  # its notice brings it to all
         elif isinstance(message, Rename):
             await self.rename(seat, message.name)
         else:
             await table.hints.ask(conn, seat, message.seq)
 
+    async def may_chat(self, seat: int) -> list[int]:
+        """Check that ``seat`` may write to the chat now (:mod:`hearts.server.company`: not a
+        banned profile's, a table with chat, a profile whose chat is on), and the seats not to
+        be shown its line; raises :class:`~hearts.server.limits.Refused` if it may not."""
+        store, table_id = self.table.store, self.table.id
+        seats = await store.log.seats(table_id)
+        writer = seats[seat].player_id
+        await check_not_banned(store, writer)
+        row = await store.log.table(table_id)
+        if row is not None and not row.config.get("chat", True):
+            raise ChatOff("this table has no chat")
+        if writer is not None and not await store.players.chat_on(writer):
+            raise ChatOff("your chat is off: turn it on in your settings to talk")
+        return await hidden_seats(store, seats, seat)
+
     async def send_history(self, conn: Connection) -> None:
-        """What a client gets after its welcome: the last 50 chat messages and, at a finished
+        """What a client gets after its welcome: the last 50 chat messages (but those its
+        seat's profile does not read: :func:`~hearts.server.company.hidden_writers`) and, at a finished
         table, its rematch if there is one. During a database outage the client gets neither
         (the connection stays open; the next messages arrive as they come)."""
         table = self.table
         try:
             lines = await table.store.talk.chat(table.id, 50)
+            if conn.seat is not None:
+                hidden = await hidden_writers(table.store, await table.store.log.seats(table.id), conn.seat)
+                lines = [] if hidden is None else [line for line in lines if line.seat not in hidden]
             conn.push(chat_message(lines, history=True))
             if table.game.is_over and self.rematch is None:
                 stored = await table.store.log.table(rematch_id(table.id))
@@ -73,7 +94,8 @@ class Talk:
         if isinstance(notice, ChatNotice):
             message = chat_message([notice.line])
             for c in list(table.conns):
-                c.push(message)
+                if c.seat is None or c.seat not in notice.hidden:  # (muted, blocked, chat off)
+                    c.push(message)
         elif isinstance(notice, RematchNotice):
             self.rematch = notice
             for c in list(table.conns):

@@ -1,0 +1,114 @@
+"""Safe company among strangers (issue 40, item 5): bans, mutes, blocks, reports and the chat
+settings, as the service applies them; what is stored is ``store.players``'
+(:class:`~hearts.server.storage.Players`: ``is_banned``, ``blocked_pairs``, ``mark``,
+``hiding``, ``report``, ``ban``).
+
+* **Ban** (``hearts admin ban PLAYER_ID``): a banned profile is refused — with ``banned``, a
+  403 over HTTP, an ``error`` and the connection closed (1008) over a WebSocket — wherever it
+  would act: a request with its key (:func:`hearts.server.players.optional_player`: making or
+  joining a table, claiming a seat, the quick-match queue), a ``hello`` at a seat linked to it,
+  a chat line. Each check reads the database, so a ban holds on every server process at once.
+* **Mute** (per profile, stored): the muted player's chat no longer reaches the muter, at any
+  table, on any device. **Block**: the same both ways, and the two are never seated together —
+  the matchmaker keeps blocked pairs apart (``blocked_pairs``), a listed table's open seat
+  is refused to someone blocked by, or blocking, a profile seated there, and so is claiming an
+  invited seat with one's profile (a seat opened by an invite link without a profile is the
+  table creator's choice: no profile, no block to check).
+* **Chat off**: a table made with ``"chat": false`` has no chat (each line refused with
+  ``chat_off``); a profile whose chat is off (``PATCH /api/me {"chat": false}``) reads no
+  table's chat and writes none.
+* **Report**: a player reports another seated at the table (a reason of 1 to 500
+  characters), stored for the operator with a copy of the table's chat and record as they are
+  (``hearts admin reports``).
+
+Who hides a chat line from whom is decided when it is written (:func:`hidden_seats`) and
+travels with it (``ChatNotice.hidden``), so every process shows it to the same seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from hearts.server.limits import CLOSE_POLICY, Refused
+from hearts.server.storage import SeatRow, Storage
+
+BANNED: Final = "this player profile is banned from this service"
+
+
+class Banned(Refused):
+    """A banned profile tried to act (HTTP 403; over a WebSocket the connection is closed)."""
+
+    def __init__(self, reason: str = "") -> None:
+        super().__init__(BANNED + (f": {reason}" if reason else ""), 403, "banned", CLOSE_POLICY)
+
+
+class Blocked(Refused):
+    """A seat refused because someone at the table blocked the person, or was blocked by them
+    (HTTP 403, ``blocked``); whom is not said."""
+
+    def __init__(self) -> None:
+        super().__init__("you cannot sit at this table: a player there blocked you, or you blocked them",
+                         403, "blocked")
+
+
+class ChatOff(Refused):
+    """A chat line at a table without chat, or from a profile whose chat is off."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, 403, "chat_off")
+
+
+async def check_not_banned(store: Storage, player_id: str | None) -> None:
+    """:class:`Banned` if ``player_id`` is a banned profile (``None``: no profile, no check)."""
+    if player_id is not None and await store.players.is_banned(player_id):
+        raise Banned()
+
+
+async def seat_player(store: Storage, table_id: str, seat: int) -> str | None:
+    """The profile seated at ``seat`` as the database has it now (a seat linked after its
+    client connected included), or ``None``."""
+    return next((s.player_id for s in await store.log.seats(table_id) if s.seat == seat), None)
+
+
+async def check_seating(store: Storage, player_id: str | None, seats: Sequence[SeatRow]) -> None:
+    """:class:`Blocked` if ``player_id`` and a profile of another of ``seats`` form a blocked
+    pair (a listed table's open seat, an invited seat claimed)."""
+    if player_id is None:
+        return
+    others = {s.player_id for s in seats if s.player_id is not None and s.player_id != player_id}
+    if others and any(player_id in pair for pair in await store.players.blocked_pairs({player_id, *others})):
+        raise Blocked()
+
+
+async def hidden_seats(store: Storage, seats: Sequence[SeatRow], speaker: int) -> list[int]:
+    """The seats not to be shown a chat line of ``speaker``: their profiles muted or blocked
+    the speaker's, were blocked by it, or turned their chat off."""
+    by_player: dict[str, list[int]] = {}
+    for s in seats:
+        if s.player_id is not None and s.seat != speaker:
+            by_player.setdefault(s.player_id, []).append(s.seat)
+    writer = seats[speaker].player_id if 0 <= speaker < len(seats) else None
+    if not by_player:
+        return []
+    if writer is None:
+        hiding = await store.players.hiding("", list(by_player))  # (only those whose chat is off)
+    else:
+        hiding = await store.players.hiding(writer, list(by_player))
+    return sorted(seat for p in hiding for seat in by_player[p])
+
+
+
+async def hidden_writers(store: Storage, seats: Sequence[SeatRow], viewer: int) -> set[int] | None:
+    """The seats whose chat lines ``viewer``'s profile does not read (it muted or blocked
+    theirs, or was blocked by it); ``None``: it reads no chat at all (its chat is off)."""
+    me = seats[viewer].player_id if 0 <= viewer < len(seats) else None
+    if me is None:
+        return set()
+    if not await store.players.chat_on(me):
+        return None
+    hidden = set()
+    for s in seats:
+        if s.player_id is not None and s.player_id != me and await store.players.hiding(s.player_id, [me]):
+            hidden.add(s.seat)
+    return hidden
