@@ -52,13 +52,14 @@ from hearts.errors import HeartsError
 from hearts.server import logs
 from hearts.server.botpool import watch_parent
 from hearts.server.botworker import BotWorkerProcess, WorkerOptions
-from hearts.server.http import errors, ops, pages, play, players, reviews, tables
+from hearts.server.http import errors, ops, pages, play, players, quick, reviews, tables
 from hearts.server.http.common import check_public_url, is_loopback
 from hearts.server.http.headers import SecurityHeaders
 from hearts.server.http.services import Services, running
 from hearts.server.limits import DEFAULT_LIMITS, AddressGuard, Limits
 from hearts.server.metrics import Metrics
 from hearts.server.protocol import LEVEL_NAMES
+from hearts.server.quick import Matchmaker
 from hearts.server.relay import Relays
 from hearts.server.reviews import DEFAULT_BUDGET, ReviewRunner
 from hearts.server.storage import StoreError, describe_url, is_postgres, open_storage
@@ -72,7 +73,7 @@ if TYPE_CHECKING:
 DEFAULT_PUBLIC_URL: Final = "http://127.0.0.1:8000"
 
 ROUTES: Final[list[BaseRoute]] = [
-    *pages.ROUTES, *tables.ROUTES, *players.ROUTES, *reviews.ROUTES, *ops.ROUTES, *play.ROUTES,
+    *pages.ROUTES, *tables.ROUTES, *players.ROUTES, *reviews.ROUTES, *ops.ROUTES, *play.ROUTES, *quick.ROUTES,
 ]
 """Every route of the app, from the modules of :mod:`hearts.server.http`."""
 
@@ -125,6 +126,7 @@ def create_app(
                 # SQLite: no bot workers, this process runs the reviews
                 reviewer=ReviewRunner(store) if store.jobs is None else None,
                 relays=Relays(manager, guard, link_host) if store.leases is not None and link_host is not None else None,
+                quick=Matchmaker(manager),
             )
             async with running(app.state.services):
                 yield

@@ -311,6 +311,99 @@ def encode(message: Message | dict[str, Any]) -> str:
     return text.decode()
 
 
+# --- quick match (WS /ws/lobby/quick) and the live lobby (WS /ws/lobby/live) -------------------
+
+QUICK_PRESETS: Final = ("standard", "omnibus", "three", "any")
+"""The rule sets a quick match is asked for by (:data:`hearts.server.quick.PRESETS`), and
+``any``."""
+
+FillAfter = Annotated[int, msgspec.Meta(ge=3, le=300)]
+"""Seconds a quick-match player waits before bots fill the empty seats."""
+
+
+class QuickRequest(Message, tag="quick", frozen=True):
+    """Join the quick-match queue as the player profile whose secret ``key`` this is, for a
+    ``preset`` (``standard``, ``omnibus``: J♦ −10, ``three``: three players, or ``any``), rated
+    or not; bots fill the empty seats after ``fill_after`` seconds (3 to 300, default 20).
+    Answered with ``queued``, then ``seated``. One queue per player: a second request on the
+    connection is refused (``in_queue``); the same profile on another connection takes the
+    place over (the first is told ``left``, reason ``replaced``)."""
+
+    key: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN)]
+    preset: Literal["standard", "omnibus", "three", "any"] = "standard"
+    rated: bool = False
+    fill_after: FillAfter = 20
+
+
+class QuickLeave(Message, tag="leave", frozen=True):
+    """Leave the queue, at once: answered with ``left`` (or ``seated``, when the table was
+    made first)."""
+
+
+QuickClientMessage = Union[QuickRequest, QuickLeave, Ping]  # noqa: UP007
+"""Any message a quick-match client may send."""
+
+
+class Queued(Message, tag="queued", frozen=True):
+    """In the queue: the preset and options asked for, the seconds waited, ``fill_after``
+    (bots fill the empty seats when ``waited`` reaches it: the countdown is their difference),
+    and ``waiting``, the people in the queue who could share the table. Sent on joining and
+    when ``waiting`` changes."""
+
+    preset: str
+    rated: bool
+    fill_after: int
+    waited: float
+    waiting: int
+
+
+class Seated(Message, tag="seated", frozen=True):
+    """A table was made: its id, the seat, its secret ``token`` and invite ``link`` (open it as
+    usual: ``/ws/{table}`` and ``hello``), the preset played, how many seats ``bots`` took, and
+    ``message``, in words. The place in the queue is gone."""
+
+    table: str
+    seat: int
+    token: str
+    link: str
+    preset: str
+    bots: int
+    message: str
+
+
+class Left(Message, tag="left", frozen=True):
+    """Out of the queue: ``asked`` (a ``leave``) or ``replaced`` (the same profile queued on
+    another connection)."""
+
+    reason: Literal["asked", "replaced"]
+
+
+QuickServerMessage = Union[Queued, Seated, Left, Error, Pong]  # noqa: UP007
+"""Any message the quick-match socket sends."""
+
+
+class LobbyTable(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A table as the live lobby shows it."""
+
+    id: str
+    names: list[str]
+    kinds: list[str]
+    free: list[int]
+    quick: bool
+    spectators_allowed: bool
+    watch: str
+
+
+class Lobby(Message, tag="lobby", frozen=True):
+    """The live lobby (``/ws/lobby/live``, nothing to send): the unfinished listed tables
+    (those with a free seat first), the people waiting for a quick match by preset, and the
+    games in progress; pushed whole when it changes."""
+
+    tables: list[LobbyTable]
+    waiting: dict[str, int]
+    playing: int
+
+
 # --- the protocol's page ----------------------------------------------------------------------
 
 
@@ -389,6 +482,10 @@ ERROR_CODES: Final = {
     "not_your_turn": "a hint asked for when the seat is not to act",
     "not_over": "a rematch asked for before the end",
     "seat_freed": "the table's creator gave the seat a new invite link (the connection is closed)",
+    "bad_key": "quick match: no player profile has this key",
+    "in_queue": "quick match: this connection is in the queue already (``leave`` first)",
+    "at_table": "quick match: the profile plays at an unfinished quick table (finish it first)",
+    "banned": "quick match: the profile may not play with strangers",
 }
 """What each ``error`` code means."""
 
@@ -436,6 +533,19 @@ def document() -> str:
         lines += _section(cls)
     lines += ["## Error codes", "", "| code | meaning |", "|---|---|"]
     lines += [f"| `{code}` | {words.replace('``', '`')} |" for code, words in ERROR_CODES.items()]
+    lines += [
+        "",
+        "## Quick match and the live lobby",
+        "",
+        "`/ws/lobby/quick` is the quick-match socket: send `quick` (with your player key), then",
+        "wait for `seated`; `leave` takes you out at once. The queue lives in the database, so",
+        "people who reach different server processes meet; a connection lost keeps the place",
+        "(without being seated) for a few seconds: send `quick` again on a new one to keep it.",
+        "`/ws/lobby/live` pushes the `lobby` whenever it changes (send nothing).",
+        "",
+    ]
+    for cls in (*typing.get_args(QuickClientMessage)[:2], *typing.get_args(QuickServerMessage)[:3], Lobby, LobbyTable):
+        lines += _section(cls)
     lines += [
         "",
         "The server closes a connection with a code and a reason, after the error messages queued",

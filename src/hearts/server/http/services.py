@@ -20,6 +20,7 @@ from hearts.server.logs import fields
 from hearts.server.metrics import Metrics
 from hearts.server.players import Outcomes
 from hearts.server.protocol import LEVEL_NAMES
+from hearts.server.quick import Matchmaker
 from hearts.server.ratings import settle_pending
 from hearts.server.relay import Relays
 from hearts.server.reviews import ReviewRunner
@@ -71,6 +72,8 @@ class Services:
     metrics_token: str | None = None
     """The token that lets a scraper other than this machine read ``/metrics``
     (``Authorization: Bearer TOKEN``); ``None``: this machine only (:mod:`.ops`)."""
+    quick: Matchmaker | None = None
+    """This process's quick-match matchmaker (:mod:`hearts.server.quick`)."""
     outcomes: Outcomes = field(default_factory=Outcomes)
     replays: Replays = field(default_factory=Replays)
 
@@ -100,7 +103,7 @@ def services(connection: HTTPConnection) -> Services:
 @contextlib.asynccontextmanager
 async def running(s: Services) -> AsyncIterator[None]:
     """Start the manager (its tables restored), the metrics' gauges, the rating of games left
-    unrated and, on SQLite, the review runner; stop them on leaving."""
+    unrated, the quick match and, on SQLite, the review runner; stop them on leaving."""
     m = s.manager
     s.metrics.tables.set_function(lambda: len(m.unfinished()))
     s.metrics.connections.set_function(lambda: s.guard.connections)
@@ -117,9 +120,13 @@ async def running(s: Services) -> AsyncIterator[None]:
     except StoreError:
         log.exception("the rated games left unrated could not be looked for")
     reviews = asyncio.get_running_loop().create_task(s.reviewer.run()) if s.reviewer is not None else None
+    if s.quick is not None:
+        s.quick.start()
     try:
         yield
     finally:
+        if s.quick is not None:
+            await s.quick.stop()
         if reviews is not None:
             reviews.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -291,3 +291,27 @@ player_reports = sa.Table(
 """Reports of a player by another (revision 0009), for the operator (``hearts admin
 reports``): the reason, the table, and a copy of its chat and record as they were (no foreign
 keys: a report outlives what it names)."""
+
+quick_queue = sa.Table(
+    "quick_queue", metadata,
+    sa.Column("player_id", sa.Text, sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("preset", sa.Text, nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("fill_after", sa.Float, nullable=False),
+    sa.Column("queued", sa.Float, nullable=False),
+    sa.Column("seen", sa.Float, nullable=False),
+    sa.Column("conn", sa.Text, nullable=False),
+    sa.Column("table_id", sa.Text),
+    sa.Column("seat", sa.SmallInteger),
+    sa.Column("token", sa.Text),
+    sa.Column("bots", sa.SmallInteger),
+    sa.Column("seated_preset", sa.Text),
+)
+"""The quick-match queue (:mod:`hearts.server.quick`): one row per player waiting (the primary
+key: one queue per player), with the preset asked for (or ``any``), rated or not, the rating
+``mu`` the matchmaker compares, the seconds after which bots fill the empty seats, when the
+player joined and was last heard of (Unix seconds, by the servers' clocks) and the connection
+that holds the place; once seated, the table, seat, its token and the bots, until the player
+is told (the row is then deleted)."""

@@ -176,12 +176,14 @@ class Manager:
         return [t for t in self.tables.values() if not t.game.is_over]
 
     async def create(
-        self, request: TableRequest, owner: str = "local", creator_hash: str | None = None
+        self, request: TableRequest, owner: str = "local", creator_hash: str | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> tuple[Table, dict[int, str]]:
         """A new table from a checked lobby request, made from the address ``owner``; returns
         it and the secret token of each human seat. ``creator_hash``: the hash of the creator's
         key (:func:`~hearts.server.storage.hash_token`), kept in the table's stored
-        settings: whoever shows the key may give a seat a new invite link (:meth:`new_invite`). Raises
+        settings: whoever shows the key may give a seat a new invite link (:meth:`new_invite`);
+        ``extra``: more stored settings (a quick match's ``{"quick": true, "preset": ...}``). Raises
         :class:`~hearts.server.limits.RateLimited` when the service has its maximum of tables,
         or this process its maximum of all-bot tables (overall, or made from ``owner``)."""
         self._forget_finished()
@@ -217,6 +219,7 @@ class Manager:
         }
         if creator_hash is not None:
             config["creator_hash"] = creator_hash
+        config.update(extra or {})
         await self.store.log.create_table(table_id, config, seed, [(s.kind, s.name, s.bot, s.token_hash) for s in seats])
         if request.all_bots:
             self.owners[table_id] = owner

@@ -1,0 +1,27 @@
+"""Quick match and the live lobby, over WebSockets (:mod:`hearts.server.quick`,
+:mod:`hearts.server.quicksession`, :mod:`hearts.server.wire`)::
+
+    WS   /ws/lobby/quick           join the quick-match queue (``quick``), leave it (``leave``),
+                                   be told where you sit (``seated``)
+"""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from hearts.server.http.common import client_address
+from hearts.server.http.services import services
+from hearts.server.quicksession import QuickSession
+
+
+async def quick(ws: WebSocket) -> None:
+    """A quick-match client (any process serves any: the queue is the database's)."""
+    s = services(ws)
+    if s.quick is None:
+        await ws.close(1013, "quick match is not served here")
+        return
+    await QuickSession(ws, s.quick, s.guard, client_address(ws), s.link).run()
+
+
+ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/lobby/quick", quick)]

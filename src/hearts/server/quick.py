@@ -1,0 +1,251 @@
+"""Quick match (issue 40): people who ask for a game are queued with their choice of rule set
+(:data:`PRESETS`, or ``any``), rated or not, in the database (:mod:`.storage.quick`), and the
+:class:`Matchmaker` of every server process seats them together: people of close rating
+(:func:`match_window`, wider as they wait) at a new table as soon as
+enough are found, or, once the oldest has waited the time they set, with bots of the queue's
+level (:func:`closest_level`, by the bots' anchors
+:data:`~hearts.server.ratings.BOT_ANCHORS`) in the empty seats. A quick table is
+marked ``"quick": true`` in its stored settings (its preset too) and made by the manager as
+any other.
+
+Whoever is in the queue is kept fresh by their connection (:mod:`.quicksession`); a place not
+kept fresh for :data:`FRESH` seconds is not seated (its player went away; their new connection
+takes it again), and one not kept for :data:`DROP` seconds is forgotten. The matchmaker never
+seats a blocked pair together and refuses a banned profile: :func:`blocked_pairs` and
+:func:`is_banned`, the one place that asks the store's players part (when it can tell).
+
+>>> rows = [QueueRow(f"p{i}", f"P{i}", "standard", False, 25.0 + i, 20, 100.0 + i, 105, "c") for i in range(5)]
+>>> [([m.player_id for m in g.members], g.preset, g.bots) for g in form_groups(rows, 105.0)]
+[(['p0', 'p1', 'p2', 'p3'], 'standard', 0)]
+>>> [len(g.members) for g in form_groups(rows[:2], 121.0)]  # p0 waited its 20 s: bots fill
+[2]
+>>> form_groups(rows[:4], 105.0, {frozenset(("p0", "p3"))})  # a blocked pair is never seated together
+[]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import Counter
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from hearts.rules import Rules
+from hearts.server.logs import fields
+from hearts.server.protocol import SeatRequest, TableRequest
+from hearts.server.ratings import BOT_ANCHORS
+from hearts.server.storage import Storage
+from hearts.server.storage.quick import QueueRow, QuickQueue, Seating
+from hearts.server.tables import Manager
+
+log = logging.getLogger("hearts.server")
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A rule set of the quick match: its words and its rules."""
+
+    label: str
+    rules: Rules
+
+
+PRESETS: Final[dict[str, Preset]] = {
+    "standard": Preset("the standard game", Rules.preset("standard")),
+    "omnibus": Preset("Omnibus (J♦ −10)", Rules.preset("omnibus")),
+    "three": Preset("three players", Rules(players=3)),
+}
+"""The quick match's rule sets; ``any`` takes whichever seats the player soonest. (Three
+players play Hearts' rules for three: Black Maria's extra spade penalties are no rule option.)"""
+ANY: Final = "any"
+
+FRESH: Final = 5.0
+"""Seconds a place stays seatable without its connection's word (it speaks every second)."""
+DROP: Final = 120.0
+"""Seconds after which a place nobody keeps is forgotten."""
+TICK: Final = 0.5
+"""Seconds between two rounds of matchmaking in each process."""
+
+
+MATCH_WINDOW: Final = 2.0
+"""How far apart (in ``mu``) the quick match seats people who just joined its queue."""
+MATCH_WIDENING: Final = 0.5
+"""How much wider the window grows each second a player waits."""
+
+
+def match_window(waited: float) -> float:
+    """The greatest difference of ``mu`` the quick match accepts between a player who waited
+    ``waited`` seconds and those seated with them: narrow at first, wider with the wait.
+
+    >>> match_window(0), match_window(20)
+    (2.0, 12.0)
+    """
+    return MATCH_WINDOW + MATCH_WIDENING * max(0.0, waited)
+
+
+def closest_level(mu: float) -> str:
+    """The bot level whose anchor is nearest ``mu``: the bots that fill a quick table.
+
+    >>> closest_level(25.0), closest_level(10.0), closest_level(40.0)
+    ('hard', 'easy', 'expert')
+    """
+    return min(BOT_ANCHORS, key=lambda level: (abs(BOT_ANCHORS[level] - mu), level))
+
+
+@dataclass(frozen=True)
+class Group:
+    """People to seat at one table: the preset, who, and how many bots fill the rest."""
+
+    preset: str
+    members: tuple[QueueRow, ...]
+    bots: int
+
+    @property
+    def rated(self) -> bool:
+        return self.members[0].rated
+
+
+def _fits(row: QueueRow, preset: str) -> bool:
+    return row.preset in (preset, ANY)
+
+
+def _pick(anchor: QueueRow, others: Sequence[QueueRow], preset: str, now: float,
+          blocked: Collection[frozenset[str]]) -> list[QueueRow]:
+    """The anchor and the nearest in rating who may sit with it (and with each other) at a
+    table of ``preset``, at most its seats."""
+    window = match_window(now - anchor.queued)
+    near = sorted((r for r in others if r.rated == anchor.rated and _fits(r, preset)
+                   and abs(r.mu - anchor.mu) <= window), key=lambda r: (abs(r.mu - anchor.mu), r.queued))
+    chosen = [anchor]
+    for r in near:
+        if len(chosen) == PRESETS[preset].rules.players:
+            break
+        if all(frozenset((r.player_id, c.player_id)) not in blocked for c in chosen):
+            chosen.append(r)
+    return chosen
+
+
+def _group_for(anchor: QueueRow, others: Sequence[QueueRow], now: float,
+               blocked: Collection[frozenset[str]]) -> Group | None:
+    """The table the anchor (the oldest waiting) sits at now, if any: a full one of a preset it
+    accepts, else, once it waited its ``fill_after``, the fullest with bots."""
+    presets = list(PRESETS) if anchor.preset == ANY else [anchor.preset]
+    options = [(p, _pick(anchor, others, p, now, blocked)) for p in presets]
+    for p, chosen in options:
+        if len(chosen) == PRESETS[p].rules.players:
+            return Group(p, tuple(chosen), 0)
+    if now - anchor.queued < anchor.fill_after:
+        return None
+    p, chosen = max(options, key=lambda o: len(o[1]))  # (the first preset when as full)
+    return Group(p, tuple(chosen), PRESETS[p].rules.players - len(chosen))
+
+
+def form_groups(rows: Sequence[QueueRow], now: float, blocked: Collection[frozenset[str]] = ()) -> list[Group]:
+    """The tables to make now from the waiting ``rows``, the oldest first served; each person
+    in one group at most."""
+    left = sorted(rows, key=lambda r: (r.queued, r.player_id))
+    groups = []
+    i = 0
+    while i < len(left):
+        group = _group_for(left[i], left[:i] + left[i + 1:], now, blocked)
+        if group is None:
+            i += 1
+            continue
+        groups.append(group)
+        taken = {m.player_id for m in group.members}
+        left = [r for r in left if r.player_id not in taken]
+    return groups
+
+
+async def blocked_pairs(store: Storage, player_ids: Collection[str]) -> set[frozenset[str]]:
+    """The pairs of these players who must not sit together (one blocked the other), as the
+    store's players part tells (issue 40's safety: none when it cannot tell)."""
+    ask = getattr(store.players, "blocked_pairs", None)
+    return set(await ask(player_ids)) if ask is not None and player_ids else set()
+
+
+async def is_banned(store: Storage, player_id: str) -> bool:
+    """Whether the profile is banned from playing with strangers (as the store tells)."""
+    ask = getattr(store.players, "is_banned", None)
+    return bool(await ask(player_id)) if ask is not None else False
+
+
+class Matchmaker:
+    """The quick match of one server process: a round every :data:`TICK` seconds (:meth:`run`)
+    seats whom it can (:meth:`match_round`); the connections of the players seated here are
+    woken (:meth:`wake`), the others hear of it within a second."""
+
+    def __init__(self, manager: Manager, tick: float = TICK) -> None:
+        self.manager = manager
+        self.queue = QuickQueue.of(manager.store)
+        self.tick = tick
+        self.lock = asyncio.Lock()
+        """Held by a round, a join and a leave of this process (SQLite: the only one)."""
+        self.waiters: dict[str, asyncio.Event] = {}
+        """The connections here of players in the queue, by profile id: set when seated."""
+        self.waiting: Counter[str] = Counter()
+        """The people waiting, by preset (``any`` apart), as last read."""
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def run(self) -> None:
+        """Rounds until cancelled; a round that fails is logged, and the next one tries again."""
+        rounds = 0
+        while True:
+            await asyncio.sleep(self.tick)
+            try:
+                await self.match_round()
+                rounds += 1
+                if rounds % 20 == 0:
+                    await self.queue.drop_stale(time.time() - DROP)
+            except Exception:
+                log.exception("a round of quick matchmaking failed")
+
+    async def match_round(self) -> list[Seating]:
+        """Seat whom the queue allows now; wake their connections here."""
+        async with self.lock:
+            seated = await self.queue.match(time.time() - FRESH, self._seat)
+            waiting = await self.queue.waiting()
+        self.waiting = Counter(r.preset for r in waiting if r.seen >= time.time() - FRESH)
+        for s in seated:
+            self.wake(s.player_id)
+        return seated
+
+    def wake(self, player_id: str) -> None:
+        event = self.waiters.get(player_id)
+        if event is not None:
+            event.set()
+
+    async def _seat(self, rows: list[QueueRow]) -> list[Seating]:
+        """Make the tables of the groups formed from ``rows``."""
+        blocked = await blocked_pairs(self.manager.store, [r.player_id for r in rows])
+        out: list[Seating] = []
+        for group in form_groups(rows, time.time(), blocked):
+            out += await self._make_table(group)
+        return out
+
+    async def _make_table(self, group: Group) -> list[Seating]:
+        """A quick table for ``group``: its people in the first seats (each linked to their
+        profile), bots of the group's level in the others."""
+        level = closest_level(sum(m.mu for m in group.members) / len(group.members))
+        seats = [SeatRequest("human", name=m.name) for m in group.members]
+        seats += [SeatRequest("bot", level=level)] * group.bots
+        request = TableRequest(seats=tuple(seats), rules=PRESETS[group.preset].rules, listed=True, rated=group.rated)
+        table, tokens = await self.manager.create(request, "quick", extra={"quick": True, "preset": group.preset})
+        for seat, m in enumerate(group.members):
+            await self.manager.store.players.link_seat(table.id, seat, m.player_id)
+        log.info("quick table", extra=fields(table=table.id, preset=group.preset, people=len(group.members),
+                                             bots=group.bots, level=level))
+        return [Seating(m.player_id, table.id, seat, tokens[seat], group.bots, group.preset)
+                for seat, m in enumerate(group.members)]

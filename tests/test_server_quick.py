@@ -1,0 +1,156 @@
+"""Quick match (issue 40): the queue in the database, the matchmaker and the quick-match
+protocol (``/ws/lobby/quick``), against a real server process on SQLite with real WebSocket
+clients. The same on PostgreSQL with two processes behind nginx: test_server_quick_cluster.py."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_server_support import Client, ServerProcess, db_rows, http
+
+QUICK = "lobby/quick"
+
+
+def run(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """A test written as a coroutine, run in its own event loop."""
+
+    @functools.wraps(test)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return wrapper
+
+
+def new_profile(server: ServerProcess, name: str) -> dict[str, Any]:
+    status, data = http("POST", server.url + "/api/players", {"name": name})
+    assert status == 201, data
+    return data  # type: ignore[no-any-return]
+
+
+async def quick_client(server: ServerProcess) -> Client:
+    return await Client(server, QUICK, None).connect(hello=False)
+
+
+def of_type(kind: str) -> Any:
+    return lambda m: m["type"] == kind
+
+
+async def queue(client: Client, key: str, **extra: Any) -> dict[str, Any]:
+    """Ask for a quick match; the ``queued`` answer (or an error)."""
+    return await client.request(
+        {"type": "quick", "key": key, **extra}, lambda m: m["type"] in ("queued", "error", "seated")
+    )
+
+
+async def queue_emptied(server: ServerProcess, timeout: float = 5.0) -> None:
+    """Wait until the queue holds no row."""
+    for _ in range(int(timeout / 0.1)):
+        if db_rows(server.db, "SELECT count(*) FROM quick_queue") == [(0,)]:
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the queue holds {db_rows(server.db, 'SELECT * FROM quick_queue')}")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    s = ServerProcess(tmp_path / "tables.db").start()
+    yield s
+    s.stop()
+
+
+@run
+async def test_four_players_meet_at_one_table(server: ServerProcess) -> None:
+    """Four people asking for the standard game are seated together at once, each at their own
+    seat of one new quick table, and each seat opens with the token it was given."""
+    people = [new_profile(server, f"P{i}") for i in range(4)]
+    clients = [await quick_client(server) for _ in people]
+    for c, p in zip(clients, people, strict=True):
+        answer = await queue(c, p["key"], preset="standard")
+        assert answer["type"] in ("queued", "seated"), answer
+    seated = [await c.wait(of_type("seated"), timeout=15) for c in clients]
+    assert len({s["table"] for s in seated}) == 1
+    assert sorted(s["seat"] for s in seated) == [0, 1, 2, 3]
+    assert all(s["bots"] == 0 and s["preset"] == "standard" for s in seated)
+    table_id = seated[0]["table"]
+    status, facts = http("GET", f"{server.url}/api/tables/{table_id}")
+    assert status == 200 and facts["kinds"] == ["human"] * 4
+    rows = db_rows(server.db, "SELECT player_id FROM seats WHERE table_id = ?", (table_id,))
+    assert sorted(r[0] for r in rows) == sorted(p["id"] for p in people)
+    await queue_emptied(server)  # (each place goes once its player was told)
+    config = db_rows(server.db, "SELECT config FROM tables WHERE id = ?", (table_id,))[0][0]
+    assert '"quick": true' in config.replace('"quick":true', '"quick": true')
+    player = Client(server, table_id, seated[0]["token"])
+    await player.connect()
+    assert player.state is not None and player.state["you"] == seated[0]["seat"]
+    for c in [*clients, player]:
+        await c.close()
+
+
+@run
+async def test_lone_player_gets_bots_after_the_wait(server: ServerProcess) -> None:
+    """One person alone waits the time they set, then plays with three bots, and is told so."""
+    person = new_profile(server, "Solo")
+    client = await quick_client(server)
+    queued = await queue(client, person["key"], preset="omnibus", fill_after=3)
+    assert queued["type"] == "queued" and queued["fill_after"] == 3 and queued["preset"] == "omnibus"
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    seated = await client.wait(of_type("seated"), timeout=15)
+    assert loop.time() - began >= 2.5
+    assert seated["bots"] == 3 and "bot" in seated["message"]
+    status, facts = http("GET", f"{server.url}/api/tables/{seated['table']}")
+    assert status == 200 and sorted(facts["kinds"]) == ["bot", "bot", "bot", "human"]
+    assert len({b for b in facts["bots"] if b}) == 1  # one level: the queue's
+    await client.close()
+
+
+@run
+async def test_a_player_who_leaves_is_never_seated(server: ServerProcess) -> None:
+    """A person who leaves the queue is told at once, and is not seated when others come."""
+    leaver = new_profile(server, "Leaver")
+    client = await quick_client(server)
+    await queue(client, leaver["key"], preset="standard", fill_after=3)
+    left = await client.request({"type": "leave"}, of_type("left"))
+    assert left["reason"] == "asked"
+    assert db_rows(server.db, "SELECT count(*) FROM quick_queue") == [(0,)]
+    people = [new_profile(server, f"P{i}") for i in range(4)]
+    others = [await quick_client(server) for _ in people]
+    for c, p in zip(others, people, strict=True):
+        await queue(c, p["key"], preset="standard")
+    for c in others:
+        await c.wait(of_type("seated"), timeout=15)
+    await asyncio.sleep(4)  # past the leaver's wait
+    assert not [m for m in client.messages if m["type"] == "seated"]
+    assert db_rows(server.db, "SELECT count(*) FROM seats WHERE player_id = ?", (leaver["id"],)) == [(0,)]
+    for c in [client, *others]:
+        await c.close()
+
+
+@run
+async def test_bad_requests_change_nothing(server: ServerProcess) -> None:
+    """An unknown preset, a malformed message, an unknown key and a second request are refused
+    with a clear error; the queue stays as it was."""
+    person = new_profile(server, "Ann")
+    client = await quick_client(server)
+    bad = await queue(client, person["key"], preset="chess")
+    assert bad["type"] == "error" and bad["code"] == "bad_message" and "standard" in bad["message"]
+    bad = await queue(client, "not-a-key", preset="standard")
+    assert bad["type"] == "error" and bad["code"] == "bad_key"
+    bad = await client.request("{not json", of_type("error"))
+    assert bad["code"] == "bad_json"
+    bad = await queue(client, person["key"], preset="standard", colour="red")
+    assert bad["type"] == "error" and bad["code"] == "bad_message"
+    assert db_rows(server.db, "SELECT count(*) FROM quick_queue") == [(0,)]
+    assert (await queue(client, person["key"], preset="any"))["type"] == "queued"
+    again = await queue(client, person["key"], preset="standard")
+    assert again["type"] == "error" and again["code"] == "in_queue"
+    assert db_rows(server.db, "SELECT preset FROM quick_queue") == [("any",)]
+    nothing = await client.request({"type": "leave", "now": 1}, of_type("error"))
+    assert nothing["code"] == "bad_message"
+    assert db_rows(server.db, "SELECT count(*) FROM quick_queue") == [(1,)]
+    await client.close()
