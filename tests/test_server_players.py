@@ -294,13 +294,15 @@ def test_my_games_list_the_results_and_the_replay_steps_through_the_finished_gam
 # --- ratings ------------------------------------------------------------------------------------
 
 
-def expected_rating(totals: list[int], person: int, levels: list[str | None]) -> tuple[float, float]:
+def expected_rating(totals: list[int], person: int, levels: list[str | None], left: bool = False) -> tuple[float, float]:
     """OpenSkill's Plackett–Luce update of a new player against the bots' fixed anchors, by
-    places (ties share a rank; R5: the lowest total first), computed here on its own."""
+    places (ties share a rank; R5: the lowest total first), computed here on its own; a person
+    who ``left`` (the stand-in played for them at the end) is last, whatever its total."""
     model = openskill_models.PlackettLuce()
     teams = [[model.rating(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)] if level is None
              else [model.rating(mu=BOT_ANCHORS[level], sigma=ANCHOR_SIGMA)] for level in levels]
-    ranks = [1 + sum(o < t for o in totals) for t in totals]
+    stayed = [t for s, t in enumerate(totals) if not (left and s == person)]
+    ranks = [len(stayed) + 1 if left and s == person else 1 + sum(o < t for o in stayed) for s, t in enumerate(totals)]
     new = model.rate(teams, ranks=ranks)
     return new[person][0].mu, new[person][0].sigma
 
@@ -319,7 +321,7 @@ def check_rated_once(db: Database, server: ServerProcess, table_id: str, key: st
     assert db_rows(db, "SELECT table_id FROM rated_games") == [(table_id,)]
     profile = me(server, key)
     assert profile["rating"]["games"] == 1
-    mu, sigma = expected_rating(list(game.totals), 0, levels)
+    mu, sigma = expected_rating(list(game.totals), 0, levels, left=True)  # Ann never played: she left
     assert profile["rating"]["mu"] == pytest.approx(mu) and profile["rating"]["sigma"] == pytest.approx(sigma)
     ((changes,),) = db_rows(db, "SELECT CAST(changes AS TEXT) FROM rated_games")
     assert json.loads(changes)[profile["id"]]["mu"] == [pytest.approx(DEFAULT_MU), pytest.approx(mu)]

@@ -2,8 +2,9 @@
 
 A seat that does not act within ``turn_timer`` seconds is away: the table's stand-in bot acts
 for it (at bot pace) until its person comes back — a ``hello``, an action or ``back`` — and
-then the person plays again. The clocks run again from a restore. Without a timer, a table
-waits for its people.
+then the person plays again (until the seat is handed over for the rest of the game:
+test_server_leavers.py). The clocks run again from a restore. Without a timer, a table of
+friends waits for its people.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ TWO_PEOPLE = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    s = ServerProcess(tmp_path_factory.mktemp("timer") / "tables.db", bot_delay=0.05).start()
+    # (no seat is handed over for the rest of its game here: test_server_leavers.py has that)
+    s = ServerProcess(tmp_path_factory.mktemp("timer") / "tables.db", bot_delay=0.05, limits={"missed_turns": 1000}).start()
     yield s
     s.stop()
 

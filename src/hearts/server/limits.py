@@ -12,7 +12,7 @@ options of ``hearts serve``)::
 >>> Limits.from_strings(["tables=3"])
 Traceback (most recent call last):
 ...
-ValueError: unknown limit 'tables'; known limits: max_body, max_message, max_json_depth, max_number_digits, max_name, max_chat, tables_rate, joins_rate, connect_rate, messages_rate, connections_per_address, hello_timeout, hello_attempts, max_spectators, max_connections, request_timeout, tcp_connections_per_address, max_tables, bot_tables_per_address, max_bot_tables, max_turn_timer, lobby_size, chat_rate, reviews_rate, max_reviews
+ValueError: unknown limit 'tables'; known limits: max_body, max_message, max_json_depth, max_number_digits, max_name, max_chat, tables_rate, joins_rate, connect_rate, messages_rate, connections_per_address, hello_timeout, hello_attempts, max_spectators, max_connections, request_timeout, tcp_connections_per_address, max_tables, bot_tables_per_address, max_bot_tables, max_turn_timer, play_clock, pass_clock, missed_turns, lobby_size, chat_rate, reviews_rate, max_reviews
 >>> guard = AddressGuard(Limits(tables_rate="2/minute"))
 >>> guard.hit("tables", "192.0.2.7"); guard.hit("tables", "192.0.2.7")
 >>> guard.hit("tables", "192.0.2.7")
@@ -116,6 +116,14 @@ class Limits:
     """Unfinished all-bot tables at once, from everyone."""
     max_turn_timer: int = 3600
     """Seconds a table's turn timer may be set to."""
+    play_clock: int = 30
+    """Seconds a person has to play a card (or choose how a shot moon scores) at a public
+    (listed) or quick table whose creator chose no timer (a friends' table has none)."""
+    pass_clock: int = 45
+    """Seconds a person has to pass at such a table."""
+    missed_turns: int = 3
+    """Turns in a row a table's stand-in plays for an away person before the seat is handed to
+    it for the rest of the game (a reconnection alone no longer takes it back)."""
     lobby_size: int = 100
     """Tables the lobby lists at most."""
     # Table talk.

@@ -2,7 +2,9 @@
 
 A table created ``"rated": true`` (every person at it sits with a player profile,
 :mod:`hearts.server.players`) is rated once its game is over: the final totals rank the seats
-(R5: the lowest total first; equal totals share a place, :func:`places`) and the
+(R5: the lowest total first; equal totals share a place, :func:`places`), but for the people
+who left it (:func:`leavers`: the stand-in bot played for them at its end), ranked last
+whatever the stand-in scored — leaving a rated game counts as a loss; and the
 :data:`MODEL` updates each person's ``mu`` and ``sigma``. :func:`settle` does it, exactly once
 per table whichever process calls it and however often: the store's
 :meth:`~hearts.server.storage.Storage.rate_game` marks the table rated in the transaction that
@@ -41,7 +43,7 @@ from __future__ import annotations
 import functools
 import logging
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -91,10 +93,24 @@ def shown(mu: float, sigma: float) -> int:
     return max(0, math.floor(conservative(mu, sigma) + 0.5))
 
 
-def places(totals: Sequence[int]) -> list[int]:
+def places(totals: Sequence[int], left: Collection[int] = ()) -> list[int]:
     """Each seat's place by its final total (R5: the lowest first; equal totals share the
-    better place): 1 + how many seats have a lower total."""
-    return [1 + sum(other < mine for other in totals) for mine in totals]
+    better place): 1 + how many seats have a lower total. The seats in ``left`` (people who
+    left the game: :func:`leavers`) come after all the others whatever their totals, sharing
+    the last place.
+
+    >>> places([40, 102, 40, 77], left=[0])
+    [4, 3, 1, 2]
+    """
+    stayed = [t for s, t in enumerate(totals) if s not in left]
+    return [len(stayed) + 1 if s in left else 1 + sum(other < mine for other in stayed) for s, mine in enumerate(totals)]
+
+
+def leavers(seats: Sequence[SeatRow]) -> list[int]:
+    """The people who left a finished game: the person seats the table's stand-in bot was
+    playing for when it ended (their clock ran out, and they did not take the seat back). For
+    the ratings they lost — whatever the stand-in scored for them."""
+    return [s.seat for s in seats if s.kind == "human" and s.away]
 
 
 def bot_name(level: str) -> str:
@@ -143,9 +159,12 @@ def entrants(seats: Sequence[SeatRow]) -> list[Entrant]:
     return out
 
 
-def rate(seats: Sequence[Entrant], profiles: Sequence[PlayerRow], totals: Sequence[int]) -> list[tuple[float, float]]:
+def rate(
+    seats: Sequence[Entrant], profiles: Sequence[PlayerRow], totals: Sequence[int], left: Collection[int] = ()
+) -> list[tuple[float, float]]:
     """The new ``(mu, sigma)`` of each person of a finished game (in seat order), the bots'
-    anchors taking part with their fixed ratings, ranked by ``totals``.
+    anchors taking part with their fixed ratings, ranked by ``totals`` and who ``left``
+    (:func:`places`).
 
     >>> seats = [Entrant(player="p1"), Entrant(level="hard"), Entrant(level="easy"), Entrant(level="easy")]
     >>> [(mu, sigma)] = rate(seats, [PlayerRow("p1", "Ann", 25.0, 25 / 3, 0)], [20, 90, 101, 60])
@@ -159,7 +178,7 @@ def rate(seats: Sequence[Entrant], profiles: Sequence[PlayerRow], totals: Sequen
          else m.rating(mu=BOT_ANCHORS[e.level or ""], sigma=ANCHOR_SIGMA)]
         for e in seats
     ]
-    new = m.rate(teams, ranks=[float(p) for p in places(totals)])
+    new = m.rate(teams, ranks=[float(p) for p in places(totals, left)])
     return [(float(team[0].mu), float(team[0].sigma)) for e, team in zip(seats, new, strict=True) if e.player is not None]
 
 
@@ -179,10 +198,11 @@ async def settle(store: Storage, table_id: str) -> bool:
         log.warning("a rated game cannot be rated", extra=fields(table=table_id, reason=str(e)))
         return False
     totals = list(stored.game.totals)
+    left = leavers(stored.seats)
     people = [e.player for e in seats if e.player is not None]
-    done = await store.players.rate_game(table_id, people, lambda profiles: rate(seats, profiles, totals))
+    done = await store.players.rate_game(table_id, people, lambda profiles: rate(seats, profiles, totals, left))
     if done:
-        log.info("game rated", extra=fields(table=table_id, players=len(people), totals=totals))
+        log.info("game rated", extra=fields(table=table_id, players=len(people), totals=totals, left=left))
     return done
 
 

@@ -168,8 +168,15 @@ class TableFacts(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     spectators_allowed: bool
     pass_offset: int
     turn_timer: int
+    """Seconds a person has to play a card or choose how a shot moon scores (0: no clock)."""
+    pass_timer: int
+    """Seconds a person has to pass (0: no clock)."""
     time_left: list[float | None]
-    """Each seat's seconds left to act (``null``: no clock runs for it)."""
+    """Each seat's seconds left to act, counted from when the message was sent (``null``: no
+    clock runs for it): every viewer sees each seat's clock."""
+    handed_over: list[int]
+    """The away seats handed to the stand-in for the rest of the game (it played their last
+    ``missed_turns`` turns in a row): a reconnection alone does not take them back."""
     names: list[str]
     kinds: list[Literal["human", "open", "bot"]]
     bots: list[str | None]
@@ -515,10 +522,14 @@ def document() -> str:
         "cannot act (`not_seated`); it may send `hello` with a seat's token later to take that seat.",
         "The `table` facts count the spectators and never list them among the `online` seats.",
         "",
-        "A table with a turn timer (`turn_timer` seconds in its facts) gives each seat that is to",
-        "act that long; `time_left` holds each seat's seconds left. A seat whose time runs out is",
-        "`away` (in the facts and in `presence`): the table's stand-in bot plays for it until the",
-        "seat's person comes back — a `hello`, an action or `back`.",
+        "A table with turn clocks (`turn_timer` seconds to play, `pass_timer` to pass, in its",
+        "facts) gives each person seat that is to act that long; `time_left` holds each seat's",
+        "seconds left, for every viewer. A seat whose time runs out is `away` (in the facts and in",
+        "`presence`): the table's stand-in bot plays for it until the seat's person comes back —",
+        "a `hello`, an action or `back`. After `missed_turns` (3 by default) of its turns in a row",
+        "played by the stand-in, the seat is `handed_over` for the rest of the game: a `hello`",
+        "alone no longer takes it back, `back` or an action does. Public (listed) and quick",
+        "tables have clocks by default (30 s a card, 45 s a pass); docs/web.md says more.",
         "",
         "## Client → server",
         "",

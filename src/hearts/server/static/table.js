@@ -90,7 +90,7 @@ function seatNode(v, t, s, pos) {
   const backs = el("div", { class: "backs", "aria-hidden": "true" });
   for (let i = 0; i < Math.min(v.hand_sizes[s], 13); i++) backs.append(el("img", { src: "/cards/back.svg", alt: "" }));
   const online = t.online.includes(s);
-  const away = t.away.includes(s) ? " · away: a bot plays" : "";
+  const away = t.handed_over.includes(s) ? " · left: a bot plays to the end" : t.away.includes(s) ? " · away: a bot plays" : "";
   const badge = (t.kinds[s] === "bot" ? "bot · " + t.bots[s] : t.kinds[s] === "open" ? "free seat" : online ? "online" : "offline") + away;
   const on = online || t.kinds[s] === "bot";
   const turn = v.to_move === s;
@@ -164,9 +164,9 @@ function renderPrompt(v, t, me, myTurn) {
   else if (v.to_move !== null) prompt.textContent = "Waiting for " + seatName(v.to_move) + "…";
   else prompt.textContent = "";
   if (!spectator && t.away.includes(me) && !v.game_over) {
-    prompt.textContent = "A bot plays for you (your time ran out). ";
-    prompt.append(el("button", { type: "button", id: "back-btn", class: "small primary", text: "I'm back: let me play", onclick: () => send({ type: "back" }) }));
-  }
+    prompt.textContent = t.handed_over.includes(me) ? "You missed your turns: a bot plays your seat for the rest of the game. " : "A bot plays for you (your time ran out). ";
+    prompt.append(el("button", { type: "button", id: "back-btn", class: "small primary", text: t.handed_over.includes(me) ? "Take my seat back" : "I'm back: let me play", onclick: () => send({ type: "back" }) }));
+  } else if (!spectator && t.time_left[me] !== null) prompt.append(" ", el("span", { class: "clock", "data-seat": me }));  // my clock
   return prompt;
 }
 

@@ -1,8 +1,12 @@
-"""A table's turn timer: each seat that is to act and is no bot has ``turn_timer`` seconds; a
-seat whose time runs out is *away*, and the table's stand-in bot plays for it until its person
-comes back (a ``hello``, an action or ``back``). The clocks start again when a table is
-restored. Every process that serves the table runs its clocks (its clients see the time left),
-but only the table's owner times a seat out."""
+"""A table's turn clocks: each seat that is to act and is no bot has ``pass_timer`` seconds to
+pass, ``turn_timer`` seconds to play (or to choose how a shot moon scores); a seat whose time
+runs out is *away*, and the table's stand-in bot plays for it until its person comes back (a
+``hello``, an action or ``back``). After ``missed_turns`` of its turns in a row played by the
+stand-in, the seat is *handed over* to it for the rest of the game: a reconnection (``hello``)
+alone no longer takes it back, ``back`` or an action does. Which tables have clocks is
+:func:`clocks_for`'s policy. The clocks start again when a table is restored (the missed turns
+are counted anew). Every process that serves the table runs its clocks (its clients see the
+time left), but only the table's owner times a seat out and counts its missed turns."""
 
 from __future__ import annotations
 
@@ -10,7 +14,10 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from hearts.round import Phase
+from hearts.server.limits import Limits
 from hearts.server.logs import fields
+from hearts.server.metrics import Actor
 from hearts.server.turns import bot_turns
 
 if TYPE_CHECKING:
@@ -19,33 +26,81 @@ if TYPE_CHECKING:
 log = logging.getLogger("hearts.server")
 
 
+def clocks_for(turn_timer: int, public: bool, limits: Limits) -> tuple[int, int]:
+    """A table's clocks, ``(turn_timer, pass_timer)`` in seconds (0: none): the creator's
+    ``turn_timer`` for plays and passes alike when one was chosen; else, at a ``public`` table
+    (listed in the lobby, or a quick match's) the service's ``limits.play_clock`` and
+    ``limits.pass_clock``, so that no such game waits for a leaver; else (a friends' table:
+    the creator's choice) none.
+
+    >>> limits = Limits(play_clock=30, pass_clock=45)
+    >>> clocks_for(0, True, limits), clocks_for(20, True, limits), clocks_for(0, False, limits), clocks_for(20, False, limits)
+    ((30, 45), (20, 20), (0, 0), (20, 20))
+    """
+    if turn_timer > 0:
+        return turn_timer, turn_timer
+    return (limits.play_clock, limits.pass_clock) if public else (0, 0)
+
+
 class Clocks:
-    """The running clocks of one table's seats (none when the table has no timer)."""
+    """The running clocks of one table's seats (none when the table has no timer), and each
+    seat's missed turns in a row (counted by the table's owner)."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self._running: dict[int, asyncio.TimerHandle] = {}
+        self._missed: dict[int, int] = {}
+        """Each seat's turns in a row played by the stand-in (absent: none)."""
+
+    def seconds(self) -> int:
+        """The clock of the position's turns: the pass clock while the seats pass, else the
+        turn clock (0: no clock)."""
+        table = self.table
+        return table.pass_timer if table.game.round.phase is Phase.PASSING else table.turn_timer
 
     def start(self) -> None:
-        """Give each seat that is to act (no bot, not away) ``turn_timer`` seconds, unless its
-        clock runs already; stop the clocks of the seats not to act. Needs a running loop
-        when the table has a timer."""
+        """Give each seat that is to act (no bot, not away) the position's clock
+        (:meth:`seconds`), unless its clock runs already; stop the clocks of the seats not to
+        act. Needs a running loop when the table has a clock."""
         table = self.table
-        if table.turn_timer <= 0:
-            return
+        seconds = self.seconds()
         game = table.game
-        people = set() if game.is_over else set(game.actors()) - set(bot_turns(game, table.seats))
+        people = set() if game.is_over or seconds <= 0 else set(game.actors()) - set(bot_turns(game, table.seats))
         for seat in [s for s in self._running if s not in people]:
             self._running.pop(seat).cancel()
+        if not people:
+            return
         loop = asyncio.get_running_loop()
         for seat in people - self._running.keys():
-            self._running[seat] = loop.call_later(table.turn_timer, self._time_out, seat)
+            self._running[seat] = loop.call_later(seconds, self._time_out, seat)
 
     def acted(self, seat: int) -> None:
         """``seat`` acted: its clock stops (:meth:`start` gives it a new one if it is to act again)."""
         clock = self._running.pop(seat, None)
         if clock is not None:
             clock.cancel()
+
+    def counted(self, seat: int, by: Actor) -> bool:
+        """Count an action of ``seat`` made ``by`` whom: the stand-in's is one more missed turn,
+        the person's own clears them. Whether the seat was handed over by it (its
+        ``missed_turns``-th missed turn in a row)."""
+        if by == "person":
+            self._missed.pop(seat, None)
+            return False
+        if by != "stand_in":
+            return False
+        self._missed[seat] = self._missed.get(seat, 0) + 1
+        return self._missed[seat] == self.table.missed_turns
+
+    def back(self, seat: int) -> None:
+        """``seat``'s person takes the seat back: no missed turns."""
+        self._missed.pop(seat, None)
+
+    def handed_over(self) -> list[int]:
+        """The seats handed to the stand-in for the rest of the game: away, with at least
+        ``missed_turns`` turns in a row played by it."""
+        table = self.table
+        return [s for s, n in sorted(self._missed.items()) if n >= table.missed_turns and table.seats[s].away]
 
     def time_left(self) -> list[float | None]:
         """Each seat's seconds left to act (``None``: no clock runs for it)."""

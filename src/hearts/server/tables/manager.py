@@ -35,6 +35,7 @@ from hearts.server.storage import (
     hash_token,
     load_game,
 )
+from hearts.server.tables.clocks import clocks_for
 from hearts.server.tables.connection import Connection
 from hearts.server.tables.errors import TableError
 from hearts.server.tables.names import TABLE_ID, bot_names, rematch_id, seat_name
@@ -142,11 +143,13 @@ class Manager:
         """Serve a table (``config``: its stored settings): keep it in memory and start it;
         with ``claim``, own it unless another process does (a table of people only is made
         without: the first process its clients reach claims it, so it needs no hand-over)."""
+        listed = bool(config.get("listed", listed_by_default(s.kind for s in seats)))
+        turn_timer, pass_timer = clocks_for(int(config.get("turn_timer", 0)), listed or bool(config.get("quick")), self.limits)
         table = Table(
             table_id, game, seats, self.store, bot_delay=self.bot_delay, pool=self.pool,
             spectators=bool(config.get("spectators", True)), max_spectators=self.limits.max_spectators,
-            listed=bool(config.get("listed", listed_by_default(s.kind for s in seats))),
-            turn_timer=int(config.get("turn_timer", 0)), stand_in=str(config.get("stand_in", STAND_IN)),
+            listed=listed, turn_timer=turn_timer, pass_timer=pass_timer, missed_turns=self.limits.missed_turns,
+            stand_in=str(config.get("stand_in", STAND_IN)),
             rated=bool(config.get("rated", False)), metrics=self.metrics, roster=self.roster,
             ownership=self.ownership,
         )

@@ -107,7 +107,9 @@ class StateMessages:
             "spectators_allowed": self.table.spectators,
             "pass_offset": self.table.game.round.pass_offset,
             "turn_timer": self.table.turn_timer,
+            "pass_timer": self.table.pass_timer,
             "time_left": self.table.clocks.time_left(),
+            "handed_over": self.table.clocks.handed_over(),
         }
 
     def _who(self) -> dict[str, Any]:

@@ -88,7 +88,13 @@ class Table:
     listed: bool = False
     """Whether the lobby lists the table."""
     turn_timer: int = 0
-    """Seconds a seat that is to act has before the stand-in plays for it (0: no timer)."""
+    """Seconds a seat that is to play has before the stand-in plays for it (0: no timer;
+    :func:`~hearts.server.tables.clocks.clocks_for` decides)."""
+    pass_timer: int = 0
+    """Seconds a seat that is to pass has before the stand-in passes for it (0: no timer)."""
+    missed_turns: int = DEFAULT_LIMITS.missed_turns
+    """Turns in a row the stand-in plays for an away seat before the seat is handed to it for
+    the rest of the game (:mod:`~hearts.server.tables.clocks`)."""
     stand_in: str = STAND_IN
     """The bot level that plays for an away seat."""
     rated: bool = False
@@ -171,6 +177,7 @@ class Table:
             "spectators_allowed": self.spectators,
             "spectators": self.presence.spectator_count(),
             "turn_timer": self.turn_timer,
+            "pass_timer": self.pass_timer,
         }
 
     async def facts(self) -> dict[str, Any]:
@@ -213,7 +220,8 @@ class Table:
             conn.spectator = False
             conn.table = self
             self.conns.add(conn)
-            await self._come_back(seat)
+            if seat not in self.clocks.handed_over():  # (a seat handed over is taken back by ``back``)
+                await self._come_back(seat)
             conn.push(self.messages.snapshot(conn, "welcome"))
 
         await self.mailbox.run(sit)
@@ -285,8 +293,18 @@ class Table:
         self.bots.kick()
 
     async def back(self, seat: int) -> None:
-        """The person of an away seat plays again (its clock starts anew; everyone is told)."""
-        if await self._come_back(seat):
+        """The person of an away seat plays again (its clock starts anew; everyone is told, and
+        sees the clock)."""
+        if not self.seats[seat].away:
+            return
+
+        async def come_back() -> bool:
+            came = await self._come_back(seat)
+            if came:
+                self.messages.broadcast("table")
+            return came
+
+        if await self.mailbox.run(come_back):
             self.presence.tell()
 
     async def _come_back(self, seat: int) -> bool:
@@ -294,6 +312,7 @@ class Table:
         process), and its clock starts."""
         if not self.seats[seat].away:
             return False
+        self.clocks.back(seat)
         self.set_away(seat, False)
         if await self.store.log.set_away(self.id, seat, False):
             log.info("back", extra=fields(table=self.id, seat=seat))
@@ -334,6 +353,8 @@ class Table:
                 log.exception("could not commit an action; it is taken back", extra=fields(table=self.id, seat=action.seat))
             self.follower.resync_when_back()  # whether it was committed after all, the log says
             raise
+        if self.clocks.counted(action.seat, by):
+            log.info("handed over", extra=fields(table=self.id, seat=action.seat, stand_in=self.stand_in))
         self.moved_on(action)
         self.metrics.accepted(self.id, action, by, arrived)
         if game.is_over and self.rated:  # its ratings (in the background; the store rates it once)
