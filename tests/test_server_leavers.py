@@ -99,6 +99,40 @@ def test_a_person_who_stops_playing_at_a_public_table_is_played_for_and_takes_th
     assert [line["seat"] for line in server.logs() if line["event"] == "handed over" and line.get("table") == tid] == [1]
 
 
+def test_a_person_who_stops_playing_at_a_quick_table_is_played_for_and_takes_the_seat_back(server: ServerProcess) -> None:
+    """The same at a quick table (a lone person, three bots after the wait): the service's
+    clocks, the stand-in after the clock, the seat handed over, taken back, the game finished."""
+    status, person = http("POST", server.url + "/api/players", {"name": "Solo"})
+    assert status == 201, person
+
+    async def main() -> None:
+        lobby = await Client(server, "lobby/quick", None).connect(hello=False)
+        await lobby.send({"type": "quick", "key": person["key"], "preset": "three", "fill_after": 3})
+        seated = await lobby.wait(lambda m: m["type"] == "seated", timeout=15)
+        await lobby.close()
+        tid, seat = seated["table"], seated["seat"]
+        solo = await Client(server, tid, seated["token"]).connect()
+        st = solo.state
+        assert st is not None and (st["table"]["turn_timer"], st["table"]["pass_timer"]) == (1, 2)
+        assert st["table"]["time_left"][seat] is not None
+        await solo.close()  # Solo stops playing
+        watcher = await Client(server, tid, None).connect(hello=False)
+        await watcher.request({"type": "watch"}, lambda m: m["type"] == "state")
+        await watcher.wait(lambda m: m["type"] == "state" and m["table"]["handed_over"] == [seat], timeout=30)
+        assert len(seat_turns(watcher, seat)) >= 3
+        solo = await Client(server, tid, seated["token"]).connect()  # back: the seat is taken again
+        assert solo.state is not None and solo.state["table"]["handed_over"] == [seat]
+        await solo.request({"type": "back"}, lambda m: m["type"] == "presence" and m["away"] == [])
+        before = len(seat_turns(watcher, seat))
+        await play_until([solo], random.Random(5), lambda: False, timeout=240)  # to the end
+        end = await watcher.wait(lambda m: m["type"] == "state" and m["table"]["finished"], timeout=10)
+        assert end["table"]["away"] == [] and len(seat_turns(watcher, seat)) > before
+        for c in (solo, watcher):
+            await c.close()
+
+    asyncio.run(main())
+
+
 def test_a_private_table_keeps_its_creators_clock(server: ServerProcess) -> None:
     """A friends' table (not listed) has no clock unless its creator chose one, and then the
     same for cards and passes; a public table's creator may choose another clock, not none."""
