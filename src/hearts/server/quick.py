@@ -11,8 +11,8 @@ any other.
 Whoever is in the queue is kept fresh by their connection (:mod:`.quicksession`); a place not
 kept fresh for :data:`FRESH` seconds is not seated (its player went away; their new connection
 takes it again), and one not kept for :data:`DROP` seconds is forgotten. The matchmaker never
-seats a blocked pair together and refuses a banned profile: :func:`blocked_pairs` and
-:func:`is_banned`, the one place that asks the store's players part (when it can tell).
+seats a blocked pair together and refuses a banned profile (:mod:`hearts.server.company`):
+:func:`blocked_pairs` and :func:`is_banned` are where it asks the store.
 
 >>> rows = [QueueRow(f"p{i}", f"P{i}", "standard", False, 25.0 + i, 20, 100.0 + i, 105, "c") for i in range(5)]
 >>> [([m.player_id for m in g.members], g.preset, g.bots) for g in form_groups(rows, 105.0)]
@@ -161,16 +161,14 @@ def form_groups(rows: Sequence[QueueRow], now: float, blocked: Collection[frozen
 
 
 async def blocked_pairs(store: Storage, player_ids: Collection[str]) -> set[frozenset[str]]:
-    """The pairs of these players who must not sit together (one blocked the other), as the
-    store's players part tells (issue 40's safety: none when it cannot tell)."""
-    ask = getattr(store.players, "blocked_pairs", None)
-    return set(await ask(player_ids)) if ask is not None and player_ids else set()
+    """The pairs of these players who must not sit together (one blocked the other:
+    :mod:`hearts.server.company`); the one place the matchmaker asks."""
+    return await store.players.blocked_pairs(player_ids) if player_ids else set()
 
 
 async def is_banned(store: Storage, player_id: str) -> bool:
-    """Whether the profile is banned from playing with strangers (as the store tells)."""
-    ask = getattr(store.players, "is_banned", None)
-    return bool(await ask(player_id)) if ask is not None else False
+    """Whether the profile is banned from this service (it may not queue)."""
+    return await store.players.is_banned(player_id)
 
 
 class Matchmaker:

@@ -22,6 +22,7 @@ import msgspec
 import sqlalchemy as sa
 from starlette.websockets import WebSocketDisconnect
 
+from hearts.server.company import Banned
 from hearts.server.limits import AddressGuard, Refused
 from hearts.server.players import optional_player
 from hearts.server.protocol import ProtocolError, decode_json, error_message
@@ -149,6 +150,8 @@ class QuickSession:
         store = self.mm.manager.store
         try:
             player = await optional_player(store, f"Bearer {request.key}")
+        except Banned:
+            raise  # (an error, and the connection closed)
         except Refused as e:
             raise ProtocolError(str(e), "bad_key") from None
         assert player is not None
