@@ -173,3 +173,18 @@ def test_a_person_who_leaves_a_rated_game_is_ranked_last_whatever_the_bot_scored
     ranks = [4] + [1 + sum(o < t for o in others) for t in others]  # Ann last; the bots by their totals
     mu = model.rate(teams, ranks=ranks)[0][0].mu
     assert rating["mu"] == pytest.approx(mu) and rating["mu"] < DEFAULT_MU
+
+
+@pytest.mark.parametrize(("item", "words"), [
+    ("play_clock=0", "limit play_clock must be a positive number, not 0"),
+    ("pass_clock=-5", "limit pass_clock must be a positive number, not -5"),
+    ("missed_turns=three", "limit missed_turns: 'three' is not an integer"),
+])
+def test_bad_clocks_stop_the_server_before_it_listens(item: str, words: str) -> None:
+    """A clock the operator mistypes is refused in one line, exit 2, before anything starts."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "hearts", "serve", "--port", "0", "--limit", item],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.strip().endswith(words), done.stderr

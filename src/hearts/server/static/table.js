@@ -166,7 +166,7 @@ function renderPrompt(v, t, me, myTurn) {
   if (!spectator && t.away.includes(me) && !v.game_over) {
     prompt.textContent = t.handed_over.includes(me) ? "You missed your turns: a bot plays your seat for the rest of the game. " : "A bot plays for you (your time ran out). ";
     prompt.append(el("button", { type: "button", id: "back-btn", class: "small primary", text: t.handed_over.includes(me) ? "Take my seat back" : "I'm back: let me play", onclick: () => send({ type: "back" }) }));
-  } else if (!spectator && t.time_left[me] !== null) prompt.append(" ", el("span", { class: "clock", "data-seat": me }));  // my clock
+  }
   return prompt;
 }
 
