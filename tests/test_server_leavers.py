@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +24,16 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("openskill")
 websockets = pytest.importorskip("websockets")
 
-from test_server_support import Client, ServerProcess, create_table, http, play_until  # noqa: E402
+from test_server_store_support import empty_database  # noqa: E402
+from test_server_support import (  # noqa: E402
+    Client,
+    ServerProcess,
+    WorkerProcess,
+    create_table,
+    http,
+    module_pg_database,
+    play_until,
+)
 
 CLOCKS = {"play_clock": 1, "pass_clock": 2, "missed_turns": 3}
 """Short clocks for the tests (the defaults: 30 s a card, 45 s a pass, 3 missed turns)."""
@@ -51,6 +61,28 @@ def seat_turns(client: Client, seat: int) -> list[dict[str, Any]]:
 def test_a_person_who_stops_playing_at_a_public_table_is_played_for_and_takes_the_seat_back(server: ServerProcess) -> None:
     """A person who stops playing at a public table is played for by a bot after the clock, and
     the game finishes; the person coming back takes the seat again."""
+    leave_and_come_back(server)
+
+
+pg_database = pytest.fixture(scope="module")(module_pg_database)
+
+
+def test_the_same_on_postgresql_where_a_bot_worker_plays_for_the_leaver(pg_database: str, tmp_path: Path) -> None:
+    """On PostgreSQL the stand-in's moves are bot jobs made by a bot worker and handed to the
+    table's owner, which counts them: the seat is handed over and taken back the same way."""
+    db = empty_database(pg_database)
+    worker = WorkerProcess(db, tmp_path / "bot-worker.log").start()
+    s = ServerProcess(db, bot_delay=0.02, logs=tmp_path, limits=CLOCKS).start()
+    try:
+        leave_and_come_back(s)
+    finally:
+        s.stop()
+        worker.stop()
+
+
+def leave_and_come_back(server: ServerProcess) -> None:
+    """Bob stops playing at a public table: the stand-in plays for him after his clock, his seat
+    is handed over after three of its turns, Bob comes back and takes it, and the game ends."""
     table = create_table(server, ANN_BOB, listed=True, target=26, stand_in="easy")
     assert (table["turn_timer"], table["pass_timer"]) == (1, 2)  # the service's clocks: no choice made
     tid = table["id"]
