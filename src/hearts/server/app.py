@@ -57,6 +57,7 @@ from hearts.server.http.common import check_public_url, is_loopback
 from hearts.server.http.headers import SecurityHeaders
 from hearts.server.http.services import Services, running
 from hearts.server.limits import DEFAULT_LIMITS, AddressGuard, Limits
+from hearts.server.lobbyfeed import LobbyFeed
 from hearts.server.metrics import Metrics
 from hearts.server.protocol import LEVEL_NAMES
 from hearts.server.quick import Matchmaker
@@ -126,7 +127,8 @@ def create_app(
                 # SQLite: no bot workers, this process runs the reviews
                 reviewer=ReviewRunner(store) if store.jobs is None else None,
                 relays=Relays(manager, guard, link_host) if store.leases is not None and link_host is not None else None,
-                quick=Matchmaker(manager),
+                quick=(quick_match := Matchmaker(manager)),
+                lobby=LobbyFeed(manager, quick_match, public_url),
             )
             async with running(app.state.services):
                 yield

@@ -3,6 +3,7 @@
 
     WS   /ws/lobby/quick           join the quick-match queue (``quick``), leave it (``leave``),
                                    be told where you sit (``seated``)
+    WS   /ws/lobby/live            the live lobby: ``lobby`` messages, pushed when it changes
 """
 
 from __future__ import annotations
@@ -24,4 +25,13 @@ async def quick(ws: WebSocket) -> None:
     await QuickSession(ws, s.quick, s.guard, client_address(ws), s.link).run()
 
 
-ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/lobby/quick", quick)]
+async def live(ws: WebSocket) -> None:
+    """A lobby page: the lobby now, then each change (:mod:`hearts.server.lobbyfeed`)."""
+    s = services(ws)
+    if s.lobby is None:
+        await ws.close(1013, "the live lobby is not served here")
+        return
+    await s.lobby.serve(ws, s.guard, client_address(ws))
+
+
+ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/lobby/quick", quick), WebSocketRoute("/ws/lobby/live", live)]

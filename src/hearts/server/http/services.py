@@ -16,6 +16,7 @@ from typing import Any
 from starlette.requests import HTTPConnection
 
 from hearts.server.limits import AddressGuard, Limits
+from hearts.server.lobbyfeed import LobbyFeed
 from hearts.server.logs import fields
 from hearts.server.metrics import Metrics
 from hearts.server.players import Outcomes
@@ -74,6 +75,8 @@ class Services:
     (``Authorization: Bearer TOKEN``); ``None``: this machine only (:mod:`.ops`)."""
     quick: Matchmaker | None = None
     """This process's quick-match matchmaker (:mod:`hearts.server.quick`)."""
+    lobby: LobbyFeed | None = None
+    """The live lobby this process pushes to its lobby pages (:mod:`hearts.server.lobbyfeed`)."""
     outcomes: Outcomes = field(default_factory=Outcomes)
     replays: Replays = field(default_factory=Replays)
 
@@ -103,7 +106,7 @@ def services(connection: HTTPConnection) -> Services:
 @contextlib.asynccontextmanager
 async def running(s: Services) -> AsyncIterator[None]:
     """Start the manager (its tables restored), the metrics' gauges, the rating of games left
-    unrated, the quick match and, on SQLite, the review runner; stop them on leaving."""
+    unrated, the quick match, the live lobby and, on SQLite, the review runner; stop them on leaving."""
     m = s.manager
     s.metrics.tables.set_function(lambda: len(m.unfinished()))
     s.metrics.connections.set_function(lambda: s.guard.connections)
@@ -120,13 +123,15 @@ async def running(s: Services) -> AsyncIterator[None]:
     except StoreError:
         log.exception("the rated games left unrated could not be looked for")
     reviews = asyncio.get_running_loop().create_task(s.reviewer.run()) if s.reviewer is not None else None
-    if s.quick is not None:
-        s.quick.start()
+    for part in (s.quick, s.lobby):
+        if part is not None:
+            part.start()
     try:
         yield
     finally:
-        if s.quick is not None:
-            await s.quick.stop()
+        for part in (s.lobby, s.quick):
+            if part is not None:
+                await part.stop()
         if reviews is not None:
             reviews.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -1,12 +1,14 @@
-// pyhearts web table: the lobby (/): "Play now" against three bots, the new-table form (the
-// rules' options made from their specs, the seats, the timer), the invite links of the table
-// made, and the open tables to join or watch.
+// pyhearts web table: the lobby (/): Quick match (quickmatch.js), "Play now" against three
+// bots, the new-table form (the rules' options made from their specs, the seats, the timer),
+// the invite links of the table made, and the open tables to join or watch (kept up to date
+// by the live lobby's pushes).
 //
 //   lobby()   // shows it
 import { $, el, call, toast, copyButton } from "./ui.js";
 import { myName } from "./profile.js";
 import * as player from "./player.js";
 import { remember } from "./seats.js";
+import { setupQuick, liveLobby } from "./quickmatch.js";
 
 // The rule options' form is made from their specs (GET /api/config: Rules.options()): each
 // option's label in words, its help and rule number as a hint, and a control by its kind.
@@ -44,9 +46,11 @@ async function lobby() {
   showStandIn();
   fillSeats();
   setupPlayNow();
+  setupQuick();
   $("create-form").addEventListener("submit", createTable);
   $("refresh").addEventListener("click", listTables);
   listTables();
+  liveLobby(listTables);  // each change pushed redraws the open tables: no reload
 }
 
 // "Play now": you against three bots of the chosen level (remembered in this browser), the
