@@ -170,3 +170,26 @@ def test_the_clocks_run_again_after_a_restart(database: Database, tmp_path: Path
         second.stop()
         if bots is not None:
             bots.stop()
+
+
+def test_everyone_sees_the_clock_of_a_person_who_comes_back(tmp_path: Path) -> None:
+    """Bob's clock runs out while he is to pass; he comes back (a new connection) before the
+    stand-in's slow pass: Ann is told at once that he is back and sees his clock run again."""
+    slow = ServerProcess(tmp_path / "tables.db", bot_delay=2.0).start()
+    try:
+        table = create_table(slow, TWO_PEOPLE, turn_timer=1)
+
+        async def main() -> None:
+            ann = await Client(slow, table["id"], table["seats"][0]["token"]).connect()
+            await ann.wait(lambda m: m["type"] == "presence" and m["away"] == [0, 1], timeout=5)
+            n = len(ann.messages)
+            bob = await Client(slow, table["id"], table["seats"][1]["token"]).connect()
+            assert bob.state is not None and bob.state["table"]["away"] == [0]
+            back = await ann.wait(lambda m: m["type"] == "state" and 1 not in m["table"]["away"], start=n, timeout=0.8)
+            assert back["seq"] == 0 and back["table"]["time_left"][1] is not None  # nobody passed yet
+            for c in (ann, bob):
+                await c.close()
+
+        asyncio.run(main())
+    finally:
+        slow.stop()

@@ -220,9 +220,11 @@ class Table:
             conn.spectator = False
             conn.table = self
             self.conns.add(conn)
-            if seat not in self.clocks.handed_over():  # (a seat handed over is taken back by ``back``)
-                await self._come_back(seat)
+            # (a seat handed over is taken back by ``back``, not by a connection)
+            came = seat not in self.clocks.handed_over() and await self._come_back(seat)
             conn.push(self.messages.snapshot(conn, "welcome"))
+            if came:  # everyone sees its clock run again
+                self.messages.broadcast("table")
 
         await self.mailbox.run(sit)
         if self.ownership is not None and not self.owned:
