@@ -14,7 +14,15 @@ from typing import Any
 import pytest
 from test_server_edge import Nginx, nginx_binary
 from test_server_quick import new_profile, of_type, queue, queue_emptied, run
-from test_server_support import Client, ServerProcess, db_rows, emptied_pg_url, http, module_pg_database
+from test_server_support import (
+    Client,
+    ServerProcess,
+    create_table,
+    db_rows,
+    emptied_pg_url,
+    http,
+    module_pg_database,
+)
 
 pg_database = pytest.fixture(scope="module")(module_pg_database)
 
@@ -131,4 +139,26 @@ async def test_a_process_that_dies_loses_nobody_queued(pair: list[ServerProcess]
     seated = [await c.wait(of_type("seated"), timeout=15) for c in [again, *clients]]
     assert len({s["table"] for s in seated}) == 1 and all(s["bots"] == 0 for s in seated)
     for c in [again, *clients]:
+        await c.close()
+
+
+@run
+async def test_the_live_lobby_of_one_process_shows_what_another_made(pair: list[ServerProcess]) -> None:
+    """A lobby page on one process is pushed the table made through the other (its free seat,
+    its spectators' link), then the person queued there, then their leaving."""
+    lobby = await Client(pair[1], "lobby/live", None).connect(hello=False)
+    first = await lobby.wait(of_type("lobby"))
+    table = create_table(pair[0], [{"kind": "human", "name": "Ann"}, {"kind": "open"},
+                                   {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}], listed=True)
+    shown = await lobby.wait(lambda m: m["type"] == "lobby" and any(t["id"] == table["id"] for t in m["tables"]))
+    entry = next(t for t in shown["tables"] if t["id"] == table["id"])
+    assert entry["free"] == [1] and not entry["quick"] and entry["watch"].endswith(f"/t/{table['id']}#watch")
+    assert shown["playing"] == first["playing"] + 1
+    person = new_profile(pair[0], "Wren")
+    client = await Client(pair[0], QUICK, None).connect(hello=False)
+    await queue(client, person["key"], preset="omnibus", fill_after=60)
+    await lobby.wait(lambda m: m["type"] == "lobby" and m["waiting"]["omnibus"] == 1, timeout=5)
+    await client.request({"type": "leave"}, of_type("left"))
+    await lobby.wait(lambda m: m["type"] == "lobby" and m["waiting"]["omnibus"] == 0, timeout=5)
+    for c in (client, lobby):
         await c.close()

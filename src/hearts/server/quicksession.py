@@ -27,7 +27,6 @@ from hearts.server.limits import AddressGuard, Refused
 from hearts.server.players import optional_player
 from hearts.server.protocol import ProtocolError, decode_json, error_message
 from hearts.server.quick import ANY, FRESH, PRESETS, Matchmaker, is_banned
-from hearts.server.ratings import DEFAULT_MU
 from hearts.server.session import Socket
 from hearts.server.storage import PlayerRow
 from hearts.server.storage.quick import QueueRow
@@ -161,7 +160,7 @@ class QuickSession:
         if table_id is not None:
             raise ProtocolError(f"you play at the quick table {table_id} already: finish that game first", "at_table")
         now = time.time()
-        entry = QueueRow(player.id, player.name, request.preset, request.rated, player.mu if request.rated else DEFAULT_MU,
+        entry = QueueRow(player.id, player.name, request.preset, request.rated, player.mu,
                          request.fill_after, now, now, self.conn_id)
         async with self.mm.lock:
             row = await self.mm.queue.join(entry)
