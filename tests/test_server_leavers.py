@@ -165,6 +165,29 @@ def test_a_person_who_stops_playing_at_a_quick_table_is_played_for_and_takes_the
     asyncio.run(main())
 
 
+def test_a_table_waiting_for_players_times_nobody_out(server: ServerProcess) -> None:
+    """A public table with a free seat is waiting for players, not for a leaver: no clock runs
+    until every seat is taken; then everyone's does."""
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "open"}] + [{"kind": "bot", "level": "easy"}] * 2
+    table = create_table(server, seats)  # listed: it has a free seat
+    assert table["listed"] and (table["turn_timer"], table["pass_timer"]) == (1, 2)
+    tid = table["id"]
+
+    async def main() -> None:
+        ann = await Client(server, tid, table["seats"][0]["token"]).connect()
+        assert ann.state is not None and ann.state["table"]["time_left"] == [None] * 4
+        await asyncio.sleep(3)  # more than the pass clock
+        status, facts = http("GET", f"{server.url}/api/tables/{tid}")
+        assert facts["away"] == [] and facts["seq"] == 2  # the bots' passes only
+        status, joined = http("POST", f"{server.url}/api/tables/{tid}/join", {"name": "Cy"})
+        assert status == 200, joined
+        full = await ann.wait(lambda m: m["type"] == "state" and m["table"]["kinds"][1] == "human")
+        assert full["table"]["time_left"][0] is not None and full["table"]["time_left"][1] is not None
+        await ann.close()
+
+    asyncio.run(main())
+
+
 def test_a_private_table_keeps_its_creators_clock(server: ServerProcess) -> None:
     """A friends' table (not listed) has no clock unless its creator chose one, and then the
     same for cards and passes; a public table's creator may choose another clock, not none."""

@@ -4,7 +4,8 @@ runs out is *away*, and the table's stand-in bot plays for it until its person c
 ``hello``, an action or ``back``). After ``missed_turns`` of its turns in a row played by the
 stand-in, the seat is *handed over* to it for the rest of the game: a reconnection (``hello``)
 alone no longer takes it back, ``back`` or an action does. Which tables have clocks is
-:func:`clocks_for`'s policy. The clocks start again when a table is restored (the missed turns
+:func:`clocks_for`'s policy; a table waiting for players (a free seat) times nobody out: its
+clocks start once every seat is taken. The clocks start again when a table is restored (the missed turns
 are counted anew). Every process that serves the table runs its clocks (its clients see the
 time left), but only the table's owner times a seat out and counts its missed turns."""
 
@@ -49,8 +50,9 @@ class Clocks:
     def __init__(self, table: Table) -> None:
         self.table = table
         self._running: dict[int, asyncio.TimerHandle] = {}
-        self._missed: dict[int, int] = {}
-        """Each seat's turns in a row played by the stand-in (absent: none)."""
+        self._missed: dict[int, tuple[str | None, int]] = {}
+        """Each seat's turns in a row played by the stand-in (absent: none), with the token
+        hash of the seat's person then (a seat given a new invite link starts anew)."""
 
     def seconds(self) -> int:
         """The clock of the position's turns: the pass clock while the seats pass, else the
@@ -60,12 +62,13 @@ class Clocks:
 
     def start(self) -> None:
         """Give each seat that is to act (no bot, not away) the position's clock
-        (:meth:`seconds`), unless its clock runs already; stop the clocks of the seats not to
-        act. Needs a running loop when the table has a clock."""
+        (:meth:`seconds`), unless its clock runs already, once no seat is free; stop the clocks
+        of the seats not to act. Needs a running loop when the table has a clock."""
         table = self.table
         seconds = self.seconds()
         game = table.game
-        people = set() if game.is_over or seconds <= 0 else set(game.actors()) - set(bot_turns(game, table.seats))
+        waiting = any(s.kind == "open" for s in table.seats)  # for players, not for a leaver
+        people = set() if game.is_over or seconds <= 0 or waiting else set(game.actors()) - set(bot_turns(game, table.seats))
         for seat in [s for s in self._running if s not in people]:
             self._running.pop(seat).cancel()
         if not people:
@@ -89,8 +92,11 @@ class Clocks:
             return False
         if by != "stand_in":
             return False
-        self._missed[seat] = self._missed.get(seat, 0) + 1
-        return self._missed[seat] == self.table.missed_turns
+        token = self.table.seats[seat].token_hash
+        held, missed = self._missed.get(seat, (token, 0))
+        missed = missed + 1 if held == token else 1
+        self._missed[seat] = (token, missed)
+        return missed == self.table.missed_turns
 
     def back(self, seat: int) -> None:
         """``seat``'s person takes the seat back: no missed turns."""
@@ -99,8 +105,9 @@ class Clocks:
     def handed_over(self) -> list[int]:
         """The seats handed to the stand-in for the rest of the game: away, with at least
         ``missed_turns`` turns in a row played by it."""
-        table = self.table
-        return [s for s, n in sorted(self._missed.items()) if n >= table.missed_turns and table.seats[s].away]
+        seats = self.table.seats
+        return [s for s, (token, n) in sorted(self._missed.items())
+                if n >= self.table.missed_turns and seats[s].away and seats[s].token_hash == token]
 
     def time_left(self) -> list[float | None]:
         """Each seat's seconds left to act (``None``: no clock runs for it)."""

@@ -318,6 +318,7 @@ class Manager:
 
         def taken() -> None:
             table.seats[seat] = dataclasses.replace(table.seats[seat], kind="human", name=name, token_hash=token_hash)
+            table.clocks.start()  # (the last free seat taken: the clocks run)
             table.messages.broadcast("table")
 
         await table.mailbox.step(taken)
