@@ -249,3 +249,169 @@ def test_a_banned_profile_cannot_sit_or_chat_on_every_process(url: str, pair: li
     assert admin(url, "unban", bob["id"]).returncode == 0
     status, data = join(a, other["id"], bob["key"])
     assert status == 200, data
+
+
+def mark(client: Client, seat: int, kind: str, on: bool = True) -> Any:
+    return client.request({"type": "mark", "seat": seat, "kind": kind, "on": on},
+                          lambda m: m["type"] in ("company", "error"))
+
+
+def test_a_muted_players_chat_never_reaches_the_muter_on_any_process(url: str, pair: list[ServerProcess]) -> None:
+    """Ann (on one process) mutes Bob (on the other): none of his lines reach her — new ones,
+    nor the history on reconnecting to either process — while Cy still reads him; the mute is
+    her profile's, so it holds at her next table; unmuted, he reaches her again. Marking
+    oneself, an empty seat or an unknown one is refused and changes nothing; the marks count
+    against the seat's chat rate."""
+    a, b = pair
+    ann, bob, cy = new_profile(a, "Ann"), new_profile(b, "Bob"), new_profile(b, "Cy")
+    table = open_table(a, ann["key"])
+    bob_seat = join(b, table["id"], bob["key"])[1]
+    cy_seat = join(b, table["id"], cy["key"])[1]
+
+    async def body() -> None:
+        ann_c = await Client(a, table["id"], table["seats"][0]["token"]).connect()
+        bob_c = await Client(b, table["id"], bob_seat["token"]).connect()
+        cy_c = await Client(b, table["id"], cy_seat["token"]).connect()
+        await ann_c.wait(lambda m: m["type"] == "company")
+        await bob_c.send({"type": "chat", "text": "hi one"})
+        await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "hi one" for x in m["lines"]))
+        for seat, kind, words in ((0, "mute", "yourself"), (3, "mute", "no player"), (9, "block", "no seat"),
+                                  (1, "shout", "kind")):
+            error = await ann_c.request({"type": "mark", "seat": seat, "kind": kind},
+                                        lambda m: m["type"] == "error")
+            assert words in error["message"], error
+        company = await mark(ann_c, 1, "mute")
+        assert company == {"type": "company", "muted": [1], "blocked": [], "chat": True}
+        await bob_c.send({"type": "chat", "text": "hi two"})
+        await cy_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "hi two" for x in m["lines"]))
+        await cy_c.send({"type": "chat", "text": "cy here"})
+        await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "cy here" for x in m["lines"]))
+        assert chats(ann_c) == ["hi one", "cy here"]
+        for server in (a, b):  # the history, on either process: none of Bob's lines
+            again = await Client(server, table["id"], table["seats"][0]["token"]).connect()
+            assert chats(again) == ["cy here"]
+            await again.close()
+        assert (await mark(ann_c, 1, "mute"))["muted"] == [1]  # (again: the same)
+        limited = await mark(ann_c, 1, "mute", on=False)  # the sixth in 10 s: the chat's rate applies
+        assert limited["type"] == "error" and limited["code"] == "rate_limited"
+        for c in (ann_c, bob_c, cy_c):
+            await c.close()
+
+    asyncio.run(body())
+    assert db_rows(url, "SELECT player_id, other_id, kind FROM player_marks") == [(ann["id"], bob["id"], "mute")]
+    # The mute is Ann's profile's: at another table too.
+    other = open_table(b, bob["key"])
+    ann_seat = join(a, other["id"], ann["key"])[1]
+
+    async def elsewhere() -> None:
+        bob_c = await Client(b, other["id"], other["seats"][0]["token"]).connect()
+        ann_c = await Client(a, other["id"], ann_seat["token"]).connect()
+        company = await ann_c.wait(lambda m: m["type"] == "company")
+        assert company["muted"] == [0]
+        await bob_c.send({"type": "chat", "text": "hello again"})
+        await bob_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "hello again" for x in m["lines"]))
+        await ann_c.send({"type": "chat", "text": "ann speaks"})
+        await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "ann speaks" for x in m["lines"]))
+        assert chats(ann_c) == ["ann speaks"]
+        await bob_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "ann speaks" for x in m["lines"]))
+        assert (await mark(ann_c, 0, "mute", on=False))["muted"] == []  # unmuted: he reaches her again
+        await bob_c.send({"type": "chat", "text": "heard now"})
+        await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "heard now" for x in m["lines"]))
+        assert chats(ann_c) == ["ann speaks", "heard now"]
+        await bob_c.close()
+        await ann_c.close()
+
+    asyncio.run(elsewhere())
+    assert db_rows(url, "SELECT count(*) FROM player_marks") == [(0,)]
+
+
+def test_a_blocked_pair_is_never_seated_together(url: str, pair: list[ServerProcess]) -> None:
+    """Ann blocks Bob: their chat is hidden both ways; neither can take an open seat of a
+    listed table where the other sits, on either process, nor claim an invited seat there with
+    a profile; the store's ``blocked_pairs`` (the matchmaker's) has them; the others still
+    sit. A report keeps its reason and the table's chat; a bad one is refused, nothing stored."""
+    a, b = pair
+    ann, bob, cy = new_profile(a, "Ann"), new_profile(b, "Bob"), new_profile(a, "Cy")
+    table = open_table(a, ann["key"])
+    bob_seat = join(b, table["id"], bob["key"])[1]
+
+    async def body() -> None:
+        ann_c = await Client(a, table["id"], table["seats"][0]["token"]).connect()
+        bob_c = await Client(b, table["id"], bob_seat["token"]).connect()
+        await bob_c.send({"type": "chat", "text": "you again"})
+        await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "you again" for x in m["lines"]))
+        assert (await mark(ann_c, 1, "block"))["blocked"] == [1]
+        await ann_c.send({"type": "chat", "text": "blocked you"})
+        await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "blocked you" for x in m["lines"]))
+        await bob_c.send({"type": "chat", "text": "can you hear me"})
+        await bob_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "can you hear me" for x in m["lines"]))
+        too_long = await ann_c.request({"type": "report", "seat": 1, "reason": "x" * 501},
+                                       lambda m: m["type"] == "error")
+        assert too_long["code"] == "bad_message" and "500" in too_long["message"]
+        reported = await ann_c.request({"type": "report", "seat": 1, "reason": "insults"},
+                                       lambda m: m["type"] in ("reported", "error"))
+        assert reported["type"] == "reported" and reported["seat"] == 1, reported
+        assert "can you hear me" not in chats(ann_c) and "blocked you" not in chats(bob_c)
+        for c in (ann_c, bob_c):
+            await c.close()
+
+    asyncio.run(body())
+    lines = admin(url, "reports").stdout
+    assert f"{ann['id']} (Ann) reported {bob['id']} (Bob) at table {table['id']}: insults" in lines
+    assert "you again" in lines and db_rows(url, "SELECT count(*) FROM player_reports") == [(1,)]
+
+    mine, theirs = open_table(a, ann["key"]), open_table(b, bob["key"])
+    for server in (a, b):
+        for t, key in ((mine, bob["key"]), (theirs, ann["key"])):
+            status, data = join(server, t["id"], key)
+            assert status == 403 and "blocked" in data["error"], data
+    invited = http("POST", a.url + "/api/tables", {"seats": [{"kind": "human"}, {"kind": "human", "name": "B"},
+                                                             {"kind": "open"}, {"kind": "open"}]},
+                   headers=auth(ann["key"]))[1]
+    status, data = http("POST", f"{b.url}/api/tables/{invited['id']}/claim", {"token": invited["seats"][1]["token"]},
+                        headers=auth(bob["key"]))
+    assert status == 403 and "blocked" in data["error"], data
+    assert join(b, mine["id"], cy["key"])[0] == 200 and join(a, theirs["id"], cy["key"])[0] == 200
+    for t in (mine, theirs, invited):
+        people = {p for (p,) in db_rows(url, "SELECT player_id FROM seats WHERE table_id = %s AND player_id IS NOT NULL",
+                                        (t["id"],))}
+        assert not {ann["id"], bob["id"]} <= people
+
+    async def pairs(store: Storage) -> set[frozenset[str]]:
+        return await store.players.blocked_pairs([ann["id"], bob["id"], cy["id"]])
+
+    assert with_store(url, pairs) == {frozenset({ann["id"], bob["id"]})}
+
+
+def test_chat_off_per_table_and_per_profile(url: str, pair: list[ServerProcess]) -> None:
+    """A table made with ``"chat": false`` refuses every line (``chat_off``); a profile whose
+    chat is off (``PATCH /api/me``) reads no line and writes none, until it is on again."""
+    a, b = pair
+    ann, bob = new_profile(a, "Ann"), new_profile(b, "Bob")
+    quiet = open_table(a, ann["key"], chat=False)
+    table = open_table(a, ann["key"])
+    bob_seat = join(b, table["id"], bob["key"])[1]
+    status, data = http("PATCH", a.url + "/api/me", {"chat": "no"}, headers=auth(ann["key"]))
+    assert status == 400 and "'chat'" in data["error"]
+    status, data = http("PATCH", a.url + "/api/me", {"chat": False}, headers=auth(ann["key"]))
+    assert status == 200 and data["chat"] is False and data["name"] == "Ann"
+
+    async def body() -> None:
+        q = await Client(a, quiet["id"], quiet["seats"][0]["token"]).connect()
+        error = await q.request({"type": "chat", "text": "hello"}, lambda m: m["type"] == "error")
+        assert error["code"] == "chat_off"
+        ann_c = await Client(a, table["id"], table["seats"][0]["token"]).connect()
+        bob_c = await Client(b, table["id"], bob_seat["token"]).connect()
+        error = await ann_c.request({"type": "chat", "text": "hello"}, lambda m: m["type"] == "error")
+        assert error["code"] == "chat_off"
+        await bob_c.send({"type": "chat", "text": "anyone"})
+        await bob_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "anyone" for x in m["lines"]))
+        assert http("PATCH", b.url + "/api/me", {"chat": True}, headers=auth(ann["key"]))[1]["chat"] is True
+        await bob_c.send({"type": "chat", "text": "now"})
+        await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "now" for x in m["lines"]))
+        assert chats(ann_c) == ["now"]
+        for c in (q, ann_c, bob_c):
+            await c.close()
+
+    asyncio.run(body())
+    assert db_rows(url, "SELECT text FROM table_talk ORDER BY id") == [("anyone",), ("now",)]

@@ -174,6 +174,7 @@ def _valid(kind: str) -> dict[str, Any]:
     extra: dict[str, Any] = {
         "hello": {"token": "abc"}, "pass": {"seq": 0, "cards": ["2C", "3C", "4C"]}, "play": {"seq": 1, "card": "QS"},
         "moon": {"seq": 2, "choice": "add"}, "chat": {"text": "hi"}, "name": {"name": "Ann"}, "hint": {"seq": 0},
+        "mark": {"seat": 1, "kind": "mute"}, "report": {"seat": 1, "reason": "rude"},
     }.get(kind, {})
     return {"type": kind, **extra}
 

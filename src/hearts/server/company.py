@@ -27,11 +27,16 @@ travels with it (``ChatNotice.hidden``), so every process shows it to the same s
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Final
 
 from hearts.server.limits import CLOSE_POLICY, Refused
+from hearts.server.logs import fields
 from hearts.server.storage import SeatRow, Storage
+from hearts.server.wire import Company, Mark, Report, Reported, encode
+
+log = logging.getLogger("hearts.server")
 
 BANNED: Final = "this player profile is banned from this service"
 
@@ -112,3 +117,50 @@ async def hidden_writers(store: Storage, seats: Sequence[SeatRow], viewer: int) 
         if s.player_id is not None and s.player_id != me and await store.players.hiding(s.player_id, [me]):
             hidden.add(s.seat)
     return hidden
+
+
+class NoProfile(Refused):
+    """A mark or report that names no profile: the connection's seat is no profile's, or the
+    seat named is empty, a bot's, or of a person without a profile."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, 400, "no_profile")
+
+
+async def company_message(store: Storage, seats: Sequence[SeatRow], seat: int) -> str:
+    """The ``company`` message of ``seat``: the seats whose profiles its profile muted and
+    blocked, and whether its chat is on."""
+    me = seats[seat].player_id if 0 <= seat < len(seats) else None
+    if me is None:
+        return encode(Company(muted=[], blocked=[], chat=True))
+    marks = await store.players.marks(me)
+    return encode(Company(
+        muted=[s.seat for s in seats if s.player_id in marks.muted],
+        blocked=[s.seat for s in seats if s.player_id in marks.blocked],
+        chat=await store.players.chat_on(me),
+    ))
+
+
+async def take(store: Storage, table_id: str, seat: int, message: Mark | Report) -> str:
+    """A seat's ``mark`` or ``report`` of the profile at ``message.seat``: stored, and the
+    answer (``company`` or ``reported``); :class:`NoProfile` if either seat has no profile
+    (nothing changes)."""
+    seats = await store.log.seats(table_id)
+    me = seats[seat].player_id
+    if me is None:
+        raise NoProfile("make a player profile first: mutes, blocks and reports are your profile's")
+    if not 0 <= message.seat < len(seats):
+        raise NoProfile(f"no seat {message.seat + 1} at this table")
+    other = seats[message.seat].player_id
+    if message.seat == seat:
+        raise NoProfile("you cannot mute, block or report yourself")
+    if other is None:
+        raise NoProfile(f"Seat {message.seat + 1} is no player profile's: there is no player to "
+                        f"{'report' if isinstance(message, Report) else message.kind}")
+    await check_not_banned(store, me)
+    if isinstance(message, Report):
+        await store.players.report(me, other, message.reason, table_id)
+        log.info("reported", extra=fields(table=table_id, seat=seat, reported=message.seat))
+        return encode(Reported(seat=message.seat))
+    await store.players.mark(me, other, message.kind, message.on)
+    return await company_message(store, seats, seat)

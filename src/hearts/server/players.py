@@ -91,6 +91,34 @@ class NameRequest:
 
 
 @dataclass(frozen=True)
+class ProfileChange:
+    """``PATCH /api/me``: a new ``name`` (checked as :class:`NameRequest`'s), whether the
+    profile's ``chat`` is on (false: it reads no table's chat and writes none), or both; one of
+    them is required.
+
+    >>> ProfileChange.parse({"chat": False})
+    ProfileChange(name=None, chat=False)
+    >>> ProfileChange.parse({})
+    Traceback (most recent call last):
+    ...
+    hearts.server.protocol.ProtocolError: please type a name: what should we call you?
+    """
+
+    name: str | None
+    chat: bool | None
+
+    @classmethod
+    def parse(cls, data: Any, limits: Limits = DEFAULT_LIMITS) -> ProfileChange:
+        """Check a request; raises :class:`~hearts.server.protocol.ProtocolError` (400)."""
+        fields = _Fields(data, "the request", ("name", "chat"))
+        chat = fields.get("chat", bool, "true or false")
+        name = fields.name(limits)
+        if name is None and chat is None:
+            raise ProtocolError("please type a name: what should we call you?", "bad_request")
+        return cls(name, chat)
+
+
+@dataclass(frozen=True)
 class ClaimRequest:
     """``POST /api/tables/{id}/claim``: the ``token`` of the seat (its invite link's) that the
     profile takes.

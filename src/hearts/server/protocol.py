@@ -15,7 +15,7 @@ hearts.server.protocol.ProtocolError: this connection acts for seat 1, not for s
 >>> parse_client('{"type": "jump"}')
 Traceback (most recent call last):
 ...
-hearts.server.protocol.ProtocolError: unknown message type 'jump'; expected one of: hello, watch, pass, play, moon, sync, back, ping, chat, name, hint, rematch
+hearts.server.protocol.ProtocolError: unknown message type 'jump'; expected one of: hello, watch, pass, play, moon, sync, back, ping, chat, name, hint, rematch, mark, report
 >>> parse_client('{"type": "chat", "text": "  well played  "}'), parse_client('{"type": "name", "name": "Ann"}')
 (Chat(text='well played'), Rename(name='Ann'))
 >>> parse_client('{"type": "sync", "since": 4}')
@@ -188,6 +188,8 @@ def parse_client(raw: str | bytes | None, limits: Limits = DEFAULT_LIMITS) -> Cl
         if not name:
             raise ProtocolError("a name cannot be empty: choose one the others can call you", "bad_name")
         data = {**data, "name": name}
+    elif kind == "report":
+        data = {**data, "reason": check_reason(data.get("reason"))}
     message = _typed(kind, data, "bad_name" if kind == "name" else "bad_message")
     if isinstance(message, Hello) and not message.token.isascii():
         raise ProtocolError(f"'hello' needs {_FIELD_WORDS['token']}", "bad_message")
@@ -226,6 +228,29 @@ def _typed(kind: str, data: dict[str, Any], code: str = "bad_message") -> Client
     words = _FIELD_WORDS.get(field, f"'{field}'")
     value = data.get(field)
     raise ProtocolError(f"'{kind}' needs {words} (got {value!r:.20})" if at else reason.replace("`", "'"), code) from None
+
+
+MAX_REASON: Final = 500
+"""Characters of a report's reason, at most (:data:`hearts.server.storage.MAX_REASON`)."""
+
+
+def check_reason(reason: Any) -> str:
+    """A report's reason as it is kept: its words separated by single spaces, 1 to
+    :data:`MAX_REASON` printable characters; :class:`ProtocolError` (``bad_message``) if not.
+
+    >>> check_reason("  rude\\n words ")
+    'rude words'
+    >>> check_reason("")
+    Traceback (most recent call last):
+    ...
+    hearts.server.protocol.ProtocolError: a report needs a reason: 1 to 500 characters saying what happened
+    """
+    text = " ".join(reason.split()) if isinstance(reason, str) else ""
+    if not text or len(text) > MAX_REASON or not text.isprintable():
+        got = f" (got {len(text)})" if len(text) > MAX_REASON else ""
+        raise ProtocolError(f"a report needs a reason: 1 to {MAX_REASON} characters saying what happened{got}",
+                            "bad_message")
+    return text
 
 
 def check_chat(text: Any, limits: Limits = DEFAULT_LIMITS) -> str:
@@ -356,7 +381,7 @@ class TableRequest:
     >>> TableRequest.parse({"seats": [{"kind": "bot"}] * 4, "colour": "red"})
     Traceback (most recent call last):
     ...
-    hearts.server.protocol.ProtocolError: the request: unknown field 'colour'; allowed: seats, preset, options, target, spectators, listed, turn_timer, stand_in, rated
+    hearts.server.protocol.ProtocolError: the request: unknown field 'colour'; allowed: seats, preset, options, target, spectators, listed, turn_timer, stand_in, rated, chat
     """
 
     seats: tuple[SeatRequest, ...]
@@ -372,9 +397,11 @@ class TableRequest:
     rated: bool = False
     """Whether the game counts for the players' ratings (:mod:`hearts.server.ratings`; the app
     checks that every person at it will sit with a player profile)."""
+    chat: bool = True
+    """Whether the table has a chat (false: every line is refused, ``chat_off``)."""
 
     FIELDS: ClassVar = (
-        "seats", "preset", "options", "target", "spectators", "listed", "turn_timer", "stand_in", "rated",
+        "seats", "preset", "options", "target", "spectators", "listed", "turn_timer", "stand_in", "rated", "chat",
     )
 
     @property
@@ -388,7 +415,7 @@ class TableRequest:
         ``{"kind": "open"}`` or ``{"kind": "bot", "level": "easy"}``), ``preset`` (a name),
         ``options`` (an object of docs/rules.md options), ``target``, ``spectators``, ``listed``,
         ``turn_timer`` (seconds, 0 to ``limits.max_turn_timer``), ``stand_in`` (a bot level),
-        ``rated`` (true or false).
+        ``rated`` (true or false), ``chat`` (true or false: whether the table has a chat).
 
         A bot seat's ``level`` and the ``stand_in`` are one of ``bots``, the bot specs the
         service offers (default: the four levels; ``hearts serve --bots`` adds more), each able
@@ -436,6 +463,7 @@ class TableRequest:
             turn_timer=turn_timer,
             stand_in=stand_in,
             rated=rated,
+            chat=f.get("chat", bool, "true or false", True),
         )
 
 

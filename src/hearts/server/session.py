@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from starlette.websockets import WebSocketDisconnect
 
+from hearts.server import company
 from hearts.server.company import Banned, check_not_banned, seat_player
 from hearts.server.limits import (
     CLOSE_NO_TABLE,
@@ -38,10 +39,12 @@ from hearts.server.wire import (
     Chat,
     Hello,
     HintRequest,
+    Mark,
     Ping,
     Pong,
     Rematch,
     Rename,
+    Report,
     TalkMessage,
     Watch,
     encode,
@@ -174,6 +177,8 @@ class Session:
                 ))
             elif isinstance(message, (Chat, Rename, HintRequest, Rematch)):
                 await self._talk(table, message)
+            elif isinstance(message, (Mark, Report)):
+                await self._company(table, message)
             else:
                 try:
                     await table.handle(conn, message, arrived)
@@ -200,6 +205,23 @@ class Session:
                 return
             await table.attach(self.conn, seat)
             await table.talk.send_history(self.conn)
+
+    async def _company(self, table: Table, message: Mark | Report) -> None:
+        """A seat's ``mark`` or ``report`` (:mod:`hearts.server.company`), held to its seat's
+        chat rate as a chat line is; a refusal is an error message, and nothing changes."""
+        try:
+            seat = self.conn.seat
+            if seat is None:
+                raise ProtocolError("spectators cannot mute, block or report: take a seat", "not_seated")
+            wait = self.manager.chats.hit(f"{table.id}/{seat}")
+            if wait:
+                raise RateLimited(f"too many messages (at most {rate_words(self.manager.chat_rate)}); "
+                                  f"wait {max(1, math.ceil(wait))} s", max(1, math.ceil(wait)), close_code=None)
+            self.conn.push(await company.take(table.store, table.id, seat, message))
+        except Refused as e:
+            self.refuse(e, table.seq)
+        except Exception as e:  # a bug must not take the server down for the others
+            self.failed(e, table, "error handling a mark or report", "nothing was changed")
 
     async def _talk(self, table: Table, message: TalkMessage) -> None:
         """A chat message (held to its seat's chat rate, :attr:`Manager.chats`), a name, a hint

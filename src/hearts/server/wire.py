@@ -114,6 +114,27 @@ class Rematch(Message, tag="rematch", frozen=True):
     """Once the game is over: a new table with the same seats (one per finished table)."""
 
 
+class Mark(Message, tag="mark", frozen=True):
+    """Mute (``kind`` ``mute``: their chat hidden from you, at every table) or block (``block``:
+    your chat hidden from each other, and never seated together again) the player profile at
+    ``seat``, or undo it (``on`` false). Your seat must be your profile's, and theirs another
+    profile's. Marks are your profile's, kept across tables and devices; answered with a
+    ``company``."""
+
+    seat: int
+    kind: Literal["mute", "block"]
+    on: bool = True
+
+
+class Report(Message, tag="report", frozen=True):
+    """Report the player profile at ``seat`` to the service's operator, saying why (``reason``:
+    1 to 500 characters); the table's chat and record as they are now are kept with it.
+    Answered with a ``reported``."""
+
+    seat: int
+    reason: str
+
+
 ActionMessage = PassMessage | PlayMessage | MoonMessage
 """A seat's action: the actions' codec (:mod:`hearts.actions`) and the ``seq`` the client saw."""
 
@@ -121,7 +142,8 @@ TalkMessage = Chat | Rename | HintRequest | Rematch
 """The table talk (:meth:`hearts.server.tables.talk.Talk.take`)."""
 
 ClientMessage = Union[  # noqa: UP007
-    Hello, Watch, PassMessage, PlayMessage, MoonMessage, Sync, Back, Ping, Chat, Rename, HintRequest, Rematch
+    Hello, Watch, PassMessage, PlayMessage, MoonMessage, Sync, Back, Ping, Chat, Rename, HintRequest, Rematch,
+    Mark, Report,
 ]
 """Any message a client may send."""
 
@@ -305,7 +327,23 @@ class RematchOffer(Message, tag="rematch", frozen=True):
     name: str
 
 
-ServerMessage = Union[State, Event, Presence, Error, Pong, ChatLines, Hint, RematchOffer]  # noqa: UP007
+class Company(Message, tag="company", frozen=True):
+    """Your company at this table (after the chat's history, and after each ``mark``): the
+    seats whose profiles your profile muted and blocked, and whether your chat is on (off: you
+    get no chat lines and write none; ``PATCH /api/me {"chat": true}`` turns it on)."""
+
+    muted: list[int]
+    blocked: list[int]
+    chat: bool
+
+
+class Reported(Message, tag="reported", frozen=True):
+    """Your report of the player at ``seat`` is stored for the operator."""
+
+    seat: int
+
+
+ServerMessage = Union[State, Event, Presence, Error, Pong, ChatLines, Hint, RematchOffer, Company, Reported]  # noqa: UP007
 """Any message the server sends."""
 
 _encoder: Final = msgspec.json.Encoder()
@@ -489,10 +527,12 @@ ERROR_CODES: Final = {
     "not_your_turn": "a hint asked for when the seat is not to act",
     "not_over": "a rematch asked for before the end",
     "seat_freed": "the table's creator gave the seat a new invite link (the connection is closed)",
+    "no_profile": "a ``mark`` or ``report`` from a seat of no player profile, or of a seat of none",
+    "chat_off": "a chat line at a table without chat, or from a profile whose chat is off",
     "bad_key": "quick match: no player profile has this key",
     "in_queue": "quick match: this connection is in the queue already (``leave`` first)",
     "at_table": "quick match: the profile plays at an unfinished quick table (finish it first)",
-    "banned": "quick match: the profile may not play with strangers",
+    "banned": "the profile is banned (a ``hello`` at its seat, a chat line: the connection is closed); quick match: the profile may not play with strangers",
 }
 """What each ``error`` code means."""
 

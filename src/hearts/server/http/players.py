@@ -3,7 +3,8 @@
     POST /api/players              {name} → {id, name, key}: a new player profile (no password: keep
                                    the key; only its hash is stored)
     GET  /api/me                   your profile {id, name, rating: {mu, sigma, rating, games}}
-    PATCH /api/me                  {name} → your profile, renamed
+    PATCH /api/me                  {name?, chat?} → your profile, renamed, its chat turned on or off
+                                   (off: no table's chat is shown to it, and it writes none)
     GET  /api/me/games             {games: [...]}: every table you sat at, newest first
     GET  /api/leaderboard          {players: [...], me}: rated players and the bots' fixed anchors, by
                                    conservative rating (mu − 3σ)
@@ -25,6 +26,7 @@ from hearts.server.http.services import services
 from hearts.server.logs import fields
 from hearts.server.players import (
     NameRequest,
+    ProfileChange,
     authenticate,
     create_player,
     my_games,
@@ -50,10 +52,13 @@ async def me(request: Request) -> Response:
     s = services(request)
     player = await authenticate(s.store, request.headers.get("authorization"))
     if request.method == "PATCH":
-        name = NameRequest.parse(await read_json(request, s.limits), s.limits).name
-        await s.store.players.rename_player(player.id, name)
-        player = dataclasses.replace(player, name=name)
-    return api(profile_dict(player))
+        change = ProfileChange.parse(await read_json(request, s.limits), s.limits)
+        if change.name is not None:
+            await s.store.players.rename_player(player.id, change.name)
+            player = dataclasses.replace(player, name=change.name)
+        if change.chat is not None:
+            await s.store.players.set_chat(player.id, change.chat)
+    return api({**profile_dict(player), "chat": await s.store.players.chat_on(player.id)})
 
 
 async def games(request: Request) -> Response:

@@ -6,8 +6,10 @@ their record and replay::
                                    creator_key}: the key that frees a seat (only its hash is kept)
     GET  /api/tables               the unfinished tables listed in the lobby (a free seat first)
     GET  /api/tables/{id}          a table's public facts
-    POST /api/tables/{id}/join     {seat?, name?} (protocol.JoinRequest) → {seat, token, link}
-    POST /api/tables/{id}/claim    {token} → {seat}: link the seat of this token to your profile
+    POST /api/tables/{id}/join     {seat?, name?} (protocol.JoinRequest) → {seat, token, link}; 403 for
+                                   a profile blocked by, or blocking, one seated there
+    POST /api/tables/{id}/claim    {token} → {seat}: link the seat of this token to your profile (403:
+                                   a blocked pair, as for join)
     POST /api/tables/{id}/seats/{seat}/invite
                                    {key} (protocol.InviteRequest: the creator key) → {seat, token,
                                    link}: a new invite link for a person's seat (403: a wrong key)
@@ -27,6 +29,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from hearts.record import game_to_dict
+from hearts.server.company import check_seating
 from hearts.server.http.common import api, client_address, read_json
 from hearts.server.http.services import Services, services
 from hearts.server.players import (
@@ -96,6 +99,8 @@ async def join(request: Request) -> Response:
             raise Unauthorized("this table is rated: join it with your player profile (make one first)")
         if any(seat.player_id == player.id for seat in await s.store.log.seats(table.id)):
             raise TableError("you already sit at this rated table", 409, "seated")
+    if player is not None:
+        await check_seating(s.store, player.id, await s.store.log.seats(table.id))  # (a blocked pair: 403)
     if player is not None and join_request.name is None:
         join_request = dataclasses.replace(join_request, name=player.name)
     seat, token = await s.manager.join(table.id, join_request)
@@ -112,6 +117,7 @@ async def claim(request: Request) -> Response:
     seat = await table.find_seat(claimed.token)
     if seat is None:
         raise TableError("this token opens no seat at this table", 403, "bad_token")
+    await check_seating(s.store, player.id, await s.store.log.seats(table.id))  # (a blocked pair: 403)
     try:
         await s.store.players.link_seat(table.id, seat, player.id)
     except SeatConflict:

@@ -218,7 +218,7 @@ class Manager:
         config = {
             "rules": request.rules.to_dict(), "bot_delay": self.bot_delay, "spectators": request.spectators,
             "listed": request.listed, "turn_timer": request.turn_timer, "stand_in": request.stand_in,
-            "rated": request.rated,
+            "rated": request.rated, "chat": request.chat,
         }
         if creator_hash is not None:
             config["creator_hash"] = creator_hash

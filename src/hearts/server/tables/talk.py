@@ -8,7 +8,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from hearts.actions import from_dict
-from hearts.server.company import ChatOff, check_not_banned, hidden_seats, hidden_writers
+from hearts.server.company import ChatOff, check_not_banned, company_message, hidden_seats, hidden_writers
 from hearts.server.logs import fields
 from hearts.server.outage import is_outage
 from hearts.server.storage import ChatNotice, RematchNotice, TalkNotice
@@ -72,10 +72,13 @@ class Talk:
         table = self.table
         try:
             lines = await table.store.talk.chat(table.id, 50)
+            seats = await table.store.log.seats(table.id) if conn.seat is not None else []
             if conn.seat is not None:
-                hidden = await hidden_writers(table.store, await table.store.log.seats(table.id), conn.seat)
+                hidden = await hidden_writers(table.store, seats, conn.seat)
                 lines = [] if hidden is None else [line for line in lines if line.seat not in hidden]
             conn.push(chat_message(lines, history=True))
+            if conn.seat is not None:
+                conn.push(await company_message(table.store, seats, conn.seat))
             if table.game.is_over and self.rematch is None:
                 stored = await table.store.log.table(rematch_id(table.id))
                 if stored is not None:
