@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sqlite3
+import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -54,6 +56,16 @@ async def queue_emptied(server: ServerProcess, timeout: float = 5.0) -> None:
             return
         await asyncio.sleep(0.1)
     raise AssertionError(f"the queue holds {db_rows(server.db, 'SELECT * FROM quick_queue')}")
+
+
+def db_write(db: Any, query: str, params: tuple[Any, ...]) -> None:
+    """One statement on a test's SQLite database, committed."""
+    con = sqlite3.connect(db)
+    try:
+        con.execute(query, params)
+        con.commit()
+    finally:
+        con.close()
 
 
 @pytest.fixture
@@ -154,3 +166,26 @@ async def test_bad_requests_change_nothing(server: ServerProcess) -> None:
     assert nothing["code"] == "bad_message"
     assert db_rows(server.db, "SELECT count(*) FROM quick_queue") == [(1,)]
     await client.close()
+
+
+@run
+async def test_a_seat_never_told_is_told_when_the_player_asks_again(server: ServerProcess) -> None:
+    """A player seated while their connection was gone (its process died, say) asks again: they
+    are told the seat they have, not refused for sitting at a quick table."""
+    people = [new_profile(server, f"P{i}") for i in range(4)]
+    clients = [await quick_client(server) for _ in people]
+    for c, p in zip(clients, people, strict=True):
+        await queue(c, p["key"], preset="standard")
+    seated = [await c.wait(of_type("seated"), timeout=15) for c in clients]
+    await queue_emptied(server)
+    first = seated[0]
+    db_write(server.db, "INSERT INTO quick_queue (player_id, name, preset, rated, mu, fill_after, queued, seen, conn, "
+            "table_id, seat, token, bots, seated_preset) VALUES (?, 'P0', 'standard', 0, 25.0, 20, ?, ?, 'gone', ?, ?, "
+            "?, 0, 'standard')", (people[0]["id"], time.time(), time.time(), first["table"], first["seat"], first["token"]))
+    again = await quick_client(server)
+    told = await queue(again, people[0]["key"], preset="standard")
+    assert told["type"] == "seated" and told["table"] == first["table"] and told["token"] == first["token"]
+    refused = await queue(again, people[0]["key"], preset="standard")
+    assert refused["type"] == "error" and refused["code"] == "at_table" and first["table"] in refused["message"]
+    for c in [*clients, again]:
+        await c.close()

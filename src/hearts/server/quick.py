@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from hearts.rules import Rules
+from hearts.server.limits import RateLimited
 from hearts.server.logs import fields
 from hearts.server.protocol import SeatRequest, TableRequest
 from hearts.server.ratings import BOT_ANCHORS
@@ -230,7 +231,13 @@ class Matchmaker:
         blocked = await blocked_pairs(self.manager.store, [r.player_id for r in rows])
         out: list[Seating] = []
         for group in form_groups(rows, time.time(), blocked):
-            out += await self._make_table(group)
+            try:
+                out += await self._make_table(group)
+            except RateLimited as e:  # the service is full: they wait for room, still queued
+                log.warning("quick table not made", extra=fields(reason=str(e)))
+                break
+            except Exception:  # this group waits for the next round; the tables made are kept
+                log.exception("a quick table could not be made", extra=fields(preset=group.preset))
         return out
 
     async def _make_table(self, group: Group) -> list[Seating]:

@@ -16,7 +16,7 @@ import contextlib
 import secrets
 import time
 import typing
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 import sqlalchemy as sa
@@ -114,25 +114,33 @@ class QuickSession:
                     await self.mm.queue.heartbeat(self.player.id, self.conn_id, time.time() - FRESH - 1)
 
     async def _serve(self) -> None:
-        while True:
-            receive = asyncio.ensure_future(self.ws.receive())
-            seated = asyncio.ensure_future(self.seated.wait())
-            done, _ = await asyncio.wait({receive, seated}, timeout=BEAT, return_when=asyncio.FIRST_COMPLETED)
-            seated.cancel()
-            if receive not in done:
+        """Answer the messages; between them, every :data:`BEAT` seconds or when seated here,
+        keep the place (:meth:`_beat`). One read waits at a time, never dropped."""
+        receive: asyncio.Future[Any] | None = None
+        try:
+            while True:
+                if receive is None:
+                    receive = asyncio.ensure_future(self.ws.receive())
+                seated = asyncio.ensure_future(self.seated.wait())
+                done, _ = await asyncio.wait({receive, seated}, timeout=BEAT, return_when=asyncio.FIRST_COMPLETED)
+                seated.cancel()
+                if receive not in done:
+                    await self._beat()
+                    continue
+                received, receive = receive.result(), None
+                if received["type"] == "websocket.disconnect":
+                    return
+                self.guard.hit("messages", self.address)
+                try:
+                    await self._handle(parse_quick(received.get("text", received.get("bytes")),
+                                                   self.guard.limits.max_message))
+                except ProtocolError as e:
+                    await self.send(error_message(str(e), e.code))
+        finally:
+            if receive is not None:
                 receive.cancel()
-                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect):
+                with contextlib.suppress(BaseException):
                     await receive
-                await self._beat()
-                continue
-            received = receive.result()
-            if received["type"] == "websocket.disconnect":
-                return
-            self.guard.hit("messages", self.address)
-            try:
-                await self._handle(parse_quick(received.get("text", received.get("bytes")), self.guard.limits.max_message))
-            except ProtocolError as e:
-                await self.send(error_message(str(e), e.code))
 
     async def _handle(self, message: QuickClientMessage) -> None:
         if isinstance(message, Ping):
@@ -156,6 +164,11 @@ class QuickSession:
         assert player is not None
         if await is_banned(store, player.id):
             raise ProtocolError("this profile may not play with strangers", "banned")
+        untold = await self.mm.queue.row(player.id)
+        if untold is not None and untold.table_id is not None:  # seated while gone: told now
+            self.player = player
+            await self._tell(untold)
+            return
         table_id = await self._quick_table_of(player.id)
         if table_id is not None:
             raise ProtocolError(f"you play at the quick table {table_id} already: finish that game first", "at_table")
