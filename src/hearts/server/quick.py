@@ -212,11 +212,13 @@ class Matchmaker:
                 log.exception("a round of quick matchmaking failed")
 
     async def match_round(self) -> list[Seating]:
-        """Seat whom the queue allows now; wake their connections here."""
+        """Seat whom the queue allows now (nobody waiting: one read); wake their connections
+        here; count who waits."""
         async with self.lock:
-            seated = await self.queue.match(time.time() - FRESH, self._seat)
-            waiting = await self.queue.waiting()
-        self.waiting = Counter(r.preset for r in waiting if r.seen >= time.time() - FRESH)
+            fresh = [r for r in await self.queue.waiting() if r.seen >= time.time() - FRESH]
+            seated = await self.queue.match(time.time() - FRESH, self._seat) if fresh else []
+        seats = {s.player_id for s in seated}
+        self.waiting = Counter(r.preset for r in fresh if r.player_id not in seats)
         for s in seated:
             self.wake(s.player_id)
         return seated
