@@ -16,6 +16,7 @@ import { renderRematch } from "./rematch.js";
 import { closeDialog, showGameOver, showMoon, showNameDialog, winnerWords } from "./dialogs.js";
 import { isCreator } from "./seats.js";
 import * as player from "./player.js";
+import { nameNode } from "./company.js";
 
 export function render() {
   const s = live.state;
@@ -98,7 +99,7 @@ function seatNode(v, t, s, pos) {
     class: "seat" + (turn ? " turn" : ""), "data-seat": s, "data-pos": pos, role: "group",
     "aria-label": seatName(s) + ", " + POS_WORDS[pos] + (turn ? ", to play" : ""),
   },
-    el("div", { class: "name", title: seatLabel(s), text: seatLabel(s) }),
+    nameNode(s, t),
     el("div", { class: "meta badge" }, el("span", { class: "dot" + (on ? " on" : ""), title: on ? "connected" : "not connected" }), badge),
     el("div", { class: "meta", "data-count": v.hand_sizes[s], text: v.hand_sizes[s] + (v.hand_sizes[s] === 1 ? " card" : " cards") }),
     el("div", { class: "meta pts", text: v.points_taken[s] + " pts · total " + t.totals[s] }),

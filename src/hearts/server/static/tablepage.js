@@ -16,6 +16,7 @@ import { toggleScores } from "./scores.js";
 import { askHint, hideHint, showHint } from "./hint.js";
 import { onRematch } from "./rematch.js";
 import * as chat from "./chat.js";
+import * as company from "./company.js";
 
 export function openTable(id) {
   live.tableId = id;
@@ -36,6 +37,7 @@ export function openTable(id) {
   $("name-btn").addEventListener("click", () => showNameDialog(true));
   chat.setup({ send: (text) => sendIfOpen({ type: "chat", text }), nameOf: (s) => (live.state ? seatLabel(s) : "Seat " + (s + 1)),
     me: () => (live.state ? live.state.you : null), max: 200 });
+  company.setup();
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", balanceHand);
   setInterval(tick, 250);
@@ -74,6 +76,8 @@ function onMessage(m) {
   } else if (m.type === "chat") chat.receive(m);
   else if (m.type === "hint") showHint(m);
   else if (m.type === "rematch") onRematch(m);
+  else if (m.type === "company") company.receive(m);
+  else if (m.type === "reported") company.reported(m);
   else if (m.type === "error") onError(m);
   else if (m.type === "presence" && live.state) {  // on screen only: the events apply to what the server sent
     const { online, names, spectators, away } = m;
@@ -82,14 +86,14 @@ function onMessage(m) {
   }
 }
 
-const CHAT_REFUSALS = ["rate_limited", "too_long", "bad_message", "unavailable"];
+const CHAT_REFUSALS = ["rate_limited", "too_long", "bad_message", "unavailable", "chat_off", "banned"];
 
 function onError(m) {
   if (CHAT_REFUSALS.includes(m.code) && chat.refused(m.message)) return;  // the chat panel says it
   toast(m.message);
   if ($("name-error") && ["bad_name", "name_taken", "game_over"].includes(m.code)) $("name-error").textContent = m.message;
   if (m.code === "not_your_turn") hideHint();
-  if (m.code === "bad_token" || m.code === "seat_freed") shutOut(m);
+  if (m.code === "bad_token" || m.code === "seat_freed" || m.code === "banned") shutOut(m);
   else if (["no_table", "no_spectators", "spectators_full"].includes(m.code)) {
     $("prompt").textContent = m.message;
     stop();
@@ -101,7 +105,7 @@ function onError(m) {
 function shutOut(m) {
   const key = "pyhearts:" + live.tableId;
   if (live.token && localStorage.getItem(key) === live.token) localStorage.removeItem(key);
-  $("prompt").textContent = m.code === "seat_freed" ? m.message[0].toUpperCase() + m.message.slice(1) + "." : "This link's token opens no seat here.";
+  $("prompt").textContent = m.code === "seat_freed" || m.code === "banned" ? m.message[0].toUpperCase() + m.message.slice(1) + "." : "This link's token opens no seat here.";
   stop();
 }
 
