@@ -11,7 +11,7 @@ upgraded like any other (revision 7 retires the old markers). SQLite's first ver
 left as it was.
 
 >>> SCHEMA_VERSION
-8
+10
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _config(conn: sa.Connection | None = None) -> Config:
 
 HEAD: Final = ScriptDirectory.from_config(_config()).get_current_head() or "0000"
 SCHEMA_VERSION: Final = int(HEAD)
-"""The newest schema version (its Alembic revision, ``0008``, as a number)."""
+"""The newest schema version (its Alembic revision, ``0010``, as a number)."""
 
 
 def version(conn: sa.Connection) -> int | None:
