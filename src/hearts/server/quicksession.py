@@ -4,7 +4,8 @@ profile, keeps its place fresh every second (:data:`BEAT`), and is told where it
 once when this process's matchmaker seated it, within a second when another's did.
 
 A refused message (malformed, an unknown preset, an unknown key, a second request, a banned
-profile, a player at an unfinished quick table) is an ``error`` and changes nothing. A
+profile, a player at an unfinished quick table) is an ``error`` and changes nothing; so is one
+the database cannot answer (``unavailable``: the place, kept in it, stays as it was). A
 connection that closes while queued leaves its place unseatable at once (:data:`~hearts.server.quick.FRESH`
 in the past) but kept a while: the same profile's next request takes it again.
 """
@@ -28,9 +29,10 @@ from hearts.server.players import optional_player
 from hearts.server.protocol import ProtocolError, decode_json, error_message
 from hearts.server.quick import ANY, FRESH, PRESETS, Matchmaker, is_banned
 from hearts.server.session import Socket
-from hearts.server.storage import PlayerRow
+from hearts.server.storage import PlayerRow, StoreUnavailable
 from hearts.server.storage.quick import QueueRow
 from hearts.server.storage.schema import seats, tables
+from hearts.server.tables import UNAVAILABLE
 from hearts.server.wire import (
     Left,
     Ping,
@@ -125,7 +127,8 @@ class QuickSession:
                 done, _ = await asyncio.wait({receive, seated}, timeout=BEAT, return_when=asyncio.FIRST_COMPLETED)
                 seated.cancel()
                 if receive not in done:
-                    await self._beat()
+                    with contextlib.suppress(StoreUnavailable):  # the place is kept; next beat
+                        await self._beat()
                     continue
                 received, receive = receive.result(), None
                 if received["type"] == "websocket.disconnect":
@@ -136,6 +139,8 @@ class QuickSession:
                                                    self.guard.limits.max_message))
                 except ProtocolError as e:
                     await self.send(error_message(str(e), e.code))
+                except StoreUnavailable:
+                    await self.send(error_message(UNAVAILABLE, "unavailable"))
         finally:
             if receive is not None:
                 receive.cancel()
