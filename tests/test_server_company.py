@@ -415,3 +415,32 @@ def test_chat_off_per_table_and_per_profile(url: str, pair: list[ServerProcess])
 
     asyncio.run(body())
     assert db_rows(url, "SELECT text FROM table_talk ORDER BY id") == [("anyone",), ("now",)]
+
+
+def test_a_profile_lists_and_undoes_its_marks_over_http(tmp_path: Path) -> None:
+    """``GET /api/me/marks`` lists whom the profile muted and blocked (with their names) and
+    its chat setting; ``DELETE /api/me/marks/KIND/ID`` undoes one — a block too, though the
+    pair never meets at a table again; a bad kind or no key is refused, nothing changed."""
+    server = ServerProcess(tmp_path / "tables.db", logs=tmp_path).start()
+    try:
+        ann, bob, cy = (new_profile(server, n) for n in ("Ann", "Bob", "Cy"))
+
+        async def marks(store: Storage) -> None:
+            await store.players.mark(ann["id"], bob["id"], "block", True)
+            await store.players.mark(ann["id"], cy["id"], "mute", True)
+
+        with_store(f"sqlite:///{tmp_path / 'tables.db'}", marks)
+        status, listed = http("GET", server.url + "/api/me/marks", headers=auth(ann["key"]))
+        assert status == 200, listed
+        assert listed == {"muted": [{"id": cy["id"], "name": "Cy"}], "blocked": [{"id": bob["id"], "name": "Bob"}],
+                          "chat": True}
+        for path, headers, code in ((f"/api/me/marks/kick/{bob['id']}", auth(ann["key"]), 400),
+                                    (f"/api/me/marks/block/{bob['id']}", {}, 401)):
+            status, data = http("DELETE", server.url + path, headers=headers)
+            assert status == code, data
+        assert http("GET", server.url + "/api/me/marks", headers=auth(ann["key"]))[1] == listed
+        status, after = http("DELETE", f"{server.url}/api/me/marks/block/{bob['id']}", headers=auth(ann["key"]))
+        assert status == 200 and after["blocked"] == [] and after["muted"] == listed["muted"], after
+        assert http("GET", server.url + "/api/me/marks", headers=auth(bob["key"]))[1]["blocked"] == []
+    finally:
+        server.stop()

@@ -1,6 +1,7 @@
 """Safe company in a real browser (Debian's chromium driven by Playwright; issue 40, item 5):
 another person's name at the table opens Mute / Block / Report…; a muted player's lines never
-show; a report is sent with its reason; the chat's *Chat on* box is the profile's setting.
+show; a report is sent with its reason; the chat's *Chat on* box is the profile's setting; the
+profile page lists the marks and undoes them.
 Screenshots go to ``artifacts/``; axe-core finds no serious or critical violation in the menu.
 """
 
@@ -90,6 +91,16 @@ def test_mute_report_and_chat_off_from_a_players_name(server: ServerProcess, bro
     ann.check("#chat-on")
     assert wait_for_db(server, ann_p["id"], 1)
     assert ann.is_visible("#chat-lines")
+    # The profile page lists whom Ann muted, and undoes it.
+    ann.goto(server.url + "/me")
+    row = f'#company-list li[data-player="{bob_p["id"]}"][data-kind="mute"]'
+    ann.wait_for_selector(row)
+    assert ann.inner_text(row).startswith("Bob (muted)")
+    assert serious(ann, axe) == []
+    ann.screenshot(path=str(ARTIFACTS / "company_profile.png"))
+    ann.click(row + " button")
+    ann.wait_for_selector(row, state="detached")
+    assert db_rows(server.db, "SELECT count(*) FROM player_marks") == [(0,)]
     assert not problems, problems
     ann_ctx.close()
     bob_ctx.close()

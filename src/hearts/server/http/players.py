@@ -6,6 +6,10 @@
     PATCH /api/me                  {name?, chat?} → your profile, renamed, its chat turned on or off
                                    (off: no table's chat is shown to it, and it writes none)
     GET  /api/me/games             {games: [...]}: every table you sat at, newest first
+    GET  /api/me/marks             {muted: [{id, name}], blocked: [...], chat}: whom you muted and
+                                   blocked (hearts.server.company), and whether your chat is on
+    DELETE /api/me/marks/{kind}/{id}
+                                   undo a mute or a block (kind: mute, block) → the marks as above
     GET  /api/leaderboard          {players: [...], me}: rated players and the bots' fixed anchors, by
                                    conservative rating (mu − 3σ)
 
@@ -34,6 +38,7 @@ from hearts.server.players import (
     profile_dict,
     rating_dict,
 )
+from hearts.server.protocol import ProtocolError
 from hearts.server.ratings import anchors
 
 log = logging.getLogger("hearts.server")
@@ -67,6 +72,25 @@ async def games(request: Request) -> Response:
     return api({"games": await my_games(s.store, player.id, s.outcomes)})
 
 
+async def marks(request: Request) -> Response:
+    s = services(request)
+    player = await authenticate(s.store, request.headers.get("authorization"))
+    if request.method == "DELETE":
+        kind = request.path_params["kind"]
+        if kind not in ("mute", "block"):
+            raise ProtocolError(f"a mark is 'mute' or 'block', not {kind[:20]!r}", "bad_request")
+        other = request.path_params["player_id"]
+        if other != player.id and (await s.store.players.names([other])):
+            await s.store.players.mark(player.id, other, kind, False)
+    found = await s.store.players.marks(player.id)
+    names = await s.store.players.names(found.muted | found.blocked)
+    return api({
+        "muted": [{"id": p, "name": names.get(p, "?")} for p in sorted(found.muted, key=lambda p: names.get(p, ""))],
+        "blocked": [{"id": p, "name": names.get(p, "?")} for p in sorted(found.blocked, key=lambda p: names.get(p, ""))],
+        "chat": await s.store.players.chat_on(player.id),
+    })
+
+
 async def leaderboard(request: Request) -> Response:
     store = services(request).store
     player = await optional_player(store, request.headers.get("authorization"))
@@ -84,5 +108,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/players", new_player, methods=["POST"]),
     Route("/api/me", me, methods=["GET", "PATCH"]),
     Route("/api/me/games", games),
+    Route("/api/me/marks", marks),
+    Route("/api/me/marks/{kind}/{player_id}", marks, methods=["DELETE"]),
     Route("/api/leaderboard", leaderboard),
 ]

@@ -10,6 +10,7 @@
 //   company.receive(m)         // {type: "company", muted, blocked, chat}
 //   company.reported(m)        // {type: "reported", seat}
 //   company.nameNode(s, t)     // a seat's name: a button with the menu for another person
+//   company.companyPanel()     // the profile page's list of whom you muted and blocked, to undo
 import { $, el, call, toast } from "./ui.js";
 import { live, seatLabel, redraw } from "./state.js";
 import { sendIfOpen } from "./connection.js";
@@ -97,4 +98,26 @@ function showReport(s) {
       el("button", { type: "button", id: "report-send", text: "Send report", onclick: send }),
       el("button", { type: "button", class: "small", text: "Cancel", onclick: closeDialog })));
   reason.focus();
+}
+
+// The profile page's panel (/me): whom you muted and blocked, each with its undo (a block too:
+// the two never meet at a table again to undo it there).
+export function companyPanel() {
+  const list = el("ul", { id: "company-list", class: "company-list" });
+  const panel = el("div", { class: "panel", id: "company-panel" }, el("h2", { text: "Muted and blocked players" }),
+    el("p", { class: "note", text: "Muted players' chat is hidden from you; blocked players' chat is hidden both ways, and you are not seated together." }),
+    list);
+  const fill = (m) => {
+    list.textContent = "";
+    const rows = [...m.muted.map((p) => [p, "mute"]), ...m.blocked.map((p) => [p, "block"])];
+    if (!rows.length) list.append(el("li", { class: "note", text: "Nobody." }));
+    for (const [p, kind] of rows) {
+      list.append(el("li", { "data-player": p.id, "data-kind": kind }, p.name + (kind === "mute" ? " (muted) " : " (blocked) "),
+        el("button", { type: "button", class: "small", text: kind === "mute" ? "Unmute" : "Unblock", onclick: async () => {
+          try { fill(await call("DELETE", "/api/me/marks/" + kind + "/" + encodeURIComponent(p.id))); } catch (e) { toast(e.message); }
+        } })));
+    }
+  };
+  call("GET", "/api/me/marks").then(fill, (e) => list.append(el("li", { class: "note", text: e.message })));
+  return panel;
 }

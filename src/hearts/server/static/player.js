@@ -3,8 +3,9 @@
 // the key's hash). Requests act as the profile with "Authorization: Bearer <key>" (auth()).
 // A first visit to the lobby offers to make one (a small welcome form, never in the way); a
 // first table made with a typed name makes one too (adopt()). The profile page (/me): your
-// name (editable), your rating, and export / import: the key with a copy button, and a link
-// /me#import=<key> that another browser opens to take the profile (after confirming).
+// name (editable), your rating, whom you muted and blocked (company.js: undone there), and
+// export / import: the key with a copy button, and a link /me#import=<key> that another
+// browser opens to take the profile (after confirming).
 //
 //   current()        // {id, name, key} or null (profile.js)
 //   adopt(name)      // a first table's typed name makes a profile, if there is none
@@ -15,6 +16,7 @@
 //   showProfile()    // the profile page (/me)
 import { $, el, call as request } from "./ui.js";
 import { current, store, clear, auth } from "./profile.js";
+import { companyPanel } from "./company.js";
 
 const LATER = "pyhearts.welcome";
 
@@ -180,7 +182,7 @@ async function showProfile() {
       forget();
       showProfile();
     } }));
-  page.append(box, rating, exporting);
+  page.append(box, rating, companyPanel(), exporting);
 }
 
 function newProfileForm() {
