@@ -38,7 +38,8 @@ def test_hearts_tui_refuses_a_bot_that_cannot_play_five_players() -> None:
     """R1.1: five players; the terminal table used to wait forever for the bots' passes."""
     code, _, err = run(["tui", "--bots", "easy", "openspiel_ismcts:simulations=10", "easy", "easy", "--players", "5"])
     assert code == 2
-    assert err.strip() == f"hearts tui: error: {OPENSPIEL_FIVE.replace('openspiel_ismcts', 'openspiel_ismcts:simulations=10')}"
+    refusal = OPENSPIEL_FIVE.replace("openspiel_ismcts", "openspiel_ismcts:simulations=10")
+    assert err.strip() == f"hearts tui: error: {refusal} (every bot and its options: hearts tui --help)"
 
 
 def test_the_same_tables_are_set_when_every_bot_can_play() -> None:

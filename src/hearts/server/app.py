@@ -252,6 +252,15 @@ DEFAULT_BOT_JOBS: Final = 16
 """Bot jobs the service's own bot worker holds at once (PostgreSQL)."""
 
 
+def announce(bound: str, public: str | None, database: str) -> None:
+    """Say where the server listens, with which database, and who can reach it."""
+    print(f"pyhearts web table on {bound}/  (database: {database})", flush=True)
+    if public is not None:
+        print(f"invite links: {public}/", flush=True)
+    elif is_loopback(bound):
+        print("only this machine can connect: --host 0.0.0.0 lets others in (--public-url for the links)", flush=True)
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -315,11 +324,7 @@ def serve(
                              parent=os.getpid() if workers > 1 else None, review_budget=review_budget,
                              link_host=host if relay else None, bots=offered, registered=registered,
                              metrics_token=metrics_token)
-        print(f"pyhearts web table on {bound}/  (database: {name})", flush=True)
-        if public is not None:
-            print(f"invite links: {public}/", flush=True)
-        elif is_loopback(bound):
-            print("only this machine can connect: --host 0.0.0.0 lets others in (--public-url for the links)", flush=True)
+        announce(bound, public, name)
         config = uvicorn_config(factory, workers, proxies)
         if is_postgres(db) and bot_jobs > 0:
             bot_worker = BotWorkerProcess(WorkerOptions(db, jobs=bot_jobs, processes=bot_workers, log_level=log_level,
