@@ -44,7 +44,7 @@ without a render mode ``render()`` warns and returns ``None``, as Gymnasium's en
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hearts.rl import MissingExtra
@@ -201,21 +201,26 @@ class HeartsEnv(gymnasium.Env[ObsType, np.int64]):
         return None if self._driver is None else self._driver.render(you=self.seat, ansi=ansi)
 
     def render(self) -> str | None:
-        """The table as text (:meth:`text`): returned with ANSI colours with
-        ``render_mode="ansi"``, printed with ``"human"``; without a render mode, a warning and
-        ``None`` (Gymnasium's convention)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode. You can specify the "
-                'render_mode at initialization, e.g. gymnasium.make("hearts.rl:pyhearts/Hearts-v0", render_mode="ansi")'
-            )
-            return None
-        text = self.text(ansi=self.render_mode == "ansi")
-        if self.render_mode == "human":
-            if text is not None:
-                print(text)
-            return None
-        return text
+        """The table as text (:meth:`text`), as :func:`render` shows it for the render mode."""
+        return render(self.render_mode, self.text, 'gymnasium.make("hearts.rl:pyhearts/Hearts-v0", render_mode="ansi")')
+
+
+def render(render_mode: str | None, text: Callable[[bool], str | None], example: str) -> str | None:
+    """Gymnasium's (and PettingZoo's) ``render()`` of a table drawn by ``text(ansi)``:
+    returned with ANSI colours for ``render_mode="ansi"``, printed for ``"human"``; without
+    a render mode, a warning (naming ``example``, a call that sets one) and ``None``."""
+    if render_mode is None:
+        gymnasium.logger.warn(
+            "You are calling render method without specifying any render mode. You can specify the "
+            f"render_mode at initialization, e.g. {example}"
+        )
+        return None
+    shown = text(render_mode == "ansi")
+    if render_mode == "human":
+        if shown is not None:
+            print(shown)
+        return None
+    return shown
 
 
 __all__ = ["HeartsEnv"]

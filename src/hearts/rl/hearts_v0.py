@@ -35,7 +35,6 @@ from typing import Any, ClassVar
 from hearts.rl import MissingExtra
 
 try:
-    import gymnasium
     import numpy as np
     from gymnasium import spaces
     from numpy.typing import NDArray
@@ -46,6 +45,7 @@ except ModuleNotFoundError as e:
 
 from hearts.rl.driver import Driver
 from hearts.rl.encoding import ObservationEncoder
+from hearts.rl.gym_env import render
 from hearts.rules import Rules
 
 ObsType = dict[str, NDArray[Any]]
@@ -172,20 +172,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming
         return self.driver.render(self.possible_agents, ansi=ansi)
 
     def render(self) -> str | None:
-        """The table as text (:meth:`text`): returned with ANSI colours with
-        ``render_mode="ansi"``, printed with ``"human"``; without a render mode, a warning and
-        ``None`` (Gymnasium's and PettingZoo's convention)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode. You can specify the "
-                'render_mode at initialization, e.g. hearts_v0.env(render_mode="ansi")'
-            )
-            return None
-        text = self.text(ansi=self.render_mode == "ansi")
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        """The table as text (:meth:`text`), as :func:`~hearts.rl.gym_env.render` shows it for
+        the render mode (PettingZoo's convention is Gymnasium's)."""
+        return render(self.render_mode, self.text, 'hearts_v0.env(render_mode="ansi")')
 
     def close(self) -> None:
         pass
