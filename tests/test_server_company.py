@@ -205,8 +205,8 @@ def chats(client: Client) -> list[str]:
 
 def test_a_banned_profile_cannot_sit_or_chat_on_every_process(url: str, pair: list[ServerProcess]) -> None:
     """Two server processes on one PostgreSQL database; ``hearts admin ban`` (a third process)
-    bans Bob: on both processes his hello is refused and closed, his open connection's chat
-    is refused and reaches nobody, his profile can neither make nor join a table; unbanned,
+    bans Bob: his open connections on both processes are told and closed at once, his hello
+    is refused and closed on both, his profile can neither make nor join a table; unbanned,
     he sits again."""
     a, b = pair
     ann, bob = new_profile(a, "Ann"), new_profile(b, "Bob")
@@ -219,12 +219,13 @@ def test_a_banned_profile_cannot_sit_or_chat_on_every_process(url: str, pair: li
         bob_c = await Client(b, table["id"], bob_seat["token"]).connect()
         await bob_c.send({"type": "chat", "text": "before"})
         await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "before" for x in m["lines"]))
+        bob_there = await Client(a, table["id"], bob_seat["token"]).connect()  # his second tab, on the other process
         done = admin(url, "ban", bob["id"], "--reason", "abuse")
         assert done.returncode == 0, done.stderr
-        refused = await bob_c.request({"type": "chat", "text": "after the ban"},
-                                      lambda m: m["type"] == "error")
-        assert refused["code"] == "banned" and "banned" in refused["message"]
-        assert (await bob_c.closed())[0] == 1008
+        for c in (bob_c, bob_there):  # told at once (NOTIFY), on both processes, and closed
+            told = await c.wait(lambda m: m["type"] == "error")
+            assert told["code"] == "banned" and "banned" in told["message"]
+            assert (await c.closed())[0] == 1008
         for server in (a, b):
             again = Client(server, table["id"], bob_seat["token"])
             await again.connect(hello=False)
@@ -233,7 +234,6 @@ def test_a_banned_profile_cannot_sit_or_chat_on_every_process(url: str, pair: li
             assert (await again.closed())[0] == 1008
         await ann_c.send({"type": "chat", "text": "still here"})
         await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "still here" for x in m["lines"]))
-        assert "after the ban" not in chats(ann_c)
         await ann_c.close()
 
     asyncio.run(body())
@@ -442,5 +442,32 @@ def test_a_profile_lists_and_undoes_its_marks_over_http(tmp_path: Path) -> None:
         status, after = http("DELETE", f"{server.url}/api/me/marks/block/{bob['id']}", headers=auth(ann["key"]))
         assert status == 200 and after["blocked"] == [] and after["muted"] == listed["muted"], after
         assert http("GET", server.url + "/api/me/marks", headers=auth(bob["key"]))[1]["blocked"] == []
+    finally:
+        server.stop()
+
+
+def test_a_ban_refuses_an_open_connections_chat_on_sqlite(tmp_path: Path) -> None:
+    """On SQLite ``hearts admin ban`` is another process than the server's, which hears no
+    notice of it: the banned profile's open connection is refused its next chat line (the
+    database is read), and closed; the line reaches nobody."""
+    server = ServerProcess(tmp_path / "tables.db", logs=tmp_path).start()
+    try:
+        ann, bob = new_profile(server, "Ann"), new_profile(server, "Bob")
+        table = open_table(server, ann["key"])
+        bob_seat = join(server, table["id"], bob["key"])[1]
+
+        async def body() -> None:
+            ann_c = await Client(server, table["id"], table["seats"][0]["token"]).connect()
+            bob_c = await Client(server, table["id"], bob_seat["token"]).connect()
+            assert admin(f"sqlite:///{tmp_path / 'tables.db'}", "ban", bob["id"]).returncode == 0
+            refused = await bob_c.request({"type": "chat", "text": "after the ban"}, lambda m: m["type"] == "error")
+            assert refused["code"] == "banned"
+            assert (await bob_c.closed())[0] == 1008
+            await ann_c.send({"type": "chat", "text": "quiet now"})
+            await ann_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "quiet now" for x in m["lines"]))
+            assert "after the ban" not in chats(ann_c)
+            await ann_c.close()
+
+        asyncio.run(body())
     finally:
         server.stop()

@@ -7,7 +7,9 @@ settings, as the service applies them; what is stored is ``store.players``'
   403 over HTTP, an ``error`` and the connection closed (1008) over a WebSocket — wherever it
   would act: a request with its key (:func:`hearts.server.players.optional_player`: making or
   joining a table, claiming a seat, the quick-match queue), a ``hello`` at a seat linked to it,
-  a chat line. Each check reads the database, so a ban holds on every server process at once.
+  a chat line. Each check reads the database, so a ban holds on every server process at once;
+  and on PostgreSQL every process hears of it (``BanNotice``) and closes the profile's open
+  connections at once (:func:`close_banned`).
 * **Mute** (per profile, stored): the muted player's chat no longer reaches the muter, at any
   table, on any device. **Block**: the same both ways, and the two are never seated together —
   the matchmaker keeps blocked pairs apart (``blocked_pairs``), a listed table's open seat
@@ -29,12 +31,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from hearts.server.limits import CLOSE_POLICY, Refused
 from hearts.server.logs import fields
-from hearts.server.storage import SeatRow, Storage
-from hearts.server.wire import Company, Mark, Report, Reported, encode
+from hearts.server.storage import SeatRow, Storage, StoreError
+from hearts.server.wire import Company, Error, Mark, Report, Reported, encode
+
+if TYPE_CHECKING:
+    from hearts.server.tables.manager import Manager
 
 log = logging.getLogger("hearts.server")
 
@@ -164,3 +169,21 @@ async def take(store: Storage, table_id: str, seat: int, message: Mark | Report)
         return encode(Reported(seat=message.seat))
     await store.players.mark(me, other, message.kind, message.on)
     return await company_message(store, seats, seat)
+
+
+async def close_banned(manager: Manager, player_id: str) -> None:
+    """A ban was announced (:class:`~hearts.server.storage.BanNotice`): every connection of
+    this process at a seat of the profile, at the unfinished tables it holds, is told
+    (``banned``) and closed (1008). A database that cannot be read leaves them (their next
+    chat line or hello is refused anyway)."""
+    store = manager.store
+    try:
+        played = {t.id for t in await store.players.played_tables(player_id) if not t.finished}
+        held = [manager.tables[t] for t in played if t in manager.tables]
+        for table in held:
+            seats = {s.seat for s in await store.log.seats(table.id) if s.player_id == player_id}
+            for conn in [c for c in table.conns if c.seat in seats]:
+                conn.push(encode(Error(code="banned", message=BANNED, seq=table.seq)))
+                conn.close(CLOSE_POLICY, BANNED)
+    except StoreError as e:
+        log.warning("a ban's connections could not be closed", extra=fields(error=str(e)[:300]))

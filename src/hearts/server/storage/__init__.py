@@ -393,9 +393,17 @@ class ReplyNotice:
     epoch: int = 0
 
 
+@dataclass(frozen=True)
+class BanNotice:
+    """The profile ``player_id`` was banned (:meth:`Players.ban`): every server process
+    closes its connections at that profile's seats."""
+
+    player_id: str
+
+
 Notice = (
     ActionNotice | SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice
-    | CommandNotice | ReplyNotice
+    | CommandNotice | ReplyNotice | BanNotice
 )
 """What a listener hears: ids, an accepted action's codec object, a chat line or a hint, a
 command forwarded to a table's owner and its reply (a PostgreSQL ``NOTIFY`` payload is at most
@@ -838,8 +846,9 @@ class Players(Protocol):
         ...
 
     async def ban(self, player_id: str, reason: str) -> bool:
-        """Ban a profile, saying why; ``False`` if it was banned already (its reason kept).
-        ``ValueError`` for an unknown profile."""
+        """Ban a profile, saying why, and announce it (:class:`BanNotice`: on PostgreSQL every
+        server process closes the profile's connections); ``False`` if it was banned already
+        (its reason kept). ``ValueError`` for an unknown profile."""
         ...
 
     async def unban(self, player_id: str) -> bool:

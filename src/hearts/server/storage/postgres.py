@@ -67,6 +67,7 @@ from hearts.server.logs import fields
 from hearts.server.storage import (
     ActionNotice,
     AliveNotice,
+    BanNotice,
     BotJob,
     ChatNotice,
     CommandNotice,
@@ -118,6 +119,7 @@ _NOTICE_TYPES: Final[dict[str, type[Notice]]] = {
     "action": ActionNotice, "seat": SeatNotice, "job": JobNotice,
     "chat": ChatNotice, "rematch": RematchNotice, "hint": HintNotice,
     "presence": PresenceNotice, "alive": AliveNotice, "command": CommandNotice, "reply": ReplyNotice,
+    "ban": BanNotice,
 }
 
 _NOTICE_KINDS: Final[dict[type[Notice], str]] = {cls: kind for kind, cls in _NOTICE_TYPES.items()}

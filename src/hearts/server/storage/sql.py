@@ -41,6 +41,7 @@ from hearts.actions import Action, to_dict
 from hearts.server.storage import (
     MAX_REASON,
     ActionNotice,
+    BanNotice,
     BanRow,
     ChatLine,
     ChatNotice,
@@ -571,7 +572,10 @@ class SqlPlayers:
             await self._known(conn, player_id)
             query = self.db.insert(player_bans).values(player_id=player_id, reason=reason[:MAX_REASON])
             made = query.on_conflict_do_nothing().returning(player_bans.c.player_id)
-            return (await conn.execute(made)).first() is not None
+            banned = (await conn.execute(made)).first() is not None
+            if banned:
+                await self.db.notifier.send(conn, BanNotice(player_id))
+            return banned
 
     async def unban(self, player_id: str) -> bool:
         async with self.db.begin() as conn:

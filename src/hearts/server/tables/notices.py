@@ -11,10 +11,12 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Final
 
+from hearts.server.company import close_banned
 from hearts.server.logs import fields
 from hearts.server.storage import (
     ActionNotice,
     AliveNotice,
+    BanNotice,
     ChatNotice,
     CommandNotice,
     HintNotice,
@@ -160,6 +162,11 @@ class ServiceNotices:
         concern of a server process. Every accepted action of the service is counted
         (``hearts_service_moves_total``); the presence of the others is kept in the roster."""
         if isinstance(notice, JobNotice):
+            return
+        if isinstance(notice, BanNotice):  # (its connections closed: hearts.server.company)
+            task = asyncio.get_running_loop().create_task(close_banned(self.manager, notice.player_id))
+            self._asking.add(task)
+            task.add_done_callback(self._asking.discard)
             return
         if isinstance(notice, CommandNotice):
             self.manager.ownership.serve(notice)
