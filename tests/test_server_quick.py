@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import random
 import sqlite3
 import time
 from collections.abc import Callable, Coroutine
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_support import Client, ServerProcess, db_rows, http
+from test_server_support import Client, ServerProcess, db_rows, http, play_until
 
 QUICK = "lobby/quick"
 
@@ -188,4 +189,40 @@ async def test_a_seat_never_told_is_told_when_the_player_asks_again(server: Serv
     refused = await queue(again, people[0]["key"], preset="standard")
     assert refused["type"] == "error" and refused["code"] == "at_table" and first["table"] in refused["message"]
     for c in [*clients, again]:
+        await c.close()
+
+
+@run
+async def test_a_newcomer_takes_a_bots_seat_before_the_rounds_first_card(server: ServerProcess) -> None:
+    """A person alone gets bots; before the first card of the round is played, a person who
+    asks for the same rules takes one of the bots' seats (the seat's score stays its own) and
+    is told so; once cards are on the table, the next one waits for a table of their own."""
+    alone, second, third = (new_profile(server, n) for n in ("Alone", "Second", "Third"))
+    first = await quick_client(server)
+    await queue(first, alone["key"], preset="standard", fill_after=3)
+    made = await first.wait(of_type("seated"), timeout=15)
+    assert made["bots"] == 3
+    player = await Client(server, made["table"], made["token"]).connect()  # does not pass: round 1 waits
+    newcomer = await quick_client(server)
+    await queue(newcomer, second["key"], preset="standard", fill_after=60)
+    took = await newcomer.wait(of_type("seated"), timeout=10)
+    assert took["table"] == made["table"] and took["seat"] != made["seat"] and took["bots"] == 2
+    assert "bot" in took["message"] and "score" in took["message"]
+    status, facts = http("GET", f"{server.url}/api/tables/{made['table']}")
+    assert status == 200 and facts["kinds"][took["seat"]] == "human" and facts["kinds"].count("bot") == 2
+    assert facts["totals"][took["seat"]] == 0
+    rows = db_rows(server.db, "SELECT player_id FROM seats WHERE table_id = ? AND seat = ?", (made["table"], took["seat"]))
+    assert rows == [(second["id"],)]
+    seat = Client(server, took["table"], took["token"])
+    await seat.connect()
+    assert seat.state is not None and seat.state["you"] == took["seat"]
+    # the round starts: everyone passes, a first card is played (the bots, the two people)
+    await play_until([player, seat], random.Random(5), lambda: any(
+        c.state is not None and sum(c.state["view"]["hand_sizes"]) < 52 for c in (player, seat)),
+        timeout=30)
+    late = await quick_client(server)
+    await queue(late, third["key"], preset="standard", fill_after=3)
+    own = await late.wait(of_type("seated"), timeout=15)
+    assert own["table"] != made["table"]
+    for c in (first, player, newcomer, seat, late):
         await c.close()

@@ -6,7 +6,8 @@ enough are found, or, once the oldest has waited the time they set, with bots of
 level (:func:`closest_level`, by the bots' anchors
 :data:`~hearts.server.ratings.BOT_ANCHORS`) in the empty seats. A quick table is
 marked ``"quick": true`` in its stored settings (its preset too) and made by the manager as
-any other.
+any other. A person no group holds may take a bot's seat at a quick table of their rules that
+has just started, before its round's first card (:mod:`hearts.server.quickseats`).
 
 Whoever is in the queue is kept fresh by their connection (:mod:`.quicksession`); a place not
 kept fresh for :data:`FRESH` seconds is not seated (its player went away; their new connection
@@ -38,6 +39,7 @@ from hearts.rules import Rules
 from hearts.server.limits import RateLimited
 from hearts.server.logs import fields
 from hearts.server.protocol import SeatRequest, TableRequest
+from hearts.server.quickseats import take_bot_seats
 from hearts.server.ratings import BOT_ANCHORS
 from hearts.server.storage import Storage
 from hearts.server.storage.quick import QueueRow, QuickQueue, Seating
@@ -229,10 +231,14 @@ class Matchmaker:
             event.set()
 
     async def _seat(self, rows: list[QueueRow]) -> list[Seating]:
-        """Make the tables of the groups formed from ``rows``."""
+        """Give the people no group holds a bot's seat at a quick table just started, if one
+        awaits them (:mod:`hearts.server.quickseats`); make the groups' tables."""
         blocked = await blocked_pairs(self.manager.store, [r.player_id for r in rows])
         out: list[Seating] = []
-        for group in form_groups(rows, time.time(), blocked):
+        groups = form_groups(rows, time.time(), blocked)
+        grouped = {m.player_id for g in groups for m in g.members}
+        out += await take_bot_seats(self, [r for r in rows if r.player_id not in grouped])
+        for group in groups:
             try:
                 out += await self._make_table(group)
             except RateLimited as e:  # the service is full: they wait for room, still queued

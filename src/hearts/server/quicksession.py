@@ -247,8 +247,13 @@ class QuickSession:
         assert row.table_id is not None and row.seat is not None and row.token is not None
         bots = row.bots or 0
         preset = row.seated_preset or row.preset
-        words = f"your table of {PRESETS[preset].label} is ready"
-        words += f"; {bots} bot{'s' if bots != 1 else ''} took the empty seats" if bots else ""
+        if row.took_seat:
+            words = (f"you take a bot's seat at a game of {PRESETS[preset].label} that has just started "
+                     "(the seat's score stays its own)")
+            words += f"; {bots} bot{'s' if bots != 1 else ''} still play" if bots else ""
+        else:
+            words = f"your table of {PRESETS[preset].label} is ready"
+            words += f"; {bots} bot{'s' if bots != 1 else ''} took the empty seats" if bots else ""
         await self.send(encode(Seated(table=row.table_id, seat=row.seat, token=row.token,
                                       link=self.link(row.table_id, row.seat, row.token), preset=preset, bots=bots,
                                       message=words)))

@@ -404,8 +404,10 @@ class Queued(Message, tag="queued", frozen=True):
 
 class Seated(Message, tag="seated", frozen=True):
     """A table was made: its id, the seat, its secret ``token`` and invite ``link`` (open it as
-    usual: ``/ws/{table}`` and ``hello``), the preset played, how many seats ``bots`` took, and
-    ``message``, in words. The place in the queue is gone."""
+    usual: ``/ws/{table}`` and ``hello``), the preset played, how many seats ``bots`` take, and
+    ``message``, in words — which also says when the seat was a bot's at a game that had just
+    started (taken before its round's first card; the seat's score stays its own). The place in
+    the queue is gone."""
 
     table: str
     seat: int

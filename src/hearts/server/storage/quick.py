@@ -29,6 +29,7 @@ COLUMNS: Final = (
     quick_queue.c.player_id, quick_queue.c.name, quick_queue.c.preset, quick_queue.c.rated, quick_queue.c.mu,
     quick_queue.c.fill_after, quick_queue.c.queued, quick_queue.c.seen, quick_queue.c.conn,
     quick_queue.c.table_id, quick_queue.c.seat, quick_queue.c.token, quick_queue.c.bots, quick_queue.c.seated_preset,
+    quick_queue.c.took_seat,
 )
 
 
@@ -50,6 +51,7 @@ class QueueRow:
     token: str | None = None
     bots: int | None = None
     seated_preset: str | None = None
+    took_seat: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ class Seating:
     token: str
     bots: int
     preset: str
+    took_seat: bool = False
+    """A bot's seat at a game that had just started, taken before its round's first card."""
 
 
 class QuickQueue:
@@ -175,4 +179,5 @@ class QuickQueue:
         for s in seated:
             await conn.execute(quick_queue.update().where(c.player_id == s.player_id, c.table_id.is_(None)).values(
                 table_id=s.table_id, seat=s.seat, token=s.token, bots=s.bots, seated_preset=s.preset,
+                took_seat=s.took_seat,
             ))

@@ -308,10 +308,12 @@ quick_queue = sa.Table(
     sa.Column("token", sa.Text),
     sa.Column("bots", sa.SmallInteger),
     sa.Column("seated_preset", sa.Text),
+    sa.Column("took_seat", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 """The quick-match queue (:mod:`hearts.server.quick`): one row per player waiting (the primary
 key: one queue per player), with the preset asked for (or ``any``), rated or not, the rating
 ``mu`` the matchmaker compares, the seconds after which bots fill the empty seats, when the
 player joined and was last heard of (Unix seconds, by the servers' clocks) and the connection
-that holds the place; once seated, the table, seat, its token and the bots, until the player
-is told (the row is then deleted)."""
+that holds the place; once seated, the table, seat, its token, the bots and whether the seat
+was a bot's (taken before the round's first card), until the player is told (the row is then
+deleted)."""

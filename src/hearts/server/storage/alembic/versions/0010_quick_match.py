@@ -27,4 +27,5 @@ def upgrade() -> None:
         sa.Column("token", sa.Text),
         sa.Column("bots", sa.SmallInteger),
         sa.Column("seated_preset", sa.Text),
+        sa.Column("took_seat", sa.Boolean, nullable=False, server_default=sa.false()),
     )
