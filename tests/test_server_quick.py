@@ -226,3 +226,30 @@ async def test_a_newcomer_takes_a_bots_seat_before_the_rounds_first_card(server:
     assert own["table"] != made["table"]
     for c in (first, player, newcomer, seat, late):
         await c.close()
+
+
+@run
+async def test_a_bots_seat_is_taken_between_rounds_with_its_score(server: ServerProcess) -> None:
+    """After the first round, before the second round's first card, a newcomer takes a bot's
+    seat: the seat keeps the points the bot scored."""
+    alone, second = new_profile(server, "Alone"), new_profile(server, "Second")
+    first = await quick_client(server)
+    await queue(first, alone["key"], preset="standard", fill_after=3)
+    made = await first.wait(of_type("seated"), timeout=15)
+    player = await Client(server, made["table"], made["token"]).connect()
+    await play_until([player], random.Random(7), lambda: player.state is not None
+                     and player.state["view"]["round_number"] == 1, timeout=60)  # (counted from 0)
+    status, before = http("GET", f"{server.url}/api/tables/{made['table']}")
+    assert status == 200 and len(before["results"]) == 1
+    newcomer = await quick_client(server)
+    await queue(newcomer, second["key"], preset="standard", fill_after=60)
+    took = await newcomer.wait(of_type("seated"), timeout=10)
+    assert took["table"] == made["table"] and took["bots"] == 2
+    status, after = http("GET", f"{server.url}/api/tables/{made['table']}")
+    assert after["kinds"][took["seat"]] == "human" and after["totals"] == before["totals"]
+    seat = Client(server, took["table"], took["token"])
+    await seat.connect()
+    assert seat.state is not None and seat.state["view"]["round_number"] == 1
+    assert seat.state["view"]["scores"][took["seat"]] == before["totals"][took["seat"]]
+    for c in (first, player, newcomer, seat):
+        await c.close()
