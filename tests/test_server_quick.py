@@ -253,3 +253,26 @@ async def test_a_bots_seat_is_taken_between_rounds_with_its_score(server: Server
     assert seat.state["view"]["scores"][took["seat"]] == before["totals"][took["seat"]]
     for c in (first, player, newcomer, seat):
         await c.close()
+
+
+@run
+async def test_a_blocked_pair_is_never_seated_together_and_a_banned_profile_is_refused(server: ServerProcess) -> None:
+    """Five people queue, one of whom blocked another: the table of four leaves one of the two
+    out (they get bots later, apart); a banned profile is refused and not queued."""
+    people = [new_profile(server, f"P{i}") for i in range(5)]
+    db_write(server.db, "INSERT INTO player_marks (player_id, other_id, kind, created) VALUES (?, ?, 'block', 0)",
+             (people[0]["id"], people[1]["id"]))
+    clients = [await quick_client(server) for _ in people]
+    for c, p in zip(clients, people, strict=True):
+        await queue(c, p["key"], preset="standard", fill_after=4)
+    seated = [await c.wait(of_type("seated"), timeout=20) for c in clients]
+    assert seated[0]["table"] != seated[1]["table"]
+    assert sorted(s["bots"] for s in seated).count(0) == 4
+    banned = new_profile(server, "Banned")
+    db_write(server.db, "INSERT INTO player_bans (player_id, reason, created) VALUES (?, 'spam', 0)", (banned["id"],))
+    client = await quick_client(server)
+    refused = await queue(client, banned["key"], preset="standard")
+    assert refused["type"] == "error" and refused["code"] == "banned"
+    assert db_rows(server.db, "SELECT count(*) FROM quick_queue WHERE player_id = ?", (banned["id"],)) == [(0,)]
+    for c in [*clients, client]:
+        await c.close()
