@@ -276,3 +276,22 @@ async def test_a_blocked_pair_is_never_seated_together_and_a_banned_profile_is_r
     assert db_rows(server.db, "SELECT count(*) FROM quick_queue WHERE player_id = ?", (banned["id"],)) == [(0,)]
     for c in [*clients, client]:
         await c.close()
+
+
+@run
+async def test_one_queue_per_player_across_connections(server: ServerProcess) -> None:
+    """The same profile asking on a second connection takes the place over (its time kept, its
+    new rules); the first connection is told it left, replaced; one row."""
+    person = new_profile(server, "Twice")
+    one, two = await quick_client(server), await quick_client(server)
+    await queue(one, person["key"], preset="standard", fill_after=60)
+    await asyncio.sleep(1.2)
+    moved = await queue(two, person["key"], preset="three", fill_after=60)
+    assert moved["type"] == "queued" and moved["preset"] == "three" and moved["waited"] >= 1.0
+    assert (await one.wait(of_type("left"), timeout=5))["reason"] == "replaced"
+    assert db_rows(server.db, "SELECT preset FROM quick_queue WHERE player_id = ?", (person["id"],)) == [("three",)]
+    left = await one.request({"type": "leave"}, of_type("left"))
+    assert left["reason"] == "asked"
+    assert db_rows(server.db, "SELECT count(*) FROM quick_queue") == [(1,)]  # the other's place stays
+    for c in (one, two):
+        await c.close()
