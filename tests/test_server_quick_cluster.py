@@ -162,3 +162,26 @@ async def test_the_live_lobby_of_one_process_shows_what_another_made(pair: list[
     await lobby.wait(lambda m: m["type"] == "lobby" and m["waiting"]["omnibus"] == 0, timeout=5)
     for c in (client, lobby):
         await c.close()
+
+
+@run
+async def test_a_bots_seat_is_taken_through_the_other_process(pair: list[ServerProcess]) -> None:
+    """A person alone on one process gets bots; a newcomer on the other takes a bot's seat
+    before the first card, and both processes show the seat as the newcomer's."""
+    alone, second = new_profile(pair[0], "Alone"), new_profile(pair[1], "Second")
+    first = await Client(pair[0], QUICK, None).connect(hello=False)
+    await queue(first, alone["key"], preset="standard", fill_after=3)
+    made = await first.wait(of_type("seated"), timeout=15)
+    player = await Client(pair[0], made["table"], made["token"]).connect()  # does not pass: round 1 waits
+    newcomer = await Client(pair[1], QUICK, None).connect(hello=False)
+    await queue(newcomer, second["key"], preset="standard", fill_after=60)
+    took = await newcomer.wait(of_type("seated"), timeout=10)
+    assert took["table"] == made["table"] and took["bots"] == 2
+    seat = await Client(pair[1], took["table"], took["token"]).connect()
+    assert seat.state is not None and seat.state["you"] == took["seat"]
+    await player.wait(lambda m: m["type"] == "state" and m["table"]["kinds"][took["seat"]] == "human", timeout=10)
+    for s in pair:
+        status, facts = http("GET", f"{s.url}/api/tables/{made['table']}")
+        assert status == 200 and facts["kinds"].count("bot") == 2, facts["kinds"]
+    for c in (first, player, newcomer, seat):
+        await c.close()
