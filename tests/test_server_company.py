@@ -471,3 +471,23 @@ def test_a_ban_refuses_an_open_connections_chat_on_sqlite(tmp_path: Path) -> Non
         asyncio.run(body())
     finally:
         server.stop()
+
+
+def test_a_rematch_never_seats_a_blocked_pair_again(db_url: str) -> None:
+    """A rematch would seat the same profiles again: refused (``blocked``) once one of them
+    blocked another, allowed otherwise."""
+    from hearts.server.company import Blocked, check_rematch
+
+    async def body(store: Storage) -> None:
+        await three_players(store)
+        await store.log.create_table("t1", {"rules": {}}, 7, [("human", n, None, f"h{n}") for n in "ABCD"])
+        for seat, player in enumerate(("ann", "bob", "cy")):
+            await store.players.link_seat("t1", seat, player)
+        await check_rematch(store, "t1")
+        await store.players.mark("cy", "ann", "mute", True)
+        await check_rematch(store, "t1")  # (a mute is no block)
+        await store.players.mark("cy", "bob", "block", True)
+        with pytest.raises(Blocked):
+            await check_rematch(store, "t1")
+
+    with_store(db_url, body)

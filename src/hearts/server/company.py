@@ -15,7 +15,7 @@ settings, as the service applies them; what is stored is ``store.players``'
   the matchmaker keeps blocked pairs apart (``blocked_pairs``), a listed table's open seat
   is refused to someone blocked by, or blocking, a profile seated there, and so is claiming an
   invited seat with one's profile (a seat opened by an invite link without a profile is the
-  table creator's choice: no profile, no block to check).
+  table creator's choice: no profile, no block to check), and a rematch of their table.
 * **Chat off**: a table made with ``"chat": false`` has no chat (each line refused with
   ``chat_off``); a profile whose chat is off (``PATCH /api/me {"chat": false}``) reads no
   table's chat and writes none.
@@ -57,9 +57,8 @@ class Blocked(Refused):
     """A seat refused because someone at the table blocked the person, or was blocked by them
     (HTTP 403, ``blocked``); whom is not said."""
 
-    def __init__(self) -> None:
-        super().__init__("you cannot sit at this table: a player there blocked you, or you blocked them",
-                         403, "blocked")
+    def __init__(self, message: str = "you cannot sit at this table: a player there blocked you, or you blocked them") -> None:
+        super().__init__(message, 403, "blocked")
 
 
 class ChatOff(Refused):
@@ -89,6 +88,14 @@ async def check_seating(store: Storage, player_id: str | None, seats: Sequence[S
     others = {s.player_id for s in seats if s.player_id is not None and s.player_id != player_id}
     if others and any(player_id in pair for pair in await store.players.blocked_pairs({player_id, *others})):
         raise Blocked()
+
+
+async def check_rematch(store: Storage, table_id: str) -> None:
+    """:class:`Blocked` if a rematch of the table would seat a blocked pair again (its
+    profiles are linked to the rematch's seats as they were)."""
+    people = {s.player_id for s in await store.log.seats(table_id) if s.player_id is not None}
+    if len(people) > 1 and await store.players.blocked_pairs(people):
+        raise Blocked("no rematch: a player at this table blocked another")
 
 
 async def hidden_seats(store: Storage, seats: Sequence[SeatRow], speaker: int) -> list[int]:

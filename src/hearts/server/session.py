@@ -233,6 +233,7 @@ class Session:
                     raise RateLimited(f"too many chat messages (at most {rate_words(self.manager.chat_rate)}); "
                                       f"wait {max(1, math.ceil(wait))} s", max(1, math.ceil(wait)), close_code=None)
             if isinstance(message, Rematch):
+                await company.check_rematch(table.store, table.id)  # (never a blocked pair again)
                 await self.manager.rematch(table, self.conn)
             else:
                 await table.talk.take(self.conn, message)
