@@ -146,6 +146,8 @@ def test_hearts_admin_bans_unbans_and_lists_reports_on_each_backend(db_url: str)
     assert "banned bob (Bob)" in done.stdout
     again = admin(db_url, "ban", "bob")
     assert again.returncode == 0 and "already banned" in again.stdout
+    long = admin(db_url, "ban", "cy", "--reason", "x" * 501)
+    assert long.returncode == 2 and "at most 500" in long.stderr
     unknown = admin(db_url, "ban", "nobody")
     assert unknown.returncode == 1 and unknown.stderr.strip() == "hearts admin: error: no player profile 'nobody'"
     listed = admin(db_url, "reports")

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from hearts.server.storage import BanRow, ReportRow, Storage
 
 NAME = "admin"
+MAX_REASON = 500
+"""Characters of a ban's reason, at most (as a report's: hearts.server.storage.MAX_REASON)."""
 DB_HELP = "sqlite:///PATH (default: ~/.local/share/pyhearts/tables.db) or postgresql://USER@HOST:PORT/DBNAME"
 
 
@@ -56,6 +58,8 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         return usage_error(streams.stderr, NAME, str(e))
     if args.admin_command == "reports" and args.limit < 1:
         return usage_error(streams.stderr, NAME, f"--limit must be 1 or more, not {args.limit}")
+    if args.admin_command == "ban" and len(" ".join(args.reason.split())) > MAX_REASON:
+        return usage_error(streams.stderr, NAME, f"--reason is at most {MAX_REASON} characters")
     action: Callable[[Storage], Awaitable[str]] = {
         "reports": lambda store: list_reports(store, args.limit, args.json),
         "ban": lambda store: ban(store, args.player, args.reason),
