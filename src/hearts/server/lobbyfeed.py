@@ -16,6 +16,7 @@ from typing import Final
 
 from starlette.websockets import WebSocketDisconnect
 
+from hearts.server.background import Background
 from hearts.server.limits import AddressGuard, Refused
 from hearts.server.protocol import error_message
 from hearts.server.quick import ANY, PRESETS, Matchmaker
@@ -31,7 +32,7 @@ INTERVAL: Final = 1.0
 """Seconds between two readings of the lobby while pages listen."""
 
 
-class LobbyFeed:
+class LobbyFeed(Background):
     """The lobby of one process's pages: read while someone listens, pushed when it changes."""
 
     def __init__(self, manager: Manager, matchmaker: Matchmaker | None, public_url: str,
@@ -42,16 +43,6 @@ class LobbyFeed:
         self.interval = interval
         self.listeners: set[asyncio.Queue[str]] = set()
         self.last: str | None = None
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self.run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
 
     async def run(self) -> None:
         """Read the lobby every ``interval`` seconds while a page listens; push what changed."""

@@ -27,7 +27,6 @@ seats a blocked pair together and refuses a banned profile (:mod:`hearts.server.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections import Counter
@@ -36,6 +35,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from hearts.rules import Rules
+from hearts.server.background import Background
 from hearts.server.limits import RateLimited
 from hearts.server.logs import fields
 from hearts.server.protocol import SeatRequest, TableRequest
@@ -174,7 +174,7 @@ async def is_banned(store: Storage, player_id: str) -> bool:
     return await store.players.is_banned(player_id)
 
 
-class Matchmaker:
+class Matchmaker(Background):
     """The quick match of one server process: a round every :data:`TICK` seconds (:meth:`run`)
     seats whom it can (:meth:`match_round`); the connections of the players seated here are
     woken (:meth:`wake`), the others hear of it within a second."""
@@ -189,16 +189,6 @@ class Matchmaker:
         """The connections here of players in the queue, by profile id: set when seated."""
         self.waiting: Counter[str] = Counter()
         """The people waiting, by preset (``any`` apart), as last read."""
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self.run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
 
     async def run(self) -> None:
         """Rounds until cancelled; a round that fails is logged, and the next one tries again."""
