@@ -40,6 +40,7 @@ import logging
 import secrets
 import socket
 import struct
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -62,6 +63,17 @@ LENGTH: Final = struct.Struct("!I")
 
 MAX_FRAME: Final = 16 << 20
 """The longest frame a link takes (a table's whole state is tens of kilobytes)."""
+
+MAX_HELLO: Final = 4096
+"""The longest frame a link takes before it has shown the process's key (a hello is some fifty
+bytes): a longer one is refused as soon as its length is read, nothing of it buffered."""
+
+HELLO_WAIT: Final = 1.0
+"""Seconds a connection to the link port has to show the key; then it is closed."""
+
+MAX_PENDING: Final = 4
+"""Connections one address may hold on the link port at once without having shown the key;
+beyond, a new one is closed at once (a process opens one link to each other process)."""
 
 MAX_BUFFERED: Final = 16 << 20
 """Bytes an owner lets wait for a link's relaying process to read them: beyond, the link is
@@ -94,10 +106,11 @@ def frame(*parts: Any) -> bytes:
 
 class Frames:
     """A link's frames as its bytes come (:meth:`feed`); ``ValueError`` for bytes that are no
-    frames."""
+    frames, or a frame longer than ``limit`` bytes (refused when its length is read)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = MAX_FRAME) -> None:
         self._buffer = bytearray()
+        self.limit = limit
 
     def feed(self, data: bytes) -> list[list[Any]]:
         """The frames completed by ``data``."""
@@ -107,8 +120,8 @@ class Frames:
         start = 0
         while len(buffer) - start >= LENGTH.size:
             (size,) = LENGTH.unpack_from(buffer, start)
-            if size > MAX_FRAME:
-                raise ValueError(f"a frame of {size} bytes")
+            if size > self.limit:
+                raise ValueError(f"a frame of {size} bytes (at most {self.limit})")
             end = start + LENGTH.size + size
             if end > len(buffer):
                 break
@@ -156,18 +169,46 @@ class RemoteSocket:
 
 
 class OwnerEnd(asyncio.Protocol):
-    """A link's end at the table owner's process: the clients one other process relays here."""
+    """A link's end at the table owner's process: the clients one other process relays here.
+    Until it shows the key (:data:`HELLO_WAIT` seconds at most) it may send only a short frame
+    (:data:`MAX_HELLO`), and its address may hold only :data:`MAX_PENDING` such connections."""
 
     def __init__(self, relays: Relays) -> None:
         self.relays = relays
         self.transport: asyncio.Transport | None = None
-        self._frames = Frames()
+        self._frames = Frames(limit=MAX_HELLO)
         self._accepted = False
         self._sockets: dict[int, RemoteSocket] = {}
+        self._peer = ""
+        self._deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # (uvloop's is no subclass of it)
+        peer = transport.get_extra_info("peername")
+        self._peer = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        pending = self.relays.pending
+        if pending[self._peer] >= MAX_PENDING:
+            log.warning("too many links without the key from one address; closing one", extra=fields(peer=self._peer))
+            self.transport.abort()
+            return
+        pending[self._peer] += 1
+        self._deadline = asyncio.get_running_loop().call_later(HELLO_WAIT, self.transport.abort)
         self.relays.ends.add(self)
+
+    def _keyed(self) -> None:
+        """The key was shown: the link is one of the service's (its frames as long as any)."""
+        self._accepted = True
+        self._frames.limit = MAX_FRAME
+        self._settle()
+
+    def _settle(self) -> None:
+        """The connection no longer waits for its key (shown, or the connection gone)."""
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+            self.relays.pending[self._peer] -= 1
+            if not self.relays.pending[self._peer]:
+                del self.relays.pending[self._peer]
 
     def write(self, data: bytes) -> None:
         transport = self.transport
@@ -192,7 +233,7 @@ class OwnerEnd(asyncio.Protocol):
         if not self._accepted:
             if kind != "hello" or not isinstance(parts[1], str) or not hmac.compare_digest(parts[1], self.relays.key):
                 raise ValueError("no hello with this process's key")
-            self._accepted = True
+            self._keyed()
             self.write(frame("ok"))
         elif kind == "open":
             cid, table_id, address = int(parts[1]), str(parts[2]), str(parts[3])
@@ -214,6 +255,7 @@ class OwnerEnd(asyncio.Protocol):
             raise ValueError(f"an unknown frame {kind!r:.20}")
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._settle()
         self.relays.ends.discard(self)
         for sock in self._sockets.values():
             sock.heard({"type": "websocket.disconnect", "code": 1001})
@@ -355,6 +397,8 @@ class Relays:
         self._watching: asyncio.Task[None] | None = None
         self.ends: set[OwnerEnd] = set()
         """The links other processes opened to this one."""
+        self.pending: Counter[str] = Counter()
+        """The connections to the link port that have not shown the key yet, by address."""
 
     async def start(self) -> None:
         """Listen for links (each relayed client served by a :class:`~hearts.server.session.Session`
@@ -362,6 +406,7 @@ class Relays:
         self._server = await asyncio.get_running_loop().create_server(lambda: OwnerEnd(self), self.host, 0)
         self._watching = asyncio.get_running_loop().create_task(self._watch())
         port = self._server.sockets[0].getsockname()[1]
+        log.info("listening for links", extra=fields(host=self.host, port=port))
         host = socket.gethostname() if self.host in ("", "0.0.0.0", "::") else self.host
         host = f"[{host}]" if ":" in host else host
         self.manager.roster.link = f"{host}:{port}/{self.key}"
