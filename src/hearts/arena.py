@@ -1110,6 +1110,41 @@ def check_specs(specs: Sequence[str], rules: Rules) -> None:
     check_table(list(specs), rules)
 
 
+def _checked(
+    specs: tuple[str, ...],
+    rules: Rules,
+    rounds: int | None,
+    games: int | None,
+    pairwise: bool,
+    jobs: int,
+    on_bot_error: BotErrorPolicy,
+    move_time: float | None,
+) -> tuple[Mode, int]:
+    """:func:`run_arena`'s arguments checked (:class:`~hearts.errors.HeartsError` for a bad
+    one): what it counts (rounds or games) and how many."""
+    if rounds is not None and games is not None:
+        raise HeartsError("give either rounds or games, not both")
+    mode: Mode = "games" if games is not None else "rounds"
+    count = games if games is not None else rounds if rounds is not None else DEFAULT_ROUNDS
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise HeartsError(f"the number of {mode} must be a positive whole number, not {count!r}")
+    if pairwise:
+        if len(specs) != 2:
+            raise HeartsError(f"pairwise play takes exactly two bot specs, not {len(specs)}")
+        if rules.players != 4:
+            raise HeartsError(f"pairwise play is for 4 players, not {rules.players}")
+    elif len(specs) != rules.players:
+        raise HeartsError(f"{rules.players} players need {rules.players} bot specs, got {len(specs)}")
+    check_specs(specs, rules)
+    if jobs < 0:
+        raise HeartsError(f"jobs must be 0 (one per CPU) or more, not {jobs}")
+    if on_bot_error not in BOT_ERROR_POLICIES:
+        raise HeartsError(f"on_bot_error must be one of {', '.join(BOT_ERROR_POLICIES)}, not {on_bot_error!r}")
+    if move_time is not None and not move_time >= 0:  # nan too
+        raise HeartsError(f"move_time must be a number of seconds, 0 (no limit) or more, not {move_time!r}")
+    return mode, count
+
+
 def run_arena(
     specs: Sequence[str],
     rules: Rules | None = None,
@@ -1146,26 +1181,7 @@ def run_arena(
     """
     rules = rules if rules is not None else Rules()
     specs = tuple(specs)
-    if rounds is not None and games is not None:
-        raise HeartsError("give either rounds or games, not both")
-    mode: Mode = "games" if games is not None else "rounds"
-    count = games if games is not None else rounds if rounds is not None else DEFAULT_ROUNDS
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise HeartsError(f"the number of {mode} must be a positive whole number, not {count!r}")
-    if pairwise:
-        if len(specs) != 2:
-            raise HeartsError(f"pairwise play takes exactly two bot specs, not {len(specs)}")
-        if rules.players != 4:
-            raise HeartsError(f"pairwise play is for 4 players, not {rules.players}")
-    elif len(specs) != rules.players:
-        raise HeartsError(f"{rules.players} players need {rules.players} bot specs, got {len(specs)}")
-    check_specs(specs, rules)
-    if jobs < 0:
-        raise HeartsError(f"jobs must be 0 (one per CPU) or more, not {jobs}")
-    if on_bot_error not in BOT_ERROR_POLICIES:
-        raise HeartsError(f"on_bot_error must be one of {', '.join(BOT_ERROR_POLICIES)}, not {on_bot_error!r}")
-    if move_time is not None and not move_time >= 0:  # nan too
-        raise HeartsError(f"move_time must be a number of seconds, 0 (no limit) or more, not {move_time!r}")
+    mode, count = _checked(specs, rules, rounds, games, pairwise, jobs, on_bot_error, move_time)
     cluster = connect_ray(ray, jobs or None) if ray is not None else None
     jobs = ray_cpus(cluster) if cluster is not None else jobs or os.cpu_count() or 1
     jobs = min(jobs, count)

@@ -48,6 +48,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the reverse proxies whose X-Forwarded-For names the client, for the per-address limits "
         "(comma-separated addresses or networks, * for any; default none, not even 127.0.0.1)",
     )
+    add_service_args(p)
+    p.set_defaults(run=run)
+
+
+def add_service_args(p: argparse.ArgumentParser) -> None:
+    """The flags of ``hearts serve`` about its bots, its processes, its metrics and its reviews."""
     p.add_argument(
         "--bot-delay", type=float, default=0.7, metavar="SECONDS", help="pause before each bot move (default 0.7)"
     )
@@ -105,7 +111,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"sampled deals per decision of the game reviews players ask for (default {DEFAULT_BUDGET}; "
         "fewer: faster, less precise)",
     )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:

@@ -289,18 +289,7 @@ class HeartsApp(App[int]):
     def _stop_the_game(self, fault: BotFault) -> None:
         """A bot failed under ``"stop"``: save the record (``--record``) and close the table with
         exit code 1 and one line on stderr naming the bot, its seat and the error."""
-        line = f"hearts tui: error: {fault.failure}; the game stops here, unfinished"
-        path = self.record_path
-        if path is None:
-            line += " (--record FILE keeps it)"
-        else:
-            try:
-                self.session.save(path)
-            except OSError as e:
-                line += f" and could not be saved to {str(path)!r} ({e.strerror or e})"
-            else:
-                line += f"; saved to {path} (go on: hearts tui --resume {path})"
-        self.failure = line
+        self.failure = line = self.session.stopped_by(fault, self.record_path)
         self.exit(1, return_code=1, message=Text(line))
 
     def _announce(self, action: Action) -> None:

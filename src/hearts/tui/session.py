@@ -39,7 +39,7 @@ from pathlib import Path
 from hearts import record
 from hearts.actions import Action, Moon, Pass, Play
 from hearts.bots import Bot, check_table, make_bot, run_bots
-from hearts.bots.guard import DEFAULT_BOT_ERROR, BotErrorPolicy, substitute
+from hearts.bots.guard import DEFAULT_BOT_ERROR, BotErrorPolicy, BotFault, substitute
 from hearts.bots.registry import HINT_BOT
 from hearts.cards import SPADES, Card, CardSet
 from hearts.errors import HeartsError, RecordError
@@ -318,6 +318,19 @@ class Session:
         """Write the game record (version 2: seats with names and bot specs, the seed, the
         actions); :meth:`resume` reads it back."""
         record.save(GameRecord(self.game, self.seats), path)
+
+    def stopped_by(self, fault: BotFault, path: Path | None) -> str:
+        """The one line ``hearts tui`` ends with when a bot's failure stops the game (the
+        ``"stop"`` policy): the bot, its seat and the error, and where the game was saved
+        (to ``path``, the ``--record`` file, first)."""
+        line = f"hearts tui: error: {fault.failure}; the game stops here, unfinished"
+        if path is None:
+            return line + " (--record FILE keeps it)"
+        try:
+            self.save(path)
+        except OSError as e:
+            return line + f" and could not be saved to {str(path)!r} ({e.strerror or e})"
+        return line + f"; saved to {path} (go on: hearts tui --resume {path})"
 
 
 def replayed(game: Game, seed: int, rounds: int | None = None) -> Game:
