@@ -167,3 +167,32 @@ def test_engine_rows_play_the_same_rounds(capsys: pytest.CaptureFixture[str]) ->
     table = {line.split()[0]: line.split() for line in out if line.split() and line.split()[0] in ("api", "actions")}
     for name, ratio in (("api", last.group(1)), ("actions", last.group(3))):  # the table's "vs openspiel"
         assert float(table[name][4].rstrip("x")) == pytest.approx(float(ratio), abs=0.011), (name, out)
+
+
+# --- the matchmaking benchmark (issue 40) ----------------------------------------------------
+
+MATCHMAKING_LINES = (
+    re.compile(r"^fill_wait_s=4 min_bot_seats=(\d+)$"),
+    re.compile(r"^backend=sqlite processes=1 players=12 tables=(\d+) wait_p50_s=\d+\.\d wait_p95_s=(\d+\.\d) "
+               r"bot_seats=(\d+) double_seated=(\d+) lost=(\d+)$"),
+)
+
+
+def test_matchmaking_last_lines_at_a_tiny_size() -> None:
+    """``matchmaking.py`` with 12 players arriving over 10 s on SQLite (one process, fill wait
+    4 s, games to 10): everyone asks, is seated or told they left, and plays to the end; nobody
+    is seated twice or lost, and the two last lines are the issue's."""
+    import subprocess
+
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "matchmaking.py"), "--backend", "sqlite", "--players", "12",
+         "--seconds", "10", "--fill-wait", "4", "--target", "10", "--timeout", "60"],
+        capture_output=True, text=True, timeout=180, cwd=ROOT / "benchmarks",
+    )
+    lines = run.stdout.strip().splitlines()
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    bound, last = MATCHMAKING_LINES[0].match(lines[-2]), MATCHMAKING_LINES[1].match(lines[-1])
+    assert bound and last, lines[-2:]
+    assert last[4] == "0" and last[5] == "0", lines[-1]
+    assert int(last[1]) >= 1 and float(last[2]) <= 4 + 2.0, lines[-1]
+    assert any(line.startswith("tables: ") for line in lines), lines
