@@ -203,6 +203,9 @@ class Session:
             except Banned as e:
                 self.refuse(e, table.seq)
                 return
+            except Exception as e:  # the database is away: the seat is welcomed all the same (a
+                if not is_outage(e):  # ban holds again at its next chat line, which needs it)
+                    raise
             await table.attach(self.conn, seat)
             await table.talk.send_history(self.conn)
 
