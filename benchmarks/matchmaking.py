@@ -49,15 +49,15 @@ made at time t when ``a_p ≤ t + J`` and ``t ≤ d_p`` (``d_p`` their deadline:
 their leaving); counting each table at its latest possible making (the smallest ``d`` among its
 people, that person being at it), the minimum of Σ (seats − people) is a 0–1 program, solved
 exactly with SciPy's HiGHS (``scipy.optimize.milp``; when it runs out of time, its proven bound
-rounded up): a true lower bound for those rules (ignoring that a seat can only be taken between
-rounds only lowers it). The ratings are left out: the ideal matchmaker may seat anyone
+rounded up): a true lower bound for those rules (that a seat is taken only between rounds is left
+out: that only lowers it). The ratings are left out: the ideal matchmaker may seat anyone
 together. The matchmaker's rating window (2 + 0.5 per second waited) is a rule of its own that
 the bound does not follow: when it keeps people apart, C can exceed M. A line says, of each
 table made with bots, who else waited for its rules when it was made (nobody, only blocked
 people, only people outside its oldest person's rating window, or others seated in that round).
 
 The line before the last is ``fill_wait_s=W min_bot_seats=M``; the last is exactly
-``backend=B processes=P players=N tables=T wait_p50_s=A wait_p95_s=B bot_seats=C double_seated=D lost=E``.
+``backend=postgresql|sqlite processes=P players=N tables=T wait_p50_s=A wait_p95_s=B bot_seats=C double_seated=D lost=E``.
 A progress bar (one step a player done) goes to standard error.
 """
 
