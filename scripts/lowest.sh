@@ -10,13 +10,13 @@ cd "$(dirname "$0")/.."
 rm -rf .venv/lowest
 .venv/bin/uv venv -q --python "$(.venv/bin/python -c 'import sys; print(sys._base_executable)')" .venv/lowest
 VIRTUAL_ENV=.venv/lowest .venv/bin/uv pip install -q --resolution lowest-direct -e '.[test]'
-# The engine, the bots, the records, the command line, the research adapters, the terminal table,
-# both storages and the web service end to end (the browser, Ray and the benchmarks are left to
-# the main run).
+# What the dependencies touch: the bots (OpenSpiel's among them), the records and cards
+# (hypothesis), the command line, the research adapters, the terminal table, both storages and
+# the web service end to end. The rule engine needs only the standard library, and the browser,
+# Ray and the benchmarks are left to the main run.
 # (numba keeps this run's compiled kernel apart from the main environment's)
 NUMBA_CACHE_DIR=.venv/lowest/numba-cache .venv/lowest/bin/python -m pytest -q -p no:cacheprovider -o addopts="" \
-  tests/test_cards.py tests/test_rules_options.py tests/test_r1_r3_play.py tests/test_r4_scoring.py \
-  tests/test_r5_game.py tests/test_record.py tests/test_properties.py tests/test_view.py tests/test_bots.py \
+  tests/test_cards.py tests/test_rules_options.py tests/test_record.py tests/test_bots.py \
   tests/test_cli.py tests/test_rl_envs.py tests/test_rl_vector.py tests/test_rl_openspiel_game.py tests/test_openspiel_differential.py \
   tests/test_tui.py tests/test_server_store.py tests/test_server_store_pg.py tests/test_server_wire.py \
   "tests/test_server.py::test_full_game_four_clients_and_r7_audit" \
