@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_store_support import empty_database, fresh_database, with_store
+from test_server_store_support import empty_database, fresh_database, never_opened_database, with_store
 from test_server_support import Client, ServerProcess, db_rows, http, server_pair
 
 from hearts.actions import Play
@@ -31,12 +31,7 @@ def pg_database() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database never opened: a new SQLite file, or the module's PostgreSQL database emptied."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tables.db'}"
-    return empty_database(request.getfixturevalue("pg_database"))
+db_url = pytest.fixture(params=["sqlite", "postgresql"])(never_opened_database)
 
 
 async def three_players(store: Storage) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from test_server_store_support import empty_database, fresh_database, sql, with_store
+from test_server_store_support import fresh_database, never_opened_database, sql, with_store
 
 from hearts.actions import Moon, Pass, Play, to_dict, to_json
 from hearts.game import Game
@@ -53,12 +53,7 @@ def pg_database() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database never opened: a new SQLite file, or the module's PostgreSQL database emptied."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tables.db'}"
-    return empty_database(request.getfixturevalue("pg_database"))
+db_url = pytest.fixture(params=["sqlite", "postgresql"])(never_opened_database)
 
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -15,6 +15,7 @@ import os
 import secrets
 import threading
 from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -65,6 +66,15 @@ def empty_database(url: str) -> str:
         conn.execute("DROP SCHEMA public CASCADE")
         conn.execute("CREATE SCHEMA public")
     return url
+
+
+def never_opened_database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database never opened: a new SQLite file, or the module's PostgreSQL database
+    (its ``pg_database`` fixture) emptied. A test module makes it its fixture over both:
+    ``db_url = pytest.fixture(params=["sqlite", "postgresql"])(never_opened_database)``."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tables.db'}"
+    return empty_database(request.getfixturevalue("pg_database"))
 
 
 def sql(url: str, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
