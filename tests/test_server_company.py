@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from test_server_store_support import empty_database, fresh_database, never_opened_database, with_store
-from test_server_support import Client, ServerProcess, db_rows, http, server_pair
+from test_server_support import Client, ServerProcess, auth, db_rows, http, new_profile, server_pair
 
 from hearts.actions import Play
 from hearts.server.storage import Storage
@@ -171,16 +171,6 @@ pair = pytest.fixture(server_pair)
 @pytest.fixture
 def url(pg_database: str) -> str:
     return empty_database(pg_database)
-
-
-def auth(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
-def new_profile(server: ServerProcess, name: str) -> dict[str, Any]:
-    status, data = http("POST", server.url + "/api/players", {"name": name})
-    assert status == 201, data
-    return data  # type: ignore[no-any-return]
 
 
 def open_table(server: ServerProcess, key: str, **extra: Any) -> dict[str, Any]:

@@ -32,12 +32,14 @@ from test_server_support import (  # noqa: E402
     Database,
     ServerProcess,
     WorkerProcess,
+    auth,
     backend_database,
     db_game,
     db_rows,
     http,
     is_pg,
     module_pg_database,
+    new_profile,
     play_until,
     request,
 )
@@ -62,16 +64,6 @@ def server(database: Database, tmp_path: Path) -> Iterator[ServerProcess]:
     s = ServerProcess(database, bot_delay=0.0, logs=tmp_path, **extra).start()
     yield s
     s.stop()
-
-
-def auth(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
-def new_profile(server: ServerProcess, name: str) -> dict[str, Any]:
-    status, data = http("POST", server.url + "/api/players", {"name": name})
-    assert status == 201, data
-    return data  # type: ignore[no-any-return]
 
 
 def me(server: ServerProcess, key: str) -> dict[str, Any]:

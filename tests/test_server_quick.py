@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_support import Client, ServerProcess, db_rows, http, play_until
+from test_server_support import Client, ServerProcess, db_rows, http, new_profile, play_until
 
 QUICK = "lobby/quick"
 
@@ -27,12 +27,6 @@ def run(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
         asyncio.run(test(*args, **kwargs))
 
     return wrapper
-
-
-def new_profile(server: ServerProcess, name: str) -> dict[str, Any]:
-    status, data = http("POST", server.url + "/api/players", {"name": name})
-    assert status == 201, data
-    return data  # type: ignore[no-any-return]
 
 
 async def quick_client(server: ServerProcess) -> Client:

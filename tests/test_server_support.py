@@ -263,6 +263,18 @@ def http(method: str, url: str, body: Any = None, headers: dict[str, str] | None
     return status, data
 
 
+def auth(key: str) -> dict[str, str]:
+    """The header that shows a player profile's secret key."""
+    return {"Authorization": f"Bearer {key}"}
+
+
+def new_profile(server: ServerProcess, name: str) -> dict[str, Any]:
+    """A new player profile (``POST /api/players``): its id, name and secret key."""
+    status, data = http("POST", server.url + "/api/players", {"name": name})
+    assert status == 201, data
+    return data  # type: ignore[no-any-return]
+
+
 def create_table(server: ServerProcess, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
     status, data = http("POST", server.url + "/api/tables", {"seats": seats, **extra})
     assert status == 201, data
