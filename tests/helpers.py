@@ -85,3 +85,33 @@ def round_state(r: Round) -> tuple[Any, ...]:
 def hold_number(rules: Rules) -> int:
     """A round number in which nobody passes (R2.2), so play starts at once."""
     return next(i for i, offset in enumerate(rules.pass_offsets) if offset == 0)
+
+
+DIRECTION_OF_STEP = [1, 3, 2, 0]
+"""Our default rotation's pass step (left, right, across, hold) -> OpenSpiel's PassDir."""
+
+
+def same_games(ours: Any, theirs: Any, passing: bool, games: int, seed: int, context: object = None) -> None:
+    """R1–R4: ``games`` random rounds of our OpenSpiel game ``ours`` and OpenSpiel's ``hearts``
+    ``theirs`` side by side: the same chance outcomes, players, legal actions and returns,
+    decision by decision (``context`` is shown when they differ)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        a, b = ours.new_initial_state(), theirs.new_initial_state()
+        if passing:
+            step = rng.randrange(4)
+            a.apply_action(step)
+            b.apply_action(DIRECTION_OF_STEP[step])
+        else:
+            b.apply_action(0)  # OpenSpiel's "no pass" direction; ours has no such node
+        while not a.is_terminal():
+            if a.is_chance_node():
+                assert [o for o, _ in a.chance_outcomes()] == [o for o, _ in b.chance_outcomes()]
+                action = rng.choice(a.chance_outcomes())[0]
+            else:
+                assert a.current_player() == b.current_player()
+                assert a.legal_actions() == b.legal_actions(), context
+                action = rng.choice(a.legal_actions())
+            a.apply_action(action)
+            b.apply_action(action)
+        assert b.is_terminal() and a.returns() == b.returns(), context

@@ -13,6 +13,7 @@ import warnings
 from typing import Any
 
 import pytest
+from helpers import same_games
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -23,7 +24,6 @@ from hearts.rules import Rules  # noqa: E402
 
 THEIRS = pyspiel.load_game("hearts")
 SPEC: dict[str, Any] = dict(THEIRS.get_type().parameter_specification)
-DIRECTION_OF_STEP = [1, 3, 2, 0]  # our default rotation's step (left, right, across, hold) -> OpenSpiel's PassDir
 
 
 def test_every_openspiel_hearts_parameter_is_one_of_ours_with_its_default() -> None:
@@ -34,43 +34,22 @@ def test_every_openspiel_hearts_parameter_is_one_of_ours_with_its_default() -> N
     assert set(SPEC) == set(FLAGS)  # the one mapping (hearts.bots.openspiel.FLAGS) names them all
 
 
-def same_games(params: dict[str, Any], games: int, seed: int) -> None:
-    """R1–R4: ``games`` random rounds of ours and OpenSpiel's under ``params``: the same chance
-    outcomes, players, legal actions and returns, decision by decision."""
+def openspiel_games(params: dict[str, Any], games: int, seed: int) -> None:
+    """R1–R4: ours and OpenSpiel's hearts under ``params`` play the same (:func:`helpers.same_games`)."""
     ours, theirs = pyspiel.load_game("python_hearts", params), pyspiel.load_game("hearts", params)
-    passing = params.get("pass_cards", True)
-    rng = random.Random(seed)
-    for _ in range(games):
-        a, b = ours.new_initial_state(), theirs.new_initial_state()
-        if passing:
-            step = rng.randrange(4)
-            a.apply_action(step)
-            b.apply_action(DIRECTION_OF_STEP[step])
-        else:
-            b.apply_action(0)  # OpenSpiel's "no pass" direction; ours has no such node
-        while not a.is_terminal():
-            if a.is_chance_node():
-                assert [o for o, _ in a.chance_outcomes()] == [o for o, _ in b.chance_outcomes()]
-                action = rng.choice(a.chance_outcomes())[0]
-            else:
-                assert a.current_player() == b.current_player()
-                assert a.legal_actions() == b.legal_actions(), params
-                action = rng.choice(a.legal_actions())
-            a.apply_action(action)
-            b.apply_action(action)
-        assert b.is_terminal() and a.returns() == b.returns(), params
+    same_games(ours, theirs, params.get("pass_cards", True), games, seed, params)
 
 
 @pytest.mark.parametrize("name", sorted(SPEC))
 def test_each_openspiel_parameter_plays_as_openspiel_plays_it(name: str) -> None:
     """Each of OpenSpiel's parameters set away from its default, alone."""
-    same_games({name: not SPEC[name]}, games=12, seed=len(name))
+    openspiel_games({name: not SPEC[name]}, games=12, seed=len(name))
 
 
 @pytest.mark.parametrize("values", [tuple(not v for v in SPEC.values()),
                                     *random.Random(39).sample(list(itertools.product((False, True), repeat=8)), 6)])
 def test_openspiel_parameters_together_play_as_openspiel_plays_them(values: tuple[bool, ...]) -> None:
-    same_games(dict(zip(SPEC, values, strict=True)), games=8, seed=sum(values))
+    openspiel_games(dict(zip(SPEC, values, strict=True)), games=8, seed=sum(values))
 
 
 def test_openspiel_names_set_our_options_and_a_game_string_keeps_them() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import same_games
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -54,27 +55,7 @@ def test_same_as_openspiel_hearts(pass_cards: bool) -> None:
     OpenSpiel's hearts (pass step i of our rotation = OpenSpiel direction left/right/across/none)."""
     ours = pyspiel.load_game("python_hearts", {"pass_count": 3 if pass_cards else 0})
     theirs = pyspiel.load_game("hearts", {"pass_cards": pass_cards})
-    direction_of_step = [1, 3, 2, 0]  # left, right, across, hold -> OpenSpiel's PassDir
-    rng = random.Random(5)
-    for _ in range(20):
-        a, b = ours.new_initial_state(), theirs.new_initial_state()
-        step = rng.randrange(4)
-        if pass_cards:
-            a.apply_action(step)
-            b.apply_action(direction_of_step[step])
-        else:
-            b.apply_action(0)
-        while not a.is_terminal():
-            if a.is_chance_node():
-                assert [o for o, _ in a.chance_outcomes()] == [o for o, _ in b.chance_outcomes()]
-                action = rng.choice(a.chance_outcomes())[0]
-            else:
-                assert a.current_player() == b.current_player()
-                assert a.legal_actions() == b.legal_actions()
-                action = rng.choice(a.legal_actions())
-            a.apply_action(action)
-            b.apply_action(action)
-        assert b.is_terminal() and a.returns() == b.returns()
+    same_games(ours, theirs, pass_cards, games=20, seed=5)
 
 
 def test_observations() -> None:
