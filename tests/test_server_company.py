@@ -377,6 +377,8 @@ def test_chat_off_per_table_and_per_profile(url: str, pair: list[ServerProcess])
     ann, bob = new_profile(a, "Ann"), new_profile(b, "Bob")
     quiet = open_table(a, ann["key"], chat=False)
     table = open_table(a, ann["key"])
+    assert http("GET", b.url + f"/api/tables/{quiet['id']}")[1]["chat"] is False  # shown to every client
+    assert http("GET", a.url + f"/api/tables/{table['id']}")[1]["chat"] is True
     bob_seat = join(b, table["id"], bob["key"])[1]
     status, data = http("PATCH", a.url + "/api/me", {"chat": "no"}, headers=auth(ann["key"]))
     assert status == 400 and "'chat'" in data["error"]

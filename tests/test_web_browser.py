@@ -676,8 +676,10 @@ def watch_console(page: Any) -> list[str]:
 
 def test_the_lobby_lists_by_choice_and_sets_a_turn_timer_under_the_csp(server: ServerProcess, browser: Any) -> None:
     """"List in lobby" follows the seats (on when one is open) until it is touched; the turn
-    timer and its stand-in bot are the table's; the page runs under its Content-Security-Policy
-    (no inline code or style) without a violation, and shows the seat's clock ticking down."""
+    timer and its stand-in bot are the table's; "Table chat" off makes a table without chat, and
+    its page says so instead of offering a chat box (issue 40); the page runs under its
+    Content-Security-Policy (no inline code or style) without a violation, and shows the seat's
+    clock ticking down."""
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.set_default_timeout(TIMEOUT)
     problems = watch_console(page)
@@ -696,6 +698,8 @@ def test_the_lobby_lists_by_choice_and_sets_a_turn_timer_under_the_csp(server: S
     assert page.is_visible("#stand-in-option")
     page.select_option("#stand-in", "easy")
     page.locator(".seat-row").nth(0).locator(".name").fill("Pat")
+    assert page.is_checked("#table-chat")  # the default: the table has a chat
+    page.uncheck("#table-chat")
     page.click("#create-btn")
     page.wait_for_selector("#sit")
     assert page.locator(".invite").count() == 2
@@ -703,9 +707,11 @@ def test_the_lobby_lists_by_choice_and_sets_a_turn_timer_under_the_csp(server: S
     tid = page.get_attribute("#sit", "href").split("/t/")[1].split("#")[0]
     _, facts = http("GET", f"{server.url}/api/tables/{tid}")
     assert facts["turn_timer"] == 30 and facts["kinds"] == ["human", "bot", "human", "bot"]
+    assert facts["chat"] is False
     assert any(t["id"] == tid for t in http("GET", server.url + "/api/tables")[1]["tables"])
     page.click("#sit")
     wait_seated(page)
+    assert page.is_visible("#chat-table-off") and page.is_hidden("#chat-form")
     clock = page.locator("#me .clock")
     first = clock.inner_text()
     assert first.endswith(" s left") and 25 <= int(first.split()[0]) <= 30

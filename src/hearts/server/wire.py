@@ -23,6 +23,10 @@ from typing import Annotated, Any, Final, Literal, Union
 
 import msgspec
 
+from hearts.view import (
+    apply_event as apply_event,  # a client's copy of its state: one function, in the view's layer
+)
+
 Seq = Annotated[int, msgspec.Meta(ge=0)]
 """A table's sequence number: how many actions it had applied."""
 
@@ -188,6 +192,8 @@ class TableFacts(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """The seats with a connected client (through any server process)."""
     spectators: int
     spectators_allowed: bool
+    chat: bool
+    """Whether the table has a chat (a table made with ``"chat": false`` has none)."""
     pass_offset: int
     turn_timer: int
     """Seconds a person has to play a card or choose how a shot moon scores (0: no clock)."""
@@ -248,29 +254,6 @@ class Event(Message, tag="event", frozen=True):
     view: dict[str, Any]
     table: dict[str, Any]
     event: dict[str, Any] | None
-
-
-def apply_event(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any] | None:
-    """The ``state`` message (a decoded dict) that ``event`` makes of ``state``: a new dict,
-    ``state`` left as it was; ``None`` when the event does not follow it (its ``n`` is not
-    ``state``'s plus one: ask to ``sync``).
-
-    >>> state = {"type": "state", "reason": "welcome", "you": 1, "n": 4, "seq": 7,
-    ...          "view": {"hand": ["2C", "QS"], "to_move": 1}, "table": {"online": [1]}, "event": None}
-    >>> event = {"type": "event", "reason": "event", "n": 5, "seq": 8, "view": {"hand": ["QS"], "to_move": 2},
-    ...          "table": {}, "event": {"type": "play", "seat": 1, "card": "2C", "seq": 8}}
-    >>> after = apply_event(state, event)
-    >>> after["view"], after["seq"], after["table"], after["reason"]
-    ({'hand': ['QS'], 'to_move': 2}, 8, {'online': [1]}, 'event')
-    >>> apply_event(state, {**event, "n": 6}) is None
-    True
-    """
-    if event["n"] != state["n"] + 1:
-        return None
-    return {
-        **state, "reason": event["reason"], "n": event["n"], "seq": event["seq"], "event": event["event"],
-        "view": {**state["view"], **event["view"]}, "table": {**state["table"], **event["table"]},
-    }
 
 
 class Presence(Message, tag="presence", frozen=True):

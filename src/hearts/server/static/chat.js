@@ -7,7 +7,7 @@
 //   chat.setup({ send: (text) => ..., nameOf: (seat) => "Ann", me: () => 0, max: 200 });
 //   chat.receive({ type: "chat", lines: [{ id, seat, text }], history: false });
 //   chat.refused("too many chat messages …")   // the line sent was refused: whether one was waiting
-//   chat.seated(true);   // a player may write; a spectator (false) reads only
+//   chat.seated(true, tableChat);   // a player may write; a spectator (false) reads only; a table without chat says so
 const $ = (id) => document.getElementById(id);
 const KEEP = 100;  // lines kept on the page
 let options = null, unread = 0;
@@ -78,9 +78,10 @@ function say(text) {
   e.hidden = !text;
 }
 
-function seated(yes) {
-  $("chat-form").hidden = !yes;
-  $("chat-spectator").hidden = yes;
+function seated(yes, tableChat = true) {
+  $("chat-form").hidden = !yes || !tableChat;
+  $("chat-spectator").hidden = yes || !tableChat;
+  $("chat-table-off").hidden = tableChat;
 }
 
 export { setup, receive, refused, seated, open };

@@ -156,7 +156,7 @@ async function createTable(ev) {
     const kind = r.querySelector(".kind").value;
     return kind === "bot" ? { kind, level: r.querySelector(".level").value } : kind === "open" ? { kind } : { kind, name: r.querySelector(".name").value };
   });
-  const rated = $("rated").checked;  // counts for the ratings: needs a player profile (player.js)
+  const rated = $("rated").checked, chat = $("table-chat").checked;  // counts for the ratings: needs a player profile (player.js)
   const you = seats.find((x) => x.kind === "human");
   try {
     if (you) {
@@ -164,7 +164,7 @@ async function createTable(ev) {
       const p = player.current();  // no name typed: the profile's
       if (p && !you.name.trim()) you.name = p.name;
     }
-    const t = await call("POST", "/api/tables", { preset: $("preset").value, options, seats, spectators, listed, turn_timer, stand_in, rated });
+    const t = await call("POST", "/api/tables", { preset: $("preset").value, options, seats, spectators, listed, turn_timer, stand_in, rated, chat });
     remember(t.id, t.creator_key);  // this browser may free the table's seats
     const list = el("ul", { class: "links" });
     let mine = null;

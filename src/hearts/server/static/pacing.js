@@ -128,7 +128,7 @@ async function display(m, play, finished, rush) {
   setText($("conn"), m.you === null ? "watching (spectator)" : "connected as " + m.table.names[m.you]);
   document.body.dataset.connected = "true";
   document.body.dataset.spectator = String(m.you === null);
-  chat.seated(m.you !== null);
+  chat.seated(m.you !== null, m.table.chat);
   if (live.hint && live.hint.seq !== m.seq) hideHint();  // a hint is for one position
   if (m.you === null) live.selected.clear();
   else if (!before || before.view.round_number !== m.view.round_number || !m.view.must_pass) live.selected = new Set([...live.selected].filter((c) => m.view.hand.includes(c)));

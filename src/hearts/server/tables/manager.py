@@ -150,7 +150,8 @@ class Manager:
             spectators=bool(config.get("spectators", True)), max_spectators=self.limits.max_spectators,
             listed=listed, turn_timer=turn_timer, pass_timer=pass_timer, missed_turns=self.limits.missed_turns,
             stand_in=str(config.get("stand_in", STAND_IN)),
-            rated=bool(config.get("rated", False)), metrics=self.metrics, roster=self.roster,
+            rated=bool(config.get("rated", False)), chat=bool(config.get("chat", True)),
+            metrics=self.metrics, roster=self.roster,
             ownership=self.ownership,
         )
         self.tables[table_id] = table

@@ -105,6 +105,7 @@ class StateMessages:
             "online": self.table.presence.online(),
             "spectators": self.table.presence.spectator_count(),
             "spectators_allowed": self.table.spectators,
+            "chat": self.table.chat,
             "pass_offset": self.table.game.round.pass_offset,
             "turn_timer": self.table.turn_timer,
             "pass_timer": self.table.pass_timer,

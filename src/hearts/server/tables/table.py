@@ -99,6 +99,8 @@ class Table:
     """The bot level that plays for an away seat."""
     rated: bool = False
     """Whether the game is rated when it ends (:func:`~hearts.server.ratings.settle`)."""
+    chat: bool = True
+    """Whether the table has a chat (made without: every line is refused, ``chat_off``)."""
     metrics: Metrics = field(default_factory=Metrics)
     roster: Roster = field(default_factory=Roster)
     """Who is connected to the table through the other processes (the manager's)."""

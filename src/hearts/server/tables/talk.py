@@ -57,8 +57,7 @@ class Talk:
         seats = await store.log.seats(table_id)
         writer = seats[seat].player_id
         await check_not_banned(store, writer)
-        row = await store.log.table(table_id)
-        if row is not None and not row.config.get("chat", True):
+        if not self.table.chat:
             raise ChatOff("this table has no chat")
         if writer is not None and not await store.players.chat_on(writer):
             raise ChatOff("your chat is off: turn it on in your settings to talk")
