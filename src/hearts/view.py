@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -116,6 +117,38 @@ class View:
         (1, 13, 'passing', [13, 13, 13, 13])
         """
         return {**self.private_dict(), **self.public_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> View:
+        """The view a :meth:`to_dict` gave (the ``view`` of a seat's ``state`` message, kept up
+        to date by :func:`apply_event`): what a client of the service plays from (R7: nothing
+        the seat may not know is in it, nor made up). Keys of neither part are ignored.
+
+        >>> from hearts import Game, Rules
+        >>> game = Game(Rules(), seed=2)
+        >>> View.from_dict(View.of(game, 1).to_dict()) == View.of(game, 1)
+        True
+        """
+        rules = Rules.from_dict(data["rules"])
+        trick, tricks = _trick_of(data["trick"], rules), tuple(_trick_of(t, rules) for t in data["tricks"])
+        played = CardSet([c for t in (*tricks, trick) for c in t.cards])
+        result = data["result"]
+        winners = data["winners"]
+        return cls(
+            seat=int(data["seat"]), rules=rules, round_number=int(data["round_number"]), phase=Phase(data["phase"]),
+            to_move=data["to_move"], hand=_cards_of(data["hand"]), legal=_cards_of(data["legal"]),
+            must_pass=bool(data["must_pass"]), pass_to=data["pass_to"], pass_from=data["pass_from"],
+            passed=_maybe_cards(data["passed"]), received=_maybe_cards(data["received"]), trick=trick, tricks=tricks,
+            hearts_broken=bool(data["hearts_broken"]), points_taken=tuple(data["points_taken"]),
+            tricks_won=tuple(data["tricks_won"]), hand_sizes=tuple(data["hand_sizes"]),
+            voids=tuple(frozenset(v) for v in data["voids"]), played=played, scores=tuple(data["scores"]),
+            moon_choice_pending=bool(data["moon_choice_pending"]),
+            result=None if result is None else RoundResult(
+                tuple(result["points"]), tuple(result["scores"]), tuple(result["tricks_won"]), result["shooter"],
+                result["moon_choice"],
+            ),
+            game_over=bool(data["game_over"]), winners=None if winners is None else tuple(winners),
+        )
 
     def private_dict(self) -> dict[str, Any]:
         """The part of :meth:`to_dict` that only this seat may know: its hand, legal plays, pass."""
@@ -291,5 +324,44 @@ def trick_dict(t: Trick) -> dict[str, Any]:
         "leader": leader,
         "plays": [{"seat": (leader + i) % n, "card": _TEXT[c]} for i, c in enumerate(t.cards)],
         "winner": t.winner,
-        "points": sum(c.points for c in t.cards),
+        "points": t.points,
+    }
+
+
+def _cards_of(texts: list[str]) -> CardSet:
+    return CardSet(texts)
+
+
+def _maybe_cards(texts: list[str] | None) -> CardSet | None:
+    return None if texts is None else _cards_of(texts)
+
+
+def _trick_of(data: Mapping[str, Any], rules: Rules) -> Trick:
+    """A trick from :func:`trick_dict`, played under ``rules``."""
+    cards = tuple(Card.parse(p["card"]) for p in data["plays"])
+    return Trick(int(data["leader"]), cards, data["winner"], rules.players, rules.spade_penalties)
+
+
+def apply_event(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any] | None:
+    """The service's ``state`` message (a decoded dict: a ``view``, ``to_dict``'s, and the
+    table's facts) that the ``event`` message after it makes of it: a new dict, ``state`` left
+    as it was; ``None`` when the event does not follow it (its ``n`` is not ``state``'s plus
+    one: ask to ``sync``). Every client of the protocol keeps its copy with this one function
+    (the server's :mod:`hearts.server.wire` names it too; ``docs/protocol.md``).
+
+    >>> state = {"type": "state", "reason": "welcome", "you": 1, "n": 4, "seq": 7,
+    ...          "view": {"hand": ["2C", "QS"], "to_move": 1}, "table": {"online": [1]}, "event": None}
+    >>> event = {"type": "event", "reason": "event", "n": 5, "seq": 8, "view": {"hand": ["QS"], "to_move": 2},
+    ...          "table": {}, "event": {"type": "play", "seat": 1, "card": "2C", "seq": 8}}
+    >>> after = apply_event(state, event)
+    >>> after["view"], after["seq"], after["table"], after["reason"]
+    ({'hand': ['QS'], 'to_move': 2}, 8, {'online': [1]}, 'event')
+    >>> apply_event(state, {**event, "n": 6}) is None
+    True
+    """
+    if event["n"] != state["n"] + 1:
+        return None
+    return {
+        **state, "reason": event["reason"], "n": event["n"], "seq": event["seq"], "event": event["event"],
+        "view": {**state["view"], **event["view"]}, "table": {**state["table"], **event["table"]},
     }
