@@ -402,7 +402,7 @@ def test_compiled_rollouts_agree_with_the_round(rules: Rules, seed: int, plays: 
         return
     n, trick = r.players, r.current_trick
     position = ([r.hand(s).mask for s in range(n)], trick.leader, [int(c) for c in trick.cards])
-    jack, no_tricks, moons = scoring(rules, before)
+    jack, no_tricks, penalty, moons = scoring(rules, before)
 
     def rollout(codes: list[int], compiled: bool, rng: Any) -> tuple[list[int], list[int], list[int]]:
         hands, won, tricks_won = position[0][:], [r.won_cards(s).mask for s in range(n)], list(r.tricks_won)
@@ -411,7 +411,7 @@ def test_compiled_rollouts_agree_with_the_round(rules: Rules, seed: int, plays: 
                 r.hand_size - r.tricks_played, LegalConfig(rules), rng, codes, shoot_from)
         fast.run(play_rollout, *args) if compiled else play_rollout(*args)
         scores = [0] * n
-        fast.run(score_into, won, tricks_won, jack, no_tricks, list(moons), scores)
+        fast.run(score_into, won, tricks_won, jack, no_tricks, penalty, list(moons), scores)
         return won, tricks_won, scores
 
     won, tricks_won, scores = rollout([RANDOM] * n, True, fast.Stream(seed))

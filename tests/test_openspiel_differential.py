@@ -80,9 +80,11 @@ SHARED: Final = {
 }
 NOT_SHARED: Final = {
     "players": 4,  # OpenSpiel's hearts is 4-player only (R1.1's 3, 5, 6 are not tested here)
+    "removed_for_three": "2D",  # R1.2: Black Maria's deck for three, which OpenSpiel lacks
     "pass_cycle": None,  # OpenSpiel draws the direction per round; we pick the round number
     "queen_lead": "anytime",  # R3.6 `after_break` has no OpenSpiel counterpart
     "moon": "add_to_others",  # R4.4: OpenSpiel only adds 26 to the others
+    "spade_penalties": False,  # R4.5: OpenSpiel scores only the hearts and the Q♠
     "target": 100,  # R5: OpenSpiel plays one round
     "ties": "play_on",  # R5.2
 }

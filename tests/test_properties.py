@@ -24,7 +24,8 @@ from hearts.round import deal_hands
 
 @st.composite
 def any_rules(draw: st.DrawFn, *, target: int | None = None) -> Rules:
-    """Random valid rule options of the rule book for 3-6 players."""
+    """Random valid rule options of the rule book for 3-6 players (Black Maria's 2♣ out for
+    three, R1.2, and its spades, R4.5, among them)."""
     players = draw(st.integers(3, 6))
     hand_size = Rules(players=players).hand_size
     steps: list[str | int] = ["left", "right", "hold", *range(players)]
@@ -48,13 +49,22 @@ def any_rules(draw: st.DrawFn, *, target: int | None = None) -> Rules:
         ),
         target=target if target is not None else draw(st.integers(1, 150)),
         ties=draw(st.sampled_from(["play_on", "share"])),
+        removed_for_three=draw(st.sampled_from(["2D", "2C"])) if players == 3 else "2D",
+        spade_penalties=draw(st.booleans()),
     )
 
 
 # --- helpers -------------------------------------------------------------------------------
 
 
-def card_points(c: Card) -> int:
+SPADE_PENALTIES = {Card.parse("KS"): 10, Card.parse("AS"): 7}
+"""R4.5: Black Maria's other two spades."""
+
+
+def card_points(c: Card, spades: bool = False) -> int:
+    """R4.1 (and R4.5 with ``spades``), written out here, not taken from the engine."""
+    if spades and c in SPADE_PENALTIES:
+        return SPADE_PENALTIES[c]
     return 13 if c == QUEEN_OF_SPADES else int(c.suit == HEARTS)
 
 
@@ -62,15 +72,16 @@ def expected_result(r: Round, choice: MoonChoice | None) -> tuple[tuple[int, ...
     """R4 scores computed here, independently of score_round, from the cards each seat won."""
     rules, n = r.rules, r.players
     won = [list(r.won_cards(s)) for s in range(n)]
-    points = [sum(card_points(c) for c in w) for w in won]
+    points = [sum(card_points(c, rules.spade_penalties) for c in w) for w in won]
     jd = [rules.jack_of_diamonds if JACK_OF_DIAMONDS in w else 0 for w in won]
-    shooters = [s for s in range(n) if points[s] == 26]
+    whole = 43 if rules.spade_penalties else 26  # R4.5: the round's points, and the moon's worth
+    shooters = [s for s in range(n) if points[s] == whole]
     if not shooters:
         bonus = [rules.no_tricks_bonus if r.tricks_won[s] == 0 else 0 for s in range(n)]
         return tuple(points[s] + jd[s] + bonus[s] for s in range(n)), None, None
     (shooter,) = shooters
-    add = [(0 if s == shooter else 26) + jd[s] for s in range(n)]
-    sub = [(-26 if s == shooter else 0) + jd[s] for s in range(n)]
+    add = [(0 if s == shooter else whole) + jd[s] for s in range(n)]
+    sub = [(-whole if s == shooter else 0) + jd[s] for s in range(n)]
     if rules.moon == "add_to_others":
         choice = "add"
     elif rules.moon == "subtract_from_self":
@@ -111,7 +122,8 @@ def random_pass(r: Round, rng: random.Random) -> None:
 @settings(max_examples=150, deadline=None)
 def test_r3_r4_random_legal_play_whole_round(rules: Rules, seed: int, round_number: int) -> None:
     """R1-R4 property: random legal play never raises; an illegal card is refused and changes
-    nothing; every card of the deck is played exactly once; 26 points; scores per R4."""
+    nothing; every card of the deck is played exactly once; 26 points (43 with R4.5's
+    spades); scores per R4."""
     rng = random.Random(seed)
     before = tuple(rng.randrange(-30, rules.target + 30) for _ in range(rules.players))
     r = Round.deal(rules, seed=seed, round_number=round_number, scores_before=before)
@@ -150,18 +162,19 @@ def test_r3_r4_random_legal_play_whole_round(rules: Rules, seed: int, round_numb
         union |= m
     assert union == rules.deck_mask
     res = r.result
-    assert sum(res.points) == 26  # R4.1
+    whole = 43 if rules.spade_penalties else 26
+    assert sum(res.points) == whole  # R4.1, R4.5
     scores, shooter, moon = expected_result(r, choice)
     assert res.scores == scores
     assert res.shooter == shooter and res.moon_choice == moon
-    # The sums of R4: 26 plus bonuses, or the moon's 26 per other seat / -26.
+    # The sums of R4: the round's points plus bonuses, or the moon's per other seat / minus it.
     jd = rules.jack_of_diamonds
     if shooter is None:
-        assert sum(res.scores) == 26 + jd + rules.no_tricks_bonus * r.tricks_won.count(0)
+        assert sum(res.scores) == whole + jd + rules.no_tricks_bonus * r.tricks_won.count(0)
     elif moon == "add":
-        assert sum(res.scores) == 26 * (rules.players - 1) + jd
+        assert sum(res.scores) == whole * (rules.players - 1) + jd
     else:
-        assert sum(res.scores) == -26 + jd
+        assert sum(res.scores) == -whole + jd
 
 
 @given(rules=any_rules(target=60), seed=st.integers(0, 2**32 - 1))
@@ -299,7 +312,7 @@ def test_kernel_random_round_agrees_with_engine(rules: Rules, seed: int, round_n
     assert r.result is not None
     assert result == r.result
     assert isinstance(result, RoundResult)
-    assert sum(result.points) == 26
+    assert sum(result.points) == rules.round_points  # R4.1, R4.5
     assert rng.random() == rng2.random()  # the same random numbers were used, no more
 
 

@@ -155,7 +155,7 @@ def test_gymnasium_illegal_actions() -> None:
 
 def test_encoding_slices() -> None:
     enc = ObservationEncoder(Rules())
-    assert enc.size == 621 and enc.slices["hand"] == slice(0, 52)
+    assert enc.size == 622 and enc.slices["hand"] == slice(0, 52)
     lengths = {k: v.stop - v.start for k, v in enc.slices.items()}
     assert sum(lengths.values()) == enc.size
     game = Game(Rules(), seed=4)
@@ -232,8 +232,8 @@ def test_gymnasium_make_in_a_fresh_interpreter() -> None:
     """Gymnasium's ``module:id`` form imports hearts.rl, which registers the id; after
     ``import hearts.rl`` the plain id works, whichever was imported first."""
     make = 'env = gymnasium.make("{}", opponents="heuristic"); print(env.reset(seed=1)[0]["observation"].shape)'
-    assert _python("import gymnasium; " + make.format("hearts.rl:" + hearts.rl.ENV_ID)) == "(621,)"
-    assert _python("import hearts.rl, gymnasium; " + make.format(hearts.rl.ENV_ID)) == "(621,)"
+    assert _python("import gymnasium; " + make.format("hearts.rl:" + hearts.rl.ENV_ID)) == "(622,)"
+    assert _python("import hearts.rl, gymnasium; " + make.format(hearts.rl.ENV_ID)) == "(622,)"
 
 
 def test_numpy_is_enough_for_the_encoding_vector_and_selfplay() -> None:

@@ -65,7 +65,7 @@ def test_observations() -> None:
     while state.is_chance_node():
         state.apply_action(rng.choice(state.chance_outcomes())[0])
     player = state.current_player()
-    assert len(state.observation_tensor(player)) == 621
+    assert len(state.observation_tensor(player)) == 622
     assert sum(state.observation_tensor(player)[:52]) == 13
     info = state.information_state_string(player)
     assert info.startswith(f"p{player} dealt:")
@@ -113,6 +113,8 @@ def test_every_option_value_survives_the_game_string(spec: OptionSpec) -> None:
         params: dict[str, Any] = {spec.name: value}
         if spec.name == "pass_count" and isinstance(value, int) and value > 13:
             params["players"] = 3  # 17 cards each
+        if spec.name == "removed_for_three" and value != "2D":
+            params["players"] = 3  # R1.2: a card out for three players only
         game = pyspiel.load_game("python_hearts", params)
         again = pyspiel.load_game(str(game))
         assert again.rules == game.rules and again.get_parameters() == game.get_parameters(), params

@@ -113,10 +113,13 @@ def test_other_table_sizes(players: int) -> None:
         {"queen_lead": "after_break", "lead_hearts_instead_of_queen": True},
         {"moon": "subtract_from_self", "jack_of_diamonds": -10, "no_tricks_bonus": -5},
         {"pass_count": 1, "pass_cycle": ("right", "hold", 2)},
+        {"players": 3, "removed_for_three": "2C", "pass_cycle": ("right",), "spade_penalties": True},
+        {"spade_penalties": True, "moon": "subtract_from_self"},
     ],
 )
 def test_other_options(options: dict[str, object]) -> None:
-    """R3.6, R4.4 and the pass options outside OpenSpiel's set."""
+    """R3.6, R4.4, the pass options outside OpenSpiel's set, and Black Maria (R1.2's 2♣ out,
+    R4.5's spades)."""
     rules = Rules(**options)  # type: ignore[arg-type]
     for round_number in range(3):
         run_both(rules, 120, 7 + round_number, round_number, "cautious")

@@ -17,6 +17,7 @@ from hearts.rules import OPTION_NAMES, PRESETS, Rules
 # R1–R5 defaults as written in the rule book (the option marked **(default)**).
 RULES_MD_DEFAULTS: dict[str, Any] = {
     "players": 4,  # R1.1
+    "removed_for_three": "2D",  # R1.2
     "pass_count": 3,  # R2.1
     "pass_cycle": None,  # R2.2: the default rotation for the number of players
     "first_lead": "lowest_club",  # R3.1
@@ -27,6 +28,7 @@ RULES_MD_DEFAULTS: dict[str, Any] = {
     "lead_hearts_instead_of_queen": False,  # R3.7
     "jack_of_diamonds": 0,  # R4.2
     "no_tricks_bonus": 0,  # R4.3
+    "spade_penalties": False,  # R4.5
     "moon": "add_to_others",  # R4.4
     "target": 100,  # R5.1
     "ties": "play_on",  # R5.2
@@ -34,7 +36,7 @@ RULES_MD_DEFAULTS: dict[str, Any] = {
 
 
 def test_r1_r5_defaults_equal_rules_md() -> None:
-    """R1.1, R2.1–R2.2, R3.1–R3.7, R4.2–R4.4, R5.1–R5.2: every default as marked in the rule book."""
+    """R1.1–R1.2, R2.1–R2.2, R3.1–R3.7, R4.2–R4.5, R5.1–R5.2: every default as marked in the rule book."""
     rules = Rules()
     assert set(OPTION_NAMES) == set(RULES_MD_DEFAULTS)
     for name, value in RULES_MD_DEFAULTS.items():
@@ -50,6 +52,7 @@ R6_PRESETS: dict[str, dict[str, Any]] = {
     "omnibus": {"jack_of_diamonds": -10},
     "no_queen_break": {"queen_breaks_hearts": False},
     "strict_queen": {"queen_lead": "after_break", "moon": "add_unless_losing"},
+    "black_maria": {"players": 3, "removed_for_three": "2C", "pass_cycle": ["right"], "spade_penalties": True},
 }
 
 

@@ -483,18 +483,19 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
 
 def round_score_bounds(rules: Rules) -> tuple[int, int]:
     """The lowest and the highest score a seat can make in one round under ``rules`` (R4):
-    what its points per round (and an interval of them) may be. The point cards make 0 to 26,
-    the J♦ (R4.2) and taking no trick (R4.3) add their bonus, and a moon shot (R4.4) gives the
-    others 26 or, where the shooter may subtract, the shooter -26.
+    what its points per round (and an interval of them) may be. The point cards make 0 to 26
+    (43 with Black Maria's spades, R4.5), the J♦ (R4.2) and taking no trick (R4.3) add their
+    bonus, and a moon shot (R4.4) gives the others those points or, where the shooter may
+    subtract, the shooter minus them.
 
     >>> round_score_bounds(Rules()), round_score_bounds(Rules(jack_of_diamonds=-10, moon="subtract_from_self"))
     ((0, 26), (-36, 26))
     """
-    jack = rules.jack_of_diamonds
+    jack, worth = rules.jack_of_diamonds, rules.round_points
     low = min(0, jack, rules.no_tricks_bonus)
     if rules.moon != "add_to_others":
-        low = min(low, -26 + min(0, jack))
-    return low, max(26 + max(0, jack), rules.no_tricks_bonus)
+        low = min(low, -worth + min(0, jack))
+    return low, max(worth + max(0, jack), rules.no_tricks_bonus)
 
 
 def paired_difference(

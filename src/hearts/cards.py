@@ -143,15 +143,25 @@ CLUBS_MASK: Final = SUIT_MASKS[CLUBS]
 HEARTS_MASK: Final = SUIT_MASKS[HEARTS]
 QS_MASK: Final = 1 << QUEEN_OF_SPADES
 POINTS_MASK: Final = HEARTS_MASK | QS_MASK
+KS_MASK: Final = 1 << (11 * 4 + SPADES)
+AS_MASK: Final = 1 << (12 * 4 + SPADES)
+SPADE_PENALTIES_MASK: Final = KS_MASK | AS_MASK
+"""The K♠ and the A♠: penalty cards too under ``spade_penalties`` (R4.5, Black Maria)."""
 
 
-def mask_points(mask: int) -> int:
-    """Penalty points in a card mask (R4.1): one per heart, 13 for the Q♠.
+def mask_points(mask: int, spade_penalties: bool = False) -> int:
+    """Penalty points in a card mask (R4.1): one per heart, 13 for the Q♠; with
+    ``spade_penalties`` (R4.5) also 10 for the K♠ and 7 for the A♠.
 
-    >>> mask_points(HEARTS_MASK | QS_MASK)
-    26
+    >>> mask_points(HEARTS_MASK | QS_MASK), mask_points(SUIT_MASKS[SPADES])
+    (26, 13)
+    >>> mask_points(HEARTS_MASK | SUIT_MASKS[SPADES], spade_penalties=True)
+    43
     """
-    return (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_MASK else 0)
+    points = (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_MASK else 0)
+    if spade_penalties:
+        points += (10 if mask & KS_MASK else 0) + (7 if mask & AS_MASK else 0)
+    return points
 FULL_MASK: Final = (1 << 52) - 1
 
 

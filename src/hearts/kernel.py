@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from hearts import fast
-from hearts.cards import HEARTS, HEARTS_MASK, JD, POINTS_MASK, QS, QS_MASK
+from hearts.cards import AS_MASK, HEARTS, HEARTS_MASK, JD, KS_MASK, POINTS_MASK, QS, QS_MASK
 from hearts.fast import inline, ints, jit
 from hearts.mechanics import LegalConfig, MoonChoice, RoundResult, legal_mask, score_round
 from hearts.round import Round
@@ -133,13 +133,19 @@ def winner_offset(trick: Ints, length: int) -> int:
 
 
 @inline
-def points_of(mask: int) -> int:
-    """:func:`~hearts.cards.mask_points`: the points of a mask of cards (R4.1).
+def points_of(mask: int, penalty: int = POINTS_MASK) -> int:
+    """:func:`~hearts.cards.mask_points`: the points of a mask of cards (R4.1), ``penalty`` the
+    penalty cards (:attr:`LegalConfig.penalty <hearts.mechanics.LegalConfig.penalty>`: with the
+    K♠ and A♠ under ``spade_penalties``, R4.5).
 
     >>> points_of(QS_MASK | 1 << HEARTS)  # the Q♠ and the 2♥
     14
+    >>> points_of(QS_MASK | KS_MASK | AS_MASK), points_of(QS_MASK | KS_MASK | AS_MASK, Rules(players=3, spade_penalties=True).penalty_mask)
+    (13, 30)
     """
-    return (mask & HEARTS_MASK).bit_count() + (13 if mask & QS_MASK else 0)
+    taken = mask & penalty
+    return ((taken & HEARTS_MASK).bit_count() + (13 if taken & QS_MASK else 0) + (10 if taken & KS_MASK else 0)
+            + (7 if taken & AS_MASK else 0))
 
 
 @jit
@@ -152,11 +158,12 @@ def play_tricks(hands: Ints, leader: int, trick: Ints, length: int, broken: bool
     same numbers); one of code :data:`GREEDY` plays ``policy``, or ``moon`` while a seat that
     took every point so far, at least ``shoot_from`` (0: never), goes for the moon."""
     n = len(hands)
+    penalty = cfg.penalty
     holder = -1  # the seat holding every point won so far (with shoot_from): -1 nobody yet, -2 split
     for s in range(n):
-        if shoot_from and won[s] & POINTS_MASK:
+        if shoot_from and won[s] & penalty:
             holder = s if holder == -1 else -2
-    shooter = holder if shoot_from and holder >= 0 and points_of(won[holder]) >= shoot_from else -1
+    shooter = holder if shoot_from and holder >= 0 and points_of(won[holder], penalty) >= shoot_from else -1
     queen_breaks = cfg.queen_breaks
     led = trick[0] & 3 if length else -1
     seat = (leader + length) % n
@@ -194,9 +201,9 @@ def play_tricks(hands: Ints, leader: int, trick: Ints, length: int, broken: bool
             mask |= 1 << c
         won[leader] |= mask
         tricks_won[leader] += 1
-        if shoot_from and holder != -2 and mask & POINTS_MASK:
+        if shoot_from and holder != -2 and mask & penalty:
             holder = leader if holder == -1 or holder == leader else -2
-            shooter = holder if holder >= 0 and points_of(won[holder]) >= shoot_from else -1
+            shooter = holder if holder >= 0 and points_of(won[holder], penalty) >= shoot_from else -1
         length = 0
         led = -1
         first = False
@@ -205,10 +212,12 @@ def play_tricks(hands: Ints, leader: int, trick: Ints, length: int, broken: bool
 
 
 @jit
-def score_into(won: Ints, tricks_won: Ints, jack: int, no_tricks: int, moons: Sequence[int], out: Ints) -> None:
+def score_into(won: Ints, tricks_won: Ints, jack: int, no_tricks: int, penalty: int, moons: Sequence[int],
+               out: Ints) -> None:
     """:func:`~hearts.mechanics.score_round` of a finished round into ``out``, a shooter adding
-    26 to the others where it has the choice (R4.4): ``jack`` and ``no_tricks`` are the bonuses
-    (R4.2, R4.3), ``moons`` the scores of every moon (:func:`scoring`).
+    the round's points to the others where it has the choice (R4.4): ``jack`` and ``no_tricks``
+    are the bonuses (R4.2, R4.3), ``penalty`` the penalty cards (R4.1, R4.5), ``moons`` the
+    scores of every moon (:func:`scoring`, which gives all three).
 
     >>> out = [0] * 4
     >>> score_into([QS_MASK, 0, 0, 0], [1, 1, 1, 1], *scoring(Rules(), (0, 0, 0, 0)), out)
@@ -219,7 +228,7 @@ def score_into(won: Ints, tricks_won: Ints, jack: int, no_tricks: int, moons: Se
     shooter = -1
     holder = 0
     for s in range(n):
-        if won[s] & POINTS_MASK == POINTS_MASK and shooter < 0:
+        if won[s] & penalty == penalty and shooter < 0:
             shooter = s
         if won[s] >> JD & 1:
             holder = s
@@ -227,28 +236,31 @@ def score_into(won: Ints, tricks_won: Ints, jack: int, no_tricks: int, moons: Se
         if shooter >= 0:
             out[s] = moons[(shooter * n + holder) * n + s]
         else:
-            out[s] = points_of(won[s]) + (jack if won[s] >> JD & 1 else 0) + (no_tricks if tricks_won[s] == 0 else 0)
+            out[s] = points_of(won[s], penalty) + (jack if won[s] >> JD & 1 else 0) + (no_tricks if tricks_won[s] == 0 else 0)
 
 
 @lru_cache(maxsize=256)
-def scoring(rules: Rules, scores_before: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
+def scoring(rules: Rules, scores_before: tuple[int, ...]) -> tuple[int, int, int, tuple[int, ...]]:
     """What :func:`score_into` needs for ``rules`` and the game totals ``scores_before``: the
-    J♦ and no-tricks bonuses, and the scores of every moon, ``[(shooter * n + holder) * n +
-    seat]`` with ``holder`` the seat that won the J♦ (from :func:`~hearts.mechanics.score_round`).
+    J♦ and no-tricks bonuses, the penalty cards, and the scores of every moon, ``[(shooter * n
+    + holder) * n + seat]`` with ``holder`` the seat that won the J♦ (from
+    :func:`~hearts.mechanics.score_round`).
 
-    >>> jack, no_tricks, moons = scoring(Rules(), (0, 0, 0, 0))
+    >>> jack, no_tricks, penalty, moons = scoring(Rules(), (0, 0, 0, 0))
     >>> jack, no_tricks, moons[:4]
     (0, 0, (0, 26, 26, 26))
+    >>> scoring(Rules.preset("black_maria"), (0, 0, 0))[3][:3]  # a moon takes all 43 (R4.5)
+    (0, 43, 43)
     """
     n = rules.players
     moons: list[int] = []
     for shooter in range(n):
         for holder in range(n):
             won = [0] * n
-            won[shooter] = POINTS_MASK
+            won[shooter] = rules.penalty_mask
             won[holder] |= 1 << JD
             moons += score_round(won, [1] * n, rules, scores_before, "add").scores
-    return rules.jack_of_diamonds, rules.no_tricks_bonus, tuple(moons)
+    return rules.jack_of_diamonds, rules.no_tricks_bonus, rules.penalty_mask, tuple(moons)
 
 
 @jit
@@ -339,14 +351,14 @@ def _random_rounds(deck: Ints, offsets: Ints, pass_count: int, hand_size: int, c
             won[s], tricks_won[s] = 0, 0
         play_tricks(hands, first_leader(hands, club), trick, 0, False, True, won, tricks_won, hand_size, cfg, rng, codes,
                     0, _no_policy, _no_moon)
-        score_into(won, tricks_won, jack, no_tricks, moons, out[r])
+        score_into(won, tricks_won, jack, no_tricks, cfg.penalty, moons, out[r])
 
 
 def random_rounds(rules: Rules, rng: fast.Stream, rounds: int, first_round: int = 0) -> list[tuple[int, ...]]:
     """The scores of ``rounds`` calls of :func:`random_round` with the stream ``rng``, the round
     numbers counting from ``first_round``: the same scores, and ``rng`` left in the same state,
     in one call, compiled where :func:`hearts.fast.available` (else as Python)."""
-    jack, no_tricks, moons = scoring(rules, (0,) * rules.players)
+    jack, no_tricks, _, moons = scoring(rules, (0,) * rules.players)
     out = [[0] * rules.players for _ in range(rounds)]
     offsets = [rules.pass_offset(first_round + i) for i in range(rounds)]
     args = (list(_bits(rules.deck_mask)), offsets, rules.pass_count, rules.hand_size, 1 << rules.lowest_club,

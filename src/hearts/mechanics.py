@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from hearts.cards import CLUBS_MASK, HEARTS_MASK, JD, POINTS_MASK, QS_MASK, SUIT_MASKS, mask_points
+from hearts.cards import CLUBS_MASK, HEARTS_MASK, JD, POINTS_MASK, QS_MASK, SUIT_MASKS
 from hearts.rules import Rules
 
 MoonChoice = Literal["add", "subtract"]
@@ -35,7 +35,7 @@ class RoundResult:
     """The outcome of a round (R4): points taken, bonuses, the moon and the round's scores."""
 
     points: tuple[int, ...]
-    """Penalty points taken (hearts and the Q♠ only, R4.1)."""
+    """Penalty points taken (the hearts and the Q♠, R4.1; the K♠ and A♠ too under R4.5)."""
     scores: tuple[int, ...]
     """What each seat adds to its total: points, bonuses and the moon applied (R4.2–R4.4)."""
     tricks_won: tuple[int, ...]
@@ -54,6 +54,7 @@ class LegalConfig:
         "lowest_club_bit",
         "must_break",
         "no_points_first",
+        "penalty",
         "queen_after_break",
         "queen_breaks",
     )
@@ -71,6 +72,8 @@ class LegalConfig:
         self.breaks_mask = HEARTS_MASK | (QS_MASK if rules.queen_breaks_hearts else 0)
         """The cards whose play breaks hearts (R3.5)."""
         self.queen_after_break = rules.queen_lead == "after_break"
+        self.penalty = rules.penalty_mask
+        """The penalty cards (R4.1, R4.5), which the rollouts score and a moon takes (R4.4)."""
 
 
 def legal_mask(hand: int, led: int, first: bool, broken: bool, cfg: LegalConfig) -> int:
@@ -127,26 +130,29 @@ def score_round(
     scores_before: Sequence[int],
     choice: MoonChoice | None = None,
 ) -> RoundResult:
-    """Score a finished round (R4) from the cards each seat won.
+    """Score a finished round (R4) from the cards each seat won. A shooter takes every penalty
+    card (:attr:`Rules.penalty_mask <hearts.rules.Rules.penalty_mask>`), and the moon is worth
+    the round's points (:attr:`Rules.round_points <hearts.rules.Rules.round_points>`, R4.4, R4.5).
 
     ``choice`` is the shooter's decision under ``moon="shooter_chooses"``; it is ignored for
     the other variants, which decide by themselves.
     """
     n = len(won)
-    points = tuple([mask_points(w) for w in won])
+    points = tuple([rules.points(w) for w in won])
     jd_bonus = rules.jack_of_diamonds
     jd = [jd_bonus if w >> JD & 1 else 0 for w in won]  # R4.2
     shooter = None
+    penalty, moon = rules.penalty_mask, rules.round_points
     for s in range(n):
-        if won[s] & POINTS_MASK == POINTS_MASK:
+        if won[s] & penalty == penalty:
             shooter = s
             break
     if shooter is None:
         bonus = rules.no_tricks_bonus  # R4.3
         scores = tuple([points[s] + jd[s] + (bonus if tricks_won[s] == 0 else 0) for s in range(n)])
         return RoundResult(points, scores, tuple(tricks_won), None, None)
-    add = tuple((0 if s == shooter else 26) + jd[s] for s in range(n))  # R4.4
-    subtract = tuple((-26 if s == shooter else 0) + jd[s] for s in range(n))
+    add = tuple((0 if s == shooter else moon) + jd[s] for s in range(n))  # R4.4
+    subtract = tuple((-moon if s == shooter else 0) + jd[s] for s in range(n))
     if rules.moon == "add_to_others":
         choice = "add"
     elif rules.moon == "subtract_from_self":

@@ -29,7 +29,6 @@ from typing import Final
 from hearts.actions import PLAY_TABLES, Action, Moon, Pass, Play, play_tables
 from hearts.cards import (
     CARDS,
-    POINTS_MASK,
     QS,
     QS_MASK,
     SUIT_MASKS,
@@ -95,6 +94,8 @@ class Trick:
     cards: tuple[Card, ...]
     winner: int | None
     players: int
+    spade_penalties: bool = False
+    """Whether the K♠ and the A♠ are penalty cards (R4.5): the rules' ``spade_penalties``."""
 
     @property
     def plays(self) -> tuple[tuple[int, Card], ...]:
@@ -109,8 +110,14 @@ class Trick:
 
     @property
     def points(self) -> int:
-        """Penalty points in the trick (R4.1)."""
-        return sum(c.points for c in self.cards)
+        """Penalty points in the trick (R4.1, R4.5).
+
+        >>> Trick(0, (Card.parse("KS"), Card.parse("3H"), Card.parse("2S")), 0, 3).points
+        1
+        >>> Trick(0, (Card.parse("KS"), Card.parse("3H"), Card.parse("2S")), 0, 3, spade_penalties=True).points
+        11
+        """
+        return mask_points(sum(1 << c for c in self.cards), self.spade_penalties)
 
     def __str__(self) -> str:
         return " ".join(f"{seat}:{card}" for seat, card in self.plays)
@@ -285,14 +292,14 @@ class Round:
             for k in range(len(done), len(winners)):
                 leader = winners[k - 1] if k else self._first_leader
                 cards = tuple([CARDS[c] for c in plays[k * n : k * n + n]])
-                done.append(Trick(leader, cards, winners[k], n))
+                done.append(Trick(leader, cards, winners[k], n, self.rules.spade_penalties))
         return tuple(done)
 
     @property
     def current_trick(self) -> Trick:
         """The trick being played (possibly empty)."""
         cards = self._plays[len(self._plays) - self._in_trick :]
-        return Trick(self._leader, tuple([CARDS[c] for c in cards]), None, self.players)
+        return Trick(self._leader, tuple([CARDS[c] for c in cards]), None, self.players, self.rules.spade_penalties)
 
     @property
     def plays(self) -> tuple[Card, ...]:
@@ -301,8 +308,8 @@ class Round:
 
     @property
     def points_taken(self) -> tuple[int, ...]:
-        """Penalty points each seat has taken so far this round (R4.1)."""
-        return tuple(mask_points(w) for w in self._won)
+        """Penalty points each seat has taken so far this round (R4.1, R4.5)."""
+        return tuple(self.rules.points(w) for w in self._won)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
@@ -582,7 +589,8 @@ class Round:
         self._legal = legal_mask(hands[leader], -1, True, False, self._cfg)
 
     def _end_of_play(self) -> None:
-        shooter = next((s for s, w in enumerate(self._won) if w & POINTS_MASK == POINTS_MASK), None)
+        penalty = self.rules.penalty_mask
+        shooter = next((s for s, w in enumerate(self._won) if w & penalty == penalty), None)
         if shooter is not None and self.rules.moon == "shooter_chooses":
             self._shooter = shooter
             self.phase = _MOON_CHOICE
@@ -771,9 +779,10 @@ def deal_hands(rules: Rules, seed: int | random.Random | None = None) -> list[in
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     n = rules.players
-    deck = list(_BIT_DECKS[n])  # the cards as their bits: a hand is then a plain sum (in C)
+    bits, steps = _BIT_DECKS.get(rules.deck_mask) or _bit_deck(rules.deck_mask)
+    deck = list(bits)  # the cards as their bits: a hand is then a plain sum (in C)
     rand = rng.random
-    for i in _SHUFFLE_STEPS[n]:
+    for i in steps:
         j = _floor(rand() * (i + 1))  # int(rand() * (i + 1)): the same for a positive float, and faster
         deck[i], deck[j] = deck[j], deck[i]
     return [sum(deck[s::n]) for s in range(n)]  # card i to seat i % n
@@ -782,9 +791,15 @@ def deal_hands(rules: Rules, seed: int | random.Random | None = None) -> list[in
 _BITS: Final = tuple(1 << c for c in range(52))
 
 
-_DECKS: Final = {n: tuple(c for c in range(52) if Rules(players=n).deck_mask >> c & 1) for n in (3, 4, 5, 6)}
-_BIT_DECKS: Final = {n: tuple(_BITS[c] for c in deck) for n, deck in _DECKS.items()}
-_SHUFFLE_STEPS: Final = {n: tuple(range(len(deck) - 1, 0, -1)) for n, deck in _DECKS.items()}
+_BIT_DECKS: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+"""By deck mask (R1.2): its cards as bits, in card order, and the steps of its shuffle."""
+
+
+def _bit_deck(deck_mask: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:data:`_BIT_DECKS`' entry for ``deck_mask``, made (and kept) on first use."""
+    bits = tuple(_BITS[c] for c in range(52) if deck_mask >> c & 1)
+    entry = _BIT_DECKS[deck_mask] = (bits, tuple(range(len(bits) - 1, 0, -1)))
+    return entry
 
 
 def _hand_mask(cards: Hand) -> int:

@@ -26,13 +26,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final, Literal
 
-from hearts.cards import CARDS, CLUBS, DIAMONDS, SPADES, Card
+from hearts.cards import CARDS, CLUBS, DIAMONDS, POINTS_MASK, SPADE_PENALTIES_MASK, SPADES, Card, mask_points
 from hearts.errors import RulesError
 
 FirstLead = Literal["lowest_club", "any_club"]
 QueenLead = Literal["anytime", "after_break"]
 Moon = Literal["add_to_others", "subtract_from_self", "shooter_chooses", "add_unless_losing"]
 Ties = Literal["play_on", "share"]
+RemovedForThree = Literal["2D", "2C"]
 PassStep = str | int
 
 FIRST_LEADS: Final = ("lowest_club", "any_club")
@@ -40,6 +41,7 @@ QUEEN_LEADS: Final = ("anytime", "after_break")
 MOONS: Final = ("add_to_others", "subtract_from_self", "shooter_chooses", "add_unless_losing")
 TIES: Final = ("play_on", "share")
 PASS_STEPS: Final = ("left", "right", "across", "hold")
+REMOVED_FOR_THREE: Final = ("2D", "2C")
 
 # R1.2: cards removed so that the deck divides evenly.
 REMOVED_CARDS: Final[dict[int, tuple[Card, ...]]] = {
@@ -150,6 +152,9 @@ class Rules:
     """
 
     players: int = _option(4, "R1.1", "Players", "number of players", low=3, high=6)
+    removed_for_three: RemovedForThree = _option(
+        "2D", "R1.2", "Card out for three", "the card taken out for three players", choices=REMOVED_FOR_THREE
+    )
     pass_count: int = _option(
         3, "R2.1", "Cards passed", "cards passed each round (0: no passing)", low=0, high=16
     )
@@ -180,6 +185,9 @@ class Rules:
     no_tricks_bonus: int = _option(
         0, "R4.3", "No-trick bonus", "score for taking no trick (e.g. -5)", low=-26, high=26
     )
+    spade_penalties: bool = _option(
+        False, "R4.5", "Black Maria's spades", "the K♠ scores 10 and the A♠ 7, as well as the Q♠ 13"
+    )
     moon: Moon = _option(
         "add_to_others", "R4.4", "Shooting the moon", "how shooting the moon scores", choices=MOONS
     )
@@ -193,6 +201,9 @@ class Rules:
     pass_offsets: tuple[int, ...] = field(init=False, repr=False, compare=False)
     deck_mask: int = field(init=False, repr=False, compare=False)
     lowest_club: Card = field(init=False, repr=False, compare=False)
+    penalty_mask: int = field(init=False, repr=False, compare=False)
+    """The penalty cards (R4.1, R4.5): the hearts and the Q♠, with the K♠ and the A♠ under
+    ``spade_penalties``; who takes them all shoots the moon (R4.4)."""
 
     def __post_init__(self) -> None:
         for spec in OPTIONS:
@@ -207,18 +218,55 @@ class Rules:
             raise RulesError("R2.2: option 'pass_cycle' is empty; give at least one step, e.g. ['hold']")
         offsets = tuple(_pass_offset(step, self.players) % self.players for step in steps)
         object.__setattr__(self, "pass_offsets", offsets)
+        if self.removed_for_three != "2D" and self.players != 3:
+            raise RulesError(
+                f"R1.2: option 'removed_for_three' is {self.removed_for_three!r} with {self.players} players; "
+                "it applies to three players only (leave it '2D')"
+            )
         deck = (1 << 52) - 1
-        for card in REMOVED_CARDS[self.players]:
+        for card in self.removed_cards:
             deck &= ~(1 << card)
         object.__setattr__(self, "deck_mask", deck)
         object.__setattr__(self, "lowest_club", next(c for c in CARDS[::4] if deck >> c & 1))
+        object.__setattr__(self, "penalty_mask", POINTS_MASK | (SPADE_PENALTIES_MASK if self.spade_penalties else 0))
 
     # --- derived facts -------------------------------------------------------------------
 
     @property
+    def removed_cards(self) -> tuple[Card, ...]:
+        """The cards taken out of the deck (R1.2): the 2♦ for three players, or the 2♣ with
+        ``removed_for_three="2C"`` (Black Maria).
+
+        >>> Rules(players=3).removed_cards, Rules(players=3, removed_for_three="2C").removed_cards
+        ((Card('2D'),), (Card('2C'),))
+        """
+        if self.players == 3 and self.removed_for_three == "2C":
+            return (Card.of(0, CLUBS),)
+        return REMOVED_CARDS[self.players]
+
+    @property
     def deck_size(self) -> int:
         """Cards in the deck (R1.2): 52, 51, 50 or 48."""
-        return 52 - len(REMOVED_CARDS[self.players])
+        return 52 - len(self.removed_cards)
+
+    @property
+    def round_points(self) -> int:
+        """The penalty points in every round (R4.1, R4.5): 26, or 43 with ``spade_penalties``;
+        also what a shot moon is worth (R4.4).
+
+        >>> Rules().round_points, Rules.preset("black_maria").round_points
+        (26, 43)
+        """
+        return 43 if self.spade_penalties else 26
+
+    def points(self, mask: int) -> int:
+        """The penalty points of the cards of ``mask`` under these rules (R4.1, R4.5).
+
+        >>> from hearts.cards import CardSet
+        >>> Rules().points(CardSet.parse("KS AS 2H").mask), Rules.preset("black_maria").points(CardSet.parse("KS AS 2H").mask)
+        (1, 18)
+        """
+        return mask_points(mask, self.spade_penalties)
 
     @property
     def hand_size(self) -> int:
@@ -261,7 +309,7 @@ class Rules:
         ``parameter_specification``); validation, flags and forms are made from it.
 
         >>> [spec.name for spec in Rules.options()][:3]
-        ['players', 'pass_count', 'pass_cycle']
+        ['players', 'removed_for_three', 'pass_count']
         """
         return OPTIONS
 
@@ -386,6 +434,7 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
     "omnibus": {"jack_of_diamonds": -10},
     "no_queen_break": {"queen_breaks_hearts": False},
     "strict_queen": {"queen_lead": "after_break", "moon": "add_unless_losing"},
+    "black_maria": {"players": 3, "removed_for_three": "2C", "pass_cycle": "right", "spade_penalties": True},
 }
 
 

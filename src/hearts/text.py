@@ -293,24 +293,27 @@ def winning_card(trick: Trick) -> Card:
 
 def moon_effect(r: Round) -> str:
     """How a finished round's shot moon was scored (R4.4): ``every other player +26`` or
-    ``the shooter -26``."""
+    ``the shooter -26`` (43 under Black Maria's spades, R4.5)."""
     result = r.result
     if result is None or result.shooter is None:
         raise ValueError("nobody shot the moon in this round")
     shooter = result.shooter
     bonus = r.rules.jack_of_diamonds if JACK_OF_DIAMONDS in r.won_cards(shooter) else 0
-    return "every other player +26" if result.scores[shooter] == bonus else "the shooter -26"
+    worth = r.rules.round_points
+    return f"every other player +{worth}" if result.scores[shooter] == bonus else f"the shooter -{worth}"
 
 
-def moon_choice_text(name: str, choice: MoonChoice) -> str:
-    """The shooter's decision (R4.4 ``shooter_chooses``) in a sentence.
+def moon_choice_text(name: str, choice: MoonChoice, worth: int = 26) -> str:
+    """The shooter's decision (R4.4 ``shooter_chooses``) in a sentence; ``worth`` is the
+    moon's points (:attr:`Rules.round_points <hearts.rules.Rules.round_points>`: 43 under
+    R4.5).
 
-    >>> moon_choice_text("You", "subtract"), moon_choice_text("East", "add")
-    ('You choose to subtract 26 from your own score.', 'East chooses to add 26 to every other player.')
+    >>> moon_choice_text("You", "subtract"), moon_choice_text("East", "add", 43)
+    ('You choose to subtract 26 from your own score.', 'East chooses to add 43 to every other player.')
     """
     if choice == "add":
-        return f"{does(name, 'choose')} to add 26 to every other player."
-    return f"{does(name, 'choose')} to subtract 26 from {'your' if is_you(name) else 'their'} own score."
+        return f"{does(name, 'choose')} to add {worth} to every other player."
+    return f"{does(name, 'choose')} to subtract {worth} from {'your' if is_you(name) else 'their'} own score."
 
 
 def refusal(error: IllegalAction, names: Sequence[str] | None = None, style: Style | None = None) -> str:
@@ -423,7 +426,7 @@ def round_summary(r: Round, names: Sequence[str], style: Style) -> list[str]:
     jack = JACK_OF_DIAMONDS if r.rules.jack_of_diamonds else None
     lines = [f"Round {r.round_number + 1} is over."]
     for seat, name in enumerate(names):
-        cards = [c for c in r.won_cards(seat).sorted_by_suit() if c.points or c == jack]
+        cards = [c for c in r.won_cards(seat).sorted_by_suit() if r.rules.penalty_mask >> c & 1 or c == jack]
         took = f"{style.cards(cards)} ({points_word(result.points[seat])})" if cards else "no points"
         lines.append(f"{does(name, 'take')} {took}.")
     if result.shooter is not None:

@@ -63,8 +63,8 @@ class Bot(ABC):
         """A card of ``view.legal``."""
 
     def choose_moon(self, view: View) -> MoonChoice:
-        """After shooting the moon under ``shooter_chooses`` (R4.4): ``"add"`` 26 to the others
-        or ``"subtract"`` 26 from itself. Either way the gap to every opponent is the same, so
+        """After shooting the moon under ``shooter_chooses`` (R4.4): ``"add"`` the round's
+        points (26, or 43 under R4.5) to the others or ``"subtract"`` them from itself. Either way the gap to every opponent is the same, so
         the choice is about the game's length: add (bringing the end nearer) when that ends the
         game with this seat winning or leaves it in the lead; subtract otherwise (never add
         when that ends the game with this seat not winning), keeping time to catch up.
@@ -72,7 +72,8 @@ class Bot(ABC):
         me = view.seat
         jd = view.rules.jack_of_diamonds  # R4.2: its bonus counts whichever way the moon goes
         before = [t + (jd if JACK_OF_DIAMONDS in view.won(s) else 0) for s, t in enumerate(view.scores)]
-        add = [t + (0 if s == me else 26) for s, t in enumerate(before)]
+        worth = view.rules.round_points
+        add = [t + (0 if s == me else worth) for s, t in enumerate(before)]
         winners = view.rules.game_winners(add)
         if winners is not None:
             return "add" if me in winners else "subtract"

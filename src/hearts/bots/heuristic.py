@@ -16,8 +16,13 @@ Following
     is clean, win it with the highest card (not the Q♠); keep the A♠/K♠ off a spade trick that
     the Q♠ might still fall on.
 Discarding (void in the suit led)
-    Dump the Q♠ on whoever else wins the trick, then the A♠/K♠ while the queen is out, then the
-    highest hearts, then the highest card of the shortest suit.
+    Dump the Q♠ on whoever else wins the trick, then the A♠/K♠ while the queen is out (always,
+    where they are penalty cards themselves, R4.5), then the highest hearts, then the highest
+    card of the shortest suit.
+Black Maria's spades (R4.5)
+    Under ``spade_penalties`` the K♠ and A♠ count as points everywhere the bot counts them: in a
+    trick, in what it keeps off a clean trick it would win, and in what it will not discard
+    while going for the moon or stopping one.
 Moon defence
     When one other seat has taken every point so far (and enough of them to be a threat), take a
     point trick ourselves with a high card and stop feeding it points.
@@ -38,7 +43,6 @@ from hearts.cards import (
     CARDS,
     HEARTS,
     HEARTS_MASK,
-    POINTS_MASK,
     QS,
     QS_MASK,
     SPADES,
@@ -184,12 +188,13 @@ def choose_card(view: View, legal: int, try_moon: bool) -> int:
     led = trick[0].suit
     winning = max(c for c in trick if c.suit == led)
     winner_seat = view.trick.plays[[c for c in trick].index(winning)][0]
-    trick_points = sum(c.points for c in trick)
+    trick_points = view.trick.points
     last = len(trick) == view.players - 1
     follow = legal & SUIT_MASKS[led]
+    penalty = view.rules.penalty_mask  # R4.1, R4.5
 
     if going_for_moon:
-        return _top(follow) if follow else _low(legal & ~POINTS_MASK or legal)
+        return _top(follow) if follow else _low(legal & ~penalty or legal)
 
     if shooter is not None and winner_seat == shooter:
         # Moon defence: beat the shooter, best with a trick holding a point.
@@ -197,7 +202,7 @@ def choose_card(view: View, legal: int, try_moon: bool) -> int:
         if beaters and (trick_points or last or (legal & HEARTS_MASK)):
             return _top(beaters)
         if not follow:
-            return _low(legal & ~POINTS_MASK) if legal & ~POINTS_MASK else _low(legal)
+            return _low(legal & ~penalty) if legal & ~penalty else _low(legal)
 
     if follow:
         under = follow & ((1 << winning) - 1)
@@ -210,8 +215,8 @@ def choose_card(view: View, legal: int, try_moon: bool) -> int:
             return pick
         # Every card we hold wins for now.
         if last and trick_points == 0:
-            safe = follow & ~QS_MASK
-            return _top(safe) if safe else QS
+            safe = follow & ~penalty
+            return _top(safe) if safe else _top(follow & ~QS_MASK) if follow & ~QS_MASK else QS
         if led == SPADES and queen_out:
             safe = follow & ~AS_KS_MASK & ~QS_MASK
             if safe:
@@ -222,7 +227,7 @@ def choose_card(view: View, legal: int, try_moon: bool) -> int:
     # Void in the suit led: discard.
     if legal & QS_MASK and winner_seat != shooter:
         return QS
-    if queen_out and legal & AS_KS_MASK:
+    if legal & AS_KS_MASK and (queen_out or (view.rules.spade_penalties and winner_seat != shooter)):
         return _top(legal & AS_KS_MASK)
     if winner_seat != shooter and legal & HEARTS_MASK:
         return _top(legal & HEARTS_MASK)

@@ -87,8 +87,12 @@ FLAGS: Final[dict[str, tuple[str, Any, Any]]] = {
 }
 """OpenSpiel's ``hearts`` parameters (its eight flags, in its order) and the option of ours
 each sets: ``flag: (option, its value with the flag on, with the flag off)``."""
-FIXED: Final[dict[str, Any]] = {"players": PLAYERS, "queen_lead": "anytime", "moon": "add_to_others"}
-"""Our options that OpenSpiel's ``hearts`` plays one way only."""
+FIXED: Final[dict[str, Any]] = {
+    "players": PLAYERS, "removed_for_three": "2D", "queen_lead": "anytime", "spade_penalties": False,
+    "moon": "add_to_others",
+}
+"""Our options that OpenSpiel's ``hearts`` plays one way only (it has no Black Maria: no card
+out for three, R1.2, and no spade penalties, R4.5)."""
 FREE: Final = ("pass_cycle", "target", "ties")
 """Our options that do not reach OpenSpiel: a state is one round, its direction set from the
 round number. Every option of :meth:`Rules.options() <hearts.rules.Rules.options>` is in
@@ -142,6 +146,8 @@ def unplayable(rules: Rules) -> str | None:
     True
     >>> unplayable(Rules(players=3, moon="shooter_chooses"))
     "players=3 (OpenSpiel: 4); moon='shooter_chooses' (OpenSpiel: 'add_to_others')"
+    >>> unplayable(Rules(spade_penalties=True))  # Black Maria's spades (R4.5)
+    'spade_penalties=True (OpenSpiel: False)'
     """
     allowed: dict[str, tuple[Any, ...]] = {name: (value,) for name, value in FIXED.items()}
     allowed |= {name: (off, on) for name, on, off in FLAGS.values()}

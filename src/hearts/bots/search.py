@@ -364,7 +364,7 @@ def position_record(view: View, codes: Sequence[int], shoot_from: int) -> list[i
     (4, 13, [0, 13, 13, 13], 118)
     """
     n, deal, trick = view.players, HiddenDeal.of(view), [int(c) for c in view.trick.cards]
-    jack, no_tricks, moons = scoring(view.rules, tuple(view.scores))
+    jack, no_tricks, _, moons = scoring(view.rules, tuple(view.scores))
     pos = [0] * MOONS + list(moons)
     pos[:POOL] = [n, view.seat, view.trick.leader, len(trick), view.rules.hand_size - len(view.tricks),
                   not view.tricks, view.hearts_broken, shoot_from, jack, no_tricks]
@@ -422,7 +422,7 @@ def tree_search(pos: Ints, cfg: LegalConfig, rng: Any, iterations: int, explore:
                                                                             tw, t, tree, nodes, path)
         if tricks_left:
             play_rollout(hands, leader, t, length, broken, first, w, tw, tricks_left, cfg, rng, codes, pos[SHOOT_FROM])
-        score_into(w, tw, pos[JACK], pos[NO_TRICKS], moons, scores)
+        score_into(w, tw, pos[JACK], pos[NO_TRICKS], cfg.penalty, moons, scores)
         for i in range(depth):
             visits[path[i]] += 1.0
             reward[path[i]] += scores[mover[path[i]]] / 26.0
@@ -460,7 +460,7 @@ def play_block(pos: Ints, cfg: LegalConfig, rng: Any, moves: Ints, alive: Ints, 
             t[length] = card
             play_rollout(h, pos[LEADER], t, length + 1, broken, pos[FIRST] != 0, w, tw, pos[TRICKS_LEFT], cfg,
                          fast.fresh(start, stream), seats, pos[SHOOT_FROM])
-            score_into(w, tw, pos[JACK], pos[NO_TRICKS], moons, scores)
+            score_into(w, tw, pos[JACK], pos[NO_TRICKS], cfg.penalty, moons, scores)
             out[a][k] = scores[me]
 
 
@@ -499,7 +499,7 @@ def pass_block(pos: Ints, cfg: LegalConfig, rng: Any, candidates: Ints, count: i
                 w[s], tw[s] = 0, 0
             play_rollout(h, first_leader(h, club), t, 0, False, True, w, tw, hand_size, cfg, fast.fresh(start, stream),
                          codes, pos[SHOOT_FROM])
-            score_into(w, tw, pos[JACK], pos[NO_TRICKS], moons, scores)
+            score_into(w, tw, pos[JACK], pos[NO_TRICKS], cfg.penalty, moons, scores)
             out[a][k] = scores[me]
 
 

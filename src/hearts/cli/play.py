@@ -278,7 +278,7 @@ class PlayCLI:
             if not r.current_trick.cards:  # the trick is complete
                 self._trick_result(r, trick)
         else:
-            self.say(moon_choice_text(self.names[seat], action.choice))
+            self.say(moon_choice_text(self.names[seat], action.choice, r.rules.round_points))
 
     def _received(self, r: Round) -> None:
         for seat in range(r.players):

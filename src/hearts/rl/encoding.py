@@ -13,7 +13,7 @@ slice              length      meaning
 ``trick``          n × 52      the current trick, one card one-hot per slot in play order
 ``trick_leader``   n           who led the current trick
 ``voids``          n × 4       suits each seat has shown it lacks (R3.2)
-``points``         n           penalty points taken this round, / 26
+``points``         n           penalty points taken this round, / the round's (26; 43, R4.5)
 ``passed``         52          cards this seat passed (or has chosen so far)
 ``received``       52          cards this seat received (R2.3)
 ``pass_to``        n           the pass direction this round, one-hot offset (0 = hold)
@@ -21,24 +21,25 @@ slice              length      meaning
 ``phase``          3           passing, playing, moon choice (R4.4)
 ``hearts_broken``  1           R3.5
 ``tricks_played``  1           tricks completed / tricks in the round
-``rules``          12          the options of R3 and R4 (:data:`RULE_OPTIONS`), in the order
+``rules``          13          the options of R3 and R4 (:data:`RULE_OPTIONS`), in the order
                                of :meth:`Rules.options() <hearts.rules.Rules.options>`: R3.1
                                any club, R3.3 points on first trick, R3.4 must break, R3.5
                                Q♠ breaks, R3.6 Q♠ after break, R3.7 hearts instead, R4.2 J♦
-                               bonus / 26, R4.3 no-trick bonus / 26, R4.4 moon one-hot (add,
-                               subtract, chooses, add unless losing)
+                               bonus / 26, R4.3 no-trick bonus / 26, R4.5 Black Maria's
+                               spades, R4.4 moon one-hot (add, subtract, chooses, add
+                               unless losing)
 =================  ==========  ===========================================================
 
 A yes/no option is 1 when on, a two-way choice 1 when not its default, a whole number is
 divided by the largest it may be (26), and a choice among more is one-hot.
 
-Four players: 52 + 208 + 208 + 4 + 16 + 4 + 52 + 52 + 4 + 4 + 3 + 1 + 1 + 12 = 621 values.
+Four players: 52 + 208 + 208 + 4 + 16 + 4 + 52 + 52 + 4 + 4 + 3 + 1 + 1 + 13 = 622 values.
 
 >>> from hearts import Game, Rules
 >>> from hearts.view import View
 >>> enc = ObservationEncoder(Rules())
 >>> enc.size, enc.slices["trick"]
-(621, slice(260, 468, None))
+(622, slice(260, 468, None))
 >>> obs = enc.encode(View.of(Game(Rules(), seed=1), 0))
 >>> int(obs[enc.slices["hand"]].sum()), obs.dtype.name
 (13, 'float32')
@@ -156,7 +157,7 @@ class ObservationEncoder:
                 out[base + ((seat - me) % n) * 4 + suit] = 1.0
         base = s["points"].start
         for seat, pts in enumerate(view.points_taken):
-            out[base + (seat - me) % n] = pts / 26
+            out[base + (seat - me) % n] = pts / view.rules.round_points
         passed = (view.passed.mask if view.passed is not None else 0) | pending_pass
         _mask_to(out, s["passed"].start, passed)
         if view.received is not None:

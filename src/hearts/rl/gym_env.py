@@ -4,7 +4,7 @@
 >>> env = gymnasium.make("hearts.rl:pyhearts/Hearts-v0", opponents="random")
 >>> obs, info = env.reset(seed=3)
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-((621,), True)
+((622,), True)
 
 Actions, observations and rewards are those of :mod:`hearts.rl.hearts_v0` (see
 :mod:`hearts.rl.driver`): card ids, the pass as single-card actions, ``{"observation",

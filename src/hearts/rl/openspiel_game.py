@@ -27,7 +27,7 @@ differential test read both alike):
    1 subtracts 26 from the shooter.
 
 Returns are ``26 - score`` per seat (OpenSpiel's convention; R4 scores, bonuses and the moon
-included). Parameters (:data:`PARAMETERS`): every rule option of :class:`~hearts.rules.Rules`
+included; ``43 - score`` with Black Maria's spades, R4.5, whose rounds hold 43 points). Parameters (:data:`PARAMETERS`): every rule option of :class:`~hearts.rules.Rules`
 with its default (:meth:`Rules.options() <hearts.rules.Rules.options>`), plus ``round_number``.
 ``pass_cycle`` is text, its steps separated by ``/`` (``"left/right/hold"``, as everywhere
 else: ``--option pass_cycle=left/hold``, ``Rules(pass_cycle="left/hold")``; commas are read too
@@ -185,15 +185,16 @@ class HeartsGame(pyspiel.Game):  # type: ignore[misc]
         rules = self.rules
         steps = rules.pass_cycle if rules.pass_cycle is not None else DEFAULT_PASS_CYCLES[rules.players]
         self.cycle_length = len(steps)
-        high = 26 + max(rules.jack_of_diamonds, 0) + max(rules.no_tricks_bonus, 0)
-        low = -26 + min(rules.jack_of_diamonds, 0) + min(rules.no_tricks_bonus, 0)
+        worth = rules.round_points  # 26, or 43 with Black Maria's spades (R4.5)
+        high = worth + max(rules.jack_of_diamonds, 0) + max(rules.no_tricks_bonus, 0)
+        low = -worth + min(rules.jack_of_diamonds, 0) + min(rules.no_tricks_bonus, 0)
         n = rules.players
         info = pyspiel.GameInfo(
             num_distinct_actions=52,
             max_chance_outcomes=52,
             num_players=n,
-            min_utility=float(26 - high),
-            max_utility=float(26 - low),
+            min_utility=float(worth - high),
+            max_utility=float(worth - low),
             utility_sum=None,
             max_game_length=n * rules.pass_count + rules.deck_size + 1,
         )
@@ -280,7 +281,7 @@ class HeartsState(pyspiel.State):  # type: ignore[misc]
         r = self.round
         if r is None or r.result is None:
             return [0.0] * self.n
-        return [26.0 - s for s in r.result.scores]
+        return [float(self.rules.round_points - s) for s in r.result.scores]
 
     def __str__(self) -> str:
         r = self.round

@@ -35,7 +35,7 @@ them, so a Ray cluster needs no shared file system.
 (['shard-00000.npz', 'shard-00001.npz'], 192)
 >>> data = load(folder.name)
 >>> data["observation"].shape, float(data["reward"].sum()) == -float(data["scores"].sum())
-((192, 621), True)
+((192, 622), True)
 >>> folder.cleanup()
 """
 

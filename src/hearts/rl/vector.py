@@ -10,7 +10,7 @@ thousands of batched rounds in :class:`hearts.Round`, decision by decision.
 
 Supported rules: every option of :class:`~hearts.rules.Rules` (3–6 players, any pass count
 and rotation, both first leads, points on the first trick, breaking hearts, the Q♠ lead
-options, the J♦ and no-trick bonuses) except the two moon variants that need a decision or
+options, the J♦ and no-trick bonuses, Black Maria's 2♣ out and spades, R1.2 and R4.5) except the two moon variants that need a decision or
 the game's totals (``moon="shooter_chooses"`` and ``"add_unless_losing"``): those raise
 :class:`UnsupportedRules`. ``target`` and ``ties`` concern whole games and are ignored (a batch
 is one round).
@@ -62,6 +62,8 @@ _POINTS: Final = np.uint64(POINTS_MASK)
 _NOT_POINTS: Final = np.uint64(((1 << 64) - 1) ^ POINTS_MASK)
 _SHIFT_QS: Final = np.uint64(QS)
 _SHIFT_JD: Final = np.uint64(JD)
+_SHIFT_KS: Final = np.uint64(QS + 4)
+_SHIFT_AS: Final = np.uint64(QS + 8)
 # Selecting the k-th set bit of a mask 16 bits at a time: _SEL16[v * 16 + k] is the index of
 # the k-th set bit of the 16-bit value v.
 _V16 = np.arange(1 << 16, dtype=np.uint32)
@@ -243,11 +245,15 @@ class RoundBatch:
         return out
 
     def points(self) -> NDArray[np.int64]:
-        """``(B, players)`` penalty points taken so far (R4.1)."""
+        """``(B, players)`` penalty points taken so far (R4.1; R4.5: the K♠ 10, the A♠ 7)."""
         won = self.won.T
         out: NDArray[np.int64] = popcount(won & _HEARTS).astype(np.int64) + 13 * (
             (won >> _SHIFT_QS) & _ONE
         ).astype(np.int64)
+        if self.rules.spade_penalties:
+            out = out + 10 * ((won >> _SHIFT_KS) & _ONE).astype(np.int64) + 7 * ((won >> _SHIFT_AS) & _ONE).astype(
+                np.int64
+            )
         return out
 
     def scores(self) -> NDArray[np.int64]:
@@ -257,10 +263,11 @@ class RoundBatch:
         rules = self.rules
         pts = self.points()
         won = self.won.T
-        shooter = (won & _POINTS) == _POINTS
+        penalty = np.uint64(rules.penalty_mask)
+        shooter = (won & penalty) == penalty
         moon = shooter.any(axis=1, keepdims=True)
-        add = rules.moon == "add_to_others"
-        moon_scores = np.where(shooter, 0, 26) if add else np.where(shooter, -26, 0)
+        add, worth = rules.moon == "add_to_others", rules.round_points
+        moon_scores = np.where(shooter, 0, worth) if add else np.where(shooter, -worth, 0)
         scores = np.where(moon, moon_scores, pts)
         if rules.no_tricks_bonus:
             scores = scores + np.where(~moon & (won == _ZERO), rules.no_tricks_bonus, 0)

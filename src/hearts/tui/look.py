@@ -84,7 +84,7 @@ def announcement(action: Action, game: Game, names: Sequence[str]) -> str | None
     True
     """
     if isinstance(action, Moon):
-        return moon_choice_text(names[action.seat], action.choice)
+        return moon_choice_text(names[action.seat], action.choice, game.rules.round_points)
     if isinstance(action, Play) and not game.round.current_trick.cards:  # it completed a trick
         r = game.round if game.round.tricks else game.rounds[-2]  # or the last round's last
         done = r.tricks[-1]
