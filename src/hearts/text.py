@@ -447,16 +447,32 @@ def game_over_lines(game: Game, names: Sequence[str]) -> list[str]:
     winners = game.winners
     if winners is None:
         raise ValueError("the game is not over")
-    low = game.totals[winners[0]]
+    return final_lines(names, winners, game.totals, game.score_history)
+
+
+def final_lines(
+    names: Sequence[str], winners: Sequence[int], totals: Sequence[int], history: Sequence[Sequence[int]]
+) -> list[str]:
+    """:func:`game_over_lines` of a game known by its facts alone (a table of the service):
+    the ``winners``, the final ``totals`` and the totals after each round (R5).
+
+    >>> for line in final_lines(["Ann", "Bob", "Cy"], [1], [104, 40, 78], [[50, 20, 8], [104, 40, 78]]):
+    ...     print(line)  # doctest: +NORMALIZE_WHITESPACE
+    Bob wins with 40 points!
+    Score history (totals after each round; lowest total wins):
+                      Ann  Bob  Cy
+    Round 1            50   20   8
+    Round 2 (final)   104   40  78
+    """
+    if not winners:
+        raise ValueError("the game is not over")
+    low = totals[winners[0]]
     if len(winners) == 1:
         head = f"{does(names[winners[0]], 'win')} with {points_word(low)}!"
     else:
         head = f"{' and '.join(names[s] for s in winners)} share the win with {points_word(low)} each."
-    last = len(game.score_history)
-    rows = [
-        (f"Round {i}" + (" (final)" if i == last else ""), list(t))
-        for i, t in enumerate(game.score_history, 1)
-    ]
+    last = len(history)
+    rows = [(f"Round {i}" + (" (final)" if i == last else ""), list(t)) for i, t in enumerate(history, 1)]
     return [head, "Score history (totals after each round; lowest total wins):", *score_table(names, rows)]
 
 
@@ -472,6 +488,7 @@ __all__ = [
     "default_names",
     "direction_name",
     "does",
+    "final_lines",
     "game_over_lines",
     "is_you",
     "moon_choice_text",
