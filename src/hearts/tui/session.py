@@ -46,7 +46,7 @@ from hearts.errors import HeartsError, RecordError
 from hearts.game import Game
 from hearts.record import GameRecord, Seat
 from hearts.review import ProgressCallback, RoundReview, review_game
-from hearts.round import Round
+from hearts.round import Phase, Round
 from hearts.rules import Rules
 from hearts.text import DEFAULT_LEVEL, Style, bot_label, bot_specs, default_names, seat_label, winning_card
 from hearts.view import View
@@ -234,6 +234,29 @@ class Session:
     def view(self) -> View:
         """What the person may know (R7)."""
         return View.of(self.game, HUMAN)
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """Each seat's bot level (:meth:`difficulty`); ``""`` for the person."""
+        return tuple("" if s == HUMAN else self.difficulty(s) for s in range(len(self.seats)))
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(self.game.totals)
+
+    @property
+    def passing(self) -> frozenset[int]:
+        """The seats still choosing their pass (empty once the tricks are played)."""
+        return frozenset(self.game.actors()) if self.game.phase is Phase.PASSING else frozenset()
+
+    @property
+    def pass_offset(self) -> int:
+        return self.game.round.pass_offset
+
+    @property
+    def clocks(self) -> tuple[int | None, ...]:
+        """No clocks at a local table: everyone takes their time."""
+        return ()
 
     def difficulty(self, seat: int) -> str:
         """A bot's level (``hard``), or what its spec stands for (``heuristic`` is ``medium``)."""

@@ -33,7 +33,6 @@ from hearts.round import Phase
 from hearts.tui.layout import MIN_WIDTH, NARROW, cards_per_row, needed_height, table_positions
 from hearts.tui.look import card_text, cards_text
 from hearts.tui.screens.review import REVIEW
-from hearts.tui.session import HUMAN
 from hearts.tui.state import TableState
 from hearts.tui.widgets import CardWidget, Hand, SeatPanel, StatusLine, TextLine, TrickView, YouLine
 from hearts.view import View
@@ -135,7 +134,8 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         rules = self.view.rules
-        left, top, right = table_positions(rules.players)
+        me, n = self.view.seat, rules.players
+        left, top, right = ([(me + p) % n for p in places] for places in table_positions(n))
         yield TextLine(id="too-small")
         with Vertical(id="table"):
             yield StatusLine().data_bind(TableScreen.state)
@@ -192,7 +192,7 @@ class TableScreen(Screen[None]):
         self._cards = view.hand.sorted_by_suit()
         cursor = self._cards.index(before) if before in self._cards else self.cursor
         cursor = max(0, min(cursor, len(self._cards) - 1))
-        starts = state.turn(HUMAN) and not (old is not None and old.turn(HUMAN))
+        starts = state.turn(state.me) and not (old is not None and old.turn(state.me))
         if starts and self._cards[cursor] not in view.legal:
             # the turn starts on a legal card; the cursor may still visit the illegal ones
             cursor = next(i for i, c in enumerate(self._cards) if c in view.legal)
@@ -276,12 +276,12 @@ class TableScreen(Screen[None]):
             if len(self.marked) != count:
                 self.say(f"Mark {count} cards with Space first ({len(self.marked)} marked).")
             else:
-                self.post_message(self.Acted(Pass(HUMAN, CardSet(self.marked))))
+                self.post_message(self.Acted(Pass(view.seat, CardSet(self.marked))))
             return
-        if view.to_move != HUMAN or view.phase is not Phase.PLAYING or not self._cards:
+        if view.to_move != view.seat or view.phase is not Phase.PLAYING or not self._cards:
             self.say("Not your turn: the others are playing.")
             return
-        self.post_message(self.Acted(Play(HUMAN, self._cards[self.cursor])))
+        self.post_message(self.Acted(Play(view.seat, self._cards[self.cursor])))
 
     def action_hint(self) -> None:
         if self.pending_rank is not None:  # 'h' completes a card being typed: hearts

@@ -7,7 +7,6 @@ from textual.containers import Grid
 from textual.reactive import var
 
 from hearts.cards import Card
-from hearts.tui.session import HUMAN
 from hearts.tui.state import TableState
 from hearts.tui.widgets.card import CardFace, CardWidget
 
@@ -60,7 +59,7 @@ class Hand(Grid):
             return
         view = state.view
         cards = view.hand.sorted_by_suit()
-        playing = state.turn(HUMAN)
+        playing = state.turn(state.me)
         for w in self.query(CardWidget):
             card = cards[w.index] if w.index < len(cards) else None
             w.face = (

@@ -8,7 +8,6 @@ from textual.widgets import Static
 
 from hearts.round import Phase
 from hearts.text import direction_name
-from hearts.tui.session import HUMAN
 from hearts.tui.state import TableState
 
 
@@ -23,15 +22,21 @@ def status_parts(state: TableState) -> tuple[str, ...]:
     view = state.view
     parts = [f"Round {view.round_number + 1}"]
     if state.pass_offset:
-        to = state.names[state.pass_target(HUMAN)]
+        to = state.names[state.pass_target(state.me)]
         parts.append(f"pass {view.rules.pass_count} {direction_name(state.pass_offset, state.players)}→{to}")
     else:
         parts.append("no passing (hold)")
     if view.phase is Phase.PLAYING:
         parts.append(f"trick {len(view.tricks) + 1}/{view.rules.hand_size}")
+    clock = state.clocks[view.to_move] if state.clocks and view.to_move is not None else None
+    if view.must_pass and state.clocks:
+        clock = state.clocks[state.me]
+    if clock is not None:
+        parts.append(f"⏱ {clock} s")
     parts.append("♥ broken" if view.hearts_broken else "♥ not broken")
     parts.append(f"to {view.rules.target}")
-    parts.append(f"seed {state.seed}")
+    if state.seed is not None:
+        parts.append(f"seed {state.seed}")
     return tuple(parts)
 
 

@@ -14,7 +14,6 @@ from hearts.round import Phase, Trick
 from hearts.text import points_word, short_name, winning_card
 from hearts.tui.layout import table_positions
 from hearts.tui.look import card_text
-from hearts.tui.session import HUMAN
 from hearts.tui.state import TableState
 from hearts.tui.widgets.text_line import TextLine
 
@@ -33,6 +32,8 @@ class TrickInfo:
     """The round is over (scored)."""
     completed: int
     """Tricks completed this round."""
+    me: int = 0
+    """The person's seat (at the bottom)."""
 
     @classmethod
     def of(cls, state: TableState) -> TrickInfo:
@@ -41,7 +42,7 @@ class TrickInfo:
         if not trick.cards and view.tricks:
             trick, done = view.tricks[-1], True
         return cls(
-            trick, done, state.names, view.to_move, view.phase, view.result is not None, len(view.tricks)
+            trick, done, state.names, view.to_move, view.phase, view.result is not None, len(view.tricks), state.me
         )
 
     @property
@@ -131,13 +132,14 @@ class TrickView(Grid):
         info = self.info
         if info is None or not self.is_mounted:
             return
-        left, top, right = table_positions(len(info.names))
+        n = len(info.names)
+        left, top, right = ([(info.me + p) % n for p in places] for places in table_positions(n))
         room = self.content_size.width or self.screen.size.width
         cells = {
             "tc": info.cell(top, room),
             "ml": info.cell(left, room // 4),
             "mr": info.cell(right, room // 4),
-            "bc": info.cell([HUMAN], room),
+            "bc": info.cell([info.me], room),
             "mc": info.middle(),
         }
         for name, text in cells.items():

@@ -9,7 +9,6 @@ from hearts.cards import Card
 from hearts.round import Phase
 from hearts.text import SEAT_NAMES, points_word
 from hearts.tui.look import cards_text
-from hearts.tui.session import HUMAN
 from hearts.tui.state import TableState
 from hearts.tui.widgets.text_line import TextLine
 
@@ -25,12 +24,13 @@ def you_text(state: TableState, marked: int) -> Text:
     """
     view = state.view
     t = Text()
-    mine = state.turn(HUMAN)
-    name, seat_name = state.names[HUMAN], SEAT_NAMES[view.players][HUMAN]
+    me = state.me
+    mine = state.turn(me)
+    name, seat_name = state.names[me], SEAT_NAMES[view.players][me]
     t.append(("▶ " if mine or view.must_pass else "") + name, style="bold yellow")
     if name != seat_name:
         t.append(f" ({seat_name})", style="yellow")
-    t.append(f" · {points_word(view.points_taken[HUMAN])} · total {state.totals[HUMAN]}")
+    t.append(f" · {points_word(view.points_taken[me])} · total {state.totals[me]}")
     if view.must_pass:
         count = view.rules.pass_count
         t.append(f" · mark {count} to pass ({marked}/{count}), Enter", style="bold")
