@@ -416,3 +416,27 @@ def test_r7_the_public_part_a_server_sends_is_every_seats_public_view(seed: int,
         if game.is_over or not play_random(game, rng, 1):
             break
     assert game.is_over
+
+
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6), variant=st.integers(0, 3))
+@settings(max_examples=25, deadline=None)
+def test_r7_a_view_read_back_from_its_dict_is_the_same_view(seed: int, players: int, variant: int) -> None:
+    """R7 property: at every action of a random game (every moon rule: a pending choice too),
+    each seat's :meth:`View.from_dict` of its :meth:`View.to_dict` (what a client of the
+    service plays from) is that seat's view, field for field — nothing more, nothing less."""
+    game = Game(rules_for(players, variant), seed=seed % 1000)
+    rng = random.Random(seed)
+    while True:
+        for seat in range(players):
+            view = View.of(game, seat)
+            assert View.from_dict(view.to_dict()) == view
+        if game.is_over or not play_random(game, rng, 1):
+            break
+
+
+def test_r7_a_view_dict_missing_a_field_is_refused_not_guessed() -> None:
+    """A dict without one of the view's fields is an error (a ``KeyError`` naming it)."""
+    data = View.of(Game(Rules(), seed=1), 0).to_dict()
+    del data["hand"]
+    with pytest.raises(KeyError, match="hand"):
+        View.from_dict(data)
