@@ -20,8 +20,9 @@
 ``hearts_internal_errors_total``   requests and messages that failed unexpectedly (a bug: 500)
 ``hearts_database_pool_*``         PostgreSQL's connection pool: ``size``, ``available`` and
                                    ``waiting`` now; ``waits_total``, ``wait_seconds_total``,
-                                   ``timeouts_total`` (a wait past its limit) and
-                                   ``connection_errors_total`` since the start
+                                   ``timeouts_total`` (a wait past its limit),
+                                   ``connection_errors_total`` and ``deadlines_total`` (calls
+                                   given up as the database stayed silent: frozen) since the start
 =================================  =========================================================
 
 Each accepted action is also logged (:meth:`Metrics.accepted`): table, seat, action type, who
@@ -128,6 +129,7 @@ class _PoolCollector(Collector):
     COUNTERS: Final = {
         "waits": ("requests_queued", 1.0), "wait_seconds": ("requests_wait_ms", 0.001),
         "timeouts": ("requests_errors", 1.0), "connection_errors": ("connections_errors", 1.0),
+        "deadlines": ("deadlines", 1.0),
     }
 
     def __init__(self, stats: Callable[[], Mapping[str, int]]) -> None:

@@ -38,6 +38,7 @@ from hearts.rules import Rules
 from hearts.server.background import Background
 from hearts.server.limits import RateLimited
 from hearts.server.logs import fields
+from hearts.server.outage import Outage, is_outage
 from hearts.server.protocol import SeatRequest, TableRequest
 from hearts.server.quickseats import take_bot_seats
 from hearts.server.ratings import BOT_ANCHORS
@@ -189,9 +190,12 @@ class Matchmaker(Background):
         """The connections here of players in the queue, by profile id: set when seated."""
         self.waiting: Counter[str] = Counter()
         """The people waiting, by preset (``any`` apart), as last read."""
+        self.outage = Outage(log, task="quick matchmaking")
+        """The rounds that find the database out, said once in the log."""
 
     async def run(self) -> None:
-        """Rounds until cancelled; a round that fails is logged, and the next one tries again."""
+        """Rounds until cancelled; a round that fails is logged (one line for an outage,
+        however many rounds it fails), and the next one tries again."""
         rounds = 0
         while True:
             await asyncio.sleep(self.tick)
@@ -200,8 +204,13 @@ class Matchmaker(Background):
                 rounds += 1
                 if rounds % 20 == 0:
                     await self.queue.drop_stale(time.time() - DROP)
-            except Exception:
-                log.exception("a round of quick matchmaking failed")
+            except Exception as e:
+                if is_outage(e):
+                    self.outage.failed(e)  # (said once, not a traceback a round)
+                else:
+                    log.exception("a round of quick matchmaking failed")
+            else:
+                self.outage.answered()
 
     async def match_round(self) -> list[Seating]:
         """Seat whom the queue allows now (nobody waiting: one read); wake their connections

@@ -85,6 +85,7 @@ from hearts.server.storage import (
     SeqConflict,
     StoreUnavailable,
 )
+from hearts.server.storage.deadline import Liveness, current, deadline
 from hearts.server.storage.migrate import upgrade
 from hearts.server.storage.schema import bot_jobs, hint_jobs, seconds, table_leases, tables
 from hearts.server.storage.sql import UNREACHABLE, Database, SqlStore, SqlTableLog, compact_json
@@ -189,10 +190,15 @@ class PgListener(QueueListener):
         self._read()  # (any heard while LISTEN was on its way)
 
     @classmethod
-    async def open(cls, url: str, channel: str) -> PgListener:
+    async def open(cls, url: str, channel: str, liveness: Liveness) -> PgListener:
         """A listener to ``channel`` (listening once this returns)."""
-        conn = await _connect(url)
-        await conn.execute(psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(channel)))
+        conn = await _connect(url, liveness)
+        try:
+            async with deadline(liveness, conn):
+                await conn.execute(psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(channel)))
+        except BaseException:
+            await conn.close()
+            raise
         return cls(conn)
 
     def _read(self) -> None:
@@ -339,9 +345,10 @@ class ActionLog:
 
     MAX_BATCH: Final = 500
 
-    def __init__(self, url: str, channel: str, connections: int = 2) -> None:
+    def __init__(self, url: str, channel: str, liveness: Liveness, connections: int = 2) -> None:
         self._url = url
         self._channel = channel
+        self._liveness = liveness
         self._waiting: list[_Waiting] = []
         self._free: list[Connection | None] = [None] * connections
         """Connections not in use (``None``: to be opened when next needed)."""
@@ -378,7 +385,7 @@ class ActionLog:
             conn = conn or await self._open()
             rows = json.dumps([b[:6] for b in batch], separators=(",", ":")).encode()
             outcomes = {int(r.get_value(i, 0) or 0): r.get_value(i, 1) == b"t"
-                        for r in await _execute(conn, LOG_STATEMENT, [rows, self._channel.encode()])
+                        for r in await _execute(conn, LOG_STATEMENT, [rows, self._channel.encode()], self._liveness)
                         for i in range(r.ntuples)}
         except (psycopg.Error, StoreUnavailable) as e:
             conn = await _unless_broken(conn)
@@ -397,7 +404,7 @@ class ActionLog:
 
     async def _open(self) -> Connection:
         """A new connection, with :data:`LOG` prepared on it."""
-        return await _prepared(self._url, LOG_STATEMENT, LOG)
+        return await _prepared(self._url, LOG_STATEMENT, LOG, self._liveness)
 
     async def close(self) -> None:
         """Finish the batches on their way and close the connections."""
@@ -434,19 +441,26 @@ async def _results(conn: Connection) -> list[psycopg.pq.abc.PGresult]:
         await _ready(loop, pg.socket)
 
 
-async def _execute(conn: Connection, name: bytes, params: list[bytes]) -> list[psycopg.pq.abc.PGresult]:
-    """Run the statement prepared on ``conn`` under ``name`` (:func:`_prepared`): its results."""
+async def _execute(
+    conn: Connection, name: bytes, params: list[bytes], liveness: Liveness
+) -> list[psycopg.pq.abc.PGresult]:
+    """Run the statement prepared on ``conn`` under ``name`` (:func:`_prepared`): its results
+    (a silent database cuts the connection: :mod:`~hearts.server.storage.deadline`)."""
     conn.pgconn.send_query_prepared(name, params)
-    return await _results(conn)
+    async with deadline(liveness, conn):
+        results = await _results(conn)
+    liveness.answered()
+    return results
 
 
-async def _prepared(url: str, name: bytes, statement: str) -> Connection:
+async def _prepared(url: str, name: bytes, statement: str, liveness: Liveness) -> Connection:
     """A new connection with ``statement`` prepared on it under ``name`` (run it with
     :func:`_execute`)."""
-    conn = await _connect(url)
+    conn = await _connect(url, liveness)
     try:
         conn.pgconn.send_prepare(name, statement.encode())
-        await _results(conn)
+        async with deadline(liveness, conn):
+            await _results(conn)
     except BaseException:
         await conn.close()
         raise
@@ -477,11 +491,39 @@ async def _unless_broken(conn: Connection | None) -> Connection | None:
     return conn
 
 
-async def _connect(url: str) -> Connection:
+async def _connect(url: str, liveness: Liveness) -> Connection:
+    """A connection of the store's own (autocommit), made within :data:`CONNECTION_WAIT` and
+    the database's :class:`~hearts.server.storage.deadline.Liveness`."""
     try:
-        return await asyncio.wait_for(psycopg.AsyncConnection.connect(url, autocommit=True), CONNECTION_WAIT)
+        async with deadline(liveness):
+            conn = await asyncio.wait_for(psycopg.AsyncConnection.connect(url, autocommit=True), CONNECTION_WAIT)
     except (psycopg.OperationalError, TimeoutError) as e:
-        raise StoreUnavailable(f"cannot connect to {describe_postgres_url(url)}: {e or 'timed out'}") from None
+        raise StoreUnavailable(f"cannot connect to {describe_postgres_url(url)}: {str(e) or 'no answer in time'}") from None
+    liveness.answered()
+    return conn
+
+
+def _heard(engine: AsyncEngine, liveness: Liveness) -> AsyncEngine:
+    """``engine``, telling ``liveness`` of each statement the database answers, its pool's
+    pings (``pool_pre_ping``) under the deadline of the call checking a connection out."""
+    sa.event.listen(engine.sync_engine, "after_cursor_execute", lambda *_: liveness.answered())
+    dialect: Any = engine.dialect
+    ping = dialect.do_ping
+
+    def do_ping(dbapi_connection: Any) -> bool:
+        watch = current()
+        if watch is None:
+            return bool(ping(dbapi_connection))
+        watch.attach(dbapi_connection.driver_connection)
+        try:
+            answered = bool(ping(dbapi_connection))
+        finally:
+            watch.attach(None)
+        liveness.answered()
+        return answered
+
+    dialect.do_ping = do_ping
+    return engine
 
 
 class Reachability:
@@ -501,6 +543,8 @@ class Reachability:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine | None = None
+        self.liveness = Liveness()
+        """When the database last answered: every call's deadline (:mod:`~hearts.server.storage.deadline`)."""
         self.down = False
         self.errors = 0
         """Attempts to connect that failed, since the start."""
@@ -522,6 +566,7 @@ class Reachability:
             self.saw(False)
             raise
         self.saw(True)
+        self.liveness.answered()
         psycopg.types.json.set_json_dumps(compact_json, context=conn)
         return conn
 
@@ -787,19 +832,20 @@ class PostgresStorage(SqlStore):
     :meth:`open` (or :func:`hearts.server.storage.open_storage`)."""
 
     def __init__(self, engine: AsyncEngine, url: str, channel: str, reach: Reachability) -> None:
-        db = Database(engine, self, describe_postgres_url(url))
+        liveness = reach.liveness
+        db = Database(_heard(engine, liveness), self, describe_postgres_url(url), liveness)
         super().__init__(db, one_process=False, log=PgTableLog(db, self))
         self.jobs = PgJobs(db)
-        self._lease_engine = create_async_engine(  # (pinged when taken: the few statements on these
+        self._lease_engine = _heard(create_async_engine(  # (pinged when taken: the few statements on these
             "postgresql+psycopg://", async_creator=reach.connect, pool_size=LEASE_CONNECTIONS, max_overflow=0,
             pool_timeout=BUSY_WAIT, pool_pre_ping=True,  # connections may be the first since a restart)
-        )
-        self._renewal_engine = create_async_engine(
+        ), liveness)
+        self._renewal_engine = _heard(create_async_engine(
             "postgresql+psycopg://", async_creator=reach.connect, pool_size=1, max_overflow=0, pool_timeout=BUSY_WAIT,
             pool_pre_ping=True,
-        )
-        self.leases = PgLeases(Database(self._lease_engine, self, db.name),
-                               renewals=Database(self._renewal_engine, self, db.name))
+        ), liveness)
+        self.leases = PgLeases(Database(self._lease_engine, self, db.name, liveness),
+                               renewals=Database(self._renewal_engine, self, db.name, liveness))
         """On connections of their own: a renewal never waits behind the actions' statements
         (a lease lasts a few seconds; a busy pool can make a statement wait longer)."""
         self._url = url
@@ -814,7 +860,7 @@ class PostgresStorage(SqlStore):
         """Done once the notices in the outbox now are sent."""
         self._announcer: Connection | None = None
         """The connection the notices are sent on (opened when first needed)."""
-        self.action_log = ActionLog(url, channel)
+        self.action_log = ActionLog(url, channel, liveness)
 
     @classmethod
     async def open(cls, url: str, *, channel: str = "pyhearts", max_size: int = 10) -> PostgresStorage:
@@ -854,13 +900,14 @@ class PostgresStorage(SqlStore):
 
     def pool_stats(self) -> dict[str, int]:
         """The connection pool's figures (``pool_size``, ``pool_available``, the waits for a
-        connection, ``connections_errors``), for ``/metrics``."""
+        connection, ``connections_errors``; ``deadlines``: the calls given up on a silent
+        database, :mod:`~hearts.server.storage.deadline`), for ``/metrics``."""
         pool: Any = self.db.engine.pool
         waits = self.db.waits
         return {"pool_size": pool.checkedin() + pool.checkedout(), "pool_available": pool.checkedin(),
                 "requests_waiting": waits.waiting, "requests_queued": waits.waits,
                 "requests_wait_ms": round(waits.seconds * 1000), "requests_errors": waits.timeouts,
-                "connections_errors": self._reach.errors}
+                "connections_errors": self._reach.errors, "deadlines": self._reach.liveness.cuts}
 
     async def send(self, conn: AsyncConnection, notice: Notice) -> None:
         """Announce a notice when ``conn``'s transaction commits (``pg_notify``)."""
@@ -913,17 +960,17 @@ class PostgresStorage(SqlStore):
         params = [self.channel.encode(), json.dumps(batch, separators=(",", ":")).encode()]
         if self._announcer is not None:
             try:
-                await _execute(self._announcer, ANNOUNCE_STATEMENT, params)
+                await _execute(self._announcer, ANNOUNCE_STATEMENT, params, self._reach.liveness)
                 return
             except psycopg.OperationalError:
                 if not self._announcer.broken:
                     raise
                 self._announcer = await _unless_broken(self._announcer)
-        self._announcer = await _prepared(self._url, ANNOUNCE_STATEMENT, ANNOUNCE)
-        await _execute(self._announcer, ANNOUNCE_STATEMENT, params)
+        self._announcer = await _prepared(self._url, ANNOUNCE_STATEMENT, ANNOUNCE, self._reach.liveness)
+        await _execute(self._announcer, ANNOUNCE_STATEMENT, params, self._reach.liveness)
 
     async def listen(self) -> PgListener:
-        listener = await PgListener.open(self._url, self.channel)
+        listener = await PgListener.open(self._url, self.channel, self._reach.liveness)
         self._listeners = {x for x in self._listeners if not x.closed}
         self._listeners.add(listener)
         return listener

@@ -65,6 +65,7 @@ from hearts.server.storage import (
     TableRow,
     rating_changes,
 )
+from hearts.server.storage.deadline import Liveness, deadline
 from hearts.server.storage.schema import (
     actions,
     now,
@@ -132,23 +133,31 @@ class Database:
     """An engine and what every part needs of it: a connection (:meth:`connect`) or a
     transaction (:meth:`begin`), either turning a lost database into
     :class:`~hearts.server.storage.StoreUnavailable`, the waits for one counted
-    (:attr:`waits`); the backend's :class:`Notifier`."""
+    (:attr:`waits`); the backend's :class:`Notifier`. Given a
+    :class:`~hearts.server.storage.deadline.Liveness` (PostgreSQL's), each connection or
+    transaction, from the wait for a connection to its last statement, runs under a
+    :func:`~hearts.server.storage.deadline.deadline`: a frozen database makes it fail as
+    unavailable within seconds, not wait."""
 
-    def __init__(self, engine: AsyncEngine, notifier: Notifier, name: str) -> None:
+    def __init__(self, engine: AsyncEngine, notifier: Notifier, name: str, liveness: Liveness | None = None) -> None:
         self.engine = engine
         self.notifier = notifier
         self.name = name
         self.postgres = engine.dialect.name == "postgresql"
         self.waits = PoolWaits()
+        self.liveness = liveness
 
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[AsyncConnection]:
-        conn = self.engine.connect()
-        await self.waits.checkout(conn, self.engine.pool)
-        try:
-            yield conn
-        finally:
-            await conn.close()
+        async with deadline(self.liveness) as watch:
+            conn = self.engine.connect()
+            await self.waits.checkout(conn, self.engine.pool)
+            try:
+                if watch is not None:  # (from now on a silent database cuts the connection)
+                    watch.attach(driver_connection(conn))
+                yield conn
+            finally:
+                await conn.close()
 
     @contextlib.asynccontextmanager
     async def connect(self) -> AsyncIterator[AsyncConnection]:
@@ -178,12 +187,24 @@ class Database:
             raise self.unavailable(e) from None
 
     def unavailable(self, error: BaseException) -> StoreUnavailable:
-        """The error to raise for one of :data:`UNREACHABLE` (the driver's message)."""
-        return StoreUnavailable(f"the database {self.name} does not answer: {getattr(error, 'orig', None) or error}")
+        """The error to raise for one of :data:`UNREACHABLE` (the driver's message).
+
+        >>> from sqlalchemy.ext.asyncio import create_async_engine
+        >>> db = Database(create_async_engine("sqlite+aiosqlite://"), None, "x")  # type: ignore[arg-type]
+        >>> str(db.unavailable(TimeoutError()))
+        'the database x does not answer: no answer in time'
+        """
+        reason = str(getattr(error, "orig", None) or error) or "no answer in time"
+        return StoreUnavailable(f"the database {self.name} does not answer: {reason}")
 
     def insert(self, table: sa.Table) -> postgresql.Insert | sqlite.Insert:
         """An ``INSERT`` of this dialect (its ``on_conflict_do_…``)."""
         return postgresql.insert(table) if self.postgres else sqlite.insert(table)
+
+
+def driver_connection(conn: AsyncConnection) -> Any:
+    """The driver's connection (psycopg's, aiosqlite's) under a checked-out connection."""
+    return conn.sync_connection.connection.driver_connection if conn.sync_connection is not None else None
 
 
 def compact_json(value: Any) -> str:

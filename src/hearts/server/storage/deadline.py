@@ -1,0 +1,174 @@
+"""Deadlines on a process's PostgreSQL calls: a frozen database answered within a second.
+
+A stopped database refuses connections at once; a *frozen* one (its processes stopped, its
+machine hung, a network that drops everything) accepts them and never answers, so a call
+would wait for it until TCP gives up, minutes later. Every call to PostgreSQL (a connection of
+the pool waited for, a connection made, the statements run on it; the action log's and the
+announcer's statements) runs under a :class:`Deadline`: it is given up once it has waited
+:data:`SILENCE` seconds during which the database answered nothing at all — no statement of the
+process, on any connection (:class:`Liveness`, told of each answer). A busy database answers
+other calls meanwhile, so a call queued behind a burst is not given up: only silence is.
+
+A call is given up according to what it waits for:
+
+* a connection (the pool's, or one being made): the wait is cancelled and :class:`TimeoutError`
+  raised (a cancelled pool wait or attempt to connect leaves nothing behind);
+* a statement's answer: the connection's socket is shut down (:func:`cut`), so that the
+  driver fails as on a lost connection (psycopg's ``OperationalError``) and the connection is
+  dropped, never given back to the pool hung. (Cancelling psycopg's wait instead makes it ask
+  the server to cancel the query and wait for that, 5 s and 5 s more, which a frozen server
+  never answers.)
+
+The caller turns either into :class:`~hearts.server.storage.StoreUnavailable`. SQLite has no
+deadline (the database is a file of the process's: a wait is a lock's busy wait, bounded by its
+own timeout).
+
+>>> import asyncio
+>>> async def demo() -> str:
+...     liveness = Liveness(silence=0.05)
+...     try:
+...         async with deadline(liveness):
+...             await asyncio.Event().wait()  # a wait the database never ends
+...     except TimeoutError:
+...         return "given up"
+...     return "answered"
+>>> asyncio.run(demo())
+'given up'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import os
+import socket
+import time
+from collections.abc import AsyncIterator
+from typing import Any, Final, Protocol
+
+__all__ = ["SILENCE", "Deadline", "Liveness", "current", "cut", "deadline"]
+
+SILENCE: Final = 0.8
+"""Seconds of silence from the database after which a call waiting for it is given up (an
+action answered "unavailable", a request 503): within the issue's 2 s with a margin for the
+answer's way back and a slower machine."""
+
+RECHECK: Final = 0.1
+"""Seconds after a connection is cut before the call, if it goes on waiting, is looked at again."""
+
+
+class Liveness:
+    """When a process's database last answered (``time.monotonic()``; any statement, on any
+    connection), and so when a call begun at a given time is to be given up.
+
+    >>> liveness = Liveness(silence=1.0)
+    >>> liveness.gives_up_at(10.0)  # nothing answered yet: a second after the call began
+    11.0
+    >>> liveness.last = 10.5; liveness.gives_up_at(10.0)  # an answer meanwhile: a second after it
+    11.5
+    """
+
+    def __init__(self, silence: float = SILENCE) -> None:
+        self.silence = silence
+        self.last = -float("inf")
+        """When the database last answered."""
+        self.cuts = 0
+        """Calls given up since the start (``/metrics``)."""
+
+    def answered(self) -> None:
+        """The database answered a statement (or a connection was made)."""
+        self.last = time.monotonic()
+
+    def gives_up_at(self, began: float) -> float:
+        """When a call begun at ``began`` is given up if the database stays silent."""
+        return max(began, self.last) + self.silence
+
+
+class Driver(Protocol):
+    """A driver's connection (psycopg's): whether it is closed, and its libpq connection."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def pgconn(self) -> Any: ...
+
+
+def cut(conn: Driver) -> None:
+    """Shut a driver connection's socket down (both ways), if it is still open: whatever waits
+    on it wakes and reads the end of the stream, and the driver finds the connection lost. The
+    socket stays open (the connection's owner closes it); a connection closed meanwhile is left
+    alone (its descriptor's number may be another socket's by now)."""
+    with contextlib.suppress(Exception):  # (closed meanwhile: libpq has no socket for it)
+        if conn.closed:
+            return
+        with socket.socket(fileno=os.dup(int(conn.pgconn.socket))) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+
+
+_CURRENT: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar("pyhearts_deadline", default=None)
+
+
+def current() -> Deadline | None:
+    """The deadline of the call the running code is part of, if any (for the pool's pings,
+    which run while a connection is checked out: :meth:`Deadline.attach` their connection)."""
+    return _CURRENT.get()
+
+
+class Deadline:
+    """One call's deadline (see the module): :meth:`attach` the driver connection it runs
+    statements on once it has one; :meth:`stop` at its end."""
+
+    def __init__(self, liveness: Liveness, timeout: asyncio.Timeout) -> None:
+        self._liveness = liveness
+        self._timeout = timeout
+        self._began = time.monotonic()
+        self._conn: Driver | None = None
+        self._loop = asyncio.get_running_loop()
+        self._handle = self._loop.call_later(liveness.silence, self._check)
+        self.expired = False
+        """Whether the call was given up."""
+
+    def attach(self, conn: Driver | None) -> None:
+        """From now on the call waits for statements on this connection (``None``: for a
+        connection: of the pool, or being made)."""
+        self._conn = conn
+
+    def _check(self) -> None:
+        left = self._liveness.gives_up_at(self._began) - time.monotonic()
+        if left > 0:  # the database answered meanwhile: busy, not frozen
+            self._handle = self._loop.call_later(left, self._check)
+            return
+        if not self.expired:
+            self.expired = True
+            self._liveness.cuts += 1
+        if self._conn is None:
+            self._timeout.reschedule(self._loop.time())
+            return
+        cut(self._conn)
+        self._conn = None  # (the call may go on to another connection: it is cancelled then)
+        self._handle = self._loop.call_later(RECHECK, self._check)
+
+    def stop(self) -> None:
+        """The call ended: no more checks."""
+        self._handle.cancel()
+
+
+@contextlib.asynccontextmanager
+async def deadline(liveness: Liveness | None, conn: Driver | None = None) -> AsyncIterator[Deadline | None]:
+    """The block is a call under a :class:`Deadline` (``None``: none, SQLite's), waiting for
+    statements on ``conn`` if given (else for a connection, until :meth:`Deadline.attach`);
+    a wait for a connection given up raises :class:`TimeoutError` from the block."""
+    if liveness is None:
+        yield None
+        return
+    async with asyncio.timeout(None) as timeout:
+        watch = Deadline(liveness, timeout)
+        watch.attach(conn)
+        token = _CURRENT.set(watch)
+        try:
+            yield watch
+        finally:
+            _CURRENT.reset(token)
+            watch.stop()

@@ -1,0 +1,127 @@
+"""The deadline of a database call (hearts.server.storage.deadline, issue 41 item 4): given up
+after a silence of the database, not while it answers other calls; a wait for a statement is
+ended by cutting its connection's socket (never by cancelling the driver's wait), a wait for a
+connection by cancelling it. (No database here: a socket pair stands for a connection.)"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from hearts.server.storage.deadline import Liveness, cut, deadline
+
+SILENCE = 0.1
+
+
+@dataclass
+class FakePg:
+    socket: int
+
+
+@dataclass
+class FakeDriver:
+    """A driver connection on one end of a socket pair."""
+
+    sock: socket.socket
+    closed: bool = False
+
+    @property
+    def pgconn(self) -> Any:
+        return FakePg(self.sock.fileno())
+
+
+def test_a_silent_database_gives_a_wait_for_a_connection_up() -> None:
+    async def main() -> float:
+        start = time.monotonic()
+        with pytest.raises(TimeoutError):
+            async with deadline(Liveness(SILENCE)):
+                await asyncio.sleep(10)  # a pool's wait, an attempt to connect
+        return time.monotonic() - start
+
+    assert SILENCE <= asyncio.run(main()) < SILENCE + 0.2
+
+
+def test_a_busy_database_is_waited_for_while_it_answers_other_calls() -> None:
+    liveness = Liveness(SILENCE)
+
+    async def answers() -> None:
+        while True:
+            liveness.answered()
+            await asyncio.sleep(SILENCE / 4)
+
+    async def main() -> str:
+        others = asyncio.get_running_loop().create_task(answers())
+        try:
+            async with deadline(liveness):
+                await asyncio.sleep(SILENCE * 5)  # five times the silence, answered meanwhile
+            return "done"
+        finally:
+            others.cancel()
+
+    assert asyncio.run(main()) == "done"
+    assert liveness.cuts == 0
+
+
+def test_a_wait_for_a_statement_is_ended_by_cutting_the_connection() -> None:
+    """The driver reads the end of its stream (as on a lost connection) instead of being
+    cancelled; the call, if it goes on waiting for something else, is cancelled then."""
+    liveness = Liveness(SILENCE)
+    ours, theirs = socket.socketpair()
+    ours.setblocking(False)
+
+    async def main() -> tuple[bytes, float]:
+        loop = asyncio.get_running_loop()
+        start = time.monotonic()
+        async with deadline(liveness, FakeDriver(ours)):
+            read = await loop.sock_recv(ours, 10)  # the statement's answer that never comes
+        return read, time.monotonic() - start
+
+    try:
+        read, took = asyncio.run(main())
+        assert read == b"" and SILENCE <= took < SILENCE + 0.2  # the end of the stream
+        assert liveness.cuts == 1
+    finally:
+        ours.close()
+        theirs.close()
+
+    async def goes_on() -> None:
+        a, b = socket.socketpair()
+        try:
+            async with deadline(liveness, FakeDriver(a)):
+                await asyncio.sleep(10)  # not reading the cut socket: cancelled soon after
+        finally:
+            a.close()
+            b.close()
+
+    with pytest.raises(TimeoutError):
+        asyncio.run(asyncio.wait_for(goes_on(), 2))
+
+
+def test_a_closed_connection_is_not_cut() -> None:
+    """Its descriptor's number may be another socket's by now: it is left alone."""
+    ours, theirs = socket.socketpair()
+    try:
+        cut(FakeDriver(ours, closed=True))
+        theirs.send(b"x")
+        assert ours.recv(1) == b"x"  # still open both ways
+        cut(FakeDriver(ours))
+        assert ours.recv(1) == b""
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_no_liveness_no_deadline() -> None:
+    """SQLite's calls have none (a lock's busy wait is bounded by its own timeout)."""
+
+    async def main() -> object:
+        async with deadline(None) as watch:
+            await asyncio.sleep(0.01)
+        return watch
+
+    assert asyncio.run(main()) is None

@@ -1,0 +1,162 @@
+"""Issue 41, item 4: a frozen database is answered within 2 s, not waited out.
+
+A server process on a private PostgreSQL cluster (tests/private_pg.py), a table in play with
+four WebSocket clients, then every process of the cluster SIGSTOPped (a frozen database: TCP
+connections are accepted and nothing answers — unlike a stopped one, which refuses them at
+once, tests/test_server_outage.py). Within :data:`ANSWER_WITHIN` each action gets an
+``unavailable`` error (nothing changed: R2.1's refusal), each HTTP request that needs the
+database 503 with ``Retry-After``, ``/healthz`` 503; ``/metrics`` counts the database errors;
+the server's log holds no traceback per request. Then SIGCONT: the same connections play on,
+and the log holds every action a client saw accepted (nothing lost, nothing twice).
+
+The issue's bound is 2 s on a slower machine; here the test asks for :data:`ANSWER_WITHIN`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+
+from private_pg import PrivateCluster
+from test_server_outage import metric, timed
+from test_server_support import Client, ServerProcess, db_actions, four_humans, my_action, seat_all
+
+ANSWER_WITHIN = 1.2
+"""Seconds within which an action, a request or /healthz is answered while the database is
+frozen (the issue's 2 s, with a margin for a slower machine)."""
+FROZEN = 6.0
+"""Seconds the database stays frozen (at least)."""
+NEW_TABLE = json.dumps({"seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3}).encode()
+
+
+def cluster_pids(cluster: PrivateCluster) -> list[int]:
+    """The postmaster's process id and its children's (the backends, the checkpointer, …)."""
+    postmaster = int((cluster.folder / "data" / "postmaster.pid").read_text().split()[0])
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # (a process that ended meanwhile)
+            continue
+        if int(fields[1]) == postmaster:
+            children.append(int(stat.parent.name))
+    return [postmaster, *children]
+
+
+def signal_all(pids: list[int], signum: signal.Signals) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signum)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[PrivateCluster]:
+    with PrivateCluster(tmp_path) as running:
+        yield running
+
+
+def tracebacks(server: ServerProcess) -> list[str]:
+    """The server's log lines that carry a traceback."""
+    return [line for line in server.log.read_text().splitlines() if "Traceback" in line]
+
+
+async def refused_within(clients: list[Client], rng: random.Random) -> list[float]:
+    """Each seat to act sends its action: each gets ``unavailable`` (nothing changed); the
+    seconds each took."""
+    took = []
+    for c in clients:
+        assert c.state is not None
+        action = my_action(c.state, rng)
+        if action is None:
+            continue
+        seq = c.state["seq"]
+        start = time.monotonic()
+        reply = await c.request(action, lambda m: m["type"] in ("error", "state"), timeout=15)
+        took.append(time.monotonic() - start)
+        assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+        assert c.state["seq"] == seq  # nothing changed
+    return took
+
+
+def test_a_frozen_database_is_answered_within_2_s(cluster: PrivateCluster, tmp_path: Path) -> None:
+    server = ServerProcess(cluster.url, logs=tmp_path).start()
+    pids: list[int] = []
+    try:
+        table = four_humans(server)
+        listing, one = server.url + "/api/tables", server.url + f"/api/tables/{table['id']}"
+
+        async def main() -> None:
+            nonlocal pids
+            clients = await seat_all(server, table)
+            rng = random.Random(4)
+            for c in clients[:2]:  # the table in play: two passes logged
+                assert c.state is not None
+                action = my_action(c.state, rng)
+                reply = await c.request(action, lambda m: m["type"] in ("error", "state") and m.get("seq", 1) >= 1)
+                assert reply["type"] == "state", reply
+            errors_before = await asyncio.to_thread(metric, server, "hearts_database_errors_total")
+            before = len(tracebacks(server))
+            pids = cluster_pids(cluster)
+            signal_all(pids, signal.SIGSTOP)
+            frozen = time.monotonic()
+            took = await refused_within(clients, rng)
+            took += await refused_within(clients, rng)  # and again, one after another
+            print("actions answered in", [round(t, 3) for t in took])
+            assert len(took) >= 4 and max(took) < ANSWER_WITHIN, took
+            for method, url, body in [("GET", listing, None), ("POST", listing, NEW_TABLE)]:
+                status, headers, seconds = await asyncio.to_thread(timed, method, url, body)
+                assert status == 503 and int(headers.get("retry-after", 0)) >= 1, (url, status, headers)
+                assert seconds < ANSWER_WITHIN, (url, seconds)
+            status, _, seconds = await asyncio.to_thread(timed, "GET", server.url + "/healthz")
+            assert status == 503 and seconds < ANSWER_WITHIN, (status, seconds)
+            # A table held in memory answers its public facts (200), or 503: never a wait.
+            status, _, seconds = await asyncio.to_thread(timed, "GET", one)
+            assert status in (200, 503) and seconds < ANSWER_WITHIN, (status, seconds)
+            errors = await asyncio.to_thread(metric, server, "hearts_database_errors_total")
+            assert errors >= errors_before + len(took) + 2, (errors_before, errors)  # the actions, the requests
+            assert await asyncio.to_thread(metric, server, "hearts_database_pool_deadlines_total") >= 1
+            await asyncio.sleep(max(0.0, FROZEN - (time.monotonic() - frozen)))
+            took = await refused_within(clients, rng)  # still answered after seconds frozen
+            assert max(took) < ANSWER_WITHIN, took
+            assert len(tracebacks(server)) - before <= 1, tracebacks(server)[before:]  # none per request
+            signal_all(pids, signal.SIGCONT)
+            pids = []
+            # The same connections play on: every seat's pass is accepted (within a few retries
+            # while the pool reconnects).
+            for c in clients:
+                assert c.state is not None
+                action = my_action(c.state, rng)
+                if action is None:
+                    continue
+                for _ in range(20):
+                    reply = await c.request(action, lambda m: m["type"] in ("error", "state") and m.get("seq", 0) >= 0,
+                                            timeout=10)
+                    if reply["type"] == "state":
+                        break
+                    assert reply["code"] == "unavailable", reply
+                    await asyncio.sleep(0.25)
+                assert reply["type"] == "state", reply
+            await asyncio.sleep(0.5)
+            seen = max(c.state["seq"] for c in clients if c.state is not None)
+            assert seen == 4
+            logged = db_actions(cluster.url, table["id"])
+            assert [seq for seq, _ in logged] == [1, 2, 3, 4], logged  # nothing lost, nothing twice
+            for c in clients:
+                await c.close()
+
+        asyncio.run(main())
+    finally:
+        signal_all(pids, signal.SIGCONT)
+        server.stop()
