@@ -81,7 +81,47 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SECONDS",
         help=f"how long each bot move stays on screen (default {DEFAULT_DELAY})",
     )
+    add_quick_args(p)
     p.set_defaults(run=run)
+
+
+def add_quick_args(p: argparse.ArgumentParser) -> None:
+    """The flags of ``hearts tui --quick``: the service's quick match instead of a local game.
+    ``--preset`` also takes the quick match's ``three`` (black_maria's older name) and ``any``."""
+    from hearts.tui.service import DEFAULT_SERVER, QUICK_PRESETS
+
+    preset = next(a for a in p._actions if a.dest == "preset")
+    preset.choices = [*(preset.choices or ()), *(q for q in QUICK_PRESETS if q not in (preset.choices or ()))]
+    quick = p.add_argument_group(
+        "quick match of a service (hearts serve)",
+        "--quick plays a quick match with strangers at a service instead of a local game: "
+        f"--preset {', '.join(QUICK_PRESETS)} (default standard); the player profile is made once and its key "
+        "kept in $XDG_CONFIG_HOME/pyhearts/profiles.json (~/.config/pyhearts) for the next time",
+    )
+    quick.add_argument("--quick", action="store_true", help="queue for a quick match at the service --server")
+    quick.add_argument(
+        "--server", default=DEFAULT_SERVER, metavar="URL", help=f"the service's address (default {DEFAULT_SERVER})"
+    )
+    quick.add_argument("--rated", action="store_true", help="a rated game (the profile's rating counts it)")
+    quick.add_argument(
+        "--fill-after",
+        type=fill_seconds,
+        default=20,
+        metavar="S",
+        help="seconds to wait for people before bots fill the empty seats (3 to 300, default 20)",
+    )
+    quick.add_argument("--key", metavar="KEY", help="play as the profile of this key (instead of the one kept)")
+
+
+def fill_seconds(text: str) -> int:
+    """A ``--fill-after``: whole seconds, 3 to 300 (else an argparse error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of seconds") from None
+    if not 3 <= value <= 300:
+        raise argparse.ArgumentTypeError(f"bots fill the seats after 3 to 300 seconds, not {value}")
+    return value
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
@@ -94,6 +134,10 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             "tui",
             "the terminal table needs Textual: pip install 'pyhearts[tui]' (or play in line mode: hearts play --plain)",
         )
+    if args.quick:
+        return run_quick(args, streams)
+    if args.preset in QUICK_ONLY:
+        return usage_error(streams.stderr, "tui", f"--preset {args.preset} is a quick match's (--quick)")
     try:
         session = make_session(args)
         # before the table is set, not when the first round ends; resuming a record into itself is no overwrite
@@ -115,6 +159,47 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     app = HeartsApp(session, record_path=args.record, notes=notes)
     with drawing_on_the_terminal():
         app.run()
+    return app.return_code or 0
+
+
+LOCAL_ONLY = ("seed", "resume", "bot", "bots", "record")
+"""The flags of a local game, which a quick match of the service has no use for."""
+QUICK_ONLY = ("three", "any")
+"""The ``--preset`` names that only a quick match knows."""
+
+
+def run_quick(args: argparse.Namespace, streams: Streams) -> int:
+    """``hearts tui --quick``: check the flags, the service and the profile's key (one line and
+    exit code 2 for a bad flag or address, 1 when the service fails or refuses), then play its
+    quick match at the terminal table (:class:`~hearts.tui.quick.QuickApp`)."""
+    from hearts.tui.service import QUICK_PRESETS, BadServer, Service, ServiceError, profile_key
+
+    local = [f"--{name}" for name in LOCAL_ONLY if getattr(args, name, None) is not None]
+    local += [flag for flag in rules_args_given(args) if flag != "--preset"]
+    if local:
+        return usage_error(streams.stderr, "tui", f"--quick plays the service's rules and seats: drop {', '.join(local)}")
+    preset = args.preset or "standard"
+    if preset not in QUICK_PRESETS:
+        return usage_error(
+            streams.stderr, "tui", f"--quick --preset is one of {', '.join(QUICK_PRESETS)}, not {preset}"
+        )
+    try:
+        service = Service.parse(args.server)
+        key = profile_key(service, args.name or "Player", args.key)
+    except BadServer as e:
+        return usage_error(streams.stderr, "tui", str(e))
+    except ServiceError as e:
+        streams.stderr.write(f"hearts tui: error: {e}\n")
+        return 1
+    if not (isatty(streams.stdin) and isatty(streams.stdout)):
+        return usage_error(streams.stderr, "tui", "the terminal table needs an interactive terminal for its input and output")
+    from hearts.tui.quick import QuickApp, QuickRequest
+
+    app = QuickApp(service, QuickRequest(key, preset, args.rated, args.fill_after))
+    with drawing_on_the_terminal():
+        app.run()
+    if app.failure is not None:
+        streams.stderr.write(f"hearts tui: error: {app.failure}\n")
     return app.return_code or 0
 
 

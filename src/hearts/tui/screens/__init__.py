@@ -11,6 +11,7 @@
 :class:`QuitScreen`                    quit: save first, or not, or go back
 :class:`SaveScreen`                    where to save the game record
 :class:`NewGameScreen`                 a new game's rules, bots and seed
+:class:`QueueScreen`                   the wait for a quick match of the service (Esc leaves)
 :class:`ReviewScreen`                  the review of your decisions in a finished round
 =====================================  ============================================================
 
@@ -26,6 +27,7 @@ from hearts.tui.screens.help import HelpScreen
 from hearts.tui.screens.info import InfoScreen
 from hearts.tui.screens.moon import MoonScreen
 from hearts.tui.screens.new_game import NewGameScreen
+from hearts.tui.screens.queue import QueueScreen, Waiting
 from hearts.tui.screens.quit import QuitScreen
 from hearts.tui.screens.review import REVIEW, ReviewScreen
 from hearts.tui.screens.round_summary import RoundSummaryScreen
@@ -40,9 +42,11 @@ __all__ = [
     "InfoScreen",
     "MoonScreen",
     "NewGameScreen",
+    "QueueScreen",
     "QuitScreen",
     "ReviewScreen",
     "RoundSummaryScreen",
     "SaveScreen",
     "TableScreen",
+    "Waiting",
 ]

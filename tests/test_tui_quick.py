@@ -1,0 +1,268 @@
+"""``hearts tui --quick``: the terminal plays the service's quick match (issue 40, item 6).
+
+Against a real ``hearts serve --port 0`` process (its own SQLite file, bots at once): the app
+queues, three bots fill the table after the wait, and the game is played to its end at the
+same table screen as a local game, by pressing keys; the end shown is the server's record.
+Leaving the queue with Escape sends ``leave`` (the service's live lobby counts nobody
+waiting); a refused key ends ``hearts tui`` with one line and exit code 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import stat
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+websockets = pytest.importorskip("websockets")
+
+from test_cli_edges import _console_script  # noqa: E402
+from test_server_support import http  # noqa: E402
+
+from hearts.round import Phase  # noqa: E402
+from hearts.tui.quick import QuickApp, QuickRequest  # noqa: E402
+from hearts.tui.screens import GameOverScreen, MoonScreen, QueueScreen, TableScreen  # noqa: E402
+from hearts.tui.service import QUICK_PRESETS, Service, profile_key, profiles_path  # noqa: E402
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
+    """``hearts serve --port 0`` on a new SQLite file, bots moving at once; the address it prints."""
+    command = [*_console_script(), "serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'tables.db'}",
+               "--bot-delay", "0", "--bot-workers", "0", "--log-level", "warning"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    try:
+        for line in proc.stdout:
+            found = re.match(r"pyhearts web table on (http://\S+)", line)
+            if found:
+                yield Service.parse(found.group(1))
+                break
+        else:
+            pytest.fail(f"hearts serve exited ({proc.wait()}) before it served")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The profiles' keys are kept in a config folder of the test's own."""
+    home = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    return home
+
+
+def test_the_quick_presets_are_the_protocols() -> None:
+    """Every rule set the service's quick match is asked for by, ``--preset`` takes (and
+    ``three``, which the service reads as ``black_maria``)."""
+    pytest.importorskip("msgspec")
+    from hearts.server.wire import QUICK_PRESETS as WIRE
+
+    assert set(WIRE) <= set(QUICK_PRESETS) <= {*WIRE, "three"}
+
+
+def test_a_profile_is_made_once_and_its_key_kept_for_its_owner_only(service: Service) -> None:
+    key = profile_key(service, "Ann")
+    path = profiles_path()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert json.loads(path.read_text())[service.base]["key"] == key
+    assert profile_key(service, "Someone else") == key  # the next run: the same profile
+    assert service.profile(key) == "Ann"
+
+
+async def press_until_over(app: QuickApp, pilot: Any, timeout: float = 240.0) -> None:
+    """Play the person's seat by keys until the game is over: Space and → mark the first
+    cards to pass, Enter plays the card the cursor starts a turn on (a legal one), a for the moon."""
+    passed: set[int] = set()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not app.final:
+        assert app.failure is None, app.failure
+        assert loop.time() < deadline, "the game did not end in time"
+        table = app.table
+        screen = app.screen
+        if isinstance(screen, MoonScreen):
+            await pilot.press("a")
+        elif table is not None and screen is table and table.state is not None:
+            view = table.state.view
+            if view.must_pass and view.round_number not in passed:
+                passed.add(view.round_number)
+                for _ in range(view.rules.pass_count):
+                    await pilot.press("space", "right")
+                await pilot.press("enter")
+            elif view.phase is Phase.PLAYING and view.to_move == view.seat and table.view.legal:
+                await pilot.press("enter")
+        await pilot.pause(0.05)
+
+
+def test_the_terminal_plays_a_quick_match_to_the_end_and_shows_the_servers_totals(service: Service) -> None:
+    """Three bots fill the table after the wait (R1.4 seats; the game to its end, R5): the
+    final totals the table shows are the service's record of the table."""
+    key = profile_key(service, "Tui")
+
+    async def run() -> QuickApp:
+        app = QuickApp(service, QuickRequest(key, "standard", fill_after=3))
+        async with app.run_test(size=(110, 36)) as pilot:
+            while app.table is None:
+                assert app.failure is None, app.failure
+                assert isinstance(app.screen, QueueScreen)
+                await pilot.pause(0.1)
+            assert app.seated is not None and app.seated["bots"] == 3
+            await press_until_over(app, pilot)
+            await pilot.pause(0.2)
+            assert isinstance(app.screen, GameOverScreen)
+            await pilot.press("escape")
+        return app
+
+    app = asyncio.run(run())
+    assert app.seated is not None
+    status, table = http("GET", f"{service.base}/api/tables/{app.seated['table']}")
+    assert status == 200, table
+    assert table["finished"]
+    head, _, *rows = app.final
+    shown = [int(v) for v in rows[-1].split()[-len(table["totals"]):]]
+    assert rows[-1].split()[:2] == ["Round", str(len(table["score_history"]))]
+    assert shown == table["totals"], (app.final, table["totals"])
+    names = table["names"]
+    assert head.startswith(" and ".join(names[s] for s in table["winners"]))
+
+
+async def lobby_waiting(service: Service, preset: str, count: int, timeout: float = 10.0) -> int:
+    """The people waiting for ``preset``, as the service's live lobby pushes it: once it says
+    ``count`` (or what it said last, after ``timeout`` seconds)."""
+    said = -1
+    async with websockets.connect(service.websocket("/ws/lobby/live")) as ws:
+        try:
+            async with asyncio.timeout(timeout):
+                while said != count:
+                    lobby = json.loads(await ws.recv())
+                    if lobby["type"] == "lobby":
+                        said = lobby["waiting"].get(preset, 0)
+        except TimeoutError:
+            pass
+    return said
+
+
+def test_escape_leaves_the_queue_at_once(service: Service) -> None:
+    """Escape sends ``leave``: the service says ``left``, the app ends (exit code 0) and the
+    live lobby counts nobody waiting."""
+    key = profile_key(service, "Leaver")
+
+    async def run() -> QuickApp:
+        app = QuickApp(service, QuickRequest(key, "omnibus", fill_after=300))
+        async with app.run_test(size=(100, 30)) as pilot:
+            while app.queue.waiting is None:
+                assert app.failure is None, app.failure
+                await pilot.pause(0.1)
+            assert await lobby_waiting(service, "omnibus", 1) == 1
+            await pilot.press("escape")
+            for _ in range(50):
+                if app.left:
+                    break
+                await pilot.pause(0.1)
+        return app
+
+    app = asyncio.run(run())
+    assert app.left and app.return_code == 0 and app.seated is None and app.failure is None
+    assert asyncio.run(lobby_waiting(service, "omnibus", 0)) == 0
+
+
+def test_a_refused_key_is_one_line_and_exit_code_1(service: Service, config_home: Path) -> None:
+    done = subprocess.run(
+        [*_console_script(), "tui", "--quick", "--server", service.base, "--key", "not-a-key"],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "XDG_CONFIG_HOME": str(config_home)},
+        stdin=subprocess.DEVNULL, check=False,
+    )
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"hearts tui: error: the service at {service.base} knows no player profile")
+    assert not profiles_path().exists()  # nothing kept
+
+
+@pytest.mark.parametrize(
+    ("args", "words", "code"),
+    [
+        (["--server", "localhost:8000"], "is not a service's address", 2),
+        (["--server", "http://127.0.0.1:1"], "no service answers at http://127.0.0.1:1", 1),
+        (["--preset", "openspiel"], "--quick --preset is one of standard, omnibus, black_maria, three, any", 2),
+        (["--seed", "3"], "--quick plays the service's rules and seats: drop --seed", 2),
+        (["--fill-after", "2"], "bots fill the seats after 3 to 300 seconds, not 2", 2),
+    ],
+)
+def test_bad_quick_flags_are_one_line(args: list[str], words: str, code: int, config_home: Path) -> None:
+    from test_cli_edges import run
+
+    status, _, err = run(["tui", "--quick", *args])
+    assert status == code, err
+    last = err.splitlines()[-1]  # argparse's own refusals come after the usage, as for every flag
+    assert last.startswith("hearts tui: error: ") and words in last and "Traceback" not in err
+    assert err.count("\n") == 1 or err.startswith("usage: ")
+    assert not profiles_path().exists()
+
+
+
+
+def test_the_person_sits_at_the_bottom_whatever_their_seat() -> None:
+    """R1.4: at a table of the service the person may hold any seat; the table screen shows
+    them at the bottom and the others clockwise from their left (seat 2 of four: West is seat
+    3, across is seat 0, East is seat 1), their hand and their legal cards."""
+    from textual.app import App
+
+    from hearts import Game, Rules
+    from hearts.tui.remote import RemoteTable
+    from hearts.tui.state import TableState
+    from hearts.tui.widgets import SeatPanel
+    from hearts.view import View
+
+    game = Game(Rules(), seed=5)
+    facts = {"names": ["Ann", "Bob", "Cy", "Di"], "kinds": ["human", "bot", "human", "bot"],
+             "bots": [None, "easy", None, "hard"], "away": [0], "totals": [0, 0, 0, 0], "pass_offset": 1,
+             "time_left": [None, None, 41.2, None], "score_history": [], "winners": None}
+    remote = RemoteTable()
+    assert remote.take({"type": "state", "n": 0, "seq": 0, "view": View.of(game, 2).to_dict(), "table": facts})
+    state = TableState.of(remote)
+
+    class Table(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(TableScreen(state))
+
+        def on_table_screen_acted(self, message: TableScreen.Acted) -> None:
+            remote.apply(message.action)  # as QuickApp does, before sending the outbox
+
+    async def run() -> None:
+        app = Table()
+        async with app.run_test(size=(110, 36)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            where = {p.parent.id: p.seat for p in screen.query(SeatPanel) if p.parent is not None}
+            assert where == {"left": 3, "top": 0, "right": 1}
+            infos = {p.seat: p.info for p in screen.query(SeatPanel)}
+            assert infos[0] is not None and (infos[0].name, infos[0].level) == ("Ann", "away")
+            assert infos[3] is not None and infos[3].level == "hard"
+            assert "Cy" in str(screen.query_one("#you").render())
+            assert "⏱ 41 s" in " · ".join(screen.query_one("#status").parts)  # type: ignore[attr-defined]
+            await pilot.press("space", "right", "space", "right", "space", "enter")
+            await pilot.pause()
+
+    asyncio.run(run())
+    sent = remote.outbox[-1]
+    assert sent["type"] == "pass" and sent["seat"] == 2 and sent["seq"] == 0 and len(sent["cards"]) == 3
+
+
+def test_the_quick_matchs_own_presets_are_refused_for_a_local_game() -> None:
+    from test_cli_edges import run
+
+    status, _, err = run(["tui", "--preset", "three"])
+    assert status == 2 and err == "hearts tui: error: --preset three is a quick match's (--quick)\n"
