@@ -266,3 +266,22 @@ def test_the_quick_matchs_own_presets_are_refused_for_a_local_game() -> None:
 
     status, _, err = run(["tui", "--preset", "three"])
     assert status == 2 and err == "hearts tui: error: --preset three is a quick match's (--quick)\n"
+
+
+def test_a_banned_profile_is_one_line_and_exit_code_1(service: Service, tmp_path: Path, config_home: Path) -> None:
+    """The operator bans the kept profile (``hearts admin ban``): the next ``hearts tui --quick``
+    says so in one line, exit code 1, before any screen."""
+    key = profile_key(service, "Spammer")
+    me = service.call("GET", "/api/me", key=key)
+    admin = subprocess.run([*_console_script(), "admin", "ban", me["id"], "--reason", "spam",
+                            "--db", f"sqlite:///{tmp_path / 'tables.db'}"], capture_output=True, text=True, timeout=60,
+                           check=False)
+    assert admin.returncode == 0, admin.stderr
+    done = subprocess.run(
+        [*_console_script(), "tui", "--quick", "--server", service.base], capture_output=True, text=True, timeout=60,
+        env={**os.environ, "XDG_CONFIG_HOME": str(config_home)}, stdin=subprocess.DEVNULL, check=False,
+    )
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"hearts tui: error: the service at {service.base} refused (403): "), done.stderr
+    assert "banned" in done.stderr, done.stderr
