@@ -285,3 +285,39 @@ def test_a_banned_profile_is_one_line_and_exit_code_1(service: Service, tmp_path
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith(f"hearts tui: error: the service at {service.base} refused (403): "), done.stderr
     assert "banned" in done.stderr, done.stderr
+
+
+def test_the_command_queues_in_a_terminal_and_escape_leaves(service: Service, config_home: Path) -> None:
+    """The real command in a 110×36 pseudo-terminal: ``hearts tui --quick`` makes the profile,
+    draws the wait (the rules asked for, the countdown) and Escape leaves: exit code 0, and the
+    profile's key is kept."""
+    import pty
+
+    from test_fresh_installs import read_screen
+
+    command = [*_console_script(), "tui", "--quick", "--server", service.base, "--preset", "omnibus",
+               "--fill-after", "300", "--name", "Pty"]
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the terminal program
+        env = {**os.environ, "XDG_CONFIG_HOME": str(config_home), "TERM": "xterm-256color", "COLUMNS": "110",
+               "LINES": "36"}
+        os.execvpe(command[0], command, env)
+    try:
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 110, 0, 0))
+        screen = read_screen(fd, lambda s: "Bots fill the empty seats in" in s, timeout=120)
+        assert "Quick match · omnibus · unrated" in screen, screen
+        os.write(fd, b"\x1b")  # Escape
+        read_screen(fd, lambda s: False, timeout=10)  # until it ends
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    assert json.loads(profiles_path().read_text())[service.base]["name"] == "Pty"
