@@ -16,7 +16,7 @@ benchmark measures the matchmaking, so its server processes replace the presets'
 serve; ``--target 100`` plays the presets' own games.
 
 The players (a seeded arrival log, made before the run): arrivals are a Poisson process of rate
-N/S over S seconds; each asks for ``standard`` (40 %), ``omnibus`` (20 %), ``three`` (15 %) or
+N/S over S seconds; each asks for ``standard`` (40 %), ``omnibus`` (20 %), ``black_maria`` (15 %) or
 ``any`` (25 %), rated one time in four, with the fill wait ``--fill-wait`` W (``fill_after``);
 one in ten leaves the queue after a wait uniform in 1..W−2 s (unless seated before), and one in
 twenty blocks another player who arrives within W seconds of them. Each has a profile
@@ -39,7 +39,7 @@ told they left, or were seated at a table whose game did not end (or whose end t
 
 ``min_bot_seats`` M is computed offline from the same arrival log: the fewest bot seats of any
 matchmaker that obeys the quick match's rules — a table of a preset each of its people accepts,
-rated or not alike, at most its players (four; three for ``three``), never a blocked pair; a
+rated or not alike, at most its players (four; three for ``black_maria``), never a blocked pair; a
 person seated within the fill wait (W + 1 s allowed: the matchmaker's half-second rounds), a
 leaver before leaving or not at all; a person may also take a bot's seat at a table made before
 their wait is over, while the table has not reached its second round's first card — at most J
@@ -88,8 +88,8 @@ from server_load import LIMITS, free_port, post, run_loop
 from hearts.arena import Progress
 from hearts.server.wire import apply_event
 
-PRESET_WEIGHTS = {"standard": 0.40, "omnibus": 0.20, "three": 0.15, "any": 0.25}
-SIZES = {"standard": 4, "omnibus": 4, "three": 3}
+PRESET_WEIGHTS = {"standard": 0.40, "omnibus": 0.20, "black_maria": 0.15, "any": 0.25}
+SIZES = {"standard": 4, "omnibus": 4, "black_maria": 3}
 RATED = 0.25
 LEAVERS = 0.10
 BLOCKERS = 0.05

@@ -139,7 +139,7 @@ def test_a_person_who_stops_playing_at_a_quick_table_is_played_for_and_takes_the
 
     async def main() -> None:
         lobby = await Client(server, "lobby/quick", None).connect(hello=False)
-        await lobby.send({"type": "quick", "key": person["key"], "preset": "three", "fill_after": 3})
+        await lobby.send({"type": "quick", "key": person["key"], "preset": "black_maria", "fill_after": 3})
         seated = await lobby.wait(lambda m: m["type"] == "seated", timeout=15)
         await lobby.close()
         tid, seat = seated["table"], seated["seat"]

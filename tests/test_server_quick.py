@@ -280,12 +280,35 @@ async def test_one_queue_per_player_across_connections(server: ServerProcess) ->
     one, two = await quick_client(server), await quick_client(server)
     await queue(one, person["key"], preset="standard", fill_after=60)
     await asyncio.sleep(1.2)
-    moved = await queue(two, person["key"], preset="three", fill_after=60)
-    assert moved["type"] == "queued" and moved["preset"] == "three" and moved["waited"] >= 1.0
+    moved = await queue(two, person["key"], preset="black_maria", fill_after=60)
+    assert moved["type"] == "queued" and moved["preset"] == "black_maria" and moved["waited"] >= 1.0
     assert (await one.wait(of_type("left"), timeout=5))["reason"] == "replaced"
-    assert db_rows(server.db, "SELECT preset FROM quick_queue WHERE player_id = ?", (person["id"],)) == [("three",)]
+    assert db_rows(server.db, "SELECT preset FROM quick_queue WHERE player_id = ?", (person["id"],)) == [("black_maria",)]
     left = await one.request({"type": "leave"}, of_type("left"))
     assert left["reason"] == "asked"
     assert db_rows(server.db, "SELECT count(*) FROM quick_queue") == [(1,)]  # the other's place stays
     for c in (one, two):
+        await c.close()
+
+
+@run
+async def test_black_maria_and_the_old_name_three(server: ServerProcess) -> None:
+    """Issue 40, R6: the quick match's preset for three is Black Maria. A queue row stored under
+    the old name ``three`` (by an earlier version) and requests that still send it are read as
+    ``black_maria``: the three are seated together at a Black Maria table, each told so."""
+    people = [new_profile(server, f"M{i}") for i in range(3)]
+    clients = [await quick_client(server) for _ in people]
+    first = await queue(clients[0], people[0]["key"], preset="black_maria", fill_after=60)
+    assert first["type"] == "queued" and first["preset"] == "black_maria"
+    db_write(server.db, "UPDATE quick_queue SET preset = 'three' WHERE player_id = ?", (people[0]["id"],))
+    old = await queue(clients[1], people[1]["key"], preset="three", fill_after=60)  # an old client's request
+    assert old["type"] == "queued" and old["preset"] == "black_maria"
+    await queue(clients[2], people[2]["key"], preset="black_maria", fill_after=60)
+    seated = [await c.wait(of_type("seated"), timeout=15) for c in clients]
+    assert len({s["table"] for s in seated}) == 1 and {s["preset"] for s in seated} == {"black_maria"}
+    assert all(s["bots"] == 0 and "Black Maria (three players)" in s["message"] for s in seated)
+    status, facts = http("GET", f"{server.url}/api/tables/{seated[0]['table']}")
+    assert status == 200 and facts["kinds"] == ["human"] * 3
+    await queue_emptied(server)
+    for c in clients:
         await c.close()

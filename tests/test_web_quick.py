@@ -79,7 +79,7 @@ def test_leaving_the_queue_from_the_lobby(server: ServerProcess, browser: Any) -
     page.goto(server.url + "/")
     page.fill("#quick-name", "Lea")
     page.fill("#quick-wait", "3")
-    page.select_option("#quick-preset", "three")  # (no bot's seat of a quick table awaits: none of three)
+    page.select_option("#quick-preset", "black_maria")  # (no bot's seat of a quick table awaits: none of three)
     page.click("#quick-btn")
     page.wait_for_function("() => document.getElementById('quick-status').dataset.left !== undefined")
     page.click("#quick-leave")

@@ -22,6 +22,9 @@ seats a blocked pair together and refuses a banned profile (:mod:`hearts.server.
 [2]
 >>> form_groups(rows[:4], 105.0, {frozenset(("p0", "p3"))})  # a blocked pair is never seated together
 []
+>>> old = [QueueRow(f"p{i}", f"P{i}", "three", False, 25.0, 20, 100.0, 105, "c") for i in range(3)]
+>>> [(g.preset, len(g.members)) for g in form_groups(old, 105.0)]  # a row of before the rename (RENAMED)
+[('black_maria', 3)]
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from hearts.rules import Rules
@@ -60,11 +63,24 @@ class Preset:
 PRESETS: Final[dict[str, Preset]] = {
     "standard": Preset("the standard game", Rules.preset("standard")),
     "omnibus": Preset("Omnibus (J♦ −10)", Rules.preset("omnibus")),
-    "three": Preset("three players", Rules(players=3)),
+    "black_maria": Preset("Black Maria (three players)", Rules.preset("black_maria")),
 }
-"""The quick match's rule sets; ``any`` takes whichever seats the player soonest. (Three
-players play Hearts' rules for three: Black Maria's extra spade penalties are no rule option.)"""
+"""The quick match's rule sets (issue 40: the standard game, Omnibus with the J♦, Black Maria
+for three, docs/rules.md R6); ``any`` takes whichever seats the player soonest."""
 ANY: Final = "any"
+RENAMED: Final = {"three": "black_maria"}
+"""Presets of earlier versions by their present names: ``three`` (Hearts for three players)
+became ``black_maria``. A queue row stored, or a request sent, under an old name is read as
+the present one (:func:`preset_name`)."""
+
+
+def preset_name(name: str) -> str:
+    """The present name of a quick-match preset (:data:`RENAMED`); any other name as it is.
+
+    >>> preset_name("three"), preset_name("omnibus"), preset_name("nonsense")
+    ('black_maria', 'omnibus', 'nonsense')
+    """
+    return RENAMED.get(name, name)
 
 FRESH: Final = 5.0
 """Seconds a place stays seatable without its connection's word (it speaks every second)."""
@@ -149,7 +165,9 @@ def _group_for(anchor: QueueRow, others: Sequence[QueueRow], now: float,
 
 def form_groups(rows: Sequence[QueueRow], now: float, blocked: Collection[frozenset[str]] = ()) -> list[Group]:
     """The tables to make now from the waiting ``rows``, the oldest first served; each person
-    in one group at most."""
+    in one group at most. A row under a renamed preset (:data:`RENAMED`) waits for its
+    present name."""
+    rows = [replace(r, preset=preset_name(r.preset)) if r.preset in RENAMED else r for r in rows]
     left = sorted(rows, key=lambda r: (r.queued, r.player_id))
     groups = []
     i = 0
@@ -219,7 +237,7 @@ class Matchmaker(Background):
             fresh = [r for r in await self.queue.waiting() if r.seen >= time.time() - FRESH]
             seated = await self.queue.match(time.time() - FRESH, self._seat) if fresh else []
         seats = {s.player_id for s in seated}
-        self.waiting = Counter(r.preset for r in fresh if r.player_id not in seats)
+        self.waiting = Counter(preset_name(r.preset) for r in fresh if r.player_id not in seats)
         for s in seated:
             self.wake(s.player_id)
         return seated

@@ -27,7 +27,7 @@ from hearts.server.company import Banned
 from hearts.server.limits import AddressGuard, Refused
 from hearts.server.players import optional_player
 from hearts.server.protocol import ProtocolError, decode_json, error_message
-from hearts.server.quick import ANY, FRESH, PRESETS, Matchmaker, is_banned
+from hearts.server.quick import ANY, FRESH, PRESETS, Matchmaker, is_banned, preset_name
 from hearts.server.session import Socket
 from hearts.server.storage import PlayerRow, StoreUnavailable
 from hearts.server.storage.quick import QueueRow
@@ -61,6 +61,8 @@ def parse_quick(raw: str | bytes | None, max_message: int) -> QuickClientMessage
         kind = data.get("type") if isinstance(data, dict) else None
         raise ProtocolError(f"unknown message type {kind!r:.40}; expected one of: {', '.join(QUICK_TYPES)}",
                             "unknown_type")
+    if data["type"] == "quick" and isinstance(data.get("preset"), str):
+        data["preset"] = preset_name(data["preset"])  # an old name (RENAMED) asks for its present one
     if data["type"] == "quick" and data.get("preset", "standard") not in (*PRESETS, ANY):
         raise ProtocolError(f"unknown preset {data.get('preset')!r:.40}; choose one of: "
                             f"{', '.join((*PRESETS, ANY))}", "bad_message")
@@ -209,7 +211,7 @@ class QuickSession:
         counts = self.mm.waiting
         if row.preset == ANY:
             return max(1, sum(counts.values()))
-        return max(1, counts[row.preset] + counts[ANY])
+        return max(1, counts[preset_name(row.preset)] + counts[ANY])
 
     async def _beat(self) -> None:
         """Keep the place fresh; tell the player what changed (seated, replaced, more people)."""
@@ -246,7 +248,7 @@ class QuickSession:
         """Tell the player where they sit; the place in the queue goes."""
         assert row.table_id is not None and row.seat is not None and row.token is not None
         bots = row.bots or 0
-        preset = row.seated_preset or row.preset
+        preset = preset_name(row.seated_preset or row.preset)
         if row.took_seat:
             words = (f"you take a bot's seat at a game of {PRESETS[preset].label} that has just started "
                      "(the seat's score stays its own)")

@@ -341,9 +341,9 @@ def encode(message: Message | dict[str, Any]) -> str:
 
 # --- quick match (WS /ws/lobby/quick) and the live lobby (WS /ws/lobby/live) -------------------
 
-QUICK_PRESETS: Final = ("standard", "omnibus", "three", "any")
+QUICK_PRESETS: Final = ("standard", "omnibus", "black_maria", "any")
 """The rule sets a quick match is asked for by (:data:`hearts.server.quick.PRESETS`), and
-``any``."""
+``any``. (``three``, the name of earlier versions, is read as ``black_maria``.)"""
 
 FillAfter = Annotated[int, msgspec.Meta(ge=3, le=300)]
 """Seconds a quick-match player waits before bots fill the empty seats."""
@@ -351,14 +351,15 @@ FillAfter = Annotated[int, msgspec.Meta(ge=3, le=300)]
 
 class QuickRequest(Message, tag="quick", frozen=True):
     """Join the quick-match queue as the player profile whose secret ``key`` this is, for a
-    ``preset`` (``standard``, ``omnibus``: J♦ −10, ``three``: three players, or ``any``), rated
+    ``preset`` (``standard``, ``omnibus``: J♦ −10, ``black_maria``: Black Maria for three
+    players, docs/rules.md R6, or ``any``; ``three``, its earlier name, is read as it), rated
     or not; bots fill the empty seats after ``fill_after`` seconds (3 to 300, default 20).
     Answered with ``queued``, then ``seated``. One queue per player: a second request on the
     connection is refused (``in_queue``); the same profile on another connection takes the
     place over (the first is told ``left``, reason ``replaced``)."""
 
     key: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN)]
-    preset: Literal["standard", "omnibus", "three", "any"] = "standard"
+    preset: Literal["standard", "omnibus", "black_maria", "any"] = "standard"
     rated: bool = False
     fill_after: FillAfter = 20
 

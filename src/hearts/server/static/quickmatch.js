@@ -9,7 +9,7 @@ import { $, el, toast, setText, announce } from "./ui.js";
 import { current, myName } from "./profile.js";
 import * as player from "./player.js";
 
-const WORDS = { standard: "standard", omnibus: "Omnibus (J♦)", three: "three players", any: "any" };
+const WORDS = { standard: "standard", omnibus: "Omnibus (J♦)", black_maria: "Black Maria (three players)", any: "any" };
 const PREFS = "pyhearts:quick";
 let socket = null, countdown = null, leaving = false;
 
