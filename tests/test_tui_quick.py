@@ -321,3 +321,43 @@ def test_the_command_queues_in_a_terminal_and_escape_leaves(service: Service, co
             os.waitpid(pid, 0)
         os.close(fd)
     assert json.loads(profiles_path().read_text())[service.base]["name"] == "Pty"
+
+
+def test_a_terminal_closed_mid_game_goes_back_to_its_table_next_time(service: Service) -> None:
+    """ctrl+q at the table ends the app with the seat kept beside the profile's key; the next
+    run goes back to that table (``hello``, ``back``) instead of queueing (the service would
+    refuse: ``at_table``), plays it to the end, and forgets the seat."""
+    from hearts.tui.service import keep_seat, kept_seat
+
+    key = profile_key(service, "Comeback")
+
+    def keep(seated: dict[str, Any] | None) -> None:
+        keep_seat(service, key, seated)
+
+    async def first() -> QuickApp:
+        app = QuickApp(service, QuickRequest(key, "standard", fill_after=3), keep=keep)
+        async with app.run_test(size=(110, 36)) as pilot:
+            while app.table is None or app.table.state is None or not app.table.state.view.must_pass:
+                assert app.failure is None, app.failure
+                await pilot.pause(0.1)
+            await pilot.press("space", "right", "space", "right", "space", "enter")
+            await pilot.pause(0.3)
+            await pilot.press("ctrl+q")
+        return app
+
+    app = asyncio.run(first())
+    assert app.seated is not None and app.return_code == 0 and not app.final
+    kept = kept_seat(service, key)
+    assert kept is not None and kept["table"] == app.seated["table"] and kept["token"] == app.seated["token"]
+
+    async def second() -> QuickApp:
+        again = QuickApp(service, QuickRequest(key, "standard", fill_after=3), resume=kept, keep=keep)
+        async with again.run_test(size=(110, 36)) as pilot:
+            await press_until_over(again, pilot)
+        return again
+
+    again = asyncio.run(second())
+    assert again.seated is not None and again.seated["table"] == app.seated["table"]
+    status, table = http("GET", f"{service.base}/api/tables/{app.seated['table']}")
+    assert status == 200 and table["finished"]
+    assert kept_seat(service, key) is None and "seat" not in json.loads(profiles_path().read_text())[service.base]

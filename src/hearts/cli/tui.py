@@ -22,7 +22,7 @@ import argparse
 import contextlib
 import os
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hearts import fast
 from hearts.cli.common import (
@@ -172,7 +172,15 @@ def run_quick(args: argparse.Namespace, streams: Streams) -> int:
     """``hearts tui --quick``: check the flags, the service and the profile's key (one line and
     exit code 2 for a bad flag or address, 1 when the service fails or refuses), then play its
     quick match at the terminal table (:class:`~hearts.tui.quick.QuickApp`)."""
-    from hearts.tui.service import QUICK_PRESETS, BadServer, Service, ServiceError, profile_key
+    from hearts.tui.service import (
+        QUICK_PRESETS,
+        BadServer,
+        Service,
+        ServiceError,
+        keep_seat,
+        kept_seat,
+        profile_key,
+    )
 
     local = [f"--{name}" for name in LOCAL_ONLY if getattr(args, name, None) is not None]
     local += [flag for flag in rules_args_given(args) if flag != "--preset"]
@@ -186,6 +194,7 @@ def run_quick(args: argparse.Namespace, streams: Streams) -> int:
     try:
         service = Service.parse(args.server)
         key = profile_key(service, args.name or "Player", args.key)
+        resume = kept_seat(service, key)
     except BadServer as e:
         return usage_error(streams.stderr, "tui", str(e))
     except ServiceError as e:
@@ -195,7 +204,11 @@ def run_quick(args: argparse.Namespace, streams: Streams) -> int:
         return usage_error(streams.stderr, "tui", "the terminal table needs an interactive terminal for its input and output")
     from hearts.tui.quick import QuickApp, QuickRequest
 
-    app = QuickApp(service, QuickRequest(key, preset, args.rated, args.fill_after))
+    def keep(seated: dict[str, Any] | None) -> None:
+        with contextlib.suppress(OSError, ServiceError):  # the game goes on; only the next run's way back is lost
+            keep_seat(service, key, seated)
+
+    app = QuickApp(service, QuickRequest(key, preset, args.rated, args.fill_after), resume=resume, keep=keep)
     with drawing_on_the_terminal():
         app.run()
     if app.failure is not None:

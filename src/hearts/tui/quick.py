@@ -8,7 +8,9 @@ WebSocket (``/ws/{table}``, ``hello`` with the seat's token) and plays there at 
 :class:`~hearts.tui.remote.RemoteTable` (the server's ``state`` and ``event`` messages, R7)
 instead of a :class:`~hearts.tui.session.Session`. The moon's choice, the table's clocks, its
 chat lines and hints (the server's) are shown; the end shows who won and the totals
-(:attr:`QuickApp.final`). ``docs/protocol.md`` is the protocol.
+(:attr:`QuickApp.final`). A seat left before the end (``ctrl+q``) is kept
+(:func:`~hearts.tui.service.keep_seat`): the next run goes back to it (``resume``: ``hello``,
+then ``back``). ``docs/protocol.md`` is the protocol.
 
 A failure (no service, a key or profile refused, the service ``unavailable``, a connection
 lost) ends the app with exit code 1 and one line, :attr:`QuickApp.failure`, that ``hearts
@@ -85,10 +87,22 @@ class QuickApp(App[int]):
                 priority=True),
     ]
 
-    def __init__(self, service: Service, request: QuickRequest) -> None:
+    def __init__(
+        self,
+        service: Service,
+        request: QuickRequest,
+        *,
+        resume: dict[str, Any] | None = None,
+        keep: Callable[[dict[str, Any] | None], None] | None = None,
+    ) -> None:
+        """``resume``: a seat of an unfinished quick table to go back to (instead of queueing);
+        ``keep(seated)``: called with the seat the service gives, and ``None`` when its game is
+        over (:func:`~hearts.tui.service.keep_seat`)."""
         super().__init__()
         self.service = service
         self.request = request
+        self.resume = resume
+        self._keep = keep or (lambda seated: None)
         self.failure: str | None = None
         """The line the app ended with when it failed (exit code 1)."""
         self.seated: dict[str, Any] | None = None
@@ -129,9 +143,10 @@ class QuickApp(App[int]):
     async def connect(self) -> None:
         """Queue, then play at the table the service seats the person at."""
         try:
-            seated = await self._wait_for_a_seat()
+            seated = self.resume or await self._wait_for_a_seat()
             if seated is not None:
                 self.seated = seated
+                self._keep(seated)
                 await self._play(seated)
         except NETWORK_ERRORS as e:
             self.fail(f"the connection to {self.service.base} failed: {type(e).__name__}: {e}")
@@ -185,6 +200,8 @@ class QuickApp(App[int]):
         async with connect(url, open_timeout=10, max_size=2**22) as ws:
             self._table_ws = ws
             await ws.send(json.dumps({"type": "hello", "token": seated["token"]}))
+            if seated is self.resume:
+                await ws.send(json.dumps({"type": "back"}))  # the seat again, if the stand-in took it over
             async for raw in ws:
                 if not await self._take(json.loads(raw), seated):
                     return
@@ -221,7 +238,8 @@ class QuickApp(App[int]):
         if self._table is None:
             self._table = TableScreen(state)
             self.switch_screen(self._table)
-            self.call_after_refresh(self.say, str(seated.get("message") or "Seated."))
+            words = "Back at your table: the game goes on." if seated is self.resume else seated.get("message")
+            self.call_after_refresh(self.say, str(words or "Seated."))
         else:
             self._table.state = state
         view = state.view
@@ -230,6 +248,7 @@ class QuickApp(App[int]):
             self.push_screen(MoonScreen(list(state.totals), list(state.names)), self._moon_chosen)
         if view.game_over and not self.final:
             self.final = self.remote.final_lines()
+            self._keep(None)
             head, *rest = self.final
             body = Text(head + "\n\n", style="bold") + Text("\n".join(rest))
             self.push_screen(GameOverScreen(body), self._game_over_chosen)

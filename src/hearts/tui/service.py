@@ -3,7 +3,8 @@ player profile it knows this person by, and the few HTTP calls the terminal make
 Textual; the standard library's ``urllib``).
 
 A profile is made once (``POST /api/players``) and its secret key kept in the person's config
-folder, one per service, so the next run plays as the same profile (and keeps its rating):
+folder, one per service, so the next run plays as the same profile (and keeps its rating), with
+the seat of a quick table it has not finished (:func:`keep_seat`: the next run goes back to it):
 ``$XDG_CONFIG_HOME/pyhearts/profiles.json`` (default ``~/.config/pyhearts/``), readable by its
 owner only (mode 0600), as the server keeps its tables in ``$XDG_DATA_HOME/pyhearts``.
 
@@ -167,3 +168,34 @@ def profile_key(service: Service, name: str, key: str | None = None) -> str:
             raise ServiceError(f"cannot keep the new profile's key in {path}: {e.strerror or e}") from None
     service.profile(key)
     return key
+
+
+def kept_seat(service: Service, key: str) -> dict[str, Any] | None:
+    """The seat kept for ``service``'s profile of ``key`` (:func:`keep_seat`) if its table's
+    game is not over (asked of the service: ``GET /api/tables/{id}``); ``None`` otherwise."""
+    kept = _read_profiles(profiles_path()).get(service.base)
+    seat = kept.get("seat") if isinstance(kept, dict) and kept.get("key") == key else None
+    if not isinstance(seat, dict) or not isinstance(seat.get("table"), str) or not isinstance(seat.get("token"), str):
+        return None
+    try:
+        table = service.call("GET", f"/api/tables/{urllib.parse.quote(seat['table'])}")
+    except ServiceError:
+        return None  # gone (a table the service no longer has): queue anew
+    return None if table.get("finished", True) else seat
+
+
+def keep_seat(service: Service, key: str, seated: Mapping[str, Any] | None) -> None:
+    """Keep the quick table's seat the service gave (its ``seated`` message: ``table``,
+    ``token``, ``seat``, ``link``) beside the profile's key, until the game is over (``None``
+    forgets it), so that a terminal closed before the end goes back to it next time. Nothing is
+    kept for a profile whose key is not kept (another ``--key``)."""
+    path = profiles_path()
+    profiles = _read_profiles(path)
+    entry = profiles.get(service.base)
+    if not isinstance(entry, dict) or entry.get("key") != key:
+        return
+    if seated is None:
+        entry.pop("seat", None)
+    else:
+        entry["seat"] = {name: seated[name] for name in ("table", "token", "seat", "link") if name in seated}
+    _write_profiles(path, profiles)
