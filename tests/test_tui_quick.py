@@ -106,19 +106,22 @@ async def press_until_over(app: QuickApp, pilot: Any, timeout: float = 240.0) ->
         await pilot.pause(0.05)
 
 
-def test_the_terminal_plays_a_quick_match_to_the_end_and_shows_the_servers_totals(service: Service) -> None:
-    """Three bots fill the table after the wait (R1.4 seats; the game to its end, R5): the
-    final totals the table shows are the service's record of the table."""
+@pytest.mark.parametrize(("preset", "bots"), [("standard", 3), ("black_maria", 2)])
+def test_the_terminal_plays_a_quick_match_to_the_end_and_shows_the_servers_totals(
+    service: Service, preset: str, bots: int
+) -> None:
+    """Bots fill the table after the wait (R1.4 seats; the game to its end, R5; Black Maria for
+    three, R1.2 and R4.5): the final totals the table shows are the service's record of the table."""
     key = profile_key(service, "Tui")
 
     async def run() -> QuickApp:
-        app = QuickApp(service, QuickRequest(key, "standard", fill_after=3))
+        app = QuickApp(service, QuickRequest(key, preset, fill_after=3))
         async with app.run_test(size=(110, 36)) as pilot:
             while app.table is None:
                 assert app.failure is None, app.failure
                 assert isinstance(app.screen, QueueScreen)
                 await pilot.pause(0.1)
-            assert app.seated is not None and app.seated["bots"] == 3
+            assert app.seated is not None and app.seated["bots"] == bots
             await press_until_over(app, pilot)
             await pilot.pause(0.2)
             assert isinstance(app.screen, GameOverScreen)
