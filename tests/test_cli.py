@@ -374,7 +374,7 @@ def test_piped_input_is_echoed_after_the_prompt() -> None:
     ("argv", "expected"),
     [
         (["--option", "moon=sometimes"], "option 'moon' is 'sometimes'; allowed: 'add_to_others'"),
-        (["--option", "colour=red"], "unknown option 'colour'; allowed: players, pass_count"),
+        (["--option", "colour=red"], "unknown option 'colour'; allowed: players, removed_for_three, pass_count"),
         (["--option", "moon"], "write name=value"),
         (["--option", "target=lots"], "expected a whole number"),
         (["--option", "pass_cycle=sideways"], "allowed: left, right, across, hold"),

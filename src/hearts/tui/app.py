@@ -195,7 +195,7 @@ class HeartsApp(App[int]):
                 self._game_over_shown = True
                 self.show_game_over()
         elif game.phase is Phase.MOON_CHOICE and HUMAN in game.actors():
-            self._pause(MoonScreen(list(game.totals), self.session.names), self._moon_chosen)
+            self._pause(MoonScreen(list(game.totals), self.session.names, game.rules.round_points), self._moon_chosen)
         elif not self.thinking and (turn := self.session.bot_turn()) is not None:
             self._bot_worker = self.think(self.session, Position.of(game), *turn)
 

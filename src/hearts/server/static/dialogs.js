@@ -59,11 +59,12 @@ export function wireDialog() { $("dialog").addEventListener("keydown", trapFocus
 export function showMoon() {
   if ($("dialog").dataset.kind === "moon") return;
   const others = live.state.view.players - 1;
+  const worth = live.state.view.rules.spade_penalties ? 43 : 26; // R4.4, R4.5: the round's points
   const choose = (choice) => () => { act({ type: "moon", seq: live.state.seq, choice }); closeDialog(); };
   showDialog("moon", el("h2", { id: "dialog-title", text: "You shot the moon!" }), el("p", { text: "Choose how it scores:" }),
     el("div", { class: "buttons" },
-      el("button", { type: "button", class: "primary", id: "moon-add", text: "+26 to each of the " + others + " others", onclick: choose("add") }),
-      el("button", { type: "button", id: "moon-subtract", text: "−26 from my score", onclick: choose("subtract") })));
+      el("button", { type: "button", class: "primary", id: "moon-add", text: "+" + worth + " to each of the " + others + " others", onclick: choose("add") }),
+      el("button", { type: "button", id: "moon-subtract", text: "−" + worth + " from my score", onclick: choose("subtract") })));
 }
 
 // A round's result: each seat's point cards taken (when known), points, score and total.

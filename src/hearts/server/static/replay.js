@@ -157,7 +157,10 @@ function words(f, step, r) {
   const a = step.action, who = name(step.seat);
   let text;
   if (a.type === "pass") text = who + " passes " + a.cards.map(cardName).join(" ") + " to " + name((step.seat + r.pass_offset) % data.players) + ".";
-  else if (a.type === "moon") text = who + " shot the moon and chose to " + (a.choice === "add" ? "add 26 to the others." : "take 26 off their own score.");
+  else if (a.type === "moon") {
+    const worth = data.rules.spade_penalties ? 43 : 26; // R4.4, R4.5: the round's points
+    text = who + " shot the moon and chose to " + (a.choice === "add" ? "add " + worth + " to the others." : "take " + worth + " off their own score.");
+  }
   else {
     text = who + " plays " + cardName(a.card) + ".";
     const t = step.trick;

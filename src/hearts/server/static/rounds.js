@@ -25,12 +25,15 @@ function roundTricks(ended, last) {
   return played === DECK[ended.view.players] ? tricks : null;
 }
 
-// The point cards each seat took in ``tricks`` (hearts, the Q♠, the J♦ when the rules count
-// it), highest first; null when the tricks are not known.
+// The point cards each seat took in ``tricks`` (hearts, the Q♠, the K♠ and A♠ under Black
+// Maria's spades, R4.5, the J♦ when the rules count it), highest first; null when the tricks
+// are not known.
+const FIRST = { QS: 22, KS: 21, AS: 20, JD: 19 }; // the cards ordered before the hearts
 function pointCards(tricks, v) {
   if (!tricks) return null;
-  const counts = (c) => c[1] === "H" || c === "QS" || (c === "JD" && v.rules.jack_of_diamonds);
-  const order = (c) => (c === "QS" ? 20 : c === "JD" ? 19 : RANK_ORDER.indexOf(c[0]));
+  const spades = (c) => (c === "KS" || c === "AS") && v.rules.spade_penalties;
+  const counts = (c) => c[1] === "H" || c === "QS" || spades(c) || (c === "JD" && v.rules.jack_of_diamonds);
+  const order = (c) => (c in FIRST ? FIRST[c] : RANK_ORDER.indexOf(c[0]));
   const taken = Array.from({ length: v.players }, () => []);
   for (const t of tricks) for (const p of t.plays) if (counts(p.card)) taken[t.winner].push(p.card);
   return taken.map((cards) => cards.sort((a, b) => order(b) - order(a)));

@@ -55,7 +55,7 @@ class Hints:
         key = (seat, seq)
         known = self._given.get(key)
         if known is not None:
-            conn.push(hint_message(known, seq))
+            conn.push(hint_message(known, seq, table.game.rules.round_points))
             return
         waiting = key in self._waiters
         self._waiters.setdefault(key, set()).add(conn)
@@ -90,7 +90,7 @@ class Hints:
         if action is None or seq != table.seq or seat not in table.game.actors():
             return
         self._given[seat, seq] = action
-        message = hint_message(action, seq)
+        message = hint_message(action, seq, table.game.rules.round_points)
         for c in waiters:
             if c.seat == seat and c in table.conns:
                 c.push(message)

@@ -42,23 +42,27 @@ def chat_message(lines: Iterable[ChatLine], history: bool = False) -> str:
     return wire.encode(wire.ChatLines(lines=[wire.ChatLine(line.id, line.seat, line.text) for line in lines], history=history))
 
 
-def hint_message(action: Action, seq: int) -> str:
-    """A ``hint`` message: the action (in the codec) and its words, for position ``seq``."""
-    return wire.encode(wire.Hint(seq=seq, action=to_dict(action), text=hint_text(action)))
+def hint_message(action: Action, seq: int, worth: int = 26) -> str:
+    """A ``hint`` message: the action (in the codec) and its words, for position ``seq``
+    (``worth``: a moon's points, :func:`hint_text`)."""
+    return wire.encode(wire.Hint(seq=seq, action=to_dict(action), text=hint_text(action, worth)))
 
 
-def hint_text(action: Action) -> str:
-    """A hint in words: "Hint: play Q♠", "Hint: pass A♠ K♠ Q♥" (highest first).
+def hint_text(action: Action, worth: int = 26) -> str:
+    """A hint in words: "Hint: play Q♠", "Hint: pass A♠ K♠ Q♥" (highest first); a moon's
+    choice with ``worth``, the round's points (43 with Black Maria's spades, R4.5).
 
     >>> from hearts.actions import Play
     >>> hint_text(Play(0, "QS")), hint_text(Pass(0, "QH AS KS")), hint_text(Moon(0, "add"))
     ('Hint: play Q♠', 'Hint: pass A♠ K♠ Q♥', 'Hint: add 26 to everyone else')
+    >>> hint_text(Moon(0, "subtract"), 43)
+    'Hint: take 43 off your own score'
     """
     style = Style()
     if isinstance(action, Pass):
         return "Hint: pass " + style.cards(sorted(action.cards, reverse=True))
     if isinstance(action, Moon):
-        return "Hint: add 26 to everyone else" if action.choice == "add" else "Hint: take 26 off your own score"
+        return f"Hint: add {worth} to everyone else" if action.choice == "add" else f"Hint: take {worth} off your own score"
     return "Hint: play " + style.card(action.card)
 
 

@@ -15,29 +15,32 @@ from hearts.tui.screens.dialog import Dialog
 
 
 class MoonScreen(Dialog[MoonChoice]):
-    """R4.4 ``shooter_chooses``: add 26 to everyone else, or subtract 26 from yourself; the
-    choice is the screen's result."""
+    """R4.4 ``shooter_chooses``: add 26 to everyone else, or subtract 26 from yourself (43 with
+    Black Maria's spades, R4.5: ``worth``, the rules' ``round_points``); the choice is the
+    screen's result."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a,plus", "choose('add')", "Add 26 to the others"),
         Binding("s,minus", "choose('subtract')", "Subtract 26 from you"),
     ]
 
-    def __init__(self, totals: list[int], names: list[str]) -> None:
+    def __init__(self, totals: list[int], names: list[str], worth: int = 26) -> None:
         super().__init__(id="moon")
         self.totals = totals
         self.names = names
+        self.worth = worth
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(Text("☾ You shot the moon: all the hearts and the Q♠!", style="bold"))
+            took = "all the hearts and the Q♠" if self.worth == 26 else "every penalty card"
+            yield Label(Text(f"☾ You shot the moon: {took}!", style="bold"))
             yield Static(
                 "Totals before this round: "
                 + " · ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
             )
             with Horizontal(classes="buttons"):
-                yield Button("Add 26 to the others (a)", id="add", variant="primary")
-                yield Button("Subtract 26 from me (s)", id="subtract")
+                yield Button(f"Add {self.worth} to the others (a)", id="add", variant="primary")
+                yield Button(f"Subtract {self.worth} from me (s)", id="subtract")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss("subtract" if event.button.id == "subtract" else "add")
