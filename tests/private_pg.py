@@ -7,6 +7,8 @@
     run_something_against(cluster.url)           # postgresql://postgres@127.0.0.1:PORT/postgres
     cluster.stop()                               # pg_ctl stop -m fast: every connection is cut
     cluster.start()                              # the same data, the same port, the same URL
+    cluster.freeze()                             # SIGSTOP every process: connections accepted, never answered
+    cluster.thaw()                               # SIGCONT: it goes on where it stopped
     cluster.remove()                             # stopped and deleted (call it in a finally)
 
 Or as a context manager: ``with PrivateCluster(tmp_path) as cluster: …`` (started on entry,
@@ -23,8 +25,10 @@ temporary one owned by that user (pytest's ``tmp_path`` is private to root); oth
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -65,6 +69,8 @@ class PrivateCluster:
         """The cluster's folder: its ``data`` and the server's ``server.log``."""
         self.port = _free_port()
         self._bin: Path | None = None
+        self._frozen: list[int] = []
+        """The processes :meth:`freeze` stopped."""
 
     @property
     def url(self) -> str:
@@ -106,13 +112,42 @@ class PrivateCluster:
         """Stop the server at once (``pg_ctl stop -m fast``: open connections are cut)."""
         self._run("pg_ctl", "-D", self.folder / "data", "-m", "fast", "-w", "stop")
 
+    def processes(self) -> list[int]:
+        """The process ids of the running server: the postmaster's and its children's (the
+        backends, the checkpointer, …)."""
+        postmaster = int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, IndexError):  # (a process that ended meanwhile)
+                if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == postmaster:
+                    children.append(int(stat.parent.name))
+        return [postmaster, *children]
+
+    def freeze(self) -> None:
+        """Stop every process of the server (SIGSTOP): a frozen database, which accepts TCP
+        connections (the kernel does) and answers nothing, until :meth:`thaw`."""
+        self._frozen = self.processes()
+        self._signal(self._frozen, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let the processes :meth:`freeze` stopped go on (SIGCONT); nothing if none is frozen."""
+        frozen, self._frozen = self._frozen, []
+        self._signal(frozen, signal.SIGCONT)
+
+    @staticmethod
+    def _signal(pids: list[int], signum: signal.Signals) -> None:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signum)
+
     @property
     def running(self) -> bool:
         """Whether the server runs (its ``postmaster.pid`` is there)."""
         return (self.folder / "data" / "postmaster.pid").exists()
 
     def remove(self) -> None:
-        """Stop the server if it runs and delete the cluster's folder."""
+        """Stop the server if it runs (thawed first) and delete the cluster's folder."""
+        self.thaw()
         if self._bin is not None and self.running:
             self.stop()
         shutil.rmtree(self.folder, ignore_errors=True)

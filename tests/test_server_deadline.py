@@ -125,3 +125,40 @@ def test_no_liveness_no_deadline() -> None:
         return watch
 
     assert asyncio.run(main()) is None
+
+
+def test_once_a_call_was_given_up_calls_fail_at_once_until_the_probe_hears_the_database() -> None:
+    """A silent database: the next call does not wait as long again (an action behind another
+    in its table's turn would wait twice), while a probe tries it every quarter of a second;
+    once the probe is answered, calls wait for the database again."""
+    answering = asyncio.Event()
+
+    async def probe() -> None:
+        await answering.wait()  # a frozen database: no answer until it goes on
+
+    liveness = Liveness(SILENCE, probe=probe)
+
+    async def call() -> float:
+        start = time.monotonic()
+        try:
+            async with deadline(liveness):
+                await asyncio.sleep(10)
+        except TimeoutError:
+            pass
+        return time.monotonic() - start
+
+    async def main() -> tuple[float, float, bool]:
+        first = await call()  # given up after the silence
+        second = await call()  # at once
+        assert liveness.silent
+        answering.set()
+        await asyncio.sleep(0.4)  # the probe's next attempt is answered
+        back = not liveness.silent
+        async with deadline(liveness):
+            await asyncio.sleep(0.01)
+        await liveness.close()
+        return first, second, back
+
+    first, second, back = asyncio.run(main())
+    assert SILENCE <= first < SILENCE + 0.2 and second < 0.02 and back
+    assert liveness.cuts == 2

@@ -19,6 +19,9 @@ A call is given up according to what it waits for:
   the server to cancel the query and wait for that, 5 s and 5 s more, which a frozen server
   never answers.)
 
+Once a call was given up, the database is *silent* (:attr:`Liveness.silent`): every call fails
+at once until a probe (an attempt to connect, every :data:`PROBE_PAUSE`) is answered.
+
 The caller turns either into :class:`~hearts.server.storage.StoreUnavailable`. SQLite has no
 deadline (the database is a file of the process's: a wait is a lock's busy wait, bounded by its
 own timeout).
@@ -44,7 +47,7 @@ import contextvars
 import os
 import socket
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final, Protocol
 
 __all__ = ["SILENCE", "Deadline", "Liveness", "current", "cut", "deadline"]
@@ -58,31 +61,78 @@ RECHECK: Final = 0.1
 """Seconds after a connection is cut before the call, if it goes on waiting, is looked at again."""
 
 
+PROBE_PAUSE: Final = 0.25
+"""Seconds between two attempts of :class:`Liveness`'s probe while the database is silent."""
+
+
 class Liveness:
     """When a process's database last answered (``time.monotonic()``; any statement, on any
-    connection), and so when a call begun at a given time is to be given up.
+    connection), and so when a call begun at a given time is to be given up; whether it is
+    :attr:`silent`.
+
+    Once a call was given up (:meth:`gave_up`) and nothing answered for :attr:`silence`
+    seconds, the database is silent: every call begun then fails at once (its connection would
+    wait as long again — an action behind another in its table's turn would wait twice),
+    while a ``probe`` (an attempt to connect, within :attr:`silence`) runs every
+    :data:`PROBE_PAUSE` until the database answers again.
 
     >>> liveness = Liveness(silence=1.0)
     >>> liveness.gives_up_at(10.0)  # nothing answered yet: a second after the call began
     11.0
     >>> liveness.last = 10.5; liveness.gives_up_at(10.0)  # an answer meanwhile: a second after it
     11.5
+    >>> liveness.silent
+    False
     """
 
-    def __init__(self, silence: float = SILENCE) -> None:
+    def __init__(self, silence: float = SILENCE, probe: Callable[[], Awaitable[object]] | None = None) -> None:
         self.silence = silence
         self.last = -float("inf")
         """When the database last answered."""
         self.cuts = 0
-        """Calls given up since the start (``/metrics``)."""
+        """Calls given up since the start (``/metrics``): on a silent database, or at once while it is."""
+        self.silent = False
+        """Whether a call was given up and nothing answered since: calls fail at once."""
+        self._probe = probe
+        self._probing: asyncio.Task[None] | None = None
 
     def answered(self) -> None:
         """The database answered a statement (or a connection was made)."""
         self.last = time.monotonic()
+        self.silent = False
 
     def gives_up_at(self, began: float) -> float:
         """When a call begun at ``began`` is given up if the database stays silent."""
         return max(began, self.last) + self.silence
+
+    def gave_up(self) -> None:
+        """A call was given up: with a probe, the database is now :attr:`silent` until it
+        answers (the probe runs meanwhile)."""
+        self.cuts += 1
+        if self._probe is None or time.monotonic() - self.last < self.silence:
+            return
+        self.silent = True
+        if self._probing is None:
+            self._probing = asyncio.get_running_loop().create_task(self._until_answered())
+
+    async def _until_answered(self) -> None:
+        try:
+            while self.silent and self._probe is not None:
+                try:
+                    await asyncio.wait_for(self._probe(), self.silence)
+                except Exception:  # (not answered yet: a refusal, or no answer in time)
+                    await asyncio.sleep(PROBE_PAUSE)
+                else:
+                    self.answered()
+        finally:
+            self._probing = None
+
+    async def close(self) -> None:
+        """Stop the probe, if it runs."""
+        if self._probing is not None:
+            self._probing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._probing
 
 
 class Driver(Protocol):
@@ -142,7 +192,7 @@ class Deadline:
             return
         if not self.expired:
             self.expired = True
-            self._liveness.cuts += 1
+            self._liveness.gave_up()
         if self._conn is None:
             self._timeout.reschedule(self._loop.time())
             return
@@ -159,10 +209,14 @@ class Deadline:
 async def deadline(liveness: Liveness | None, conn: Driver | None = None) -> AsyncIterator[Deadline | None]:
     """The block is a call under a :class:`Deadline` (``None``: none, SQLite's), waiting for
     statements on ``conn`` if given (else for a connection, until :meth:`Deadline.attach`);
-    a wait for a connection given up raises :class:`TimeoutError` from the block."""
+    a wait for a connection given up raises :class:`TimeoutError` from the block, and so does
+    entering it while the database is :attr:`~Liveness.silent`."""
     if liveness is None:
         yield None
         return
+    if liveness.silent:
+        liveness.cuts += 1
+        raise TimeoutError("the database is silent")
     async with asyncio.timeout(None) as timeout:
         watch = Deadline(liveness, timeout)
         watch.attach(conn)

@@ -446,9 +446,12 @@ async def _execute(
 ) -> list[psycopg.pq.abc.PGresult]:
     """Run the statement prepared on ``conn`` under ``name`` (:func:`_prepared`): its results
     (a silent database cuts the connection: :mod:`~hearts.server.storage.deadline`)."""
-    conn.pgconn.send_query_prepared(name, params)
-    async with deadline(liveness, conn):
-        results = await _results(conn)
+    try:
+        async with deadline(liveness, conn):
+            conn.pgconn.send_query_prepared(name, params)
+            results = await _results(conn)
+    except TimeoutError:  # (silent: not sent)
+        raise StoreUnavailable("the database does not answer") from None
     liveness.answered()
     return results
 
@@ -458,9 +461,12 @@ async def _prepared(url: str, name: bytes, statement: str, liveness: Liveness) -
     :func:`_execute`)."""
     conn = await _connect(url, liveness)
     try:
-        conn.pgconn.send_prepare(name, statement.encode())
         async with deadline(liveness, conn):
+            conn.pgconn.send_prepare(name, statement.encode())
             await _results(conn)
+    except TimeoutError:  # (silent: not sent)
+        await conn.close()
+        raise StoreUnavailable("the database does not answer") from None
     except BaseException:
         await conn.close()
         raise
@@ -543,7 +549,7 @@ class Reachability:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine | None = None
-        self.liveness = Liveness()
+        self.liveness = Liveness(probe=self._probe)
         """When the database last answered: every call's deadline (:mod:`~hearts.server.storage.deadline`)."""
         self.down = False
         self.errors = 0
@@ -556,6 +562,11 @@ class Reachability:
         if self.engine is not None:
             # (SQLAlchemy's QueuePool reads its wait from this attribute at each checkout)
             self.engine.pool._timeout = CONNECTION_WAIT if self.down else BUSY_WAIT  # type: ignore[attr-defined]
+
+    async def _probe(self) -> None:
+        """Whether the database answers: a connection made (and closed); raises if not."""
+        conn = await psycopg.AsyncConnection.connect(self.url)
+        await conn.close()
 
     async def connect(self) -> Connection:
         """A new connection for the pool (at most :data:`CONNECTION_WAIT` to make it), writing
@@ -986,6 +997,7 @@ class PostgresStorage(SqlStore):
         await super().close()
         await self._lease_engine.dispose()
         await self._renewal_engine.dispose()
+        await self._reach.liveness.close()
 
 
 MIGRATION_LOCK: Final = 0x7079_6865_6172_7473
