@@ -1,6 +1,6 @@
 """Fault benchmark of the online service: kills and an outage under play, measured as a client sees them.
 
-    .venv/bin/python benchmarks/faults.py [--tables N] [--bot-tables B] [--outage S] [--seed S]
+    .venv/bin/python benchmarks/faults.py [--tables N] [--bot-tables B] [--outage S] [--freeze S] [--seed S]
 
 On a private PostgreSQL cluster of its own (``tests/private_pg.py``: initdb in a temporary
 folder) it starts two server processes behind Debian's nginx (``deploy/nginx.conf``, routing
@@ -18,15 +18,21 @@ does). The people act at random after a short pause. Then, one after another:
    workers' default, run out);
 3. **the database is stopped** for ``--outage`` seconds (15 by default), then started again:
    ``outage_answer_s`` is the longest time an action sent during the outage waited for its
-   answer (an ``unavailable`` error, or its state).
+   answer (an ``unavailable`` error, or its state);
+4. **the database is frozen** for ``--freeze`` seconds (15 by default: every process of the
+   cluster SIGSTOPped, so connections are accepted and nothing answers), then let go on
+   (SIGCONT): ``freeze_answer_s`` is the longest time an action sent during the freeze waited
+   for its answer, or a request (``/healthz``, ``GET /api/tables``, asked of each server
+   process directly every half second meanwhile) for its status.
 
 Then the play stops and, after two seconds, every table's log (read from the database) is
 replayed: ``stale_tables`` counts tables where a client's last state is behind the log,
 ``lost`` the actions a client saw accepted that the log does not hold, ``duplicated`` the
 positions where two clients saw different actions (or a log that does not replay).
 
-The last line is exactly ``owner_failover_s=A worker_failover_s=B outage_answer_s=C stale_tables=D
-lost=E duplicated=F``. Only loopback; every wait is bounded.
+The last line is exactly ``owner_failover_s=A worker_failover_s=B outage_answer_s=C
+freeze_answer_s=D stale_tables=E lost=F duplicated=G`` (issue 41's ``restart_pause_s`` and
+``idle_failover_s`` are not measured yet: no such stage). Only loopback; every wait is bounded.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # the tests' private cluster and server
 sys.path.insert(0, str(ROOT))  # deploy/: the proxy's configuration and runner
 
 from private_pg import PrivateCluster  # noqa: E402
+from test_server_outage import timed  # noqa: E402
 from test_server_support import ServerProcess, WorkerProcess, free_port, http  # noqa: E402
 
 from deploy import nginx_conf  # noqa: E402
@@ -245,13 +252,14 @@ async def scenario(args: argparse.Namespace, cluster: PrivateCluster, folder: Pa
         cluster.start()
         back = time.monotonic()
         await wait_progress(tables, back, 30)
-        outage = max((answered - sent for t in tables for s in t.seats for sent, answered in s.answers
-                      if down <= sent <= back), default=0.0)
+        outage = longest_answer(tables, down, back)
+        await asyncio.sleep(3)
+        freeze = await frozen(args.freeze, cluster, servers, tables)
         for t in tables:
             for s in t.seats:
                 s.quiet = True
         await asyncio.sleep(SETTLE)
-        return {"owner": owner, "worker": worker, "outage": outage}, tables
+        return {"owner": owner, "worker": worker, "outage": outage, "freeze": freeze}, tables
     finally:
         for t in tables:
             for s in t.seats:
@@ -263,6 +271,40 @@ async def scenario(args: argparse.Namespace, cluster: PrivateCluster, folder: Pa
             w.stop()
         for s in servers:
             s.stop()
+
+
+def longest_answer(tables: list[Table], since: float, until: float) -> float:
+    """The longest time an action sent between ``since`` and ``until`` waited for its answer."""
+    return max((answered - sent for t in tables for s in t.seats for sent, answered in s.answers
+                if since <= sent <= until), default=0.0)
+
+
+async def frozen(seconds: float, cluster: PrivateCluster, servers: list[ServerProcess], tables: list[Table]) -> float:
+    """Freeze the database for ``seconds`` (SIGSTOP) while the people play and the server
+    processes are asked for ``/healthz`` and the tables' listing every half second: the
+    longest wait for an answer, actions' and requests' (printed apart)."""
+    print(f"freezing the database for {seconds:.0f} s (SIGSTOP)", flush=True)
+    requests: list[tuple[str, int, float]] = []
+    down = time.monotonic()
+    cluster.freeze()
+    try:
+        while time.monotonic() - down < seconds:
+            for s in servers:
+                for path in ("/healthz", "/api/tables"):
+                    status, _, took = await asyncio.to_thread(timed, "GET", s.url + path)
+                    requests.append((path, status, took))
+            await asyncio.sleep(0.5)
+    finally:
+        cluster.thaw()
+    back = time.monotonic()
+    await wait_progress(tables, back, 30)
+    actions = longest_answer(tables, down, back)
+    answered = sum(1 for t in tables for s in t.seats for sent, _ in s.answers if down <= sent <= back)
+    slowest = max(requests, key=lambda r: r[2], default=("-", 0, 0.0))
+    statuses = sorted({status for _, status, _ in requests})
+    print(f"  {answered} actions sent while frozen, the longest answered in {actions:.2f} s; {len(requests)} "
+          f"requests (statuses {statuses}), the longest {slowest[0]} in {slowest[2]:.2f} s", flush=True)
+    return max(actions, slowest[2])
 
 
 def make_table(address: str, bots: bool, rng: random.Random) -> Table:
@@ -281,6 +323,7 @@ def main() -> int:
     p.add_argument("--tables", type=int, default=24, help="tables of four people (default 24)")
     p.add_argument("--bot-tables", type=int, default=8, help="tables of a person and three bots (default 8)")
     p.add_argument("--outage", type=float, default=15.0, help="seconds the database is stopped (default 15)")
+    p.add_argument("--freeze", type=float, default=15.0, help="seconds the database is frozen (default 15)")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     if not (shutil.which("nginx") or os.access("/usr/sbin/nginx", os.X_OK)):
@@ -289,7 +332,8 @@ def main() -> int:
         figures, tables = asyncio.run(scenario(args, cluster, Path(name)))
         stale, lost, duplicated = check_logs(cluster.url, tables)
     print(f"owner_failover_s={figures['owner']:.1f} worker_failover_s={figures['worker']:.1f} "
-          f"outage_answer_s={figures['outage']:.1f} stale_tables={stale} lost={lost} duplicated={duplicated}")
+          f"outage_answer_s={figures['outage']:.1f} freeze_answer_s={figures['freeze']:.1f} "
+          f"stale_tables={stale} lost={lost} duplicated={duplicated}")
     return 0
 
 
