@@ -364,3 +364,38 @@ def test_a_terminal_closed_mid_game_goes_back_to_its_table_next_time(service: Se
     status, table = http("GET", f"{service.base}/api/tables/{app.seated['table']}")
     assert status == 200 and table["finished"]
     assert kept_seat(service, key) is None and "seat" not in json.loads(profiles_path().read_text())[service.base]
+
+
+def test_the_moon_is_asked_at_a_table_of_the_service() -> None:
+    """R4.4 ``shooter_chooses``: the person who shot the moon at a table of the service is
+    asked (the local game's dialog), and the choice goes out as the protocol's ``moon``."""
+    from helpers import moon_deal, play_moon_round
+
+    from hearts import Game, Rules
+    from hearts.view import View
+
+    game = Game(Rules(moon="shooter_chooses", pass_count=0), seed=1, deals=[moon_deal(4, 2)])
+    play_moon_round(game, 2)
+    view = View.of(game, 2).to_dict()
+    assert view["moon_choice_pending"]
+    facts = {"names": ["Ann", "Bob", "Cy", "Di"], "kinds": ["bot", "bot", "human", "bot"],
+             "bots": ["easy", "easy", None, "easy"], "away": [], "totals": [0, 0, 0, 0], "pass_offset": 0,
+             "time_left": [None, None, 28.0, None], "score_history": [], "winners": None}
+
+    class Offline(QuickApp):
+        def connect(self) -> None:  # type: ignore[override]
+            """No service: the test gives the table's messages itself."""
+
+    async def run() -> Offline:
+        app = Offline(Service.parse("http://127.0.0.1:1"), QuickRequest("key"))
+        async with app.run_test(size=(110, 36)) as pilot:
+            assert app.remote.take({"type": "state", "n": 0, "seq": 52, "view": view, "table": facts})
+            app._show({"table": "t1", "token": "x", "seat": 2, "message": "Seated."})
+            await pilot.pause()
+            assert isinstance(app.screen, MoonScreen)
+            await pilot.press("s")
+            await pilot.pause()
+        return app
+
+    app = asyncio.run(run())
+    assert app.remote.outbox == [{"type": "moon", "seat": 2, "choice": "subtract", "seq": 52}]

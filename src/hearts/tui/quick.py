@@ -245,7 +245,8 @@ class QuickApp(App[int]):
         view = state.view
         if view.moon_choice_pending and self._moon_asked != view.round_number:
             self._moon_asked = view.round_number
-            self.push_screen(MoonScreen(list(state.totals), list(state.names)), self._moon_chosen)
+            moon = MoonScreen(list(state.totals), list(state.names), view.rules.round_points)  # 43 under R4.5
+            self.push_screen(moon, self._moon_chosen)
         if view.game_over and not self.final:
             self.final = self.remote.final_lines()
             self._keep(None)
