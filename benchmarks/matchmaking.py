@@ -37,24 +37,26 @@ table's first two rounds); ``double_seated`` D, players seated twice or at two t
 twice, or two seats in the database); ``lost`` E, players who asked and were neither seated nor
 told they left, or were seated at a table whose game did not end (or whose end they did not see).
 
-``min_bot_seats`` M is computed offline from the same arrival log: the fewest bot seats of any
-matchmaker that obeys the quick match's rules — a table of a preset each of its people accepts,
-rated or not alike, at most its players (four; three for ``black_maria``), never a blocked pair; a
-person seated within the fill wait (W + 1 s allowed: the matchmaker's half-second rounds), a
-leaver before leaving or not at all; a person may also take a bot's seat at a table made before
-their wait is over, while the table has not reached its second round's first card — at most J
-seconds after it was made, J the longest this run's tables with bots took to get there
-(measured by their clients: an upper bound of the real time). So a person p may sit at a table
-made at time t when ``a_p ≤ t + J`` and ``t ≤ d_p`` (``d_p`` their deadline: arrival + W + 1, or
-their leaving); counting each table at its latest possible making (the smallest ``d`` among its
-people, that person being at it), the minimum of Σ (seats − people) is a 0–1 program, solved
-exactly with SciPy's HiGHS (``scipy.optimize.milp``; when it runs out of time, its proven bound
-rounded up): a true lower bound for those rules (that a seat is taken only between rounds is left
-out: that only lowers it). The ratings are left out: the ideal matchmaker may seat anyone
-together. The matchmaker's rating window (2 + 0.5 per second waited) is a rule of its own that
-the bound does not follow: when it keeps people apart, C can exceed M. A line says, of each
+``min_bot_seats`` M is computed offline from the same arrival log (``matchbound.py``): the
+fewest bot seats of any matchmaker that obeys the quick match's rules, even one that knows every
+arrival to come — a table of a preset each of its people accepts, rated or not alike, at most
+its players (four; three for ``black_maria``), never a blocked pair; a table starts as soon as
+enough people who may share it are waiting; bots only for a person who waited the fill wait (W
++ 1 s allowed: the matchmaker's half-second rounds); a leaver not seated by their leaving is
+gone; a newcomer may take a bot's seat at a table made at most J seconds before, J the longest
+this run's tables with bots took to reach their second round's first card (measured by their
+clients: at least the real time; the server lets a seat be taken only before a round's first
+card, so the bound's J is the more generous). The ratings are left out (the bound may seat
+anyone together). A search over every choice those rules leave gives the exact minimum; if it
+grows too large (a long J), the line says so and M is 0, the bound that always holds.
+
+No matchmaker that cannot see the future can be held to M: the bound chooses, at each moment,
+what suits the arrivals that follow (which preset an ``any`` player takes, whether a newcomer
+takes a bot's seat or waits), and at the end of the arrivals (the last W seconds: whoever is
+left waits for bots) it has arranged the last groups to come out even. A line says, of each
 table made with bots, who else waited for its rules when it was made (nobody, only blocked
-people, only people outside its oldest person's rating window, or others seated in that round).
+people, only people outside its oldest person's rating window, or others seated in that round)
+and how many were made after the last arrival.
 
 The line before the last is ``fill_wait_s=W min_bot_seats=M``; the last is exactly
 ``backend=postgresql|sqlite processes=P players=N tables=T wait_p50_s=A wait_p95_s=B bot_seats=C double_seated=D lost=E``.
@@ -83,6 +85,7 @@ from typing import Any
 
 import websockets
 from cluster_load import DEFAULT_PG, drop_database, fresh_database, start_proxy, wait_until_up
+from matchbound import min_bot_seats
 from server_load import LIMITS, free_port, post, run_loop
 
 from hearts.arena import Progress
@@ -141,73 +144,6 @@ def arrival_log(players: int, seconds: float, fill_wait: int, seed: int) -> tupl
         if near and rng.random() < BLOCKERS:
             blocks.append((a.index, rng.choice(near)))
     return out, blocks
-
-
-def min_bot_seats(log: Sequence[Arrival], blocks: Sequence[tuple[int, int]], fill_wait: float, join: float,
-                  time_limit: float = 120.0) -> int:
-    """The fewest bot seats any grouping of the players into tables allows (the module's
-    docstring: a lower bound). A person p can be at a table made at time t when
-    ``a_p ≤ t + join`` and ``t ≤ d_p``, with ``d_p`` = min(a_p + fill_wait, leave time): arrived
-    before it was made (or in time to take a seat within ``join`` seconds), still waiting then.
-    A table is counted at its latest possible making, the smallest ``d`` of its people (that
-    person is then at it): one candidate table per person and preset it accepts; a person at
-    one table at most (exactly one unless a leaver), at most its seats, never a blocked pair.
-    Exact (SciPy's HiGHS), or its proven bound rounded up when ``time_limit`` runs out."""
-    import numpy as np
-    from scipy.optimize import Bounds, LinearConstraint, milp  # type: ignore[import-untyped]
-    from scipy.sparse import coo_matrix  # type: ignore[import-untyped]
-
-    deadline = [min(a.at + fill_wait, a.leave if a.leave is not None else math.inf) for a in log]
-    blocked = [frozenset(pair) for pair in blocks]
-    windows: list[tuple[int, int, list[int]]] = []  # (seats, anchor, members)
-    for k, anchor in enumerate(log):
-        t = deadline[k]
-        for preset, size in SIZES.items():
-            if anchor.preset not in (preset, "any"):
-                continue
-            members = [p.index for p in log if p.rated == anchor.rated and p.preset in (preset, "any")
-                       and p.at <= t + join and (deadline[p.index], p.index) >= (t, k)]
-            windows.append((size, k, members))
-    ny = len(windows)
-    zs = [(w, p) for w, (_, _, members) in enumerate(windows) for p in members]
-    znum = {wp: ny + j for j, wp in enumerate(zs)}
-    rows: list[int] = []
-    cols: list[int] = []
-    vals: list[float] = []
-    low: list[float] = []
-    high: list[float] = []
-
-    def row(entries: list[tuple[int, float]], lo: float, hi: float) -> None:
-        for c, v in entries:
-            rows.append(len(low))
-            cols.append(c)
-            vals.append(v)
-        low.append(lo)
-        high.append(hi)
-
-    by_person: dict[int, list[int]] = {a.index: [] for a in log}
-    for (_w, p), c in znum.items():
-        by_person[p].append(c)
-    for a in log:  # each person at one table (a leaver at one at most)
-        row([(c, 1.0) for c in by_person[a.index]], 0.0 if a.leave is not None else 1.0, 1.0)
-    for w, (size, k, members) in enumerate(windows):
-        row([(znum[w, p], 1.0) for p in members] + [(w, -float(size))], -np.inf, 0.0)  # its seats
-        row([(znum[w, k], 1.0), (w, -1.0)], 0.0, 0.0)  # its anchor sits at it
-        inside = set(members)
-        for pair in blocked:
-            if pair <= inside:
-                row([(znum[w, p], 1.0) for p in pair], -np.inf, 1.0)
-    nvar = ny + len(zs)
-    cost = np.concatenate([np.array([size for size, _, _ in windows], float), -np.ones(len(zs))])
-    a = coo_matrix((vals, (rows, cols)), shape=(len(low), nvar)).tocsr()
-    res = milp(cost, constraints=LinearConstraint(a, np.array(low), np.array(high)), integrality=np.ones(nvar),
-               bounds=Bounds(np.zeros(nvar), np.ones(nvar)), options={"time_limit": time_limit})
-    if res.status == 0:
-        return max(0, round(float(res.fun)))
-    bound = getattr(res, "mip_dual_bound", None)
-    if bound is None or not math.isfinite(bound):
-        raise RuntimeError(f"the lower bound was not found: {res.message}")
-    return max(0, math.ceil(float(bound) - 1e-6))
 
 
 @dataclass
@@ -496,7 +432,11 @@ def run(args: argparse.Namespace, db: Db, folder: Path) -> int:
              if r.seated and r.second_round_card is not None and made_with_bots.get(r.seated[0]["table"], 1) > 0
              and r.seated[0]["table"] in created]
     j = max(reach, default=0.0)
-    minimum = min_bot_seats(log, blocks, args.fill_wait + SLACK, j)
+    try:
+        minimum = min_bot_seats(log, blocks, args.fill_wait + SLACK, j, SIZES)
+    except RuntimeError as e:
+        print(f"the bound's search was too large ({e}): M is 0, the bound that always holds")
+        minimum = 0
     waits = [r.seated_at - r.asked for r in records if r.seated and r.seated_at is not None and r.asked is not None]
     leavers = sum(a.leave is not None for a in log)
     print(f"backend: {args.backend}, processes: {args.processes}, players: {len(log)} over {args.seconds:g} s "

@@ -184,7 +184,6 @@ def test_matchmaking_last_lines_at_a_tiny_size() -> None:
     is seated twice or lost, and the two last lines are the issue's."""
     import subprocess
 
-    pytest.importorskip("scipy")  # (the lower bound's solver; the test extra brings it with open-spiel)
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "matchmaking.py"), "--backend", "sqlite", "--players", "12",
          "--seconds", "10", "--fill-wait", "4", "--target", "10", "--timeout", "60"],
@@ -203,15 +202,15 @@ def test_matchmaking_lower_bound_on_small_logs() -> None:
     """The offline bound of ``matchmaking.py`` on logs whose minimum is plain: one alone takes
     three bots; five together leave one over; ``any`` fills a table of three; a block, the
     rated split and a leaver gone before anyone came keep people apart; a late comer takes a
-    bot's seat only within the join time."""
-    pytest.importorskip("scipy")
+    bot's seat only within the join time; a table starts as soon as it can, so three ``any``
+    players sit at a table of three and the standard player after them waits alone."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    for name in ("server_load", "cluster_load", "matchmaking"):
+    for name in ("server_load", "cluster_load", "matchbound", "matchmaking"):
         module = load(name)
     a = module.Arrival
 
     def least(log: list[object], blocks: tuple[tuple[int, int], ...] = (), join: float = 0.0) -> int:
-        return int(module.min_bot_seats(log, blocks, 21.0, join))
+        return int(module.min_bot_seats(log, blocks, 21.0, join, module.SIZES))
 
     standard = [a(i, float(i), "standard", False, 25.0, None) for i in range(5)]
     assert least(standard[:1]) == 3
@@ -222,3 +221,6 @@ def test_matchmaking_lower_bound_on_small_logs() -> None:
     late = [standard[0], a(1, 25.0, "standard", False, 25.0, None)]
     assert least(late) == 6 and least(late, join=5.0) == 2
     assert least([a(0, 0.0, "standard", False, 25.0, 5.0), a(1, 10.0, "standard", False, 25.0, None)]) == 3
+    anys = [a(i, float(i), "any", False, 25.0, None) for i in range(3)]
+    assert least([*anys, a(3, 3.0, "standard", False, 25.0, None)]) == 3  # (holding them back: none)
+    assert least([*anys, a(3, 1.5, "standard", False, 25.0, None)]) == 0  # four before the third: a full table
