@@ -30,12 +30,12 @@ def test_r6_black_maria_preset() -> None:
     """R6: three players, the 2♣ out (R1.2), passing right every round (R2.2), the spades
     (R4.5); everything else standard."""
     rules = BLACK_MARIA
-    assert (rules.players, rules.removed_for_three, rules.pass_cycle, rules.spade_penalties) == (3, "2C", ("right",), True)
+    assert (rules.players, rules.removed_for_three, rules.pass_cycle, rules.spade_penalties) == (3, "two_of_clubs", ("right",), True)
     assert rules.deck_size == 51 and rules.hand_size == 17
     assert not rules.deck_mask & 1 << Card.parse("2C") and rules.deck_mask >> Card.parse("2D") & 1
     assert [rules.pass_offset(i) for i in range(4)] == [2, 2, 2, 2]  # to the right: seat i - 1
     assert rules.round_points == 43
-    assert rules == Rules(**{**Rules(players=3).to_dict(), "removed_for_three": "2C", "pass_cycle": "right",
+    assert rules == Rules(**{**Rules(players=3).to_dict(), "removed_for_three": "two_of_clubs", "pass_cycle": "right",
                              "spade_penalties": True})
 
 
@@ -70,7 +70,7 @@ def test_r4_5_king_and_ace_of_spades_score() -> None:
     trick = r.tricks[1]
     assert trick.winner == 1 and trick.points == 17
     assert r.points_taken == (0, 17, 0)
-    plain = Rules(players=3, removed_for_three="2C", pass_count=0)
+    plain = Rules(players=3, removed_for_three="two_of_clubs", pass_count=0)
     assert plain.points(CardSet.parse("KS AS 5S").mask) == 0 and BLACK_MARIA.points(CardSet.parse("KS AS 5S").mask) == 17
     rng = random.Random(1)
     while not r.is_over:
@@ -158,7 +158,7 @@ def test_r4_5_heuristic_dumps_the_spades_when_void(spades: bool, dumped: str) ->
     hands = ["3C 2S 6C 7C 8C 9C TC JC QC KC AC 9D TD JD QD KD AD",
              "4C 3S AS KS " + " ".join(f"{rank}H" for rank in "23456789TJQKA"),
              "5C QS 4S 5S 6S 7S 8S 9S TS JS 2D 3D 4D 5D 6D 7D 8D"]
-    r = Round(Rules(players=3, removed_for_three="2C", pass_count=0, spade_penalties=spades), hands)
+    r = Round(Rules(players=3, removed_for_three="two_of_clubs", pass_count=0, spade_penalties=spades), hands)
     for card in ("3C", "4C", "5C", "QS", "2S", "3S", "2D", "9D"):
         r.play(Card.parse(card))
     view = View.of(r, 1)
@@ -173,9 +173,9 @@ def test_bad_options_are_refused_and_change_nothing() -> None:
     before = (BLACK_MARIA.to_dict(), snapshot(game.round))
     with pytest.raises(RulesError, match=r"R4.5: option 'spade_penalties' is 'yes'; allowed: true \| false"):
         BLACK_MARIA.replace(spade_penalties="yes")
-    with pytest.raises(RulesError, match=r"R1.2: option 'removed_for_three' is '2H'; allowed: '2D', '2C'"):
-        BLACK_MARIA.replace(removed_for_three="2H")
-    with pytest.raises(RulesError, match=r"R1.2: option 'removed_for_three' is '2C' with 4 players"):
+    with pytest.raises(RulesError, match=r"R1.2: option 'removed_for_three' is '2C'; allowed: 'two_of_diamonds', 'two_of_clubs'"):
+        BLACK_MARIA.replace(removed_for_three="2C")  # the card, not the option's word for it
+    with pytest.raises(RulesError, match=r"R1.2: option 'removed_for_three' is 'two_of_clubs' with 4 players"):
         BLACK_MARIA.replace(players=4)
     with pytest.raises(RulesError, match=r"R4.5: option 'spade_penalties' is 'maybe'; allowed: true, false"):
         BLACK_MARIA.with_options(["spade_penalties=maybe"])
@@ -188,7 +188,7 @@ def test_openspiel_refuses_black_maria() -> None:
     assert unplayable(Rules(spade_penalties=True)) == "spade_penalties=True (OpenSpiel: False)"
     with pytest.raises(HeartsError, match="spade_penalties=True"):
         openspiel_parameters(BLACK_MARIA)
-    assert "removed_for_three='2C' (OpenSpiel: '2D')" in (unplayable(BLACK_MARIA) or "")
+    assert "removed_for_three='two_of_clubs' (OpenSpiel: 'two_of_diamonds')" in (unplayable(BLACK_MARIA) or "")
 
 
 def test_r4_5_text_lists_the_spades() -> None:
@@ -220,7 +220,7 @@ def test_r4_5_our_openspiel_game_plays_black_maria() -> None:
     pyspiel = pytest.importorskip("pyspiel")
     import hearts.rl.openspiel_game  # noqa: F401  (registers python_hearts)
 
-    game = pyspiel.load_game("python_hearts(players=3,removed_for_three=2C,pass_cycle=right,spade_penalties=true)")
+    game = pyspiel.load_game("python_hearts(players=3,removed_for_three=two_of_clubs,pass_cycle=right,spade_penalties=true)")
     assert game.rules == BLACK_MARIA and (game.min_utility(), game.max_utility()) == (0.0, 86.0)
     rng = random.Random(3)
     state = game.new_initial_state()

@@ -80,7 +80,7 @@ SHARED: Final = {
 }
 NOT_SHARED: Final = {
     "players": 4,  # OpenSpiel's hearts is 4-player only (R1.1's 3, 5, 6 are not tested here)
-    "removed_for_three": "2D",  # R1.2: Black Maria's deck for three, which OpenSpiel lacks
+    "removed_for_three": "two_of_diamonds",  # R1.2: Black Maria's deck for three, which OpenSpiel lacks
     "pass_cycle": None,  # OpenSpiel draws the direction per round; we pick the round number
     "queen_lead": "anytime",  # R3.6 `after_break` has no OpenSpiel counterpart
     "moon": "add_to_others",  # R4.4: OpenSpiel only adds 26 to the others

@@ -49,7 +49,7 @@ def any_rules(draw: st.DrawFn, *, target: int | None = None) -> Rules:
         ),
         target=target if target is not None else draw(st.integers(1, 150)),
         ties=draw(st.sampled_from(["play_on", "share"])),
-        removed_for_three=draw(st.sampled_from(["2D", "2C"])) if players == 3 else "2D",
+        removed_for_three=draw(st.sampled_from(["two_of_diamonds", "two_of_clubs"])) if players == 3 else "two_of_diamonds",
         spade_penalties=draw(st.booleans()),
     )
 

@@ -113,7 +113,7 @@ def test_every_option_value_survives_the_game_string(spec: OptionSpec) -> None:
         params: dict[str, Any] = {spec.name: value}
         if spec.name == "pass_count" and isinstance(value, int) and value > 13:
             params["players"] = 3  # 17 cards each
-        if spec.name == "removed_for_three" and value != "2D":
+        if spec.name == "removed_for_three" and value != "two_of_diamonds":
             params["players"] = 3  # R1.2: a card out for three players only
         game = pyspiel.load_game("python_hearts", params)
         again = pyspiel.load_game(str(game))

@@ -113,7 +113,7 @@ def test_other_table_sizes(players: int) -> None:
         {"queen_lead": "after_break", "lead_hearts_instead_of_queen": True},
         {"moon": "subtract_from_self", "jack_of_diamonds": -10, "no_tricks_bonus": -5},
         {"pass_count": 1, "pass_cycle": ("right", "hold", 2)},
-        {"players": 3, "removed_for_three": "2C", "pass_cycle": ("right",), "spade_penalties": True},
+        {"players": 3, "removed_for_three": "two_of_clubs", "pass_cycle": ("right",), "spade_penalties": True},
         {"spade_penalties": True, "moon": "subtract_from_self"},
     ],
 )

@@ -17,7 +17,7 @@ from hearts.rules import OPTION_NAMES, PRESETS, Rules
 # R1–R5 defaults as written in the rule book (the option marked **(default)**).
 RULES_MD_DEFAULTS: dict[str, Any] = {
     "players": 4,  # R1.1
-    "removed_for_three": "2D",  # R1.2
+    "removed_for_three": "two_of_diamonds",  # R1.2
     "pass_count": 3,  # R2.1
     "pass_cycle": None,  # R2.2: the default rotation for the number of players
     "first_lead": "lowest_club",  # R3.1
@@ -52,7 +52,7 @@ R6_PRESETS: dict[str, dict[str, Any]] = {
     "omnibus": {"jack_of_diamonds": -10},
     "no_queen_break": {"queen_breaks_hearts": False},
     "strict_queen": {"queen_lead": "after_break", "moon": "add_unless_losing"},
-    "black_maria": {"players": 3, "removed_for_three": "2C", "pass_cycle": ["right"], "spade_penalties": True},
+    "black_maria": {"players": 3, "removed_for_three": "two_of_clubs", "pass_cycle": ["right"], "spade_penalties": True},
 }
 
 

@@ -33,7 +33,7 @@ FirstLead = Literal["lowest_club", "any_club"]
 QueenLead = Literal["anytime", "after_break"]
 Moon = Literal["add_to_others", "subtract_from_self", "shooter_chooses", "add_unless_losing"]
 Ties = Literal["play_on", "share"]
-RemovedForThree = Literal["2D", "2C"]
+RemovedForThree = Literal["two_of_diamonds", "two_of_clubs"]
 PassStep = str | int
 
 FIRST_LEADS: Final = ("lowest_club", "any_club")
@@ -41,7 +41,7 @@ QUEEN_LEADS: Final = ("anytime", "after_break")
 MOONS: Final = ("add_to_others", "subtract_from_self", "shooter_chooses", "add_unless_losing")
 TIES: Final = ("play_on", "share")
 PASS_STEPS: Final = ("left", "right", "across", "hold")
-REMOVED_FOR_THREE: Final = ("2D", "2C")
+REMOVED_FOR_THREE: Final = ("two_of_diamonds", "two_of_clubs")
 
 # R1.2: cards removed so that the deck divides evenly.
 REMOVED_CARDS: Final[dict[int, tuple[Card, ...]]] = {
@@ -153,7 +153,7 @@ class Rules:
 
     players: int = _option(4, "R1.1", "Players", "number of players", low=3, high=6)
     removed_for_three: RemovedForThree = _option(
-        "2D", "R1.2", "Card out for three", "the card taken out for three players", choices=REMOVED_FOR_THREE
+        "two_of_diamonds", "R1.2", "Card out for three", "the card taken out for three players", choices=REMOVED_FOR_THREE
     )
     pass_count: int = _option(
         3, "R2.1", "Cards passed", "cards passed each round (0: no passing)", low=0, high=16
@@ -218,10 +218,10 @@ class Rules:
             raise RulesError("R2.2: option 'pass_cycle' is empty; give at least one step, e.g. ['hold']")
         offsets = tuple(_pass_offset(step, self.players) % self.players for step in steps)
         object.__setattr__(self, "pass_offsets", offsets)
-        if self.removed_for_three != "2D" and self.players != 3:
+        if self.removed_for_three != "two_of_diamonds" and self.players != 3:
             raise RulesError(
                 f"R1.2: option 'removed_for_three' is {self.removed_for_three!r} with {self.players} players; "
-                "it applies to three players only (leave it '2D')"
+                "it applies to three players only (leave it 'two_of_diamonds')"
             )
         deck = (1 << 52) - 1
         for card in self.removed_cards:
@@ -235,12 +235,12 @@ class Rules:
     @property
     def removed_cards(self) -> tuple[Card, ...]:
         """The cards taken out of the deck (R1.2): the 2♦ for three players, or the 2♣ with
-        ``removed_for_three="2C"`` (Black Maria).
+        ``removed_for_three="two_of_clubs"`` (Black Maria).
 
-        >>> Rules(players=3).removed_cards, Rules(players=3, removed_for_three="2C").removed_cards
+        >>> Rules(players=3).removed_cards, Rules(players=3, removed_for_three="two_of_clubs").removed_cards
         ((Card('2D'),), (Card('2C'),))
         """
-        if self.players == 3 and self.removed_for_three == "2C":
+        if self.players == 3 and self.removed_for_three == "two_of_clubs":
             return (Card.of(0, CLUBS),)
         return REMOVED_CARDS[self.players]
 
@@ -434,7 +434,7 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
     "omnibus": {"jack_of_diamonds": -10},
     "no_queen_break": {"queen_breaks_hearts": False},
     "strict_queen": {"queen_lead": "after_break", "moon": "add_unless_losing"},
-    "black_maria": {"players": 3, "removed_for_three": "2C", "pass_cycle": "right", "spade_penalties": True},
+    "black_maria": {"players": 3, "removed_for_three": "two_of_clubs", "pass_cycle": "right", "spade_penalties": True},
 }
 
 

@@ -88,7 +88,7 @@ FLAGS: Final[dict[str, tuple[str, Any, Any]]] = {
 """OpenSpiel's ``hearts`` parameters (its eight flags, in its order) and the option of ours
 each sets: ``flag: (option, its value with the flag on, with the flag off)``."""
 FIXED: Final[dict[str, Any]] = {
-    "players": PLAYERS, "removed_for_three": "2D", "queen_lead": "anytime", "spade_penalties": False,
+    "players": PLAYERS, "removed_for_three": "two_of_diamonds", "queen_lead": "anytime", "spade_penalties": False,
     "moon": "add_to_others",
 }
 """Our options that OpenSpiel's ``hearts`` plays one way only (it has no Black Maria: no card
