@@ -187,6 +187,57 @@ async def test_a_seat_never_told_is_told_when_the_player_asks_again(server: Serv
 
 
 @run
+async def test_a_table_made_but_not_marked_is_the_players_only_table(server: ServerProcess) -> None:
+    """A process that made a quick table and died before marking its people's places seated
+    leaves each of them a place still waiting and a seat at that table. The matchmaker never
+    makes them a second table: it tells them the seat they have (a new token, the old one
+    given up), at once if their connection keeps the place fresh, or when they ask again."""
+    alone, other = new_profile(server, "Alone"), new_profile(server, "Other")
+    client = await quick_client(server)
+    await queue(client, alone["key"], preset="standard", fill_after=3)
+    first = await client.wait(of_type("seated"), timeout=15)
+    await client.close()
+    await queue_emptied(server)
+
+    def waiting_row(player: dict[str, Any], fresh: bool) -> None:  # (as the died process left it)
+        now = time.time()
+        db_write(server.db, "INSERT INTO quick_queue (player_id, name, preset, rated, mu, fill_after, queued, seen, "
+                 "conn) VALUES (?, ?, 'standard', 0, 25.0, 3, ?, ?, 'gone')",
+                 (player["id"], player["name"], now - 10, now if fresh else now - 60))
+
+    def tables_of(player: dict[str, Any]) -> set[str]:
+        return {r[0] for r in db_rows(server.db, "SELECT table_id FROM seats WHERE player_id = ?", (player["id"],))}
+
+    waiting_row(alone, fresh=True)  # kept fresh by a connection: the next round tells it
+    for _ in range(50):
+        marked = db_rows(server.db, "SELECT table_id, seat, token FROM quick_queue WHERE player_id = ?", (alone["id"],))
+        if marked and marked[0][0] is not None:
+            break
+        await asyncio.sleep(0.1)
+    assert marked[0][:2] == (first["table"], first["seat"]), marked
+    assert tables_of(alone) == {first["table"]}
+    again = await quick_client(server)
+    told = await queue(again, alone["key"], preset="standard")
+    assert told["type"] == "seated" and told["table"] == first["table"] and told["token"] != first["token"]
+    player = await Client(server, first["table"], told["token"]).connect()
+    assert player.state is not None and player.state["you"] == first["seat"]
+    await player.close()
+    await again.close()
+
+    await queue(await quick_client(server), other["key"], preset="standard", fill_after=3)
+    await queue_emptied(server, timeout=15)
+    (second,) = tables_of(other)
+    seat = db_rows(server.db, "SELECT seat FROM seats WHERE player_id = ?", (other["id"],))[0][0]
+    waiting_row(other, fresh=False)  # its connection went with the process: told when they ask
+    back = await quick_client(server)
+    await queue(back, other["key"], preset="omnibus")  # (its place waits again: the next round tells it)
+    told = await back.wait(of_type("seated"), timeout=5)
+    assert (told["table"], told["seat"]) == (second, seat), told
+    assert tables_of(other) == {second}
+    await back.close()
+
+
+@run
 async def test_a_newcomer_takes_a_bots_seat_before_the_rounds_first_card(server: ServerProcess) -> None:
     """A person alone gets bots; before the first card of the round is played, a person who
     asks for the same rules takes one of the bots' seats (the seat's score stays its own) and

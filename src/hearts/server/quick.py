@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections import Counter
 from collections.abc import Collection, Sequence
@@ -45,8 +46,8 @@ from hearts.server.outage import Outage, is_outage
 from hearts.server.protocol import SeatRequest, TableRequest
 from hearts.server.quickseats import take_bot_seats
 from hearts.server.ratings import BOT_ANCHORS
-from hearts.server.storage import Storage
-from hearts.server.storage.quick import QueueRow, QuickQueue, Seating
+from hearts.server.storage import SeatConflict, Storage, hash_token
+from hearts.server.storage.quick import QueueRow, QuickQueue, QuickSeat, Seating
 from hearts.server.tables import Manager
 
 log = logging.getLogger("hearts.server")
@@ -248,10 +249,13 @@ class Matchmaker(Background):
             event.set()
 
     async def _seat(self, rows: list[QueueRow]) -> list[Seating]:
-        """Give the people no group holds a bot's seat at a quick table just started, if one
+        """Tell the people who hold a seat at a quick table already where it is (:meth:`reseat`);
+        give the people no group holds a bot's seat at a quick table just started, if one
         awaits them (:mod:`hearts.server.quickseats`); make the groups' tables."""
+        held = await self.queue.quick_seats([r.player_id for r in rows])
+        out = [s for r in rows if r.player_id in held and (s := await self.reseat(r.player_id, held[r.player_id]))]
+        rows = [r for r in rows if r.player_id not in held]
         blocked = await blocked_pairs(self.manager.store, [r.player_id for r in rows])
-        out: list[Seating] = []
         groups = form_groups(rows, time.time(), blocked)
         grouped = {m.player_id for g in groups for m in g.members}
         out += await take_bot_seats(self, [r for r in rows if r.player_id not in grouped])
@@ -264,6 +268,23 @@ class Matchmaker(Background):
             except Exception:  # this group waits for the next round; the tables made are kept
                 log.exception("a quick table could not be made", extra=fields(preset=group.preset))
         return out
+
+    async def reseat(self, player_id: str, held: QuickSeat) -> Seating | None:
+        """The seat a waiting profile holds at a quick table already, with a new token (the old
+        one given up): a process that made the table died before it marked their place seated
+        (the place waits again; the table is theirs, never a second one). ``None`` if the seat
+        changed hands meanwhile."""
+        token = secrets.token_urlsafe(18)
+        try:
+            await self.manager.store.log.update_seat(held.table_id, held.seat, "human", held.name, hash_token(token),
+                                                     was="human")
+        except SeatConflict:
+            return None
+        table = await self.manager.get(held.table_id)
+        if table is not None:
+            await table.follower.refresh_seats()
+        log.info("quick seat told again", extra=fields(table=held.table_id, seat=held.seat))
+        return Seating(player_id, held.table_id, held.seat, token, held.bots, held.preset)
 
     async def _make_table(self, group: Group) -> list[Seating]:
         """A quick table for ``group``: its people in the first seats (each linked to their

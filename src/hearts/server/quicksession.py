@@ -20,7 +20,6 @@ import typing
 from typing import Any, Final
 
 import msgspec
-import sqlalchemy as sa
 from starlette.websockets import WebSocketDisconnect
 
 from hearts.server.company import Banned
@@ -31,7 +30,6 @@ from hearts.server.quick import ANY, FRESH, PRESETS, Matchmaker, is_banned, pres
 from hearts.server.session import Socket
 from hearts.server.storage import PlayerRow, StoreUnavailable
 from hearts.server.storage.quick import QueueRow
-from hearts.server.storage.schema import seats, tables
 from hearts.server.tables import UNAVAILABLE
 from hearts.server.wire import (
     Left,
@@ -176,9 +174,10 @@ class QuickSession:
             self.player = player
             await self._tell(untold)
             return
-        table_id = await self._quick_table_of(player.id)
-        if table_id is not None:
-            raise ProtocolError(f"you play at the quick table {table_id} already: finish that game first", "at_table")
+        held = (await self.mm.queue.quick_seats([player.id])).get(player.id)
+        if held is not None and untold is None:  # (with a place waiting, the matchmaker tells its seat)
+            raise ProtocolError(f"you play at the quick table {held.table_id} already: finish that game first",
+                                "at_table")
         now = time.time()
         entry = QueueRow(player.id, player.name, request.preset, request.rated, player.mu,
                          request.fill_after, now, now, self.conn_id)
@@ -190,15 +189,6 @@ class QuickSession:
             await self._tell(row)
             return
         await self._queued(row)
-
-    async def _quick_table_of(self, player_id: str) -> str | None:
-        """An unfinished quick table where the profile sits, if any."""
-        query = sa.select(tables.c.id).join(seats, seats.c.table_id == tables.c.id).where(
-            seats.c.player_id == player_id, ~tables.c.finished, tables.c.config["quick"].as_boolean(),
-        ).limit(1)
-        async with self.mm.queue.db.connect() as conn:
-            found = (await conn.execute(query)).scalar()
-        return None if found is None else str(found)
 
     async def _queued(self, row: QueueRow) -> None:
         waiting = self._waiting(row)

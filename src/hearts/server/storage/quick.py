@@ -12,14 +12,14 @@ seated. On SQLite the one process does the same under its own lock.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 import sqlalchemy as sa
 
 from hearts.server.storage import Storage
-from hearts.server.storage.schema import quick_queue
+from hearts.server.storage.schema import quick_queue, seats, tables
 from hearts.server.storage.sql import Database
 
 MATCH_LOCK: Final = 0x51C4_0040
@@ -68,6 +68,18 @@ class Seating:
     """A bot's seat at a game that had just started, taken before its round's first card."""
 
 
+@dataclass(frozen=True)
+class QuickSeat:
+    """A profile's seat at an unfinished quick table: where, its name there, the table's preset
+    and how many bots sit at it."""
+
+    table_id: str
+    seat: int
+    name: str | None
+    preset: str
+    bots: int
+
+
 class QuickQueue:
     """The rows of the quick-match queue, on a store's database (:meth:`of`)."""
 
@@ -88,6 +100,21 @@ class QuickQueue:
         async with self.db.connect() as conn:
             found = (await conn.execute(sa.select(*COLUMNS).where(quick_queue.c.player_id == player_id))).first()
         return None if found is None else QueueRow(*found)
+
+    async def quick_seats(self, player_ids: Collection[str]) -> dict[str, QuickSeat]:
+        """The seat each of these profiles holds at an unfinished quick table, if any (a
+        profile is at one such table at most)."""
+        if not player_ids:
+            return {}
+        others = seats.alias("others")
+        bots = sa.select(sa.func.count()).where(others.c.table_id == seats.c.table_id, others.c.kind == "bot")
+        query = sa.select(seats.c.player_id, seats.c.table_id, seats.c.seat, seats.c.name, tables.c.config,
+                          bots.scalar_subquery()).join(tables, seats.c.table_id == tables.c.id).where(
+            seats.c.player_id.in_(list(player_ids)), ~tables.c.finished, tables.c.config["quick"].as_boolean(),
+        )
+        async with self.db.connect() as conn:
+            found = (await conn.execute(query)).all()
+        return {str(p): QuickSeat(str(t), int(s), n, str(c.get("preset", "")), int(b)) for p, t, s, n, c, b in found}
 
     async def join(self, entry: QueueRow) -> QueueRow:
         """Put the player in the queue as ``entry`` says; a player already there keeps their
