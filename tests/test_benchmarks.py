@@ -224,3 +224,29 @@ def test_matchmaking_lower_bound_on_small_logs() -> None:
     anys = [a(i, float(i), "any", False, 25.0, None) for i in range(3)]
     assert least([*anys, a(3, 3.0, "standard", False, 25.0, None)]) == 3  # (holding them back: none)
     assert least([*anys, a(3, 1.5, "standard", False, 25.0, None)]) == 0  # four before the third: a full table
+
+
+def test_no_matchmaker_that_cannot_see_the_future_meets_the_bound() -> None:
+    """Why ``bot_seats ≤ min_bot_seats`` cannot be asked of a real matchmaker: two arrival logs
+    alike until an ``any`` player completes two tables at once (three standard players and
+    two of Black Maria waiting). The rules start one of them now; which one is best depends on
+    who comes a second later — a Black Maria player (then the standard table: no bot at all) or
+    a standard one (then Black Maria's). The bound, knowing, needs no bot on either log; a
+    matchmaker that must choose before it knows needs three or four on one of them."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    for name in ("server_load", "cluster_load", "matchbound", "matchmaking"):
+        module = load(name)
+    a = module.Arrival
+
+    def log(chosen: str, then: str) -> list[object]:
+        first = [a(i, i / 2, "standard", False, 25.0, None) for i in range(3)]
+        first += [a(3, 1.5, "black_maria", False, 25.0, None), a(4, 2.0, "black_maria", False, 25.0, None)]
+        return [*first, a(5, 3.0, chosen, False, 25.0, None), a(6, 4.0, then, False, 25.0, None)]
+
+    def least(entries: list[object]) -> int:
+        return int(module.min_bot_seats(entries, (), 21.0, 10.0, module.SIZES))
+
+    for then in ("black_maria", "standard"):
+        assert least(log("any", then)) == 0  # knowing who comes next
+    assert least(log("standard", "black_maria")) == 0 and least(log("standard", "standard")) == 4
+    assert least(log("black_maria", "standard")) == 0 and least(log("black_maria", "black_maria")) == 3
