@@ -22,6 +22,10 @@ seats a blocked pair together and refuses a banned profile (:mod:`hearts.server.
 [2]
 >>> form_groups(rows[:4], 105.0, {frozenset(("p0", "p3"))})  # a blocked pair is never seated together
 []
+>>> far = [QueueRow("a", "A", "standard", False, 10.0, 20, 100.0, 105, "c"),
+...        QueueRow("b", "B", "standard", False, 35.0, 20, 101.0, 105, "c")]
+>>> form_groups(far, 119.0), [len(g.members) for g in form_groups(far, 121.0)]  # the wait over: any rating
+([], [2])
 >>> old = [QueueRow(f"p{i}", f"P{i}", "three", False, 25.0, 20, 100.0, 105, "c") for i in range(3)]
 >>> [(g.preset, len(g.members)) for g in form_groups(old, 105.0)]  # a row of before the rename (RENAMED)
 [('black_maria', 3)]
@@ -136,8 +140,10 @@ def _fits(row: QueueRow, preset: str) -> bool:
 def _pick(anchor: QueueRow, others: Sequence[QueueRow], preset: str, now: float,
           blocked: Collection[frozenset[str]]) -> list[QueueRow]:
     """The anchor and the nearest in rating who may sit with it (and with each other) at a
-    table of ``preset``, at most its seats."""
-    window = match_window(now - anchor.queued)
+    table of ``preset``, at most its seats: within the anchor's :func:`match_window`, or of
+    any rating once the anchor waited its ``fill_after`` (people rather than bots)."""
+    waited = now - anchor.queued
+    window = match_window(waited) if waited < anchor.fill_after else float("inf")
     near = sorted((r for r in others if r.rated == anchor.rated and _fits(r, preset)
                    and abs(r.mu - anchor.mu) <= window), key=lambda r: (abs(r.mu - anchor.mu), r.queued))
     chosen = [anchor]
