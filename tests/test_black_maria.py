@@ -231,3 +231,18 @@ def test_r4_5_our_openspiel_game_plays_black_maria() -> None:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     assert sum(state.returns()) in (86.0, 43.0)
+
+
+def test_r4_5_a_record_of_black_maria_replays() -> None:
+    """R4.5, R6: a game of Black Maria saved as a record loads (every action replayed, the
+    totals checked) and saves to the same bytes; its rules come back whole."""
+    from hearts.bots import RandomBot
+    from hearts.record import GameRecord, Seat, dumps, loads
+
+    game = Game(Rules.preset("black_maria", target=60), seed=8)
+    run_bots(game, {s: RandomBot(seed=s) for s in range(3)})
+    text = dumps(GameRecord(game, [Seat("Ann"), Seat("Ben", bot="random"), Seat("Cy", bot="random")]))
+    loaded = loads(text)
+    assert loaded.game.rules == game.rules and loaded.game.totals == game.totals
+    assert dumps(loaded) == text
+    assert '"spade_penalties": true' in text and '"removed_for_three": "two_of_clubs"' in text

@@ -102,17 +102,20 @@ def nth_card(mask: int, k: int) -> int:
 
 
 @inline
-def queen_gone(hands: Sequence[int]) -> bool:
-    """Whether no hand holds the Q♠ any more (it was played, or is out of the deal): what the
-    greedy policy's ``queen_gone`` is told.
+def queen_gone(hands: Sequence[int], penalty: int = POINTS_MASK) -> bool:
+    """Whether no hand holds the Q♠ any more (it was played, or is out of the deal), nor, when
+    ``penalty`` (the penalty cards, R4.5) holds them, the K♠ and A♠: what the greedy policy's
+    ``queen_gone`` is told (the high spades are no danger any more).
 
-    >>> queen_gone([1 << QS, 0, 0, 0]), queen_gone([0, 0, 0, 0])
-    (False, True)
+    >>> queen_gone([1 << QS, 0, 0, 0]), queen_gone([0, 0, 0, 0]), queen_gone([AS_MASK, 0, 0, 0])
+    (False, True, True)
+    >>> queen_gone([AS_MASK, 0, 0, 0], Rules(spade_penalties=True).penalty_mask)  # Black Maria's A♠ is out
+    False
     """
     held = 0
     for h in hands:
         held |= h
-    return not held & QS_MASK
+    return not held & penalty & (QS_MASK | KS_MASK | AS_MASK)
 
 
 @inline
@@ -167,7 +170,7 @@ def play_tricks(hands: Ints, leader: int, trick: Ints, length: int, broken: bool
     queen_breaks = cfg.queen_breaks
     led = trick[0] & 3 if length else -1
     seat = (leader + length) % n
-    gone = queen_gone(hands)
+    gone = queen_gone(hands, penalty)
     while tricks_left:
         while length < n:
             mask = legal_mask(hands[seat], led, first, broken, cfg)
@@ -192,8 +195,10 @@ def play_tricks(hands: Ints, leader: int, trick: Ints, length: int, broken: bool
             if card & 3 == HEARTS:
                 broken = True
             elif card == QS:
-                gone = True
+                gone = queen_gone(hands, penalty)  # (under R4.5 the K♠ or A♠ may be out still)
                 broken = broken or queen_breaks
+            elif (KS_MASK | AS_MASK) >> card & 1:
+                gone = queen_gone(hands, penalty)
             seat = seat + 1 if seat + 1 < n else 0
         leader = (leader + winner_offset(trick, length)) % n
         mask = 0

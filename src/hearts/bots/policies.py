@@ -49,7 +49,8 @@ def greedy_policy(legal: int, trick: list[int], players: int, rand: Callable[[],
     then its highest heart, then the highest card of its shortest suit. Leading, it flushes the
     Q♠ with a low spade when it holds no spade above the jack, else leads the lowest card of a
     random suit (spades only when it does not hold the queen). One play in ten is random, so
-    rollouts explore.
+    rollouts explore. ``queen_gone`` is :func:`hearts.kernel.queen_gone`'s: under Black Maria's
+    spades (R4.5) the A♠/K♠ stay dangerous, and are dumped, until all three top spades are out.
 
     >>> from hearts.cards import Card, CardSet
     >>> legal = CardSet.parse("3C 9C KC").mask

@@ -536,7 +536,7 @@ def _descend(pos: Ints, cfg: LegalConfig, rng: Any, explore: float, follow: int,
             if pos[CODES + seat] == RANDOM:
                 play = nth_card(mask, int(rng.random() * mask.bit_count()))
             else:
-                play = greedy_card(seat, mask, t, length, n, rng, queen_gone(hands))
+                play = greedy_card(seat, mask, t, length, n, rng, queen_gone(hands, cfg.penalty))
             untried &= 1 << play
             if not untried:
                 c = child[node]
