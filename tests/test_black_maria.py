@@ -17,7 +17,7 @@ from hearts import Card, CardSet, Game, Phase, Round, Rules
 from hearts.bots import LEVELS, make_bot, run_bots
 from hearts.bots.openspiel import openspiel_parameters, unplayable
 from hearts.cards import HEARTS_MASK, QS_MASK, SUIT_MASKS, mask_points
-from hearts.errors import HeartsError, RulesError
+from hearts.errors import BotError, HeartsError, RulesError
 from hearts.kernel import random_round, random_rounds
 from hearts.mechanics import score_round
 from hearts.text import Style, default_names, moon_effect, round_summary
@@ -189,6 +189,8 @@ def test_openspiel_refuses_black_maria() -> None:
     with pytest.raises(HeartsError, match="spade_penalties=True"):
         openspiel_parameters(BLACK_MARIA)
     assert "removed_for_three='two_of_clubs' (OpenSpiel: 'two_of_diamonds')" in (unplayable(BLACK_MARIA) or "")
+    with pytest.raises(BotError, match=r"cannot play these rules: spade_penalties=True \(OpenSpiel: False\)"):
+        make_bot("openspiel_ismcts", rules=Rules(spade_penalties=True))
 
 
 def test_r4_5_text_lists_the_spades() -> None:
