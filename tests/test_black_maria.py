@@ -248,3 +248,19 @@ def test_r4_5_a_record_of_black_maria_replays() -> None:
     assert loaded.game.rules == game.rules and loaded.game.totals == game.totals
     assert dumps(loaded) == text
     assert '"spade_penalties": true' in text and '"removed_for_three": "two_of_clubs"' in text
+
+
+def test_r4_5_the_terminal_hint_counts_the_spades() -> None:
+    """R4.5: the terminal table's reason for a discard of the A♠ names its 7 points under Black
+    Maria (none in Hearts)."""
+    from hearts.tui.session import play_reason
+    from hearts.view import View
+
+    hands = ["3C 2S 6C 7C 8C 9C TC JC QC KC AC 9D TD JD QD KD AD",
+             "4C 3S AS KS " + " ".join(f"{rank}H" for rank in "23456789TJQKA"),
+             "5C QS 4S 5S 6S 7S 8S 9S TS JS 2D 3D 4D 5D 6D 7D 8D"]
+    for spades, words in ((True, "dumps 7 points on another player"), (False, "a discard")):
+        r = Round(Rules(players=3, removed_for_three="two_of_clubs", pass_count=0, spade_penalties=spades), hands)
+        for card in ("3C", "4C", "5C", "QS", "2S", "3S", "2D", "9D"):
+            r.play(Card.parse(card))
+        assert play_reason(View.of(r, 1), AS).startswith(words)

@@ -413,7 +413,8 @@ def hint(view: View, seed: int = 0, spec: str = HINT_BOT) -> str:
     if isinstance(action, Pass):
         return f"Pass {_STYLE.sorted_cards(action.cards)}: {_pass_reason(action.cards)}"
     if isinstance(action, Moon):
-        effect = "everyone else +26" if action.choice == "add" else "you -26"
+        worth = view.rules.round_points  # 26, or 43 with Black Maria's spades (R4.5)
+        effect = f"everyone else +{worth}" if action.choice == "add" else f"you -{worth}"
         return f"Moon: {action.choice} ({effect}), by the totals"
     assert isinstance(action, Play)
     return f"Play {_STYLE.card(action.card)}: {play_reason(view, action.card)}"
@@ -442,8 +443,9 @@ def play_reason(view: View, card: Card) -> str:
             return "a low lead, unlikely to win the trick"
         return "a lead that should be safe to win (rollouts score it best)"
     if card.suit != trick.led_suit:
-        if card.points:
-            return f"dumps {card.points} point{'s' * (card.points > 1)} on another player (you cannot follow)"
+        points = view.rules.points(1 << card)  # R4.1, R4.5
+        if points:
+            return f"dumps {points} point{'s' * (points > 1)} on another player (you cannot follow)"
         return "a discard: you cannot follow suit"
     best = winning_card(trick)
     last = len(trick.cards) == view.players - 1
