@@ -377,7 +377,8 @@ class PlayCLI:
     def _read_moon(self, view: View, text: str) -> Action | None:
         choice = _moon_choice(text.lower())
         if choice is None:
-            self.say("  Type 'add' (every other player scores +26) or 'subtract' (you score -26).")
+            worth = view.rules.round_points  # 43 with Black Maria's spades (R4.5)
+            self.say(f"  Type 'add' (every other player scores +{worth}) or 'subtract' (you score -{worth}).")
             return None
         return Moon(view.seat, choice)
 
