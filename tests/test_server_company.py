@@ -312,6 +312,54 @@ def test_a_muted_players_chat_never_reaches_the_muter_on_any_process(url: str, p
     assert db_rows(url, "SELECT count(*) FROM player_marks") == [(0,)]
 
 
+def test_a_spectator_with_a_profile_reads_no_line_of_those_it_muted_or_blocked(
+        url: str, pair: list[ServerProcess]) -> None:
+    """A spectator who watches with their profile's key (``watch`` with ``key``) is spared the
+    lines of the people they muted or blocked, or who blocked them, new ones and the history,
+    on either process; a spectator without a key reads every line; a wrong key is refused and
+    the connection watches nothing."""
+    a, b = pair
+    ann, bob, cy, dee = (new_profile(a, "Ann"), new_profile(b, "Bob"), new_profile(b, "Cy"), new_profile(a, "Dee"))
+    table = open_table(b, bob["key"])
+    cy_seat = join(a, table["id"], cy["key"])[1]
+    dee_seat = join(a, table["id"], dee["key"])[1]
+
+    async def marks(store: Storage) -> None:  # Ann muted Bob; Dee blocked Ann
+        await store.players.mark(ann["id"], bob["id"], "mute", True)
+        await store.players.mark(dee["id"], ann["id"], "block", True)
+
+    with_store(url, marks)
+
+    async def body() -> None:
+        bob_c = await Client(b, table["id"], table["seats"][0]["token"]).connect()
+        cy_c = await Client(a, table["id"], cy_seat["token"]).connect()
+        dee_c = await Client(a, table["id"], dee_seat["token"]).connect()
+        await bob_c.send({"type": "chat", "text": "bob before"})
+        await cy_c.wait(lambda m: m["type"] == "chat" and any(x["text"] == "bob before" for x in m["lines"]))
+        wrong = await Client(a, table["id"], None).connect(hello=False)
+        error = await wrong.request({"type": "watch", "key": "nope"}, lambda m: m["type"] == "error")
+        assert error["code"] == "bad_key" and not any(m["type"] == "state" for m in wrong.messages)
+        watchers = {}
+        for name, server, key in (("ann", a, ann["key"]), ("ann2", b, ann["key"]), ("anyone", b, None)):
+            w = await Client(server, table["id"], None).connect(hello=False)
+            await w.request({"type": "watch", **({"key": key} if key else {})},
+                            lambda m: m["type"] == "chat" and m.get("history"))
+            watchers[name] = w
+        for c, words in ((bob_c, "bob after"), (dee_c, "dee after"), (cy_c, "cy after")):
+            await c.send({"type": "chat", "text": words})
+        for words in ("bob after", "dee after", "cy after"):  # (from two processes: in any order)
+            await watchers["anyone"].wait(lambda m, w=words: m["type"] == "chat" and any(x["text"] == w for x in m["lines"]))
+        for w in (watchers["ann"], watchers["ann2"]):
+            await w.wait(lambda m: m["type"] == "chat" and any(x["text"] == "cy after" for x in m["lines"]))
+        await asyncio.sleep(0.5)  # (a line that was to be hidden has had the time to come)
+        assert chats(watchers["ann"]) == chats(watchers["ann2"]) == ["cy after"]
+        assert sorted(chats(watchers["anyone"])) == ["bob after", "bob before", "cy after", "dee after"]
+        for c in (bob_c, cy_c, dee_c, wrong, *watchers.values()):
+            await c.close()
+
+    asyncio.run(body())
+
+
 def test_a_blocked_pair_is_never_seated_together(url: str, pair: list[ServerProcess]) -> None:
     """Ann blocks Bob: their chat is hidden both ways; neither can take an open seat of a
     listed table where the other sits, on either process, nor claim an invited seat there with

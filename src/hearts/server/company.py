@@ -119,7 +119,12 @@ async def hidden_seats(store: Storage, seats: Sequence[SeatRow], speaker: int) -
 async def hidden_writers(store: Storage, seats: Sequence[SeatRow], viewer: int) -> set[int] | None:
     """The seats whose chat lines ``viewer``'s profile does not read (it muted or blocked
     theirs, or was blocked by it); ``None``: it reads no chat at all (its chat is off)."""
-    me = seats[viewer].player_id if 0 <= viewer < len(seats) else None
+    return await seats_hidden_from(store, seats, seats[viewer].player_id if 0 <= viewer < len(seats) else None)
+
+
+async def seats_hidden_from(store: Storage, seats: Sequence[SeatRow], me: str | None) -> set[int] | None:
+    """The seats whose chat lines the profile ``me`` (a seat's, or a spectator's) does not
+    read; ``None``: it reads no chat at all."""
     if me is None:
         return set()
     if not await store.players.chat_on(me):

@@ -33,6 +33,7 @@ from hearts.server.limits import (
 )
 from hearts.server.logs import fields
 from hearts.server.outage import is_outage
+from hearts.server.players import optional_player
 from hearts.server.protocol import ProtocolError, error_message, parse_client
 from hearts.server.tables import UNAVAILABLE, Connection, Manager, Table
 from hearts.server.wire import (
@@ -167,6 +168,8 @@ class Session:
                 await self._hello(table, message)
             elif isinstance(message, Watch):
                 try:
+                    if message.key is not None:
+                        conn.unread = await self._unread(table, message.key)
                     await table.watch(conn)
                     await table.talk.send_history(conn)
                 except Refused as e:
@@ -184,6 +187,19 @@ class Session:
                     await table.handle(conn, message, arrived)
                 except Exception as e:  # a bug must not take the server down for the others
                     self.failed(e, table, "error handling a message", "the table is unchanged")
+
+    async def _unread(self, table: Table, key: str) -> frozenset[int] | None:
+        """The seats whose chat lines a spectator watching with the profile ``key`` does not
+        read (:attr:`Connection.unread`); :class:`ProtocolError` if the key opens no profile."""
+        try:
+            me = await optional_player(table.store, f"Bearer {key}")
+        except Banned:
+            raise
+        except Refused as e:
+            raise ProtocolError(str(e), "bad_key") from None
+        assert me is not None
+        hidden = await company.seats_hidden_from(table.store, await table.store.log.seats(table.id), me.id)
+        return None if hidden is None else frozenset(hidden)
 
     async def _hello(self, table: Table, hello: Hello) -> None:
         """Seat the connection at the seat the token opens; a wrong token is an error, and

@@ -50,7 +50,11 @@ class Hello(Message, tag="hello", frozen=True):
 
 class Watch(Message, tag="watch", frozen=True):
     """Watch the table as a spectator (no token): the public ``state`` now and at every change.
-    Refused with ``no_spectators`` or ``spectators_full``."""
+    Refused with ``no_spectators`` or ``spectators_full``. With ``key``, a player profile's
+    secret key (``bad_key`` if it opens none), the chat lines of the profiles it muted or
+    blocked, or that blocked it, are not sent (none at all if its chat is off)."""
+
+    key: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN)] | None = None
 
 
 class SeatAction(Message, frozen=True, kw_only=True):

@@ -60,6 +60,9 @@ class Connection:
         self.send_timeout = send_timeout
         self.seat: int | None = None
         self.spectator = False
+        self.unread: frozenset[int] | None = frozenset()
+        """A spectator's: the seats whose chat lines it does not read (their profiles its
+        profile muted or blocked, or that blocked it); ``None``: no line at all (its chat is off)."""
         self.table: Table | None = None
         self.closed = False
         """No more messages are taken (the connection is closing or closed)."""
@@ -68,6 +71,10 @@ class Connection:
         self.sent: Sent | None = None
         """The position as this connection was last sent it (its ``state``, then each
         ``event`` applied): the next event carries what changed since."""
+
+    def reads(self, seat: int) -> bool:
+        """Whether this spectator reads the chat lines of ``seat``."""
+        return self.unread is not None and seat not in self.unread
 
     @property
     def attached(self) -> bool:

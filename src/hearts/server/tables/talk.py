@@ -65,7 +65,8 @@ class Talk:
 
     async def send_history(self, conn: Connection) -> None:
         """What a client gets after its welcome: the last 50 chat messages (but those its
-        seat's profile does not read: :func:`~hearts.server.company.hidden_writers`) and, at a finished
+        seat's profile does not read: :func:`~hearts.server.company.hidden_writers`; a
+        spectator's: :meth:`Connection.reads`) and, at a finished
         table, its rematch if there is one. During a database outage the client gets neither
         (the connection stays open; the next messages arrive as they come)."""
         table = self.table
@@ -75,6 +76,8 @@ class Talk:
             if conn.seat is not None:
                 hidden = await hidden_writers(table.store, seats, conn.seat)
                 lines = [] if hidden is None else [line for line in lines if line.seat not in hidden]
+            else:
+                lines = [line for line in lines if conn.reads(line.seat)]
             conn.push(chat_message(lines, history=True))
             if conn.seat is not None:
                 conn.push(await company_message(table.store, seats, conn.seat))
@@ -95,8 +98,8 @@ class Talk:
         table = self.table
         if isinstance(notice, ChatNotice):
             message = chat_message([notice.line])
-            for c in list(table.conns):
-                if c.seat is None or c.seat not in notice.hidden:  # (muted, blocked, chat off)
+            for c in list(table.conns):  # (not to those who muted or blocked the writer, or whose chat is off)
+                if c.seat not in notice.hidden if c.seat is not None else c.reads(notice.line.seat):
                     c.push(message)
         elif isinstance(notice, RematchNotice):
             self.rematch = notice
