@@ -162,3 +162,39 @@ def test_once_a_call_was_given_up_calls_fail_at_once_until_the_probe_hears_the_d
     first, second, back = asyncio.run(main())
     assert SILENCE <= first < SILENCE + 0.2 and second < 0.02 and back
     assert liveness.cuts == 2
+
+
+def test_a_call_slow_on_a_live_database_is_not_given_up() -> None:
+    """A statement waiting for a lock held elsewhere, on a process that hears nothing else
+    from the database: after half the silence the probe tries the database, which answers,
+    and the call waits on."""
+    probes = 0
+
+    async def probe() -> None:  # a live database: a connection made at once
+        nonlocal probes
+        probes += 1
+
+    liveness = Liveness(SILENCE, probe=probe)
+
+    async def main() -> None:
+        async with deadline(liveness):
+            await asyncio.sleep(SILENCE * 5)
+        await liveness.close()
+
+    asyncio.run(main())
+    assert liveness.cuts == 0 and not liveness.silent and probes >= 5
+
+
+def test_a_busy_event_loop_is_not_a_silent_database() -> None:
+    """The process's own loop blocked (a long computation, a starved process) past the
+    silence: the answer waits unread meanwhile, so that time is not counted as the database's."""
+    liveness = Liveness(SILENCE)
+
+    async def main() -> None:
+        async with deadline(liveness):
+            time.sleep(SILENCE * 1.5)  # the loop busy: the check comes late
+            await asyncio.sleep(0.01)  # the answer, read once the loop is free
+            liveness.answered()
+
+    asyncio.run(main())
+    assert liveness.cuts == 0

@@ -70,11 +70,13 @@ class Liveness:
     connection), and so when a call begun at a given time is to be given up; whether it is
     :attr:`silent`.
 
-    Once a call was given up (:meth:`gave_up`) and nothing answered for :attr:`silence`
-    seconds, the database is silent: every call begun then fails at once (its connection would
-    wait as long again — an action behind another in its table's turn would wait twice),
-    while a ``probe`` (an attempt to connect, within :attr:`silence`) runs every
-    :data:`PROBE_PAUSE` until the database answers again.
+    A call that has heard nothing for half the silence asks for the ``probe`` (an attempt to
+    connect, within :attr:`silence`; :meth:`ask`): a live database answers it, which keeps the
+    call waiting (a statement that waits for a lock held elsewhere on an otherwise idle
+    process). Once a call was given up (:meth:`gave_up`) and nothing answered for
+    :attr:`silence` seconds, the database is silent: every call begun then fails at once (its
+    connection would wait as long again — an action behind another in its table's turn would
+    wait twice), while the probe runs every :data:`PROBE_PAUSE` until the database answers again.
 
     >>> liveness = Liveness(silence=1.0)
     >>> liveness.gives_up_at(10.0)  # nothing answered yet: a second after the call began
@@ -105,6 +107,12 @@ class Liveness:
         """When a call begun at ``began`` is given up if the database stays silent."""
         return max(began, self.last) + self.silence
 
+    def ask(self) -> None:
+        """A call has heard nothing for half the silence: the probe tries the database now,
+        unless it is trying already (once; over and over while the database is silent)."""
+        if self._probe is not None and self._probing is None:
+            self._probing = asyncio.get_running_loop().create_task(self._until_answered())
+
     def gave_up(self) -> None:
         """A call was given up: with a probe, the database is now :attr:`silent` until it
         answers (the probe runs meanwhile)."""
@@ -112,18 +120,21 @@ class Liveness:
         if self._probe is None or time.monotonic() - self.last < self.silence:
             return
         self.silent = True
-        if self._probing is None:
-            self._probing = asyncio.get_running_loop().create_task(self._until_answered())
+        self.ask()
 
     async def _until_answered(self) -> None:
+        assert self._probe is not None
         try:
-            while self.silent and self._probe is not None:
+            while True:
                 try:
                     await asyncio.wait_for(self._probe(), self.silence)
                 except Exception:  # (not answered yet: a refusal, or no answer in time)
+                    if not self.silent:
+                        return
                     await asyncio.sleep(PROBE_PAUSE)
                 else:
                     self.answered()
+                    return
         finally:
             self._probing = None
 
@@ -176,9 +187,15 @@ class Deadline:
         self._began = time.monotonic()
         self._conn: Driver | None = None
         self._loop = asyncio.get_running_loop()
-        self._handle = self._loop.call_later(liveness.silence, self._check)
+        self._due = 0.0
+        self._handle = self._arm(liveness.silence / 2)
         self.expired = False
         """Whether the call was given up."""
+
+    def _arm(self, delay: float) -> asyncio.TimerHandle:
+        self._due = time.monotonic() + delay
+        self._handle = self._loop.call_later(delay, self._check)
+        return self._handle
 
     def attach(self, conn: Driver | None) -> None:
         """From now on the call waits for statements on this connection (``None``: for a
@@ -186,9 +203,17 @@ class Deadline:
         self._conn = conn
 
     def _check(self) -> None:
-        left = self._liveness.gives_up_at(self._began) - time.monotonic()
-        if left > 0:  # the database answered meanwhile: busy, not frozen
-            self._handle = self._loop.call_later(left, self._check)
+        liveness = self._liveness
+        now = time.monotonic()
+        # (a check that comes late found the event loop busy: answers may wait unread in the
+        # sockets meanwhile, so that time is not the database's silence)
+        quiet = now - max(self._began, liveness.last) - max(0.0, now - self._due)
+        if quiet < liveness.silence / 2:  # the database answered meanwhile: busy, not frozen
+            self._arm(liveness.silence / 2 - quiet)
+            return
+        if quiet < liveness.silence:  # half the silence heard nothing: is the database there?
+            liveness.ask()
+            self._arm(liveness.silence - quiet)
             return
         if not self.expired:
             self.expired = True
@@ -198,7 +223,7 @@ class Deadline:
             return
         cut(self._conn)
         self._conn = None  # (the call may go on to another connection: it is cancelled then)
-        self._handle = self._loop.call_later(RECHECK, self._check)
+        self._arm(RECHECK)
 
     def stop(self) -> None:
         """The call ended: no more checks."""
