@@ -29,6 +29,9 @@ fi
 .venv/bin/ruff check src tests benchmarks examples
 .venv/bin/mypy
 .venv/bin/lint-imports --no-cache
+# The message catalogs (src/hearts/locale): every message of the sources translated in every
+# language, none unused (last line: languages=N messages=M missing=0 unused=0).
+.venv/bin/python -m hearts.i18n --check
 # PostgreSQL for the storage tests: $PYHEARTS_TEST_PG or 127.0.0.1:5432 if it answers, else a
 # private cluster in a temporary directory (installing Debian's postgresql when run as root).
 PYHEARTS_TEST_PG="$(scripts/postgres.sh)"

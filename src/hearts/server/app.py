@@ -52,7 +52,7 @@ from hearts.errors import HeartsError
 from hearts.server import logs
 from hearts.server.botpool import watch_parent
 from hearts.server.botworker import BotWorkerProcess, WorkerOptions
-from hearts.server.http import errors, ops, pages, play, players, quick, reviews, tables
+from hearts.server.http import errors, i18n, ops, pages, play, players, quick, reviews, tables
 from hearts.server.http.common import check_public_url, is_loopback
 from hearts.server.http.headers import SecurityHeaders
 from hearts.server.http.services import Services, running
@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 DEFAULT_PUBLIC_URL: Final = "http://127.0.0.1:8000"
 
 ROUTES: Final[list[BaseRoute]] = [
-    *pages.ROUTES, *tables.ROUTES, *players.ROUTES, *reviews.ROUTES, *ops.ROUTES, *play.ROUTES, *quick.ROUTES,
+    *pages.ROUTES, *i18n.ROUTES, *tables.ROUTES, *players.ROUTES, *reviews.ROUTES, *ops.ROUTES, *play.ROUTES, *quick.ROUTES,
 ]
 """Every route of the app, from the modules of :mod:`hearts.server.http`."""
 

@@ -1,4 +1,4 @@
-"""The app's exception handlers (no routes): every refusal as ``{"error": "..."}`` with its
+"""The app's exception handlers (no routes): every refusal as ``{"error": "...", "code": "..."}`` with its
 status — a :class:`~hearts.server.limits.Refused` (4xx, with ``WWW-Authenticate`` on a 401 and
 ``Retry-After`` on a 429), Starlette's own HTTP errors (404, 405), and an unexpected error: a
 503 with ``Retry-After`` when the database is out (:class:`~hearts.server.storage.StoreUnavailable`,
@@ -24,7 +24,7 @@ from hearts.server.tables import RETRY_AFTER_OUTAGE, UNAVAILABLE
 async def refused(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Refused)
     services(request).metrics.refused.labels(exc.code).inc()
-    response = api({"error": str(exc)}, exc.status)
+    response = api({"error": str(exc), "code": exc.code}, exc.status)  # the code: for the client to say it in its language
     if isinstance(exc, Unauthorized):
         response.headers["WWW-Authenticate"] = 'Bearer realm="pyhearts player profile"'
     if isinstance(exc, RateLimited) and exc.retry_after is not None:

@@ -3,13 +3,14 @@
 // the profile in the header, the dialogs' focus), then shows the page of the address: a table
 // (/t/{id}: tablepage.js), the profile (/me), my games, the leaderboard, a replay, else the lobby.
 //
-// The modules: ui (helpers), profile (the stored profile), settings, sound, anim, chart, chat,
+// The modules: i18n (the words in the player's language), ui (helpers), profile (the stored profile), settings, sound, anim, chart, chat,
 // layout (the seats around the table), state (the table page's shared state), connection (the
 // WebSocket), pacing (the states shown in order, the pauses), table (the table drawn), hand,
 // scores, dialogs, hint, rematch, rounds, seats, review, tablepage, lobby, player, history, replay.
 //
 // Test hook, deliberate: window.pyhearts = { settings, sound } lets the browser tests change a
 // setting and read the sounds played (pacing.js also keeps window.heartsState and the like).
+import { translatePage } from "./i18n.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import * as player from "./player.js";
@@ -20,6 +21,7 @@ import { showGames, showLeaderboard } from "./history.js";
 import { show as showReplay } from "./replay.js";
 
 window.pyhearts = { settings, sound };
+translatePage(document);  // the page's own words (index.html's data-i18n marks) in the language
 settings.wire();
 sound.wire();
 player.start();

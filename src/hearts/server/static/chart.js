@@ -3,6 +3,8 @@
 // totals are drawn side by side, none hidden.
 //
 //   scoreChart(history, names, target)   // a <figure>: the chart and its legend
+import { _, ngettext } from "./i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const W = 480, H = 210, LEFT = 40, RIGHT = 12, TOP = 12, BOTTOM = 30;  // the drawing and its margins
 
@@ -46,25 +48,25 @@ function scoreChart(history, names, target) {
   const x = (i) => LEFT + (i * (W - LEFT - RIGHT)) / Math.max(1, rows.length - 1);
   const y = (v) => TOP + ((hi - v) * (H - TOP - BOTTOM)) / (hi - lo);
   const words = names.map((n, s) => n + " " + rows[rows.length - 1][s]).join(", ");
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": "Score chart after " + history.length + " rounds: " + words },
-    svg("title", { text: "Totals after each round" }));
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": ngettext("Score chart after {n} round: {words}", "Score chart after {n} rounds: {words}", history.length, { words }) },
+    svg("title", { text: _("Totals after each round") }));
   for (let v = lo; v <= hi; v += dy) {  // the grid and the score axis
     chart.append(svg("line", { class: "grid" + (v === 0 ? " zero" : ""), x1: LEFT, x2: W - RIGHT, y1: y(v), y2: y(v) }),
       svg("text", { class: "axis", x: LEFT - 6, y: y(v) + 4, "text-anchor": "end", text: String(v) }));
   }
   const dx = step(rows.length - 1, 10);
   for (let i = 0; i < rows.length; i += dx) chart.append(svg("text", { class: "axis", x: x(i), y: H - BOTTOM + 16, "text-anchor": "middle", text: String(i) }));
-  chart.append(svg("text", { class: "axis", x: W - RIGHT, y: H - 2, "text-anchor": "end", text: "round" }));
+  chart.append(svg("text", { class: "axis", x: W - RIGHT, y: H - 2, "text-anchor": "end", text: _("round") }));
   if (showTarget) {
     chart.append(svg("line", { class: "target", x1: LEFT, x2: W - RIGHT, y1: y(target), y2: y(target) }),
-      svg("text", { class: "axis", x: LEFT + 4, y: y(target) - 4, text: "target " + target }));
+      svg("text", { class: "axis", x: LEFT + 4, y: y(target) - 4, text: _("target {n}", { n: target }) }));
   }
   const at = (r, i, s) => y(r[s]) + dodge(r, s);
   names.forEach((name, s) => {
     const points = rows.map((r, i) => x(i) + "," + at(r, i, s)).join(" ");
     const line = svg("g", { class: "seat-line s" + s, "data-seat": s }, svg("polyline", { class: "line", points }));
     rows.forEach((r, i) => {
-      if (i > 0) line.append(svg("circle", { cx: x(i), cy: at(r, i, s), r: DOT }, svg("title", { text: name + ": " + r[s] + " after round " + i })));
+      if (i > 0) line.append(svg("circle", { cx: x(i), cy: at(r, i, s), r: DOT }, svg("title", { text: _("{name}: {total} after round {n}", { name, total: r[s], n: i }) })));
     });
     chart.append(line);
   });

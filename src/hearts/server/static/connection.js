@@ -9,6 +9,7 @@
 //                        // ends), then it is sent
 //   stop()               // closed for good, no reconnecting: "not connected"
 import { $, toast } from "./ui.js";
+import { _ } from "./i18n.js";
 import { live, hurry } from "./state.js";
 
 let ws = null, retry = 0, handler = () => {};
@@ -17,11 +18,11 @@ export function connect(onMessage) {
   if (onMessage) handler = onMessage;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   ws = new WebSocket(proto + "//" + location.host + "/ws/" + live.tableId);
-  $("conn").textContent = "connecting…";
+  $("conn").textContent = _("connecting…");
   ws.onopen = () => { retry = 0; ws.send(JSON.stringify(live.watching ? { type: "watch" } : { type: "hello", token: live.token })); };
   ws.onmessage = (ev) => handler(JSON.parse(ev.data));
   ws.onclose = (ev) => {
-    $("conn").textContent = "disconnected" + (ev.reason ? " (" + ev.reason + ")" : "") + " — reconnecting…";
+    $("conn").textContent = _("disconnected") + (ev.reason ? " (" + ev.reason + ")" : "") + " — " + _("reconnecting…");
     document.body.dataset.connected = "false";
     setTimeout(() => connect(), Math.min(5000, 300 * 2 ** retry++));
   };
@@ -29,7 +30,7 @@ export function connect(onMessage) {
 
 export function send(msg) {
   if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg));
-  else toast("not connected; retrying…");
+  else toast(_("not connected; retrying…"));
 }
 // Sends ``msg`` if connected; whether it was sent.
 export function sendIfOpen(msg) {
@@ -45,7 +46,7 @@ export function act(msg) {
 }
 
 export function stop() {
-  $("conn").textContent = "not connected";
+  $("conn").textContent = _("not connected");
   ws.onclose = null;
   ws.close();
 }

@@ -14,6 +14,7 @@
 //   showSeats()                    // the creator gives a seat a new invite link
 //   winnerWords(t)                 // "You win", "Ann and Bo share the win"
 import { $, el, cardChip, copyButton } from "./ui.js";
+import { _, ngettext } from "./i18n.js";
 import { myName } from "./profile.js";
 import { live, seatName, seatLabel, isMyTurn } from "./state.js";
 import { act, send } from "./connection.js";
@@ -61,21 +62,21 @@ export function showMoon() {
   const others = live.state.view.players - 1;
   const worth = live.state.view.rules.spade_penalties ? 43 : 26; // R4.4, R4.5: the round's points
   const choose = (choice) => () => { act({ type: "moon", seq: live.state.seq, choice }); closeDialog(); };
-  showDialog("moon", el("h2", { id: "dialog-title", text: "You shot the moon!" }), el("p", { text: "Choose how it scores:" }),
+  showDialog("moon", el("h2", { id: "dialog-title", text: _("You shot the moon!") }), el("p", { text: _("Choose how it scores:") }),
     el("div", { class: "buttons" },
-      el("button", { type: "button", class: "primary", id: "moon-add", text: "+" + worth + " to each of the " + others + " others", onclick: choose("add") }),
-      el("button", { type: "button", id: "moon-subtract", text: "−" + worth + " from my score", onclick: choose("subtract") })));
+      el("button", { type: "button", class: "primary", id: "moon-add", text: ngettext("+{worth} to the {n} other", "+{worth} to each of the {n} others", others, { worth }), onclick: choose("add") }),
+      el("button", { type: "button", id: "moon-subtract", text: _("−{worth} from my score", { worth }), onclick: choose("subtract") })));
 }
 
 // A round's result: each seat's point cards taken (when known), points, score and total.
 function roundTable(t, n, result, taken) {
   const me = live.state.you;
   const table = el("table", { class: "round" },
-    el("tr", {}, el("th", { text: "Player" }), el("th", { text: "points" }), el("th", { text: "score" }), el("th", { text: "total" })));
+    el("tr", {}, el("th", { text: _("Player") }), el("th", { text: _("points") }), el("th", { text: _("score") }), el("th", { text: _("total") })));
   for (let s = 0; s < n; s++) {
-    const cards = taken && el("span", { class: "took" }, ...(taken[s].length ? taken[s].map(cardChip) : [el("span", { class: "none", text: "no point cards" })]));
+    const cards = taken && el("span", { class: "took" }, ...(taken[s].length ? taken[s].map(cardChip) : [el("span", { class: "none", text: _("no point cards") })]));
     table.append(el("tr", { "data-seat": s },
-      el("td", {}, el("span", { class: "who", text: seatName(s) + (s === me ? " (you)" : "") }), cards),
+      el("td", {}, el("span", { class: "who", text: s === me ? _("{name} (you)", { name: seatName(s) }) : seatName(s) }), cards),
       el("td", { text: String(result.points[s]) }), el("td", { text: String(result.scores[s]) }), el("td", { text: String(t.totals[s]) })));
   }
   return table;
@@ -85,8 +86,8 @@ function roundTable(t, n, result, taken) {
 function moonWords(r) {
   if (r.shooter === null || r.shooter === undefined) return null;
   const own = r.scores[r.shooter], others = Math.max(...r.scores.filter((_, s) => s !== r.shooter));
-  return el("p", { class: "moon" }, el("b", { text: seatName(r.shooter) + " shot the moon!" }),
-    " " + (own < 0 ? own + " for " + seatName(r.shooter) : "+" + others + " for everyone else") + ".");
+  return el("p", { class: "moon" }, el("b", { text: _("{name} shot the moon!", { name: seatName(r.shooter) }) }),
+    " " + (own < 0 ? _("{points} for {name}.", { points: own, name: seatName(r.shooter) }) : _("+{points} for everyone else.", { points: others })));
 }
 
 // A round's summary; the next round waits until it closes. A spectator's closes by itself
@@ -95,10 +96,10 @@ const SPECTATOR_SUMMARY = 6;  // seconds
 let summaryTimer = null;
 export function showRoundSummary(m) {
   const t = m.table, n = m.view.players, r = live.lastRound.result;
-  const ok = el("button", { type: "button", class: "primary", id: "summary-ok", text: "Next round", onclick: closeDialog });
-  showDialog("summary", el("h2", { id: "dialog-title", text: "Round " + t.results.length + " over" }), moonWords(r),
+  const ok = el("button", { type: "button", class: "primary", id: "summary-ok", text: _("Next round"), onclick: closeDialog });
+  showDialog("summary", el("h2", { id: "dialog-title", text: _("Round {n} over", { n: t.results.length }) }), moonWords(r),
     roundTable(t, n, r, live.lastRound.taken),
-    el("h3", { text: "Totals after each round" }), scoreChart(t, n),
+    el("h3", { text: _("Totals after each round") }), scoreChart(t, n),
     el("div", { class: "buttons" }, ok));
   if (m.you === null) countDown(ok, SPECTATOR_SUMMARY);
 }
@@ -108,7 +109,7 @@ function countDown(button, seconds) {
   const step = () => {
     if (!button.isConnected) clearInterval(summaryTimer);
     else if (left <= 0) { clearInterval(summaryTimer); closeDialog(); }
-    else button.textContent = "Next round (" + left-- + " s)";
+    else button.textContent = _("Next round ({n} s)", { n: left-- });
   };
   step();
   summaryTimer = setInterval(step, 1000);
@@ -116,9 +117,13 @@ function countDown(button, seconds) {
 
 // "Ann wins", "You win", "Ann and Bo share the win", "Ada (hard) wins".
 export function winnerWords(t) {
-  const who = (t.winners || []).map((s) => (s === live.state.you ? "you" : seatLabel(s)));
-  if (who.length > 1) return who.join(" and ") + " share the win";
-  return who.length ? (who[0] === "you" ? "You win" : who[0] + " wins") : "no winner";
+  const winners = t.winners || [];
+  if (winners.length > 1) {
+    const who = winners.map((s) => (s === live.state.you ? _("you") : seatLabel(s)));
+    return _("{names} and {last} share the win", { names: who.slice(0, -1).join(", "), last: who[who.length - 1] });
+  }
+  if (!winners.length) return _("no winner");
+  return winners[0] === live.state.you ? _("You win") : _("{name} wins", { name: seatLabel(winners[0]) });
 }
 
 // The game's end: the winner(s) first and large, the final standings (lowest total first),
@@ -127,19 +132,19 @@ export function showGameOver() {
   const s = live.state, t = s.table, n = s.view.players, winners = t.winners || [];
   const order = [...Array(n).keys()].sort((a, b) => t.totals[a] - t.totals[b]);
   const standings = el("ol", { class: "standings" }, ...order.map((seat) => el("li", { class: winners.includes(seat) ? "winner" : "" },
-    el("span", { text: seatLabel(seat) + (seat === s.you ? " (you)" : "") }), el("b", { text: String(t.totals[seat]) }))));
+    el("span", { text: seat === s.you ? _("{name} (you)", { name: seatLabel(seat) }) : seatLabel(seat) }), el("b", { text: String(t.totals[seat]) }))));
   const title = winnerWords(t);
   showDialog("gameover",
     el("div", { class: "crown", "aria-hidden": "true", text: "♛" }),
     el("h2", { id: "dialog-title", class: "winner-title", text: title[0].toUpperCase() + title.slice(1) + "!" }),
-    el("p", { class: "note", text: "Game over after " + t.results.length + (t.results.length === 1 ? " round" : " rounds") + ": the lowest total wins (target " + t.target + ")." }),
+    el("p", { class: "note", text: ngettext("Game over after {n} round: the lowest total wins (target {target}).", "Game over after {n} rounds: the lowest total wins (target {target}).", t.results.length, { target: t.target }) }),
     standings, scoreChart(t, n),
     finalRound(t, n),
-    el("details", {}, el("summary", { text: "Score history" }), scoreTable(t, n)),
+    el("details", {}, el("summary", { text: _("Score history") }), scoreTable(t, n)),
     el("div", { id: "rematch-box", class: "rematch-box" }, ...rematchParts()),
     el("div", { id: "game-over-extra", class: "buttons" },  // the game review's button (review.js): a seated player's
       s.you !== null ? review.control(live.tableId, s.you) : null),
-    el("div", { class: "buttons" }, el("a", { href: "/", class: "button-link", text: "Back to the lobby" }), el("button", { type: "button", class: "primary", id: "gameover-ok", text: "Close", onclick: closeDialog })));
+    el("div", { class: "buttons" }, el("a", { href: "/", class: "button-link", text: _("Back to the lobby") }), el("button", { type: "button", class: "primary", id: "gameover-ok", text: _("Close"), onclick: closeDialog })));
 }
 
 // The game's last round, who took what: as this page saw it end, or (opened after the end)
@@ -147,7 +152,7 @@ export function showGameOver() {
 function finalRound(t, n) {
   if (!t.results.length) return null;
   const last = live.lastRound && live.lastRound.round === t.results.length && live.lastRound.taken ? live.lastRound : roundRecord(live.state, live.state);
-  return el("details", { class: "last-round" }, el("summary", { text: "Round " + t.results.length + ": who took what" }),
+  return el("details", { class: "last-round" }, el("summary", { text: _("Round {n}: who took what", { n: t.results.length }) }),
     moonWords(last.result), roundTable(t, n, last.result, last.taken));
 }
 
@@ -161,14 +166,14 @@ export function showNameDialog(renaming) {
   const mine = live.state && live.state.you !== null && !live.state.table.unnamed.includes(live.state.you) ? seatName(live.state.you) : "";
   const input = el("input", { id: "name-input", type: "text", maxlength: "40", value: kind === "rename" ? mine : myName(), autocomplete: "nickname", "aria-describedby": "name-error" });
   const error = el("p", { id: "name-error", class: "error", role: "alert" });
-  const form = el("form", { id: "name-form" }, el("label", { for: "name-input", text: "Your name" }), input, error,
+  const form = el("form", { id: "name-form" }, el("label", { for: "name-input", text: _("Your name") }), input, error,
     el("div", { class: "buttons" },
-      kind === "rename" ? el("button", { type: "button", id: "name-cancel", text: "Cancel", onclick: closeDialog }) : null,
-      el("button", { type: "submit", class: "primary", id: "name-ok", text: kind === "rename" ? "Save" : "Sit down" })));
+      kind === "rename" ? el("button", { type: "button", id: "name-cancel", text: _("Cancel"), onclick: closeDialog }) : null,
+      el("button", { type: "submit", class: "primary", id: "name-ok", text: kind === "rename" ? _("Save") : _("Sit down") })));
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const name = input.value.trim();
-    if (!name) { error.textContent = "Please type a name: the others at the table will see it."; return; }
+    if (!name) { error.textContent = _("Please type a name: the others at the table will see it."); return; }
     error.textContent = "";
     if (kind === "rename" && name === mine) { closeDialog(); return; }
     localStorage.setItem("pyhearts:name", name);
@@ -176,11 +181,11 @@ export function showNameDialog(renaming) {
     send({ type: "name", name });
   });
   if (kind === "rename") {
-    showDialog(kind, el("h2", { id: "dialog-title", text: "Your name at this table" }),
-      el("p", { text: "Everyone at the table sees it at once. It can change until the game ends." }), form);
+    showDialog(kind, el("h2", { id: "dialog-title", text: _("Your name at this table") }),
+      el("p", { text: _("Everyone at the table sees it at once. It can change until the game ends.") }), form);
   } else {
-    showDialog(kind, el("h2", { id: "dialog-title", text: "Welcome to the table!" }),
-      el("p", { text: "What should the others call you?" }), form);
+    showDialog(kind, el("h2", { id: "dialog-title", text: _("Welcome to the table!") }),
+      el("p", { text: _("What should the others call you?") }), form);
   }
   input.focus();
   input.select();
@@ -190,5 +195,5 @@ export function showNameDialog(renaming) {
 export function showSeats() {
   if (!live.state) return;
   showDialog("seats", ...seats.content(live.tableId, live.state.table, live.state.you, copyButton),
-    el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", id: "seats-ok", text: "Close", onclick: closeDialog })));
+    el("div", { class: "buttons" }, el("button", { type: "button", class: "primary", id: "seats-ok", text: _("Close"), onclick: closeDialog })));
 }

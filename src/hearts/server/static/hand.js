@@ -11,6 +11,7 @@
 //   sendPass()            // passes the marked cards (when as many as the pass asks are marked)
 //   balanceHand()         // the hand's rows again (the window was resized)
 import { $, el, cardName, cardImg, toast } from "./ui.js";
+import { _, ngettext } from "./i18n.js";
 import { live, seatName, redraw } from "./state.js";
 import { act } from "./connection.js";
 
@@ -18,10 +19,10 @@ export function renderMine(v, t, n) {
   const meBox = $("me");
   meBox.className = "me" + (v.to_move === v.seat || v.must_pass ? " turn" : "");
   meBox.textContent = "";
-  meBox.append(el("span", { class: "name", text: t.unnamed.includes(v.seat) ? "You" : "You (" + seatName(v.seat) + ")" }),
-    el("span", { class: "meta", text: v.points_taken[v.seat] + " pts this round · total " + t.totals[v.seat] }),
+  meBox.append(el("span", { class: "name", text: t.unnamed.includes(v.seat) ? _("You") : _("You ({name})", { name: seatName(v.seat) }) }),
+    el("span", { class: "meta", text: ngettext("{n} pt this round", "{n} pts this round", v.points_taken[v.seat]) + " · " + _("total {total}", { total: t.totals[v.seat] }) }),
     el("span", { class: "meta clock", "data-seat": v.seat }));
-  if (v.received && v.tricks.length === 0 && v.trick.plays.length < n) meBox.append(el("span", { class: "meta", text: "received " + v.received.map(cardName).join(" ") }));
+  if (v.received && v.tricks.length === 0 && v.trick.plays.length < n) meBox.append(el("span", { class: "meta", text: _("received {cards}", { cards: v.received.map(cardName).join(" ") }) }));
   renderHand(v);
 }
 
@@ -42,7 +43,7 @@ function renderHand(v) {
     const playable = v.must_pass || legal.has(c);
     const b = el("button", {
       type: "button", class: "card" + (playable ? " legal" : " dim") + (selected.has(c) ? " selected" : "") + (received.has(c) ? " new" : "") + (hinted.has(c) ? " hinted" : ""),
-      "data-card": c, "aria-label": cardName(c) + (received.has(c) ? ", received" : "") + (hinted.has(c) ? ", the hint" : ""), "aria-pressed": v.must_pass ? String(selected.has(c)) : null,
+      "data-card": c, "aria-label": cardName(c) + (received.has(c) ? ", " + _("received") : "") + (hinted.has(c) ? ", " + _("the hint") : ""), "aria-pressed": v.must_pass ? String(selected.has(c)) : null,
       disabled: !playable, tabindex: playable ? "0" : "-1",
       onclick: (e) => { live.keyboardPlay = e.detail === 0; onCard(c); },  // detail 0: Enter or Space, not a pointer
       onfocus: () => { live.focusIndex = i; },
@@ -82,7 +83,7 @@ function onCard(c) {
   if (v.must_pass) {
     if (selected.has(c)) selected.delete(c);
     else if (selected.size < v.pass_count) selected.add(c);
-    else toast("You pass " + v.pass_count + " cards; unselect one first.");
+    else toast(ngettext("You pass {n} card; unselect one first.", "You pass {n} cards; unselect one first.", v.pass_count));
     redraw();
     focusCard(c);
   } else if (v.to_move === v.seat && v.legal.includes(c)) {

@@ -5,6 +5,7 @@
 //   showHint(m)   // the server's "hint" message
 //   hideHint()    // the table moved on, or the hint was refused
 import { $, el } from "./ui.js";
+import { _ } from "./i18n.js";
 import { live, isMyTurn, redraw } from "./state.js";
 import { send } from "./connection.js";
 
@@ -13,7 +14,7 @@ export function askHint() {
   if (!s || s.you === null || !isMyTurn(s) || s.view.game_over) return;
   if (live.hint && live.hint.seq === s.seq) { showHint(live.hint); return; }
   const box = $("hint");
-  box.textContent = "Thinking about a hint…";
+  box.textContent = _("Thinking about a hint…");
   box.hidden = false;
   send({ type: "hint", seq: s.seq });
 }

@@ -12,7 +12,9 @@ const SEAT_POS = {
   5: ["left", "tl", "tr", "right"],
   6: ["left", "tl", "top", "tr", "right"],
 };
-export const POS_WORDS = { left: "on your left", right: "on your right", top: "across", tl: "across, left", tr: "across, right", bottom: "at the bottom" };
+import { _ } from "./i18n.js";
+
+export const POS_WORDS = { left: _("on your left"), right: _("on your right"), top: _("across"), tl: _("across, left"), tr: _("across, right"), bottom: _("at the bottom") };
 const TRICK_AT = {
   3: [[0.5, 1], [0, 0.3], [1, 0.3]],
   4: [[0.5, 1], [0, 0.5], [0.5, 0], [1, 0.5]],

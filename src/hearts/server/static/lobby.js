@@ -4,7 +4,8 @@
 // by the live lobby's pushes).
 //
 //   lobby()   // shows it
-import { $, el, call, toast, copyButton } from "./ui.js";
+import { $, el, call, toast, copyButton, levelName } from "./ui.js";
+import { _, ngettext } from "./i18n.js";
 import { myName } from "./profile.js";
 import * as player from "./player.js";
 import { remember } from "./seats.js";
@@ -18,11 +19,11 @@ let config = null, specs = [];
 
 async function lobby() {
   $("lobby").hidden = false;
-  document.title = "pyhearts — lobby";
+  document.title = "pyhearts — " + _("lobby");
   config = await call("GET", "/api/config");
   specs = config.options;
   const preset = $("preset");
-  for (const name of Object.keys(config.presets)) preset.append(el("option", { value: name, text: readable(name) }));
+  for (const name of Object.keys(config.presets)) preset.append(el("option", { value: name, text: presetName(name) }));
   const values = config.presets[preset.value];
   const first = $("spectators-option");
   for (const spec of specs) {
@@ -40,7 +41,7 @@ async function lobby() {
   $("seats").addEventListener("change", followSeats);
   const timer = $("turn-timer"), standIn = $("stand-in");
   timer.max = config.max_turn_timer;
-  for (const l of config.levels) standIn.append(el("option", { value: l, text: l, selected: l === config.stand_in }));
+  for (const l of config.levels) standIn.append(el("option", { value: l, text: levelName(l), selected: l === config.stand_in }));
   const showStandIn = () => { $("stand-in-option").hidden = !(Number(timer.value) > 0); };
   timer.addEventListener("input", showStandIn);
   showStandIn();
@@ -59,7 +60,7 @@ const LEVEL_KEY = "pyhearts:play-level";
 function setupPlayNow() {
   const level = $("play-level");
   const chosen = localStorage.getItem(LEVEL_KEY) || "medium";
-  for (const l of config.levels) level.append(el("option", { value: l, text: l, selected: l === chosen }));
+  for (const l of config.levels) level.append(el("option", { value: l, text: levelName(l), selected: l === chosen }));
   level.addEventListener("change", () => localStorage.setItem(LEVEL_KEY, level.value));
   $("play-now").addEventListener("click", playNow);
 }
@@ -75,12 +76,18 @@ async function playNow() {
   } catch (e) { toast(e.message); }
 }
 
-// Words for a value such as "add_to_others": "add to others".
-const readable = (value) => String(value).replace(/_/g, " ");
+// Words for a value such as "add_to_others": "add to others" (in the player's language when the
+// client knows the value; the rule options' own words are the server's).
+const VALUES = {
+  standard: () => _("standard"), omnibus: () => _("Omnibus (J♦)"), black_maria: () => _("Black Maria (three players)"),
+  add_to_others: () => _("add to others"), shooter_chooses: () => _("shooter chooses"), subtract_from_shooter: () => _("subtract from shooter"),
+};
+const readable = (value) => (VALUES[value] ? VALUES[value]() : String(value).replace(/_/g, " "));
+const presetName = readable;
 
 function optionControl(spec, value) {
   const id = "opt-" + spec.name;
-  const hint = spec.kind === "pass_cycle" ? spec.help + ": a comma list of " + spec.choices.join(", ") + "; empty for the usual rotation" : spec.help;
+  const hint = spec.kind === "pass_cycle" ? spec.help + ": " + _("a comma list of {choices}; empty for the usual rotation", { choices: spec.choices.join(", ") }) : spec.help;
   const words = el("span", { class: "words" }, spec.label + " ", el("small", { class: "rule", text: spec.rule }));
   let input;
   if (spec.kind === "bool") input = el("input", { type: "checkbox", id });
@@ -88,9 +95,9 @@ function optionControl(spec, value) {
     input = el("select", { id });
     for (const c of spec.choices) input.append(el("option", { value: c, text: readable(c) }));
   } else if (spec.kind === "int") input = el("input", { type: "number", id, min: spec.low, max: spec.high, step: 1, required: true });
-  else input = el("input", { type: "text", id, placeholder: "usual rotation", spellcheck: "false" });
+  else input = el("input", { type: "text", id, placeholder: _("usual rotation"), spellcheck: "false" });
   input.dataset.option = spec.name;
-  const label = el("label", { class: "option" + (spec.kind === "bool" ? " check" : ""), for: id, title: hint + " (rule " + spec.rule + ")" },
+  const label = el("label", { class: "option" + (spec.kind === "bool" ? " check" : ""), for: id, title: hint + " (" + _("rule {rule}", { rule: spec.rule }) + ")" },
     ...(spec.kind === "bool" ? [input, words] : [words, input]), el("small", { class: "hint", text: hint }));
   setOption(spec, value, input);
   return label;
@@ -123,15 +130,15 @@ function fillSeats() {
   box.textContent = "";
   for (let i = 0; i < n; i++) {
     const prev = old[i] || (i === 0 ? { kind: "human", name: myName(), level: "medium" } : { kind: "bot", name: "", level: "medium" });
-    const kind = el("select", { class: "kind", "aria-label": "seat " + (i + 1) + " kind" });
-    for (const [v, t] of [["human", "person (invite link)"], ["open", "open seat (lobby)"], ["bot", "bot"]]) kind.append(el("option", { value: v, text: t, selected: prev.kind === v }));
-    const level = el("select", { class: "level", "aria-label": "seat " + (i + 1) + " bot level" });
-    for (const l of config.levels) level.append(el("option", { value: l, text: l, selected: prev.level === l }));
-    const name = el("input", { class: "name", placeholder: i === 0 ? "your name (optional)" : "name (optional)", value: prev.name, maxlength: "40", "aria-label": "seat " + (i + 1) + " name" });
+    const kind = el("select", { class: "kind", "aria-label": _("seat {n} kind", { n: i + 1 }) });
+    for (const [v, t] of [["human", _("person (invite link)")], ["open", _("open seat (lobby)")], ["bot", _("bot")]]) kind.append(el("option", { value: v, text: t, selected: prev.kind === v }));
+    const level = el("select", { class: "level", "aria-label": _("seat {n} bot level", { n: i + 1 }) });
+    for (const l of config.levels) level.append(el("option", { value: l, text: levelName(l), selected: prev.level === l }));
+    const name = el("input", { class: "name", placeholder: i === 0 ? _("your name (optional)") : _("name (optional)"), value: prev.name, maxlength: "40", "aria-label": _("seat {n} name", { n: i + 1 }) });
     const sync = () => { level.hidden = kind.value !== "bot"; name.hidden = kind.value === "open"; };
     kind.addEventListener("change", sync);
     sync();
-    box.append(el("div", { class: "seat-row" }, el("span", { class: "label", text: i === 0 ? "Seat 1 (you)" : "Seat " + (i + 1) }), kind, name, level));
+    box.append(el("div", { class: "seat-row" }, el("span", { class: "label", text: i === 0 ? _("Seat 1 (you)") : _("Seat {n}", { n: i + 1 }) }), kind, name, level));
   }
   followSeats();
 }
@@ -171,16 +178,16 @@ async function createTable(ev) {
     for (const s of t.seats) {
       if (s.link) {
         if (mine === null) mine = s;
-        const who = s.name || "Seat " + (s.seat + 1);
-        list.append(el("li", {}, el("b", { text: who + ": " }), el("a", { href: s.link, class: "invite", "data-seat": s.seat, text: s.link }), " ", copyButton(s.link, "Copy " + who + "'s invite link")));
+        const who = s.name || _("Seat {n}", { n: s.seat + 1 });
+        list.append(el("li", {}, el("b", { text: who + ": " }), el("a", { href: s.link, class: "invite", "data-seat": s.seat, text: s.link }), " ", copyButton(s.link, _("Copy {name}'s invite link", { name: who }))));
       }
     }
     const box = $("created");
     box.textContent = "";
-    box.append(el("h3", { text: "Table " + t.id + " created — invite links (each is a seat's secret):" }), list);
-    if (config.local_only) box.append(el("p", { class: "note", text: "These links work on this computer only: the server listens on " + config.public_url + ". To invite friends on other machines, start it with --host 0.0.0.0 (and --public-url, the address they reach it at)." }));
-    if (mine) box.append(el("a", { href: mine.link, class: "primary-link", id: "sit", text: mine.name ? "Sit down as " + mine.name + " →" : "Sit down →" }));
-    if (t.watch) box.append(el("p", {}, "Spectators' link (public, no seat): ", el("a", { href: t.watch, class: "watch-link", text: t.watch }), " ", copyButton(t.watch, "Copy the spectators' link")));
+    box.append(el("h3", { text: _("Table {id} created — invite links (each is a seat's secret):", { id: t.id }) }), list);
+    if (config.local_only) box.append(el("p", { class: "note", text: _("These links work on this computer only: the server listens on {url}. To invite friends on other machines, start it with --host 0.0.0.0 (and --public-url, the address they reach it at).", { url: config.public_url }) }));
+    if (mine) box.append(el("a", { href: mine.link, class: "primary-link", id: "sit", text: mine.name ? _("Sit down as {name} →", { name: mine.name }) : _("Sit down →") }));
+    if (t.watch) box.append(el("p", {}, _("Spectators' link (public, no seat):") + " ", el("a", { href: t.watch, class: "watch-link", text: t.watch }), " ", copyButton(t.watch, _("Copy the spectators' link"))));
     box.hidden = false;
     listTables();
   } catch (e) { toast(e.message); }
@@ -191,13 +198,13 @@ async function listTables() {
     const data = await call("GET", "/api/tables");
     const ul = $("open-tables");
     ul.textContent = "";
-    if (!data.tables.length) ul.append(el("li", { text: "No open table yet." }));
+    if (!data.tables.length) ul.append(el("li", { text: _("No open table yet.") }));
     for (const t of data.tables) {
-      const who = t.names.map((n, i) => (t.kinds[i] === "open" ? "(free)" : n)).join(", ");
-      const li = el("li", { "data-table": t.id }, el("span", { text: t.id + " · " + who + " · round " + t.round + " · to " + t.target + (t.turn_timer ? " · " + t.turn_timer + " s a turn" : "") }));
+      const who = t.names.map((n, i) => (t.kinds[i] === "open" ? _("(free)") : n)).join(", ");
+      const li = el("li", { "data-table": t.id }, el("span", { text: t.id + " · " + who + " · " + _("round {n}", { n: t.round }) + " · " + _("to {n}", { n: t.target }) + (t.turn_timer ? " · " + _("{n} s a turn", { n: t.turn_timer }) : "") }));
       if (t.free.length) {
-        const name = el("input", { placeholder: "your name", maxlength: "40", class: "join-name", "aria-label": "your name at table " + t.id });
-        li.append(name, el("button", { type: "button", class: "small join", text: "Join seat " + (t.free[0] + 1), onclick: async () => {
+        const name = el("input", { placeholder: _("your name"), maxlength: "40", class: "join-name", "aria-label": _("your name at table {id}", { id: t.id }) });
+        li.append(name, el("button", { type: "button", class: "small join", text: _("Join seat {n}", { n: t.free[0] + 1 }), onclick: async () => {
           try {
             const j = await call("POST", "/api/tables/" + t.id + "/join", { seat: t.free[0], name: name.value });
             location.href = j.link;
@@ -205,7 +212,7 @@ async function listTables() {
         } }));
       }
       if (t.spectators_allowed) {
-        li.append(el("a", { href: "/t/" + t.id + "#watch", class: "watch", text: "Watch" + (t.spectators ? " (" + t.spectators + " watching)" : "") }));
+        li.append(el("a", { href: "/t/" + t.id + "#watch", class: "watch", text: _("Watch") + (t.spectators ? " (" + ngettext("{n} watching", "{n} watching", t.spectators) + ")" : "") }));
       }
       ul.append(li);
     }

@@ -11,6 +11,7 @@
 // For the browser tests the page keeps window.heartsState (the state on screen), heartsLog
 // (the events received) and heartsTricks (the finished tricks as shown): a deliberate hook.
 import { $, setText } from "./ui.js";
+import { _ } from "./i18n.js";
 import { live, hurry, holding, isMyTurn } from "./state.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
@@ -125,7 +126,7 @@ async function display(m, play, finished, rush) {
   window.heartsState = m;
   live.deadlines = {};
   m.table.time_left.forEach((left, s) => { if (left !== null) live.deadlines[s] = m.at + left * 1000; });
-  setText($("conn"), m.you === null ? "watching (spectator)" : "connected as " + m.table.names[m.you]);
+  setText($("conn"), m.you === null ? _("watching (spectator)") : _("connected as {name}", { name: m.table.names[m.you] }));
   document.body.dataset.connected = "true";
   document.body.dataset.spectator = String(m.you === null);
   chat.seated(m.you !== null, m.table.chat);

@@ -15,6 +15,7 @@
 //   start()          // the header's link, the lobby's welcome, the table's seat claimed
 //   showProfile()    // the profile page (/me)
 import { $, el, call as request } from "./ui.js";
+import { _, ngettext } from "./i18n.js";
 import { current, store, clear, auth } from "./profile.js";
 import { companyPanel } from "./company.js";
 
@@ -67,7 +68,7 @@ async function check() {
 // ---------------------------------------------------------------- the header
 function showNav() {
   const me = $("nav-me"), p = current();
-  if (me) me.textContent = p ? p.name : "Your profile";
+  if (me) me.textContent = p ? p.name : _("Your profile");
   for (const a of document.querySelectorAll(".site-nav a")) {
     if (a.getAttribute("href") === location.pathname) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
@@ -80,12 +81,12 @@ function welcome() {
   if (!lobby || current() || localStorage.getItem(LATER) || location.pathname !== "/") return;
   const name = el("input", { id: "welcome-name", maxlength: "40", autocomplete: "nickname", required: true });
   const box = el("div", { class: "panel welcome", id: "welcome", role: "region", "aria-labelledby": "welcome-title" },
-    el("h2", { id: "welcome-title", text: "Welcome! What should we call you?" }),
-    el("p", { class: "note", text: "A name keeps your games and your rating. No password: this browser keeps a key for you (take it to another browser from your profile page)." }));
+    el("h2", { id: "welcome-title", text: _("Welcome! What should we call you?") }),
+    el("p", { class: "note", text: _("A name keeps your games and your rating. No password: this browser keeps a key for you (take it to another browser from your profile page).") }));
   const form = el("form", { class: "row welcome-form" },
-    el("label", { for: "welcome-name" }, "Your name", name),
-    el("button", { type: "submit", class: "primary", id: "welcome-save", text: "Save my name" }),
-    el("button", { type: "button", class: "small", id: "welcome-later", text: "Not now", onclick: () => { localStorage.setItem(LATER, "1"); box.remove(); } }));
+    el("label", { for: "welcome-name" }, _("Your name"), name),
+    el("button", { type: "submit", class: "primary", id: "welcome-save", text: _("Save my name") }),
+    el("button", { type: "button", class: "small", id: "welcome-later", text: _("Not now"), onclick: () => { localStorage.setItem(LATER, "1"); box.remove(); } }));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try { await create(name.value); } catch (e) { say(box, e.message); }  // keep() greets
@@ -99,7 +100,7 @@ function welcome() {
 function greet(p) {
   const box = $("welcome");
   if (!box || !box.querySelector("form")) return;
-  box.replaceChildren(el("p", { class: "welcome-done", role: "status", text: "Hello " + p.name + "! Your profile is ready." }));
+  box.replaceChildren(el("p", { class: "welcome-done", role: "status", text: _("Hello {name}! Your profile is ready.", { name: p.name }) }));
   setTimeout(() => box.remove(), 2500);
 }
 
@@ -127,15 +128,15 @@ async function claimSeat() {
 
 // ---------------------------------------------------------------- the profile page (/me)
 function copyControl(text, label, id) {
-  const b = el("button", { type: "button", class: "small copy", id, "aria-label": label, text: "Copy" });
+  const b = el("button", { type: "button", class: "small copy", id, "aria-label": label, text: _("Copy") });
   b.addEventListener("click", async () => {
     let ok = false;
     try { await navigator.clipboard.writeText(text); ok = true; } catch (e) {
       const field = b.previousElementSibling;
       if (field && field.select) { field.select(); try { ok = document.execCommand("copy"); } catch (x) { ok = false; } }
     }
-    b.textContent = ok ? "Copied ✓" : "Press Ctrl+C";
-    setTimeout(() => { b.textContent = "Copy"; }, 2500);
+    b.textContent = ok ? _("Copied ✓") : _("Press Ctrl+C");
+    setTimeout(() => { b.textContent = _("Copy"); }, 2500);
   });
   return b;
 }
@@ -143,42 +144,42 @@ function copyControl(text, label, id) {
 async function showProfile() {
   const page = $("profile-page");
   page.hidden = false;
-  document.title = "pyhearts — your profile";
+  document.title = "pyhearts — " + _("your profile");
   const wanted = new URLSearchParams(location.hash.slice(1)).get("import");
   if (wanted) { await offerImport(page, wanted); return; }
   const me = await check();
   page.textContent = "";
-  page.append(el("h1", { id: "profile-title", text: "Your profile" }));
+  page.append(el("h1", { id: "profile-title", text: _("Your profile") }));
   if (!me) { page.append(newProfileForm(), importForm()); return; }
   const p = current();
   const name = el("input", { id: "profile-name", value: me.name, maxlength: "40", required: true, autocomplete: "nickname" });
-  const rename = el("form", { class: "row", id: "rename-form" }, el("label", { for: "profile-name" }, "Your name", name),
-    el("button", { type: "submit", class: "primary", id: "rename-btn", text: "Save" }));
-  const box = el("div", { class: "panel" }, el("h2", { text: "Name" }), rename);
+  const rename = el("form", { class: "row", id: "rename-form" }, el("label", { for: "profile-name" }, _("Your name"), name),
+    el("button", { type: "submit", class: "primary", id: "rename-btn", text: _("Save") }));
+  const box = el("div", { class: "panel" }, el("h2", { text: _("Name") }), rename);
   rename.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
       const got = await call("PATCH", "/api/me", { name: name.value });
       keep({ ...current(), name: got.name });
       name.value = got.name;
-      say(box, "Saved: you are " + got.name + " at your next tables.", "ok");
+      say(box, _("Saved: you are {name} at your next tables.", { name: got.name }), "ok");
     } catch (e) { say(box, e.message); }
   });
   const r = me.rating;
-  const rating = el("div", { class: "panel", id: "profile-rating" }, el("h2", { text: "Rating" }),
+  const rating = el("div", { class: "panel", id: "profile-rating" }, el("h2", { text: _("Rating") }),
     el("p", {}, el("b", { class: "big-rating", id: "my-rating", text: String(r.shown) }),
-      (r.provisional ? "provisional, " : "") + "after " + r.games + (r.games === 1 ? " rated game" : " rated games") + " (skill " + r.mu.toFixed(1) + " ± " + (3 * r.sigma).toFixed(1) + ")"),
-    el("p", { class: "note", text: "Your rating is a cautious estimate of your skill, from 0 up: it rises as rated games show more of it, and stays provisional for your first few. Bots have fixed ratings and anchor the scale." }),
-    el("p", {}, el("a", { href: "/games", text: "My games" }), " · ", el("a", { href: "/leaderboard", text: "Leaderboard" })));
+      (r.provisional ? _("provisional") + ", " : "") + ngettext("after {n} rated game", "after {n} rated games", r.games) + " (" + _("skill {mu} ± {range}", { mu: r.mu.toFixed(1), range: (3 * r.sigma).toFixed(1) }) + ")"),
+    el("p", { class: "note", text: _("Your rating is a cautious estimate of your skill, from 0 up: it rises as rated games show more of it, and stays provisional for your first few. Bots have fixed ratings and anchor the scale.") }),
+    el("p", {}, el("a", { href: "/games", text: _("My games") }), " · ", el("a", { href: "/leaderboard", text: _("Leaderboard") })));
   const link = location.origin + "/me#import=" + encodeURIComponent(p.key);
   const keyField = el("input", { id: "profile-key", value: p.key, readonly: true, spellcheck: "false", class: "secret" });
   const linkField = el("input", { id: "import-link", value: link, readonly: true, spellcheck: "false", class: "secret" });
-  const exporting = el("div", { class: "panel", id: "profile-export" }, el("h2", { text: "Use this profile in another browser" }),
-    el("p", { class: "note", text: "Open this link in the other browser (or paste the key there, on its profile page). Whoever has it plays as you: keep it like a password." }),
-    el("div", { class: "copy-row" }, el("label", { for: "import-link", text: "Link" }), linkField, copyControl(link, "Copy the link to your profile", "copy-link")),
-    el("div", { class: "copy-row" }, el("label", { for: "profile-key", text: "Key" }), keyField, copyControl(p.key, "Copy your key", "copy-key")),
-    el("button", { type: "button", class: "small", id: "forget-btn", text: "Forget this profile in this browser", onclick: () => {
-      if (!window.confirm("Forget " + p.name + " in this browser? Keep your key first if you want it back.")) return;
+  const exporting = el("div", { class: "panel", id: "profile-export" }, el("h2", { text: _("Use this profile in another browser") }),
+    el("p", { class: "note", text: _("Open this link in the other browser (or paste the key there, on its profile page). Whoever has it plays as you: keep it like a password.") }),
+    el("div", { class: "copy-row" }, el("label", { for: "import-link", text: _("Link") }), linkField, copyControl(link, _("Copy the link to your profile"), "copy-link")),
+    el("div", { class: "copy-row" }, el("label", { for: "profile-key", text: _("Key") }), keyField, copyControl(p.key, _("Copy your key"), "copy-key")),
+    el("button", { type: "button", class: "small", id: "forget-btn", text: _("Forget this profile in this browser"), onclick: () => {
+      if (!window.confirm(_("Forget {name} in this browser? Keep your key first if you want it back.", { name: p.name }))) return;
       forget();
       showProfile();
     } }));
@@ -187,10 +188,10 @@ async function showProfile() {
 
 function newProfileForm() {
   const name = el("input", { id: "new-name", maxlength: "40", required: true, autocomplete: "nickname" });
-  const form = el("form", { class: "row" }, el("label", { for: "new-name" }, "Your name", name),
-    el("button", { type: "submit", class: "primary", id: "new-profile-btn", text: "Make my profile" }));
-  const box = el("div", { class: "panel" }, el("h2", { text: "Make a profile" }),
-    el("p", { class: "note", text: "A name keeps your games and a rating. No password: this browser keeps a key for you." }), form);
+  const form = el("form", { class: "row" }, el("label", { for: "new-name" }, _("Your name"), name),
+    el("button", { type: "submit", class: "primary", id: "new-profile-btn", text: _("Make my profile") }));
+  const box = el("div", { class: "panel" }, el("h2", { text: _("Make a profile") }),
+    el("p", { class: "note", text: _("A name keeps your games and a rating. No password: this browser keeps a key for you.") }), form);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try { await create(name.value); showProfile(); } catch (e) { say(box, e.message); }
@@ -200,9 +201,9 @@ function newProfileForm() {
 
 function importForm() {
   const key = el("input", { id: "import-key", spellcheck: "false", autocomplete: "off", required: true });
-  const form = el("form", { class: "row" }, el("label", { for: "import-key" }, "Your key", key),
-    el("button", { type: "submit", id: "import-key-btn", text: "Use this key" }));
-  const box = el("div", { class: "panel" }, el("h2", { text: "Already have a profile?" }), form);
+  const form = el("form", { class: "row" }, el("label", { for: "import-key" }, _("Your key"), key),
+    el("button", { type: "submit", id: "import-key-btn", text: _("Use this key") }));
+  const box = el("div", { class: "panel" }, el("h2", { text: _("Already have a profile?") }), form);
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     history.replaceState(null, "", "/me#import=" + encodeURIComponent(key.value.trim()));
@@ -214,23 +215,24 @@ function importForm() {
 // /me#import=<key>: whose profile it is, then take it after the person confirms.
 async function offerImport(page, key) {
   page.textContent = "";
-  page.append(el("h1", { id: "profile-title", text: "Use a profile in this browser" }));
+  page.append(el("h1", { id: "profile-title", text: _("Use a profile in this browser") }));
   const box = el("div", { class: "panel", id: "import-box" });
   page.append(box);
   const done = () => { history.replaceState(null, "", "/me"); showProfile(); };
   let found;
   try { found = await call("GET", "/api/me", null, key); } catch (e) {
-    box.append(el("p", { role: "alert", text: e.status === 401 ? "This link's key is not known here: no profile to use." : e.message }),
-      el("button", { type: "button", class: "small", text: "Back to your profile", onclick: done }));
+    box.append(el("p", { role: "alert", text: e.status === 401 ? _("This link's key is not known here: no profile to use.") : e.message }),
+      el("button", { type: "button", class: "small", text: _("Back to your profile"), onclick: done }));
     return;
   }
   const mine = current();
   const replacing = mine && mine.id !== found.id;
-  box.append(el("p", {}, "Use the profile ", el("b", { class: "import-name", text: found.name }), " in this browser?"));
-  if (replacing) box.append(el("p", { class: "note", text: "It takes the place of " + mine.name + " here (keep " + mine.name + "'s key first if you want it back)." }));
+  const [before, after] = _("Use the profile {name} in this browser?").split("{name}");
+  box.append(el("p", {}, before, el("b", { class: "import-name", text: found.name }), after));
+  if (replacing) box.append(el("p", { class: "note", text: _("It takes the place of {name} here (keep {name}'s key first if you want it back).", { name: mine.name }) }));
   box.append(el("div", { class: "buttons" },
-      el("button", { type: "button", class: "primary", id: "import-yes", text: "Yes, use " + found.name, onclick: () => { keep({ id: found.id, name: found.name, key }); done(); } }),
-      el("button", { type: "button", id: "import-no", text: "No", onclick: done })));
+      el("button", { type: "button", class: "primary", id: "import-yes", text: _("Yes, use {name}", { name: found.name }), onclick: () => { keep({ id: found.id, name: found.name, key }); done(); } }),
+      el("button", { type: "button", id: "import-no", text: _("No"), onclick: done })));
   $("import-yes").focus();
 }
 

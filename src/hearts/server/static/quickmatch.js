@@ -5,11 +5,12 @@
 //
 //   setupQuick()            // the Quick match panel
 //   liveLobby(onChange)     // listens to the lobby; onChange() after each push
-import { $, el, toast, setText, announce } from "./ui.js";
+import { $, el, toast, setText, announce, errorText } from "./ui.js";
+import { _, ngettext } from "./i18n.js";
 import { current, myName } from "./profile.js";
 import * as player from "./player.js";
 
-const WORDS = { standard: "standard", omnibus: "Omnibus (J♦)", black_maria: "Black Maria (three players)", any: "any" };
+const WORDS = { standard: _("standard"), omnibus: _("Omnibus (J♦)"), black_maria: _("Black Maria (three players)"), any: _("any") };
 const PREFS = "pyhearts:quick";
 let socket = null, countdown = null, leaving = false;
 
@@ -31,9 +32,9 @@ async function join() {
   if (socket) return;
   const name = $("quick-name").value.trim();
   if (!current()) {
-    if (!name) { toast("Type a name first: quick match seats you with your player profile."); $("quick-name").focus(); return; }
+    if (!name) { toast(_("Type a name first: quick match seats you with your player profile.")); $("quick-name").focus(); return; }
     await player.adopt(name);
-    if (!current()) throw new Error("your player profile could not be made; try again");
+    if (!current()) throw new Error(_("your player profile could not be made; try again"));
     $("quick-name").hidden = true;
   }
   const request = { type: "quick", key: current().key, preset: $("quick-preset").value,
@@ -46,10 +47,10 @@ async function join() {
   socket.onclose = () => {
     const wasWaiting = socket !== null && !leaving;
     stopWaiting();
-    if (wasWaiting) toast("the connection to the quick match was lost: ask again");
+    if (wasWaiting) toast(_("the connection to the quick match was lost: ask again"));
   };
   showWaiting(true);
-  setText($("quick-status"), "Joining the queue…");
+  setText($("quick-status"), _("Joining the queue…"));
 }
 
 function leave() {
@@ -65,25 +66,26 @@ function onMessage(m) {
     clearInterval(countdown);
     const tick = () => {
       const left = Math.max(0, Math.ceil(m.fill_after - (Date.now() - started) / 1000));
-      const people = m.waiting === 1 ? "you alone so far" : m.waiting + " people waiting";
-      setText($("quick-status"), "Waiting for players (" + WORDS[m.preset] + (m.rated ? ", rated" : "") + "): " + people + " · " +
-        (left > 0 ? "bots fill the empty seats in " + left + " s" : "bots take the empty seats now…"));
+      const people = m.waiting === 1 ? _("you alone so far") : ngettext("{n} person waiting", "{n} people waiting", m.waiting);
+      const what = WORDS[m.preset] + (m.rated ? ", " + _("rated") : "");
+      setText($("quick-status"), _("Waiting for players ({what}):", { what }) + " " + people + " · " +
+        (left > 0 ? _("bots fill the empty seats in {n} s", { n: left }) : _("bots take the empty seats now…")));
       $("quick-status").dataset.left = String(left);
     };
     tick();
     countdown = setInterval(tick, 250);
   } else if (m.type === "seated") {
-    announce(m.message);
-    setText($("quick-status"), m.message.charAt(0).toUpperCase() + m.message.slice(1) + " — opening it…");
+    announce(_("Your table is ready — opening it…"));
+    setText($("quick-status"), _("Your table is ready — opening it…"));
     leaving = true;
     socket.close();
     location.href = m.link;
   } else if (m.type === "left") {
     leaving = true;
     socket.close();
-    setText($("quick-status"), m.reason === "replaced" ? "You queued in another window: this one left the queue." : "You left the queue.");
+    setText($("quick-status"), m.reason === "replaced" ? _("You queued in another window: this one left the queue.") : _("You left the queue."));
   } else if (m.type === "error") {
-    toast(m.message);
+    toast(errorText(m.code, m.message));
     if (m.code !== "in_queue") { leaving = true; socket.close(); }
   }
 }
@@ -114,8 +116,8 @@ function liveLobby(onChange) {
       const m = JSON.parse(ev.data);
       if (m.type !== "lobby") return;
       const waiting = Object.entries(m.waiting).filter(([, n]) => n > 0).map(([p, n]) => n + " " + WORDS[p]);
-      setText($("lobby-live"), (waiting.length ? "Waiting for a quick match: " + waiting.join(", ") : "Nobody is waiting for a quick match") +
-        " · games in progress: " + m.playing);
+      setText($("lobby-live"), (waiting.length ? _("Waiting for a quick match: {list}", { list: waiting.join(", ") }) : _("Nobody is waiting for a quick match")) +
+        " · " + _("games in progress: {n}", { n: m.playing }));
       $("lobby-live").dataset.playing = String(m.playing);
       onChange(m);
     };

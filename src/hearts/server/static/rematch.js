@@ -6,6 +6,7 @@
 //   rematchParts()    // what the game-over dialog shows: "Rematch", or the one asked for
 //   renderRematch()   // the note on the table
 import { $, el } from "./ui.js";
+import { _ } from "./i18n.js";
 import { live } from "./state.js";
 import { send } from "./connection.js";
 import { carry } from "./seats.js";
@@ -35,17 +36,17 @@ function joinRematch() {
 
 const rematchWords = () => {
   const rematch = live.rematch, s = live.state;
-  return rematch ? (s && rematch.by === s.you ? "You want" : rematch.name + " wants") + " a rematch — " : "";
+  return rematch ? (s && rematch.by === s.you ? _("You want a rematch") : _("{name} wants a rematch", { name: rematch.name })) + " — " : "";
 };
 
 // What the game-over dialog and the table show of the rematch: a button to ask for one, or
 // the one asked for with its Join (or Watch) button.
 export function rematchParts() {
   const spectator = !live.state || live.state.you === null, rematch = live.rematch;
-  if (!rematch) return spectator ? [] : [el("button", { type: "button", id: "rematch-btn", class: "primary", text: "Rematch", onclick: askRematch })];
+  if (!rematch) return spectator ? [] : [el("button", { type: "button", id: "rematch-btn", class: "primary", text: _("Rematch"), onclick: askRematch })];
   return [el("span", { class: "rematch-words", text: rematchWords() }),
-    spectator ? el("a", { href: "/t/" + rematch.table + "#watch", class: "button-link rematch-join", text: "Watch" })
-      : el("button", { type: "button", class: "primary rematch-join", text: "Join", onclick: joinRematch })];
+    spectator ? el("a", { href: "/t/" + rematch.table + "#watch", class: "button-link rematch-join", text: _("Watch") })
+      : el("button", { type: "button", class: "primary rematch-join", text: _("Join"), onclick: joinRematch })];
 }
 
 export function renderRematch() {

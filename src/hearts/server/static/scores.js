@@ -6,6 +6,7 @@
 //   scoreTable(t, n)     // the table of the table ``t`` with ``n`` seats
 //   scoreChart(t, n)     // its chart
 import { $, el } from "./ui.js";
+import { _ } from "./i18n.js";
 import { live, seatName } from "./state.js";
 import * as chart from "./chart.js";
 
@@ -24,7 +25,7 @@ const seatNames = (n) => Array.from({ length: n }, (_, s) => seatName(s));
 export const scoreChart = (t, n) => chart.scoreChart(t.score_history, seatNames(n), t.target);
 
 export function scoreTable(t, n) {
-  const head = el("tr", {}, el("th", { text: "Round" }));
+  const head = el("tr", {}, el("th", { text: _("Round") }));
   for (let s = 0; s < n; s++) head.append(el("th", { text: seatName(s) }));
   const table = el("table", { class: "history" }, head);
   t.score_history.forEach((row, i) => {

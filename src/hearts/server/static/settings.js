@@ -3,6 +3,9 @@
 //   get("trickPause")        // seconds a finished trick stays; "sound", "fourColour": booleans
 //   set("sound", true)       // kept, and shown
 //   wire()                   // the header's settings panel, once at the page's start
+// The language is i18n.js's (its own key, read before any module draws a word).
+import { choose, lang, languages } from "./i18n.js";
+
 const KEY = "pyhearts:settings";
 // What each setting is, its default, and how a stored value is made valid.
 const SPECS = {
@@ -32,7 +35,7 @@ function show() {
   document.body.classList.toggle("four-colour", values.fourColour);
   const $ = (id) => document.getElementById(id);
   $("set-pause").value = String(values.trickPause);
-  $("set-pause-out").textContent = values.trickPause.toFixed(1) + " s";
+  $("set-pause-out").textContent = values.trickPause.toLocaleString(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) + " s";
   $("set-sound").checked = values.sound;
   $("set-four").checked = values.fourColour;
 }
@@ -53,11 +56,14 @@ function wire() {
     if (e.key === "Escape") { open(false); button.focus(); e.stopPropagation(); }
   });
   document.addEventListener("click", (e) => {
-    if (!panel.hidden && !panel.contains(e.target) && e.target !== button) open(false);
+    if (!panel.hidden && !panel.contains(e.target) && !button.contains(e.target)) open(false);
   });
   $("set-pause").addEventListener("input", (e) => set("trickPause", e.target.value));
   $("set-sound").addEventListener("change", (e) => set("sound", e.target.checked));
   $("set-four").addEventListener("change", (e) => set("fourColour", e.target.checked));
+  const select = $("set-lang");
+  for (const l of languages()) select.append(new Option(l.name, l.code, false, l.code === lang()));
+  select.addEventListener("change", () => choose(select.value));
   show();
 }
 

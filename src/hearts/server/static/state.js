@@ -11,6 +11,8 @@
 //   hurry()                 // the pauses end: the player acted, or a whole new state came
 //   holding()               // a finished trick is still on screen for its pause
 import * as anim from "./anim.js";
+import { _ } from "./i18n.js";
+import { levelName } from "./ui.js";
 
 export const live = {
   tableId: null,
@@ -34,11 +36,11 @@ export const live = {
   releaseSummary: () => {},  // a round's summary holds the next round back until it closes
 };
 
-export const seatName = (s) => live.state.table.names[s] || "Seat " + (s + 1);
+export const seatName = (s) => live.state.table.names[s] || _("Seat {n}", { n: s + 1 });
 // A seat's name with a bot's level: "Ada (hard)".
 export const seatLabel = (s) => {
   const t = live.state.table, name = seatName(s), level = t.kinds[s] === "bot" ? t.bots[s] : null;
-  return level && !name.endsWith(")") ? name + " (" + level + ")" : name;
+  return level && !name.endsWith(")") ? name + " (" + levelName(level) + ")" : name;
 };
 export const isMyTurn = (m) => m.you !== null && (m.view.must_pass || m.view.to_move === m.you);
 

@@ -6,7 +6,8 @@
 //
 //   render()   // draws the table (also on redraw(): state.js)
 //   tick()     // each seat's clock: the seconds it has left to act
-import { $, el, cardImg, cardChip, announce, setText } from "./ui.js";
+import { $, el, cardImg, cardChip, announce, setText, levelName } from "./ui.js";
+import { _, ngettext } from "./i18n.js";
 import { POS_WORDS, seatPos, trickAt } from "./layout.js";
 import { live, seatName, seatLabel, isMyTurn, holding, onRedraw } from "./state.js";
 import { send } from "./connection.js";
@@ -29,8 +30,8 @@ export function render() {
   document.body.dataset.phase = v.phase;
   document.body.dataset.round = v.round_number;
   document.body.dataset.myturn = String(myTurn);
-  document.title = (myTurn ? "● " : "") + "pyhearts — " + (spectator ? "watching table " : "table ") + t.id;
-  setText($("table-title"), (spectator ? "Watching table " : "Table ") + t.id);
+  document.title = (myTurn ? "● " : "") + "pyhearts — " + (spectator ? _("watching table {id}", { id: t.id }) : _("table {id}", { id: t.id }));
+  setText($("table-title"), spectator ? _("Watching table {id}", { id: t.id }) : _("Table {id}", { id: t.id }));
   renderInfo(v, t, me);
   $("table").dataset.players = n;
   $("table").dataset.spectator = String(spectator);
@@ -58,21 +59,21 @@ function renderInfo(v, t, me) {
   const info = $("info");
   info.textContent = "";
   const item = (k, val) => info.append(el("span", {}, k + ": ", el("b", { text: val })));
-  item("Round", String(v.round_number + 1));
-  item("Pass", passDirection(v));
-  item("Hearts", v.hearts_broken ? "broken" : "not broken");
-  item("Turn", v.phase === "passing" ? "everyone passes" : v.to_move === null ? "—" : v.to_move === me ? "you" : seatName(v.to_move));
-  item("Target", String(t.target));
-  if (t.spectators) item("Watching", String(t.spectators));
+  item(_("Round"), String(v.round_number + 1));
+  item(_("Pass"), passDirection(v));
+  item(_("Hearts"), v.hearts_broken ? _("broken") : _("not broken"));
+  item(_("Turn"), v.phase === "passing" ? _("everyone passes") : v.to_move === null ? "—" : v.to_move === me ? _("you") : seatName(v.to_move));
+  item(_("Target"), String(t.target));
+  if (t.spectators) item(_("Watching"), String(t.spectators));
 }
 
-const passWord = (off, n) => (off === 1 ? "left" : off === n - 1 ? "right" : "across");
+const passWord = (off, n) => (off === 1 ? _("left") : off === n - 1 ? _("right") : _("across"));
 function passDirection(v) {
   if (live.state.you === null) {  // a spectator: this round's direction for everyone
     const off = live.state.table.pass_offset;
-    return off ? "everyone " + passWord(off, v.players) : "hold (no pass)";
+    return off ? _("everyone {direction}", { direction: passWord(off, v.players) }) : _("hold (no pass)");
   }
-  if (v.pass_to === null || v.pass_to === undefined) return "hold (no pass)";
+  if (v.pass_to === null || v.pass_to === undefined) return _("hold (no pass)");
   const off = (v.pass_to - v.seat + v.players) % v.players;
   return passWord(off, v.players) + " → " + seatName(v.pass_to);
 }
@@ -91,18 +92,18 @@ function seatNode(v, t, s, pos) {
   const backs = el("div", { class: "backs", "aria-hidden": "true" });
   for (let i = 0; i < Math.min(v.hand_sizes[s], 13); i++) backs.append(el("img", { src: "/cards/back.svg", alt: "" }));
   const online = t.online.includes(s);
-  const away = t.handed_over.includes(s) ? " · left: a bot plays to the end" : t.away.includes(s) ? " · away: a bot plays" : "";
-  const badge = (t.kinds[s] === "bot" ? "bot · " + t.bots[s] : t.kinds[s] === "open" ? "free seat" : online ? "online" : "offline") + away;
+  const away = t.handed_over.includes(s) ? " · " + _("left: a bot plays to the end") : t.away.includes(s) ? " · " + _("away: a bot plays") : "";
+  const badge = (t.kinds[s] === "bot" ? _("bot") + " · " + levelName(t.bots[s]) : t.kinds[s] === "open" ? _("free seat") : online ? _("online") : _("offline")) + away;
   const on = online || t.kinds[s] === "bot";
   const turn = v.to_move === s;
   return el("div", {
     class: "seat" + (turn ? " turn" : ""), "data-seat": s, "data-pos": pos, role: "group",
-    "aria-label": seatName(s) + ", " + POS_WORDS[pos] + (turn ? ", to play" : ""),
+    "aria-label": seatName(s) + ", " + POS_WORDS[pos] + (turn ? ", " + _("to play") : ""),
   },
     nameNode(s, t),
-    el("div", { class: "meta badge" }, el("span", { class: "dot" + (on ? " on" : ""), title: on ? "connected" : "not connected" }), badge),
-    el("div", { class: "meta", "data-count": v.hand_sizes[s], text: v.hand_sizes[s] + (v.hand_sizes[s] === 1 ? " card" : " cards") }),
-    el("div", { class: "meta pts", text: v.points_taken[s] + " pts · total " + t.totals[s] }),
+    el("div", { class: "meta badge" }, el("span", { class: "dot" + (on ? " on" : ""), title: on ? _("connected") : _("not connected") }), badge),
+    el("div", { class: "meta", "data-count": v.hand_sizes[s], text: ngettext("{n} card", "{n} cards", v.hand_sizes[s]) }),
+    el("div", { class: "meta pts", text: ngettext("{n} pt", "{n} pts", v.points_taken[s]) + " · " + _("total {total}", { total: t.totals[s] }) }),
     el("div", { class: "meta clock", "data-seat": s }),
     backs);
 }
@@ -124,20 +125,23 @@ function renderTrick(v, t, me, base) {
     return el("figure", {
       class: (shown.winner === p.seat ? "win" : "") + (i === 0 ? " lead" : ""), "data-card": p.card, "data-seat": p.seat,
       css: { "--px": at[0], "--py": at[1], "z-index": i + 1 },
-    }, cardImg(p.card), el("figcaption", { text: (p.seat === me ? "you" : seatName(p.seat)), title: seatName(p.seat) }));
+    }, cardImg(p.card), el("figcaption", { text: (p.seat === me ? _("you") : seatName(p.seat)), title: seatName(p.seat) }));
   }));
   const note = $("trick-note");
   note.textContent = "";
-  if (won) note.textContent = (reviewing ? "Last trick: " : "") + (shown.winner === me ? "you take it" : seatName(shown.winner) + " takes it") + (shown.points ? " (" + shown.points + (shown.points === 1 ? " point)" : " points)") : "");
-  else if (!shown.plays.length && v.phase === "playing" && v.to_move !== null) note.textContent = (v.to_move === me ? "You lead" : seatName(v.to_move) + " leads");
+  if (won) {
+    const taker = shown.winner === me ? _("you take it") : _("{name} takes it", { name: seatName(shown.winner) });
+    const points = shown.points ? " (" + ngettext("{n} point", "{n} points", shown.points) + ")" : "";
+    note.textContent = (reviewing ? _("Last trick:") + " " : "") + taker + points;
+  } else if (!shown.plays.length && v.phase === "playing" && v.to_move !== null) note.textContent = (v.to_move === me ? _("You lead") : _("{name} leads", { name: seatName(v.to_move) }));
   else if (last && v.tricks.length && !reviewing) note.append(lastTrickWords(last, me));
-  $("last-btn").textContent = reviewing ? "Back to play (L)" : "Last trick (L)";
+  $("last-btn").textContent = reviewing ? _("Back to play (L)") : _("Last trick (L)");
 }
 
 // The trick just taken, in words under the next one: "Last trick: Bob took 5♠ 9♠ Q♠ 2♠".
 function lastTrickWords(last, me) {
-  return el("span", { class: "last-words" }, "Last trick: " + (last.winner === me ? "you" : seatName(last.winner)) + " took ",
-    ...last.plays.map((p) => cardChip(p.card)));
+  const words = last.winner === me ? _("Last trick: you took") : _("Last trick: {name} took", { name: seatName(last.winner) });
+  return el("span", { class: "last-words" }, words + " ", ...last.plays.map((p) => cardChip(p.card)));
 }
 
 // The prompt (what happens, what I am to do) and the buttons under the table; the prompt.
@@ -148,25 +152,25 @@ function renderPrompt(v, t, me, myTurn) {
   $("seats-btn").hidden = v.game_over || !isCreator(live.tableId);
   $("name-btn").hidden = spectator || v.game_over || t.unnamed.includes(me);
   if (v.game_over) {
-    prompt.textContent = "Game over: " + winnerWords(t) + ". ";
-    prompt.append(el("button", { type: "button", id: "result-btn", class: "small", text: "See the result", onclick: showGameOver }));
+    prompt.textContent = _("Game over: {winner}.", { winner: winnerWords(t) }) + " ";
+    prompt.append(el("button", { type: "button", id: "result-btn", class: "small", text: _("See the result"), onclick: showGameOver }));
   } else if (spectator) {
-    const what = v.phase === "passing" ? "the players are passing cards…"
-      : v.phase === "moon_choice" ? seatName(v.to_move) + " shot the moon and chooses how it scores…"
-      : v.to_move !== null ? seatName(v.to_move) + " to play." : "";
-    prompt.textContent = what ? "Watching — " + what : "Watching";
+    const what = v.phase === "passing" ? _("the players are passing cards…")
+      : v.phase === "moon_choice" ? _("{name} shot the moon and chooses how it scores…", { name: seatName(v.to_move) })
+      : v.to_move !== null ? _("{name} to play.", { name: seatName(v.to_move) }) : "";
+    prompt.textContent = what ? _("Watching") + " — " + what : _("Watching");
   } else if (v.must_pass) {
-    prompt.textContent = "Choose " + v.pass_count + " cards to pass " + passDirection(v) + " (" + selected.size + "/" + v.pass_count + ")";
-    pass.textContent = "Pass " + v.pass_count + " cards";
+    prompt.textContent = ngettext("Choose {n} card to pass {direction}", "Choose {n} cards to pass {direction}", v.pass_count, { direction: passDirection(v) }) + " (" + selected.size + "/" + v.pass_count + ")";
+    pass.textContent = ngettext("Pass {n} card", "Pass {n} cards", v.pass_count);
     pass.disabled = selected.size !== v.pass_count;
-  } else if (v.phase === "passing") prompt.textContent = "Waiting for the others to pass…";
-  else if (v.moon_choice_pending) prompt.textContent = "You shot the moon!";
-  else if (v.to_move === v.seat) prompt.textContent = "Your turn: play a highlighted card.";
-  else if (v.to_move !== null) prompt.textContent = "Waiting for " + seatName(v.to_move) + "…";
+  } else if (v.phase === "passing") prompt.textContent = _("Waiting for the others to pass…");
+  else if (v.moon_choice_pending) prompt.textContent = _("You shot the moon!");
+  else if (v.to_move === v.seat) prompt.textContent = _("Your turn: play a highlighted card.");
+  else if (v.to_move !== null) prompt.textContent = _("Waiting for {name}…", { name: seatName(v.to_move) });
   else prompt.textContent = "";
   if (!spectator && t.away.includes(me) && !v.game_over) {
-    prompt.textContent = t.handed_over.includes(me) ? "You missed your turns: a bot plays your seat for the rest of the game. " : "A bot plays for you (your time ran out). ";
-    prompt.append(el("button", { type: "button", id: "back-btn", class: "small primary", text: t.handed_over.includes(me) ? "Take my seat back" : "I'm back: let me play", onclick: () => send({ type: "back" }) }));
+    prompt.textContent = (t.handed_over.includes(me) ? _("You missed your turns: a bot plays your seat for the rest of the game.") : _("A bot plays for you (your time ran out).")) + " ";
+    prompt.append(el("button", { type: "button", id: "back-btn", class: "small primary", text: t.handed_over.includes(me) ? _("Take my seat back") : _("I'm back: let me play"), onclick: () => send({ type: "back" }) }));
   }
   return prompt;
 }
@@ -223,7 +227,7 @@ export function tick() {
   for (const c of document.querySelectorAll(".clock")) {
     const end = live.deadlines[c.dataset.seat];
     const left = end === undefined ? null : Math.max(0, Math.ceil((end - performance.now()) / 1000));
-    c.textContent = left === null ? "" : left + " s left";
+    c.textContent = left === null ? "" : _("{n} s left", { n: left });
     c.classList.toggle("low", left !== null && left <= 5);
   }
 }

@@ -4,7 +4,8 @@
 // the keys and the server's messages are wired to the parts of the table that handle them.
 //
 //   openTable(id)   // the page of table ``id``
-import { $, el, call, toast } from "./ui.js";
+import { $, el, call, toast, errorText } from "./ui.js";
+import { _ } from "./i18n.js";
 import { live, seatLabel } from "./state.js";
 import { connect, sendIfOpen, stop } from "./connection.js";
 import { receive } from "./pacing.js";
@@ -35,7 +36,7 @@ export function openTable(id) {
   $("hint-btn").addEventListener("click", askHint);
   $("seats-btn").addEventListener("click", showSeats);
   $("name-btn").addEventListener("click", () => showNameDialog(true));
-  chat.setup({ send: (text) => sendIfOpen({ type: "chat", text }), nameOf: (s) => (live.state ? seatLabel(s) : "Seat " + (s + 1)),
+  chat.setup({ send: (text) => sendIfOpen({ type: "chat", text }), nameOf: (s) => (live.state ? seatLabel(s) : _("Seat {n}", { n: s + 1 })),
     me: () => (live.state ? live.state.you : null), max: 200 });
   company.setup();
   document.addEventListener("keydown", onKey);
@@ -50,11 +51,11 @@ const toggleLastTrick = () => { live.reviewing = !live.reviewing; render(); };
 // No seat here: say so, and offer to watch if the table allows spectators.
 async function offerWatch() {
   const prompt = $("prompt");
-  prompt.textContent = "You have no seat at this table: open your invite link, or join from the lobby.";
+  prompt.textContent = _("You have no seat at this table: open your invite link, or join from the lobby.");
   try {
     const t = await call("GET", "/api/tables/" + live.tableId);
     if (!t.spectators_allowed) return;
-    prompt.append(" ", el("button", { type: "button", id: "watch-btn", class: "small", text: "Watch this table", onclick: () => {
+    prompt.append(" ", el("button", { type: "button", id: "watch-btn", class: "small", text: _("Watch this table"), onclick: () => {
       live.watching = true;
       history.replaceState(null, "", "#watch");
       prompt.textContent = "";
@@ -88,7 +89,8 @@ function onMessage(m) {
 
 const CHAT_REFUSALS = ["rate_limited", "too_long", "bad_message", "unavailable", "chat_off", "banned"];
 
-function onError(m) {
+function onError(error) {
+  const m = { ...error, message: errorText(error.code, error.message) };  // in the player's language
   if (CHAT_REFUSALS.includes(m.code) && chat.refused(m.message)) return;  // the chat panel says it
   toast(m.message);
   if ($("name-error") && ["bad_name", "name_taken", "game_over"].includes(m.code)) $("name-error").textContent = m.message;
@@ -105,7 +107,7 @@ function onError(m) {
 function shutOut(m) {
   const key = "pyhearts:" + live.tableId;
   if (live.token && localStorage.getItem(key) === live.token) localStorage.removeItem(key);
-  $("prompt").textContent = m.code === "seat_freed" || m.code === "banned" ? m.message[0].toUpperCase() + m.message.slice(1) + "." : "This link's token opens no seat here.";
+  $("prompt").textContent = m.code === "seat_freed" || m.code === "banned" ? m.message[0].toUpperCase() + m.message.slice(1).replace(/\.$/, "") + "." : _("This link's token opens no seat here.");
   stop();
 }
 

@@ -9,6 +9,7 @@
 //   announce(text)                                               // said to a screen reader
 //   copyButton(link, "Copy the link")                            // a button that copies a link
 import { auth } from "./profile.js";
+import { _, lang } from "./i18n.js";
 
 export const $ = (id) => document.getElementById(id);
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -29,6 +30,41 @@ export const el = (tag, attrs, ...kids) => {
 };
 export const cardName = (c) => (RANKS[c[0]] || c[0]) + SUITS[c[1]];
 export const cardImg = (c) => el("img", { src: "/cards/" + c + ".svg", alt: cardName(c), draggable: "false" });
+// A bot level in words ("medium" → "mittel"); a spec the server allows (serve --bots) as it is.
+const LEVELS = { random: () => _("random"), easy: () => _("easy"), medium: () => _("medium"), hard: () => _("hard"), expert: () => _("expert") };
+export const levelName = (level) => (LEVELS[level] ? LEVELS[level]() : level);
+
+// The server's refusal in the player's language: its code's words when the client knows the
+// code, else the server's own (English) message. The JSON API's codes stay English.
+const ERRORS = {
+  no_table: () => _("There is no such table."),
+  bad_name: () => _("That name cannot be used: choose another one."),
+  name_taken: () => _("Someone at this table already has that name."),
+  not_your_turn: () => _("It is not your turn."),
+  bad_token: () => _("This link's token opens no seat here."),
+  seat_freed: () => _("Your seat was given a new invite link: this one no longer opens it."),
+  no_spectators: () => _("This table does not allow spectators."),
+  spectators_full: () => _("This table has as many spectators as it allows."),
+  rate_limited: () => _("Too many messages: wait a moment."),
+  too_long: () => _("That message is too long."),
+  chat_off: () => _("Chat is off at this table."),
+  game_over: () => _("The game is over."),
+  unavailable: () => _("The server cannot reach its database: nothing changed, try again in a few seconds."),
+  internal: () => _("The server failed: nothing changed."),
+  illegal: () => _("The rules do not allow that move."),
+  not_seated: () => _("Spectators cannot play or write."),
+  not_over: () => _("A rematch can be asked for once the game is over."),
+  seated: () => _("This connection holds a seat: open another window to watch."),
+  bad_key: () => _("No player profile has this key."),
+  in_queue: () => _("You are in the queue already."),
+  at_table: () => _("Your quick match is not finished: go back to its table first."),
+  banned: () => _("This player profile is banned."),
+  no_profile: () => _("This needs a player profile."),
+  timeout: () => _("The connection took too long to start: reload the page."),
+};
+// (English: the server's message, which says more.)
+export const errorText = (code, message) => (lang() !== "en" && ERRORS[code] ? ERRORS[code]() : message);
+
 // A card in words, coloured by its suit (as the deck is: two or four colours).
 export const cardChip = (c) => el("span", { class: "chip suit-" + c[1], text: cardName(c) });
 
@@ -38,7 +74,7 @@ export const cardChip = (c) => el("span", { class: "chip suit-" + c[1], text: ca
 export async function call(method, path, body, headers) {
   const r = await fetch(path, { method, headers: { "Content-Type": "application/json", ...auth(), ...(headers || {}) }, body: body ? JSON.stringify(body) : undefined });
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw Object.assign(new Error(data.error || r.statusText), { status: r.status });
+  if (!r.ok) throw Object.assign(new Error(errorText(data.code, data.error || r.statusText)), { status: r.status, code: data.code });
   return data;
 }
 
@@ -61,16 +97,16 @@ export const announce = (text) => setText($("announce"), text);
 // http address other than this computer's), it copies the selected link the older way, or
 // leaves it selected for Ctrl+C.
 export function copyButton(text, label) {
-  const b = el("button", { type: "button", class: "small copy", "aria-label": label, title: label, text: "Copy" });
+  const b = el("button", { type: "button", class: "small copy", "aria-label": label, title: label, text: _("Copy") });
   b.addEventListener("click", async () => {
     let done = false;
     try {
       await navigator.clipboard.writeText(text);
       done = true;
     } catch (e) { done = copySelected(b.previousElementSibling); }
-    b.textContent = done ? "Copied ✓" : "Press Ctrl+C";
-    $("announce").textContent = done ? "Link copied" : "The link is selected: press Ctrl+C to copy it";
-    setTimeout(() => { b.textContent = "Copy"; }, 2500);
+    b.textContent = done ? _("Copied ✓") : _("Press Ctrl+C");
+    $("announce").textContent = done ? _("Link copied") : _("The link is selected: press Ctrl+C to copy it");
+    setTimeout(() => { b.textContent = _("Copy"); }, 2500);
   });
   return b;
 }

@@ -1,0 +1,167 @@
+"""The web table in German, French and Spanish (issue 42, item 1), in Chromium.
+
+A browser that asks for a language (``Accept-Language``: Playwright's ``locale``) gets the lobby
+and the table in it, with no word of a listed set of English ones left on screen; the language
+chosen in the settings replaces it and is kept (localStorage); a language added as one ``.po``
+file is offered in the settings. The catalog comes from ``GET /i18n/<lang>.json`` (cacheable,
+one set of strings with the terminal's); an unknown language is a 404 and changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import test_web_browser
+from test_server_support import ServerProcess, http
+from test_web_browser import ARTIFACTS, TIMEOUT, wait_seated
+
+import hearts.i18n
+
+pytest.importorskip("babel")
+browser = test_web_browser.browser  # the fixtures: Debian's chromium, and a server process (no bot delay)
+server = test_web_browser.server
+
+# English words the lobby and the table show (buttons, headings, the info bar, the prompts, the
+# name dialog): none may be left on a page in another language.
+LOBBY_ENGLISH = [
+    "Quick match", "Play now", "New table", "Open tables", "Create table", "Rule options", "Settings",
+    "My games", "Leaderboard", "Your profile", "Allow spectators", "List in lobby", "Table chat", "Turn timer",
+    "Stand-in bot", "No open table yet", "Seat 2", "person (invite link)", "Welcome! What should we call you?",
+    "Save my name", "Not now", "Nobody is waiting", "games in progress", "medium", "Rules", "Rated",
+]
+TABLE_ENGLISH = [
+    "Round", "Hearts", "Target", "Turn", "Last trick (L)", "Scores (S)", "Welcome to the table!",
+    "What should the others call you?", "Sit down", "Your name", " cards", " pts", "total", "Chat on", "Send",
+    "Settings", "Choose 3 cards", "Waiting for", "on your left", "not broken", "bot ·", "connected as",
+]
+LOCALES = {"de": "de-DE", "fr": "fr-FR", "es": "es-ES"}
+# The words a language writes as English does (a French score is a score, a bot a bot).
+SAME = {"de": set(), "fr": {"Scores (S)", "total", "bot ·", " pts"}, "es": {"total", "bot ·", " pts"}}
+
+
+def english_left(text: str, words: list[str]) -> list[str]:
+    """The ``words`` found in ``text`` as words (``Send`` is not in ``Senden``)."""
+    return [w for w in words if re.search(r"(?<!\w)" + re.escape(w.strip()) + r"(?!\w)", text)]
+
+
+def open_lobby(browser: Any, url: str, locale: str) -> tuple[Any, Any]:
+    context = browser.new_context(locale=locale, viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(url + "/")
+    page.wait_for_selector("#open-tables li")
+    page.wait_for_selector("#preset option", state="attached")
+    page.wait_for_function("() => document.getElementById('lobby-live').textContent !== ''")
+    return context, page
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "es"])
+def test_the_lobby_and_a_table_in_the_browsers_language(server: ServerProcess, browser: Any, lang: str) -> None:
+    context, page = open_lobby(browser, server.url, LOCALES[lang])
+    try:
+        assert page.evaluate("document.documentElement.lang") == lang
+        lobby = page.inner_text("body")
+        assert english_left(lobby, [w for w in LOBBY_ENGLISH if w not in SAME[lang]]) == [], lobby
+        assert hearts.i18n.translation(lang).gettext("Open tables") in lobby
+        # The table: Play now (three bots), the name asked for, then the pass.
+        page.click("#play-now")
+        page.wait_for_selector("#name-input")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"web_i18n_{lang}_name.png"))
+        words = [w for w in TABLE_ENGLISH if w not in SAME[lang]]
+        table = page.inner_text("body")
+        assert english_left(table, words) == [], table
+        page.fill("#name-input", "Ana")
+        page.click("#name-ok")
+        page.wait_for_function("() => document.getElementById('overlay').hidden")
+        wait_seated(page)
+        page.wait_for_function("() => document.getElementById('pass-btn').hidden === false")
+        table = page.inner_text("body")
+        assert english_left(table, words) == [], table
+        t = hearts.i18n.translation(lang)
+        assert t.ngettext("Pass {n} card", "Pass {n} cards", 3).format(n=3) == page.inner_text("#pass-btn")
+        assert t.gettext("on your left") in page.get_attribute("#opponents .seat[data-pos=left]", "aria-label")
+        page.screenshot(path=str(ARTIFACTS / f"web_i18n_{lang}_table.png"))
+    finally:
+        context.close()
+
+
+def test_the_language_chosen_in_the_settings_is_kept(server: ServerProcess, browser: Any) -> None:
+    context, page = open_lobby(browser, server.url, "es-ES")
+    try:
+        assert "Partida rápida" in page.inner_text("#quick-panel h2")
+        page.click("#settings-btn")
+        options = page.eval_on_selector_all("#set-lang option", "os => os.map(o => [o.value, o.textContent])")
+        assert options == [["de", "Deutsch"], ["en", "English"], ["es", "Español"], ["fr", "Français"]]
+        assert page.input_value("#set-lang") == "es"
+        with page.expect_navigation():
+            page.select_option("#set-lang", "fr")
+        page.wait_for_selector("#open-tables li")
+        assert page.inner_text("#quick-panel h2") == "Partie rapide"
+        assert page.evaluate("localStorage.getItem('pyhearts:lang')") == "fr"
+        page.reload()  # kept over the browser's own language
+        page.wait_for_selector("#open-tables li")
+        assert page.inner_text("#quick-panel h2") == "Partie rapide"
+        with page.expect_navigation():
+            page.click("#settings-btn")
+            page.select_option("#set-lang", "en")
+        page.wait_for_selector("#open-tables li")
+        assert page.inner_text("#quick-panel h2") == "Quick match"
+    finally:
+        context.close()
+
+
+def test_the_catalog_endpoint(server: ServerProcess) -> None:
+    status, body = http("GET", server.url + "/i18n/de.json")
+    assert status == 200 and body["language"] == "de" and body["messages"]["Open tables"] == "Offene Tische"
+    assert body["messages"]["{n} card"] == ["{n} Karte", "{n} Karten"] and body["plural"] == "(n != 1)"
+    status, body = http("GET", server.url + "/i18n/auto.json", headers={"Accept-Language": "fr-CA, en;q=0.5"})
+    assert status == 200 and body["language"] == "fr"
+    status, body = http("GET", server.url + "/i18n/auto.json", headers={"Accept-Language": "ja"})
+    assert status == 200 and body["language"] == "en" and body["messages"] == {}
+    status, body = http("GET", server.url + "/i18n/xx.json")
+    assert status == 404 and body["code"] == "no_language" and "de, en, es, fr" in body["error"]
+    status, body = http("GET", server.url + "/i18n/..%2Fetc.json")
+    assert status == 404
+    import urllib.request
+
+    with urllib.request.urlopen(server.url + "/i18n/es.json") as r:
+        assert r.headers["Cache-Control"].startswith("public") and r.headers["ETag"]
+    with urllib.request.urlopen(server.url + "/i18n/auto.json") as r:
+        assert r.headers["Cache-Control"] == "no-cache" and r.headers["Vary"] == "Accept-Language"
+
+
+@pytest.fixture(scope="module")
+def dutch_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server whose catalogs are a copy with one file added: nl/LC_MESSAGES/hearts.po."""
+    folder = tmp_path_factory.mktemp("nl")
+    locale = folder / "locale"
+    shutil.copytree(hearts.i18n.LOCALE_DIR, locale)
+    (locale / "nl" / "LC_MESSAGES").mkdir(parents=True)
+    german = (locale / "de" / "LC_MESSAGES" / "hearts.po").read_text(encoding="utf-8")
+    (locale / "nl" / "LC_MESSAGES" / "hearts.po").write_text(
+        german.replace("Language: de", "Language: nl").replace('msgstr "Schnellspiel"', 'msgstr "Snel spel"'),
+        encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PYHEARTS_LOCALE_DIR", str(locale))
+        mp.setenv("PYHEARTS_LOCALE_CACHE", str(folder / "cache"))
+        s = ServerProcess(Path(folder) / "tables.db", bot_delay=0.0).start()
+    yield s
+    s.stop()
+
+
+def test_a_language_added_as_one_file_is_offered(dutch_server: ServerProcess, browser: Any) -> None:
+    context, page = open_lobby(browser, dutch_server.url, "nl-NL")
+    try:
+        assert page.evaluate("document.documentElement.lang") == "nl"
+        assert page.inner_text("#quick-panel h2") == "Snel spel"
+        codes = page.eval_on_selector_all("#set-lang option", "os => os.map(o => o.value)")
+        assert codes == ["de", "en", "es", "fr", "nl"]
+        assert page.eval_on_selector("#set-lang option[value=nl]", "o => o.textContent") == "Nederlands"
+    finally:
+        context.close()
