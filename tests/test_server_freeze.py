@@ -133,3 +133,44 @@ def test_a_frozen_database_is_answered_within_2_s(cluster: PrivateCluster, tmp_p
     finally:
         cluster.thaw()
         server.stop()
+
+
+def test_a_connection_cut_on_a_frozen_database_is_dropped_not_pooled(cluster: PrivateCluster) -> None:
+    """The store itself: a statement on a pooled connection and a batch of the action log,
+    both frozen, fail as unavailable within the bound; the pooled connection is dropped, not
+    given back to the pool hung (once the database goes on, the next statement connects anew),
+    and the refused action was not logged."""
+    import sqlalchemy as sa
+
+    from hearts.actions import Pass
+    from hearts.server.storage import StoreUnavailable, open_storage
+
+    async def main() -> None:
+        store = await open_storage(cluster.url)
+        try:
+            await store.log.create_table("t", {"rules": {}}, 7, [("human", f"P{i}", None, f"h{i}") for i in range(4)])
+            await store.log.append("t", 1, Pass(0, ("2C", "3C", "4C")))  # the pool and the log warm
+            connects: list[object] = []
+            sa.event.listen(store.db.engine.sync_engine, "connect", lambda conn, _: connects.append(conn))  # type: ignore[attr-defined]
+            cluster.freeze()
+            try:
+                for attempt in (store.log.unfinished(), store.log.append("t", 2, Pass(1, ("2D", "3D", "4D")))):
+                    start = time.monotonic()
+                    with pytest.raises(StoreUnavailable):
+                        await attempt
+                    assert time.monotonic() - start < ANSWER_WITHIN
+            finally:
+                cluster.thaw()
+            for _ in range(40):  # the probe hears the database within a quarter of a second or so
+                try:
+                    assert await store.log.unfinished() == ["t"]
+                    break
+                except StoreUnavailable:
+                    await asyncio.sleep(0.05)
+            assert len(connects) == 1  # the cut connection was dropped: a new one was made
+            await store.log.append("t", 2, Pass(1, ("2D", "3D", "4D")))
+            assert len(await store.log.actions("t")) == 2  # nothing twice: the refused one was not logged
+        finally:
+            await store.close()
+
+    asyncio.run(main())
