@@ -32,6 +32,7 @@ from hearts.cards import (
 )
 from hearts.errors import HeartsError, IllegalAction
 from hearts.game import Game
+from hearts.i18n import N_, _, ngettext
 from hearts.mechanics import MoonChoice, trick_winner_offset
 from hearts.record import Seat
 from hearts.round import Phase, Round, Trick
@@ -144,6 +145,24 @@ def default_names(players: int, human: str | None = "You") -> list[str]:
     return names
 
 
+# The conventional names and the levels in words, marked for the catalogs (shown by name_word
+# and level_word in the language in use; a record keeps them in English).
+_WORDS: Final = frozenset({
+    N_("You"), N_("South"), N_("West"), N_("North"), N_("East"), N_("Northwest"), N_("Northeast"),
+    N_("random"), N_("easy"), N_("medium"), N_("hard"), N_("expert"),
+})
+
+
+def name_word(name: str) -> str:
+    """A seat's name as shown in the language in use: a conventional one (``You``, ``North``) or
+    a level translated, any other name as it is.
+
+    >>> name_word("North"), name_word("Ann"), name_word("hard")
+    ('North', 'Ann', 'hard')
+    """
+    return _(name) if name in _WORDS else name
+
+
 def short_name(name: str) -> str:
     """A seat's name in at most 3 cells where space is short: ``NW`` for Northwest, ``Ann``.
 
@@ -240,14 +259,14 @@ def direction_name(offset: int, players: int) -> str:
     ['hold', 'left', '2 seats to the left', 'across', '4 seats to the left', 'right']
     """
     if offset == 0:
-        return "hold"
+        return _("hold")
     if offset == 1:
-        return "left"
+        return _("left")
     if offset == players - 1:
-        return "right"
+        return _("right")
     if players % 2 == 0 and offset == players // 2:
-        return "across"
-    return f"{offset} seats to the left"
+        return _("across")
+    return ngettext("{n} seat to the left", "{n} seats to the left", offset).format(n=offset)
 
 
 # --- points and scores -----------------------------------------------------------------------
@@ -268,7 +287,7 @@ def points_word(points: int) -> str:
     >>> points_word(0), points_word(1), points_word(-10)
     ('no points', '1 point', '-10 points')
     """
-    return "no points" if points == 0 else plural(points, "point")
+    return _("no points") if points == 0 else ngettext("{n} point", "{n} points", points).format(n=points)
 
 
 def score_table(names: Sequence[str], rows: Sequence[tuple[str, Sequence[object]]]) -> list[str]:

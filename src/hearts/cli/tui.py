@@ -81,6 +81,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SECONDS",
         help=f"how long each bot move stays on screen (default {DEFAULT_DELAY})",
     )
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="the table's language: de, en, es or fr, or any language added as a catalog "
+        "(default: the locale's, from LANGUAGE, LC_ALL, LC_MESSAGES or LANG; else English)",
+    )
     add_quick_args(p)
     p.set_defaults(run=run)
 
@@ -127,7 +133,12 @@ def fill_seconds(text: str) -> int:
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Start the table for ``hearts tui`` (or ``hearts play`` at a terminal)."""
     from hearts.tui import textual_available
+    from hearts.tui.words import UnknownLanguage, choose_language
 
+    try:
+        choose_language(getattr(args, "lang", None))  # before any word is drawn
+    except UnknownLanguage as e:
+        return usage_error(streams.stderr, "tui", str(e))
     if not textual_available():
         return usage_error(
             streams.stderr,

@@ -35,6 +35,7 @@ from pathlib import Path
 __all__ = [
     "DOMAIN",
     "LOCALE_DIR",
+    "N_",
     "SOURCE",
     "_",
     "cache_dir",
@@ -235,6 +236,16 @@ def _(message: str) -> str:
     'Scores'
     """
     return _current[0][1].gettext(message)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogs without translating it (yet): for a text written once at
+    import (a key binding's description) and translated with :func:`_` where it is shown.
+
+    >>> N_("Help")
+    'Help'
+    """
+    return message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

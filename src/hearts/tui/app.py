@@ -39,6 +39,7 @@ from hearts.actions import Action, Moon, Pass
 from hearts.bots.guard import BotFault
 from hearts.bots.registry import HINT_BOT
 from hearts.errors import IllegalAction
+from hearts.i18n import N_, _
 from hearts.mechanics import MoonChoice
 from hearts.round import Phase
 from hearts.text import refusal
@@ -57,11 +58,12 @@ from hearts.tui.screens import (
 )
 from hearts.tui.session import HUMAN, REVIEW_BUDGET, Session, hint
 from hearts.tui.state import Position, TableState
+from hearts.tui.words import translate_bindings
 from hearts.view import View
 
 FINISHED = (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED)
 
-WELCOME = "Welcome! ←/→ or type a card (qs), Enter plays, Space marks a pass card, h hint, ? every key."
+WELCOME = N_("Welcome! ←/→ or type a card (qs), Enter plays, Space marks a pass card, h hint, ? every key.")
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,7 @@ class HeartsApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
-            "ctrl+q", "quit", "Quit", tooltip="quit (asks whether to save the game first)", priority=True
+            "ctrl+q", "quit", N_("Quit"), tooltip=N_("quit (asks whether to save the game first)"), priority=True
         ),
     ]
 
@@ -115,6 +117,7 @@ class HeartsApp(App[int]):
         notes: Sequence[str] = (),
     ) -> None:
         super().__init__()
+        translate_bindings(self)
         self.session = session
         self.notes = tuple(notes)
         self.record_path = Path(record_path) if record_path is not None else None
@@ -170,7 +173,7 @@ class HeartsApp(App[int]):
     def on_mount(self) -> None:
         self.push_screen(self._table)
         self.call_after_refresh(self.advance)
-        self.say(" · ".join([*self.notes, *self.session.notices]) or WELCOME)
+        self.say(" · ".join([*self.notes, *self.session.notices]) or _(WELCOME))
 
     # --- the game loop -----------------------------------------------------------------------
 
@@ -249,7 +252,7 @@ class HeartsApp(App[int]):
             self._hint_worker = None
             found = self._still_true(event, Hint)
             if found is not None:
-                self.say(Text("Hint: ", style="bold green") + Text(found.text))
+                self.say(Text(_("Hint:") + " ", style="bold green") + Text(found.text))
             elif event.state is WorkerState.ERROR:
                 self.say(Text(f"No hint: the search failed ({worker.error})", style="bold red"))
 
@@ -308,7 +311,7 @@ class HeartsApp(App[int]):
             return False
         self._stop("hint")  # a hint for the position before no longer holds
         if isinstance(action, Pass):
-            self.say(Text.assemble("You pass ", cards_text(action.cards.sorted_by_suit())))
+            self.say(Text.assemble(_("You pass") + " ", cards_text(action.cards.sorted_by_suit())))
         else:
             self.say("")  # a refusal or a hint said before no longer holds
             self._announce(action)
@@ -348,30 +351,30 @@ class HeartsApp(App[int]):
     def ask_hint(self) -> None:
         view = self.session.view
         if not view.my_turn:
-            self.say("A hint is for your turn.")
+            self.say(_("A hint is for your turn."))
             return
         if self.hinting:
             return
-        self.say("Thinking about a hint…")
+        self.say(_("Thinking about a hint…"))
         self._hint_worker = self.think_of_hint(Position.of(self.session.game), view, self.hint_spec)
 
     def undo(self) -> None:
         session = self.session
         if not session.can_undo:
-            self.say("Nothing to undo: you have not played a card in this round yet.")
+            self.say(_("Nothing to undo: you have not played a card in this round yet."))
             return
         self._stop("bots", "hint")  # a bot still thinking is ignored
         session.undo()
-        self.say("Undone: your last play and the bots' plays after it.")
+        self.say(_("Undone: your last play and the bots' plays after it."))
         self.moved()
 
     def show_help(self) -> None:
         """Every key: the table's bindings and the app's, then the review's, each with its tooltip."""
         rows = [
-            (self.get_key_display(b) + where, b.tooltip or b.description)
+            (self.get_key_display(b) + where, _(b.tooltip or b.description))
             for bindings, where in (
                 ((*TableScreen.BINDINGS, *HeartsApp.BINDINGS), ""),
-                (ReviewScreen.BINDINGS, " (review)"),
+                (ReviewScreen.BINDINGS, " (" + _("review") + ")"),
             )
             for b in bindings
             if isinstance(b, Binding)
@@ -384,16 +387,16 @@ class HeartsApp(App[int]):
         if isinstance(self.screen, ReviewScreen):
             return
         if not finished:
-            self.say("A review looks back at a finished round: none has finished yet.")
+            self.say(_("A review looks back at a finished round: none has finished yet."))
             return
         self.push_screen(ReviewScreen(self.session, finished - 1, budget=self.review_budget))
 
     def show_last_trick(self) -> None:
         view = self.session.view
         if not view.tricks:
-            self.say("No trick has been completed yet this round.")
+            self.say(_("No trick has been completed yet this round."))
             return
-        title = f"Trick {len(view.tricks)} of round {view.round_number + 1}"
+        title = _("Trick {n} of round {round}").format(n=len(view.tricks), round=view.round_number + 1)
         self.push_screen(InfoScreen(title, trick_text(view.tricks[-1], self.session.names), id="last-trick"))
 
     def show_scores(self) -> None:

@@ -17,8 +17,9 @@ from rich.text import Text
 from hearts.actions import Action, Moon, Play
 from hearts.cards import DIAMONDS, HEARTS, Card
 from hearts.game import Game
+from hearts.i18n import _
 from hearts.round import Trick
-from hearts.text import Style, does, moon_choice_text, points_word, score_table
+from hearts.text import Style, is_you, moon_choice_text, name_word, points_word, score_table
 
 STYLE = Style()
 """Cards on the table: ``Q♠``, ``10♥`` (as in line mode)."""
@@ -60,15 +61,22 @@ def trick_text(trick: Trick, names: Sequence[str]) -> Text:
     → You take it (no points)
     """
     lines = []
-    width = max(len(names[seat]) for seat, _ in trick.plays)
+    shown = [name_word(n) for n in names]
+    width = max(len(shown[seat]) for seat, _card in trick.plays)
+    led_by = _("led by") + " "
     for seat, card in trick.plays:
-        led = "led by " if seat == trick.leader else "       "
-        lines.append(Text(f"{led}{names[seat]:<{width}}  ") + card_text(card))
+        led = led_by if seat == trick.leader else " " * len(led_by)
+        lines.append(Text(f"{led}{shown[seat]:<{width}}  ") + card_text(card))
     if trick.winner is not None:
-        lines.append(
-            Text(f"→ {does(names[trick.winner], 'take')} it ({points_word(trick.points)})", style="bold")
-        )
+        lines.append(Text("→ " + takes(names[trick.winner], _("it"), trick.points), style="bold"))
     return Text("\n").join(lines)
+
+
+def takes(name: str, what: str, points: int) -> str:
+    """``You take it (no points)``, ``West takes the trick (3 points)``, in the language in use."""
+    if is_you(name):
+        return _("You take {what} ({points})").format(what=what, points=points_word(points))
+    return _("{name} takes {what} ({points})").format(name=name_word(name), what=what, points=points_word(points))
 
 
 def announcement(action: Action, game: Game, names: Sequence[str]) -> str | None:
@@ -89,7 +97,7 @@ def announcement(action: Action, game: Game, names: Sequence[str]) -> str | None
         r = game.round if game.round.tricks else game.rounds[-2]  # or the last round's last
         done = r.tricks[-1]
         if done.winner is not None:
-            return f"{does(names[done.winner], 'take')} the trick ({points_word(done.points)})."
+            return takes(names[done.winner], _("the trick"), done.points) + "."
     return None
 
 
@@ -106,11 +114,11 @@ def score_history(game: Game, names: Sequence[str]) -> str:
     """
     r = game.round
     rows: list[tuple[str, list[object]]] = [
-        (f"Round {i + 1}", list(totals)) for i, totals in enumerate(game.score_history)
+        (_("Round {n}").format(n=i + 1), list(totals)) for i, totals in enumerate(game.score_history)
     ]
     if not game.is_over:
-        rows.append((f"Round {r.round_number + 1} so far", list(r.points_taken)))
+        rows.append((_("Round {n} so far").format(n=r.round_number + 1), list(r.points_taken)))
     if not rows:
-        rows = [("Totals", list(game.totals))]
-    body = "\n".join(score_table(names, rows))
-    return body + f"\n\nTotals after each round; lowest total wins; target {game.rules.target}."
+        rows = [(_("Totals"), list(game.totals))]
+    body = "\n".join(score_table([name_word(n) for n in names], rows))
+    return body + "\n\n" + _("Totals after each round; lowest total wins; target {n}.").format(n=game.rules.target)

@@ -27,6 +27,7 @@ from typing import Protocol
 from hearts.actions import Action
 from hearts.game import Game
 from hearts.round import Phase
+from hearts.text import name_word
 from hearts.view import View
 
 
@@ -108,7 +109,7 @@ class TableState:
         """The state of ``source``'s game now, as the person sees it."""
         return cls(
             view=source.view,
-            names=tuple(source.names),
+            names=tuple(name_word(n) for n in source.names),  # shown in the language in use
             levels=tuple(source.levels),
             totals=tuple(source.totals),
             passing=source.passing,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from textual.screen import ModalScreen
+
+from hearts.tui.words import translate_bindings
 
 ResultType = TypeVar("ResultType")
 
@@ -23,3 +25,7 @@ class Dialog(ModalScreen[ResultType]):
     Dialog .buttons Button { margin: 0 1; min-width: 10; }
     Dialog .dim { color: $text-muted; }
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        translate_bindings(self)  # the footer's words in the language in use

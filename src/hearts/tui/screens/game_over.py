@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
 from hearts.game import Game
+from hearts.i18n import N_, _
 from hearts.text import game_over_lines
 from hearts.tui.screens.dialog import Dialog
 from hearts.tui.screens.review import REVIEW
@@ -23,9 +24,9 @@ class GameOverScreen(Dialog[str]):
     play round by round."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "choose('new')", "New game"),
+        Binding("n", "choose('new')", N_("New game")),
         REVIEW,
-        Binding("escape", "choose('close')", "Back to the table"),
+        Binding("escape", "choose('close')", N_("Back to the table")),
     ]
 
     def __init__(self, body: Text) -> None:
@@ -40,12 +41,12 @@ class GameOverScreen(Dialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(Text("Game over", style="bold"))
+            yield Label(Text(_("Game over"), style="bold"))
             yield Static(self.body, id="game-over-body")
             with Horizontal(classes="buttons"):
-                yield Button("New game (n)", id="new", variant="primary")
-                yield Button("Review (r)", id="review")
-                yield Button("Quit (ctrl+q)", id="quit")
+                yield Button(_("New game (n)"), id="new", variant="primary")
+                yield Button(_("Review (r)"), id="review")
+                yield Button(_("Quit (ctrl+q)"), id="quit")
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "review":

@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
+from hearts.i18n import N_, _
 from hearts.tui.screens.dialog import Dialog
 
 
@@ -20,7 +21,7 @@ class InfoScreen(Dialog[None]):
     Space or the key that opened it closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,space,l,s,q,question_mark", "close", "Close"),
+        Binding("escape,enter,space,l,s,q,question_mark", "close", N_("Close")),
     ]
 
     def __init__(
@@ -29,12 +30,12 @@ class InfoScreen(Dialog[None]):
         body: Text | str | RichTable,
         *,
         id: str | None = None,
-        closing: str = "Escape or Enter to close",
+        closing: str = N_("Escape or Enter to close"),
     ) -> None:
         super().__init__(id=id)
         self.title_text = title
         self.body = body
-        self.closing = closing
+        self.closing = _(closing)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
+from hearts.i18n import N_, _
 from hearts.mechanics import MoonChoice
 from hearts.tui.screens.dialog import Dialog
 
@@ -20,8 +21,8 @@ class MoonScreen(Dialog[MoonChoice]):
     screen's result."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a,plus", "choose('add')", "Add 26 to the others"),
-        Binding("s,minus", "choose('subtract')", "Subtract 26 from you"),
+        Binding("a,plus", "choose('add')", N_("Add to the others")),
+        Binding("s,minus", "choose('subtract')", N_("Subtract from you")),
     ]
 
     def __init__(self, totals: list[int], names: list[str], worth: int = 26) -> None:
@@ -32,15 +33,15 @@ class MoonScreen(Dialog[MoonChoice]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            took = "all the hearts and the Q♠" if self.worth == 26 else "every penalty card"
-            yield Label(Text(f"☾ You shot the moon: {took}!", style="bold"))
+            took = _("all the hearts and the Q♠") if self.worth == 26 else _("every penalty card")
+            yield Label(Text(_("☾ You shot the moon: {took}!").format(took=took), style="bold"))
             yield Static(
-                "Totals before this round: "
+                _("Totals before this round:") + " "
                 + " · ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
             )
             with Horizontal(classes="buttons"):
-                yield Button(f"Add {self.worth} to the others (a)", id="add", variant="primary")
-                yield Button(f"Subtract {self.worth} from me (s)", id="subtract")
+                yield Button(_("Add {n} to the others (a)").format(n=self.worth), id="add", variant="primary")
+                yield Button(_("Subtract {n} from me (s)").format(n=self.worth), id="subtract")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss("subtract" if event.button.id == "subtract" else "add")

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
+from hearts.i18n import N_, _
 from hearts.tui.screens.dialog import Dialog
 
 
@@ -18,9 +19,9 @@ class QuitScreen(Dialog[str]):
     back (``cancel``, Escape): the screen's result."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "choose('save')", "Save, then quit"),
-        Binding("q", "choose('quit')", "Quit without saving"),
-        Binding("escape", "choose('cancel')", "Cancel"),
+        Binding("s", "choose('save')", N_("Save, then quit")),
+        Binding("q", "choose('quit')", N_("Quit without saving")),
+        Binding("escape", "choose('cancel')", N_("Cancel")),
     ]
 
     def __init__(self) -> None:
@@ -28,12 +29,12 @@ class QuitScreen(Dialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(Text("Save the game before quitting?", style="bold"))
-            yield Static("A saved game goes on with: hearts tui --resume FILE", classes="dim")
+            yield Label(Text(_("Save the game before quitting?"), style="bold"))
+            yield Static(_("A saved game goes on with: hearts tui --resume FILE"), classes="dim")
             with Horizontal(classes="buttons"):
-                yield Button("Save (s)", id="save", variant="primary")
-                yield Button("Don't save (q)", id="quit", variant="error")
-                yield Button("Cancel (Esc)", id="cancel")
+                yield Button(_("Save (s)"), id="save", variant="primary")
+                yield Button(_("Don't save (q)"), id="quit", variant="error")
+                yield Button(_("Cancel (Esc)"), id="cancel")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "cancel")

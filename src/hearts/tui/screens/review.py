@@ -24,6 +24,7 @@ from textual.widgets import Label, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from hearts.game import Game
+from hearts.i18n import N_
 from hearts.review import RoundReview
 from hearts.tui.review_text import round_review
 from hearts.tui.screens.dialog import Dialog
@@ -32,9 +33,9 @@ from hearts.tui.session import Session, review_round
 REVIEW = Binding(
     "r",
     "app.review",
-    "Review",
-    tooltip="review your decisions in the last finished round: each one's verdict, the mistakes "
-    "with the better card and their cost (←/→ in the review: the other rounds)",
+    N_("Review"),
+    tooltip=N_("review your decisions in the last finished round: each one's verdict, the mistakes "
+               "with the better card and their cost (←/→ in the review: the other rounds)"),
 )
 """The key that opens the review, on the table, on a round's summary and at game over."""
 

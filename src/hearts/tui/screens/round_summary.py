@@ -8,6 +8,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.binding import BindingType
 
+from hearts.i18n import N_, _
 from hearts.round import Round
 from hearts.text import round_summary
 from hearts.tui.look import STYLE, trick_text
@@ -24,8 +25,8 @@ class RoundSummaryScreen(InfoScreen):
 
     def __init__(self, r: Round, names: Sequence[str]) -> None:
         lines = round_summary(r, names, STYLE)
-        body = Text("Last trick\n", style="bold") + trick_text(r.tricks[-1], names) + Text("\n\n")
+        body = Text(_("Last trick") + "\n", style="bold") + trick_text(r.tricks[-1], names) + Text("\n\n")
         body += Text("\n".join(lines[1:]))
         super().__init__(
-            lines[0], body, id="round-summary", closing="Enter, Space or Escape: go on · r: review your play"
+            lines[0], body, id="round-summary", closing=N_("Enter, Space or Escape: go on · r: review your play")
         )

@@ -10,13 +10,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, Label
 
+from hearts.i18n import N_, _
 from hearts.tui.screens.dialog import Dialog
 
 
 class SaveScreen(Dialog[str | None]):
     """Where to save the record: the path typed is the result (Enter), ``None`` cancels (Escape)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, default: str) -> None:
         super().__init__(id="save")
@@ -24,10 +25,10 @@ class SaveScreen(Dialog[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(Text("Save the game record to:", style="bold"))
+            yield Label(Text(_("Save the game record to:"), style="bold"))
             yield Input(self.default, id="save-path")
             yield Label(
-                Text("Enter to save · Escape to cancel · resume with hearts tui --resume FILE", style="dim")
+                Text(_("Enter to save · Escape to cancel · resume with hearts tui --resume FILE"), style="dim")
             )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -29,12 +29,14 @@ from textual.widgets import Footer
 
 from hearts.actions import Action, Pass, Play
 from hearts.cards import RANK_LETTERS, SUIT_LETTERS, Card, CardSet
+from hearts.i18n import N_, _, ngettext
 from hearts.round import Phase
 from hearts.tui.layout import MIN_WIDTH, NARROW, cards_per_row, needed_height, table_positions
 from hearts.tui.look import card_text, cards_text
 from hearts.tui.screens.review import REVIEW
 from hearts.tui.state import TableState
 from hearts.tui.widgets import CardWidget, Hand, SeatPanel, StatusLine, TextLine, TrickView, YouLine
+from hearts.tui.words import translate_bindings
 from hearts.view import View
 
 RANK_KEYS = {c.lower(): i for i, c in enumerate(RANK_LETTERS)}
@@ -66,32 +68,32 @@ class TableScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "ask('help')", "Help", tooltip="this list of keys"),
-        Binding("left", "move(-1)", "←", show=False, tooltip="the card on the left in your hand"),
-        Binding("right", "move(1)", "→", show=False, tooltip="the card on the right in your hand"),
-        Binding("enter", "confirm", "Play/pass", tooltip="play the selected card, or pass the marked cards"),
-        Binding("space", "mark", "Mark", tooltip="mark or unmark the selected card to pass"),
-        Binding("h", "hint", "Hint", tooltip="what the search bot would do, and why (one line)"),
+        Binding("question_mark", "ask('help')", N_("Help"), tooltip=N_("this list of keys")),
+        Binding("left", "move(-1)", "←", show=False, tooltip=N_("the card on the left in your hand")),
+        Binding("right", "move(1)", "→", show=False, tooltip=N_("the card on the right in your hand")),
+        Binding("enter", "confirm", N_("Play/pass"), tooltip=N_("play the selected card, or pass the marked cards")),
+        Binding("space", "mark", N_("Mark"), tooltip=N_("mark or unmark the selected card to pass")),
+        Binding("h", "hint", N_("Hint"), tooltip=N_("what the search bot would do, and why (one line)")),
         Binding(
             "u",
             "ask('undo')",
-            "Undo",
-            tooltip="take back your last play in this round and the bots' plays after it",
+            N_("Undo"),
+            tooltip=N_("take back your last play in this round and the bots' plays after it"),
         ),
-        Binding("l", "ask('last_trick')", "Last", tooltip="the last trick: who played what, who took it"),
-        Binding("s", "scores", "Scores", tooltip="the totals after each round, and this round's points"),
+        Binding("l", "ask('last_trick')", N_("Last"), tooltip=N_("the last trick: who played what, who took it")),
+        Binding("s", "scores", N_("Scores"), tooltip=N_("the totals after each round, and this round's points")),
         REVIEW,
         Binding(
             "n",
             "ask('new_game')",
-            "New",
-            tooltip="a new game: a rules preset, every rule option, the bots, the seed",
+            N_("New"),
+            tooltip=N_("a new game: a rules preset, every rule option, the bots, the seed"),
         ),
         Binding(
             "ctrl+s",
             "ask('save')",
-            "Save",
-            tooltip="save the game record (go on later: hearts tui --resume FILE)",
+            N_("Save"),
+            tooltip=N_("save the game record (go on later: hearts tui --resume FILE)"),
         ),
     ]
 
@@ -120,6 +122,7 @@ class TableScreen(Screen[None]):
 
     def __init__(self, state: TableState) -> None:
         super().__init__()
+        translate_bindings(self)  # the footer and the help in the language in use
         self.pending_rank: int | None = None
         self.pending_ten = False
         self._cards: list[Card] = []
@@ -173,11 +176,10 @@ class TableScreen(Screen[None]):
         self.set_class(small, "too-small")
         self.query_one(Hand).columns = cards_per_row(width)
         if small:
-            notice = (
-                f"This window is {width}×{height}: the table needs at least {max(width, MIN_WIDTH)}×{need} "
-                f"for {rules.players} players.\nMake the window larger (Ctrl+Q quits), "
-                "or play in line mode: hearts play --plain"
-            )
+            notice = _(
+                "This window is {width}×{height}: the table needs at least {need} for {n} players.\n"
+                "Make the window larger (Ctrl+Q quits), or play in line mode: hearts play --plain"
+            ).format(width=width, height=height, need=f"{max(width, MIN_WIDTH)}×{need}", n=rules.players)
             self.query_one("#too-small", TextLine).text = Text(notice, style="bold")
 
     # --- the state ---------------------------------------------------------------------------
@@ -236,9 +238,9 @@ class TableScreen(Screen[None]):
     def _card_typed(self, card: Card) -> None:
         if card in self._cards:
             self.cursor = self._cards.index(card)
-            self.say(Text.assemble("Selected ", card_text(card), " · Enter to play / Space to mark"))
+            self.say(Text.assemble(_("Selected") + " ", card_text(card), " · " + _("Enter to play / Space to mark")))
         else:
-            self.say(Text.assemble("You do not hold ", card_text(card)))
+            self.say(Text.assemble(_("You do not hold") + " ", card_text(card)))
 
     def on_card_widget_clicked(self, message: CardWidget.Clicked) -> None:
         if message.index >= len(self._cards):
@@ -257,29 +259,32 @@ class TableScreen(Screen[None]):
     def action_mark(self) -> None:
         view = self.view
         if not view.must_pass or not self._cards:
-            self.say("Space marks a card to pass, while passing.")
+            self.say(_("Space marks a card to pass, while passing."))
             return
         card = self._cards[self.cursor]
         if card in self.marked:
             self.marked -= {card}
         elif len(self.marked) >= view.rules.pass_count:
-            self.say(f"You pass {view.rules.pass_count} cards: unmark one first (Space).")
+            count = view.rules.pass_count
+            self.say(ngettext("You pass {n} card: unmark one first (Space).", "You pass {n} cards: unmark one first (Space).",
+                              count).format(n=count))
             return
         else:
             self.marked |= {card}
-        self.say(Text.assemble("To pass: ", cards_text(sorted(self.marked, key=self._cards.index))))
+        self.say(Text.assemble(_("To pass:") + " ", cards_text(sorted(self.marked, key=self._cards.index))))
 
     def action_confirm(self) -> None:
         view = self.view
         if view.must_pass:
             count = view.rules.pass_count
             if len(self.marked) != count:
-                self.say(f"Mark {count} cards with Space first ({len(self.marked)} marked).")
+                self.say(ngettext("Mark {n} card with Space first ({marked} marked).",
+                                  "Mark {n} cards with Space first ({marked} marked).", count).format(n=count, marked=len(self.marked)))
             else:
                 self.post_message(self.Acted(Pass(view.seat, CardSet(self.marked))))
             return
         if view.to_move != view.seat or view.phase is not Phase.PLAYING or not self._cards:
-            self.say("Not your turn: the others are playing.")
+            self.say(_("Not your turn: the others are playing."))
             return
         self.post_message(self.Acted(Play(view.seat, self._cards[self.cursor])))
 

@@ -8,8 +8,9 @@ from rich.text import Text
 from textual.reactive import reactive, var
 from textual.widgets import Static
 
+from hearts.i18n import _, ngettext
 from hearts.round import Phase
-from hearts.text import plural, points_word
+from hearts.text import name_word, points_word
 from hearts.tui.state import TableState
 
 
@@ -77,12 +78,13 @@ class SeatPanel(Static):
         if info is None:
             return Text()
         name = Text(("▶ " if info.turn else "") + info.name, style="bold yellow" if info.turn else "bold")
-        held = Text(f"{info.level} · {plural(info.cards, 'card')}", style="italic")
-        total = f" · total {info.total}"
+        cards = ngettext("{n} card", "{n} cards", info.cards).format(n=info.cards)
+        held = Text(f"{name_word(info.level)} · {cards}", style="italic")
+        total = " · " + _("total {n}").format(n=info.total)
         if info.passing is not None:
-            now = "passing…" if info.passing else "passed"
+            now = _("passing…") if info.passing else _("passed")
         else:
             now = points_word(info.points)
             if len(now + total) > self.content_size.width > 0:  # a narrow panel
-                now = f"{info.points} pts"
+                now = ngettext("{n} pt", "{n} pts", info.points).format(n=info.points)
         return Text("\n").join([name, held, Text(now + total, style="dim")])

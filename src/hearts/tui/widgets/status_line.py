@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive, var
 from textual.widgets import Static
 
+from hearts.i18n import _
 from hearts.round import Phase
 from hearts.text import direction_name
 from hearts.tui.state import TableState
@@ -20,23 +21,24 @@ def status_parts(state: TableState) -> tuple[str, ...]:
     ('Round 1', 'pass 3 left→West', '♥ not broken', 'to 100', 'seed 4')
     """
     view = state.view
-    parts = [f"Round {view.round_number + 1}"]
+    parts = [_("Round {n}").format(n=view.round_number + 1)]
     if state.pass_offset:
         to = state.names[state.pass_target(state.me)]
-        parts.append(f"pass {view.rules.pass_count} {direction_name(state.pass_offset, state.players)}→{to}")
+        direction = direction_name(state.pass_offset, state.players)
+        parts.append(_("pass {n} {direction}→{to}").format(n=view.rules.pass_count, direction=direction, to=to))
     else:
-        parts.append("no passing (hold)")
+        parts.append(_("no passing (hold)"))
     if view.phase is Phase.PLAYING:
-        parts.append(f"trick {len(view.tricks) + 1}/{view.rules.hand_size}")
+        parts.append(_("trick {n}/{of}").format(n=len(view.tricks) + 1, of=view.rules.hand_size))
     clock = state.clocks[view.to_move] if state.clocks and view.to_move is not None else None
     if view.must_pass and state.clocks:
         clock = state.clocks[state.me]
     if clock is not None:
         parts.append(f"⏱ {clock} s")
-    parts.append("♥ broken" if view.hearts_broken else "♥ not broken")
-    parts.append(f"to {view.rules.target}")
+    parts.append(_("♥ broken") if view.hearts_broken else _("♥ not broken"))
+    parts.append(_("to {n}").format(n=view.rules.target))
     if state.seed is not None:
-        parts.append(f"seed {state.seed}")
+        parts.append(_("seed {n}").format(n=state.seed))
     return tuple(parts)
 
 

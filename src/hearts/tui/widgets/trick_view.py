@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Grid
 from textual.reactive import reactive, var
 
+from hearts.i18n import _
 from hearts.round import Phase, Trick
 from hearts.text import points_word, short_name, winning_card
 from hearts.tui.layout import table_positions
@@ -49,20 +50,20 @@ class TrickInfo:
     def title(self) -> str:
         """``Trick 3`` (the one shown), or ``Trick`` before the first card."""
         if not (self.completed or self.trick.cards):
-            return "Trick"
-        return f"Trick {self.completed + (0 if self.done else 1)}"
+            return _("Trick")
+        return _("Trick {n}").format(n=self.completed + (0 if self.done else 1))
 
     def middle(self) -> Text:
         """The centre: passing, who took the last trick, who leads, or the round is over."""
         trick = self.trick
         if self.phase is Phase.PASSING:
-            return Text("passing", style="dim")
+            return Text(_("passing"), style="dim")
         if self.done and trick.winner is not None:
             return Text(f"→ {self.names[trick.winner]}\n{points_word(trick.points)}", style="italic")
         if self.phase is Phase.PLAYING and not trick.cards:
-            return Text(f"{self.names[self.to_move or 0]}\nto lead", style="dim")
+            return Text(self.names[self.to_move or 0] + "\n" + _("to lead"), style="dim")
         if self.over:
-            return Text("round\nover", style="dim")
+            return Text(_("round\nover"), style="dim")
         return Text()
 
     def cell(self, seats: list[int], room: int) -> Text:

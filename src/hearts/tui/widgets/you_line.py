@@ -6,8 +6,9 @@ from rich.text import Text
 from textual.reactive import var
 
 from hearts.cards import Card
+from hearts.i18n import _
 from hearts.round import Phase
-from hearts.text import SEAT_NAMES, points_word
+from hearts.text import SEAT_NAMES, name_word, points_word
 from hearts.tui.look import cards_text
 from hearts.tui.state import TableState
 from hearts.tui.widgets.text_line import TextLine
@@ -26,20 +27,20 @@ def you_text(state: TableState, marked: int) -> Text:
     t = Text()
     me = state.me
     mine = state.turn(me)
-    name, seat_name = state.names[me], SEAT_NAMES[view.players][me]
+    name, seat_name = state.names[me], name_word(SEAT_NAMES[view.players][me])
     t.append(("▶ " if mine or view.must_pass else "") + name, style="bold yellow")
     if name != seat_name:
         t.append(f" ({seat_name})", style="yellow")
-    t.append(f" · {points_word(view.points_taken[me])} · total {state.totals[me]}")
+    t.append(" · " + points_word(view.points_taken[me]) + " · " + _("total {n}").format(n=state.totals[me]))
     if view.must_pass:
         count = view.rules.pass_count
-        t.append(f" · mark {count} to pass ({marked}/{count}), Enter", style="bold")
+        t.append(" · " + _("mark {n} to pass ({marked}/{n}), Enter").format(n=count, marked=marked), style="bold")
     elif mine:
-        t.append(" · your turn: Enter plays", style="bold")
+        t.append(" · " + _("your turn: Enter plays"), style="bold")
     elif view.phase is Phase.PASSING:
-        t.append(" · waiting for the others to pass", style="dim")
+        t.append(" · " + _("waiting for the others to pass"), style="dim")
     if view.received is not None and not view.tricks and view.phase is Phase.PLAYING:
-        t.append(" · received ")
+        t.append(" · " + _("received") + " ")
         t.append_text(cards_text(view.received.sorted_by_suit()))
     return t
 
