@@ -165,3 +165,52 @@ def test_a_language_added_as_one_file_is_offered(dutch_server: ServerProcess, br
         assert page.eval_on_selector("#set-lang option[value=nl]", "o => o.textContent") == "Nederlands"
     finally:
         context.close()
+
+
+def test_the_profile_keeps_its_language(server: ServerProcess) -> None:
+    """PATCH /api/me {"language"}: a language offered, or "" (the browser's again); any other is
+    refused and changes nothing."""
+    status, p = http("POST", server.url + "/api/players", {"name": "Lina"})
+    assert status == 201
+    auth = {"Authorization": "Bearer " + p["key"]}
+    status, me = http("GET", server.url + "/api/me", headers=auth)
+    assert status == 200 and me["language"] is None
+    status, me = http("PATCH", server.url + "/api/me", {"language": "de"}, headers=auth)
+    assert status == 200 and me["language"] == "de" and me["name"] == "Lina"
+    status, refused = http("PATCH", server.url + "/api/me", {"language": "tlh"}, headers=auth)
+    assert status == 400 and refused["code"] == "bad_request" and "one of de, en, es, fr" in refused["error"]
+    status, refused = http("PATCH", server.url + "/api/me", {"language": 7}, headers=auth)
+    assert status == 400
+    assert http("GET", server.url + "/api/me", headers=auth)[1]["language"] == "de"  # unchanged
+    status, me = http("PATCH", server.url + "/api/me", {"language": ""}, headers=auth)
+    assert status == 200 and me["language"] is None
+
+
+def test_the_language_goes_with_the_profile_to_another_browser(server: ServerProcess, browser: Any) -> None:
+    """Chosen in the settings of one browser, the language is the profile's: a second browser
+    that takes the profile (its key) shows the table in it, whatever its own language."""
+    context, page = open_lobby(browser, server.url, "es-ES")
+    other = browser.new_context(locale="en-US", viewport={"width": 1100, "height": 900})
+    try:
+        page.fill("#welcome-name", "Lola")
+        page.click("#welcome-save")
+        page.wait_for_function("() => localStorage.getItem('pyhearts.player') !== null")
+        key = page.evaluate("JSON.parse(localStorage.getItem('pyhearts.player')).key")
+        page.click("#settings-btn")
+        with page.expect_navigation():
+            page.select_option("#set-lang", "fr")
+        page.wait_for_selector("#open-tables li")
+        assert page.inner_text("#quick-panel h2") == "Partie rapide"
+        assert http("GET", server.url + "/api/me", headers={"Authorization": "Bearer " + key})[1]["language"] == "fr"
+        second = other.new_page()
+        second.set_default_timeout(TIMEOUT)
+        second.goto(server.url + "/me#import=" + key)
+        second.wait_for_selector("#import-yes")
+        second.click("#import-yes")
+        second.wait_for_function("() => localStorage.getItem('pyhearts:lang') === 'fr'")  # the profile's
+        second.goto(server.url + "/")
+        second.wait_for_selector("#open-tables li")
+        assert second.inner_text("#quick-panel h2") == "Partie rapide"
+    finally:
+        other.close()
+        context.close()

@@ -40,6 +40,7 @@ from typing import Any, Final
 
 from hearts.actions import Play, to_dict
 from hearts.game import Game
+from hearts.i18n import languages
 from hearts.record import replay
 from hearts.round import Phase, Round
 from hearts.rules import Rules
@@ -93,11 +94,18 @@ class NameRequest:
 @dataclass(frozen=True)
 class ProfileChange:
     """``PATCH /api/me``: a new ``name`` (checked as :class:`NameRequest`'s), whether the
-    profile's ``chat`` is on (false: it reads no table's chat and writes none), or both; one of
-    them is required.
+    profile's ``chat`` is on (false: it reads no table's chat and writes none), the ``language``
+    of its web table (a language offered, :func:`hearts.i18n.languages`; ``""``: the browser's
+    own again), or several; one of them is required.
 
     >>> ProfileChange.parse({"chat": False})
-    ProfileChange(name=None, chat=False)
+    ProfileChange(name=None, chat=False, language=None)
+    >>> ProfileChange.parse({"language": "de"}).language
+    'de'
+    >>> ProfileChange.parse({"language": "tlh"})
+    Traceback (most recent call last):
+    ...
+    hearts.server.protocol.ProtocolError: no language 'tlh': one of de, en, es, fr (or "" for the browser's)
     >>> ProfileChange.parse({})
     Traceback (most recent call last):
     ...
@@ -106,16 +114,22 @@ class ProfileChange:
 
     name: str | None
     chat: bool | None
+    language: str | None = None
+    """A language's code, ``""`` to forget the one chosen, ``None``: unchanged."""
 
     @classmethod
     def parse(cls, data: Any, limits: Limits = DEFAULT_LIMITS) -> ProfileChange:
         """Check a request; raises :class:`~hearts.server.protocol.ProtocolError` (400)."""
-        fields = _Fields(data, "the request", ("name", "chat"))
+        fields = _Fields(data, "the request", ("name", "chat", "language"))
         chat = fields.get("chat", bool, "true or false")
+        language = fields.get("language", str, "a language's code, such as \"de\"")
+        if language is not None and language != "" and language not in languages():
+            offered = ", ".join(languages())
+            raise ProtocolError(f"no language {language[:20]!r}: one of {offered} (or \"\" for the browser's)", "bad_request")
         name = fields.name(limits)
-        if name is None and chat is None:
+        if name is None and chat is None and language is None:
             raise ProtocolError("please type a name: what should we call you?", "bad_request")
-        return cls(name, chat)
+        return cls(name, chat, language)
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,11 @@
 
     POST /api/players              {name} → {id, name, key}: a new player profile (no password: keep
                                    the key; only its hash is stored)
-    GET  /api/me                   your profile {id, name, rating: {mu, sigma, rating, games}}
-    PATCH /api/me                  {name?, chat?} → your profile, renamed, its chat turned on or off
-                                   (off: no table's chat is shown to it, and it writes none)
+    GET  /api/me                   your profile {id, name, rating: {mu, sigma, rating, games}, chat,
+                                   language}
+    PATCH /api/me                  {name?, chat?, language?} → your profile, renamed, its chat turned
+                                   on or off (off: no table's chat is shown to it, and it writes
+                                   none), its web table's language chosen ("de"; "": the browser's)
     GET  /api/me/games             {games: [...]}: every table you sat at, newest first
     GET  /api/me/marks             {muted: [{id, name}], blocked: [...], chat}: whom you muted and
                                    blocked (hearts.server.company), and whether your chat is on
@@ -63,7 +65,10 @@ async def me(request: Request) -> Response:
             player = dataclasses.replace(player, name=change.name)
         if change.chat is not None:
             await s.store.players.set_chat(player.id, change.chat)
-    return api({**profile_dict(player), "chat": await s.store.players.chat_on(player.id)})
+        if change.language is not None:
+            await s.store.players.set_language(player.id, change.language or None)
+    return api({**profile_dict(player), "chat": await s.store.players.chat_on(player.id),
+                "language": await s.store.players.language(player.id)})
 
 
 async def games(request: Request) -> Response:

@@ -11,6 +11,7 @@
 //   translatePage(document)                   // the page's data-i18n marks translated, once
 //   lang()                                    // "de"; languages(): [{code, name}] offered
 //   choose("fr")                              // kept, and the page shown again in French
+//   chosen()                                  // the language chosen in this browser, or null
 //
 // The page's own text is marked in index.html: data-i18n translates an element's own text
 // (each run between its children), data-i18n-title / -aria-label / -placeholder an attribute.
@@ -111,7 +112,10 @@ export function translatePage(root) {
   }
 }
 
-// A language chosen in the settings: kept in this browser, and the page drawn again in it.
+export const chosen = () => stored();
+
+// A language chosen in the settings (or the player profile's): kept in this browser, and the
+// page drawn again in it.
 export function choose(code) {
   try { localStorage.setItem(KEY, code); } catch (e) { /* private mode: this page only */ }
   location.reload();

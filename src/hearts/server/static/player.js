@@ -15,7 +15,7 @@
 //   start()          // the header's link, the lobby's welcome, the table's seat claimed
 //   showProfile()    // the profile page (/me)
 import { $, el, call as request } from "./ui.js";
-import { _, ngettext } from "./i18n.js";
+import { _, ngettext, choose, chosen, lang, languages } from "./i18n.js";
 import { current, store, clear, auth } from "./profile.js";
 import { companyPanel } from "./company.js";
 
@@ -40,6 +40,7 @@ const call = (method, path, body, key) => request(method, path, body, key ? auth
 async function create(name) {
   const p = await call("POST", "/api/players", { name });
   keep(p);
+  if (chosen()) saveLanguage(chosen());  // the language chosen before the profile: now the profile's
   return p;
 }
 
@@ -58,11 +59,23 @@ async function check() {
   try {
     const me = await call("GET", "/api/me");
     if (me.name !== p.name) keep({ ...p, name: me.name });
+    followLanguage(me.language);
     return me;
   } catch (e) {
     if (e.status === 401) forget();
     return null;
   }
+}
+
+// ---------------------------------------------------------------- the profile's language
+// The language chosen in the settings is the profile's too (PATCH /api/me), so another browser
+// of the same profile shows it; a profile's language differing from this page's is taken.
+async function saveLanguage(code) {
+  if (!current()) return;
+  try { await call("PATCH", "/api/me", { language: code }); } catch (e) { /* kept in this browser all the same */ }
+}
+function followLanguage(code) {
+  if (code && code !== lang() && languages().some((l) => l.code === code)) choose(code);
 }
 
 // ---------------------------------------------------------------- the header
@@ -250,4 +263,4 @@ function start() {
   window.addEventListener("load", claimSeat);
 }
 
-export { current, adopt, claimSeat, check, forget, start, showProfilePage };
+export { current, adopt, claimSeat, check, forget, start, showProfilePage, saveLanguage };

@@ -5,6 +5,7 @@
 //   wire()                   // the header's settings panel, once at the page's start
 // The language is i18n.js's (its own key, read before any module draws a word).
 import { choose, lang, languages } from "./i18n.js";
+import { saveLanguage } from "./player.js";
 
 const KEY = "pyhearts:settings";
 // What each setting is, its default, and how a stored value is made valid.
@@ -63,7 +64,10 @@ function wire() {
   $("set-four").addEventListener("change", (e) => set("fourColour", e.target.checked));
   const select = $("set-lang");
   for (const l of languages()) select.append(new Option(l.name, l.code, false, l.code === lang()));
-  select.addEventListener("change", () => choose(select.value));
+  select.addEventListener("change", async () => {
+    await saveLanguage(select.value);  // the player profile's, if there is one
+    choose(select.value);
+  });
   show();
 }
 

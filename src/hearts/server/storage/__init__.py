@@ -845,6 +845,15 @@ class Players(Protocol):
         """Whether a profile's chat is on (``True`` for an unknown id)."""
         ...
 
+    async def set_language(self, player_id: str, language: str | None) -> None:
+        """The language a profile chose for the web table (a catalog's code; ``None``: the
+        browser's own)."""
+        ...
+
+    async def language(self, player_id: str) -> str | None:
+        """The language a profile chose (``None``: none, or an unknown id)."""
+        ...
+
     async def ban(self, player_id: str, reason: str) -> bool:
         """Ban a profile, saying why, and announce it (:class:`BanNotice`: on PostgreSQL every
         server process closes the profile's connections); ``False`` if it was banned already

@@ -175,9 +175,11 @@ players = sa.Table(
     sa.Column("games", sa.Integer, nullable=False, server_default="0"),
     sa.Column("created", Instant, nullable=False, server_default=now()),
     sa.Column("chat", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("language", sa.Text, nullable=True),
 )
 """Player profiles: a name, the sha256 of a secret key the browser keeps, an OpenSkill rating,
-whether the player reads and writes the tables' chat (``chat``, revision 0009)."""
+whether the player reads and writes the tables' chat (``chat``, revision 0009), the language
+chosen for the web table (``language``, revision 0011; null: the browser's)."""
 
 rated_games = sa.Table(
     "rated_games", metadata,

@@ -588,6 +588,15 @@ class SqlPlayers:
             found = (await conn.execute(sa.select(players.c.chat).where(players.c.id == player_id))).scalar()
         return found is None or bool(found)
 
+    async def set_language(self, player_id: str, language: str | None) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(players.update().where(players.c.id == player_id).values(language=language))
+
+    async def language(self, player_id: str) -> str | None:
+        async with self.db.connect() as conn:
+            found = (await conn.execute(sa.select(players.c.language).where(players.c.id == player_id))).scalar()
+        return None if found is None else str(found)
+
     async def ban(self, player_id: str, reason: str) -> bool:
         async with self.db.begin() as conn:
             await self._known(conn, player_id)
