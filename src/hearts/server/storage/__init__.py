@@ -574,11 +574,14 @@ class Leases(Protocol):
         the current one (the same owner and epoch); the new lease, or ``None``."""
         ...
 
-    async def orphans(self, limit: int) -> list[str]:
-        """Up to ``limit`` unfinished tables whose lease has run out (their owner died or
-        stopped), the longest run out first, then those never claimed whose bots wait for a
-        move; a table of people never claimed is nobody's orphan (the first process one of its
-        clients reaches claims it)."""
+    async def orphans(self, limit: int, live: Sequence[str]) -> list[str]:
+        """Up to ``limit`` unfinished tables in play whose lease has run out (their owner died
+        or stopped), the longest run out first, then those never claimed whose bots wait for a
+        move. In play: one of ``live`` (the tables the asking process knows to be in play:
+        :mod:`~hearts.server.tables.activity`) or one whose bots wait for a move. An idle
+        table is nobody's orphan, nor is a table of people never claimed: the first process
+        one of its clients reaches claims it. The look-up costs the same however many idle
+        tables there are."""
         ...
 
     async def release(self, owner: str, table_ids: Sequence[str]) -> None:

@@ -777,11 +777,15 @@ class PgLeases:
             row = (await conn.execute(query)).first()
         return None if row is None else Lease(*row)
 
-    async def orphans(self, limit: int) -> list[str]:
+    async def orphans(self, limit: int, live: Sequence[str]) -> list[str]:
         c = table_leases.c
         waiting = sa.exists().where(bot_jobs.c.table_id == tables.c.id)
+        # (only the candidates are looked up, by their keys: however many idle tables there are)
+        candidates = sa.union(sa.select(sa.func.unnest(sa.bindparam("live", list(live), postgresql.ARRAY(sa.Text)))),
+                              sa.select(bot_jobs.c.table_id))
         query = sa.select(tables.c.id).outerjoin(table_leases, c.table_id == tables.c.id) \
-            .where(~tables.c.finished, sa.or_(c.until <= sa.func.now(), sa.and_(c.table_id.is_(None), waiting))) \
+            .where(tables.c.id.in_(candidates), ~tables.c.finished,
+                   sa.or_(c.until <= sa.func.now(), sa.and_(c.table_id.is_(None), waiting))) \
             .order_by(c.until.nulls_last(), tables.c.id).limit(limit)
         async with self.db.connect() as conn:
             return list((await conn.execute(query)).scalars())

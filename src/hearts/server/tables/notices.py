@@ -187,6 +187,7 @@ class ServiceNotices:
             return
         if isinstance(notice, ActionNotice):
             self.manager.metrics.service_moves.labels(notice.by).inc()
+            self.manager.ownership.activity.action(notice.table_id)  # (in play: taken first if its owner dies)
             self.manager.ownership.forwarder.hear(notice)  # (the reply to a command it forwarded, maybe)
         if isinstance(notice, (ChatNotice, RematchNotice, HintNotice)):
             talking = self.manager.tables.get(notice.table_id)

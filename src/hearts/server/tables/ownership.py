@@ -9,7 +9,14 @@ A process claims a table when it creates or loads it and nobody else owns it; re
 leases every :data:`RENEW_EVERY` seconds (a lease lasts :data:`~hearts.server.storage.postgres.LEASE`);
 and every :data:`SWEEP_EVERY` seconds takes up to :data:`SWEEP` unfinished tables whose lease
 has run out (their owner died). A forwarded action that gets no answer waits for the owner's
-lease to run out (at most :data:`TAKE_WAIT` seconds) and takes the table over. An owner with no
+lease to run out (at most :data:`TAKE_WAIT` seconds) and takes the table over.
+
+The sweep takes only the tables in play (:mod:`~hearts.server.tables.activity`: an action
+heard of in the last :data:`~hearts.server.tables.activity.ACTIVE` seconds, a client connected
+through any process, a bot to move), up to :data:`TAKE_AT_ONCE` at a time: a dead owner's
+tables in play come back as soon as its leases run out, whatever number of idle tables it
+held. An idle table is taken when someone opens it: a client's hello claims a table nobody
+owns, and a client that came while the lease still ran makes the table in play. An owner with no
 client of its own at a table hands its lease to the process that forwards a person's action
 there, so a table's owner follows its connections (nginx routes them by table id).
 
@@ -32,6 +39,7 @@ from hearts.server.logs import fields
 from hearts.server.metrics import Actor
 from hearts.server.outage import Backoff, is_outage
 from hearts.server.storage import CommandNotice, Lease
+from hearts.server.tables.activity import Activity
 
 if TYPE_CHECKING:
     from hearts.server.tables.manager import Manager
@@ -42,11 +50,16 @@ log = logging.getLogger("hearts.server")
 RENEW_EVERY: Final = 1.0
 """Seconds between renewals of a process's leases (a lease lasts three)."""
 
-SWEEP_EVERY: Final = 1.0
-"""Seconds between looks for tables whose owner's lease has run out."""
+SWEEP_EVERY: Final = 0.5
+"""Seconds between looks for tables in play whose owner's lease has run out (a look costs a
+query by the tables' keys)."""
 
 SWEEP: Final = 50
 """The most such tables one look takes over."""
+
+TAKE_AT_ONCE: Final = 8
+"""The most of them taken over at a time (each loaded from its log if need be, claimed, and
+caught up)."""
 
 TAKE_WAIT: Final = 4.0
 """Seconds an action whose owner does not answer waits to take the table over (a lease runs
@@ -73,6 +86,8 @@ class Ownership:
         self.owners: dict[str, str] = {}
         """The owner last found of tables another process owns (asked again when it does not
         answer, or answers that it no longer owns the table)."""
+        self.activity = Activity()
+        """The tables whose actions this process heard of lately (the notices tell it)."""
         self._taking: dict[str, asyncio.Task[bool]] = {}
         self._asking: dict[str, asyncio.Future[Lease | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -222,22 +237,39 @@ class Ownership:
                     log.warning("a table's lease was lost", extra=fields(table=table_id))
                     self.lose(table_id)
 
+    def in_play(self) -> list[str]:
+        """The tables this process knows to be in play and does not own: an action heard of
+        lately, a client here or at another process (the presence notices)."""
+        manager = self.manager
+        known = {*self.activity.recent(), *manager.roster.tables(),
+                 *(t.id for t in manager.tables.values() if t.conns)}
+        return sorted(known.difference(self.held))
+
     async def _sweep(self) -> None:
-        """Every :data:`SWEEP_EVERY` seconds, take over unfinished tables nobody owns."""
+        """Every :data:`SWEEP_EVERY` seconds, take over the unfinished tables in play nobody
+        owns, :data:`TAKE_AT_ONCE` at a time (idle ones are taken when opened)."""
         assert self.leases is not None
         while True:
             await asyncio.sleep(SWEEP_EVERY)
             if self._failing:  # the database is away: the renewals find it back first
                 continue
             try:
-                orphans = await self.leases.orphans(SWEEP)
-                for table_id in orphans:
-                    table = await self.manager.get(table_id)
-                    if table is not None and not table.game.is_over:
-                        await self.take(table)
-                        self.manager.forget_unused(table_id)  # (another process was quicker)
+                orphans = await self.leases.orphans(SWEEP, self.in_play())
+                gate = asyncio.Semaphore(TAKE_AT_ONCE)
+                done = await asyncio.gather(*(self._adopt_orphan(t, gate) for t in orphans), return_exceptions=True)
+                failed = next((e for e in done if isinstance(e, Exception)), None)
+                if failed is not None:
+                    raise failed
             except Exception as e:
                 self._failed("could not take over the tables of a process gone", e)
+
+    async def _adopt_orphan(self, table_id: str, gate: asyncio.Semaphore) -> None:
+        """Take over a table whose owner's lease ran out, unless another process was quicker."""
+        async with gate:
+            table = await self.manager.get(table_id)
+            if table is not None and not table.game.is_over:
+                await self.take(table)
+                self.manager.forget_unused(table_id)  # (another process was quicker)
 
     def _failed(self, event: str, error: Exception) -> None:
         """A failure of the lease tasks: logged once while the database is away."""

@@ -93,6 +93,16 @@ class Roster:
         """The spectators at the other processes."""
         return sum(count for _, count in self._present(table_id, now))
 
+    def tables(self, now: float | None = None) -> list[str]:
+        """The tables with a client (seated or watching) at another process.
+
+        >>> roster = Roster("me")
+        >>> _ = roster.heard(PresenceNotice("t1", "other", [], 1), now=0.0)
+        >>> roster.tables(now=1.0), roster.tables(now=100.0)
+        (['t1'], [])
+        """
+        return [table_id for table_id in self._tables if self._present(table_id, now)]
+
     def forget_gone(self, now: float | None = None) -> list[str]:
         """Forget the processes not heard of for ``3 * ALIVE_EVERY`` seconds; the tables whose
         presence that changed."""
