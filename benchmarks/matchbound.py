@@ -5,20 +5,23 @@ The rules (the issue's, with rating closeness left out so that the bound does no
 the server's rating window): a table is of one preset, which each of its people accepts (their
 own or ``any``), rated or not alike, never with a blocked pair, at most ``sizes[preset]``
 people; **as soon as enough people who may share a table are waiting, a table starts** (the
-matchmaker may not hold them back for a better grouping later); bots fill a table only for a
-person who waited the fill wait (``due``: arrival + fill wait, at the latest the rules allow);
-a leaver who is not seated by their leaving time is gone; a person may take a bot's seat at a
-table made at most ``join`` seconds before (the seat's bot leaves: one bot seat fewer).
+matchmaker may not hold them back for a better grouping later); else a newcomer takes a bot's
+seat that awaits them, at a table made at most ``join`` seconds before (the seat's bot leaves:
+one bot seat fewer); bots fill a table only for a person who waited the fill wait (``due``:
+arrival + fill wait, at the latest the rules allow), who sits at a bot's seat that awaits them
+or at a new table with as many of those waiting who may share it as may sit together; a
+leaver who is not seated by their leaving time is gone. (The quick match seats people as soon
+as it can: these are ``hearts.server.quick``'s rules, ratings aside.)
 
 Within those rules the matchmaker may choose, knowing every arrival to come: which group
-starts when several could, which preset an ``any`` player sits at, who joins a table made
-with bots, whether a newcomer takes a bot's seat or waits. :func:`min_bot_seats` explores
+starts when several could, which preset an ``any`` player sits at, which bot's seat a
+newcomer or a person whose wait is over takes, and whether the latter makes a new table. :func:`min_bot_seats` explores
 every such choice (a search over the states of the queue, the same states merged), so its
 answer is the smallest number of bot seats at the tables' ends of any matchmaker that obeys
 the rules — an online one (which cannot know what comes next) included.
 
 >>> from types import SimpleNamespace as P
->>> sizes = {"standard": 4, "three": 3}
+>>> sizes = {"standard": 4, "black_maria": 3}
 >>> anys = [P(index=i, at=float(i), preset="any", rated=False, leave=None) for i in range(3)]
 >>> min_bot_seats(anys + [P(index=3, at=3.0, preset="standard", rated=False, leave=None)], (), 21.0, 0.0, sizes)
 3
@@ -71,7 +74,7 @@ State = tuple[frozenset[int], tuple[Open, ...]]
 
 
 def min_bot_seats(log: Sequence[Person], blocks: Sequence[tuple[int, int]], fill_wait: float, join: float,
-                  sizes: Mapping[str, int], any_preset: str = "any", most_states: int = 2_000_000) -> int:
+                  sizes: Mapping[str, int], any_preset: str = "any", most_states: int = 1_000_000) -> int:
     """The fewest bot seats (at the tables' ends) of any matchmaker obeying the module's rules
     on this log: ``fill_wait`` seconds until a person is due (the fill wait and the rounds'
     slack), ``join`` seconds after a table's making for a newcomer to take one of its bot
@@ -137,8 +140,16 @@ class _Rules:
                     yield group
 
     def takes(self, i: int, tables: tuple[Open, ...]) -> Iterator[tuple[State, int]]:
-        """``i`` takes a bot's seat at one of the open tables (the waiting set is the caller's)."""
+        """``i`` takes a bot's seat at one of the open tables (the waiting set is the caller's).
+        Of the tables of one preset, rated or not, with nobody in a blocked pair, only the one
+        whose seats may be taken the shortest (``tables`` are sorted): a seat of a table open
+        longer serves whoever the other would, and later."""
+        plain: set[tuple[str, bool]] = set()
         for k, o in enumerate(tables):
+            if not o.people:
+                if (o.preset, o.rated) in plain:
+                    continue
+                plain.add((o.preset, o.rated))
             if o.free and o.rated == self.people[i].rated and o.preset in self.presets(i) and not any(
                     frozenset((i, j)) in self.blocked for j in o.people):
                 taken = Open(o.until, o.preset, o.rated, o.free - 1, o.people | self.involved({i}))
@@ -146,31 +157,37 @@ class _Rules:
                 yield (frozenset(), tuple(sorted(rest))), -1
 
     def arrive(self, i: int, waiting: frozenset[int], tables: tuple[Open, ...]) -> Iterator[tuple[State, int]]:
-        """A newcomer: takes a bot's seat, or waits — and a full table that now may start,
-        starts (one of them, when several may)."""
-        for (_, rest), cost in self.takes(i, tables):
-            yield (waiting, rest), cost
+        """A newcomer: a full table that now may start, starts (one of them, when several may);
+        else they take a bot's seat that awaits them (one of them); else they wait."""
         full = []
         for preset in self.presets(i):
             others = [j for j in waiting if self.may_share(i, j, preset)]
             size = self.sizes[preset]
             full += [g for g in self.groups(i, others, preset, size - 1) if len(g) == size - 1]
-        if not full:
-            yield (waiting | {i}, tables), 0
         for group in full:
             yield (waiting - set(group), tables), 0
+        if full:
+            return
+        took = False
+        for (_, rest), cost in self.takes(i, tables):
+            took = True
+            yield (waiting, rest), cost
+        if not took:
+            yield (waiting | {i}, tables), 0
 
     def due(self, i: int, t: float, join: float, waiting: frozenset[int],
             tables: tuple[Open, ...]) -> Iterator[tuple[State, int]]:
         """A person who waited the fill wait sits now: at a bot's seat, or at a new table with
-        some of those waiting who may share it, and bots in the other seats."""
+        as many of those waiting who may share it as may sit together, and bots in the other
+        seats."""
         rest = waiting - {i}
         for (_, open_tables), cost in self.takes(i, tables):
             yield (rest, open_tables), cost
         for preset in self.presets(i):
             size = self.sizes[preset]
             others = [j for j in rest if self.may_share(i, j, preset)]
-            for group in self.groups(i, others, preset, size - 1):
+            groups = list(self.groups(i, others, preset, size - 1))
+            for group in (g for g in groups if len(g) == len(groups[0])):
                 bots = size - 1 - len(group)
                 made = (*tables, Open(t + join, preset, self.people[i].rated, bots, self.involved({i, *group}))) \
                     if bots else tables

@@ -38,25 +38,29 @@ twice, or two seats in the database); ``lost`` E, players who asked and were nei
 told they left, or were seated at a table whose game did not end (or whose end they did not see).
 
 ``min_bot_seats`` M is computed offline from the same arrival log (``matchbound.py``): the
-fewest bot seats of any matchmaker that obeys the quick match's rules, even one that knows every
-arrival to come — a table of a preset each of its people accepts, rated or not alike, at most
-its players (four; three for ``black_maria``), never a blocked pair; a table starts as soon as
-enough people who may share it are waiting; bots only for a person who waited the fill wait (W
-+ 1 s allowed: the matchmaker's half-second rounds); a leaver not seated by their leaving is
-gone; a newcomer may take a bot's seat at a table made at most J seconds before, J the longest
-this run's tables with bots took to reach their second round's first card (measured by their
-clients: at least the real time; the server lets a seat be taken only before a round's first
-card, so the bound's J is the more generous). The ratings are left out (the bound may seat
-anyone together). A search over every choice those rules leave gives the exact minimum; if it
-grows too large (a long J), the line says so and M is 0, the bound that always holds.
+fewest bot seats of any matchmaker that follows the quick match's rules, even one that knows
+every arrival to come — a table of a preset each of its people accepts, rated or not alike, at
+most its players (four; three for ``black_maria``), never a blocked pair; a table starts as
+soon as enough people who may share it are waiting, else a newcomer takes a bot's seat that
+awaits them, at a table made at most J seconds before (J the longest this run's tables with
+bots took to reach their second round's first card, measured by their clients: at least the
+real time; the server lets a seat be taken only before a round's first card, so the bound's J
+is the more generous); bots only for a person who waited the fill wait (W + 1 s allowed: the
+matchmaker's half-second rounds), with as many of those waiting as may sit with them; a leaver
+not seated by their leaving is gone. The ratings are left out (the bound may seat anyone
+together). A search over every choice those rules leave (which table starts when several may,
+which preset an ``any`` player takes, which bot's seat is taken) gives the exact minimum; if it
+grew too large, the line would say so and M would be 0, the bound that always holds.
 
-No matchmaker that cannot see the future can be held to M: the bound chooses, at each moment,
-what suits the arrivals that follow (which preset an ``any`` player takes, whether a newcomer
-takes a bot's seat or waits), and at the end of the arrivals (the last W seconds: whoever is
-left waits for bots) it has arranged the last groups to come out even. A line says, of each
-table made with bots, who else waited for its rules when it was made (nobody, only blocked
-people, only people outside its oldest person's rating window, or others seated in that round)
-and how many were made after the last arrival.
+No matchmaker that cannot see the future can be held to M: where the rules leave a choice, the
+bound takes the one that suits the arrivals that follow (tests/test_benchmarks.py shows two
+logs alike until an ``any`` player completes two tables at once, where any choice made without
+knowing the next arrival costs three or four bots on one of them and the bound none), and at
+the end of the arrivals (the last W seconds: whoever is left waits for bots) it has arranged
+the last groups to come out even. A line says, of each table made with bots, who else waited
+for its rules when it was made (nobody, only blocked people, only people outside its oldest
+person's rating window, or others seated in that round) and how many were made after the last
+arrival.
 
 The line before the last is ``fill_wait_s=W min_bot_seats=M``; the last is exactly
 ``backend=postgresql|sqlite processes=P players=N tables=T wait_p50_s=A wait_p95_s=B bot_seats=C double_seated=D lost=E``.
@@ -433,10 +437,10 @@ def run(args: argparse.Namespace, db: Db, folder: Path) -> int:
              and r.seated[0]["table"] in created]
     j = max(reach, default=0.0)
     try:
-        minimum = min_bot_seats(log, blocks, args.fill_wait + SLACK, j, SIZES)
+        minimum: int | None = min_bot_seats(log, blocks, args.fill_wait + SLACK, j, SIZES)
     except RuntimeError as e:
         print(f"the bound's search was too large ({e}): M is 0, the bound that always holds")
-        minimum = 0
+        minimum = None
     waits = [r.seated_at - r.asked for r in records if r.seated and r.seated_at is not None and r.asked is not None]
     leavers = sum(a.leave is not None for a in log)
     print(f"backend: {args.backend}, processes: {args.processes}, players: {len(log)} over {args.seconds:g} s "
@@ -452,7 +456,7 @@ def run(args: argparse.Namespace, db: Db, folder: Path) -> int:
     problems = [f"P{i}: {e}" for i, r in enumerate(records) for e in r.errors]
     for p in problems[:10]:
         print("  problem:", p)
-    print(f"fill_wait_s={args.fill_wait} min_bot_seats={minimum}")
+    print(f"fill_wait_s={args.fill_wait} min_bot_seats={minimum or 0}")
     print(f"backend={args.backend} processes={args.processes} players={len(log)} tables={len(quick_tables)} "
           f"wait_p50_s={percentile(waits, 0.5):.1f} wait_p95_s={percentile(waits, 0.95):.1f} "
           f"bot_seats={bot_seats} double_seated={len(double)} lost={len(lost)}")
