@@ -11,6 +11,7 @@
 import { $, toast } from "./ui.js";
 import { _ } from "./i18n.js";
 import { live, hurry } from "./state.js";
+import { current } from "./profile.js";
 
 let ws = null, retry = 0, handler = () => {};
 
@@ -19,8 +20,14 @@ export function connect(onMessage) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   ws = new WebSocket(proto + "//" + location.host + "/ws/" + live.tableId);
   $("conn").textContent = _("connecting…");
-  ws.onopen = () => { retry = 0; ws.send(JSON.stringify(live.watching ? { type: "watch" } : { type: "hello", token: live.token })); };
-  ws.onmessage = (ev) => handler(JSON.parse(ev.data));
+  // A spectator with a player profile watches with its key: the lines of those it muted or blocked are not sent.
+  const watch = current() ? { type: "watch", key: current().key } : { type: "watch" };
+  ws.onopen = () => { retry = 0; ws.send(JSON.stringify(live.watching ? watch : { type: "hello", token: live.token })); };
+  ws.onmessage = (ev) => {
+    const m = JSON.parse(ev.data);
+    if (live.watching && m.type === "error" && m.code === "bad_key") ws.send(JSON.stringify({ type: "watch" }));  // (a key of no profile: watch all the same)
+    else handler(m);
+  };
   ws.onclose = (ev) => {
     $("conn").textContent = _("disconnected") + (ev.reason ? " (" + ev.reason + ")" : "") + " — " + _("reconnecting…");
     document.body.dataset.connected = "false";
