@@ -242,3 +242,52 @@ def test_a_frozen_owners_clients_at_another_process_are_served_there_once_its_le
     assert sorted(json.loads(data)["seat"] for _, data in rows) == [2, 3]
     [(owner,)] = sql(url, "SELECT owner FROM table_leases WHERE table_id = %s", (table_id,))
     assert owner == process_of(b)
+
+
+def test_a_process_that_held_no_table_through_an_outage_still_takes_a_dead_owners_tables(tmp_path: Path) -> None:
+    """A private cluster stopped for 3 s while the two processes own nothing (their sweeps
+    fail meanwhile, and no renewal of their own finds the database back); then a table is
+    played, owned by A (seats 0-1 at A, 2-3 at B), and A is killed: B takes the table of
+    itself (B's clients wait, their hello only) within the lease + 2 s of the kill, and its
+    clients' passes are logged."""
+    from private_pg import PrivateCluster
+
+    with PrivateCluster(tmp_path) as pg:
+        tables = asyncio.run(make_tables(pg.url, 1, seed=7))
+        table_id, tokens = next(iter(tables.items()))
+        a = ServerProcess(pg.url, logs=tmp_path).start()
+        b = ServerProcess(pg.url, logs=tmp_path).start()
+        rng = random.Random(6)
+        try:
+            async def main() -> float:
+                pg.stop()
+                await asyncio.sleep(3)
+                pg.start()
+                await asyncio.sleep(3)  # (the processes find the database back)
+                clients = [await Client(a, table_id, tokens[s]).connect() for s in (0, 1)] \
+                    + [await Client(b, table_id, tokens[s]).connect() for s in (2, 3)]
+                for c in clients[:2]:
+                    await pass_now(c, rng)
+                for c in clients:
+                    await c.wait(lambda m: m["type"] == "state" and m["seq"] == 2, timeout=15)
+                old = process_of(a)
+                assert taken_by_other(pg.url, table_id, "nobody") and not taken_by_other(pg.url, table_id, old)
+                a.kill9()
+                killed = time.monotonic()
+                while not taken_by_other(pg.url, table_id, old):
+                    await asyncio.sleep(0.05)
+                    assert time.monotonic() - killed < 15, "the table was not taken over"
+                took = time.monotonic() - killed
+                for c in clients[2:]:
+                    await pass_now(c, rng)
+                for c in clients[2:]:
+                    await c.wait(lambda m: m["type"] == "state" and m["seq"] == 4, timeout=15)
+                    await c.close()
+                return took
+
+            took = asyncio.run(main())
+        finally:
+            a.stop()
+            b.stop()
+    print(f"taken over {took:.2f} s after the kill")
+    assert took <= LEASE + 2.0, took

@@ -66,7 +66,7 @@ TAKE_WAIT: Final = 4.0
 out at most three seconds after its owner's last renewal)."""
 
 RETRY: Final = Backoff(first=RENEW_EVERY, most=2.0)
-"""The pauses between renewals while the database is away (the sweep waits meanwhile)."""
+"""The pauses between renewals, and between sweeps, while the database is away."""
 
 ACTORS: Final = get_args(Actor)
 """Who may make a forwarded action (the metrics' :data:`~hearts.server.metrics.Actor`)."""
@@ -249,12 +249,14 @@ class Ownership:
         """Every :data:`SWEEP_EVERY` seconds, take over the unfinished tables in play nobody
         owns, :data:`TAKE_AT_ONCE` at a time (idle ones are taken when opened)."""
         assert self.leases is not None
+        delays = RETRY.delays()
         while True:
-            await asyncio.sleep(SWEEP_EVERY)
-            if self._failing:  # the database is away: the renewals find it back first
-                continue
+            await asyncio.sleep(next(delays) if self._failing else SWEEP_EVERY)
+            if self._failing and self.held:  # the database is away: the renewals find it back
+                continue  # (a process with no lease to renew finds it back here)
             try:
                 orphans = await self.leases.orphans(SWEEP, self.in_play())
+                self._failing, delays = False, RETRY.delays()
                 gate = asyncio.Semaphore(TAKE_AT_ONCE)
                 done = await asyncio.gather(*(self._adopt_orphan(t, gate) for t in orphans), return_exceptions=True)
                 failed = next((e for e in done if isinstance(e, Exception)), None)
