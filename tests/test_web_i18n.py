@@ -214,3 +214,30 @@ def test_the_language_goes_with_the_profile_to_another_browser(server: ServerPro
     finally:
         other.close()
         context.close()
+
+
+PAGES_ENGLISH = ["Leaderboard", "Rated games only", "Player", "Rating", "Rated games", "fixed", "My games",
+                 "Make a player profile first", "Make my profile", "Your profile", "Make a profile",
+                 "Already have a profile?", "Use this key", "Your name", "Your key", "Settings"]
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "es"])
+def test_the_other_pages_in_the_browsers_language(server: ServerProcess, browser: Any, lang: str) -> None:
+    """The leaderboard, "My games" and the profile page (without a profile) speak it too."""
+    context = browser.new_context(locale=LOCALES[lang], viewport={"width": 1100, "height": 900})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        for path, ready in (("/leaderboard", "#leaderboard tbody tr"), ("/games", "#games-page p"),
+                            ("/me", "#import-key")):
+            page.goto(server.url + path)
+            page.wait_for_selector(ready)
+            text = page.inner_text("body")
+            assert english_left(text, [w for w in PAGES_ENGLISH if w not in SAME[lang]]) == [], (path, text)
+        t = hearts.i18n.translation(lang)
+        page.goto(server.url + "/leaderboard")
+        page.wait_for_selector("#leaderboard tbody tr")
+        assert page.inner_text("#leaderboard-title") == t.gettext("Leaderboard")
+        assert t.gettext("fixed") in page.inner_text("#leaderboard tbody")
+    finally:
+        context.close()

@@ -28,6 +28,7 @@ from typing import Any, Final, Literal
 
 from hearts.cards import CARDS, CLUBS, DIAMONDS, POINTS_MASK, SPADE_PENALTIES_MASK, SPADES, Card, mask_points
 from hearts.errors import RulesError
+from hearts.i18n import N_
 
 FirstLead = Literal["lowest_club", "any_club"]
 QueenLead = Literal["anytime", "after_break"]
@@ -151,51 +152,51 @@ class Rules:
     (('left', 2), None)
     """
 
-    players: int = _option(4, "R1.1", "Players", "number of players", low=3, high=6)
+    players: int = _option(4, "R1.1", N_("Players"), N_("number of players"), low=3, high=6)
     removed_for_three: RemovedForThree = _option(
-        "two_of_diamonds", "R1.2", "Card out for three", "the card taken out for three players", choices=REMOVED_FOR_THREE
+        "two_of_diamonds", "R1.2", N_("Card out for three"), N_("the card taken out for three players"), choices=REMOVED_FOR_THREE
     )
     pass_count: int = _option(
-        3, "R2.1", "Cards passed", "cards passed each round (0: no passing)", low=0, high=16
+        3, "R2.1", N_("Cards passed"), N_("cards passed each round (0: no passing)"), low=0, high=16
     )
     pass_cycle: tuple[PassStep, ...] | None = _option(
-        None, "R2.2", "Pass directions", "pass directions, round by round", choices=PASS_STEPS
+        None, "R2.2", N_("Pass directions"), N_("pass directions, round by round"), choices=PASS_STEPS
     )
     first_lead: FirstLead = _option(
-        "lowest_club", "R3.1", "First lead", "what the first lead of a round must be", choices=FIRST_LEADS
+        "lowest_club", "R3.1", N_("First lead"), N_("what the first lead of a round must be"), choices=FIRST_LEADS
     )
     points_on_first_trick: bool = _option(
-        False, "R3.3", "Points on the first trick", "hearts and the Q♠ allowed on the first trick"
+        False, "R3.3", N_("Points on the first trick"), N_("hearts and the Q♠ allowed on the first trick")
     )
     must_break_hearts: bool = _option(
-        True, "R3.4", "Hearts must be broken", "hearts may not be led until broken"
+        True, "R3.4", N_("Hearts must be broken"), N_("hearts may not be led until broken")
     )
     queen_breaks_hearts: bool = _option(
-        True, "R3.5", "The Q♠ breaks hearts", "playing the Q♠ breaks hearts"
+        True, "R3.5", N_("The Q♠ breaks hearts"), N_("playing the Q♠ breaks hearts")
     )
     queen_lead: QueenLead = _option(
-        "anytime", "R3.6", "Leading the Q♠", "when the Q♠ may be led", choices=QUEEN_LEADS
+        "anytime", "R3.6", N_("Leading the Q♠"), N_("when the Q♠ may be led"), choices=QUEEN_LEADS
     )
     lead_hearts_instead_of_queen: bool = _option(
-        False, "R3.7", "Hearts instead of the Q♠", "a hand of only hearts and the Q♠ may lead a heart"
+        False, "R3.7", N_("Hearts instead of the Q♠"), N_("a hand of only hearts and the Q♠ may lead a heart")
     )
     jack_of_diamonds: int = _option(
-        0, "R4.2", "J♦ bonus", "score for taking the J♦ (e.g. -10)", low=-26, high=26
+        0, "R4.2", N_("J♦ bonus"), N_("score for taking the J♦ (e.g. -10)"), low=-26, high=26
     )
     no_tricks_bonus: int = _option(
-        0, "R4.3", "No-trick bonus", "score for taking no trick (e.g. -5)", low=-26, high=26
+        0, "R4.3", N_("No-trick bonus"), N_("score for taking no trick (e.g. -5)"), low=-26, high=26
     )
     spade_penalties: bool = _option(
-        False, "R4.5", "Black Maria's spades", "the K♠ scores 10 and the A♠ 7, as well as the Q♠ 13"
+        False, "R4.5", N_("Black Maria's spades"), N_("the K♠ scores 10 and the A♠ 7, as well as the Q♠ 13")
     )
     moon: Moon = _option(
-        "add_to_others", "R4.4", "Shooting the moon", "how shooting the moon scores", choices=MOONS
+        "add_to_others", "R4.4", N_("Shooting the moon"), N_("how shooting the moon scores"), choices=MOONS
     )
     target: int = _option(
-        100, "R5.1", "Game target", "the game ends when someone reaches it", low=1, high=10_000
+        100, "R5.1", N_("Game target"), N_("the game ends when someone reaches it"), low=1, high=10_000
     )
     ties: Ties = _option(
-        "play_on", "R5.2", "Ties for the lowest total", "a tie for the lowest total at the end", choices=TIES
+        "play_on", "R5.2", N_("Ties for the lowest total"), N_("a tie for the lowest total at the end"), choices=TIES
     )
     # Derived values, computed once (not options).
     pass_offsets: tuple[int, ...] = field(init=False, repr=False, compare=False)

@@ -319,7 +319,9 @@ def moon_effect(r: Round) -> str:
     shooter = result.shooter
     bonus = r.rules.jack_of_diamonds if JACK_OF_DIAMONDS in r.won_cards(shooter) else 0
     worth = r.rules.round_points
-    return f"every other player +{worth}" if result.scores[shooter] == bonus else f"the shooter -{worth}"
+    if result.scores[shooter] == bonus:
+        return _("every other player +{n}").format(n=worth)
+    return _("the shooter -{n}").format(n=worth)
 
 
 def moon_choice_text(name: str, choice: MoonChoice, worth: int = 26) -> str:
@@ -331,8 +333,12 @@ def moon_choice_text(name: str, choice: MoonChoice, worth: int = 26) -> str:
     ('You choose to subtract 26 from your own score.', 'East chooses to add 43 to every other player.')
     """
     if choice == "add":
-        return f"{does(name, 'choose')} to add {worth} to every other player."
-    return f"{does(name, 'choose')} to subtract {worth} from {'your' if is_you(name) else 'their'} own score."
+        if is_you(name):
+            return _("You choose to add {n} to every other player.").format(n=worth)
+        return _("{name} chooses to add {n} to every other player.").format(name=name_word(name), n=worth)
+    if is_you(name):
+        return _("You choose to subtract {n} from your own score.").format(n=worth)
+    return _("{name} chooses to subtract {n} from their own score.").format(name=name_word(name), n=worth)
 
 
 def refusal(error: IllegalAction, names: Sequence[str] | None = None, style: Style | None = None) -> str:
@@ -443,21 +449,22 @@ def round_summary(r: Round, names: Sequence[str], style: Style) -> list[str]:
     if result is None:
         raise ValueError(f"round {r.round_number + 1} is not over")
     jack = JACK_OF_DIAMONDS if r.rules.jack_of_diamonds else None
-    lines = [f"Round {r.round_number + 1} is over."]
+    lines = [_("Round {n} is over.").format(n=r.round_number + 1)]
     for seat, name in enumerate(names):
         cards = [c for c in r.won_cards(seat).sorted_by_suit() if r.rules.penalty_mask >> c & 1 or c == jack]
-        took = f"{style.cards(cards)} ({points_word(result.points[seat])})" if cards else "no points"
-        lines.append(f"{does(name, 'take')} {took}.")
+        took = f"{style.cards(cards)} ({points_word(result.points[seat])})" if cards else points_word(0)
+        lines.append((_("You take {took}.") if is_you(name) else _("{name} takes {took}.")).format(name=name_word(name), took=took))
     if result.shooter is not None:
-        lines.append(f"☾ {names[result.shooter]} shot the moon ({moon_effect(r)}).")
+        shooter = name_word(names[result.shooter])
+        lines.append(_("☾ {name} shot the moon ({effect}).").format(name=shooter, effect=moon_effect(r)))
     totals = [b + s for b, s in zip(r.scores_before, result.scores, strict=True)]
     rows = [
-        ("Tricks", result.tricks_won),
-        ("Points", result.points),
-        ("Round score", result.scores),
-        ("Total", totals),
+        (_("Tricks"), result.tricks_won),
+        (_("Points"), result.points),
+        (_("Round score"), result.scores),
+        (_("Total"), totals),
     ]
-    return lines + score_table(names, rows)
+    return lines + score_table([name_word(n) for n in names], rows)
 
 
 def game_over_lines(game: Game, names: Sequence[str]) -> list[str]:
@@ -485,14 +492,16 @@ def final_lines(
     """
     if not winners:
         raise ValueError("the game is not over")
-    low = totals[winners[0]]
+    low, shown = totals[winners[0]], [name_word(n) for n in names]
     if len(winners) == 1:
-        head = f"{does(names[winners[0]], 'win')} with {points_word(low)}!"
+        won = _("You win with {points}!") if is_you(names[winners[0]]) else _("{name} wins with {points}!")
+        head = won.format(name=shown[winners[0]], points=points_word(low))
     else:
-        head = f"{' and '.join(names[s] for s in winners)} share the win with {points_word(low)} each."
+        head = _("{names} and {last} share the win with {points} each.").format(
+            names=", ".join(shown[s] for s in winners[:-1]), last=shown[winners[-1]], points=points_word(low))
     last = len(history)
-    rows = [(f"Round {i}" + (" (final)" if i == last else ""), list(t)) for i, t in enumerate(history, 1)]
-    return [head, "Score history (totals after each round; lowest total wins):", *score_table(names, rows)]
+    rows = [((_("Round {n} (final)") if i == last else _("Round {n}")).format(n=i), list(t)) for i, t in enumerate(history, 1)]
+    return [head, _("Score history (totals after each round; lowest total wins):"), *score_table(shown, rows)]
 
 
 __all__ = [

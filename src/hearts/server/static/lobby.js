@@ -76,19 +76,27 @@ async function playNow() {
   } catch (e) { toast(e.message); }
 }
 
-// Words for a value such as "add_to_others": "add to others" (in the player's language when the
-// client knows the value; the rule options' own words are the server's).
+// Words for a value such as "add_to_others": "add to others" (its name's words in English), in
+// the player's language (the presets and the rule options' choices; an unknown value's words
+// are its name's).
 const VALUES = {
   standard: () => _("standard"), omnibus: () => _("Omnibus (J♦)"), black_maria: () => _("Black Maria (three players)"),
-  add_to_others: () => _("add to others"), shooter_chooses: () => _("shooter chooses"), subtract_from_shooter: () => _("subtract from shooter"),
+  openspiel: () => _("openspiel"), no_queen_break: () => _("no queen break"), strict_queen: () => _("strict queen"),
+  two_of_diamonds: () => _("two of diamonds"), two_of_clubs: () => _("two of clubs"), lowest_club: () => _("lowest club"),
+  any_club: () => _("any club"), anytime: () => _("anytime"), after_break: () => _("after break"),
+  add_to_others: () => _("add to others"), subtract_from_self: () => _("subtract from self"),
+  shooter_chooses: () => _("shooter chooses"), add_unless_losing: () => _("add unless losing"),
+  play_on: () => _("play on"), share: () => _("share"),
 };
 const readable = (value) => (VALUES[value] ? VALUES[value]() : String(value).replace(/_/g, " "));
 const presetName = readable;
 
 function optionControl(spec, value) {
   const id = "opt-" + spec.name;
-  const hint = spec.kind === "pass_cycle" ? spec.help + ": " + _("a comma list of {choices}; empty for the usual rotation", { choices: spec.choices.join(", ") }) : spec.help;
-  const words = el("span", { class: "words" }, spec.label + " ", el("small", { class: "rule", text: spec.rule }));
+  // The option's words: the server's (English), in the player's language from the catalogs.
+  const help = _(spec.help), name = _(spec.label);
+  const hint = spec.kind === "pass_cycle" ? help + ": " + _("a comma list of {choices}; empty for the usual rotation", { choices: spec.choices.join(", ") }) : help;
+  const words = el("span", { class: "words" }, name + " ", el("small", { class: "rule", text: spec.rule }));
   let input;
   if (spec.kind === "bool") input = el("input", { type: "checkbox", id });
   else if (spec.kind === "choice") {
