@@ -160,6 +160,8 @@ class Record:
     left: bool = False
     left_at: float | None = None
     errors: list[str] = field(default_factory=list)
+    retries: int = 0
+    """``unavailable`` answers to the request, each asked again half a second later."""
     finished: bool = False
     second_round_card: float | None = None
     """When the client first saw a card of the table's second round (or the game's end)."""
@@ -233,8 +235,9 @@ async def player(arrival: Arrival, key: str, fill_wait: int, ws_base: str, start
     try:
         async with websockets.connect(f"{ws_base}/ws/lobby/quick", compression=None) as ws:
             rec.asked = time.time()
-            await ws.send(json.dumps({"type": "quick", "key": key, "preset": arrival.preset,
-                                      "rated": arrival.rated, "fill_after": fill_wait}))
+            ask = json.dumps({"type": "quick", "key": key, "preset": arrival.preset, "rated": arrival.rated,
+                              "fill_after": fill_wait})
+            await ws.send(ask)
 
             async def leave_later(at: float) -> None:
                 await asyncio.sleep(max(0.0, start + at - time.time()))
@@ -253,7 +256,11 @@ async def player(arrival: Arrival, key: str, fill_wait: int, ws_base: str, start
                             rec.left = True
                             rec.left_at = time.time()
                             break
-                        if m["type"] == "error":
+                        if m["type"] == "error" and m["code"] == "unavailable":  # (as the protocol says: again)
+                            rec.retries += 1
+                            await asyncio.sleep(0.5)
+                            await ws.send(ask)
+                        elif m["type"] == "error":
                             rec.errors.append(f"{m['code']}: {m['message']}")
                             break
             finally:
@@ -453,6 +460,7 @@ def run(args: argparse.Namespace, db: Db, folder: Path) -> int:
     print(why_bots(log, blocks, records, created, made_with_bots))
     print(f"waits (s): max {max(waits, default=0):.1f}, seated: {len(waits)}; J (made → second round's first "
           f"card, longest with bots): {j:.1f} s, the bound's time to take a bot's seat")
+    print(f"requests answered unavailable (asked again): {sum(r.retries for r in records)}")
     problems = [f"P{i}: {e}" for i, r in enumerate(records) for e in r.errors]
     for p in problems[:10]:
         print("  problem:", p)
