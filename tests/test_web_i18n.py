@@ -44,6 +44,14 @@ LOCALES = {"de": "de-DE", "fr": "fr-FR", "es": "es-ES"}
 SAME = {"de": set(), "fr": {"Scores (S)", "total", "bot ·", " pts"}, "es": {"total", "bot ·", " pts"}}
 
 
+def card_words(t: Any, card: str) -> str:
+    """A card's name from the catalog: ``QS`` is ``Pik-Dame`` in German."""
+    ranks = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+    rank = t.gettext(ranks[card[0]]) if card[0] in ranks else {"T": "10"}.get(card[0], card[0])
+    suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[card[1]]
+    return str(t.gettext("{rank} of " + suit).format(rank=rank))
+
+
 def english_left(text: str, words: list[str]) -> list[str]:
     """The ``words`` found in ``text`` as words (``Send`` is not in ``Senden``)."""
     return [w for w in words if re.search(r"(?<!\w)" + re.escape(w.strip()) + r"(?!\w)", text)]
@@ -86,6 +94,9 @@ def test_the_lobby_and_a_table_in_the_browsers_language(server: ServerProcess, b
         t = hearts.i18n.translation(lang)
         assert t.ngettext("Pass {n} card", "Pass {n} cards", 3).format(n=3) == page.inner_text("#pass-btn")
         assert t.gettext("on your left") in page.get_attribute("#opponents .seat[data-pos=left]", "aria-label")
+        # each card by its name in the language (Pik-Dame, dame de pique, reina de picas)
+        for button in page.locator("#hand .card").all():
+            assert button.get_attribute("aria-label").startswith(card_words(t, button.get_attribute("data-card")))
         page.screenshot(path=str(ARTIFACTS / f"web_i18n_{lang}_table.png"))
     finally:
         context.close()

@@ -10,7 +10,7 @@
 //   focusNear(i)          // the focus to the playable card nearest to the i-th
 //   sendPass()            // passes the marked cards (when as many as the pass asks are marked)
 //   balanceHand()         // the hand's rows again (the window was resized)
-import { $, el, cardName, cardImg, toast } from "./ui.js";
+import { $, el, cardName, cardWords, cardImg, toast } from "./ui.js";
 import { _, ngettext } from "./i18n.js";
 import { live, seatName, redraw } from "./state.js";
 import { act } from "./connection.js";
@@ -43,7 +43,7 @@ function renderHand(v) {
     const playable = v.must_pass || legal.has(c);
     const b = el("button", {
       type: "button", class: "card" + (playable ? " legal" : " dim") + (selected.has(c) ? " selected" : "") + (received.has(c) ? " new" : "") + (hinted.has(c) ? " hinted" : ""),
-      "data-card": c, "aria-label": cardName(c) + (received.has(c) ? ", " + _("received") : "") + (hinted.has(c) ? ", " + _("the hint") : ""), "aria-pressed": v.must_pass ? String(selected.has(c)) : null,
+      "data-card": c, "aria-label": cardWords(c) + (received.has(c) ? ", " + _("received") : "") + (hinted.has(c) ? ", " + _("the hint") : ""), "aria-pressed": v.must_pass ? String(selected.has(c)) : null,
       disabled: !playable, tabindex: playable ? "0" : "-1",
       onclick: (e) => { live.keyboardPlay = e.detail === 0; onCard(c); },  // detail 0: Enter or Space, not a pointer
       onfocus: () => { live.focusIndex = i; },

@@ -3,6 +3,7 @@
 //   import { $, el, cardName, cardImg, call, toast, setText, copyButton } from "./ui.js";
 //   el("button", { class: "small", text: "Go", onclick: go })   // an element; text is textContent
 //   cardName("TH"), cardImg("TH"), cardChip("TH")                // "10♥", its image, in words
+//   cardWords("QS")                                              // "queen of spades" (the language's)
 //   await call("POST", "/api/tables", { seats })                 // JSON in and out, as the profile
 //   toast("not connected")                                       // a message for four seconds
 //   setText(node, text)                                          // written only when it changes
@@ -29,7 +30,13 @@ export const el = (tag, attrs, ...kids) => {
   return e;
 };
 export const cardName = (c) => (RANKS[c[0]] || c[0]) + SUITS[c[1]];
-export const cardImg = (c) => el("img", { src: "/cards/" + c + ".svg", alt: cardName(c), draggable: "false" });
+// A card in words, as a player of the language says it ("queen of spades", "Pik-Dame", "dame de
+// pique", "reina de picas"): the images' and the hand's names for a screen reader.
+const RANK_WORDS = { J: () => _("jack"), Q: () => _("queen"), K: () => _("king"), A: () => _("ace") };
+const SUIT_WORDS = { C: (rank) => _("{rank} of clubs", { rank }), D: (rank) => _("{rank} of diamonds", { rank }),
+  H: (rank) => _("{rank} of hearts", { rank }), S: (rank) => _("{rank} of spades", { rank }) };
+export const cardWords = (c) => SUIT_WORDS[c[1]](RANK_WORDS[c[0]] ? RANK_WORDS[c[0]]() : RANKS[c[0]] || c[0]);
+export const cardImg = (c) => el("img", { src: "/cards/" + c + ".svg", alt: cardWords(c), draggable: "false" });
 // A bot level in words ("medium" → "mittel"); a spec the server allows (serve --bots) as it is.
 const LEVELS = { random: () => _("random"), easy: () => _("easy"), medium: () => _("medium"), hard: () => _("hard"), expert: () => _("expert") };
 export const levelName = (level) => (LEVELS[level] ? LEVELS[level]() : level);

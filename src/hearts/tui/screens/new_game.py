@@ -14,8 +14,9 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from hearts.bots import LEVELS
 from hearts.errors import HeartsError
+from hearts.i18n import N_, _
 from hearts.rules import OPTION_NAMES, PRESETS, OptionSpec, Rules, option_text, parse_option_value
-from hearts.text import DEFAULT_LEVEL, bot_specs, rule_last
+from hearts.text import DEFAULT_LEVEL, bot_specs, name_word, rule_last
 from hearts.tui.screens.dialog import Dialog
 from hearts.tui.session import HUMAN, Session
 
@@ -78,7 +79,7 @@ class NewGameScreen(Dialog[Session | None]):
     NewGameScreen #new-game-help, NewGameScreen #new-game-error { height: auto; max-height: 3; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, current: Session) -> None:
         super().__init__(id="new-game")
@@ -91,30 +92,30 @@ class NewGameScreen(Dialog[Session | None]):
         first = specs[0] if len(set(specs)) == 1 and specs[0] in levels else DEFAULT_LEVEL
         preset = next((p for p in PRESETS if Rules.preset(p) == rules), None)
         with Vertical(classes="dialog", id="new-game-form"):
-            yield Label(Text("New game", style="bold"))
+            yield Label(Text(_("New game"), style="bold"))
             with VerticalScroll(id="new-game-fields"), Grid(id="new-game-grid"):
-                yield Label("Preset (R6)")
+                yield Label(_("Preset (R6)"))
                 yield Select(
-                    [(p, p) for p in PRESETS], value=preset or Select.BLANK, prompt="(as below)", id="preset"
+                    [(p, p) for p in PRESETS], value=preset or Select.BLANK, prompt=_("(as below)"), id="preset"
                 )
                 for spec in Rules.options():
-                    yield Label(f"{spec.label} ({spec.rule})")
+                    yield Label(f"{_(spec.label)} ({spec.rule})")
                     yield option_field(spec, getattr(rules, spec.name))
-                yield Label("Bots")
+                yield Label(_("Bots"))
                 yield Select(
-                    [(level, level) for level in levels], value=first, allow_blank=False, id="difficulty"
+                    [(name_word(level), level) for level in levels], value=first, allow_blank=False, id="difficulty"
                 )
-                yield Label("Bot specs")
+                yield Label(_("Bot specs"))
                 yield Input(
-                    "", placeholder="optional, one per seat: easy hard search:iterations=200", id="specs"
+                    "", placeholder=_("optional, one per seat: easy hard search:iterations=200"), id="specs"
                 )
-                yield Label("Seed")
-                yield Input("", placeholder="empty: random", id="seed")
+                yield Label(_("Seed"))
+                yield Input("", placeholder=_("empty: random"), id="seed")
             yield Static("", id="new-game-help")
             yield Static("", id="new-game-error")
             with Horizontal(classes="buttons"):
-                yield Button("Start (Enter)", id="start", variant="primary")
-                yield Button("Cancel (Esc)", id="cancel")
+                yield Button(_("Start (Enter)"), id="start", variant="primary")
+                yield Button(_("Cancel (Esc)"), id="cancel")
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Show the rule and help of the option in focus."""
@@ -122,7 +123,7 @@ class NewGameScreen(Dialog[Session | None]):
         text = ""
         if name in OPTION_NAMES:
             spec = Rules.option(name)
-            text = f"{spec.rule}: {spec.help} · allowed: {spec.allowed()}"
+            text = f"{spec.rule}: {_(spec.help)} · " + _("allowed: {values}").format(values=spec.allowed())
         self.query_one("#new-game-help", Static).update(Text(text, style="dim"))
 
     def on_select_changed(self, event: Select.Changed) -> None:

@@ -15,7 +15,9 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from hearts.i18n import N_, _, ngettext
 from hearts.tui.widgets import TextLine
+from hearts.tui.words import translate_bindings
 
 
 @dataclass(frozen=True)
@@ -47,11 +49,12 @@ class Waiting:
         """What the screen says at ``now``: the request, the wait and who waits, the countdown."""
         waited = self.waited + ((time.monotonic() if now is None else now) - self.at)
         left = max(0, round(self.fill_after - waited))
-        people = "1 person" if self.waiting == 1 else f"{self.waiting} people"
-        fill = f"Bots fill the empty seats in {left} s" if left else "Bots are taking the empty seats…"
+        fill = _("Bots fill the empty seats in {n} s").format(n=left) if left else _("Bots are taking the empty seats…")
         return [
-            f"Quick match · {self.preset} · {'rated' if self.rated else 'unrated'}",
-            f"Waiting {int(waited)} s · {people} waiting for these rules (you too)",
+            _("Quick match") + f" · {self.preset} · " + (_("rated") if self.rated else _("unrated")),
+            ngettext("Waiting {s} s · {n} person waiting for these rules (you too)",
+                     "Waiting {s} s · {n} people waiting for these rules (you too)", self.waiting).format(
+                s=int(waited), n=self.waiting),
             fill,
         ]
 
@@ -67,7 +70,7 @@ class QueueScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "leave", "Leave the queue", tooltip="leave the queue at once"),
+        Binding("escape,q", "leave", N_("Leave the queue"), tooltip=N_("leave the queue at once")),
     ]
 
     waiting: var[Waiting | None] = var(None)
@@ -78,6 +81,7 @@ class QueueScreen(Screen[None]):
 
     def __init__(self, service: str) -> None:
         super().__init__(id="queue-screen")
+        translate_bindings(self)  # the footer in the language in use
         self.service = service
 
     def compose(self) -> ComposeResult:
@@ -100,8 +104,8 @@ class QueueScreen(Screen[None]):
     def _draw(self) -> None:
         if not self.is_mounted:
             return
-        lines = [f"Asking {self.service} for a quick match…"] if self.waiting is None else self.waiting.lines()
-        body = Text(lines[0], style="bold") + Text("\n" + "\n".join([*lines[1:], "", "Esc or q leaves the queue"]))
+        lines = [_("Asking {service} for a quick match…").format(service=self.service)] if self.waiting is None else self.waiting.lines()
+        body = Text(lines[0], style="bold") + Text("\n" + "\n".join([*lines[1:], "", _("Esc or q leaves the queue")]))
         self.query_one("#queue-text", TextLine).text = body
 
     def action_leave(self) -> None:
