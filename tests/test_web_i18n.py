@@ -252,3 +252,41 @@ def test_the_other_pages_in_the_browsers_language(server: ServerProcess, browser
         assert t.gettext("fixed") in page.inner_text("#leaderboard tbody")
     finally:
         context.close()
+
+
+OVERFLOW = """() => {
+  const out = [];
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push('page ' + document.documentElement.scrollWidth);
+  for (const e of document.querySelectorAll('button, label, h1, h2, h3, .seat, #info span, #prompt, .note, select, summary')) {
+    if (!e.offsetParent || e.closest('.sr-only')) continue;  // not shown, or for screen readers only
+    if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible') out.push(e.id || e.textContent.slice(0, 40));
+    const r = e.getBoundingClientRect();
+    if (r.right > window.innerWidth + 1) out.push('outside: ' + (e.id || e.textContent.slice(0, 40)));
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "es"])
+def test_no_text_overflows_on_a_phone(server: ServerProcess, browser: Any, lang: str) -> None:
+    """The longer words of German, French and Spanish fit a 390×844 phone: the lobby and the
+    table scroll no wider than the screen, and no button, label or heading cuts its text."""
+    context = browser.new_context(locale=LOCALES[lang], viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        page.goto(server.url + "/")
+        page.wait_for_selector("#open-tables li")
+        assert page.evaluate(OVERFLOW) == []
+        page.click("#play-now")
+        page.wait_for_selector("#name-input")
+        page.fill("#name-input", "Maximiliane")
+        page.click("#name-ok")
+        page.wait_for_function("() => document.getElementById('overlay').hidden")
+        wait_seated(page)
+        page.wait_for_function("() => document.getElementById('pass-btn').hidden === false")
+        assert page.evaluate(OVERFLOW) == []
+        page.screenshot(path=str(ARTIFACTS / f"web_i18n_{lang}_phone.png"), full_page=True)
+    finally:
+        context.close()
