@@ -97,6 +97,11 @@ def test_the_lobby_and_a_table_in_the_browsers_language(server: ServerProcess, b
         # each card by its name in the language (Pik-Dame, dame de pique, reina de picas)
         for button in page.locator("#hand .card").all():
             assert button.get_attribute("aria-label").startswith(card_words(t, button.get_attribute("data-card")))
+        # the hint (H), made from the server's action in the language
+        page.click("#hint-btn")
+        page.wait_for_selector("#hint b")
+        head = t.gettext("Hint: pass {cards}").split("{cards}")[0]
+        assert page.inner_text("#hint b").startswith(head) and "Hint" not in page.inner_text("#hint")
         page.screenshot(path=str(ARTIFACTS / f"web_i18n_{lang}_table.png"))
     finally:
         context.close()

@@ -4,8 +4,8 @@
 //   askHint()     // asks (or shows again the hint of this position)
 //   showHint(m)   // the server's "hint" message
 //   hideHint()    // the table moved on, or the hint was refused
-import { $, el } from "./ui.js";
-import { _ } from "./i18n.js";
+import { $, el, cardName } from "./ui.js";
+import { _, lang } from "./i18n.js";
 import { live, isMyTurn, redraw } from "./state.js";
 import { send } from "./connection.js";
 
@@ -24,9 +24,19 @@ export function showHint(m) {
   live.hint = m;
   const box = $("hint");
   box.textContent = "";
-  box.append(el("b", { text: m.text }));
+  box.append(el("b", { text: hintWords(m) }));
   box.hidden = false;
   redraw();
+}
+
+// The hint in words: the server's (English), or made from its action in the player's language.
+function hintWords(m) {
+  const a = m.action;
+  if (lang() === "en" || !a) return m.text;
+  const worth = live.state.view.rules.spade_penalties ? 43 : 26;  // R4.4, R4.5: the round's points
+  if (a.type === "pass") return _("Hint: pass {cards}", { cards: a.cards.map(cardName).join(" ") });
+  if (a.type === "moon") return a.choice === "add" ? _("Hint: add {n} to everyone else", { n: worth }) : _("Hint: take {n} off your own score", { n: worth });
+  return _("Hint: play {card}", { card: cardName(a.card) });
 }
 
 export function hideHint() {
