@@ -61,6 +61,14 @@ def test_the_table_in_german(german: None) -> None:
             assert "Runde 1" in text and "3 schieben nach links→West" in text
             assert "13 Karten" in text and "keine Punkte" in text and "Du (Süd)" in text
             assert "Ausspielen/Schieben" in text
+            # the hint (h): the search's pass and its reason, in German
+            await pilot.press("h")
+            for _ in range(400):
+                await pilot.pause(0.05)
+                if "Tipp:" in screen_text(app):
+                    break
+            said = screen_text(app)
+            assert "Tipp:" in said and " schieben: " in said, said
             await pass_by_keys(pilot, app)
             await settle(pilot, app)
             text = screen_text(app)

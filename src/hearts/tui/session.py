@@ -44,6 +44,7 @@ from hearts.bots.registry import HINT_BOT
 from hearts.cards import SPADES, Card, CardSet
 from hearts.errors import HeartsError, RecordError
 from hearts.game import Game
+from hearts.i18n import _, ngettext
 from hearts.record import GameRecord, Seat
 from hearts.review import ProgressCallback, RoundReview, review_game
 from hearts.round import Phase, Round
@@ -408,16 +409,17 @@ def hint(view: View, seed: int = 0, spec: str = HINT_BOT) -> str:
     True
     """
     if not view.my_turn:
-        return "Nothing to do: it is not your turn."
+        return _("Nothing to do: it is not your turn.")
     action = make_bot(spec, seed=seed).act(view)
     if isinstance(action, Pass):
-        return f"Pass {_STYLE.sorted_cards(action.cards)}: {_pass_reason(action.cards)}"
+        return _("Pass {cards}: {reason}").format(cards=_STYLE.sorted_cards(action.cards), reason=_pass_reason(action.cards))
     if isinstance(action, Moon):
         worth = view.rules.round_points  # 26, or 43 with Black Maria's spades (R4.5)
-        effect = f"everyone else +{worth}" if action.choice == "add" else f"you -{worth}"
-        return f"Moon: {action.choice} ({effect}), by the totals"
+        if action.choice == "add":
+            return _("Moon: add (everyone else +{n}), by the totals").format(n=worth)
+        return _("Moon: subtract (you -{n}), by the totals").format(n=worth)
     assert isinstance(action, Play)
-    return f"Play {_STYLE.card(action.card)}: {play_reason(view, action.card)}"
+    return _("Play {card}: {reason}").format(card=_STYLE.card(action.card), reason=play_reason(view, action.card))
 
 
 _STYLE = Style()
@@ -427,30 +429,31 @@ def _pass_reason(cards: CardSet) -> str:
     high_spades = [c for c in cards if c.suit == SPADES and c.rank >= 10]
     hearts = [c for c in cards if c.points and c.suit != SPADES]
     if high_spades:
-        return "gets rid of dangerous high spades (the Q♠ and what catches it)"
+        return _("gets rid of dangerous high spades (the Q♠ and what catches it)")
     if hearts:
-        return "sheds high hearts that would take tricks"
-    return "the riskiest high cards, and maybe a void"
+        return _("sheds high hearts that would take tricks")
+    return _("the riskiest high cards, and maybe a void")
 
 
 def play_reason(view: View, card: Card) -> str:
     """Why a play is sound, in a few words (the search's rollouts agree it scores best)."""
     trick = view.trick
     if len(view.legal) == 1:
-        return "your only legal card"
+        return _("your only legal card")
     if not trick.cards:
         if card.rank <= 5:
-            return "a low lead, unlikely to win the trick"
-        return "a lead that should be safe to win (rollouts score it best)"
+            return _("a low lead, unlikely to win the trick")
+        return _("a lead that should be safe to win (rollouts score it best)")
     if card.suit != trick.led_suit:
         points = view.rules.points(1 << card)  # R4.1, R4.5
         if points:
-            return f"dumps {points} point{'s' * (points > 1)} on another player (you cannot follow)"
-        return "a discard: you cannot follow suit"
+            return ngettext("dumps {n} point on another player (you cannot follow)",
+                            "dumps {n} points on another player (you cannot follow)", points).format(n=points)
+        return _("a discard: you cannot follow suit")
     best = winning_card(trick)
     last = len(trick.cards) == view.players - 1
     if card < best:
-        return f"ducks under the {_STYLE.card(best)}"
+        return _("ducks under the {card}").format(card=_STYLE.card(best))
     if last and not trick.points:
-        return "takes a trick with no points, as last to play"
-    return "wins the trick; the rollouts say it costs least"
+        return _("takes a trick with no points, as last to play")
+    return _("wins the trick; the rollouts say it costs least")

@@ -13,7 +13,8 @@ language was chosen.
 >>> choose_language(None, {"LANG": "C"})
 'en'
 >>> from hearts.i18n import use
->>> _ = use("en")
+>>> use("en")
+'en'
 """
 
 from __future__ import annotations
