@@ -26,7 +26,11 @@ from typing import Any
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
+
+try:
+    from babel.messages.frontend import parse_mapping_cfg
+except ImportError:  # Babel before 2.14 names it parse_mapping
+    from babel.messages.frontend import parse_mapping as parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
