@@ -123,3 +123,30 @@ def test_the_language_follows_the_locale_and_lang_is_checked() -> None:
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1] == (
         "hearts tui: error: --lang 'tlh': no such language; one of de, en, es, fr")
+
+
+def test_a_rounds_review_in_german(german: None) -> None:
+    """The review of a round (r): its heading, each play's verdict, the summary and the note on
+    the estimates, in German; the verdicts' column is as wide as its longest word."""
+    import io
+
+    from rich.console import Console
+    from test_tui_review import planted
+
+    from hearts.review import review_game
+    from hearts.tui.review_text import round_review, verdict_word
+    from hearts.tui.session import HUMAN
+
+    session, _index = planted()  # at the last trick of round 1: played to its end
+    game = session.game
+    while not game.rounds[0].is_over:
+        game.apply(next(iter(game.legal_actions(game.actors()[0]))))
+    review = review_game(game, [HUMAN], rounds=[0], budget=8).of_seat(HUMAN)[0]
+    out = io.StringIO()
+    Console(file=out, width=100, color_system=None).print(round_review(review, game.rounds[0], session.names, 8))
+    text = out.getvalue()
+    assert text.startswith("Runde 1 · Schieben nach links an West · deine Wertung"), text
+    assert "Stich 1 " in text and "Schätzungen aus 8 gezogenen Verteilungen je Entscheidung" in text
+    assert "erwartete verlorene Punkte" in text and "Genauigkeit" in text
+    assert verdict_word("inaccuracy") == "UNGENAUIGKEIT" and verdict_word("best") == "beste"
+    assert "Trick" not in text and "expected" not in text and "Estimates" not in text

@@ -55,6 +55,7 @@ from hearts.bots.search import SearchBot, mean_stderr, pass_candidates
 from hearts.cards import Card, CardSet
 from hearts.errors import HeartsError
 from hearts.game import Game
+from hearts.i18n import _, ngettext
 from hearts.record import round_actions
 from hearts.round import Round
 from hearts.view import View
@@ -643,21 +644,23 @@ def _decision_line(d: Decision, names: Sequence[str], show: Callable[[Card], str
 def summary_text(s: Summary) -> str:
     """One line summing up a seat's decisions: points lost with their error, accuracy, flags."""
     if not s.decisions:
-        return "no decision to review"
+        return _("no decision to review")
     flags = [
-        f"{count} {word if count == 1 else words}"
-        for count, word, words in (
-            (s.blunders, "blunder", "blunders"),
-            (s.mistakes, "mistake", "mistakes"),
-            (s.inaccuracies, "inaccuracy", "inaccuracies"),
+        word.format(n=count)
+        for count, word in (
+            (s.blunders, ngettext("{n} blunder", "{n} blunders", s.blunders)),
+            (s.mistakes, ngettext("{n} mistake", "{n} mistakes", s.mistakes)),
+            (s.inaccuracies, ngettext("{n} inaccuracy", "{n} inaccuracies", s.inaccuracies)),
         )
         if count
     ]
     flags_text = "; " + ", ".join(flags) if flags else ""
-    return (
-        f"expected points lost {tenths(s.points_lost)} ± {tenths(s.points_lost_stderr)} over {s.decisions} "
-        f"decision{'s' if s.decisions != 1 else ''}; accuracy {s.accuracy_percent}%{flags_text}"
-    )
+    lost = ngettext(
+        "expected points lost {lost} ± {error} over {n} decision; accuracy {accuracy}%",
+        "expected points lost {lost} ± {error} over {n} decisions; accuracy {accuracy}%",
+        s.decisions,
+    ).format(lost=tenths(s.points_lost), error=tenths(s.points_lost_stderr), n=s.decisions, accuracy=s.accuracy_percent)
+    return lost + flags_text
 
 
 __all__ = [

@@ -24,7 +24,7 @@ from textual.widgets import Label, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from hearts.game import Game
-from hearts.i18n import N_
+from hearts.i18n import N_, _
 from hearts.review import RoundReview
 from hearts.tui.review_text import round_review
 from hearts.tui.screens.dialog import Dialog
@@ -49,9 +49,9 @@ class ReviewScreen(Dialog[None]):
     with a progress bar; Escape closes it and stops a review still running."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close", tooltip="close the review (a review still running stops)"),
-        Binding("left", "round(-1)", "Earlier", priority=True, tooltip="the review of the round before"),
-        Binding("right", "round(1)", "Later", priority=True, tooltip="the review of the round after"),
+        Binding("escape", "close", N_("Close"), tooltip=N_("close the review (a review still running stops)")),
+        Binding("left", "round(-1)", N_("Earlier"), priority=True, tooltip=N_("the review of the round before")),
+        Binding("right", "round(1)", N_("Later"), priority=True, tooltip=N_("the review of the round after")),
     ]
 
     class Progress(Message):
@@ -81,8 +81,8 @@ class ReviewScreen(Dialog[None]):
     def closing_line(self) -> str:
         """How to close, scroll and go to other rounds."""
         rounds = self.session.finished_rounds
-        other = " · ←/→ other rounds" if rounds > 1 else ""
-        return f"Escape to close · ↑/↓ to scroll{other}"
+        other = " · " + _("←/→ other rounds") if rounds > 1 else ""
+        return _("Escape to close · ↑/↓ to scroll") + other
 
     def on_mount(self) -> None:
         self.show_round(self.round_number)
@@ -102,9 +102,9 @@ class ReviewScreen(Dialog[None]):
         """Show the review of a round: at once if it was made before, else once it is made."""
         self.round_number = round_number
         self.shown = None
-        title = f"Review of round {round_number + 1}"
+        title = _("Review of round {n}").format(n=round_number + 1)
         if self.session.finished_rounds > 1:
-            title += f" (of {self.session.finished_rounds})"
+            title += " " + _("(of {n})").format(n=self.session.finished_rounds)
         self.query_one("#review-title", Label).update(Text(title, style="bold"))
         made = self.session.reviews.get((round_number, self.budget))
         if made is not None:  # (a review of another round still running goes on, and is kept)
@@ -113,7 +113,7 @@ class ReviewScreen(Dialog[None]):
         self.query_one(ProgressBar).update(total=None, progress=0)
         self._set_waiting(True)
         self.query_one("#review-body", Static).update(
-            Text(f"Reviewing your decisions in round {round_number + 1}…", style="italic")
+            Text(_("Reviewing your decisions in round {n}…").format(n=round_number + 1), style="italic")
         )
         self.review(self.session.finished_game(), round_number)  # the worker's own copy of the game
 
@@ -147,7 +147,7 @@ class ReviewScreen(Dialog[None]):
         elif event.state is WorkerState.ERROR and not isinstance(worker.error, ReviewStopped):
             self._set_waiting(False)
             self.query_one("#review-body", Static).update(
-                Text(f"The review failed: {worker.error}", style="bold red")
+                Text(_("The review failed: {error}").format(error=worker.error), style="bold red")
             )
 
     def _set_waiting(self, waiting: bool) -> None:
