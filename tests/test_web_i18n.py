@@ -102,6 +102,9 @@ def test_the_lobby_and_a_table_in_the_browsers_language(server: ServerProcess, b
         page.wait_for_selector("#hint b")
         head = t.gettext("Hint: pass {cards}").split("{cards}")[0]
         assert page.inner_text("#hint b").startswith(head) and "Hint" not in page.inner_text("#hint")
+        page.wait_for_selector("#hand .card.hinted")
+        badge = page.eval_on_selector("#hand .card.hinted", "b => getComputedStyle(b, '::before').content")
+        assert badge == '"' + t.gettext("hint") + '"', badge  # the badge's word (style.css: attr(data-hint))
         page.screenshot(path=str(ARTIFACTS / f"web_i18n_{lang}_table.png"))
     finally:
         context.close()

@@ -43,7 +43,8 @@ function renderHand(v) {
     const playable = v.must_pass || legal.has(c);
     const b = el("button", {
       type: "button", class: "card" + (playable ? " legal" : " dim") + (selected.has(c) ? " selected" : "") + (received.has(c) ? " new" : "") + (hinted.has(c) ? " hinted" : ""),
-      "data-card": c, "aria-label": cardWords(c) + (received.has(c) ? ", " + _("received") : "") + (hinted.has(c) ? ", " + _("the hint") : ""), "aria-pressed": v.must_pass ? String(selected.has(c)) : null,
+      "data-card": c, "data-new": received.has(c) ? _("new") : null, "data-hint": hinted.has(c) ? _("hint") : null,  // the badges' words (style.css)
+      "aria-label": cardWords(c) + (received.has(c) ? ", " + _("received") : "") + (hinted.has(c) ? ", " + _("the hint") : ""), "aria-pressed": v.must_pass ? String(selected.has(c)) : null,
       disabled: !playable, tabindex: playable ? "0" : "-1",
       onclick: (e) => { live.keyboardPlay = e.detail === 0; onCard(c); },  // detail 0: Enter or Space, not a pointer
       onfocus: () => { live.focusIndex = i; },
