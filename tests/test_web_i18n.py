@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import test_web_browser
+import test_web_lively
 from test_server_support import ServerProcess, http
 from test_web_browser import ARTIFACTS, TIMEOUT, wait_seated
 
@@ -25,6 +26,7 @@ import hearts.i18n
 pytest.importorskip("babel")
 browser = test_web_browser.browser  # the fixtures: Debian's chromium, and a server process (no bot delay)
 server = test_web_browser.server
+axe = test_web_lively.axe  # axe-core from npm (skipped without it)
 
 # English words the lobby and the table show (buttons, headings, the info bar, the prompts, the
 # name dialog): none may be left on a page in another language.
@@ -298,3 +300,29 @@ def test_no_text_overflows_on_a_phone(server: ServerProcess, browser: Any, lang:
         page.screenshot(path=str(ARTIFACTS / f"web_i18n_{lang}_phone.png"), full_page=True)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "es"])
+def test_axe_finds_no_serious_violation_in_each_language(server: ServerProcess, browser: Any, axe: str, lang: str) -> None:
+    """axe-core (serious and critical rules) on the lobby and a table in the language, desktop
+    and phone: the page's ``lang`` is the catalog's, every control keeps its translated name."""
+    from test_web_lively import serious
+
+    for viewport in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        context = browser.new_context(locale=LOCALES[lang], viewport=viewport, bypass_csp=True)  # axe is injected
+        try:
+            page = context.new_page()
+            page.set_default_timeout(TIMEOUT)
+            page.goto(server.url + "/")
+            page.wait_for_selector("#open-tables li")
+            assert serious(page, axe) == [], ("lobby", viewport)
+            page.click("#play-now")
+            page.wait_for_selector("#name-input")
+            page.fill("#name-input", "Ana")
+            page.click("#name-ok")
+            page.wait_for_function("() => document.getElementById('overlay').hidden")
+            wait_seated(page)
+            page.wait_for_function("() => document.getElementById('pass-btn').hidden === false")
+            assert serious(page, axe) == [], ("table", viewport)
+        finally:
+            context.close()
