@@ -105,7 +105,7 @@ def add_rules_args(p: argparse.ArgumentParser) -> None:
 def options_help() -> str:
     """The rule options as a help text (an epilog): name, rule, what it does, allowed values.
 
-    >>> print(options_help().splitlines()[12])
+    >>> print(options_help().splitlines()[14])
       moon                          R4.4  how shooting the moon scores: add_to_others | ... (default add_to_others)
     """
     specs = Rules.options()
