@@ -588,11 +588,12 @@ def test_progress_advances_every_round(jobs: int, monkeypatch: pytest.MonkeyPatc
     assert sum(said) == pytest.approx(2)
     said.clear()
     run_arena(RANDOM4, rounds=2, seed=5, jobs=jobs)
-    assert sum(said) == pytest.approx(2) and all((4 * n).is_integer() for n in said)  # rounds of a deal
+    steps = [n for n in said if n]
+    assert sum(steps) == pytest.approx(2) and all((4 * n).is_integer() for n in steps)  # rounds of a deal
     if jobs == 1:
-        assert said == [0.25] * 8
+        assert steps == [0.25] * 8
     else:  # (a worker's rounds read together, on a busy machine, come as one step)
-        assert len(said) >= 3 and max(said) < 2
+        assert len(steps) >= 3
 
 
 def test_progress_bar_shows_a_fraction_of_a_unit() -> None:
