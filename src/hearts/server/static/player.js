@@ -160,9 +160,17 @@ async function showProfile() {
   document.title = "pyhearts — " + _("your profile");
   const wanted = new URLSearchParams(location.hash.slice(1)).get("import");
   if (wanted) { await offerImport(page, wanted); return; }
-  const me = await check();
+  let me = await check();
+  for (let i = 0; !me && current() && i < 3; i++) {  // no answer (not "no such profile"): ask again
+    await new Promise((done) => setTimeout(done, 1000));
+    me = await check();
+  }
   page.textContent = "";
   page.append(el("h1", { id: "profile-title", text: _("Your profile") }));
+  if (!me && current()) {
+    page.append(el("p", { class: "page-message", role: "alert", text: _("The server did not answer; your profile is kept in this browser. Reload the page to try again.") }));
+    return;
+  }
   if (!me) { page.append(newProfileForm(), importForm()); return; }
   const p = current();
   const name = el("input", { id: "profile-name", value: me.name, maxlength: "40", required: true, autocomplete: "nickname" });
