@@ -834,3 +834,43 @@ def test_a_message_goes_out_at_once_and_a_client_that_does_not_read_is_let_go() 
         assert dead.closed and closed[-1] == (1013, "the connection failed")
 
     asyncio.run(main())
+
+
+def test_a_tables_bot_pace_is_its_creators_within_the_limits_and_survives_a_restart(database: Database) -> None:
+    """A table whose creator asks for a bot pace (issue 42, item 4: the web settings' bot speed)
+    has it, held within the server's ``min_bot_pace``…``max_bot_pace``: its bots (SQLite) and
+    the bot workers (``bot_delay`` of its stored settings, PostgreSQL) wait that long, and a
+    server started again with another ``--bot-delay`` restores it with the same pace. A table
+    that asks for none has the server's; a pace that is no number is refused."""
+    from hearts.server.limits import Limits
+    from hearts.server.protocol import ProtocolError
+
+    limits = Limits(min_bot_pace=0.5, max_bot_pace=2.0)
+    bots = {"seats": [{"kind": "human", "name": "Al"}] + [{"kind": "bot", "level": "easy"}] * 3}
+
+    async def main() -> None:
+        store = await open_storage(db_url(database))
+        manager = Manager(store, bot_delay=0.7, bot_workers=0, limits=limits)
+        try:
+            asked = {pace: (await manager.create(TableRequest.parse({**bots, "bot_pace": pace}, limits)))[0]
+                     for pace in (0, 1.5, 60)}
+            plain, _ = await manager.create(TableRequest.parse(bots, limits))
+            assert {pace: t.bot_delay for pace, t in asked.items()} == {0: 0.5, 1.5: 1.5, 60: 2.0}
+            assert plain.bot_delay == 0.7
+            for t in [*asked.values(), plain]:
+                row = await store.log.table(t.id)
+                assert row is not None and row.config["bot_delay"] == t.bot_delay  # what a bot worker waits
+            for bad in ("fast", -1, 61, True):
+                with pytest.raises(ProtocolError, match="'bot_pace' must be a number of seconds, 0 to 60"):
+                    TableRequest.parse({**bots, "bot_pace": bad}, limits)
+            again = Manager(store, bot_delay=0.1, bot_workers=0, limits=limits)  # restarted, another --bot-delay
+            restored = await again.get(asked[1.5].id)
+            plain_again = await again.get(plain.id)
+            assert restored is not None and restored.bot_delay == 1.5
+            assert plain_again is not None and plain_again.bot_delay == 0.1  # the server's, as before
+            await again.shutdown()
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    asyncio.run(main())

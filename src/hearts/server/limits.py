@@ -12,7 +12,7 @@ options of ``hearts serve``)::
 >>> Limits.from_strings(["tables=3"])
 Traceback (most recent call last):
 ...
-ValueError: unknown limit 'tables'; known limits: max_body, max_message, max_json_depth, max_number_digits, max_name, max_chat, tables_rate, joins_rate, connect_rate, messages_rate, connections_per_address, hello_timeout, hello_attempts, max_spectators, max_connections, request_timeout, tcp_connections_per_address, max_tables, bot_tables_per_address, max_bot_tables, max_turn_timer, play_clock, pass_clock, missed_turns, lobby_size, chat_rate, reviews_rate, max_reviews
+ValueError: unknown limit 'tables'; known limits: max_body, max_message, max_json_depth, max_number_digits, max_name, max_chat, tables_rate, joins_rate, connect_rate, messages_rate, connections_per_address, hello_timeout, hello_attempts, max_spectators, max_connections, request_timeout, tcp_connections_per_address, max_tables, bot_tables_per_address, max_bot_tables, max_turn_timer, min_bot_pace, max_bot_pace, play_clock, pass_clock, missed_turns, lobby_size, chat_rate, reviews_rate, max_reviews
 >>> guard = AddressGuard(Limits(tables_rate="2/minute"))
 >>> guard.hit("tables", "192.0.2.7"); guard.hit("tables", "192.0.2.7")
 >>> guard.hit("tables", "192.0.2.7")
@@ -116,6 +116,12 @@ class Limits:
     """Unfinished all-bot tables at once, from everyone."""
     max_turn_timer: int = 3600
     """Seconds a table's turn timer may be set to."""
+    min_bot_pace: float = 0.2
+    """Seconds: the shortest pause before each bot move a table's creator may ask for (its
+    ``bot_pace``, clamped to ``min_bot_pace``…``max_bot_pace``; a table without one has the
+    server's ``--bot-delay``)."""
+    max_bot_pace: float = 3.0
+    """Seconds: the longest such pause."""
     play_clock: int = 30
     """Seconds a person has to play a card (or choose how a shot moon scores) at a public
     (listed) or quick table whose creator chose no timer (a friends' table has none)."""
@@ -146,6 +152,17 @@ class Limits:
                     raise ValueError(f"limit {f.name}: {e}") from None
             elif isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
                 raise ValueError(f"limit {f.name} must be a positive number, not {value!r}")
+        if self.min_bot_pace > self.max_bot_pace:
+            raise ValueError(f"limit min_bot_pace ({self.min_bot_pace}) is more than max_bot_pace ({self.max_bot_pace})")
+
+    def bot_pace(self, asked: float) -> float:
+        """A table's pause before each bot move, as its creator asked for it, held within
+        ``min_bot_pace``…``max_bot_pace``.
+
+        >>> Limits().bot_pace(0.0), Limits().bot_pace(1.5), Limits(max_bot_pace=2).bot_pace(9)
+        (0.2, 1.5, 2.0)
+        """
+        return float(min(self.max_bot_pace, max(self.min_bot_pace, asked)))
 
     @classmethod
     def from_strings(cls, items: list[str] | tuple[str, ...]) -> Limits:

@@ -381,7 +381,7 @@ class TableRequest:
     >>> TableRequest.parse({"seats": [{"kind": "bot"}] * 4, "colour": "red"})
     Traceback (most recent call last):
     ...
-    hearts.server.protocol.ProtocolError: the request: unknown field 'colour'; allowed: seats, preset, options, target, spectators, listed, turn_timer, stand_in, rated, chat
+    hearts.server.protocol.ProtocolError: the request: unknown field 'colour'; allowed: seats, preset, options, target, spectators, listed, turn_timer, stand_in, rated, chat, bot_pace
     """
 
     seats: tuple[SeatRequest, ...]
@@ -399,9 +399,13 @@ class TableRequest:
     checks that every person at it will sit with a player profile)."""
     chat: bool = True
     """Whether the table has a chat (false: every line is refused, ``chat_off``)."""
+    bot_pace: float | None = None
+    """Seconds before each bot move, as the creator asked (held within the server's
+    ``min_bot_pace``…``max_bot_pace``); ``None``: the server's ``--bot-delay``."""
 
     FIELDS: ClassVar = (
         "seats", "preset", "options", "target", "spectators", "listed", "turn_timer", "stand_in", "rated", "chat",
+        "bot_pace",
     )
 
     @property
@@ -415,7 +419,9 @@ class TableRequest:
         ``{"kind": "open"}`` or ``{"kind": "bot", "level": "easy"}``), ``preset`` (a name),
         ``options`` (an object of docs/rules.md options), ``target``, ``spectators``, ``listed``,
         ``turn_timer`` (seconds, 0 to ``limits.max_turn_timer``), ``stand_in`` (a bot level),
-        ``rated`` (true or false), ``chat`` (true or false: whether the table has a chat).
+        ``rated`` (true or false), ``chat`` (true or false: whether the table has a chat),
+        ``bot_pace`` (seconds before each bot move, 0 to 60, held within ``limits.min_bot_pace``
+        … ``limits.max_bot_pace``).
 
         A bot seat's ``level`` and the ``stand_in`` are one of ``bots``, the bot specs the
         service offers (default: the four levels; ``hearts serve --bots`` adds more), each able
@@ -424,6 +430,12 @@ class TableRequest:
 
         >>> TableRequest.parse({"seats": [{"kind": "bot", "level": "random"}] * 3}, bots=["medium", "random"]).seats[0]
         SeatRequest(kind='bot', name=None, level='random')
+        >>> TableRequest.parse({"seats": [{"kind": "bot"}] * 3, "bot_pace": 0}).bot_pace  # the server's least
+        0.2
+        >>> TableRequest.parse({"seats": [{"kind": "bot"}] * 3, "bot_pace": "fast"})
+        Traceback (most recent call last):
+        ...
+        hearts.server.protocol.ProtocolError: the request: 'bot_pace' must be a number of seconds, 0 to 60, not 'fast'
         """
         f = _Fields(data, "the request", cls.FIELDS)
         seats_in = f.get("seats", list, "a list of 3 to 6 seats", [])
@@ -455,6 +467,9 @@ class TableRequest:
         stand_in = _level(f.get("stand_in", str, "a bot level", STAND_IN), "'stand_in'", bots)
         rated = f.get("rated", bool, "true or false", False)
         _check_bots(seats, stand_in, rules, rated)
+        pace = f.get("bot_pace", (int, float), "a number of seconds, 0 to 60")
+        if pace is not None and not 0 <= pace <= 60:  # (NaN and infinities are no JSON)
+            raise ProtocolError(f"the request: 'bot_pace' must be a number of seconds, 0 to 60, not {pace!r:.40}", "bad_request")
         return cls(
             seats,
             rules,
@@ -464,6 +479,7 @@ class TableRequest:
             stand_in=stand_in,
             rated=rated,
             chat=f.get("chat", bool, "true or false", True),
+            bot_pace=None if pace is None else limits.bot_pace(pace),
         )
 
 

@@ -60,6 +60,7 @@ async def config(request: Request) -> Response:
             "levels": list(s.bots),
             "stand_in": STAND_IN,
             "max_turn_timer": s.limits.max_turn_timer,
+            "bot_pace": {"min": s.limits.min_bot_pace, "max": s.limits.max_bot_pace, "default": s.manager.bot_delay},
             "max_name": s.limits.max_name,
             "max_chat": s.limits.max_chat,
             "public_url": s.public_url,

@@ -75,7 +75,7 @@ def created(s: Services, table: Table, tokens: dict[int, str]) -> dict[str, Any]
     return {
         "id": table.id, "seats": seats, "rules": table.rules.to_dict(), "spectators": table.spectators,
         "listed": table.listed, "turn_timer": table.turn_timer, "pass_timer": table.pass_timer,
-        "stand_in": table.stand_in,
+        "stand_in": table.stand_in, "bot_delay": table.bot_delay,
     }
 
 

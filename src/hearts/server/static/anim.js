@@ -7,9 +7,9 @@
 //   await fly(node, rect, s)   // a played card flies to the trick from ``rect`` (a DOMRect)
 //   await gather(nodes, rect)  // the trick's cards go to the winner's seat
 //   still()                    // nothing moves (reduced motion, or a hidden page)
-const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
-// Nothing moves when the system asks for less motion, or when nobody sees the page.
-const still = () => reduced.matches || document.hidden;
+// Nothing moves when the settings ask for less motion (by default the system's "reduce
+// motion": settings.js marks the page "reduced-motion"), or when nobody sees the page.
+const still = () => document.body.classList.contains("reduced-motion") || document.hidden;
 
 // Pauses that hurry() ends at once (the player acted, the page was hidden, a new full state).
 const pending = new Set();

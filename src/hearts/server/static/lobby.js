@@ -10,6 +10,7 @@ import { myName } from "./profile.js";
 import * as player from "./player.js";
 import { remember } from "./seats.js";
 import { setupQuick, liveLobby } from "./quickmatch.js";
+import * as settings from "./settings.js";
 
 // The rule options' form is made from their specs (GET /api/config: Rules.options()): each
 // option's label in words, its help and rule number as a hint, and a control by its kind.
@@ -65,12 +66,15 @@ function setupPlayNow() {
   $("play-now").addEventListener("click", playNow);
 }
 
+// The bots' pause the settings ask for at the tables I make (none: the server's).
+const pace = () => (settings.get("botPace") === null ? {} : { bot_pace: settings.get("botPace") });
+
 async function playNow() {
   const bot = { kind: "bot", level: $("play-level").value };
   localStorage.setItem(LEVEL_KEY, bot.level);
   try {
     const you = myName() ? { kind: "human", name: myName() } : { kind: "human" };  // no name yet: the table asks for one
-    const t = await call("POST", "/api/tables", { seats: [you, bot, bot, bot], listed: false });
+    const t = await call("POST", "/api/tables", { seats: [you, bot, bot, bot], listed: false, ...pace() });
     remember(t.id, t.creator_key);
     location.href = t.seats[0].link;
   } catch (e) { toast(e.message); }
@@ -179,7 +183,7 @@ async function createTable(ev) {
       const p = player.current();  // no name typed: the profile's
       if (p && !you.name.trim()) you.name = p.name;
     }
-    const t = await call("POST", "/api/tables", { preset: $("preset").value, options, seats, spectators, listed, turn_timer, stand_in, rated, chat });
+    const t = await call("POST", "/api/tables", { preset: $("preset").value, options, seats, spectators, listed, turn_timer, stand_in, rated, chat, ...pace() });
     remember(t.id, t.creator_key);  // this browser may free the table's seats
     const list = el("ul", { class: "links" });
     let mine = null;

@@ -145,8 +145,9 @@ class Manager:
         without: the first process its clients reach claims it, so it needs no hand-over)."""
         listed = bool(config.get("listed", listed_by_default(s.kind for s in seats)))
         turn_timer, pass_timer = clocks_for(int(config.get("turn_timer", 0)), listed or bool(config.get("quick")), self.limits)
+        pace = config.get("bot_pace")  # the creator's, held within the limits when the table was made
         table = Table(
-            table_id, game, seats, self.store, bot_delay=self.bot_delay, pool=self.pool,
+            table_id, game, seats, self.store, bot_delay=self.bot_delay if pace is None else float(pace), pool=self.pool,
             spectators=bool(config.get("spectators", True)), max_spectators=self.limits.max_spectators,
             listed=listed, turn_timer=turn_timer, pass_timer=pass_timer, missed_turns=self.limits.missed_turns,
             stand_in=str(config.get("stand_in", STAND_IN)),
@@ -221,6 +222,8 @@ class Manager:
             "listed": request.listed, "turn_timer": request.turn_timer, "stand_in": request.stand_in,
             "rated": request.rated, "chat": request.chat,
         }
+        if request.bot_pace is not None:  # (the bot workers read bot_delay; a restart keeps bot_pace)
+            config.update(bot_delay=request.bot_pace, bot_pace=request.bot_pace)
         if creator_hash is not None:
             config["creator_hash"] = creator_hash
         config.update(extra or {})

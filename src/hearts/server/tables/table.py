@@ -183,9 +183,10 @@ class Table:
         }
 
     async def facts(self) -> dict[str, Any]:
-        """What ``GET /api/tables/{id}`` shows: the public facts, ``seq`` and the rules."""
+        """What ``GET /api/tables/{id}`` shows: the public facts, ``seq``, the rules and the
+        pause before each bot move (``bot_delay``, seconds)."""
         return await self.mailbox.step(
-            lambda: {**self.messages.public(), "seq": self.seq, "rules": self.rules.to_dict()}
+            lambda: {**self.messages.public(), "seq": self.seq, "rules": self.rules.to_dict(), "bot_delay": self.bot_delay}
         )
 
     async def finished_record(self) -> GameRecord:
