@@ -21,6 +21,7 @@ from pathlib import Path
 TEMPLATE = Path(__file__).with_name("nginx.conf")
 _ADDRESS = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$|^([0-9]{1,5})$")
 _UPSTREAMS = re.compile(r"(# upstreams: begin\n)(.*?)(\s*# upstreams: end)", re.S)
+_SERVER = re.compile(r"^\s*server \S+((?: [^;\s]+)*);$", re.M)
 _LISTEN = re.compile(r"^(\s*)listen 8080;$", re.M)
 _PER_ADDRESS = re.compile(r"limit_conn per_address 64;")
 
@@ -44,13 +45,20 @@ def render(listen: str, upstreams: list[str], template: str | None = None, per_a
     if not upstreams:
         raise ValueError("at least one upstream (a hearts serve process's HOST:PORT) is needed")
     text = TEMPLATE.read_text() if template is None else template
-    servers = "".join(f"        server {check_address(u, 'upstream')} max_fails=1 fail_timeout=5s;\n"
-                      for u in upstreams)
-    text, n = _UPSTREAMS.subn(lambda m: m.group(1) + servers.rstrip("\n") + m.group(3), text)
+    addresses = [check_address(u, "upstream") for u in upstreams]
+
+    def servers(block: re.Match[str]) -> str:
+        """An upstream's list of servers, each with the parameters of the template's first."""
+        first = _SERVER.search(block.group(2))
+        parameters = first.group(1) if first else ""
+        listed = "\n".join(f"        server {address}{parameters};" for address in addresses)
+        return block.group(1) + listed + block.group(3)
+
+    text, n = _UPSTREAMS.subn(servers, text)
     text, m = _LISTEN.subn(lambda g: f"{g.group(1)}listen {check_address(listen, 'listen')};", text)
     text, k = _PER_ADDRESS.subn(f"limit_conn per_address {per_address};", text)
-    if n != 1 or m != 1 or k != 1:
-        raise ValueError("the template has lost its placeholders ('listen 8080;', '# upstreams: begin/end', "
+    if n != 2 or m != 1 or k != 1:
+        raise ValueError("the template has lost its placeholders ('listen 8080;', '# upstreams: begin/end' twice, "
                          "'limit_conn per_address 64;')")
     return text
 

@@ -52,7 +52,7 @@ from hearts.errors import HeartsError
 from hearts.server import logs
 from hearts.server.botpool import watch_parent
 from hearts.server.botworker import BotWorkerProcess, WorkerOptions
-from hearts.server.http import errors, i18n, ops, pages, play, players, quick, reviews, tables
+from hearts.server.http import errors, i18n, ops, pages, passkeys, play, players, quick, reviews, tables
 from hearts.server.http.common import check_public_url, is_loopback
 from hearts.server.http.headers import SecurityHeaders
 from hearts.server.http.services import Services, running
@@ -75,6 +75,7 @@ DEFAULT_PUBLIC_URL: Final = "http://127.0.0.1:8000"
 
 ROUTES: Final[list[BaseRoute]] = [
     *pages.ROUTES, *i18n.ROUTES, *tables.ROUTES, *players.ROUTES, *reviews.ROUTES, *ops.ROUTES, *play.ROUTES, *quick.ROUTES,
+    *passkeys.ROUTES,
 ]
 """Every route of the app, from the modules of :mod:`hearts.server.http`."""
 
@@ -151,9 +152,11 @@ class ServeError(ValueError):
     be opened, an option is wrong); the message is one line that says which and why."""
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host``:``port`` and listening (``port`` 0: a free one), or
-    :class:`ServeError` (a busy port, an address not this machine's)."""
+def bind(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` (``port`` 0: a free one), or :class:`ServeError` (a
+    busy port, an address not this machine's). It listens only once the server can answer
+    (uvicorn's start, after the app's): until then a connection is refused, so that a proxy
+    tries another process at once instead of waiting in this one's backlog."""
     where = url_of(host, port)
     if not 0 <= port <= 65535:
         raise ServeError(f"cannot listen on {where}: a port is 0 to 65535")
@@ -167,7 +170,6 @@ def listen(host: str, port: int) -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
-        sock.listen(2048)
     except OSError as e:
         sock.close()
         raise ServeError(f"cannot listen on {where}: {e.strerror or e}") from None
@@ -306,14 +308,15 @@ def serve(
     ``Authorization: Bearer`` ``metrics_token`` (:func:`check_metrics_token`). Raises
     :class:`ServeError` (one line) when it cannot start.
     """
-    import uvicorn
     from uvicorn.supervisors import Multiprocess
+
+    from hearts.server.drain import DrainingServer
 
     public, proxies = check_options(db, public_url, log_level, forwarded_allow_ips, workers, bot_jobs, review_budget)
     offered = check_bots(bots)
     metrics_token = check_metrics_token(metrics_token)
     registered = bots_registered(offered, spawned=workers > 1 or (is_postgres(db) and bot_jobs > 0))
-    sock = listen(host, port)
+    sock = bind(host, port)
     bot_worker: BotWorkerProcess | None = None
     try:
         name = check_database(db)
@@ -333,7 +336,7 @@ def serve(
         if workers > 1:
             Multiprocess(config, sockets=[sock]).run()
             return
-        server = uvicorn.Server(config)
+        server = DrainingServer(config)
         server.run(sockets=[sock])
         if not server.started:
             raise ServeError("the server stopped while starting (see the log above)")
