@@ -1,6 +1,7 @@
 """Fault benchmark of the online service: kills and an outage under play, measured as a client sees them.
 
-    .venv/bin/python benchmarks/faults.py [--tables N] [--bot-tables B] [--outage S] [--freeze S] [--idle I] [--seed S] [--logs DIR]
+    .venv/bin/python benchmarks/faults.py [--tables N] [--bot-tables B] [--outage S] [--freeze S] [--idle I] [--seed S]
+                                          [--stages owner,worker,outage,freeze,restart,idle] [--logs DIR]
 
 On a private PostgreSQL cluster of its own (``tests/private_pg.py``: initdb in a temporary
 folder) it starts two server processes behind Debian's nginx (``deploy/nginx.conf``, routing
@@ -24,7 +25,12 @@ does). The people act at random after a short pause. Then, one after another:
    (SIGCONT): ``freeze_answer_s`` is the longest time an action sent during the freeze waited
    for its answer, or a request (``/healthz``, ``GET /api/tables``, asked of each server
    process directly every half second meanwhile) for its status;
-5. **a server holding idle tables is killed** (SIGKILL): ``I`` idle tables (1,000 by default:
+5. **a rolling restart**, as an upgrade makes it: each server process in turn is stopped
+   (SIGTERM), started again and waited for (``/healthz``): ``restart_pause_s`` is the longest
+   time, over the people's tables, in which no client saw a new position, from the first SIGTERM
+   until three seconds after the last process is healthy (the handshakes nginx refused are
+   printed);
+6. **a server holding idle tables is killed** (SIGKILL): ``I`` idle tables (1,000 by default:
    four people each, made in the database, never played, nobody connected) are opened
    (``GET /api/tables/{id}``) at the process that owns the most of the people's tables, which
    claims each; the lobby is asked for through nginx ten times, as browsers do; then the
@@ -38,15 +44,15 @@ replayed: ``stale_tables`` counts tables where a client's last state is behind t
 positions where two clients saw different actions (or a log that does not replay).
 
 The last line is exactly ``owner_failover_s=A worker_failover_s=B outage_answer_s=C
-freeze_answer_s=D idle_failover_s=F stale_tables=G lost=H duplicated=I`` (issue 41's
-``restart_pause_s``, between D and F, is not measured yet: no such stage). Only loopback;
-every wait is bounded.
+freeze_answer_s=D restart_pause_s=E idle_failover_s=F stale_tables=G lost=H duplicated=I``.
+Only loopback; every wait is bounded.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -87,6 +93,8 @@ THINK = (0.02, 0.15)
 BOT_DELAY = 0.5
 """Seconds each bot move waits (the tables' setting): a bot table mostly waits for a bot, whose
 job a worker holds meanwhile, so killing a worker catches jobs it holds."""
+STAGES = ("owner", "worker", "outage", "freeze", "restart", "idle")
+"""The faults, in the order they are made (``--stages`` picks some; their figures only are printed)."""
 SETTLE = 4.0
 """Seconds the people stop acting before the logs are compared (the bots finish their turns)."""
 
@@ -106,6 +114,10 @@ class Seat:
     """The actions it saw accepted, by ``seq``."""
     answers: list[tuple[float, float]] = field(default_factory=list)
     """(sent, answered) times (time.monotonic) of each action it sent."""
+    seen_at: dict[int, float] = field(default_factory=dict)
+    """When it first saw each position (time.monotonic), by ``seq``."""
+    refused: int = 0
+    """Handshakes the proxy refused (a 502 "no live upstreams" among them)."""
     quiet: bool = False
     """No more actions (it still reads)."""
     stop: bool = False
@@ -118,6 +130,9 @@ class Seat:
                 async with websockets.connect(f"{self.ws_url}/ws/{self.table_id}", max_size=2**22) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     await self._play(ws)
+            except websockets.InvalidStatus:
+                self.refused += 1
+                await asyncio.sleep(0.1)
             except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake):
                 await asyncio.sleep(0.1)
 
@@ -143,6 +158,7 @@ class Seat:
                     self.last = msg
                     if msg.get("event") is not None:
                         self.events[msg["seq"]] = msg["event"]
+                    self.seen_at.setdefault(msg["seq"], time.monotonic())
                     if self.state is None or msg["seq"] >= self.state["seq"]:
                         self.state = msg
             if not self.quiet and sent is None and self.state is not None and (action := self._action()) is not None:
@@ -177,6 +193,11 @@ class Table:
             return False
         v = st["view"]
         return not v["must_pass"] and not v["moon_choice_pending"] and v["to_move"] not in (None, v["seat"])
+
+    def over(self) -> bool:
+        """Whether its game is over (as its first client last saw it)."""
+        st = self.seats[0].state
+        return st is not None and bool(st["view"]["game_over"])
 
     @property
     def seq(self) -> int:
@@ -242,38 +263,46 @@ async def scenario(args: argparse.Namespace, cluster: PrivateCluster, folder: Pa
         tasks = [asyncio.get_running_loop().create_task(s.run()) for t in tables for s in t.seats]
         await asyncio.sleep(5)  # steady play
         people, bot_tables = [t for t in tables if not t.bots], [t for t in tables if t.bots]
-        print("killing a server process (SIGKILL)", flush=True)
-        killed = time.monotonic()
-        servers[0].kill9()
-        owner = await wait_progress(people, killed, 60)
-        servers[0] = ServerProcess(cluster.url, BOT_DELAY, port=servers[0].port, logs=folder,
-                                   forwarded_allow_ips="127.0.0.1").start()
-        await asyncio.sleep(3)
-        print("killing a bot worker (SIGKILL)", flush=True)
-        killed = time.monotonic()
-        workers[0].kill9()
-        waiting = [t for t in bot_tables if t.waits_for_a_bot()]
-        worker = await wait_progress(waiting, killed, 60)
-        print(f"  {len(waiting)} of {len(bot_tables)} bot tables had a bot to play at the kill", flush=True)
-        await asyncio.sleep(3)
-        print(f"stopping the database for {args.outage:.0f} s", flush=True)
-        down = time.monotonic()
-        cluster.stop()
-        await asyncio.sleep(args.outage)
-        cluster.start()
-        back = time.monotonic()
-        await wait_progress(tables, back, 30)
-        outage = longest_answer(tables, down, back)
-        await asyncio.sleep(3)
-        freeze = await frozen(args.freeze, cluster, servers, tables)
-        await asyncio.sleep(3)
-        idle = await idle_failover(args.idle, cluster.url, servers, [t for t in tables if not t.bots], rng,
-                                   f"http://127.0.0.1:{port}")
+        figures: dict[str, float] = {}
+        if "owner" in args.stages:
+            print("killing a server process (SIGKILL)", flush=True)
+            killed = time.monotonic()
+            servers[0].kill9()
+            figures["owner"] = await wait_progress(people, killed, 60)
+            servers[0] = ServerProcess(cluster.url, BOT_DELAY, port=servers[0].port, logs=folder,
+                                       forwarded_allow_ips="127.0.0.1").start()
+            await asyncio.sleep(3)
+        if "worker" in args.stages:
+            print("killing a bot worker (SIGKILL)", flush=True)
+            killed = time.monotonic()
+            workers[0].kill9()
+            waiting = [t for t in bot_tables if t.waits_for_a_bot()]
+            figures["worker"] = await wait_progress(waiting, killed, 60)
+            print(f"  {len(waiting)} of {len(bot_tables)} bot tables had a bot to play at the kill", flush=True)
+            await asyncio.sleep(3)
+        if "outage" in args.stages:
+            print(f"stopping the database for {args.outage:.0f} s", flush=True)
+            down = time.monotonic()
+            cluster.stop()
+            await asyncio.sleep(args.outage)
+            cluster.start()
+            back = time.monotonic()
+            await wait_progress(tables, back, 30)
+            figures["outage"] = longest_answer(tables, down, back)
+            await asyncio.sleep(3)
+        if "freeze" in args.stages:
+            figures["freeze"] = await frozen(args.freeze, cluster, servers, tables)
+            await asyncio.sleep(3)
+        if "restart" in args.stages:
+            figures["restart"] = await rolling_restart(cluster.url, servers, folder, people)
+            await asyncio.sleep(3)
+        if "idle" in args.stages:
+            figures["idle"] = await idle_failover(args.idle, cluster.url, servers, people, rng, f"http://127.0.0.1:{port}")
         for t in tables:
             for s in t.seats:
                 s.quiet = True
         await asyncio.sleep(SETTLE)
-        return {"owner": owner, "worker": worker, "outage": outage, "freeze": freeze, "idle": idle}, tables
+        return figures, tables
     finally:
         for t in tables:
             for s in t.seats:
@@ -285,6 +314,42 @@ async def scenario(args: argparse.Namespace, cluster: PrivateCluster, folder: Pa
             w.stop()
         for s in servers:
             s.stop()
+
+
+async def rolling_restart(url: str, servers: list[ServerProcess], folder: Path, people: list[Table]) -> float:
+    """Restart every server process in turn, as an upgrade does: SIGTERM it, wait for it to exit,
+    start it again and wait for its ``/healthz``. The longest pause, over the people's tables,
+    between two positions from the first SIGTERM until three seconds after the last process is
+    healthy (the handshakes the proxy refused meanwhile, and each restart's times, printed)."""
+    print("rolling restart: each server process in turn stopped (SIGTERM) and started again", flush=True)
+    refused = sum(s.refused for t in people for s in t.seats)
+    start = time.monotonic()
+    for k, server in enumerate(servers):
+        stopping = time.monotonic()
+        await asyncio.to_thread(server.stop)
+        stopped = time.monotonic()
+        again = ServerProcess(url, BOT_DELAY, port=server.port, logs=folder, forwarded_allow_ips="127.0.0.1")
+        servers[k] = await asyncio.to_thread(again.start)
+        print(f"  process {k}: exited {stopped - stopping:.1f} s after SIGTERM, healthy "
+              f"{time.monotonic() - stopped:.1f} s after its start", flush=True)
+    end = time.monotonic() + 3
+    await asyncio.sleep(3)
+    pauses = [longest_pause(t, start, end) for t in people if not t.over()]
+    slow = sum(p > 1.5 for p in pauses)
+    print(f"  {slow} of {len(pauses)} tables paused more than 1.5 s (the longest pauses: "
+          f"{', '.join(f'{p:.1f}' for p in sorted(pauses)[-5:])} s); {sum(s.refused for t in people for s in t.seats) - refused} "
+          f"handshakes refused by the proxy", flush=True)
+    return max(pauses, default=0.0)
+
+
+def longest_pause(table: Table, start: float, end: float) -> float:
+    """The longest time between ``start`` and ``end`` in which no client of ``table`` saw a new position."""
+    first: dict[int, float] = {}
+    for s in table.seats:
+        for seq, at in s.seen_at.items():
+            first[seq] = min(at, first.get(seq, at))
+    times = [start, *sorted(at for at in first.values() if start < at < end), end]
+    return max(b - a for a, b in itertools.pairwise(times))
 
 
 def longest_answer(tables: list[Table], since: float, until: float) -> float:
@@ -386,6 +451,8 @@ def main() -> int:
     p.add_argument("--freeze", type=float, default=15.0, help="seconds the database is frozen (default 15)")
     p.add_argument("--idle", type=int, default=1000, help="idle tables the last killed server holds (default 1000)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--stages", type=lambda text: text.split(","), default=list(STAGES),
+                   help=f"the stages to make, in their order (default {','.join(STAGES)})")
     p.add_argument("--logs", help="a folder to keep the processes' logs in (default: a temporary one, removed)")
     args = p.parse_args()
     if not (shutil.which("nginx") or os.access("/usr/sbin/nginx", os.X_OK)):
@@ -395,9 +462,9 @@ def main() -> int:
         folder.mkdir(parents=True, exist_ok=True)
         figures, tables = asyncio.run(scenario(args, cluster, folder))
         stale, lost, duplicated = check_logs(cluster.url, tables)
-    print(f"owner_failover_s={figures['owner']:.1f} worker_failover_s={figures['worker']:.1f} "
-          f"outage_answer_s={figures['outage']:.1f} freeze_answer_s={figures['freeze']:.1f} "
-          f"idle_failover_s={figures['idle']:.1f} stale_tables={stale} lost={lost} duplicated={duplicated}")
+    names = {"owner": "owner_failover_s", "worker": "worker_failover_s", "outage": "outage_answer_s",
+             "freeze": "freeze_answer_s", "restart": "restart_pause_s", "idle": "idle_failover_s"}
+    print(*(f"{names[k]}={v:.1f}" for k, v in figures.items()), f"stale_tables={stale} lost={lost} duplicated={duplicated}")
     return 0
 
 

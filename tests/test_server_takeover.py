@@ -4,8 +4,7 @@ lazily, when a client opens one. Real PostgreSQL, real server processes behind D
 (deploy/nginx.conf), real clients, real signals.
 
 The process that owns the tables (A) is made to hold a thousand idle ones the way a process
-comes to: it is started on a database that has them (:meth:`Manager.restore_all
-<hearts.server.tables.manager.Manager.restore_all>` claims every unfinished table nobody owns).
+comes to: their clients opened them there (``GET /api/tables/{id}`` claims a table nobody owns).
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ import secrets
 import signal
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -33,6 +33,7 @@ from test_server_support import (
     db_actions,
     db_game,
     emptied_pg_url,
+    http,
     module_pg_database,
     my_action,
     play_until,
@@ -88,14 +89,13 @@ def process_of(server: ServerProcess) -> str:
 
 @pytest.fixture
 def cluster(url: str, tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess, Nginx, dict[str, list[str]]]]:
-    """A (owning :data:`IDLE` + :data:`LIVE` tables, all it found unowned when it started), B
+    """A (owning :data:`IDLE` + :data:`LIVE` tables, all opened there), B
     (started after: it owns none of them), nginx in front of both; and the tables' tokens."""
     binary = nginx_binary()
     tables = asyncio.run(make_tables(url, IDLE + LIVE, seed=41))
     a = ServerProcess(url, logs=tmp_path).start()
-    deadline = time.monotonic() + 60
-    while sum(owners(url).values()) < IDLE + LIVE and time.monotonic() < deadline:
-        time.sleep(0.2)
+    with ThreadPoolExecutor(4) as pool:
+        assert all(status == 200 for status, _ in pool.map(lambda t: http("GET", f"{a.url}/api/tables/{t}"), tables))
     assert owners(url) == {process_of(a): IDLE + LIVE}
     b = ServerProcess(url, logs=tmp_path).start()
     nginx = Nginx(tmp_path / "nginx", [a, b]).start(binary)

@@ -16,10 +16,11 @@ import asyncio
 import contextlib
 import enum
 import secrets
+from collections.abc import Callable
 from typing import Final
 
 from hearts.actions import Action, to_dict
-from hearts.server.storage import ActionNotice, CommandNotice, ReplyNotice, Storage
+from hearts.server.storage import ActionNotice, CommandNotice, HandNotice, Lease, Notice, ReplyNotice, Storage
 
 FORWARD_WAIT: Final = 1.5
 """Seconds a forwarded command waits for the owner's reply: an owner that does not answer in
@@ -54,6 +55,8 @@ class Forwarder:
         self.store = store
         self.me = me
         self._waiting: dict[str, asyncio.Future[ReplyNotice]] = {}
+        self.stopping = False
+        """This process is stopping: its commands say so (the owner keeps the table)."""
 
     async def send(
         self, to: str, table_id: str, seat: int, seen: int, action: Action, by: str, wait: float = FORWARD_WAIT
@@ -61,11 +64,24 @@ class Forwarder:
         """Forward ``seat``'s ``action``, made at position ``seen``, to the process ``to`` (the
         table's owner); its reply, or ``None`` if none came within ``wait`` seconds. A failure
         to send (the database away) is raised."""
+        return await self._ask(lambda request: CommandNotice(to, self.me, request, table_id, seat, seen,
+                                                             to_dict(action), by, self.stopping), wait)
+
+    async def hand(self, to: str, table_id: str, lease: Lease | None = None, seq: int = 0,
+                   wait: float = FORWARD_WAIT) -> ReplyNotice | None:
+        """Hand the table to process ``to`` (:class:`~hearts.server.storage.HandNotice`): have
+        it load the table (no ``lease``), or own it under ``lease`` from position ``seq``; its
+        reply (``done``: it did), or ``None`` if none came within ``wait`` seconds."""
+        epoch = 0 if lease is None else lease.epoch
+        return await self._ask(lambda request: HandNotice(to, self.me, request, table_id, epoch, seq), wait)
+
+    async def _ask(self, notice: Callable[[str], Notice], wait: float) -> ReplyNotice | None:
+        """Send the notice made for a new request id and wait ``wait`` seconds for its reply."""
         request = secrets.token_hex(8)
         reply: asyncio.Future[ReplyNotice] = asyncio.get_running_loop().create_future()
         self._waiting[request] = reply
         try:
-            await self.store.notify(CommandNotice(to, self.me, request, table_id, seat, seen, to_dict(action), by))
+            await self.store.notify(notice(request))
             with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
                 return await asyncio.wait_for(asyncio.shield(reply), wait)
             return None
@@ -84,6 +100,7 @@ class Forwarder:
             notice = ReplyNotice(self.me, notice.request, Outcome.DONE.value, notice.seq)
         reply.set_result(notice)
 
-    async def answer(self, command: CommandNotice, outcome: Outcome, seq: int, message: str = "", epoch: int = 0) -> None:
-        """Send the reply to a command this process handled (as its table's owner)."""
+    async def answer(self, command: CommandNotice | HandNotice, outcome: Outcome, seq: int, message: str = "",
+                     epoch: int = 0) -> None:
+        """Send the reply to a command this process handled (as its table's owner), or to a table handed to it."""
         await self.store.notify(ReplyNotice(command.sender, command.request, outcome.value, seq, message, epoch))

@@ -62,6 +62,10 @@ CLOSE_TRY_LATER: Final = 1013
 CLOSE_NO_TABLE: Final = 4404
 """There is no such table."""
 
+CLOSE_SERVICE_RESTART: Final = 1012
+"""Closing code of a stopping process's connections whose table another process serves now
+(:mod:`hearts.server.drain`): reconnect at once."""
+
 
 @dataclass(frozen=True)
 class Limits:

@@ -84,6 +84,18 @@ class Services:
     def store(self) -> Storage:
         return self.manager.store
 
+    async def drain(self) -> int:
+        """Before this process stops (:mod:`hearts.server.drain`): make no more quick tables,
+        hand every table it owns to a live peer (PostgreSQL), and close the links the other
+        processes relay clients here over, so that they serve those clients themselves, on the
+        same WebSockets. How many tables were handed."""
+        if self.quick is not None:
+            await self.quick.stop()
+        handed = await self.manager.drain()
+        if self.relays is not None:
+            await self.relays.stop()
+        return handed
+
     def link(self, table_id: str, seat: int, token: str) -> str:
         """The invite link of a seat."""
         return f"{self.public_url}/t/{table_id}#seat={seat}&token={token}"
@@ -101,6 +113,11 @@ def services(connection: HTTPConnection) -> Services:
     found = connection.app.state.services
     assert isinstance(found, Services)
     return found
+
+
+RUNNING: set[Services] = set()
+"""The services of the apps running in this process, from their start to their stop (those a
+stopping process drains: :mod:`hearts.server.drain`)."""
 
 
 @contextlib.asynccontextmanager
@@ -126,9 +143,11 @@ async def running(s: Services) -> AsyncIterator[None]:
     for part in (s.quick, s.lobby):
         if part is not None:
             part.start()
+    RUNNING.add(s)
     try:
         yield
     finally:
+        RUNNING.discard(s)
         for part in (s.lobby, s.quick):
             if part is not None:
                 await part.stop()

@@ -1,6 +1,6 @@
 // pyhearts web table: the table's WebSocket (/ws/{id}). It says hello with the seat's token
-// (or asks to watch), hands every message on, and after a drop reconnects (waiting longer
-// each time, up to 5 s); the header says how it is connected.
+// (or asks to watch), hands every message on, and after a drop reconnects (at once after a
+// server's restart, else waiting longer each time, up to 5 s); the header says how it is connected.
 //
 //   connect(onMessage)   // opens it; onMessage(m) for each message of the server
 //   send(msg)            // sends, or says "not connected; retrying…"
@@ -21,7 +21,7 @@ export function connect(onMessage) {
   ws = new WebSocket(proto + "//" + location.host + "/ws/" + live.tableId);
   $("conn").textContent = _("connecting…");
   // A spectator with a player profile watches with its key: the lines of those it muted or blocked are not sent.
-  const watch = current() ? { type: "watch", key: current().key } : { type: "watch" };
+  const watch = current() && current().key ? { type: "watch", key: current().key } : { type: "watch" };  // (a passkey's: its cookie)
   ws.onopen = () => { retry = 0; ws.send(JSON.stringify(live.watching ? watch : { type: "hello", token: live.token })); };
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
@@ -31,7 +31,10 @@ export function connect(onMessage) {
   ws.onclose = (ev) => {
     $("conn").textContent = _("disconnected") + (ev.reason ? " (" + ev.reason + ")" : "") + " — " + _("reconnecting…");
     document.body.dataset.connected = "false";
-    setTimeout(() => connect(), Math.min(5000, 300 * 2 ** retry++));
+    // 1012, "service restart": the process stopping handed the table to another one, which serves it already.
+    const wait = ev.code === 1012 && retry === 0 ? 0 : Math.min(5000, 300 * 2 ** retry);
+    retry++;
+    setTimeout(() => connect(), wait);
   };
 }
 

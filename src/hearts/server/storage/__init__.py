@@ -171,6 +171,26 @@ class PlayerRow:
     games: int
 
 
+@dataclass(frozen=True)
+class PasskeyRow:
+    """A stored passkey (:mod:`hearts.server.passkeys`): its WebAuthn credential id and COSE
+    public key (base64url), the profile it signs in, the authenticator's signature counter, its
+    name, when it was made and last used."""
+
+    credential_id: str
+    player_id: str
+    public_key: str
+    sign_count: int
+    name: str
+    created: datetime
+    used: datetime | None
+
+
+ChallengePurpose = Literal["register", "sign_in", "seat"]
+"""What a secret was given out for: a WebAuthn challenge to add a passkey to a profile or to
+sign in, or a ticket that opens a profile's seat (:mod:`hearts.server.passkeys`)."""
+
+
 MarkKind = Literal["mute", "block"]
 """A player's mark on another: ``mute`` (the other's chat hidden from the player) or ``block``
 (their chat hidden from each other, and never seated together by the matchmaker nor at a
@@ -376,6 +396,8 @@ class CommandNotice:
     seen: int
     action: dict[str, Any]
     by: str = "person"
+    stopping: bool = False
+    """The sender is stopping (:mod:`hearts.server.drain`): the owner never hands it the table."""
 
 
 @dataclass(frozen=True)
@@ -394,6 +416,21 @@ class ReplyNotice:
 
 
 @dataclass(frozen=True)
+class HandNotice:
+    """A stopping process ``sender`` hands its table ``table_id`` to the live process ``to``
+    (:meth:`~hearts.server.tables.ownership.Ownership.drain`): with ``epoch`` 0, load the
+    table (``sender`` still owns it); then, with the lease ``to``'s at ``epoch``, own it from
+    position ``seq`` on. ``to`` answers each with a :class:`ReplyNotice` carrying ``request``."""
+
+    to: str
+    sender: str
+    request: str
+    table_id: str
+    epoch: int = 0
+    seq: int = 0
+
+
+@dataclass(frozen=True)
 class BanNotice:
     """The profile ``player_id`` was banned (:meth:`Players.ban`): every server process
     closes its connections at that profile's seats."""
@@ -403,7 +440,7 @@ class BanNotice:
 
 Notice = (
     ActionNotice | SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice
-    | CommandNotice | ReplyNotice | BanNotice
+    | CommandNotice | ReplyNotice | HandNotice | BanNotice
 )
 """What a listener hears: ids, an accepted action's codec object, a chat line or a hint, a
 command forwarded to a table's owner and its reply (a PostgreSQL ``NOTIFY`` payload is at most
@@ -882,6 +919,66 @@ class Players(Protocol):
         ...
 
 
+class Passkeys(Protocol):
+    """``store.passkeys``: the profiles' passkeys, the sign-in sessions (a cookie's secret, kept
+    as its hash) and the WebAuthn challenges under way (:mod:`hearts.server.passkeys`)."""
+
+    async def add_challenge(self, challenge: str, purpose: ChallengePurpose, player_id: str | None, expires: float) -> None:
+        """Keep a challenge given out (base64url) until ``expires`` (Unix seconds)."""
+        ...
+
+    async def take_challenge(self, challenge: str, purpose: ChallengePurpose, now: float) -> tuple[bool, str | None]:
+        """Take a challenge back, once (deleted, whoever asks again): whether it was given out for
+        ``purpose`` and has not expired, and the profile it was given to."""
+        ...
+
+    async def peek_challenge(self, challenge: str, purpose: ChallengePurpose, now: float) -> str | None:
+        """The profile a secret of ``purpose`` was given to, while it lasts (kept: a seat's ticket
+        opens the seat again at each reconnection); ``None`` if there is none."""
+        ...
+
+    async def add(self, credential_id: str, player_id: str, public_key: str, sign_count: int, name: str) -> None:
+        """Keep a new passkey of a profile; :class:`ValueError` if its credential is known already."""
+        ...
+
+    async def of_player(self, player_id: str) -> list[PasskeyRow]:
+        """A profile's passkeys, oldest first."""
+        ...
+
+    async def get(self, credential_id: str) -> PasskeyRow | None:
+        """The passkey of a credential id, or ``None``."""
+        ...
+
+    async def owner(self, credential_id: str) -> PlayerRow | None:
+        """The profile a passkey signs in, or ``None``."""
+        ...
+
+    async def used(self, credential_id: str, sign_count: int) -> None:
+        """A passkey signed in: its new signature counter, and the moment."""
+        ...
+
+    async def remove(self, player_id: str, credential_id: str) -> bool:
+        """Delete one of a profile's passkeys; whether there was such a one."""
+        ...
+
+    async def add_session(self, session_hash: str, player_id: str) -> None:
+        """Keep a new sign-in session of a profile."""
+        ...
+
+    async def session_player(self, session_hash: str) -> PlayerRow | None:
+        """The profile of a session, or ``None`` (signed out, or never signed in)."""
+        ...
+
+    async def end_sessions(self, player_id: str, keep: str | None = None) -> int:
+        """Sign a profile out everywhere (every session but ``keep``'s hash, and every seat ticket);
+        how many sessions ended."""
+        ...
+
+    async def end_session(self, session_hash: str) -> None:
+        """Sign one session out."""
+        ...
+
+
 class Reviews(Protocol):
     """``store.reviews``: the game reviews asked for (:mod:`hearts.server.reviews`), one job per
     table and seat, claimed under a lease by a runner."""
@@ -931,7 +1028,7 @@ class Reviews(Protocol):
 
 class Storage(Protocol):
     """A database of tables, in parts by concern — :attr:`log`, :attr:`talk`,
-    :attr:`players`, :attr:`reviews` and (PostgreSQL) :attr:`jobs` and :attr:`leases` — with
+    :attr:`players`, :attr:`passkeys`, :attr:`reviews` and (PostgreSQL) :attr:`jobs` and :attr:`leases` — with
     the notices that every process hears (:meth:`listen`, :meth:`notify`)."""
 
     @property
@@ -952,6 +1049,11 @@ class Storage(Protocol):
     @property
     def players(self) -> Players:
         """The player profiles and ratings."""
+        ...
+
+    @property
+    def passkeys(self) -> Passkeys:
+        """The passkeys, sign-in sessions and WebAuthn challenges."""
         ...
 
     @property

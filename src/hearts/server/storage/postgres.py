@@ -71,6 +71,7 @@ from hearts.server.storage import (
     BotJob,
     ChatNotice,
     CommandNotice,
+    HandNotice,
     HintJob,
     HintNotice,
     JobNotice,
@@ -120,7 +121,7 @@ _NOTICE_TYPES: Final[dict[str, type[Notice]]] = {
     "action": ActionNotice, "seat": SeatNotice, "job": JobNotice,
     "chat": ChatNotice, "rematch": RematchNotice, "hint": HintNotice,
     "presence": PresenceNotice, "alive": AliveNotice, "command": CommandNotice, "reply": ReplyNotice,
-    "ban": BanNotice,
+    "hand": HandNotice, "ban": BanNotice,
 }
 
 _NOTICE_KINDS: Final[dict[type[Notice], str]] = {cls: kind for kind, cls in _NOTICE_TYPES.items()}

@@ -92,14 +92,27 @@ class Manager:
 
 
     async def start(self) -> int:
-        """Listen to the store's notices, restore every unfinished table, then follow the
-        notices (in a task). Returns how many tables were restored."""
+        """Listen to the store's notices, restore every unfinished table (SQLite: this process
+        serves them all), then follow the notices (in a task). Returns how many tables were
+        restored. On PostgreSQL a starting process loads none: it is ready at once, its sweep
+        takes the tables in play whose owner is gone, a few at a time, and an idle table is
+        taken by the process its client opens it at."""
         await self.notices.listen()
-        restored = await self.restore_all()
+        restored = await self.restore_all() if self.store.leases is None else 0
         self.notices.follow()
         self.ownership.start()
         return restored
 
+
+    async def drain(self) -> int:
+        """Hand every unfinished table this process owns to the live server processes, and
+        take no more (PostgreSQL; :meth:`Ownership.drain
+        <hearts.server.tables.ownership.Ownership.drain>`); how many were handed (0 with no
+        live peer: the tables are let go when the process stops)."""
+        peers = self.roster.peers()
+        if self.store.leases is None or not peers:
+            return 0
+        return await self.ownership.drain(peers)
 
     async def restore_all(self) -> int:
         """Load every unfinished table by replaying its log and take the ones nobody owns (the

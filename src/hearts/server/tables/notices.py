@@ -19,6 +19,7 @@ from hearts.server.storage import (
     BanNotice,
     ChatNotice,
     CommandNotice,
+    HandNotice,
     HintNotice,
     JobNotice,
     Listener,
@@ -173,6 +174,9 @@ class ServiceNotices:
             return
         if isinstance(notice, ReplyNotice):
             self.manager.ownership.forwarder.hear(notice)
+            return
+        if isinstance(notice, HandNotice):
+            self.manager.ownership.receive(notice)
             return
         if isinstance(notice, AliveNotice):
             roster = self.manager.roster

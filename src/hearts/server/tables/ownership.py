@@ -28,17 +28,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Final, get_args
 
 from hearts.actions import from_dict
 from hearts.errors import ActionError
 from hearts.server.forward import Forwarder, Outcome
+from hearts.server.limits import CLOSE_SERVICE_RESTART
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor
 from hearts.server.outage import Backoff, is_outage
-from hearts.server.storage import CommandNotice, Lease
+from hearts.server.storage import CommandNotice, HandNotice, Lease
 from hearts.server.tables.activity import Activity
 
 if TYPE_CHECKING:
@@ -60,6 +62,13 @@ SWEEP: Final = 50
 TAKE_AT_ONCE: Final = 8
 """The most of them taken over at a time (each loaded from its log if need be, claimed, and
 caught up)."""
+
+HAND_AT_ONCE: Final = 16
+"""The most tables a stopping process hands to the others at a time."""
+
+HAND_WAIT: Final = 3.0
+"""Seconds a stopping process waits for a peer to say it loaded, or owns, a table handed to it
+(a peer that does not answer is given no more tables)."""
 
 TAKE_WAIT: Final = 4.0
 """Seconds an action whose owner does not answer waits to take the table over (a lease runs
@@ -91,6 +100,7 @@ class Ownership:
         self._taking: dict[str, asyncio.Task[bool]] = {}
         self._asking: dict[str, asyncio.Future[Lease | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
         self._failing = False
 
     def owns(self, table_id: str) -> bool:
@@ -107,7 +117,7 @@ class Ownership:
         """Renew the leases and sweep for orphaned tables, in tasks (PostgreSQL)."""
         if self.leases is not None:
             self._spawn(self._renew())
-            self._spawn(self._sweep())
+            self._sweeper = self._spawn(self._sweep())
 
     async def stop(self) -> None:
         """Stop the tasks and release this process's leases (the others may take its tables at once)."""
@@ -120,10 +130,11 @@ class Ownership:
                 await self.leases.release(self.me, list(self.held))
         self.held.clear()
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     # --- taking and losing tables ---------------------------------------------------------
 
@@ -281,6 +292,78 @@ class Ownership:
             log.warning(event, extra=fields(error=str(error)[:300]))
         self._failing = is_outage(error)
 
+    # --- a stopping process's tables handed to the others ---------------------------------
+
+    async def drain(self, peers: Sequence[str]) -> int:
+        """Before this process stops: take no more tables, and hand each unfinished table it
+        owns to one of the live ``peers`` (chosen by the table's id, so they share them; the
+        next one if it does not answer), :data:`HAND_AT_ONCE` at a time. The peer loads the
+        table first, then the lease moves to it in the table's turn (no action half-way, its
+        epoch one more) and it owns the table from that position on. How many were handed."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        self.forwarder.stopping = True
+        gate = asyncio.Semaphore(HAND_AT_ONCE)
+        dead: set[str] = set()
+
+        async def one(table_id: str) -> bool:
+            async with gate:
+                table = self.manager.tables.get(table_id)
+                if table is None or table.game.is_over:
+                    return False
+                for peer in sorted(peers, key=lambda p: hashlib.sha256(f"{p}/{table_id}".encode()).digest()):
+                    if peer not in dead:
+                        outcome = await self._hand(table, peer)
+                        if outcome is not None:
+                            return outcome
+                        dead.add(peer)
+                return False
+
+        done = await asyncio.gather(*(one(t) for t in list(self.held)), return_exceptions=True)
+        return sum(d is True for d in done)
+
+    async def _hand(self, table: Table, peer: str) -> bool | None:
+        """Hand ``table`` to ``peer``: whether it owns it now; ``None`` if it did not answer
+        (before the lease moved: the table is still this process's)."""
+        loaded = await self.forwarder.hand(peer, table.id, wait=HAND_WAIT)
+        if loaded is None or loaded.outcome != Outcome.DONE.value:
+            return None
+
+        async def give() -> tuple[Lease | None, int]:
+            lease = await self._hand_over(table, peer)
+            if lease is not None:  # (no action of theirs comes here any more: they reconnect at once)
+                for c in list(table.conns):
+                    c.kill(CLOSE_SERVICE_RESTART, "the server is restarting: the table is served by another one")
+            return lease, table.seq
+
+        lease, seq = await table.mailbox.run(give)
+        if lease is None:
+            return False
+        owned = await self.forwarder.hand(peer, table.id, lease, seq, wait=HAND_WAIT)
+        return owned is not None and owned.outcome == Outcome.DONE.value
+
+    def receive(self, notice: HandNotice) -> None:
+        """A table handed to this process by a stopping one: loaded, or owned (in a task)."""
+        if notice.to == self.me:
+            self._spawn(self._receive(notice))
+
+    async def _receive(self, notice: HandNotice) -> None:
+        """Load the table handed (kept in memory meanwhile), and own it under the lease
+        handed with it; answer ``done``, or ``unavailable`` if it could not."""
+        outcome, seq = Outcome.UNAVAILABLE, 0
+        try:
+            async with self.manager.visit(notice.table_id) as table:
+                if table is not None:
+                    if notice.epoch:
+                        lease = Lease(notice.table_id, self.me, notice.epoch)
+                        await self.take(table, handed=(lease, notice.seq))
+                    outcome, seq = Outcome.DONE, table.seq
+        except Exception as e:
+            if not is_outage(e):
+                log.error("a table handed here could not be taken", exc_info=e, extra=fields(table=notice.table_id))
+        with contextlib.suppress(Exception):
+            await self.forwarder.answer(notice, outcome, seq)
+
     # --- commands forwarded to this process ------------------------------------------------
 
     def serve(self, command: CommandNotice) -> None:
@@ -313,7 +396,7 @@ class Ownership:
         except ActionError as e:
             await self.forwarder.answer(command, Outcome.ILLEGAL, table.seq, f"not an action: {e}")
             return
-        if command.by == "person" and not table.conns:
+        if command.by == "person" and not table.conns and not command.stopping:
             handed = await table.mailbox.run(lambda: self._hand_over(table, command.sender))
             if handed is not None:
                 await self.forwarder.answer(command, Outcome.HANDED, table.seq, epoch=handed.epoch)

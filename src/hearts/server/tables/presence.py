@@ -103,6 +103,18 @@ class Roster:
         """
         return [table_id for table_id in self._tables if self._present(table_id, now)]
 
+    def peers(self, now: float | None = None) -> list[str]:
+        """The other server processes heard of in the last ``3 * ALIVE_EVERY`` seconds (those
+        a stopping process may hand its tables to), in a fixed order.
+
+        >>> roster = Roster("me")
+        >>> roster.alive("b", now=0.0); roster.alive("a", now=5.0)
+        >>> roster.peers(now=6.0), roster.peers(now=31.0)  # (not heard of for 30 s: gone)
+        (['a', 'b'], ['a'])
+        """
+        since = (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
+        return sorted(p for p, seen in self._seen.items() if seen >= since)
+
     def forget_gone(self, now: float | None = None) -> list[str]:
         """Forget the processes not heard of for ``3 * ALIVE_EVERY`` seconds; the tables whose
         presence that changed."""
