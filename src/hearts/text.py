@@ -368,6 +368,89 @@ def refusal(error: IllegalAction, names: Sequence[str] | None = None, style: Sty
     return _sentence(reason, rule)
 
 
+WHY_NOT: Final[dict[str, str]] = {
+    "not_held": N_("That card is not in your hand (R1.3)."),
+    "not_your_turn": N_("It is not your turn: the others play first (R1.4)."),
+    "passing": N_("The cards are being passed: choose the cards to pass first (R2.1)."),
+    "no_play": N_("No card is played now: the round is being scored (R4)."),
+    "follow_clubs": N_("You must follow suit: a club was led and you still hold a club (R3.2)."),
+    "follow_diamonds": N_("You must follow suit: a diamond was led and you still hold a diamond (R3.2)."),
+    "follow_spades": N_("You must follow suit: a spade was led and you still hold a spade (R3.2)."),
+    "follow_hearts": N_("You must follow suit: a heart was led and you still hold a heart (R3.2)."),
+    "first_trick_heart": N_(
+        "No points on the first trick: you may not throw a heart on it while you hold a card that is neither a heart nor the Q♠ (R3.3)."
+    ),
+    "first_trick_queen": N_(
+        "No points on the first trick: you may not throw the Q♠ on it while you hold a card that is neither a heart nor the Q♠ (R3.3)."
+    ),
+    "first_lead_lowest": N_("The first trick is opened with the lowest club in play (R3.1)."),
+    "first_lead_club": N_("The first trick is opened with a club (R3.1)."),
+    "lead_queen": N_("With only hearts and the Q♠ in your hand and hearts not broken, you must lead the Q♠ (R3.7)."),
+    "queen_after_break": N_("At this table the Q♠ may not be led before hearts are broken (R3.6)."),
+    "hearts_not_broken": N_(
+        "Hearts are not broken yet: you may not lead a heart while you hold a card of another suit you may lead (R3.4)."
+    ),
+}
+"""Why a card may not be played, in a player's words with its rule (English: messages of the
+catalogs, translated where they are shown), by the refusal's kind (:func:`why_not_kind`). The
+terminal says them and the web table shows them (the server sends the English words, the client
+their translation)."""
+
+_WHY_PATTERNS: Final[tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str], str], str]], ...]] = (
+    ("R1.3", re.compile(r"^\S+ is not in its hand$"), lambda m, card: "not_held"),
+    ("R1.4", re.compile(r"^it is seat \d+'s turn$"), lambda m, card: "not_your_turn"),
+    ("R3", re.compile(r"^it is the (\w+) phase$"), lambda m, card: "passing" if m.group(1) == "passing" else "no_play"),
+    ("R3.2", re.compile(r"^it must follow (clubs|diamonds|spades|hearts)\b"), lambda m, card: f"follow_{m.group(1)}"),
+    ("R3.3", re.compile(r"^no points on the first trick\b"), lambda m, card: "first_trick_queen" if card == "QS" else "first_trick_heart"),
+    ("R3.1", re.compile(r"^the first lead is a club\b"), lambda m, card: "first_lead_club"),
+    ("R3.1", re.compile(r"^the first lead is the\b"), lambda m, card: "first_lead_lowest"),
+    ("R3.7", re.compile(r"^with only hearts and the Q♠ left\b"), lambda m, card: "lead_queen"),
+    ("R3.6", re.compile(r"^the Q♠ may not be led before hearts are broken\b"), lambda m, card: "queen_after_break"),
+    ("R3.4", re.compile(r"^hearts are not broken yet\b"), lambda m, card: "hearts_not_broken"),
+)
+_PLAY_REFUSAL: Final = re.compile(r"^(R\d+(?:\.\d+)*): (?:seat \d+|the player) may not play (\S+): (.*)$", re.DOTALL)
+
+
+def why_not_kind(rule: str, reason: str, card: str = "") -> str | None:
+    """The kind of a card's refusal (a key of :data:`WHY_NOT`) from the engine's rule and
+    reason (:class:`~hearts.errors.IllegalPlay`), or ``None`` for a refusal that is not about
+    playing a card.
+
+    >>> why_not_kind("R3.2", "it must follow clubs (legal: 2C 9C)"), why_not_kind("R3.3", "no points on the first trick", "QS")
+    ('follow_clubs', 'first_trick_queen')
+    >>> why_not_kind("R2.1", "it has already passed") is None
+    True
+    """
+    for number, pattern, kind in _WHY_PATTERNS:
+        m = pattern.match(reason)
+        if number == rule and m:
+            return kind(m, card)
+    return None
+
+
+def why_not(error: IllegalAction | str) -> str | None:
+    """Why a card was refused, in a player's words citing the rule (:data:`WHY_NOT`, English:
+    the caller translates it with ``_()``), from the engine's :class:`~hearts.errors.IllegalPlay`
+    or its text (``str(error)``, as the server's ``illegal`` error carries it); ``None`` for a
+    refusal that is not a card's.
+
+    >>> why_not("R3.2: seat 0 may not play 2H: it must follow clubs (legal: 2C 9C)")
+    'You must follow suit: a club was led and you still hold a club (R3.2).'
+    >>> why_not("R2.1: seat 0 may not pass 2C 3C: 2 cards are passed, not 3") is None
+    True
+    """
+    if isinstance(error, str):
+        m = _PLAY_REFUSAL.match(error)
+        if m is None:
+            return None
+        rule, card, reason = m.groups()
+    else:
+        rule, reason = error.rule, error.reason
+        card = error.cards.removeprefix("play ") if error.cards.startswith("play ") else ""
+    kind = why_not_kind(rule, reason, card)
+    return WHY_NOT[kind] if kind is not None else None
+
+
 def rule_last(error: HeartsError) -> str:
     """What is wrong with what a person typed (a card, a rule option), in a sentence with the
     rule it names last, as :func:`refusal` says it.

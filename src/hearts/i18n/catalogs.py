@@ -7,7 +7,8 @@ Where messages come from (``babel.cfg`` at the repository's root says it for ``p
 ``src/hearts/server/static/**.js`` (Babel's JavaScript extractor), and the text of the web page's
 elements marked ``data-i18n`` (their own text) or ``data-i18n-<attribute>`` (``title``,
 ``aria-label``, ``placeholder``: the attribute's value) in ``static/*.html``, which
-:func:`html_messages` collects.
+:func:`html_messages` collects, and each paragraph, list item, heading and table cell with words
+of the rule book, ``docs/rules.md`` (``hearts.book.extract``, named in ``babel.cfg``).
 
 >>> [m for _line, m in html_messages('<p data-i18n>Play <b>now</b></p><input placeholder="your name" data-i18n-placeholder>')]
 ['Play', 'your name']

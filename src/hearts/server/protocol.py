@@ -315,9 +315,9 @@ def check_name(name: Any, limits: Limits = DEFAULT_LIMITS, where: str = "", code
     return kept
 
 
-def error_message(message: str, code: str, seq: int | None = None) -> str:
+def error_message(message: str, code: str, seq: int | None = None, why: str | None = None) -> str:
     """An ``error`` message (sent to the offending client only), as sent."""
-    return encode(Error(code=code, message=message, seq=seq))
+    return encode(Error(code=code, message=message, seq=seq, why=why))
 
 
 # --- the lobby's requests -----------------------------------------------------------------

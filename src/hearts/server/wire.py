@@ -271,11 +271,15 @@ class Presence(Message, tag="presence", frozen=True):
 
 class Error(Message, tag="error", frozen=True):
     """A refusal, sent to the offending client only; nothing changed. ``code`` names it (see
-    the list below), ``seq`` is the table's position when known."""
+    the list below), ``seq`` is the table's position when known. An ``illegal`` card's ``why``
+    is the rule that refuses it in a player's words, in English, citing its R-number ("You must
+    follow suit: a club was led and you still hold a club (R3.2)."): a message of the catalogs,
+    which a client shows translated (``/i18n/<lang>.json``)."""
 
     code: str
     message: str
     seq: int | None = None
+    why: str | None = None
 
 
 class Pong(Message, tag="pong", frozen=True):

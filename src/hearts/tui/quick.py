@@ -32,6 +32,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 from hearts.actions import Moon
+from hearts.i18n import _
 from hearts.mechanics import MoonChoice
 from hearts.text import score_table
 from hearts.tui.look import trick_text
@@ -221,7 +222,8 @@ class QuickApp(App[int]):
             if m.get("code") in FATAL:
                 self.fail(refusal(m))
                 return False
-            self.say(Text(str(m.get("message", m.get("code"))), style="bold red"))
+            why = m.get("why")  # a refused card: the rule in words (the server's English, translated here)
+            self.say(Text(_(why) if isinstance(why, str) else str(m.get("message", m.get("code"))), style="bold red"))
         elif kind == "chat" and not m.get("history"):
             names = self.remote.names if self.remote.seated else ()
             for line in m.get("lines", []):

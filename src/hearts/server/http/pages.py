@@ -4,6 +4,9 @@
                                    the client (lobby and table, one page), opened on a table, a
                                    profile, your games, the leaderboard or a replay
     GET  /cards/{QS}.svg           a card face drawn by the package (/cards/back.svg: the back)
+    GET  /rules                    the rule book (?table={id}: with that table's options)
+    GET  /api/rules[?table={id}]   the rule book (hearts.book, English: the client translates each
+                                   message) and the options of a table, else the default rules
     GET  /api/config               presets, the rule options' specs (Rules.options()), bot levels
                                    (``levels``: the four, then the specs ``serve --bots`` allows),
                                    the invite links' base and the limits a form needs
@@ -23,6 +26,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from hearts import book
 from hearts.errors import HeartsError
 from hearts.rules import PRESETS, Rules
 from hearts.server.cardsvg import back_svg, card_svg
@@ -51,6 +55,12 @@ async def card(request: Request) -> Response:
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
 
+async def rule_book(request: Request) -> Response:
+    table_id = request.query_params.get("table")
+    rules = (await services(request).find(table_id)).rules if table_id else Rules()
+    return api({"table": table_id, **book.to_dict(rules)})
+
+
 async def config(request: Request) -> Response:
     s = services(request)
     return api(
@@ -76,7 +86,9 @@ ROUTES: list[BaseRoute] = [
     Route("/games", page),
     Route("/leaderboard", page),
     Route("/replay/{table_id}", page),
+    Route("/rules", page),
     Route("/cards/{code}.svg", card),
     Route("/api/config", config),
+    Route("/api/rules", rule_book),
     Mount("/static", app=StaticFiles(packages=[("hearts.server", "static")]), name="static"),
 ]

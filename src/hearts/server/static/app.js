@@ -6,7 +6,8 @@
 // The modules: i18n (the words in the player's language), ui (helpers), profile (the stored profile), settings, sound, anim, chart, chat,
 // layout (the seats around the table), state (the table page's shared state), connection (the
 // WebSocket), pacing (the states shown in order, the pauses), table (the table drawn), hand,
-// scores, dialogs, hint, rematch, rounds, seats, review, tablepage, lobby, player, history, replay.
+// scores, dialogs, hint, rematch, rounds, seats, review, tablepage, lobby, player, history, replay,
+// rules (the rule book's page).
 //
 // Test hook, deliberate: window.pyhearts = { settings, sound } lets the browser tests change a
 // setting and read the sounds played (pacing.js also keeps window.heartsState and the like).
@@ -19,6 +20,7 @@ import { openTable } from "./tablepage.js";
 import { lobby } from "./lobby.js";
 import { showGames, showLeaderboard } from "./history.js";
 import { show as showReplay } from "./replay.js";
+import { showRules } from "./rules.js";
 
 window.pyhearts = { settings, sound };
 translatePage(document);  // the page's own words (index.html's data-i18n marks) in the language
@@ -33,6 +35,7 @@ const PAGES = [
   { path: /^\/games\/?$/, show: showGames },
   { path: /^\/leaderboard\/?$/, show: showLeaderboard },
   { path: /^\/replay\/([A-Za-z0-9_-]+)\/?$/, show: showReplay },
+  { path: /^\/rules\/?$/, show: showRules },
 ];
 const page = PAGES.find((p) => p.path.test(location.pathname));
 if (page) page.show(location.pathname.match(page.path));

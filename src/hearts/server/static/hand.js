@@ -1,7 +1,8 @@
 // pyhearts web table: my seat and my hand. The bar above the hand (my name, points, clock, the
 // cards received), the hand's cards (the playable ones highlighted, the ones marked to pass,
 // the received ones, the hint's), a click or a key on a card (it is played, or marked to pass),
-// the pass, and the keys that move among the playable cards (arrows, Home, End; Enter plays
+// the pass (a card the rules refuse is sent all the same: the server's answer says which rule,
+// in words), and the keys that move among the playable cards (arrows, Home, End; Enter plays
 // and Space marks: the card buttons' own keys). A hand too wide for one row is split into rows
 // of (nearly) equal length.
 //
@@ -39,13 +40,14 @@ function renderHand(v) {
   hand.dataset.drawn = drawn;
   const keepFocus = hand.contains(document.activeElement) || (live.keyboardPlay && document.activeElement === document.body);
   hand.textContent = "";
+  const myTurn = v.to_move === v.seat && !v.must_pass;  // a card that may not be played still answers why (aria-disabled)
   v.hand.forEach((c, i) => {
     const playable = v.must_pass || legal.has(c);
     const b = el("button", {
       type: "button", class: "card" + (playable ? " legal" : " dim") + (selected.has(c) ? " selected" : "") + (received.has(c) ? " new" : "") + (hinted.has(c) ? " hinted" : ""),
       "data-card": c, "data-new": received.has(c) ? _("new") : null, "data-hint": hinted.has(c) ? _("hint") : null,  // the badges' words (style.css)
       "aria-label": cardWords(c) + (received.has(c) ? ", " + _("received") : "") + (hinted.has(c) ? ", " + _("the hint") : ""), "aria-pressed": v.must_pass ? String(selected.has(c)) : null,
-      disabled: !playable, tabindex: playable ? "0" : "-1",
+      disabled: !playable && !myTurn, "aria-disabled": !playable && myTurn ? "true" : null, tabindex: playable ? "0" : "-1",
       onclick: (e) => { live.keyboardPlay = e.detail === 0; onCard(c); },  // detail 0: Enter or Space, not a pointer
       onfocus: () => { live.focusIndex = i; },
     }, cardImg(c));
@@ -58,7 +60,7 @@ function renderHand(v) {
 // Keyboard play goes on in the hand: the playable card nearest to the ``i``-th gets the focus.
 export function focusNear(i) {
   const cards = [...$("hand").querySelectorAll(".card")];
-  const best = cards.map((b, k) => [Math.abs(k - i), b]).filter(([, b]) => !b.disabled).sort((a, b) => a[0] - b[0])[0];
+  const best = cards.map((b, k) => [Math.abs(k - i), b]).filter(([, b]) => b.classList.contains("legal")).sort((a, b) => a[0] - b[0])[0];
   if (best) best[1].focus();
 }
 
@@ -87,7 +89,7 @@ function onCard(c) {
     else toast(ngettext("You pass {n} card; unselect one first.", "You pass {n} cards; unselect one first.", v.pass_count));
     redraw();
     focusCard(c);
-  } else if (v.to_move === v.seat && v.legal.includes(c)) {
+  } else if (v.to_move === v.seat) {  // a card the rules refuse too: the server answers why (the rule in words)
     act({ type: "play", seq: s.seq, card: c });
   }
 }
@@ -107,7 +109,7 @@ export function sendPass() {
 const MOVES = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" };
 export function moveFocus(e) {
   if (!(e.key in MOVES)) return false;
-  const buttons = [...$("hand").querySelectorAll(".card:not([disabled])")];
+  const buttons = [...$("hand").querySelectorAll(".card.legal")];
   if (!buttons.length) return true;
   const cur = buttons.indexOf(document.activeElement), step = MOVES[e.key];
   const next = step === "first" ? 0 : step === "last" ? buttons.length - 1

@@ -30,6 +30,7 @@ export function openTable(id) {
     history.replaceState(null, "", location.pathname + location.search);
   } else if (!live.watching) live.token = localStorage.getItem(key);
   $("table").hidden = false;
+  $("rules-link").href = "/rules?table=" + encodeURIComponent(id);
   $("pass-btn").addEventListener("click", sendPass);
   $("last-btn").addEventListener("click", toggleLastTrick);
   $("scores-btn").addEventListener("click", toggleScores);
@@ -90,7 +91,8 @@ function onMessage(m) {
 const CHAT_REFUSALS = ["rate_limited", "too_long", "bad_message", "unavailable", "chat_off", "banned"];
 
 function onError(error) {
-  const m = { ...error, message: errorText(error.code, error.message) };  // in the player's language
+  // in the player's language; a refused card: the rule in words (the server's English words, translated)
+  const m = { ...error, message: error.why ? _(error.why) : errorText(error.code, error.message) };
   if (CHAT_REFUSALS.includes(m.code) && chat.refused(m.message)) return;  // the chat panel says it
   toast(m.message);
   if ($("name-error") && ["bad_name", "name_taken", "game_over"].includes(m.code)) $("name-error").textContent = m.message;

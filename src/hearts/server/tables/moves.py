@@ -22,6 +22,7 @@ from hearts.server.storage import Lease, NotOwner, SeqConflict, StoreUnavailable
 from hearts.server.tables.connection import Connection
 from hearts.server.tables.ownership import TAKE_WAIT
 from hearts.server.turns import bot_turns
+from hearts.text import why_not
 
 if TYPE_CHECKING:
     from hearts.server.tables.table import Table
@@ -50,7 +51,7 @@ class Moves:
             await table.follower.reach(seq)
             await table.mailbox.step(lambda: conn.push(table.messages.snapshot(conn, "resync")))
         elif outcome is Outcome.ILLEGAL:
-            conn.push(error_message(message, "illegal", table.seq))
+            conn.push(error_message(message, "illegal", table.seq, why_not(message)))  # the rule in words
         elif outcome is not Outcome.DONE:
             raise StoreUnavailable(message or "the table's owner cannot be reached")
 

@@ -13,6 +13,7 @@
 :class:`NewGameScreen`                 a new game's rules, bots and seed
 :class:`QueueScreen`                   the wait for a quick match of the service (Esc leaves)
 :class:`ReviewScreen`                  the review of your decisions in a finished round
+:class:`RulesScreen`                   the rule book, with the table's options (b; F1 in the new game's form)
 =====================================  ============================================================
 
 A dialog gives its answer as its result (``dismiss``); the table tells the app what the person
@@ -31,6 +32,7 @@ from hearts.tui.screens.queue import QueueScreen, Waiting
 from hearts.tui.screens.quit import QuitScreen
 from hearts.tui.screens.review import REVIEW, ReviewScreen
 from hearts.tui.screens.round_summary import RoundSummaryScreen
+from hearts.tui.screens.rules import RulesScreen
 from hearts.tui.screens.save import SaveScreen
 from hearts.tui.screens.table import TableScreen
 
@@ -46,6 +48,7 @@ __all__ = [
     "QuitScreen",
     "ReviewScreen",
     "RoundSummaryScreen",
+    "RulesScreen",
     "SaveScreen",
     "TableScreen",
     "Waiting",

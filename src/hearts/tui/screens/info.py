@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.table import Table as RichTable
+from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -27,7 +27,7 @@ class InfoScreen(Dialog[None]):
     def __init__(
         self,
         title: str,
-        body: Text | str | RichTable,
+        body: RenderableType,
         *,
         id: str | None = None,
         closing: str = N_("Escape or Enter to close"),

@@ -18,6 +18,7 @@ from hearts.i18n import N_, _
 from hearts.rules import OPTION_NAMES, PRESETS, OptionSpec, Rules, option_text, parse_option_value
 from hearts.text import DEFAULT_LEVEL, bot_specs, name_word, rule_last
 from hearts.tui.screens.dialog import Dialog
+from hearts.tui.screens.rules import RulesScreen
 from hearts.tui.session import HUMAN, Session
 
 SHORT_RANGE = 8
@@ -79,7 +80,10 @@ class NewGameScreen(Dialog[Session | None]):
     NewGameScreen #new-game-help, NewGameScreen #new-game-error { height: auto; max-height: 3; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("Cancel"))]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("f1", "rules", N_("Rules"), tooltip=N_("the rule book, with the options of this form")),
+    ]
 
     def __init__(self, current: Session) -> None:
         super().__init__(id="new-game")
@@ -116,6 +120,7 @@ class NewGameScreen(Dialog[Session | None]):
             with Horizontal(classes="buttons"):
                 yield Button(_("Start (Enter)"), id="start", variant="primary")
                 yield Button(_("Cancel (Esc)"), id="cancel")
+                yield Button(_("Rules (F1)"), id="rules-button")
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Show the rule and help of the option in focus."""
@@ -135,11 +140,21 @@ class NewGameScreen(Dialog[Session | None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
             self.start()
+        elif event.button.id == "rules-button":
+            self.action_rules()
         else:
             self.dismiss(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.start()
+
+    def action_rules(self) -> None:
+        """The rule book with the form's options (the current game's while the form is wrong)."""
+        try:
+            rules = self.rules()
+        except HeartsError:
+            rules = self.current.rules
+        self.app.push_screen(RulesScreen(rules))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -34,6 +34,7 @@ from hearts.round import Phase
 from hearts.tui.layout import MIN_WIDTH, NARROW, cards_per_row, needed_height, table_positions
 from hearts.tui.look import card_text, cards_text
 from hearts.tui.screens.review import REVIEW
+from hearts.tui.screens.rules import RulesScreen
 from hearts.tui.state import TableState
 from hearts.tui.widgets import CardWidget, Hand, SeatPanel, StatusLine, TextLine, TrickView, YouLine
 from hearts.tui.words import translate_bindings
@@ -82,6 +83,7 @@ class TableScreen(Screen[None]):
         ),
         Binding("l", "ask('last_trick')", N_("Last"), tooltip=N_("the last trick: who played what, who took it")),
         Binding("s", "scores", N_("Scores"), tooltip=N_("the totals after each round, and this round's points")),
+        Binding("b", "rules", N_("Rules"), tooltip=N_("the rule book, with this table's options")),
         REVIEW,
         Binding(
             "n",
@@ -299,6 +301,10 @@ class TableScreen(Screen[None]):
             self.on_key(events.Key("s", "s"))
             return
         self.action_ask("scores")
+
+    def action_rules(self) -> None:
+        """The rule book with this table's options (:class:`RulesScreen`)."""
+        self.app.push_screen(RulesScreen(self.view.rules))
 
     def action_ask(self, command: Command) -> None:
         """Ask the app for ``command`` (the keys' actions: ``ask('undo')``, …)."""

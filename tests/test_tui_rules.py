@@ -1,0 +1,119 @@
+"""The terminal's rules screen and refused cards (issue 42, item 2), in Textual's pilot.
+
+``b`` at the table opens the rule book (``hearts.book``: every R-number, the table's own options
+first and beside their rules), in the language in use; F1 (or its button) in the new game's form
+opens it with the form's options; a card the rules refuse is answered with its rule in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("textual")
+pytest.importorskip("babel")
+
+from test_tui import key_name, pass_by_keys, run, settle
+
+from hearts.book import book
+from hearts.i18n import translation, use
+from hearts.rules import Rules
+from hearts.text import WHY_NOT
+from hearts.tui.app import HeartsApp
+from hearts.tui.screens import RulesScreen
+from hearts.tui.session import Session
+from hearts.tui.words import choose_language
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    assert choose_language("de") == "de"
+    try:
+        yield
+    finally:
+        use("en")
+
+
+def app_with(rules: Rules, seed: int = 3) -> HeartsApp:
+    return HeartsApp(Session.new(rules, seed=seed, specs=["easy"], delay=0), hint_spec="search:iterations=40")
+
+
+def test_the_rules_screen_shows_the_book_and_the_tables_options() -> None:
+    async def go() -> None:
+        app = app_with(Rules(moon="subtract_from_self", target=50))
+        async with app.run_test(size=(110, 34)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("b")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, RulesScreen) and screen.id == "rules"
+            text = screen.text
+            assert "- **R4.4** Shooting the moon: **subtract from self**" in text
+            assert "- **R5.1** Game target: **50**" in text
+            assert "> At this table: Shooting the moon is subtract from self." in text
+            for r in book():
+                assert f"{'#' * r.level} {r.number} {r.title}" in text
+            await pilot.press("b")  # b closes it again; the table is as it was
+            await pilot.pause()
+            assert app.screen.id != "rules" and app.session.view.must_pass
+
+    run(go)
+
+
+def test_the_rules_screen_and_a_refused_card_in_german(german: None) -> None:
+    t = translation("de")
+
+    async def go() -> None:
+        app = app_with(Rules(jack_of_diamonds=-10))
+        async with app.run_test(size=(110, 34)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("b")
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            text = app.screen.text
+            assert "## Die Regeln dieses Tisches" in text and "### R3.2 Farbe bedienen" in text
+            assert "- **R4.2** Karo-Bube-Bonus: **-10**" in text
+            assert t.gettext(book()[[r.number for r in book()].index("R3.3")].blocks[0].text) in text
+            assert "Following suit" not in text and "At this table" not in text
+            await pilot.press("escape")
+            await pilot.pause()
+            # a refused card (the first trick forbids some): the rule in words, in German
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            view = app.session.view
+            illegal = [c for c in view.hand.sorted_by_suit() if c not in view.legal]
+            assert illegal
+            history = app.session.game.history
+            await pilot.press(*key_name(illegal[0]), "enter")
+            await pilot.pause()
+            assert app.session.game.history == history
+            german_words = {t.gettext(w) for w in WHY_NOT.values()}
+            assert app.message in german_words, app.message
+            assert "(R3." in app.message
+
+    run(go)
+
+
+def test_f1_in_the_new_game_form_shows_the_forms_rules() -> None:
+    async def go() -> None:
+        app = app_with(Rules())
+        async with app.run_test(size=(110, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await pilot.pause()
+            assert app.screen.id == "new-game"
+            app.screen.query_one("#opt-target").value = "75"  # type: ignore[attr-defined]
+            await pilot.press("f1")
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            assert "- **R5.1** Game target: **75**" in app.screen.text
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen.id == "new-game"
+            app.screen.query_one("#opt-target").value = "abc"  # type: ignore[attr-defined]
+            await pilot.click("#rules-button")  # a wrong form: the current game's rules
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen) and "- **R5.1** Game target: **100**" in app.screen.text
+
+    run(go)
