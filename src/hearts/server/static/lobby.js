@@ -9,6 +9,7 @@ import { _, ngettext } from "./i18n.js";
 import { myName } from "./profile.js";
 import * as player from "./player.js";
 import { remember } from "./seats.js";
+import { offerGuide } from "./guide.js";
 import { setupQuick, liveLobby } from "./quickmatch.js";
 import * as settings from "./settings.js";
 
@@ -21,6 +22,7 @@ let config = null, specs = [];
 async function lobby() {
   $("lobby").hidden = false;
   document.title = "pyhearts — " + _("lobby");
+  offerGuide();  // a new player's guided first game, offered once (guide.js)
   config = await call("GET", "/api/config");
   specs = config.options;
   const preset = $("preset");

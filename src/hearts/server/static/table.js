@@ -18,6 +18,7 @@ import { closeDialog, showGameOver, showMoon, showNameDialog, winnerWords } from
 import { isCreator } from "./seats.js";
 import * as player from "./player.js";
 import { nameNode } from "./company.js";
+import { observe as observeGuide } from "./guide.js";
 
 export function render() {
   const s = live.state;
@@ -51,6 +52,7 @@ export function render() {
   tick();
   announce(prompt.textContent);
   openDialogs(v, t, me);
+  observeGuide(s);  // the guided first game's tip, when its moment has come (guide.js)
 }
 onRedraw(render);
 
