@@ -291,3 +291,54 @@ def test_the_rules_page_and_a_tip_on_a_phone_fit_and_pass_axe(server: ServerProc
         page.screenshot(path=str(ARTIFACTS / f"web_rules_tip_{lang}_phone.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_the_servers_illegal_error_carries_the_rule_in_words(server: ServerProcess) -> None:
+    """Over the WebSocket (docs/protocol.md, ``error``): a refused card's ``why`` is its rule in
+    English words (R2.1 while passing, R3.1 at the first lead, R1.4 out of turn), a refused pass
+    has none; nothing changes."""
+    import asyncio
+
+    from test_server_support import Client
+
+    table = create_table(server, [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"},
+                                  {"kind": "human", "name": "C"}, {"kind": "human", "name": "D"}])
+    tokens = [s["token"] for s in table["seats"]]
+
+    async def go() -> None:
+        clients = [await Client(server, table["id"], t).connect() for t in tokens]
+        try:
+            async def refused(c: Client, msg: dict[str, Any]) -> dict[str, Any]:
+                err: dict[str, Any] = await c.request(msg, lambda m: m["type"] == "error")
+                assert err["code"] == "illegal", err
+                return err
+
+            st = clients[0].state
+            assert st is not None
+            hand, seq = st["view"]["hand"], st["seq"]
+            err = await refused(clients[0], {"type": "play", "seq": seq, "card": hand[0]})
+            assert err["why"] == WHY_NOT["passing"]
+            err = await refused(clients[0], {"type": "pass", "seq": seq, "cards": hand[:2]})
+            assert err["why"] is None and "R2.1" in err["message"]
+            for c in clients:
+                assert c.state is not None
+                await c.send({"type": "pass", "seq": c.state["seq"], "cards": c.state["view"]["hand"][:3]})
+            for c in clients:
+                await c.wait(lambda m: m["type"] == "state" and m["view"]["phase"] == "playing")
+            for c in clients:
+                await c.request({"type": "sync"}, lambda m: m["type"] == "state")
+            lead = next(c for c in clients if c.state and c.state["view"]["to_move"] == c.state["you"])
+            other = next(c for c in clients if c is not lead)
+            v, at = lead.state["view"], lead.state["seq"]  # type: ignore[index]
+            wrong = next(x for x in v["hand"] if x not in v["legal"])
+            err = await refused(lead, {"type": "play", "seq": lead.state["seq"], "card": wrong})  # type: ignore[index]
+            assert err["why"] == WHY_NOT["first_lead_lowest"] and "R3.1" in err["message"]
+            err = await refused(other, {"type": "play", "seq": other.state["seq"], "card": other.state["view"]["hand"][0]})  # type: ignore[index]
+            assert err["why"] == WHY_NOT["not_your_turn"]
+            again = await lead.request({"type": "sync"}, lambda m: m["type"] == "state")
+            assert again["seq"] == at and wrong in again["view"]["hand"]  # nothing changed
+        finally:
+            for c in clients:
+                await c.close()
+
+    asyncio.run(go())
