@@ -705,7 +705,7 @@ def test_a_first_version_database_is_migrated_and_its_tables_go_on(tmp_path: Pat
         assert await store.log.unfinished() == ["old-going"]
 
     with_store(f"sqlite:///{db}", migrated)
-    assert user_version(db) == 7 and SCHEMA_VERSION == 11  # (0008 on leave the retired marker at 7)
+    assert user_version(db) == 7 and SCHEMA_VERSION == 12  # (0008 on leave the retired marker at 7)
     con = sqlite3.connect(db)
     try:
         assert not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone()
@@ -871,6 +871,62 @@ def test_a_tables_bot_pace_is_its_creators_within_the_limits_and_survives_a_rest
             await again.shutdown()
         finally:
             await manager.shutdown()
+            await store.close()
+
+    asyncio.run(main())
+
+
+def test_passkeys_sessions_and_seat_tickets_are_stored_alike_on_both_databases(database: Database) -> None:
+    """``store.passkeys`` (issue 42, item 3) on SQLite and PostgreSQL: a WebAuthn challenge is
+    taken once, for its purpose only, and not once expired; a profile has several passkeys (a
+    credential known already is refused, nothing added); a session names its profile until it
+    is signed out; signing out everywhere ends every session of the profile but the one kept,
+    and its seat tickets, and no other profile's."""
+
+    async def main() -> None:
+        store = await open_storage(db_url(database))
+        pk = store.passkeys
+        try:
+            for player in ("ann", "bob"):
+                await store.players.create_player(player, player.title(), hash_token(player), 25.0, 8.3)
+            now = time.time()
+            await pk.add_challenge("c1", "register", "ann", now + 60)
+            await pk.add_challenge("c2", "sign_in", None, now - 1)  # expired
+            assert await pk.take_challenge("c1", "sign_in", now) == (False, None)  # another purpose: used up all the same
+            assert await pk.take_challenge("c1", "register", now) == (False, None)
+            await pk.add_challenge("c3", "register", "ann", now + 60)
+            assert await pk.take_challenge("c3", "register", now) == (True, "ann")
+            assert await pk.take_challenge("c3", "register", now) == (False, None)  # once
+            assert await pk.take_challenge("c2", "sign_in", now) == (False, None)
+            await pk.add("k1", "ann", "pub1", 0, "laptop")
+            await pk.add("k2", "ann", "pub2", 3, "phone")
+            with pytest.raises(ValueError, match="registered already"):
+                await pk.add("k1", "bob", "other", 0, "stolen")
+            assert [(k.credential_id, k.name, k.sign_count, k.used) for k in await pk.of_player("ann")] == [
+                ("k1", "laptop", 0, None), ("k2", "phone", 3, None)]
+            owner = await pk.owner("k1")
+            assert owner is not None and owner.id == "ann"
+            await pk.used("k2", 4)
+            used = await pk.get("k2")
+            assert used is not None and used.sign_count == 4 and used.used is not None
+            for session, player in (("s1", "ann"), ("s2", "ann"), ("s3", "bob")):
+                await pk.add_session(session, player)
+            await pk.add_challenge("t1", "seat", "ann", now + 600)
+            await pk.add_challenge("t2", "seat", "bob", now + 600)
+            assert await pk.peek_challenge("t1", "seat", now) == "ann"
+            assert await pk.peek_challenge("t1", "seat", now) == "ann"  # a ticket is kept
+            assert await pk.end_sessions("ann", keep="s1") == 1
+            session = await pk.session_player("s1")
+            assert session is not None and session.id == "ann"
+            assert await pk.session_player("s2") is None
+            assert await pk.peek_challenge("t1", "seat", now) is None  # revoked with the sessions
+            bob = await pk.session_player("s3")
+            assert bob is not None and bob.id == "bob" and await pk.peek_challenge("t2", "seat", now) == "bob"
+            await pk.end_session("s1")
+            assert await pk.session_player("s1") is None
+            assert await pk.remove("ann", "k1") and not await pk.remove("bob", "k2")
+            assert [k.credential_id for k in await pk.of_player("ann")] == ["k2"]
+        finally:
             await store.close()
 
     asyncio.run(main())

@@ -3,8 +3,9 @@
 A profile is a name and a secret key (``secrets.token_urlsafe(24)``) that the browser keeps
 (``localStorage["pyhearts.player"]``, exportable to another browser as a link); the server
 stores only the key's hash (:func:`~hearts.server.storage.hash_token`, as for seats'
-tokens). A request acts as a profile with ``Authorization: Bearer <key>``
-(:func:`authenticate`); a missing or unknown key is refused (401, :class:`Unauthorized`).
+tokens). A request acts as a profile with ``Authorization: Bearer <key>``, or with the cookie
+of a session signed in with a passkey (:mod:`hearts.server.passkeys`; :func:`authenticate`); a
+missing or unknown key is refused (401, :class:`Unauthorized`).
 A profile's person seats record its id (``SeatRow.player_id``): the seat of a table it made,
 an open seat it joined, an invited seat it claimed. That gives its games (:func:`my_games`)
 and, at rated tables, its rating (:mod:`hearts.server.ratings`).
@@ -198,27 +199,34 @@ def bearer_key(authorization: str | None) -> str | None:
     return key
 
 
-async def authenticate(store: Storage, authorization: str | None) -> PlayerRow:
-    """The profile whose key the header holds; :class:`Unauthorized` without one, or for a
-    key the server does not know."""
-    player = await optional_player(store, authorization)
+async def authenticate(store: Storage, authorization: str | None, session: str | None = None) -> PlayerRow:
+    """The profile whose key the header holds, else the one signed in by the ``session``
+    cookie's secret (:mod:`hearts.server.passkeys`); :class:`Unauthorized` without either, or for
+    a key the server does not know."""
+    player = await optional_player(store, authorization, session)
     if player is None:
-        raise Unauthorized("this needs your player profile: send 'Authorization: Bearer <your player key>'")
+        raise Unauthorized("this needs your player profile: send 'Authorization: Bearer <your player key>', "
+                           "or sign in with a passkey")
     return player
 
 
-async def optional_player(store: Storage, authorization: str | None) -> PlayerRow | None:
-    """The profile of the header, ``None`` without a header; :class:`Unauthorized` for an
-    unknown key (a request that names a profile acts as it, or is refused),
+async def optional_player(store: Storage, authorization: str | None, session: str | None = None) -> PlayerRow | None:
+    """The profile of the header, else of the ``session`` cookie's secret (a session signed
+    out or unknown: none), ``None`` without either; :class:`Unauthorized` for an unknown key (a
+    request that names a profile acts as it, or is refused),
     :class:`~hearts.server.company.Banned` (403) for a banned profile's, on every process (the
     database is read)."""
     key = bearer_key(authorization)
-    if key is None:
+    if key is not None:
+        player = await store.players.player_by_key(hash_token(key))
+        if player is None:
+            raise Unauthorized("this player key is not known here: import your profile again, or make a new one")
+    elif session and len(session) <= MAX_KEY:
+        player = await store.passkeys.session_player(hash_token(session))
+    else:
         return None
-    player = await store.players.player_by_key(hash_token(key))
-    if player is None:
-        raise Unauthorized("this player key is not known here: import your profile again, or make a new one")
-    await check_not_banned(store, player.id)
+    if player is not None:
+        await check_not_banned(store, player.id)
     return player
 
 

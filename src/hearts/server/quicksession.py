@@ -75,8 +75,11 @@ class QuickSession:
     seat's invite link."""
 
     def __init__(self, ws: Socket, matchmaker: Matchmaker, guard: AddressGuard, address: str,
-                 link: typing.Callable[[str, int, str], str]) -> None:
+                 link: typing.Callable[[str, int, str], str], session: str | None = None) -> None:
         self.ws = ws
+        self.session = session
+        """The secret of the session cookie the connection came with (a profile signed in with a
+        passkey), used when a request names no key."""
         self.mm = matchmaker
         self.guard = guard
         self.address = address
@@ -161,12 +164,13 @@ class QuickSession:
             raise ProtocolError("you are in the queue already: leave it first to ask for another game", "in_queue")
         store = self.mm.manager.store
         try:
-            player = await optional_player(store, f"Bearer {request.key}")
+            player = await optional_player(store, None if request.key is None else f"Bearer {request.key}", self.session)
         except Banned:
             raise  # (an error, and the connection closed)
         except Refused as e:
             raise ProtocolError(str(e), "bad_key") from None
-        assert player is not None
+        if player is None:
+            raise ProtocolError("the quick match needs your player profile: its key, or a passkey's sign-in", "bad_key")
         if await is_banned(store, player.id):
             raise ProtocolError("this profile may not play with strangers", "banned")
         untold = await self.mm.queue.row(player.id)

@@ -33,6 +33,7 @@ from hearts.server.limits import (
 )
 from hearts.server.logs import fields
 from hearts.server.outage import is_outage
+from hearts.server.passkeys import ticket_player
 from hearts.server.players import optional_player
 from hearts.server.protocol import ProtocolError, error_message, parse_client
 from hearts.server.tables import UNAVAILABLE, Connection, Manager, Table
@@ -75,8 +76,11 @@ class Session:
     """A WebSocket connection to the table ``table_id`` from ``address``: :meth:`run` serves
     it to its end."""
 
-    def __init__(self, ws: Socket, manager: Manager, guard: AddressGuard, address: str) -> None:
+    def __init__(self, ws: Socket, manager: Manager, guard: AddressGuard, address: str, session: str | None = None) -> None:
         self.ws = ws
+        self.session = session
+        """The secret of the session cookie the connection came with (a profile signed in with a
+        passkey: :mod:`hearts.server.passkeys`), or ``None``; a relayed connection has none."""
         self.manager = manager
         self.guard = guard
         self.limits = guard.limits
@@ -168,7 +172,7 @@ class Session:
                 await self._hello(table, message)
             elif isinstance(message, Watch):
                 try:
-                    if message.key is not None:
+                    if message.key is not None or self.session:
                         conn.unread = await self._unread(table, message.key)
                     await table.watch(conn)
                     await table.talk.send_history(conn)
@@ -188,23 +192,28 @@ class Session:
                 except Exception as e:  # a bug must not take the server down for the others
                     self.failed(e, table, "error handling a message", "the table is unchanged")
 
-    async def _unread(self, table: Table, key: str) -> frozenset[int] | None:
-        """The seats whose chat lines a spectator watching with the profile ``key`` does not
-        read (:attr:`Connection.unread`); :class:`ProtocolError` if the key opens no profile."""
+    async def _unread(self, table: Table, key: str | None) -> frozenset[int] | None:
+        """The seats whose chat lines a spectator watching with the profile ``key`` (else the
+        one of its session cookie) does not read (:attr:`Connection.unread`);
+        :class:`ProtocolError` if the key opens no profile."""
         try:
-            me = await optional_player(table.store, f"Bearer {key}")
+            me = await optional_player(table.store, None if key is None else f"Bearer {key}", self.session)
         except Banned:
             raise
         except Refused as e:
             raise ProtocolError(str(e), "bad_key") from None
-        assert me is not None
+        if me is None:  # (a session signed out: nothing hidden)
+            return None
         hidden = await company.seats_hidden_from(table.store, await table.store.log.seats(table.id), me.id)
         return None if hidden is None else frozenset(hidden)
 
     async def _hello(self, table: Table, hello: Hello) -> None:
-        """Seat the connection at the seat the token opens; a wrong token is an error, and
-        one too many closes the connection; a seat of a banned profile is refused, closed."""
+        """Seat the connection at the seat the token opens (a seat's own, or a profile's seat
+        ticket: :func:`hearts.server.passkeys.seat_ticket`); a wrong token is an error, and one
+        too many closes the connection; a seat of a banned profile is refused, closed."""
         seat = await table.find_seat(hello.token)
+        if seat is None:
+            seat = await self._ticket_seat(table, hello.token)
         if seat is None:
             self.failures += 1
             close = CLOSE_POLICY if self.failures >= self.limits.hello_attempts else None
@@ -224,6 +233,14 @@ class Session:
                     raise
             await table.attach(self.conn, seat)
             await table.talk.send_history(self.conn)
+
+    @staticmethod
+    async def _ticket_seat(table: Table, ticket: str) -> int | None:
+        """The seat at ``table`` of the profile whose seat ticket this is, or ``None``."""
+        player_id = await ticket_player(table.store, table.id, ticket)
+        if player_id is None:
+            return None
+        return next((s.seat for s in await table.store.log.seats(table.id) if s.kind == "human" and s.player_id == player_id), None)
 
     async def _company(self, table: Table, message: Mark | Report) -> None:
         """A seat's ``mark`` or ``report`` (:mod:`hearts.server.company`), held to its seat's

@@ -42,8 +42,9 @@ class Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, froz
 
 
 class Hello(Message, tag="hello", frozen=True):
-    """Take the seat whose secret ``token`` this is (the one of the invite link); the first
-    message of a seat's connection. Answered with a ``state`` of reason ``welcome``."""
+    """Take the seat whose secret ``token`` this is (the one of the invite link, or a profile's
+    seat ticket: ``POST /api/tables/{id}/ticket``); the first message of a seat's connection.
+    Answered with a ``state`` of reason ``welcome``."""
 
     token: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN)]
 
@@ -51,8 +52,10 @@ class Hello(Message, tag="hello", frozen=True):
 class Watch(Message, tag="watch", frozen=True):
     """Watch the table as a spectator (no token): the public ``state`` now and at every change.
     Refused with ``no_spectators`` or ``spectators_full``. With ``key``, a player profile's
-    secret key (``bad_key`` if it opens none), the chat lines of the profiles it muted or
-    blocked, or that blocked it, are not sent (none at all if its chat is off)."""
+    secret key (``bad_key`` if it opens none), or without it the profile of the connection's
+    session cookie (a passkey's sign-in, on the process that serves the connection), the chat
+    lines of the profiles it muted or blocked, or that blocked it, are not sent (none at all if
+    its chat is off)."""
 
     key: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN)] | None = None
 
@@ -358,7 +361,8 @@ FillAfter = Annotated[int, msgspec.Meta(ge=3, le=300)]
 
 
 class QuickRequest(Message, tag="quick", frozen=True):
-    """Join the quick-match queue as the player profile whose secret ``key`` this is, for a
+    """Join the quick-match queue as the player profile whose secret ``key`` this is (without
+    one: the profile signed in by the connection's session cookie, a passkey's), for a
     ``preset`` (``standard``, ``omnibus``: J♦ −10, ``black_maria``: Black Maria for three
     players, docs/rules.md R6, or ``any``; ``three``, its earlier name, is read as it), rated
     or not; bots fill the empty seats after ``fill_after`` seconds (3 to 300, default 20).
@@ -366,7 +370,7 @@ class QuickRequest(Message, tag="quick", frozen=True):
     connection is refused (``in_queue``); the same profile on another connection takes the
     place over (the first is told ``left``, reason ``replaced``)."""
 
-    key: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN)]
+    key: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TOKEN)] | None = None
     preset: Literal["standard", "omnibus", "black_maria", "any"] = "standard"
     rated: bool = False
     fill_after: FillAfter = 20

@@ -8,6 +8,8 @@ the metrics, the address guard, the review runner, the public URL — from
 - :mod:`.pages`: the client's page, card images, ``/api/config`` and the static files;
 - :mod:`.tables`: ``/api/tables`` — create, list, show, join, claim, invite, record, replay;
 - :mod:`.players`: ``/api/players``, ``/api/me``, ``/api/me/games``, ``/api/leaderboard``;
+- :mod:`.passkeys`: ``/api/passkeys``, ``/api/session`` (passkeys, sign-in sessions, sign out
+  everywhere) and ``/api/tables/{id}/ticket`` (a profile's seat on another device);
 - :mod:`.reviews`: ``/api/tables/{id}/review``;
 - :mod:`.ops`: ``/healthz`` and ``/metrics``;
 - :mod:`.play`: the WebSocket ``/ws/{id}``;

@@ -1,6 +1,6 @@
 """What the HTTP handlers share (no routes): JSON answers (:func:`api`) and request bodies
-(:func:`read_json`, held to the server's limits), the client's address, and the checks of a
-public URL (the base of invite links)."""
+(:func:`read_json`, held to the server's limits), the client's address and profile
+(:func:`credentials`), and the checks of a public URL (the base of invite links)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from hearts.server.limits import Limits, Refused, address_key
+from hearts.server.passkeys import SESSION_COOKIE
 from hearts.server.protocol import decode_json
 
 
@@ -24,6 +25,12 @@ def client_address(connection: HTTPConnection) -> str:
     """The key the rates of a request's or a WebSocket's client are counted under
     (:func:`.limits.address_key`)."""
     return address_key(connection.client.host if connection.client else None)
+
+
+def credentials(connection: HTTPConnection) -> tuple[str | None, str | None]:
+    """What a request (or a WebSocket's handshake) says of its profile: its ``Authorization``
+    header and its session cookie (:func:`hearts.server.players.optional_player` takes both)."""
+    return connection.headers.get("authorization"), connection.cookies.get(SESSION_COOKIE)
 
 
 async def read_json(request: Request, limits: Limits) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from hearts.server.http.common import client_address
+from hearts.server.http.common import client_address, credentials
 from hearts.server.http.services import services
 from hearts.server.session import Session
 
@@ -22,7 +22,7 @@ async def play(ws: WebSocket) -> None:
         if link is not None:
             await s.relays.relay(ws, link, address)
             return
-    await Session(ws, s.manager, s.guard, address).run()
+    await Session(ws, s.manager, s.guard, address, credentials(ws)[1]).run()
 
 
 ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/{table_id}", play)]

@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from hearts.server.http.common import api, client_address, read_json
+from hearts.server.http.common import api, client_address, credentials, read_json
 from hearts.server.http.services import services
 from hearts.server.logs import fields
 from hearts.server.players import (
@@ -57,7 +57,7 @@ async def new_player(request: Request) -> Response:
 
 async def me(request: Request) -> Response:
     s = services(request)
-    player = await authenticate(s.store, request.headers.get("authorization"))
+    player = await authenticate(s.store, *credentials(request))
     if request.method == "PATCH":
         change = ProfileChange.parse(await read_json(request, s.limits), s.limits)
         if change.name is not None:
@@ -73,13 +73,13 @@ async def me(request: Request) -> Response:
 
 async def games(request: Request) -> Response:
     s = services(request)
-    player = await authenticate(s.store, request.headers.get("authorization"))
+    player = await authenticate(s.store, *credentials(request))
     return api({"games": await my_games(s.store, player.id, s.outcomes)})
 
 
 async def marks(request: Request) -> Response:
     s = services(request)
-    player = await authenticate(s.store, request.headers.get("authorization"))
+    player = await authenticate(s.store, *credentials(request))
     if request.method == "DELETE":
         kind = request.path_params["kind"]
         if kind not in ("mute", "block"):
@@ -98,7 +98,7 @@ async def marks(request: Request) -> Response:
 
 async def leaderboard(request: Request) -> Response:
     store = services(request).store
-    player = await optional_player(store, request.headers.get("authorization"))
+    player = await optional_player(store, *credentials(request))
     rows = [
         {"name": p.name, "bot": None, **rating_dict(p.mu, p.sigma, p.games),
          "you": player is not None and p.id == player.id}

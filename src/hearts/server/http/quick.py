@@ -11,7 +11,7 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from hearts.server.http.common import client_address
+from hearts.server.http.common import client_address, credentials
 from hearts.server.http.services import services
 from hearts.server.quicksession import QuickSession
 
@@ -22,7 +22,7 @@ async def quick(ws: WebSocket) -> None:
     if s.quick is None:
         await ws.close(1013, "quick match is not served here")
         return
-    await QuickSession(ws, s.quick, s.guard, client_address(ws), s.link).run()
+    await QuickSession(ws, s.quick, s.guard, client_address(ws), s.link, credentials(ws)[1]).run()
 
 
 async def live(ws: WebSocket) -> None:

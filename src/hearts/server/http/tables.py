@@ -30,7 +30,7 @@ from starlette.routing import BaseRoute, Route
 
 from hearts.record import game_to_dict
 from hearts.server.company import check_seating
-from hearts.server.http.common import api, client_address, read_json
+from hearts.server.http.common import api, client_address, credentials, read_json
 from hearts.server.http.services import Services, services
 from hearts.server.players import (
     ClaimRequest,
@@ -50,7 +50,7 @@ async def create(request: Request) -> Response:
     address = client_address(request)
     with s.guard.counting("tables", address):  # a refused request uses up none of the rate
         table_request = TableRequest.parse(await read_json(request, s.limits), s.limits, s.bots)
-        player = await optional_player(s.store, request.headers.get("authorization"))
+        player = await optional_player(s.store, *credentials(request))
         table_request, mine = for_player(table_request, player)
         creator_key = secrets.token_urlsafe(18)
         table, tokens = await s.manager.create(table_request, address, hash_token(creator_key))
@@ -92,7 +92,7 @@ async def join(request: Request) -> Response:
     s.guard.hit("joins", client_address(request))
     table = await s.find(request.path_params["table_id"])
     join_request = JoinRequest.parse(await read_json(request, s.limits), s.limits)
-    player = await optional_player(s.store, request.headers.get("authorization"))
+    player = await optional_player(s.store, *credentials(request))
     row = await s.store.log.table(table.id)
     if row is not None and row.config.get("rated"):
         if player is None:
@@ -112,7 +112,7 @@ async def join(request: Request) -> Response:
 async def claim(request: Request) -> Response:
     s = services(request)
     table = await s.find(request.path_params["table_id"])
-    player = await authenticate(s.store, request.headers.get("authorization"))
+    player = await authenticate(s.store, *credentials(request))
     claimed = ClaimRequest.parse(await read_json(request, s.limits))
     seat = await table.find_seat(claimed.token)
     if seat is None:

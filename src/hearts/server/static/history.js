@@ -59,10 +59,8 @@ function gameItem(g) {
     links.append(el("a", { href: "/replay/" + g.id, class: "button-link replay-link", text: _("Replay") }));
     const mine = g.players.find((p) => p.you);  // your decisions reviewed (review.js)
     if (mine) links.append(review.control(g.id, mine.seat, { small: true, check: false }));
-  } else if (localStorage.getItem("pyhearts:" + g.id)) {
+  } else {  // (a seat token kept in this browser, else a ticket for the profile's seat: tablepage.js)
     links.append(el("a", { href: "/t/" + g.id, class: "button-link continue-link", text: _("Continue") }));
-  } else {
-    links.append(el("span", { class: "note", text: _("Open your invite link to continue (this browser has no seat token for it).") }));
   }
   return el("li", { class: "game " + (g.finished ? "finished" : "playing"), "data-table": g.id },
     el("div", { class: "game-head" },

@@ -14,6 +14,11 @@
 //   forget()         // forgets the profile in this browser
 //   start()          // the header's link, the lobby's welcome, the table's seat claimed
 //   showProfile()    // the profile page (/me)
+//   signInWithPasskey(), addPasskey(name)   // WebAuthn: navigator.credentials.get / create
+// Passkeys: a profile adds some on its page (several: one per device or password manager);
+// another browser signs in with one (no key there: the server's session cookie), lists the
+// profile's unfinished games and continues them in its seat; "Sign out everywhere" ends every
+// session of the profile (its key stays valid: the fallback).
 import { $, el, call as request } from "./ui.js";
 import { _, ngettext, choose, chosen, lang, languages } from "./i18n.js";
 import { current, store, clear, auth } from "./profile.js";
@@ -139,6 +144,111 @@ async function claimSeat() {
   } catch (e) { if (e.status === 409 || e.status === 403) localStorage.setItem(done, token); }
 }
 
+// ---------------------------------------------------------------- passkeys (WebAuthn)
+// The server's options and the browser's credentials cross as JSON, binary fields in base64url.
+const bytes = (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4)), (c) => c.charCodeAt(0));
+const base64url = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const descriptors = (list) => (list || []).map((c) => ({ ...c, id: bytes(c.id) }));
+
+function credentialJSON(c) {
+  const r = c.response;
+  const response = { clientDataJSON: base64url(r.clientDataJSON) };
+  if (r.attestationObject) {
+    response.attestationObject = base64url(r.attestationObject);
+    if (r.getTransports) response.transports = r.getTransports();
+  }
+  if (r.authenticatorData) {
+    response.authenticatorData = base64url(r.authenticatorData);
+    response.signature = base64url(r.signature);
+    if (r.userHandle) response.userHandle = base64url(r.userHandle);
+  }
+  return { id: c.id, rawId: base64url(c.rawId), type: c.type, response, clientExtensionResults: c.getClientExtensionResults() };
+}
+
+async function addPasskey(name) {
+  const o = await call("POST", "/api/passkeys/options");
+  const made = await navigator.credentials.create({ publicKey: {
+    ...o, challenge: bytes(o.challenge), user: { ...o.user, id: bytes(o.user.id) }, excludeCredentials: descriptors(o.excludeCredentials) } });
+  return call("POST", "/api/passkeys", { credential: credentialJSON(made), name });
+}
+
+async function signInWithPasskey() {
+  const o = await call("POST", "/api/session/options");
+  const got = await navigator.credentials.get({ publicKey: { ...o, challenge: bytes(o.challenge), allowCredentials: descriptors(o.allowCredentials) } });
+  const me = await call("POST", "/api/session", { credential: credentialJSON(got) });
+  keep({ id: me.id, name: me.name, key: null });
+  followLanguage(me.language);
+  return me;
+}
+
+// A passkey's failure in words: the browser's refusal (cancelled, or no passkey of this site; an
+// address by IP, which no passkey can be for), or the server's.
+const passkeyError = (e) => (e && e.name === "NotAllowedError" ? _("No passkey was used (cancelled, or none of this site's).")
+  : e && e.name === "SecurityError" ? _("Passkeys need the server's name in the address (such as localhost), not its IP address.") : e.message);
+const when = (iso) => new Date(iso).toLocaleDateString(lang(), { dateStyle: "medium" });
+
+// The profile page's passkeys: each with its name and date, a button that removes it, one that
+// adds one (named), and "Sign out everywhere".
+function passkeyPanel() {
+  const list = el("ul", { class: "passkeys", id: "passkey-list" });
+  const box = el("div", { class: "panel", id: "profile-passkeys" }, el("h2", { text: _("Passkeys") }),
+    el("p", { class: "note", text: _("Sign in on your other devices with a passkey (this device's, your phone's, a password manager's): no key to copy. Your key still works everywhere.") }), list);
+  const draw = (keys) => list.replaceChildren(...(keys.length ? keys.map((k) => el("li", { "data-passkey": k.id },
+    el("b", { text: k.name }), " · " + _("added {date}", { date: when(k.created) }) + " ",
+    el("button", { type: "button", class: "small remove-passkey", text: _("Remove"), onclick: async () => {
+      try { draw((await call("DELETE", "/api/passkeys/" + encodeURIComponent(k.id))).passkeys); } catch (e) { say(box, e.message); }
+    } }))) : [el("li", { class: "note", text: _("No passkey yet.") })]));
+  const name = el("input", { id: "passkey-name", maxlength: "60", value: _("this device") });
+  const add = el("button", { type: "button", class: "primary", id: "add-passkey", text: _("Add a passkey"), onclick: async () => {
+    try {
+      draw((await addPasskey(name.value)).passkeys);
+      say(box, _("Passkey added: sign in with it on your other devices."), "ok");
+    } catch (e) { say(box, passkeyError(e)); }
+  } });
+  if (!window.PublicKeyCredential) add.disabled = true;
+  const everywhere = el("button", { type: "button", class: "small", id: "sign-out-everywhere", text: _("Sign out everywhere"), onclick: async () => {
+    try {
+      const r = await call("POST", "/api/me/sign-out-everywhere");
+      if (!current().key) { forget(); showProfile(); return; }  // this browser was one of them
+      say(box, ngettext("{n} session signed out: your passkeys sign in again.", "{n} sessions signed out: your passkeys sign in again.", r.ended), "ok");
+    } catch (e) { say(box, e.message); }
+  } });
+  box.append(el("div", { class: "row" }, el("label", { for: "passkey-name" }, _("Name"), name), add), el("p", {}, everywhere));
+  call("GET", "/api/passkeys").then((r) => draw(r.passkeys)).catch((e) => say(box, e.message));
+  return box;
+}
+
+// Signed in with a passkey (no key in this browser): say so, and sign out here.
+function sessionPanel() {
+  return el("div", { class: "panel", id: "profile-session" }, el("h2", { text: _("Signed in with a passkey") }),
+    el("p", { class: "note", text: _("This browser holds no key: your passkey signs you in.") }),
+    el("button", { type: "button", class: "small", id: "sign-out", text: _("Sign out"), onclick: async () => {
+      try { await call("DELETE", "/api/session"); } catch (e) { /* forgotten here all the same */ }
+      forget();
+      showProfile();
+    } }));
+}
+
+// The profile's unfinished games, each to continue in its seat (tablepage.js asks for a ticket).
+async function unfinishedPanel() {
+  let games = [];
+  try { games = (await call("GET", "/api/me/games")).games.filter((g) => !g.finished); } catch (e) { return null; }
+  if (!games.length) return null;
+  const others = (g) => g.players.filter((p) => !p.you).map((p) => p.name).join(", ");
+  return el("div", { class: "panel", id: "profile-unfinished" }, el("h2", { text: _("Your unfinished games") }),
+    el("ul", { class: "links" }, ...games.map((g) => el("li", { "data-table": g.id },
+      el("a", { href: "/t/" + g.id, class: "button-link continue-link", text: _("Continue") }), " " + _("with {names}", { names: others(g) })))));
+}
+
+function passkeySignIn() {
+  const box = el("div", { class: "panel", id: "passkey-sign-in" }, el("h2", { text: _("Sign in with a passkey") }),
+    el("p", { class: "note", text: _("Your profile on this device too, with a passkey you added to it on another one.") }));
+  box.append(el("button", { type: "button", class: "primary", id: "passkey-sign-in-btn", text: _("Sign in with a passkey"), onclick: async () => {
+    try { await signInWithPasskey(); showProfile(); } catch (e) { say(box, passkeyError(e)); }
+  } }));
+  return box;
+}
+
 // ---------------------------------------------------------------- the profile page (/me)
 function copyControl(text, label, id) {
   const b = el("button", { type: "button", class: "small copy", id, "aria-label": label, text: _("Copy") });
@@ -171,7 +281,7 @@ async function showProfile() {
     page.append(el("p", { class: "page-message", role: "alert", text: _("The server did not answer; your profile is kept in this browser. Reload the page to try again.") }));
     return;
   }
-  if (!me) { page.append(newProfileForm(), importForm()); return; }
+  if (!me) { page.append(passkeySignIn(), newProfileForm(), importForm()); return; }
   const p = current();
   const name = el("input", { id: "profile-name", value: me.name, maxlength: "40", required: true, autocomplete: "nickname" });
   const rename = el("form", { class: "row", id: "rename-form" }, el("label", { for: "profile-name" }, _("Your name"), name),
@@ -192,6 +302,9 @@ async function showProfile() {
       (r.provisional ? _("provisional") + ", " : "") + ngettext("after {n} rated game", "after {n} rated games", r.games) + " (" + _("skill {mu} ± {range}", { mu: r.mu.toFixed(1), range: (3 * r.sigma).toFixed(1) }) + ")"),
     el("p", { class: "note", text: _("Your rating is a cautious estimate of your skill, from 0 up: it rises as rated games show more of it, and stays provisional for your first few. Bots have fixed ratings and anchor the scale.") }),
     el("p", {}, el("a", { href: "/games", text: _("My games") }), " · ", el("a", { href: "/leaderboard", text: _("Leaderboard") })));
+  const unfinished = await unfinishedPanel();
+  if (unfinished) page.append(unfinished);
+  if (!p.key) { page.append(box, rating, companyPanel(), passkeyPanel(), sessionPanel()); return; }
   const link = location.origin + "/me#import=" + encodeURIComponent(p.key);
   const keyField = el("input", { id: "profile-key", value: p.key, readonly: true, spellcheck: "false", class: "secret" });
   const linkField = el("input", { id: "import-link", value: link, readonly: true, spellcheck: "false", class: "secret" });
@@ -204,7 +317,7 @@ async function showProfile() {
       forget();
       showProfile();
     } }));
-  page.append(box, rating, companyPanel(), exporting);
+  page.append(box, rating, companyPanel(), passkeyPanel(), exporting);
 }
 
 function newProfileForm() {
@@ -271,4 +384,4 @@ function start() {
   window.addEventListener("load", claimSeat);
 }
 
-export { current, adopt, claimSeat, check, forget, start, showProfilePage, saveLanguage };
+export { current, adopt, claimSeat, check, forget, start, showProfilePage, saveLanguage, signInWithPasskey, addPasskey };

@@ -37,7 +37,7 @@ async function join() {
     if (!current()) throw new Error(_("your player profile could not be made; try again"));
     $("quick-name").hidden = true;
   }
-  const request = { type: "quick", key: current().key, preset: $("quick-preset").value,
+  const request = { type: "quick", key: current().key || undefined, preset: $("quick-preset").value,  // (a passkey's: its cookie)
     rated: $("quick-rated").checked, fill_after: Math.min(300, Math.max(3, Math.round(Number($("quick-wait").value) || 20))) };
   localStorage.setItem(PREFS, JSON.stringify({ preset: request.preset, rated: request.rated, wait: request.fill_after }));
   leaving = false;

@@ -1,10 +1,13 @@
 // pyhearts web table: the table page (/t/{id}). The seat's token comes from the invite link
-// (kept in this browser, taken out of the address bar) or from this browser's storage; a
-// spectator's link ends in #watch; with neither, the page offers to watch. Then the buttons,
+// (kept in this browser, taken out of the address bar) or from this browser's storage, else,
+// for a player profile that sits at the table (another device's game), a seat ticket from the
+// server (POST /api/tables/{id}/ticket, kept as the token); a spectator's link ends in #watch;
+// with none of them, the page offers to watch. Then the buttons,
 // the keys and the server's messages are wired to the parts of the table that handle them.
 //
 //   openTable(id)   // the page of table ``id``
 import { $, el, call, toast, errorText } from "./ui.js";
+import { current } from "./profile.js";
 import { _ } from "./i18n.js";
 import { live, seatLabel } from "./state.js";
 import { connect, sendIfOpen, stop } from "./connection.js";
@@ -43,8 +46,22 @@ export function openTable(id) {
   document.addEventListener("keydown", onKey);
   window.addEventListener("resize", balanceHand);
   setInterval(tick, 250);
-  if (!live.token && !live.watching) { offerWatch(); return; }
+  if (!live.token && !live.watching) { resume(key); return; }
   connect(onMessage);
+}
+
+// No token here: a profile seated at the table (on another device) continues in its seat with
+// a ticket; else the page offers to watch.
+async function resume(key) {
+  if (current()) {
+    try {
+      live.token = (await call("POST", "/api/tables/" + live.tableId + "/ticket")).ticket;
+      localStorage.setItem(key, live.token);
+      connect(onMessage);
+      return;
+    } catch (e) { /* not seated here: watch */ }
+  }
+  offerWatch();
 }
 
 const toggleLastTrick = () => { live.reviewing = !live.reviewing; render(); };

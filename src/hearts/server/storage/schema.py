@@ -294,6 +294,41 @@ player_reports = sa.Table(
 reports``): the reason, the table, and a copy of its chat and record as they were (no foreign
 keys: a report outlives what it names)."""
 
+passkeys = sa.Table(
+    "passkeys", metadata,
+    sa.Column("credential_id", sa.Text, primary_key=True),
+    sa.Column("player_id", sa.Text, sa.ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("public_key", sa.Text, nullable=False),
+    sa.Column("sign_count", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("name", sa.Text, nullable=False, server_default=""),
+    sa.Column("created", Instant, nullable=False, server_default=now()),
+    sa.Column("used", Instant),
+)
+"""A profile's passkeys (revision 0012, :mod:`hearts.server.passkeys`): each WebAuthn
+credential's id and COSE public key (base64url), the authenticator's signature counter, a
+name for the profile page, when it was made and last used to sign in."""
+
+player_sessions = sa.Table(
+    "player_sessions", metadata,
+    sa.Column("session_hash", sa.Text, primary_key=True),
+    sa.Column("player_id", sa.Text, sa.ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("created", Instant, nullable=False, server_default=now()),
+)
+"""Sign-in sessions (revision 0012): the sha256 of each session cookie's secret and its
+profile; signing out deletes one, signing out everywhere all of a profile's."""
+
+auth_challenges = sa.Table(
+    "auth_challenges", metadata,
+    sa.Column("challenge", sa.Text, primary_key=True),
+    sa.Column("purpose", sa.Text, nullable=False),
+    sa.Column("player_id", sa.Text, sa.ForeignKey("players.id", ondelete="CASCADE")),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+"""The secrets given out for a while (revision 0012): the WebAuthn challenges, ``register`` (a
+profile adds a passkey) or ``sign_in``, each taken once (deleted as it is checked: any process
+may finish a ceremony another began); and ``seat`` tickets (the hash of a table's id and the
+ticket), which open a profile's seat at that table on another device. Until when: Unix seconds."""
+
 quick_queue = sa.Table(
     "quick_queue", metadata,
     sa.Column("player_id", sa.Text, sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),

@@ -1,9 +1,10 @@
 """The queries, written once for SQLite and PostgreSQL (SQLAlchemy Core, async).
 
 :class:`SqlStore` is a :class:`~hearts.server.storage.Storage` on an
-:class:`~sqlalchemy.ext.asyncio.AsyncEngine`, in four parts, each a class of its own:
+:class:`~sqlalchemy.ext.asyncio.AsyncEngine`, in five parts, each a class of its own:
 :class:`SqlTableLog` (``store.log``: tables, seats, the action log), :class:`SqlTalk`
-(``store.talk``: the chat), :class:`SqlPlayers` (``store.players``) and :class:`SqlReviews`
+(``store.talk``: the chat), :class:`SqlPlayers` (``store.players``), :class:`SqlPasskeys`
+(``store.passkeys``) and :class:`SqlReviews`
 (``store.reviews``). A backend (:mod:`~hearts.server.storage.sqlite`,
 :mod:`~hearts.server.storage.postgres`) gives it its engine and its :class:`Notifier` — how
 notices reach the listeners — and adds what is its own. Dialect differences go through
@@ -43,12 +44,14 @@ from hearts.server.storage import (
     ActionNotice,
     BanNotice,
     BanRow,
+    ChallengePurpose,
     ChatLine,
     ChatNotice,
     MarkKind,
     Marks,
     NewSeat,
     Notice,
+    PasskeyRow,
     PlayedTable,
     PlayerRow,
     ReportRow,
@@ -68,10 +71,13 @@ from hearts.server.storage import (
 from hearts.server.storage.deadline import Liveness, deadline
 from hearts.server.storage.schema import (
     actions,
+    auth_challenges,
     now,
+    passkeys,
     player_bans,
     player_marks,
     player_reports,
+    player_sessions,
     players,
     rated_games,
     review_jobs,
@@ -755,6 +761,100 @@ class SqlReviews:
         await self._claimed(claim, status="queued", done=0, total=0, worker=None, lease_until=None)
 
 
+class SqlPasskeys:
+    """``store.passkeys`` (:class:`~hearts.server.storage.Passkeys`) on a :class:`Database`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def add_challenge(self, challenge: str, purpose: ChallengePurpose, player_id: str | None, expires: float) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(auth_challenges.delete().where(auth_challenges.c.expires < time.time()))  # (the old ones)
+            await conn.execute(auth_challenges.insert().values(
+                challenge=challenge, purpose=purpose, player_id=player_id, expires=expires
+            ))
+
+    async def take_challenge(self, challenge: str, purpose: ChallengePurpose, now: float) -> tuple[bool, str | None]:
+        query = auth_challenges.delete().where(auth_challenges.c.challenge == challenge).returning(
+            auth_challenges.c.purpose, auth_challenges.c.player_id, auth_challenges.c.expires
+        )
+        async with self.db.begin() as conn:
+            row = (await conn.execute(query)).first()
+        if row is None or row.purpose != purpose or row.expires < now:
+            return False, None
+        return True, row.player_id
+
+    async def peek_challenge(self, challenge: str, purpose: ChallengePurpose, now: float) -> str | None:
+        query = sa.select(auth_challenges.c.player_id).where(
+            auth_challenges.c.challenge == challenge, auth_challenges.c.purpose == purpose, auth_challenges.c.expires >= now
+        )
+        async with self.db.connect() as conn:
+            found = (await conn.execute(query)).scalar()
+        return None if found is None else str(found)
+
+    async def add(self, credential_id: str, player_id: str, public_key: str, sign_count: int, name: str) -> None:
+        query = self.db.insert(passkeys).values(
+            credential_id=credential_id, player_id=player_id, public_key=public_key, sign_count=sign_count, name=name
+        ).on_conflict_do_nothing().returning(passkeys.c.credential_id)
+        async with self.db.begin() as conn:
+            if (await conn.execute(query)).first() is None:
+                raise ValueError("this passkey is registered already")
+
+    async def of_player(self, player_id: str) -> list[PasskeyRow]:
+        query = sa.select(*passkeys.c).where(passkeys.c.player_id == player_id).order_by(passkeys.c.created, passkeys.c.credential_id)
+        async with self.db.connect() as conn:
+            return [PasskeyRow(*row) for row in await conn.execute(query)]
+
+    async def get(self, credential_id: str) -> PasskeyRow | None:
+        async with self.db.connect() as conn:
+            row = (await conn.execute(sa.select(*passkeys.c).where(passkeys.c.credential_id == credential_id))).first()
+        return None if row is None else PasskeyRow(*row)
+
+    async def owner(self, credential_id: str) -> PlayerRow | None:
+        query = sa.select(*PLAYER_COLUMNS).join(passkeys, passkeys.c.player_id == players.c.id).where(
+            passkeys.c.credential_id == credential_id
+        )
+        async with self.db.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else PlayerRow(*row)
+
+    async def used(self, credential_id: str, sign_count: int) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(passkeys.update().where(passkeys.c.credential_id == credential_id).values(
+                sign_count=sign_count, used=now()
+            ))
+
+    async def remove(self, player_id: str, credential_id: str) -> bool:
+        query = passkeys.delete().where(passkeys.c.player_id == player_id, passkeys.c.credential_id == credential_id)
+        async with self.db.begin() as conn:
+            return bool((await conn.execute(query.returning(passkeys.c.credential_id))).first())
+
+    async def add_session(self, session_hash: str, player_id: str) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(player_sessions.insert().values(session_hash=session_hash, player_id=player_id))
+
+    async def session_player(self, session_hash: str) -> PlayerRow | None:
+        query = sa.select(*PLAYER_COLUMNS).join(player_sessions, player_sessions.c.player_id == players.c.id).where(
+            player_sessions.c.session_hash == session_hash
+        )
+        async with self.db.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else PlayerRow(*row)
+
+    async def end_sessions(self, player_id: str, keep: str | None = None) -> int:
+        query = player_sessions.delete().where(player_sessions.c.player_id == player_id)
+        if keep is not None:
+            query = query.where(player_sessions.c.session_hash != keep)
+        tickets = auth_challenges.delete().where(auth_challenges.c.player_id == player_id, auth_challenges.c.purpose == "seat")
+        async with self.db.begin() as conn:
+            await conn.execute(tickets)
+            return len((await conn.execute(query.returning(player_sessions.c.session_hash))).all())
+
+    async def end_session(self, session_hash: str) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(player_sessions.delete().where(player_sessions.c.session_hash == session_hash))
+
+
 class SqlStore:
     """A :class:`~hearts.server.storage.Storage` on one database: its parts on one
     :class:`Database`; a backend adds its notices (:meth:`listen`, :meth:`notify`) and, on
@@ -770,6 +870,7 @@ class SqlStore:
         self.log = log or SqlTableLog(db)
         self.talk = SqlTalk(db)
         self.players = SqlPlayers(db)
+        self.passkeys = SqlPasskeys(db)
         self.reviews = SqlReviews(db, one_process=one_process)
 
     @property
