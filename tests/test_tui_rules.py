@@ -8,6 +8,7 @@ opens it with the form's options; a card the rules refuse is answered with its r
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ from hearts.i18n import translation, use
 from hearts.rules import Rules
 from hearts.text import WHY_NOT
 from hearts.tui.app import HeartsApp
+from hearts.tui.guide import TIPS, GuideScreen
 from hearts.tui.screens import RulesScreen
 from hearts.tui.session import Session
 from hearts.tui.words import choose_language
@@ -117,3 +119,82 @@ def test_f1_in_the_new_game_form_shows_the_forms_rules() -> None:
             assert isinstance(app.screen, RulesScreen) and "- **R5.1** Game target: **100**" in app.screen.text
 
     run(go)
+
+
+async def play_round_with_tips(pilot: Any, app: HeartsApp) -> list[str]:
+    """Play the first round by keys, closing each tip with Enter; the tips shown, in order."""
+    from test_tui import play_by_keys
+
+    shown: list[str] = []
+    for _ in range(200):
+        await settle(pilot, app)
+        if isinstance(app.screen, GuideScreen):
+            shown.append(app.screen.tip.step)
+            await pilot.press("enter")
+            if shown[-1] == "moon":
+                return shown
+        elif app.screen.id == "round-summary":
+            await pilot.press("enter")
+        elif app.session.view.must_pass:
+            await pass_by_keys(pilot, app)
+        elif app.session.view.my_turn:
+            await play_by_keys(pilot, app, by_name=False)
+    raise AssertionError(f"the first round did not end: {shown}")
+
+
+def test_the_guided_first_game_in_the_terminal_shows_each_tip_once(german: None) -> None:
+    """hearts tui --guide: the web table's tips in the terminal, each once at its moment, in German."""
+    t = translation("de")
+
+    async def go() -> None:
+        app = HeartsApp(Session.new(Rules(), seed=5, specs=["easy"], delay=0), hint_spec="search:iterations=40", guide=True)
+        async with app.run_test(size=(110, 34)) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, GuideScreen) and app.screen.tip.step == "pass"
+            assert app.screen.title_text == t.gettext("Passing cards")
+            assert t.gettext("rule {rule}").format(rule="R2.1") in str(app.screen.body)
+            shown = await play_round_with_tips(pilot, app)
+            assert sorted(shown) == sorted(tip.step for tip in TIPS) and shown[0] == "pass" and shown[-1] == "moon"
+            assert app.guide is not None and app.guide.done
+            for _ in range(3):  # no tip again
+                await settle(pilot, app)
+                assert not isinstance(app.screen, GuideScreen)
+                if app.session.view.must_pass:
+                    await pass_by_keys(pilot, app)
+
+    run(go)
+
+
+def test_the_terminals_guide_can_be_skipped_and_its_words_are_the_catalogs() -> None:
+    async def go() -> None:
+        app = HeartsApp(Session.new(Rules(), seed=5, specs=["easy"], delay=0), hint_spec="search:iterations=40", guide=True)
+        async with app.run_test(size=(110, 34)) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, GuideScreen)
+            await pilot.press("k")
+            await settle(pilot, app)
+            assert app.guide is not None and app.guide.skipped and app.guide.seen == ["pass"]
+            await pass_by_keys(pilot, app)
+            await settle(pilot, app)
+            assert not isinstance(app.screen, GuideScreen) and app.session.view.phase.value == "playing"
+
+    run(go)
+    for lang in ("de", "fr", "es"):  # every tip's words translated (the pass's plural through guide.js)
+        t = translation(lang)
+        for tip in TIPS:
+            assert t.gettext(tip.title) != tip.title or (tip.title == "Following suit" and lang == "en")
+            if tip.plural:
+                assert t.ngettext(tip.text, tip.plural, 3) != tip.plural, (lang, tip.step)
+            else:
+                assert t.gettext(tip.text) != tip.text, (lang, tip.step)
+
+
+def test_hearts_tui_guide_plays_easy_bots_unless_told_otherwise() -> None:
+    from hearts.cli import build_parser
+    from hearts.cli.tui import make_session
+
+    args = build_parser().parse_args(["tui", "--guide", "--seed", "3"])
+    assert args.guide and make_session(args).specs == ["easy", "easy", "easy"]  # the other seats
+    args = build_parser().parse_args(["tui", "--guide", "--bots", "hard"])
+    assert make_session(args).specs == ["hard", "hard", "hard"]
+    assert not build_parser().parse_args(["tui"]).guide

@@ -82,6 +82,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"how long each bot move stays on screen (default {DEFAULT_DELAY})",
     )
     p.add_argument(
+        "--guide",
+        action="store_true",
+        help="a guided first game: each part of the game explained the first time it happens "
+        "(the pass, the first trick, following suit, hearts broken, the Q♠, the moon); easy bots unless --bots",
+    )
+    p.add_argument(
         "--lang",
         metavar="LANG",
         help="the table's language: de, en, es or fr, or any language added as a catalog "
@@ -167,7 +173,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     ready = fast.prepare(lambda line: print(line, file=streams.stdout, flush=True), extra="tui")  # before the screen
     # the screen hides what was printed: the table says why its bots are slow too, in a line that fits
     notes = () if ready else (f"Slow bots: {fast.unavailable_reason('tui')}",)
-    app = HeartsApp(session, record_path=args.record, notes=notes)
+    app = HeartsApp(session, record_path=args.record, notes=notes, guide=args.guide)
     with drawing_on_the_terminal():
         app.run()
     return app.return_code or 0
@@ -264,6 +270,7 @@ def make_session(args: argparse.Namespace) -> Session:
             raise HeartsError(f"a resumed game keeps its record's rules and seed: drop {', '.join(fixed)}")
         session = Session.resume(resume, specs=bot_args(args), name=args.name, delay=delay)
     else:
-        session = Session.new(build_rules(args), args.seed, bot_args(args), name=args.name or "You", delay=delay)
+        bots = bot_args(args) or (["easy"] if getattr(args, "guide", False) else None)  # a guided game: easy bots
+        session = Session.new(build_rules(args), args.seed, bots, name=args.name or "You", delay=delay)
     session.on_bot_error = args.on_bot_error  # --on-bot-error (hearts.bots.guard)
     return session

@@ -43,6 +43,7 @@ from hearts.i18n import N_, _
 from hearts.mechanics import MoonChoice
 from hearts.round import Phase
 from hearts.text import refusal, why_not
+from hearts.tui.guide import Guide, GuideScreen
 from hearts.tui.look import STYLE, announcement, cards_text, score_history, trick_text
 from hearts.tui.screens import (
     GameOverScreen,
@@ -115,6 +116,7 @@ class HeartsApp(App[int]):
         hint_spec: str = HINT_BOT,
         review_budget: int = REVIEW_BUDGET,
         notes: Sequence[str] = (),
+        guide: bool = False,
     ) -> None:
         super().__init__()
         translate_bindings(self)
@@ -130,6 +132,8 @@ class HeartsApp(App[int]):
         self._game_over_shown = False
         self._rounds_saved = self._rounds_summed_up = len(session.game.score_history)
         self._table = TableScreen(TableState.of(session))
+        self.guide = Guide() if guide else None
+        """The guided first game's tips (``hearts tui --guide``), or None."""
 
     @property
     def thinking(self) -> bool:
@@ -199,8 +203,15 @@ class HeartsApp(App[int]):
                 self.show_game_over()
         elif game.phase is Phase.MOON_CHOICE and HUMAN in game.actors():
             self._pause(MoonScreen(list(game.totals), self.session.names, game.rules.round_points), self._moon_chosen)
+        elif not self.thinking and self.guide is not None and (tip := self.guide.next(self.session.view)) is not None:
+            screen = GuideScreen(tip, self.session.view)  # a tip whose moment has come (the bots wait for it)
+            self._pause(screen, lambda _result: self._guide_closed(screen))
         elif not self.thinking and (turn := self.session.bot_turn()) is not None:
             self._bot_worker = self.think(self.session, Position.of(game), *turn)
+
+    def _guide_closed(self, screen: GuideScreen) -> None:
+        if screen.skipped and self.guide is not None:
+            self.guide.skipped = True
 
     def _pause(self, screen: ModalScreen[Any], then: Callable[[Any], None] | None = None) -> None:
         """Show a dialog the game waits for; when it closes, ``then(result)`` and go on."""
