@@ -358,7 +358,7 @@ def test_blunder_draws_from_the_seed() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("nobody", "unknown bot 'nobody'; known bots: random, heuristic, search, openspiel_ismcts, easy"),
+        ("nobody", "unknown bot 'nobody'; known bots: random, heuristic, search, openspiel_ismcts, neural, easy"),
         ("", "is not a bot spec"),
         ("search:iterations", "bot option 'iterations' in 'search:iterations' is not key=value"),
         ("heuristic:speed=3", "bot 'heuristic' does not take options ['speed']"),
@@ -754,7 +754,8 @@ def test_default_moon_choice_property(scores: list[int], jack: int, ties: str) -
 
 # --- Bot.act: the one entry point of every driver --------------------------------------------
 
-ACTING = ["random", "heuristic", "easy", SEARCH_TINY, f"{SEARCH_TINY},tree=1,follow=4"]
+ACTING = ["random", "heuristic", "easy", SEARCH_TINY, f"{SEARCH_TINY},tree=1,follow=4", f"{SEARCH_TINY},read=1",
+          "neural"]
 if importlib.util.find_spec("pyspiel") is not None:
     ACTING.append("openspiel_ismcts:simulations=20")
 

@@ -67,7 +67,7 @@ def test_a_bad_bot_spec_points_to_where_the_bots_are_listed(command: str) -> Non
     assert proc.returncode == 2
     assert proc.stderr == (
         f"hearts {command}: error: unknown bot 'nobody'; known bots: random, heuristic, search, openspiel_ismcts, "
-        f"easy, medium, hard, expert (every bot and its options: hearts {command} --help)\n"
+        f"neural, easy, medium, hard, expert (every bot and its options: hearts {command} --help)\n"
     )
 
 
@@ -168,7 +168,7 @@ def test_known_bots_leave_out_entry_points_that_fail_to_load(tmp_path: Path, mon
         with pytest.raises(HeartsError) as info:
             make_bot("nobody")
         assert str(info.value) == (
-            "unknown bot 'nobody'; known bots: random, heuristic, search, openspiel_ismcts, plug, "
+            "unknown bot 'nobody'; known bots: random, heuristic, search, openspiel_ismcts, neural, plug, "
             "easy, medium, hard, expert"
         )
     finally:

@@ -163,7 +163,7 @@ def test_a_stream_is_roughly_uniform() -> None:
 def test_the_compiled_kernel_refuses_a_random_random() -> None:
     """The compiled kernel draws from a stream of its own, never from a ``random.Random``."""
     with pytest.raises(TypeError, match="Stream"):
-        fast.run(sample_deal, random.Random(1), [0], [1], [0], [0], True, 0, [0], [0], [0], [0])
+        fast.run(sample_deal, random.Random(1), [0], [1], [0], [0], True, 0, [0], [0], [0], [0], [])
 
 
 def test_rollouts_equal_the_kernels() -> None:
@@ -225,8 +225,9 @@ def test_pass_mask_is_the_heuristics() -> None:
 
 def test_hidden_deals_are_sampled_alike() -> None:
     """:meth:`HiddenDeal.sample` (:func:`~hearts.bots.search.sample_deal`) with voids (R7),
-    including voids that cannot be honoured (40 failed attempts, then a plain deal), as Python
-    and compiled: the same hands and stream state."""
+    including voids that cannot be honoured (40 failed attempts, then a plain deal), and with a
+    card-location model's odds (``search:read=1``) one time in two, as Python and compiled: the
+    same hands and stream state."""
     rng = random.Random(3)
     for case in range(400):
         n = rng.randint(3, 6)
@@ -238,13 +239,14 @@ def test_hidden_deals_are_sampled_alike() -> None:
         voids = [rng.choice([0, 0, 1, 2, 4, 8, 5, 15 if case % 7 == 0 else 3]) for _ in range(n)]
         hands = [0] * n
         hands[me] = sum(1 << c for c in range(52) if c not in pool and rng.random() < 0.2)
-        deal = HiddenDeal(me, tuple(hands), tuple(pool), tuple(need), tuple(voids), case % 10 == 0)
+        odds = [rng.randint(1, 1 << 20) for _ in range(52 * n)] if case % 2 else []
+        deal = HiddenDeal(me, tuple(hands), tuple(pool), tuple(need), tuple(voids), case % 10 == 0, tuple(odds))
         seed = rng.getrandbits(63)
         pure_rng, twin_rng = fast.Stream(seed), fast.Stream(seed)
         expected = deal.sample(pure_rng)
         out = [0] * n
         fast.run(sample_deal, twin_rng, hands, pool, need, voids, deal.plain, me, out, [0] * len(pool), [0] * n,
-                 [0] * len(pool))
+                 [0] * len(pool), odds)
         assert out == expected, case
         assert twin_rng.state == pure_rng.state
 

@@ -20,7 +20,7 @@ numbers where they are numbers. Whether a bot can play some rules is asked of it
 >>> make_bot("nobody")
 Traceback (most recent call last):
 ...
-hearts.errors.BotError: unknown bot 'nobody'; known bots: random, heuristic, search, openspiel_ismcts, easy, medium, hard, expert
+hearts.errors.BotError: unknown bot 'nobody'; known bots: random, heuristic, search, openspiel_ismcts, neural, easy, medium, hard, expert
 >>> make_bot("hearts.bots.base:RandomBot", seed=3)
 <RandomBot random>
 """
@@ -35,6 +35,7 @@ from typing import Any, cast
 
 from hearts.bots.base import Bot, RandomBot
 from hearts.bots.heuristic import HeuristicBot
+from hearts.bots.neural import NeuralBot
 from hearts.bots.search import SearchBot
 from hearts.errors import BotError, HeartsError
 from hearts.rules import Rules
@@ -68,6 +69,7 @@ _BUILT_IN: dict[str, BotFactory] = {
     "heuristic": HeuristicBot,
     "search": SearchBot,
     "openspiel_ismcts": _OpenSpielISMCTS(),  # e.g. "openspiel_ismcts:simulations=5000"
+    "neural": NeuralBot,  # the learned policy (hearts.bots.neural), no search
 }
 BOT_NAMES = tuple(_BUILT_IN)
 """The built-in bots' names (:func:`bot_names` adds the registered ones)."""

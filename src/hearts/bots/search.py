@@ -28,6 +28,12 @@ Options (``search:key=value,...`` as a spec, or keyword arguments):
     the later plays of every seat searched too; ``iterations`` is its budget, ``explore`` its
     UCB constant (default 0.3); with ``follow=k`` a node below the root plays the rollout's card
     until its ``k``-th visit (default 0). The pass is chosen as without it.
+``read``
+    1: the hidden hands of a play decision are sampled from the card-location model's
+    probabilities (:mod:`hearts.bots.reader`: what the plays so far say of who holds what),
+    still only among the deals the voids, hand sizes and passed cards allow; four players
+    only (other tables, and the pass, sample as with 0, the default: every allowed deal alike).
+    The level ``reader`` is ``hard`` reading so.
 ``fast``
     1 (the default): the samples are drawn and rolled out compiled (:func:`hearts.fast.run`)
     when numba is installed, some fifteen times faster; 0: as Python. It is the same code
@@ -49,6 +55,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import random
@@ -61,6 +68,7 @@ from hearts import fast
 from hearts.bots.base import Bot
 from hearts.bots.heuristic import pass_danger, pass_mask
 from hearts.bots.policies import greedy_card, play_rollout
+from hearts.bots.reader import applies, card_odds
 from hearts.cards import CARDS, HEARTS, QS, Card, CardSet, cards_of
 from hearts.errors import HeartsError
 from hearts.fast import floats, ints, jit
@@ -100,6 +108,7 @@ class SearchBot(Bot):
         tree: bool = False,
         explore: float = 0.3,
         follow: int = 0,
+        read: bool = False,
         **unknown: object,
     ) -> None:
         super().__init__(seed)
@@ -116,6 +125,7 @@ class SearchBot(Bot):
         _check(tree in (True, False), "tree", tree, "1 (information-set tree search) or 0")
         _check(_real(explore) and explore >= 0, "explore", explore, "a number >= 0")
         _check(_whole(follow, 0), "follow", follow, "a whole number of visits >= 0")
+        _check(read in (True, False), "read", read, "1 (sample from the card-location model) or 0")
         if tree and iterations is None:
             raise HeartsError("search: tree=1 takes a budget in iterations (not in time)")
         if follow and not tree:
@@ -124,6 +134,7 @@ class SearchBot(Bot):
         self.pass_candidates, self.model, self.shoot_from = pass_candidates, model, shoot_from
         self.pass_budget, self.pass_race, self.fast = float(pass_budget), float(pass_race), bool(fast)
         self.tree, self.explore, self.follow = bool(tree), float(explore), follow
+        self.read = bool(read)
         self._cfg: tuple[Rules, LegalConfig] | None = None
 
     def _config(self, rules: Rules) -> LegalConfig:
@@ -188,7 +199,7 @@ class SearchBot(Bot):
         >>> sum(visits), [str(CARDS[c]) for c, v in enumerate(visits) if v]  # its legal cards
         (200, ['3C', '7C'])
         """
-        pos = position_record(view, self._codes(view), self.shoot_from)
+        pos = position_record(view, self._codes(view), self.shoot_from, self._odds(view))
         out = [0] * len(CARDS)
         fast.call(self.compiled, tree_search, pos, self._config(view.rules), self._stream(), iterations,
                   self.explore, self.follow, out)
@@ -196,7 +207,7 @@ class SearchBot(Bot):
 
     def _play_sampler(self, view: View, moves: list[Card]) -> Block:
         """How the plays ``moves`` are compared: scores of the move on new samples."""
-        pos = position_record(view, self._codes(view), self.shoot_from)
+        pos = position_record(view, self._codes(view), self.shoot_from, self._odds(view))
         return self._block(play_block, (pos, self._config(view.rules), self._stream(), [int(c) for c in moves]))
 
     # --- passing ---------------------------------------------------------------------------
@@ -276,6 +287,11 @@ class SearchBot(Bot):
         draws from, compiled or not."""
         return fast.Stream(self.rng.getrandbits(63))
 
+    def _odds(self, view: View) -> list[int]:
+        """The card-location model's odds to sample a play decision's hidden hands with
+        (:func:`hearts.bots.reader.card_odds`), with ``read`` where the model applies; else none."""
+        return card_odds(view) if self.read and applies(view) else []
+
     def _codes(self, view: View) -> list[int]:
         """How the rollouts play each seat (see :data:`MODELS`; codes of
         :func:`~hearts.bots.policies.play_rollout`): this seat with the greedy policy, the
@@ -350,13 +366,16 @@ TRICK, WON, TAKEN, KNOWN, NEED, VOIDS, CODES = range(12, 54, 6)
 """the trick's cards, the cards won, the tricks won, the cards known in each hand, the cards it
 needs, its voids and its rollout policy code, six entries each (the most seats, R1), then"""
 MOONS: Final = 54
-"""the scores of every moon (:func:`~hearts.kernel.scoring`)."""
+"""the scores of every moon (:func:`~hearts.kernel.scoring`), ``n ** 3`` entries, then the odds of
+the card-location model to sample with (``search:read=1``: :func:`hearts.bots.reader.card_odds`), or
+nothing."""
 
 
-def position_record(view: View, codes: Sequence[int], shoot_from: int) -> list[int]:
+def position_record(view: View, codes: Sequence[int], shoot_from: int, odds: Sequence[int] = ()) -> list[int]:
     """A play decision of ``view`` as one list of ints, what the search's compiled functions
     take (an int64 array there): the position, the hidden deal to sample (:class:`HiddenDeal`,
-    its pool as a mask), how the rollouts play (``codes``, ``shoot_from``) and score.
+    its pool as a mask), how the rollouts play (``codes``, ``shoot_from``) and score, then the
+    odds of a card-location model to sample with, if any (``odds``: :func:`sample_deal`).
 
     >>> from hearts import Game, Rules
     >>> pos = position_record(View.of(Game(Rules(), seed=2), 0), [1, 1, 1, 1], 10)
@@ -365,7 +384,7 @@ def position_record(view: View, codes: Sequence[int], shoot_from: int) -> list[i
     """
     n, deal, trick = view.players, HiddenDeal.of(view), [int(c) for c in view.trick.cards]
     jack, no_tricks, _, moons = scoring(view.rules, tuple(view.scores))
-    pos = [0] * MOONS + list(moons)
+    pos = [0] * MOONS + list(moons) + list(odds)
     pos[:POOL] = [n, view.seat, view.trick.leader, len(trick), view.rules.hand_size - len(view.tricks),
                   not view.tricks, view.hearts_broken, shoot_from, jack, no_tricks]
     pos[POOL], pos[PLAIN] = sum(1 << c for c in deal.pool), deal.plain
@@ -413,8 +432,9 @@ def tree_search(pos: Ints, cfg: LegalConfig, rng: Any, iterations: int, explore:
     w, tw, t, path = ints(n), ints(n), ints(n), ints(53)  # a path holds at most a play per card
     tree = (card, mover, child, sibling, visits, avail, reward)
     nodes = 1
+    odds = pos[MOONS + n * n * n :]
     for _ in range(iterations):
-        sample_deal(rng, known, cards, need, voids, False, me, hands, pool, left, scratch)
+        sample_deal(rng, known, cards, need, voids, False, me, hands, pool, left, scratch, odds)
         _unpack(pos, WON, w)
         _unpack(pos, TAKEN, tw)
         _unpack(pos, TRICK, t)
@@ -446,8 +466,9 @@ def play_block(pos: Ints, cfg: LegalConfig, rng: Any, moves: Ints, alive: Ints, 
     hands, pool, left, scratch = ints(n), ints(len(cards)), ints(n), ints(len(cards))
     h, w, tw, t, scores = ints(n), ints(n), ints(n), ints(n), ints(n)
     stream = fast.stream_buffer()
+    odds = pos[MOONS + n * n * n :]
     for k in range(len(out[0])):
-        sample_deal(rng, known, cards, need, voids, pos[PLAIN] != 0, me, hands, pool, left, scratch)
+        sample_deal(rng, known, cards, need, voids, pos[PLAIN] != 0, me, hands, pool, left, scratch, odds)
         start = rng.random()
         for a in range(len(alive)):
             card = moves[alive[a]]
@@ -479,8 +500,9 @@ def pass_block(pos: Ints, cfg: LegalConfig, rng: Any, candidates: Ints, count: i
     h, w, tw, t, scores = ints(n), ints(n), ints(n), ints(n), ints(n)
     stream = fast.stream_buffer()
     giver = (me - offset) % n
+    odds = pos[MOONS + n * n * n :]  # empty: the pass reads nothing yet
     for k in range(len(out[0])):
-        sample_deal(rng, known, cards, need, voids, True, me, dealt, pool, left, scratch)
+        sample_deal(rng, known, cards, need, voids, True, me, dealt, pool, left, scratch, odds)
         for s in range(n):
             passes[s] = pass_mask(dealt[s], count, True) if s != me else 0
         for s in range(n):
@@ -619,6 +641,12 @@ class HiddenDeal:
     need: tuple[int, ...]  # how many of them each seat gets
     voids: tuple[int, ...]  # the suits each seat has shown it lacks (bit 1 << suit)
     plain: bool  # a plain shuffle (the pass phase: nothing is known of the others yet)
+    odds: tuple[int, ...] = ()  # a card-location model's odds (hearts.bots.reader.card_odds), or none
+
+    def reading(self, odds: Sequence[int]) -> HiddenDeal:
+        """This deal drawn with a card-location model's ``odds``
+        (:func:`hearts.bots.reader.card_odds`; :func:`sample_deal`)."""
+        return dataclasses.replace(self, odds=tuple(odds))
 
     @classmethod
     def of(cls, view: View) -> HiddenDeal:
@@ -645,22 +673,25 @@ class HiddenDeal:
         n, m = len(self.need), len(self.pool)
         out = [0] * n
         sample_deal(rng, self.hands, self.pool, self.need, self.voids, self.plain, self.seat, out, [0] * m, [0] * n,
-                    [0] * m)
+                    [0] * m, list(self.odds))
         return out
 
 
 @jit
 def sample_deal(rng: Any, known: Sequence[int], cards: Sequence[int], need: Sequence[int], voids: Sequence[int],
-                plain: bool, me: int, out: Ints, pool: Ints, left: Ints, scratch: Ints) -> None:
+                plain: bool, me: int, out: Ints, pool: Ints, left: Ints, scratch: Ints, odds: Sequence[int]) -> None:
     """A deal of the hidden ``cards`` into ``out``, each seat holding its ``known`` cards and
     getting ``need`` more, never of a suit it lacks (``voids``, R7): shuffled, the cards fewest
     seats may hold first, each to a seat that may hold it with odds in proportion to the cards
     it still needs, drawn again when a card fits nobody (40 times; then the voids are ignored).
+    With ``odds`` (``n * 52`` whole numbers, not empty: a card-location model's, from
+    :func:`hearts.bots.reader.card_odds`), card ``c``'s odds for seat ``s`` are also multiplied
+    by ``odds[n * c + s]``; still never to a seat the voids or the counts exclude.
     ``plain``: a plain shuffle. ``pool``, ``left``, ``scratch``: work space (cards, seats, cards).
 
     >>> out = [0, 0, 0]
     >>> sample_deal(random.Random(1), [0b1, 0, 0], [1, 2, 3, 6], [0, 2, 2], [0, 0, 4], False, 0, out, [0] * 4, [0] * 3,
-    ...             [0] * 4)
+    ...             [0] * 4, [])
     >>> out[0], sorted(c for s in (1, 2) for c in range(8) if out[s] >> c & 1), out[2] & 0b1000100  # seat 2: no hearts
     (1, [1, 2, 3, 6], 0)
     """
@@ -675,6 +706,7 @@ def sample_deal(rng: Any, known: Sequence[int], cards: Sequence[int], need: Sequ
         constrained = constrained or (voids[s] != 0 and s != me)
         for suit in range(4):
             void_seats += (voids[s] >> suit & 1) << (8 * suit)
+    reading = len(odds) > 0
     for _attempt in range(40):
         rng.shuffle(pool)
         if constrained:
@@ -688,7 +720,7 @@ def sample_deal(rng: Any, known: Sequence[int], cards: Sequence[int], need: Sequ
             total = 0
             for s in range(n):
                 if left[s] and not voids[s] & suit_bit:
-                    total += left[s]
+                    total += left[s] * odds[n * c + s] if reading else left[s]
             if total == 0:
                 ok = False
                 break
@@ -697,7 +729,7 @@ def sample_deal(rng: Any, known: Sequence[int], cards: Sequence[int], need: Sequ
             for s in range(n):
                 if left[s] and not voids[s] & suit_bit:
                     pick = s
-                    x -= left[s]
+                    x -= left[s] * odds[n * c + s] if reading else left[s]
                     if x < 0:
                         break
             out[pick] |= 1 << c

@@ -189,6 +189,20 @@ def prepare(say: Callable[[str], None], extra: str = "fast") -> bool:
     return True
 
 
+def networks() -> ModuleType | None:
+    """``hearts.fast.mlp``, numpy's forward pass of the bots' networks
+    (:class:`hearts.bots.reader.Network`), or ``None`` where numpy is missing or the kernel is
+    told to run as Python (``PYHEARTS_PURE``, ``NUMBA_DISABLE_JIT``): the networks then run as
+    plain Python, on the same weights."""
+    for variable in ("PYHEARTS_PURE", "NUMBA_DISABLE_JIT"):
+        if os.environ.get(variable, "") not in ("", "0"):
+            return None
+    try:
+        return importlib.import_module("hearts.fast.mlp")  # by name: the core imports no numpy
+    except ImportError:
+        return None
+
+
 class Unavailable(RuntimeError):
     """The kernel was asked to run compiled where it cannot (see :func:`available`)."""
 
@@ -227,6 +241,6 @@ def on_prepare(warm: Callable[[], None]) -> Callable[[], None]:
 
 __all__ = [
     "INCREMENT", "INLINE", "KERNEL", "MASK", "MULTIPLIER", "PREPARE", "SPREAD", "Stream", "Unavailable",
-    "available", "call", "floats", "fresh", "inline", "ints", "jit", "on_prepare", "prepare", "run",
+    "available", "call", "floats", "fresh", "inline", "ints", "jit", "networks", "on_prepare", "prepare", "run",
     "stream_buffer", "unavailable_reason",
 ]
