@@ -274,6 +274,9 @@ def test_the_rules_page_and_a_tip_on_a_phone_fit_and_pass_axe(server: ServerProc
         page.set_default_timeout(TIMEOUT)
         page.goto(server.url + "/rules")
         page.wait_for_selector("#rules-book section")
+        text = page.inner_text("#rules-page")
+        for english in ("Following suit", "Shooting the moon", "The usual rules", "Breaking hearts", "trick", "Players, deck, deal"):
+            assert not re.search(r"(?<!\w)" + english + r"(?!\w)", text), (lang, english)
         assert page.evaluate(OVERFLOW) == []
         assert serious(page, axe) == [], "rules"
         page.goto(server.url + "/")
@@ -298,6 +301,7 @@ def test_the_servers_illegal_error_carries_the_rule_in_words(server: ServerProce
     English words (R2.1 while passing, R3.1 at the first lead, R1.4 out of turn), a refused pass
     has none; nothing changes."""
     import asyncio
+    import concurrent.futures
 
     from test_server_support import Client
 
@@ -341,4 +345,6 @@ def test_the_servers_illegal_error_carries_the_rule_in_words(server: ServerProce
             for c in clients:
                 await c.close()
 
-    asyncio.run(go())
+    # in a thread of its own: Playwright's sync API keeps an event loop running in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, go()).result()
