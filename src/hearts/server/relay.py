@@ -545,7 +545,9 @@ class Relays:
 
     async def _session(self, ws: Socket, address: str) -> None:
         """Serve a client here, as if it had connected to this process from ``address``."""
-        await Session(ws, self.manager, self.guard, address).run()
+        session = Session(ws, self.manager, self.guard, address)
+        session.conn.relayed = isinstance(ws, RemoteSocket)
+        await session.run()
 
     async def _pump(self, client: Relayed, link: RelayEnd, cid: int) -> None:
         """Hand the client's messages to the link until it disconnects."""

@@ -64,6 +64,9 @@ class Connection:
         """A spectator's: the seats whose chat lines it does not read (their profiles its
         profile muted or blocked, or that blocked it); ``None``: no line at all (its chat is off)."""
         self.table: Table | None = None
+        self.relayed = False
+        """A client another process relays to this one (:mod:`hearts.server.relay`): when this
+        process stops, that process serves it itself, on the same WebSocket."""
         self.closed = False
         """No more messages are taken (the connection is closing or closed)."""
         self._idle = False

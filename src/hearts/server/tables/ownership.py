@@ -331,8 +331,8 @@ class Ownership:
 
         async def give() -> tuple[Lease | None, int]:
             lease = await self._hand_over(table, peer)
-            if lease is not None:  # (no action of theirs comes here any more: they reconnect at once)
-                for c in list(table.conns):
+            if lease is not None:  # (no action of theirs comes here any more: they reconnect at once;
+                for c in [c for c in table.conns if not c.relayed]:  # those relayed here stay with their process)
                     c.kill(CLOSE_SERVICE_RESTART, "the server is restarting: the table is served by another one")
             return lease, table.seq
 
