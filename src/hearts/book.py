@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import IO, Any, Final, Literal
 
 from hearts.i18n import N_, _
-from hearts.rules import Rules
+from hearts.rules import Rules, option_text
 
 BOOK: Final = "rulebook.md"
 """The rule book in the package (a link to ``docs/rules.md`` in the source tree)."""
@@ -220,8 +220,6 @@ def _value_words(rules: Rules, name: str, value: Any) -> tuple[str, ...]:
 
 def table_options(rules: Rules) -> list[OptionLine]:
     """Every option of ``rules`` with its value, in the book's order of rules."""
-    from hearts.rules import option_text
-
     lines = [
         OptionLine(spec.name, spec.rule, spec.label, option_text(getattr(rules, spec.name)),
                    _value_words(rules, spec.name, getattr(rules, spec.name)))
