@@ -5,7 +5,8 @@ Playwright's CDP session).
 A profile made in one browser (its key) adds a passkey on its profile page, then a second one;
 a second browser context, holding that passkey, signs in with it (a session cookie:
 ``HttpOnly``, ``SameSite=Lax``, not ``Secure`` over plain HTTP), sees the profile's unfinished
-game and continues it in its seat (it passes its cards there). A forged assertion (its
+game and continues it in its seat (it passes its cards there); with the cookie alone it makes a
+table of the profile's and joins the quick match, as the key does. A forged assertion (its
 signature changed) and a passkey the server does not know are refused with nothing changed (no
 session, the passkey's counter and last use as they were). "Sign out everywhere" ends the
 second browser's session; the key still works. WebAuthn needs a secure context, and a relying
@@ -148,6 +149,18 @@ def test_a_passkey_signs_in_on_a_second_browser_which_continues_the_game_in_its_
     status, facts = http("GET", f"{server.url}/api/tables/{table['id']}")
     assert status == 200 and facts["seq"] > 0  # (her pass, then the bots' plays)
     assert state(other)["you"] == 0
+
+    # The cookie works where the key does: a table made is the profile's, the quick match queues it.
+    made = other.evaluate("""async () => (await (await fetch('/api/tables', {method: 'POST', headers: {'Content-Type':
+        'application/json'}, body: JSON.stringify({seats: [{kind: 'human'}, {kind: 'bot'}, {kind: 'bot'}, {kind: 'bot'}]})})).json()).id""")
+    status, games = http("GET", server.url + "/api/me/games", headers=as_key(profile))
+    assert status == 200 and {g["id"] for g in games["games"]} == {table["id"], made}
+    quick = """() => new Promise((done) => {
+      const ws = new WebSocket('ws://' + location.host + '/ws/lobby/quick'), said = [];
+      ws.onopen = () => ws.send(JSON.stringify({type: 'quick', fill_after: 300}));
+      ws.onmessage = (e) => { said.push(JSON.parse(e.data).type); if (said.length === 1) ws.send(JSON.stringify({type: 'leave'})); else { ws.close(); done(said); } };
+    })"""
+    assert other.evaluate(quick) == ["queued", "left"]
 
     # Sign out everywhere, from the first browser (its key): the second one's session ends.
     page.goto(local(server) + "/me")
