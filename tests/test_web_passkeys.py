@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import test_web_browser
 import test_web_lively
-from test_server_support import ServerProcess, create_table, http
+from test_server_support import ServerProcess, create_table, http, request
 from test_web_browser import ARTIFACTS, TIMEOUT, act_by_clicks, state, wait_seated
 from test_web_lively import serious
 
@@ -191,6 +191,27 @@ def test_passkey_requests_without_a_profile_or_with_bad_input_change_nothing(ser
     table = create_table(server, [{"kind": "human", "name": "Rae"}] + [{"kind": "bot", "level": "easy"}] * 3)
     status, answer = http("POST", f"{server.url}/api/tables/{table['id']}/ticket", {}, as_key(profile))
     assert status == 404 and answer["code"] == "not_seated"  # Quin has no seat there
+
+
+def test_the_session_cookie_is_secure_behind_a_tls_proxy_and_the_relying_party_is_the_forwarded_host(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Behind a trusted proxy that says ``X-Forwarded-Proto: https``, the session cookie is
+    ``Secure`` (its clearing, here; its setting goes the same way), ``HttpOnly`` and
+    ``SameSite=Lax``; over plain HTTP it is not ``Secure``. The options of a sign-in name the
+    host the request came to (the ``Host`` the proxy forwards) as the relying party."""
+    proxied = ServerProcess(tmp_path_factory.mktemp("tls") / "tables.db", forwarded_allow_ips="127.0.0.1").start()
+    try:
+        for proto, secure in (("https", True), ("http", False)):
+            status, headers, _ = request("DELETE", proxied.url + "/api/session", headers={"X-Forwarded-Proto": proto})
+            cookie = headers["set-cookie"].lower()
+            assert status == 200 and cookie.startswith("pyhearts_session=") and "httponly" in cookie
+            assert "samesite=lax" in cookie and ("; secure" in cookie) is secure, cookie
+        status, _, options = request("POST", proxied.url + "/api/session/options", {},
+                                     {"Host": "cards.example.org", "X-Forwarded-Proto": "https"})
+        assert status == 200 and options["rpId"] == "cards.example.org" and options["userVerification"] == "preferred"
+    finally:
+        proxied.stop()
 
 
 ENGLISH = ["Passkeys need", "Add a passkey", "Sign out everywhere", "No passkey yet", "Sign in with a passkey",
