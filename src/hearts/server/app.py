@@ -327,16 +327,17 @@ def serve(
                              parent=os.getpid() if workers > 1 else None, review_budget=review_budget,
                              link_host=host if relay else None, bots=offered, registered=registered,
                              metrics_token=metrics_token)
-        announce(bound, public, name)
         config = uvicorn_config(factory, workers, proxies)
         if is_postgres(db) and bot_jobs > 0:
             bot_worker = BotWorkerProcess(WorkerOptions(db, jobs=bot_jobs, processes=bot_workers, log_level=log_level,
                                                         registered=registered))
             bot_worker.start()
-        if workers > 1:
+        if workers > 1:  # (no drain: the workers stop together)
+            sock.listen(2048)
+            announce(bound, public, name)
             Multiprocess(config, sockets=[sock]).run()
             return
-        server = DrainingServer(config)
+        server = DrainingServer(config, listening=lambda: announce(bound, public, name))
         server.run(sockets=[sock])
         if not server.started:
             raise ServeError("the server stopped while starting (see the log above)")

@@ -21,7 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import time
+from collections.abc import Callable
 from typing import Final
 
 import uvicorn
@@ -36,9 +38,19 @@ DRAIN_WAIT: Final = 10.0
 
 
 class DrainingServer(uvicorn.Server):
-    """uvicorn's server, which drains (see the module) when it is first asked to exit."""
+    """uvicorn's server, which calls ``listening()`` once it listens (its app started), and
+    drains (see the module) when it is first asked to exit."""
 
     drained = False
+
+    def __init__(self, config: uvicorn.Config, listening: Callable[[], None] = lambda: None) -> None:
+        super().__init__(config)
+        self.listening = listening
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            self.listening()
 
     async def on_tick(self, counter: int) -> bool:
         if self.should_exit and not self.drained and not self.force_exit:
