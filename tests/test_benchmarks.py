@@ -26,8 +26,10 @@ def load(name: str) -> ModuleType:
 
 LAST_LINE = re.compile(
     r"^heuristic_vs_random=-?\d+\.\d\d hard_vs_random=-?\d+\.\d\d hard_vs_heuristic=-?\d+\.\d\d "
-    r"hard_p95_s=\d+\.\d\d hard_ms=\d+\.\d expert_minus_hard=(-?\d+\.\d\d) expert_p95_s=\d+\.\d\d$"
+    r"hard_p95_s=\d+\.\d\d hard_ms=\d+\.\d expert_minus_hard=(-?\d+\.\d\d) expert_p95_s=\d+\.\d\d "
+    r"reader_minus_hard=(-?\d+\.\d\d) reader_p95_s=\d+\.\d\d neural_vs_heuristic=\d+\.\d\d neural_ms=\d+\.\d\d$"
 )
+"""The last line: today's figures, then issue 43's (the reading bot against hard, neural against heuristic bots)."""
 
 
 def test_strength_last_line_and_reference(capsys: pytest.CaptureFixture[str]) -> None:
@@ -35,7 +37,8 @@ def test_strength_last_line_and_reference(capsys: pytest.CaptureFixture[str]) ->
     strength = load("strength")
     args = ["--deals-fast", "2", "--deals", "3", "--deals-heuristic", "3", "--jobs", "1", "--hard",
             "search:iterations=40", "--reference-simulations", "40", "--deals-h2h", "2", "--expert",
-            "search:iterations=60"]
+            "search:iterations=60", "--deals-reader", "2", "--reader", "search:iterations=40,read=1",
+            "--deals-neural", "2"]
     assert strength.main(args) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert LAST_LINE.match(lines[-1]), lines[-1]
@@ -64,6 +67,20 @@ def test_strength_head_to_head_item(capsys: pytest.CaptureFixture[str]) -> None:
     assert means and hard
     assert float(match.group(1)) == pytest.approx(float(means.group(1)) - float(hard.group(1)), abs=0.011)
     assert re.search(r"\[-?\d+\.\d\d,-?\d+\.\d\d\] over 3 deals", summary), summary
+    reader = next(line for line in lines if line.startswith("reader_minus_hard="))  # issue 43: the same pairing
+    reader_mean = re.search(r"reader vs hard\s+(-?\d+\.\d\d)", "\n".join(lines))
+    reader_hard = re.search(r"hard there: (-?\d+\.\d\d)", reader)
+    assert reader_mean and reader_hard
+    assert float(match.group(2)) == pytest.approx(float(reader_mean.group(1)) - float(reader_hard.group(1)), abs=0.011)
+    assert re.search(r"\[-?\d+\.\d\d,-?\d+\.\d\d\] over 3 deals", reader), reader
+
+
+def test_strength_runs_some_items_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--items 6``: only neural against heuristic bots, and the last line has only its figures."""
+    strength = load("strength")
+    assert strength.main(["--quick", "--jobs", "1", "--items", "6"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(r"neural_vs_heuristic=\d+\.\d\d neural_ms=\d+\.\d\d", lines[-1]), lines[-1]
 
 
 def test_head_to_head_difference_pairs_the_deals() -> None:
