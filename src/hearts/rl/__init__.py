@@ -11,6 +11,7 @@ module                             needs                                   extra
 :mod:`hearts.rl.encoding`          numpy                                   ``pyhearts[rl]``
 :mod:`hearts.rl.vector`            numpy                                   ``pyhearts[rl]``
 :mod:`hearts.rl.selfplay`          numpy                                   ``pyhearts[rl]``
+:mod:`hearts.rl.reading`           numpy                                   ``pyhearts[rl]``
 :mod:`hearts.rl.gym_env`           numpy, gymnasium                        ``pyhearts[rl]``
 :mod:`hearts.rl.hearts_v0`         numpy, gymnasium, pettingzoo            ``pyhearts[rl]``
 :mod:`hearts.rl.openspiel_game`    numpy, pyspiel                          ``pyhearts[openspiel]``
