@@ -1,19 +1,24 @@
 """Data → models → measurements for the bots that read the table, from a seed, on one machine.
 
     pip install -e '.[rl,fast,train]'          # train: PyTorch (CPU)
-    nice -n 19 python examples/train_reader.py --work /tmp/reader [--rounds 2400] [--test-rounds 400]
-        [--jobs 2] [--seed 431] [--epochs 8] [--hidden 192] [--policy] [--export src/hearts/bots/models]
+    nice -n 19 python examples/train_reader.py --work /tmp/reader [--rounds 2400] [--more 2400]
+        [--test-rounds 400] [--jobs 2] [--seed 431] [--epochs 3] [--hidden 256] [--dropout 0.5]
+        [--decay 0.1] [--policy] [--export src/hearts/bots/models]
+
+The defaults make the shipped weights (2026-12-06; docs/notes/2026-12-06-reader.md).
 
 1. Data (:mod:`hearts.rl.reading`): ``--rounds`` rounds of four ``--specs`` bots (default ``hard``)
-   seeded ``--seed`` for training, ``--test-rounds`` fresh rounds seeded ``--seed + 1`` held out;
-   files in ``--work`` (kept: a second run reuses them).
+   seeded ``--seed`` and ``--more`` seeded ``--seed + 2`` for training (every seat's view at each
+   play; the last tenth of the rounds to choose the epoch), ``--test-rounds`` fresh rounds seeded
+   ``--seed + 1`` held out; files in ``--work`` (kept: a second run reuses them).
 2. The card-location model (:mod:`hearts.bots.reader`): an MLP, features → ``--hidden`` → ``--hidden``
    → 52 × 3 logits, trained with Adam on the cross-entropy of each hidden card's holder over the
    seats that may hold it; written as ``cards-v1.nn`` to ``--export`` (half floats).
 3. The measurements on the held-out rounds: log-loss, Brier score, accuracy and calibration of the
    model, against the marginals of the search's uniform sampler (``--samples`` deals per position,
    every ``--every``-th position) and of the sampler drawing from the model.
-4. With ``--policy``: the policy ``neural`` (imitation of the data's plays), ``policy-v1.nn``.
+4. With ``--policy``: the policy ``neural`` (imitation of the data's plays; ``--policy-hidden``,
+   ``--policy-epochs``, …), ``policy-v1.nn``.
 
 Everything runs under the seed: PyTorch's generator is seeded, and the data are reproducible
 (:mod:`hearts.rl.reading`); the training threads are one (``torch.set_num_threads``).
@@ -135,11 +140,15 @@ def main() -> None:
     p.add_argument("--test-rounds", type=int, default=400)
     p.add_argument("--seed", type=int, default=431)
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--epochs", type=int, default=8)
-    p.add_argument("--hidden", type=int, default=128)
-    p.add_argument("--dropout", type=float, default=0.3)
-    p.add_argument("--decay", type=float, default=0.01, help="AdamW's weight decay")
-    p.add_argument("--more", type=int, default=0, help="more training rounds, seeded --seed + 2")
+    p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--hidden", type=int, default=256)
+    p.add_argument("--dropout", type=float, default=0.5)
+    p.add_argument("--decay", type=float, default=0.1, help="AdamW's weight decay")
+    p.add_argument("--more", type=int, default=2400, help="more training rounds, seeded --seed + 2")
+    p.add_argument("--policy-epochs", type=int, default=16)
+    p.add_argument("--policy-hidden", type=int, default=256)
+    p.add_argument("--policy-dropout", type=float, default=0.3)
+    p.add_argument("--policy-decay", type=float, default=0.01)
     p.add_argument("--samples", type=int, default=200)
     p.add_argument("--every", type=int, default=10)
     p.add_argument("--policy", action="store_true")
@@ -180,9 +189,12 @@ def main() -> None:
     print(reading.score_line("model (same positions)", reading.scores(probabilities[every], test_set["holder"][every])))
 
     if args.policy:
-        net = mlp(reader.FEATURES, args.hidden, 52, args.dropout)
+        net = mlp(reader.FEATURES, args.policy_hidden, 52, args.policy_dropout)
         movers = {k: v[train_set["mover"]] for k, v in train_set.items()}
-        train(net, movers, valid_set, policy_loss, ("action", "legal"), args.epochs, args.seed, "policy", args.decay)
+        train(net, movers, valid_set, policy_loss, ("action", "legal"), args.policy_epochs, args.seed, "policy",
+              args.policy_decay)
+        note = {**note, "hidden": args.policy_hidden, "epochs": args.policy_epochs, "dropout": args.policy_dropout,
+                "decay": args.policy_decay}
         policy = export(net, args.export / reader.POLICY_MODEL, "policy", note)
         dense = reading.fast.networks()
         assert dense is not None
