@@ -37,7 +37,7 @@ import gc
 import os
 import pickle
 import socket
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -308,10 +308,6 @@ def serve(
     ``Authorization: Bearer`` ``metrics_token`` (:func:`check_metrics_token`). Raises
     :class:`ServeError` (one line) when it cannot start.
     """
-    from uvicorn.supervisors import Multiprocess
-
-    from hearts.server.drain import DrainingServer
-
     public, proxies = check_options(db, public_url, log_level, forwarded_allow_ips, workers, bot_jobs, review_budget)
     offered = check_bots(bots)
     metrics_token = check_metrics_token(metrics_token)
@@ -332,19 +328,30 @@ def serve(
             bot_worker = BotWorkerProcess(WorkerOptions(db, jobs=bot_jobs, processes=bot_workers, log_level=log_level,
                                                         registered=registered))
             bot_worker.start()
-        if workers > 1:  # (no drain: the workers stop together)
-            sock.listen(2048)
-            announce(bound, public, name)
-            Multiprocess(config, sockets=[sock]).run()
-            return
-        server = DrainingServer(config, listening=lambda: announce(bound, public, name))
-        server.run(sockets=[sock])
-        if not server.started:
-            raise ServeError("the server stopped while starting (see the log above)")
+        run(config, sock, workers, listening=lambda: announce(bound, public, name))
     finally:
         if bot_worker is not None:
             bot_worker.stop()
         sock.close()
+
+
+def run(config: uvicorn.Config, sock: socket.socket, workers: int, listening: Callable[[], None]) -> None:
+    """Serve on the bound socket ``sock`` until asked to stop: in one process that drains when it
+    stops (:mod:`~hearts.server.drain`; ``listening()`` once it listens), or in ``workers``
+    processes (no drain: they stop together). :class:`ServeError` if it stopped while starting."""
+    from uvicorn.supervisors import Multiprocess
+
+    from hearts.server.drain import DrainingServer
+
+    if workers > 1:
+        sock.listen(2048)
+        listening()
+        Multiprocess(config, sockets=[sock]).run()
+        return
+    server = DrainingServer(config, listening=listening)
+    server.run(sockets=[sock])
+    if not server.started:
+        raise ServeError("the server stopped while starting (see the log above)")
 
 
 def check_options(
