@@ -101,6 +101,8 @@ class Ownership:
         self._asking: dict[str, asyncio.Future[Lease | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self._receiving: dict[str, asyncio.Future[None]] = {}
+        """The tables being handed to this process by a stopping one, until they are owned here."""
         self._failing = False
 
     def owns(self, table_id: str) -> bool:
@@ -248,13 +250,13 @@ class Ownership:
                     log.warning("a table's lease was lost", extra=fields(table=table_id))
                     self.lose(table_id)
 
-    def in_play(self) -> list[str]:
-        """The tables this process knows to be in play and does not own: an action heard of
-        lately, a client here or at another process (the presence notices)."""
+    def in_play(self, owned: bool = False) -> list[str]:
+        """The tables this process knows to be in play and does not own (``owned``: those it
+        owns): an action heard of lately, a client here or at another process (the presence notices)."""
         manager = self.manager
         known = {*self.activity.recent(), *manager.roster.tables(),
                  *(t.id for t in manager.tables.values() if t.conns)}
-        return sorted(known.difference(self.held))
+        return sorted(known.intersection(self.held) if owned else known.difference(self.held))
 
     async def _sweep(self) -> None:
         """Every :data:`SWEEP_EVERY` seconds, take over the unfinished tables in play nobody
@@ -319,7 +321,9 @@ class Ownership:
                         dead.add(peer)
                 return False
 
-        done = await asyncio.gather(*(one(t) for t in list(self.held)), return_exceptions=True)
+        playing = set(self.in_play(owned=True))  # (the tables in play first; an idle one not handed in
+        order = sorted(self.held, key=lambda t: t not in playing)  # time is let go: taken when opened)
+        done = await asyncio.gather(*(one(t) for t in order), return_exceptions=True)
         return sum(d is True for d in done)
 
     async def _hand(self, table: Table, peer: str) -> bool | None:
@@ -330,24 +334,29 @@ class Ownership:
             return None
 
         async def give() -> tuple[Lease | None, int]:
-            lease = await self._hand_over(table, peer)
-            if lease is not None:  # (no action of theirs comes here any more: they reconnect at once;
-                for c in [c for c in table.conns if not c.relayed]:  # those relayed here stay with their process)
-                    c.kill(CLOSE_SERVICE_RESTART, "the server is restarting: the table is served by another one")
-            return lease, table.seq
+            return await self._hand_over(table, peer), table.seq
 
         lease, seq = await table.mailbox.run(give)
         if lease is None:
             return False
+        # (meanwhile this process's clients' actions are forwarded to the peer, which handles
+        # them once it owns the table)
         owned = await self.forwarder.hand(peer, table.id, lease, seq, wait=HAND_WAIT)
+        # Its own clients reconnect at once and find the table served; those relayed here stay
+        # with the process they reached, which serves them itself once the links close.
+        for c in [c for c in table.conns if not c.relayed]:
+            c.kill(CLOSE_SERVICE_RESTART, "the server is restarting: the table is served by another one")
         return owned is not None and owned.outcome == Outcome.DONE.value
 
     def receive(self, notice: HandNotice) -> None:
         """A table handed to this process by a stopping one: loaded, or owned (in a task)."""
         if notice.to == self.me:
-            self._spawn(self._receive(notice))
+            received = asyncio.get_running_loop().create_future()
+            if notice.epoch:  # (the commands forwarded after it wait until the table is owned here)
+                self._receiving[notice.table_id] = received
+            self._spawn(self._receive(notice, received))
 
-    async def _receive(self, notice: HandNotice) -> None:
+    async def _receive(self, notice: HandNotice, received: asyncio.Future[None]) -> None:
         """Load the table handed (kept in memory meanwhile), and own it under the lease
         handed with it; answer ``done``, or ``unavailable`` if it could not."""
         outcome, seq = Outcome.UNAVAILABLE, 0
@@ -361,6 +370,10 @@ class Ownership:
         except Exception as e:
             if not is_outage(e):
                 log.error("a table handed here could not be taken", exc_info=e, extra=fields(table=notice.table_id))
+        finally:
+            received.set_result(None)
+            if self._receiving.get(notice.table_id) is received:
+                del self._receiving[notice.table_id]
         with contextlib.suppress(Exception):
             await self.forwarder.answer(notice, outcome, seq)
 
@@ -385,6 +398,9 @@ class Ownership:
     async def _handle(self, command: CommandNotice) -> None:
         """Handle a forwarded command as the table's owner, and answer it: a person's action
         at a table with no client here hands the table to the sender instead."""
+        received = self._receiving.get(command.table_id)
+        if received is not None:  # (a table being handed here: its commands wait until it is owned)
+            await asyncio.wait([received], timeout=HAND_WAIT)
         table = self.manager.tables.get(command.table_id)
         if table is None or not self.owns(table.id):
             await self.forwarder.answer(command, Outcome.NOT_OWNER, 0 if table is None else table.seq)
