@@ -4,8 +4,9 @@ The search samples the hidden hands among the deals its view allows (:class:`~he
 hand sizes, voids, the cards it passed). A *card-location model* says more: for each card this
 seat has not seen, the probability that each other seat holds it, given everything the seat may
 know (R7) — who dumped high spades, who ducked a heart, who led which suit. ``search:read=1``
-(the level ``reader``) draws its samples in proportion to these probabilities
-(:func:`card_odds`), still only among the deals the hard facts allow.
+(``benchmarks/strength.py`` measures ``hard`` with it as "the reading bot") draws its samples in
+proportion to these probabilities (:func:`card_odds`), still only among the deals the hard facts
+allow.
 
 The model is a small multilayer perceptron (:class:`Network`) over the features of a view
 (:func:`features`), trained with PyTorch on self-play of our own bots (``examples/train_reader.py``,

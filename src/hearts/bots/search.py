@@ -33,7 +33,8 @@ Options (``search:key=value,...`` as a spec, or keyword arguments):
     probabilities (:mod:`hearts.bots.reader`: what the plays so far say of who holds what),
     still only among the deals the voids, hand sizes and passed cards allow; four players
     only (other tables, and the pass, sample as with 0, the default: every allowed deal alike).
-    The level ``reader`` is ``hard`` reading so.
+    ``hard`` with ``read=1`` is "the reading bot" of ``benchmarks/strength.py`` (not a level: it
+    did not win clearly; ``docs/bots.md``).
 ``fast``
     1 (the default): the samples are drawn and rolled out compiled (:func:`hearts.fast.run`)
     when numba is installed, some fifteen times faster; 0: as Python. It is the same code
