@@ -33,8 +33,7 @@ does). The people act at random after a short pause. Then, one after another:
 6. **a server holding idle tables is killed** (SIGKILL): ``I`` idle tables (1,000 by default:
    four people each, made in the database, never played, nobody connected) are opened
    (``GET /api/tables/{id}``) at the process that owns the most of the people's tables, which
-   claims each; the lobby is asked for through nginx ten times, as browsers do; then the
-   process is killed: ``idle_failover_s`` is the longest time, over the people's tables it
+   claims each; then the process is killed: ``idle_failover_s`` is the longest time, over the people's tables it
    owned, from the kill to the table's next accepted action (the other process takes the
    tables in play first; the idle ones are left to be taken when opened).
 
@@ -297,7 +296,7 @@ async def scenario(args: argparse.Namespace, cluster: PrivateCluster, folder: Pa
             figures["restart"] = await rolling_restart(cluster.url, servers, folder, people)
             await asyncio.sleep(3)
         if "idle" in args.stages:
-            figures["idle"] = await idle_failover(args.idle, cluster.url, servers, people, rng, f"http://127.0.0.1:{port}")
+            figures["idle"] = await idle_failover(args.idle, cluster.url, servers, people, rng)
         for t in tables:
             for s in t.seats:
                 s.quiet = True
@@ -387,7 +386,7 @@ async def frozen(seconds: float, cluster: PrivateCluster, servers: list[ServerPr
 
 
 async def idle_failover(count: int, url: str, servers: list[ServerProcess], people: list[Table],
-                        rng: random.Random, address: str) -> float:
+                        rng: random.Random) -> float:
     """Make ``count`` idle tables, have the process owning the most of ``people`` open (and
     claim) them, kill it: the longest time, over the people's tables it owned, from the kill
     to the table's next position."""
@@ -402,7 +401,7 @@ async def idle_failover(count: int, url: str, servers: list[ServerProcess], peop
         await store.close()
     with psycopg.connect(url) as pg:
         owners = dict(pg.execute("SELECT table_id, owner FROM table_leases WHERE until > now()").fetchall())
-    processes = [next((line["process"] for line in s.logs() if line["event"] == "table owned"), "") for s in servers]
+    processes = [current_process(s) for s in servers]
     victim = max(range(len(servers)), key=lambda k: sum(owners.get(t.id) == processes[k] for t in people))
     held = [t for t in people if owners.get(t.id) == processes[victim]]
     started = time.monotonic()
@@ -417,11 +416,6 @@ async def idle_failover(count: int, url: str, servers: list[ServerProcess], peop
                                "AND table_id LIKE 'idle%%'", (processes[victim],)).fetchall()[0][0]
     print(f"  process {victim} opened them in {time.monotonic() - started:.1f} s and holds {idle_held} idle tables "
           f"and {len(held)} of the people's; killing it (SIGKILL)", flush=True)
-    for _ in range(10):  # the lobby, as browsers ask for it: nginx forgets a failure of a server
-        # (here the first kill's, or the frozen database's) only when a request to it ends, which
-        # a WebSocket does not (issue 41, item 3): without these it lets one WebSocket a 5 s
-        # through to the live server ("no live upstreams" to the others)
-        await asyncio.to_thread(http, "GET", f"{address}/api/tables")
     await asyncio.sleep(5)  # (idle: nothing happens at them for a while)
     killed = time.monotonic()
     servers[victim].kill9()
@@ -430,6 +424,14 @@ async def idle_failover(count: int, url: str, servers: list[ServerProcess], peop
         taken = pg.execute("SELECT count(*) FROM table_leases WHERE until > now() AND table_id LIKE 'idle%%'").fetchall()[0][0]
     print(f"  its tables in play moved on within {took:.2f} s; {taken} idle tables taken over since", flush=True)
     return took
+
+
+def current_process(server: ServerProcess) -> str:
+    """The id the server process's leases carry, from its log since its last start (a process
+    started again on the same port appends to the same log)."""
+    lines = server.logs()
+    last_start = max((k for k, line in enumerate(lines) if line["event"] == "started"), default=0)
+    return next((line["process"] for line in lines[last_start:] if line["event"] == "table owned"), "")
 
 
 def make_table(address: str, bots: bool, rng: random.Random) -> Table:
