@@ -359,7 +359,8 @@ def test_the_bare_install_plays_a_piped_game(fresh_install: Callable[[str], Inst
     install.run([install.bin("hearts"), "rules"])
     install.run([install.bin("hearts"), "arena", "random", "heuristic", "random", "heuristic", "--rounds", "2"])
     failed = imports_that_fail(install, ["hearts"])
-    front_ends = ("hearts.server", "hearts.tui", "hearts.rl", "hearts.fast.compiled", "hearts.bots.openspiel",
+    front_ends = ("hearts.server", "hearts.tui", "hearts.rl", "hearts.fast.compiled", "hearts.fast.mlp",
+                  "hearts.bots.openspiel",  # (numba, numpy: the reading model's forward pass is plain Python without)
                   "hearts.i18n.catalogs")  # (the catalogs' tooling: Babel, which the web and tui extras bring)
     assert all(name.startswith(front_ends) for name in failed), install.failed("import hearts.*", "imports", str(failed))
 
