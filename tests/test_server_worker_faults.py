@@ -202,8 +202,8 @@ def test_a_killed_worker_s_review_reads_queued_and_is_taken_over(url: str, tmp_p
     second = worker(url, tmp_path / "second.log")
     server = owner(url, tmp_path)
     try:
-        bot_table(url, "a", target=40)
-        bot_table(url, "b", target=40, seed=8)
+        bot_table(url, "a", target=20)  # (a shorter game: fewer decisions to review, the same long ones)
+        bot_table(url, "b", target=20, seed=8)
         wait_for(lambda: finished(url, "a") and finished(url, "b"), 90, "the games ended", every=0.2)
         queue_review(url, "a", 0, budget=40000)  # seconds: still running when killed
         wait_for(lambda: review_holder(url, "a", 0), 30, "the first worker took review a")
