@@ -372,7 +372,7 @@ def test_a_bot_worker_reviews_any_process_shows_the_progress_and_a_killed_worker
     first = WorkerProcess(url, tmp_path / "first.log", lease=2.0).start()
     second = WorkerProcess(url, tmp_path / "second.log", lease=2.0)
     try:
-        tid = finished_table(servers[0], target=60)
+        tid = finished_table(servers[0], target=30)
         status, data = http("POST", review_url(servers[0], tid), {"seat": 3})
         assert status == 202, data
         deadline = time.monotonic() + 60
