@@ -9,24 +9,38 @@ one set of strings with the terminal's); an unknown language is a 404 and change
 
 from __future__ import annotations
 
+import asyncio
+import json
+import random
 import re
 import shutil
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 import test_web_browser
 import test_web_lively
-from test_server_support import ServerProcess, http
+from test_server_support import Client, ServerProcess, auth, http, new_profile, play_until
 from test_web_browser import ARTIFACTS, TIMEOUT, wait_seated
 
 import hearts.i18n
 
 pytest.importorskip("babel")
-browser = test_web_browser.browser  # the fixtures: Debian's chromium, and a server process (no bot delay)
-server = test_web_browser.server
+browser = test_web_browser.browser  # the fixture: Debian's chromium
 axe = test_web_lively.axe  # axe-core from npm (skipped without it)
+record = test_web_lively.record  # a finished table's game record (waited for)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The server (no bot delay), whose game reviews take 8 sampled deals a decision (quick)."""
+    s = ServerProcess(tmp_path_factory.mktemp("web-i18n") / "tables.db", bot_delay=0.0, review_budget=8).start()
+    yield s
+    s.stop()
+
 
 # English words the lobby and the table show (buttons, headings, the info bar, the prompts, the
 # name dialog): none may be left on a page in another language.
@@ -43,7 +57,7 @@ TABLE_ENGLISH = [
 ]
 LOCALES = {"de": "de-DE", "fr": "fr-FR", "es": "es-ES"}
 # The words a language writes as English does (a French score is a score, a bot a bot).
-SAME = {"de": set(), "fr": {"Scores (S)", "total", "bot ·", " pts"}, "es": {"total", "bot ·", " pts"}}
+SAME = {"de": {"Lobby", "Passkeys"}, "fr": {"Scores (S)", "total", "bot ·", " pts"}, "es": {"total", "bot ·", " pts", "provisional"}}
 
 
 def card_words(t: Any, card: str) -> str:
@@ -324,5 +338,98 @@ def test_axe_finds_no_serious_violation_in_each_language(server: ServerProcess, 
             wait_seated(page)
             page.wait_for_function("() => document.getElementById('pass-btn').hidden === false")
             assert serious(page, axe) == [], ("table", viewport)
+        finally:
+            context.close()
+
+
+# ---------------------------------------------------------------- every page, desktop and phone
+
+EVERY_PAGE_ENGLISH = [
+    *PAGES_ENGLISH,
+    "Replay", "You won", "You came", "Continue", "No game yet", "Passkeys", "Add a passkey", "No passkey yet",
+    "Sign out everywhere", "Save", "Use this profile in another browser", "Copy", "Forget this profile",
+    "Copy the link to your profile", "Copy your key", "provisional", "Replay of table", "Back to my games",
+    "Step", "Trick", "the deal", "every hand as dealt", "plays", "takes the trick", "Round", "reviewed",
+    "Review of", "Points lost", "Accuracy", "Flags", "Each round of", "flagged decisions", "Next mistake",
+    "No decision of", "the best choice found", "points lost", "Best", "Fine", "Inaccuracy", "Mistake", "Blunder",
+    "is not ready", "could not be read", "Rules", "Lobby", "easy", "medium", "hard",
+    "You win", "wins", "Score history", "Back to the lobby", "Close", "Review game", "Your review is ready",
+    "These are estimates", "sampled deals", "uncertainty", "Points lost by your decisions", "nothing flagged",
+    "See each decision in the replay", "Totals after each round", "Rematch", "decisions",
+]
+
+
+@pytest.fixture(scope="module")
+def finished(server: ServerProcess) -> tuple[dict[str, Any], str, str]:
+    """A profile ("Ana") and her finished game against three easy bots (no passing, to 1 point),
+    with her seat's review done (the server's budget: 8 sampled deals): the profile, the table's
+    id and her seat's link."""
+    profile = new_profile(server, "Ana")
+    status, table = http("POST", server.url + "/api/tables",
+                         {"seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3,
+                          "options": {"target": 1, "pass_count": 0}}, headers=auth(profile["key"]))
+    assert status == 201, table
+
+    async def play() -> None:
+        client = await Client(server, table["id"], table["seats"][0]["token"]).connect()
+        try:
+            await play_until([client], random.Random(42), lambda: False, timeout=120)
+        finally:
+            await client.close()
+
+    with ThreadPoolExecutor(1) as thread:  # (Playwright's own event loop runs in this one)
+        thread.submit(asyncio.run, play()).result()
+    record(server, table["id"])
+    status, _ = http("POST", f"{server.url}/api/tables/{table['id']}/review", {"seat": 0})
+    assert status in (200, 202)
+    deadline = time.monotonic() + 120
+    while http("GET", f"{server.url}/api/tables/{table['id']}/review?seat=0")[1]["status"] != "done":
+        assert time.monotonic() < deadline, "the review was not done"
+        time.sleep(0.2)
+    return profile, table["id"], table["seats"][0]["link"]
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "es"])
+def test_every_page_in_each_language_on_desktop_and_phone(
+    server: ServerProcess, browser: Any, axe: str, finished: tuple[dict[str, Any], str, str], lang: str
+) -> None:
+    """The leaderboard, "My games" and the profile page without a profile, then with one (Ana's):
+    the profile page, her games, her finished table (the game-over dialog with her review's
+    summary), the replay of the game and its review — on a desktop
+    and a 390×844 phone, in one browser context each: no listed English word left, no text
+    overflowing its box (OVERFLOW), no serious or critical axe-core violation."""
+    from test_web_lively import serious
+
+    profile, tid, link = finished
+    words = [w for w in EVERY_PAGE_ENGLISH if w not in SAME[lang]]
+    anonymous = [("/leaderboard", "#leaderboard tbody tr"), ("/games", "#games-page p"), ("/me", "#import-key")]
+    mine = [("/me", "#profile-key"), ("/games", f'#game-list li.game[data-table="{tid}"]'),
+            (link.removeprefix(server.url), ".review-box[data-status='done']"),
+            (f"/replay/{tid}", ".replay-hand"), (f"/replay/{tid}?seat=0&review=1", "#next-mistake")]
+    for size, options in (("desktop", {"viewport": {"width": 1280, "height": 800}}), ("phone", PHONE)):
+        context = browser.new_context(locale=LOCALES[lang], bypass_csp=True, **options)  # axe is injected
+        try:
+            page = context.new_page()
+            page.set_default_timeout(TIMEOUT)
+            for n, (path, ready) in enumerate(anonymous + mine):
+                if n == len(anonymous):  # from here on, with Ana's profile kept in the browser
+                    page.evaluate(f"localStorage.setItem('pyhearts.player', {json.dumps(json.dumps(profile))})")
+                page.goto(server.url + path)
+                page.wait_for_selector(ready)
+                if path.startswith("/replay"):
+                    page.keyboard.press("ArrowDown")  # the first trick: a player's play, a trick taken
+                    page.keyboard.press("ArrowRight")
+                if path.endswith("review=1"):
+                    page.click("#replay-review summary")  # each round's summary, opened
+                    page.wait_for_selector(".review-rounds")
+                where = (path, size)
+                assert page.evaluate("document.documentElement.lang") == lang, where
+                text = page.inner_text("body")
+                assert english_left(text, words) == [], (where, text)
+                assert page.evaluate(OVERFLOW) == [], where
+                assert serious(page, axe) == [], where
         finally:
             context.close()

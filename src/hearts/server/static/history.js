@@ -91,7 +91,7 @@ async function showLeaderboard() {
   data.players.forEach((p, i) => {
     body.append(el("tr", { class: (p.bot ? "bot" : "") + (p.you ? " you" : ""), "aria-current": p.you ? "true" : null, "data-bot": p.bot || null },
       el("td", { text: String(i + 1) }),
-      el("th", { scope: "row", text: p.you ? _("{name} (you)", { name: p.name }) : p.name }),
+      el("th", { scope: "row", text: p.you ? _("{name} (you)", { name: p.name }) : p.bot ? _("Bot ({level})", { level: levelName(p.bot) }) : p.name }),
       el("td", { class: "rating", text: String(p.shown) }),
       el("td", { text: p.bot ? _("fixed") : String(p.games) + (p.provisional ? " · " + _("provisional") : "") })));
   });
