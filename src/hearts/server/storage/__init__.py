@@ -374,11 +374,13 @@ class AliveNotice:
     """The server process ``process`` still runs (sent every few seconds): the presence it
     announced stands; that of a process no longer heard of is forgotten. ``link``: where it
     takes the clients other processes relay to it (``host:port/key``, :mod:`hearts.server.relay`;
-    empty: nowhere). ``ask``: it has just started, and asks the others to say they run too."""
+    empty: nowhere). ``ask``: it has just started, and asks the others to say they run too.
+    ``gone``: it is stopping (:mod:`hearts.server.drain`): hand it no table."""
 
     process: str
     link: str = ""
     ask: bool = False
+    gone: bool = False
 
 
 @dataclass(frozen=True)

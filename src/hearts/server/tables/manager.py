@@ -26,6 +26,7 @@ from hearts.server.metrics import Metrics
 from hearts.server.protocol import STAND_IN, JoinRequest, TableRequest, listed_by_default
 from hearts.server.storage import (
     ActionNotice,
+    AliveNotice,
     RematchNotice,
     SeatConflict,
     SeatNotice,
@@ -109,10 +110,12 @@ class Manager:
         take no more (PostgreSQL; :meth:`Ownership.drain
         <hearts.server.tables.ownership.Ownership.drain>`); how many were handed (0 with no
         live peer: the tables are let go when the process stops)."""
-        peers = self.roster.peers()
-        if self.store.leases is None or not peers:
+        if self.store.leases is None:
             return 0
-        return await self.ownership.drain(peers)
+        with contextlib.suppress(Exception):  # (the others hand this process no more tables)
+            await self.store.notify(AliveNotice(self.roster.process, gone=True))
+        peers = self.roster.peers()
+        return await self.ownership.drain(peers) if peers else 0
 
     async def restore_all(self) -> int:
         """Load every unfinished table by replaying its log and take the ones nobody owns (the

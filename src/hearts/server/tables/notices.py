@@ -180,6 +180,9 @@ class ServiceNotices:
             return
         if isinstance(notice, AliveNotice):
             roster = self.manager.roster
+            if notice.gone:
+                roster.gone(notice.process)
+                return
             roster.alive(notice.process, link=notice.link)
             if notice.ask and notice.process != roster.process:
                 task = asyncio.get_running_loop().create_task(self._alive())
@@ -207,7 +210,8 @@ class ServiceNotices:
             return
         if isinstance(notice, ActionNotice) and not table.owned and not table.conns:
             self.manager.forget_unused(table.id)  # (made here, owned where its clients are)
-            return
+            if table.id not in self.manager.tables:  # (one kept, opened or handed here, follows on)
+                return
         table.follower.hear(notice)
 
     def _hear_presence(self, notice: PresenceNotice) -> None:

@@ -102,6 +102,8 @@ class Ownership:
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._receiving: dict[str, asyncio.Future[None]] = {}
+        self._kept: dict[str, asyncio.Event] = {}
+        """The tables loaded for a stopping process, kept until their lease is handed here."""
         """The tables being handed to this process by a stopping one, until they are owned here."""
         self._failing = False
 
@@ -357,8 +359,9 @@ class Ownership:
             self._spawn(self._receive(notice, received))
 
     async def _receive(self, notice: HandNotice, received: asyncio.Future[None]) -> None:
-        """Load the table handed (kept in memory meanwhile), and own it under the lease
-        handed with it; answer ``done``, or ``unavailable`` if it could not."""
+        """Load the table handed, and own it under the lease handed with it; answer ``done``,
+        or ``unavailable`` if it could not. A table loaded before its lease comes is kept in
+        memory, following the notices, until then (at most twice :data:`HAND_WAIT`)."""
         outcome, seq = Outcome.UNAVAILABLE, 0
         try:
             async with self.manager.visit(notice.table_id) as table:
@@ -367,6 +370,12 @@ class Ownership:
                         lease = Lease(notice.table_id, self.me, notice.epoch)
                         await self.take(table, handed=(lease, notice.seq))
                     outcome, seq = Outcome.DONE, table.seq
+                if table is not None and not notice.epoch:
+                    kept = self._kept[notice.table_id] = asyncio.Event()
+                    await self.forwarder.answer(notice, outcome, seq)
+                    with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
+                        await asyncio.wait_for(kept.wait(), 2 * HAND_WAIT)
+                    return
         except Exception as e:
             if not is_outage(e):
                 log.error("a table handed here could not be taken", exc_info=e, extra=fields(table=notice.table_id))
@@ -374,6 +383,9 @@ class Ownership:
             received.set_result(None)
             if self._receiving.get(notice.table_id) is received:
                 del self._receiving[notice.table_id]
+            loaded = self._kept.pop(notice.table_id, None) if notice.epoch else None
+            if loaded is not None:  # (its copy, kept since it was loaded, may go)
+                loaded.set()
         with contextlib.suppress(Exception):
             await self.forwarder.answer(notice, outcome, seq)
 

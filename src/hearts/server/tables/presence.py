@@ -48,6 +48,8 @@ class Roster:
         """When each other process was last heard of (:func:`time.monotonic`)."""
         self._tables: dict[str, dict[str, tuple[tuple[int, ...], int]]] = {}
         """Each table's presence through each other process: (seats online, spectators)."""
+        self._gone: set[str] = set()
+        """The processes that said they are stopping (a process's id is its run's own)."""
         self.link = ""
         """Where this process takes relayed clients (:mod:`hearts.server.relay`; empty: nowhere)."""
         self.links: dict[str, str] = {}
@@ -56,7 +58,7 @@ class Roster:
     def alive(self, process: str, now: float | None = None, link: str | None = None) -> None:
         """``process`` was heard of (at ``now``, a :func:`time.monotonic` reading), saying
         where it takes relayed clients (``link``; ``None``: not said)."""
-        if process != self.process:
+        if process != self.process and process not in self._gone:
             self._seen[process] = time.monotonic() if now is None else now
             if link:
                 self.links[process] = link
@@ -103,6 +105,13 @@ class Roster:
         """
         return [table_id for table_id in self._tables if self._present(table_id, now)]
 
+    def gone(self, process: str) -> None:
+        """``process`` said it is stopping: no longer one of the :meth:`peers`, whatever it
+        sends from then on (its presence is forgotten at the next :meth:`forget_gone`)."""
+        if process != self.process:
+            self._gone.add(process)
+            self._seen[process] = float("-inf")
+
     def peers(self, now: float | None = None) -> list[str]:
         """The other server processes heard of in the last ``3 * ALIVE_EVERY`` seconds (those
         a stopping process may hand its tables to), in a fixed order.
@@ -111,6 +120,9 @@ class Roster:
         >>> roster.alive("b", now=0.0); roster.alive("a", now=5.0)
         >>> roster.peers(now=6.0), roster.peers(now=31.0)  # (not heard of for 30 s: gone)
         (['a', 'b'], ['a'])
+        >>> roster.gone("a"); roster.alive("a", now=7.0)  # (said it stops: what it sends after counts for nothing)
+        >>> roster.peers(now=8.0)
+        ['b']
         """
         since = (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
         return sorted(p for p, seen in self._seen.items() if seen >= since)
