@@ -601,7 +601,8 @@ def document() -> str:
         "for it: 1008 (too many messages, too many wrong tokens, no `hello` or `watch` in time, a",
         "table without spectators, a seat given a new invite link), 1013 (too many connections from",
         "the address, the table's spectators full, a client too slow to keep up), 4404 (no such",
-        "table), 1001 (the server is shutting down).",
+        "table), 1001 (the server is shutting down), 1012 (the server is restarting and another one",
+        "serves the table already: reconnect at once).",
         "",
     ]
     return "\n".join(lines)
