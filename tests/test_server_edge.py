@@ -249,10 +249,9 @@ def nginx_binary() -> str:
 pg_database = pytest.fixture(scope="module")(module_pg_database)
 
 
-@pytest.fixture
-def proxied(pg_database: str, tmp_path: Path) -> Iterator[tuple[Nginx, list[ServerProcess]]]:
+def proxied_pair(pg_database: str, tmp_path: Path) -> Iterator[tuple[Nginx, list[ServerProcess]]]:
     """nginx in front of two server processes on one emptied PostgreSQL database, which trust
-    its X-Forwarded-For."""
+    its X-Forwarded-For. A test module makes it its fixture: ``proxied = pytest.fixture(proxied_pair)``."""
     binary = nginx_binary()
     from test_server_support import emptied_pg_url
 
@@ -265,6 +264,9 @@ def proxied(pg_database: str, tmp_path: Path) -> Iterator[tuple[Nginx, list[Serv
         proxy.stop()
         for s in servers:
             s.stop()
+
+
+proxied = pytest.fixture(proxied_pair)
 
 
 def connections(servers: list[ServerProcess]) -> list[int]:

@@ -21,7 +21,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,7 @@ import pytest
 pytest.importorskip("starlette")
 websockets = pytest.importorskip("websockets")
 
-from test_server_edge import FOUR, Nginx, nginx_binary, wait_connections  # noqa: E402
+from test_server_edge import FOUR, Nginx, proxied_pair, wait_connections  # noqa: E402
 from test_server_support import (  # noqa: E402
     SERVE,
     TEST_LIMITS,
@@ -48,21 +47,7 @@ from test_server_support import (  # noqa: E402
 )
 
 pg_database = pytest.fixture(scope="module")(module_pg_database)
-
-
-@pytest.fixture
-def proxied(pg_database: str, tmp_path: Path) -> Iterator[tuple[Nginx, list[ServerProcess]]]:
-    """nginx in front of two server processes on one emptied PostgreSQL database."""
-    binary = nginx_binary()
-    url = emptied_pg_url(pg_database)
-    servers = [ServerProcess(url, logs=tmp_path, forwarded_allow_ips="127.0.0.1").start() for _ in range(2)]
-    proxy = Nginx(tmp_path / "nginx", servers)
-    try:
-        yield proxy.start(binary), servers
-    finally:
-        proxy.stop()
-        for s in servers:
-            s.stop()
+proxied = pytest.fixture(proxied_pair)
 
 
 def restarted(server: ServerProcess) -> ServerProcess:
