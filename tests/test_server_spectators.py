@@ -338,7 +338,7 @@ def test_spectators_after_a_kill9_and_restart(database: Database, tmp_path: Path
             assert st["table"]["totals"] == before.totals and st["table"]["online"] == []
             # The game goes on, and the spectator follows it.
             clients = await seat_all(server, table)
-            await play_until(clients, rng, lambda: spy.state is not None and spy.state["seq"] >= seen["seq"] + 4)
+            await play_until(clients, rng, lambda: spy.state is not None and spy.state["seq"] >= seen["seq"] + 6)
             for c in [*clients, spy]:
                 await c.close()
             assert audit_spectator(db, table["id"], spy.messages) >= 5
