@@ -19,8 +19,9 @@ browser = test_web_browser.browser  # the fixture: Debian's chromium
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server with short clocks, and bots slow enough to click between their moves."""
-    limits = {"play_clock": 2, "pass_clock": 3, "missed_turns": 3}
+    """A server with short clocks, and bots slow enough to click between their moves. The pass
+    clock runs from the table's making: long enough for both pages to load on a busy machine."""
+    limits = {"play_clock": 2, "pass_clock": 8, "missed_turns": 3}
     s = ServerProcess(tmp_path_factory.mktemp("leavers") / "tables.db", bot_delay=0.3, limits=limits).start()
     yield s
     s.stop()
@@ -29,7 +30,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def test_everyone_sees_the_clock_and_a_leaver_takes_the_seat_back(server: ServerProcess, browser: Any) -> None:
     seats = [{"kind": "human", "name": "Pat"}] + [{"kind": "bot", "level": "easy"}] * 3
     table = create_table(server, seats, listed=True, stand_in="easy")
-    assert (table["turn_timer"], table["pass_timer"]) == (2, 3)
+    assert (table["turn_timer"], table["pass_timer"]) == (2, 8)
     watcher = browser.new_page(viewport={"width": 1100, "height": 850})
     watcher.set_default_timeout(TIMEOUT)
     page = browser.new_page(viewport={"width": 1100, "height": 850})
