@@ -19,7 +19,6 @@ With no live peer (one process, or SQLite) the process stops as it did without a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import socket
 import time
@@ -71,6 +70,3 @@ class DrainingServer(uvicorn.Server):
             log.warning("the tables could not all be handed to the other processes in time",
                         extra=fields(seconds=DRAIN_WAIT))
         log.info("drained", extra=fields(tables_handed=handed, seconds=round(time.monotonic() - started, 3)))
-        with contextlib.suppress(Exception):  # (uvicorn's shutdown closes them again)
-            for server in self.servers:
-                await asyncio.wait_for(server.wait_closed(), 0.1)

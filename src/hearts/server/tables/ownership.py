@@ -323,8 +323,9 @@ class Ownership:
                         dead.add(peer)
                 return False
 
-        playing = set(self.in_play(owned=True))  # (the tables in play first; an idle one not handed in
-        order = sorted(self.held, key=lambda t: t not in playing)  # time is let go: taken when opened)
+        # The tables in play first: an idle one not handed in time is let go (taken when opened).
+        playing = set(self.in_play(owned=True))
+        order = sorted(self.held, key=lambda t: t not in playing)
         done = await asyncio.gather(*(one(t) for t in order), return_exceptions=True)
         return sum(d is True for d in done)
 
@@ -375,6 +376,8 @@ class Ownership:
                     await self.forwarder.answer(notice, outcome, seq)
                     with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
                         await asyncio.wait_for(kept.wait(), 2 * HAND_WAIT)
+                    if self._kept.get(notice.table_id) is kept:  # (its lease never came)
+                        del self._kept[notice.table_id]
                     return
         except Exception as e:
             if not is_outage(e):
