@@ -66,7 +66,7 @@ caught up)."""
 HAND_AT_ONCE: Final = 16
 """The most tables a stopping process hands to the others at a time."""
 
-HAND_WAIT: Final = 3.0
+HAND_WAIT: Final = 1.5
 """Seconds a stopping process waits for a peer to say it loaded, or owns, a table handed to it
 (a peer that does not answer is given no more tables)."""
 
