@@ -28,13 +28,17 @@ ENGLISH = ["Round", "pass 3", "left", "not broken", "cards", "total", "no points
            "mark 3 to pass", "Help", "Play/pass", "Hint", "Scores", "Quit", "passing", "Trick"]
 
 
-@pytest.fixture
-def german() -> Iterator[None]:
+def in_german() -> Iterator[None]:
+    """The terminal's words in German for a test, English again after it (a fixture:
+    ``german = pytest.fixture(in_german)``)."""
     assert choose_language("de") == "de"
     try:
         yield
     finally:
         use("en")
+
+
+german = pytest.fixture(in_german)
 
 
 def screen_text(app: object) -> str:

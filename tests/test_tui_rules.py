@@ -7,7 +7,6 @@ opens it with the form's options; a card the rules refuse is answered with its r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,25 +15,18 @@ pytest.importorskip("textual")
 pytest.importorskip("babel")
 
 from test_tui import key_name, pass_by_keys, run, settle
+from test_tui_i18n import in_german
 
 from hearts.book import book
-from hearts.i18n import translation, use
+from hearts.i18n import translation
 from hearts.rules import Rules
 from hearts.text import WHY_NOT
 from hearts.tui.app import HeartsApp
 from hearts.tui.guide import TIPS, GuideScreen
 from hearts.tui.screens import RulesScreen
 from hearts.tui.session import Session
-from hearts.tui.words import choose_language
 
-
-@pytest.fixture
-def german() -> Iterator[None]:
-    assert choose_language("de") == "de"
-    try:
-        yield
-    finally:
-        use("en")
+german = pytest.fixture(in_german)
 
 
 def app_with(rules: Rules, seed: int = 3) -> HeartsApp:

@@ -382,16 +382,7 @@ class HeartsApp(App[int]):
 
     def show_help(self) -> None:
         """Every key: the table's bindings and the app's, then the review's, each with its tooltip."""
-        rows = [
-            (self.get_key_display(b) + where, _(b.tooltip or b.description))
-            for bindings, where in (
-                ((*TableScreen.BINDINGS, *HeartsApp.BINDINGS), ""),
-                (ReviewScreen.BINDINGS, " (" + _("review") + ")"),
-            )
-            for b in bindings
-            if isinstance(b, Binding)
-        ]
-        self.push_screen(HelpScreen(rows))
+        self.push_screen(HelpScreen(key_rows(self.get_key_display)))
 
     def action_review(self) -> None:
         """Review your decisions in the last finished round (←/→ in the review: the others)."""
@@ -498,3 +489,17 @@ class HeartsApp(App[int]):
 
     async def action_quit(self) -> None:
         self.ask_quit()
+
+
+def key_rows(display: Callable[[Binding], str]) -> list[tuple[str, str]]:
+    """The help's rows: each key of the table and the app, then of the review (``display``: how
+    the app shows a binding's key), with its tooltip."""
+    return [
+        (display(b) + where, _(b.tooltip or b.description))
+        for bindings, where in (
+            ((*TableScreen.BINDINGS, *HeartsApp.BINDINGS), ""),
+            (ReviewScreen.BINDINGS, " (" + _("review") + ")"),
+        )
+        for b in bindings
+        if isinstance(b, Binding)
+    ]
