@@ -1,7 +1,8 @@
 """Load benchmark of the web table as one service of several server processes on PostgreSQL.
 
     .venv/bin/python benchmarks/cluster_load.py [--processes P] [--tables N] [--drivers K]
-        [--client node|python] [--spread seats|tables] [--proxy nginx|none] [--target T] [--think-ms MS] [--db URL] [--timeout S]
+        [--client node|python] [--spread seats|tables] [--proxy nginx|none] [--floor|--no-floor] [--target T]
+        [--think-ms MS] [--db URL] [--timeout S]
 
 Makes a fresh database on the PostgreSQL server ``--db`` (default ``$PYHEARTS_TEST_PG``, else
 ``postgresql://postgres@127.0.0.1:5432/postgres``; dropped at the end), starts P server
@@ -33,8 +34,22 @@ routes ``/ws/{id}`` by a consistent hash of the table id: a table's four seats r
 ``--proxy none`` connects the clients to the processes themselves (``--spread tables``: table i's
 to process i mod P; ``--spread seats``, which implies it: seat by seat).
 
+**The floor** (``--floor``, the default with ``--spread tables``): then, in the same run, the
+same drivers' clients play N tables against P processes of ``floor_server.py`` behind the same
+proxy (the same ``deploy/nginx.conf``) on the same database: the least any server must do per
+play — read the WebSocket message, append the action's row through the project's own batched
+log (``hearts.server.storage.postgres.ActionLog``: the same psycopg statement and batches),
+broadcast one small JSON event to the table's four sockets — with no rules and no views (a
+fixed turn order, one legal card, 52 plays a game; the clients are unchanged). The floor's
+latency and its processes' CPU per action are measured as ours are, its logs checked for gaps
+and lost actions, and ours are divided by them: how far the real server is above the floor on
+this machine today.
+
 The last line is exactly
-``backend=postgresql proxy=nginx|none processes=P tables=N moves_per_s=X p99_ms=Y lost=L``.
+``backend=postgresql proxy=nginx|none processes=P tables=N moves_per_s=X p99_ms=Y lost=L``,
+followed with the floor by `` cpu_ms=C floor_p99_ms=F floor_cpu_ms=G p99_vs_floor=R
+cpu_vs_floor=S``: ``C`` and ``G`` the server processes' CPU milliseconds per action (ours, the
+floor's), ``R = Y / F`` and ``S = C / G``.
 """
 
 from __future__ import annotations
@@ -56,7 +71,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event
@@ -65,6 +80,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import psycopg
+from floor_server import PLAYS as FLOOR_PLAYS
 from psycopg import sql
 from server_load import LIMITS, Stats, TableTiming, client, free_port, post, run_loop
 
@@ -75,12 +91,14 @@ from hearts.errors import RecordError
 from hearts.game import Game
 from hearts.record import replay
 from hearts.rules import Rules
+from hearts.server.storage.postgres import PostgresStorage
 from hearts.server.tables import public_event
 
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/postgres"
 HERE = Path(__file__).resolve().parent
 
 NODE_CLIENT = HERE / "load_client.mjs"
+FLOOR_SERVER = HERE / "floor_server.py"
 NODE_MODULES = HERE.parent / ".venv" / "npm" / "node_modules"
 """Where the Node.js clients find the ``ws`` package."""
 
@@ -262,13 +280,29 @@ def check_logs(url: str, tables: list[str], events: dict[str, dict[int, list[Any
             if not game.is_over:
                 problems.append(f"{tid}: the log does not replay to a finished game")
             plays += sum(d["type"] == "play" for _, d in logged)
-            seen = events.get(tid, {})
-            for seq, data in logged:
-                public = public_event(from_dict(data), seq)
-                if seen.get(seq, []) != [public] * 4:
-                    lost += 1
-            lost += len(set(seen) - {seq for seq, _ in logged})
+            lost += lost_actions(logged, events.get(tid, {}))
     return plays, lost, problems
+
+
+def lost_actions(logged: list[tuple[int, Any]], seen: dict[int, list[Any]]) -> int:
+    """The actions of a table's log (``(seq, data)`` rows) that not every seat saw, and those
+    seen (``seen``: by ``seq``, what each seat saw) that the log does not hold."""
+    lost = sum(seen.get(seq, []) != [public_event(from_dict(data), seq)] * 4 for seq, data in logged)
+    return lost + len(set(seen) - {seq for seq, _ in logged})
+
+
+def check_floor_logs(url: str, tables: list[str], events: dict[str, dict[int, list[Any]]]) -> tuple[int, list[str]]:
+    """The floor's logs (``floor_server.py``): the actions lost (:func:`lost_actions`), and the
+    problems found (a gap, a game not played to its end)."""
+    lost = 0
+    problems: list[str] = []
+    with psycopg.connect(url) as pg:
+        for tid in tables:
+            logged = pg.execute("SELECT seq, data FROM actions WHERE table_id = %s ORDER BY seq", (tid,)).fetchall()
+            if [seq for seq, _ in logged] != list(range(1, FLOOR_PLAYS + 1)):
+                problems.append(f"{tid}: the floor's log has gaps or does not end")
+            lost += lost_actions(logged, events.get(tid, {}))
+    return lost, problems
 
 
 def fresh_database(server: str) -> str:
@@ -335,7 +369,49 @@ def seat_ports(args: argparse.Namespace, i: int, ports: list[int], proxy: int | 
     return [ports[(i + (s if args.spread == "seats" else 0)) % len(ports)] for s in range(4)]
 
 
-def run(args: argparse.Namespace, url: str) -> int:
+@dataclass
+class Phase:
+    """What one set of server processes did while the clients played their tables."""
+
+    specs: list[TableSpec]
+    results: list[dict[str, Any]]
+    """The drivers' results."""
+    elapsed: float
+    cpu: dict[str, float]
+    """CPU seconds while playing: ``servers``, ``clients``, ``postgres``, ``machine``."""
+    inside: tuple[str, str] | None
+    """The servers' own latency histograms (:func:`server_latency`); ``None`` for the floor."""
+
+    @property
+    def spread(self) -> list[float]:
+        """Each play's latency (s, sorted): from its sending to its broadcast on every other seat."""
+        return sorted(x for r in self.results for x in r["spread"])
+
+    @property
+    def p99_ms(self) -> float:
+        spread = self.spread
+        return spread[min(len(spread) - 1, int(len(spread) * 0.99))] * 1000 if spread else float("nan")
+
+    @property
+    def actions(self) -> int:
+        """The actions the clients saw (each numbered position of each table once)."""
+        return sum(len(seen) for r in self.results for seen in r["events"].values())
+
+    def cpu_ms(self, part: str = "servers") -> float:
+        """A part's CPU milliseconds per action."""
+        return self.cpu[part] / self.actions * 1000 if self.actions else float("nan")
+
+    @property
+    def events(self) -> dict[str, dict[int, list[Any]]]:
+        return {tid: seen for r in self.results for tid, seen in r["events"].items()}
+
+
+def play_phase(args: argparse.Namespace, command: list[str], tables: Callable[[list[int], int | None], list[TableSpec]],
+               metrics: bool) -> Phase:
+    """Start ``args.processes`` servers (``command``, each given its port as ``{port}``) behind
+    the proxy ``args.proxy``, have ``tables(ports, proxy_port)`` make the tables, play them with
+    the drivers' clients, and stop everything: what was measured (``metrics``: the servers'
+    ``/metrics`` histograms too)."""
     ports = [free_port() for _ in range(args.processes)]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     servers = []
@@ -343,21 +419,13 @@ def run(args: argparse.Namespace, url: str) -> int:
     folder = tempfile.TemporaryDirectory(prefix="pyhearts-nginx-")
     try:
         for port in ports:
-            servers.append(subprocess.Popen([sys.executable, "-c", SERVE, str(port), url, *LIMITS],
-                                            stdout=subprocess.DEVNULL, env=env))
+            servers.append(subprocess.Popen([a.format(port=port) for a in command], stdout=subprocess.DEVNULL, env=env))
         for port, proc in zip(ports, servers, strict=True):
             wait_until_up(port, proc)
         proxy = None
         if args.proxy == "nginx":
             nginx, proxy = start_proxy(ports, Path(folder.name))
-        seats = [{"kind": "human", "name": f"P{i}"} for i in range(4)]
-        specs = []
-        for i in range(args.tables):
-            made = post(f"http://127.0.0.1:{proxy or ports[i % len(ports)]}/api/tables",
-                        {"seats": seats, "target": args.target})
-            specs.append(TableSpec(made["id"], tuple(
-                zip(seat_ports(args, i, ports, proxy), (seat["token"] for seat in made["seats"]), strict=True)
-            )))
+        specs = tables(ports, proxy)
         kind = NodeDriver if args.client == "node" else PythonDriver
         drivers = [kind(specs[k :: args.drivers], args.think_ms / 1000, args.seed + k) for k in range(args.drivers)]
         for d in drivers:
@@ -368,27 +436,64 @@ def run(args: argparse.Namespace, url: str) -> int:
             d.go()
         results = [d.result(max(1.0, args.timeout - (time.perf_counter() - start))) for d in drivers]
         elapsed = time.perf_counter() - start
-        cpu_servers = sum(cpu_seconds(proc.pid) for proc in servers) - sum(cpu_before[0])
-        cpu_postgres = postgres_seconds() - cpu_before[1]
-        cpu_machine = machine_seconds() - cpu_before[2]
-        inside = server_latency(ports), server_latency(ports, "hearts_log_append_seconds")
+        cpu = {"servers": sum(cpu_seconds(proc.pid) for proc in servers) - sum(cpu_before[0]),
+               "clients": sum(r["cpu"] for r in results), "postgres": postgres_seconds() - cpu_before[1],
+               "machine": machine_seconds() - cpu_before[2]}
+        inside = (server_latency(ports), server_latency(ports, "hearts_log_append_seconds")) if metrics else None
     finally:
         for proc in [*servers, *([nginx] if nginx is not None else [])]:
             proc.terminate()
         for proc in [*servers, *([nginx] if nginx is not None else [])]:
             proc.wait(30)
         folder.cleanup()
-    events: dict[str, dict[int, list[Any]]] = {}
-    for r in results:
-        events.update(r["events"])
-    plays, lost, problems = check_logs(url, [s.id for s in specs], events)
-    spread = sorted(x for r in results for x in r["spread"])
+    return Phase(specs, results, elapsed, cpu, inside)
+
+
+def service_tables(args: argparse.Namespace) -> Callable[[list[int], int | None], list[TableSpec]]:
+    """The tables of the service: made through its HTTP API (table i on process i mod P, or
+    through the proxy), four human seats each."""
+
+    def make(ports: list[int], proxy: int | None) -> list[TableSpec]:
+        seats = [{"kind": "human", "name": f"P{i}"} for i in range(4)]
+        specs = []
+        for i in range(args.tables):
+            made = post(f"http://127.0.0.1:{proxy or ports[i % len(ports)]}/api/tables",
+                        {"seats": seats, "target": args.target})
+            specs.append(TableSpec(made["id"], tuple(
+                zip(seat_ports(args, i, ports, proxy), (seat["token"] for seat in made["seats"]), strict=True)
+            )))
+        return specs
+    return make
+
+
+def floor_tables(args: argparse.Namespace, url: str) -> Callable[[list[int], int | None], list[TableSpec]]:
+    """The floor's tables: their rows made in the database beforehand (the log's rows refer to
+    them), the seat numbers as tokens (``floor_server.py``)."""
+    ids = [f"floor-{secrets.token_hex(6)}" for _ in range(args.tables)]
+
+    async def create() -> None:
+        store = await PostgresStorage.open(url)
+        try:
+            for tid in ids:
+                await store.log.create_table(tid, {"rules": {}}, 0, [("human", f"P{s}", None, None) for s in range(4)])
+        finally:
+            await store.close()
+
+    def make(ports: list[int], proxy: int | None) -> list[TableSpec]:
+        asyncio.run(create())
+        return [TableSpec(tid, tuple(zip(seat_ports(args, i, ports, proxy), map(str, range(4)), strict=True)))
+                for i, tid in enumerate(ids)]
+    return make
+
+
+def report_service(args: argparse.Namespace, ours: Phase, plays: int, lost: int, problems: list[str]) -> bool:
+    """Print what the service did (:func:`run`); whether it played every game with nothing lost."""
+    results, spread, elapsed, cpu = ours.results, ours.spread, ours.elapsed, ours.cpu
     errors = [e for r in results for e in r["errors"]]
     failures = [f for r in results for f in r["failures"]]
     resyncs = sum(r["resyncs"] for r in results)
     finished = sum(r["finished"] for r in results)
     p50 = statistics.median(spread) * 1000 if spread else float("nan")
-    p99 = spread[min(len(spread) - 1, int(len(spread) * 0.99))] * 1000 if spread else float("nan")
     print(f"processes: {args.processes}, tables: {args.tables} (spread by {args.spread}, proxy: {args.proxy}), "
           f"clients: {4 * args.tables} "
           f"in {args.drivers} {args.client} drivers, target: {args.target}, think: {args.think_ms} ms")
@@ -403,24 +508,54 @@ def run(args: argparse.Namespace, url: str) -> int:
     if lag:
         print(f"client drivers' event-loop lag: p50 {statistics.median(lag) * 1000:.1f} ms, "
               f"p99 {lag[int(len(lag) * 0.99)] * 1000:.1f} ms, max {lag[-1] * 1000:.1f} ms")
-    print(f"latency play→broadcast on every other seat: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+    print(f"latency play→broadcast on every other seat: p50 {p50:.1f} ms, p99 {ours.p99_ms:.1f} ms, "
           f"max {spread[-1] * 1000 if spread else 0:.1f} ms")
-    print(f"inside the servers, arrival→broadcast queued (/metrics buckets): {inside[0]}; of which the log's commit: {inside[1]}")
+    if ours.inside is not None:
+        print(f"inside the servers, arrival→broadcast queued (/metrics buckets): {ours.inside[0]}; "
+              f"of which the log's commit: {ours.inside[1]}")
     retries = sum(r["retries"] for r in results)
     print(f"finished games: {finished}/{args.tables}; errors: {len(errors)} ({retries} 'unavailable', made again); "
           f"resyncs: {resyncs}; client failures: {len(failures)}; log problems: {len(problems)}")
-    cpu_drivers = sum(r["cpu"] for r in results)
-    actions = sum(len(seen) for r in results for seen in r["events"].values())
-    print(f"CPU seconds while playing: servers {cpu_servers:.1f}, client drivers {cpu_drivers:.1f}, "
-          f"postgres {cpu_postgres:.1f}; the whole machine {cpu_machine:.1f} of {elapsed * (os.cpu_count() or 1):.1f}")
-    if actions:
-        per = {"servers": cpu_servers, "clients": cpu_drivers, "postgres": cpu_postgres, "machine": cpu_machine}
-        print(f"CPU ms per action ({actions} actions): " + ", ".join(f"{k} {v / actions * 1000:.2f}" for k, v in per.items()))
+    print(f"CPU seconds while playing: servers {cpu['servers']:.1f}, client drivers {cpu['clients']:.1f}, "
+          f"postgres {cpu['postgres']:.1f}; the whole machine {cpu['machine']:.1f} of {elapsed * (os.cpu_count() or 1):.1f}")
+    if ours.actions:
+        print(f"CPU ms per action ({ours.actions} actions): " + ", ".join(f"{k} {ours.cpu_ms(k):.2f}" for k in cpu))
     for problem in errors[:5] + failures[:5] + problems[:5]:
         print("  problem:", problem)
-    print(f"backend=postgresql proxy={args.proxy} processes={args.processes} tables={args.tables} "
-          f"moves_per_s={plays / elapsed:.0f} p99_ms={p99:.1f} lost={lost}")
-    ok = not errors and not failures and not problems and lost == 0 and finished == args.tables
+    return not errors and not failures and not problems and lost == 0 and finished == args.tables
+
+
+def report_floor(args: argparse.Namespace, floor: Phase, lost: int, problems: list[str]) -> bool:
+    """Print what the floor servers did; whether they played every game with nothing lost."""
+    spread, results = floor.spread, floor.results
+    errors = [e for r in results for e in r["errors"]] + [f for r in results for f in r["failures"]]
+    finished = sum(r["finished"] for r in results)
+    p50 = statistics.median(spread) * 1000 if spread else float("nan")
+    print(f"floor (benchmarks/floor_server.py, {args.processes} processes, proxy: {args.proxy}, the same clients; "
+          f"{FLOOR_PLAYS} plays a game): elapsed {floor.elapsed:.1f} s, latency p50 {p50:.1f} ms, "
+          f"p99 {floor.p99_ms:.1f} ms, max {spread[-1] * 1000 if spread else 0:.1f} ms; finished games: "
+          f"{finished}/{args.tables}; errors: {len(errors)}; lost: {lost}; log problems: {len(problems)}")
+    print(f"floor CPU ms per action ({floor.actions} actions): "
+          + ", ".join(f"{k} {floor.cpu_ms(k):.2f}" for k in floor.cpu))
+    for problem in errors[:5] + problems[:5]:
+        print("  floor problem:", problem)
+    return not errors and not problems and lost == 0 and finished == args.tables
+
+
+def run(args: argparse.Namespace, url: str) -> int:
+    serve = [sys.executable, "-c", SERVE, "{port}", url, *LIMITS]
+    ours = play_phase(args, serve, service_tables(args), metrics=True)
+    plays, lost, problems = check_logs(url, [s.id for s in ours.specs], ours.events)
+    ok = report_service(args, ours, plays, lost, problems)
+    line = (f"backend=postgresql proxy={args.proxy} processes={args.processes} tables={args.tables} "
+            f"moves_per_s={plays / ours.elapsed:.0f} p99_ms={ours.p99_ms:.1f} lost={lost}")
+    if args.floor:
+        floor = play_phase(args, [sys.executable, str(FLOOR_SERVER), "{port}", url], floor_tables(args, url),
+                           metrics=False)
+        ok = report_floor(args, floor, *check_floor_logs(url, [s.id for s in floor.specs], floor.events)) and ok
+        line += (f" cpu_ms={ours.cpu_ms():.2f} floor_p99_ms={floor.p99_ms:.1f} floor_cpu_ms={floor.cpu_ms():.2f}"
+                 f" p99_vs_floor={ours.p99_ms / floor.p99_ms:.2f} cpu_vs_floor={ours.cpu_ms() / floor.cpu_ms():.2f}")
+    print(line)
     return 0 if ok else 1
 
 
@@ -439,6 +574,9 @@ def main() -> int:
                    help="the clients: Node.js (default, when node and .venv/npm's ws are installed) or Python")
     p.add_argument("--target", type=int, default=10, help="game target score (default 10: one or two rounds a game)")
     p.add_argument("--think-ms", type=float, default=500.0, help="mean pause before a client acts (ms; default 500)")
+    p.add_argument("--floor", action=argparse.BooleanOptionalAction, default=None,
+                   help="then play as many tables against the floor (floor_server.py) on as many processes behind "
+                        "the same proxy, and compare (default: on, but with --spread seats, which it cannot serve)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--db", default=os.environ.get("PYHEARTS_TEST_PG") or DEFAULT_PG,
                    help="the PostgreSQL server to make the benchmark's database on")
@@ -450,6 +588,10 @@ def main() -> int:
         args.proxy = "none" if args.spread == "seats" else "nginx"
     if args.proxy == "nginx" and args.spread == "seats":
         p.error("--spread seats places each connection on a process itself: it needs --proxy none")
+    if args.floor is None:
+        args.floor = args.spread == "tables"
+    if args.floor and args.spread == "seats":
+        p.error("the floor server serves a table's four seats on one process: --floor needs --spread tables")
     if args.proxy == "nginx" and not (shutil.which("nginx") or os.access("/usr/sbin/nginx", os.X_OK)):
         p.error("--proxy nginx needs Debian's nginx (apt-get install nginx), or --proxy none")
     url = fresh_database(args.db)

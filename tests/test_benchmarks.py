@@ -99,8 +99,12 @@ def test_head_to_head_difference_pairs_the_deals() -> None:
 # --- the cluster load benchmark (issue 14) ---------------------------------------------------
 
 CLUSTER_LAST_LINE = re.compile(
-    r"^backend=postgresql proxy=(nginx|none) processes=2 tables=2 moves_per_s=\d+ p99_ms=\d+\.\d lost=(\d+)$"
+    r"^backend=postgresql proxy=(nginx|none) processes=2 tables=2 moves_per_s=\d+ p99_ms=\d+\.\d lost=(\d+)"
+    r"( cpu_ms=(\d+\.\d\d) floor_p99_ms=(\d+\.\d) floor_cpu_ms=(\d+\.\d\d) p99_vs_floor=(\d+\.\d\d)"
+    r" cpu_vs_floor=(\d+\.\d\d))?$"
 )
+"""The last line: issue 14's fields, then (issue 41, with the floor) our CPU per action, the floor's
+p99 and CPU per action, and the two ratios."""
 
 
 @pytest.mark.parametrize(("client", "spread"), [("node", "tables"), ("python", "seats")])
@@ -108,7 +112,10 @@ def test_cluster_load_last_line_at_a_tiny_size(client: str, spread: str) -> None
     """``cluster_load.py`` with two server processes and two tables (quick moves): both client
     kinds, and a table's seats on one process (through nginx, the default) or on both (no
     proxy), play every game to its end, every log replays (exit code 0) and nothing is lost;
-    the last line is the issue's, and the CPU of each part is reported per action."""
+    the last line is the issue's, and the CPU of each part is reported per action. Through
+    nginx the floor (issue 41: ``floor_server.py`` behind the same nginx, the same clients)
+    plays its two tables to their end too, and the last line gives its figures and our ratios
+    to them (R = p99 / floor p99, S = CPU per action / the floor's); seats spread have no floor."""
     import os
     import subprocess
 
@@ -132,6 +139,18 @@ def test_cluster_load_last_line_at_a_tiny_size(client: str, spread: str) -> None
     assert match and match[1] == ("nginx" if spread == "tables" else "none") and match[2] == "0", lines[-1]
     assert any(line.startswith("CPU ms per action (") for line in lines)
     assert "finished games: 2/2; errors: 0 (0 'unavailable', made again); resyncs: 0; client failures: 0; log problems: 0" in run.stdout
+    if spread == "seats":
+        assert match[3] is None, lines[-1]
+        return
+    assert match[3] is not None, lines[-1]
+    cpu, floor_p99, floor_cpu, r, s = (float(x) for x in match.group(4, 5, 6, 7, 8))
+    p99 = float(lines[-1].split("p99_ms=")[1].split()[0])
+    assert floor_p99 > 0 and floor_cpu > 0
+    assert r == pytest.approx(p99 / floor_p99, rel=0.06, abs=0.02), lines[-1]  # (from the rounded figures)
+    assert s == pytest.approx(cpu / floor_cpu, rel=0.06, abs=0.02), lines[-1]
+    assert "finished games: 2/2; errors: 0; lost: 0; log problems: 0" in next(
+        line for line in lines if line.startswith("floor (benchmarks/floor_server.py")
+    )
 
 
 def test_pg_floor_last_line_at_a_tiny_size() -> None:
