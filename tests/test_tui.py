@@ -461,9 +461,9 @@ def test_refused_actions_change_nothing_and_say_why() -> None:
             not_held = CardSet([c for c in CardSet.full() if c not in app.session.view.hand][:3])
             assert not app.human_act(Pass(HUMAN, not_held))
             shown = Style().cards(not_held)  # as the engine lists them
-            assert app.message == f"You don't hold {shown} (rule R2.1)"
+            assert app.message == f"You don't hold {shown} (R2.1)."  # as the line-mode table says it
             assert not app.human_act(Moon(HUMAN, "add"))
-            assert app.message == "No moon decision is asked now (rule R4.4)"
+            assert app.message == "No moon decision is asked now (R4.4)."
             await pilot.press("space", "enter")  # one card marked, three are passed
             await pilot.pause()
             assert "Mark 3 cards with Space first (1 marked)" in app.message

@@ -258,6 +258,29 @@ def markdown(rules: Rules, numbers: Iterable[str] | None = None) -> str:
         by_rule.setdefault(o.rule, []).append(o)
     out = ["## " + _("This table's rules"), ""]
     out += [f"- **{o.rule}** {_(o.label)}: **{o.words()}**" for o in options]
+    out += _rules_markdown(wanted, by_rule)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def book_markdown() -> str:
+    """The whole book in the language in use, as Markdown (``hearts rules --book`` in a language
+    other than English): its title and every rule, R1 to the last, the R-numbers and the
+    options' values in ``code`` as the book writes them; the preface (about the code) is left out.
+
+    >>> from hearts.i18n import use
+    >>> use("de") and book_markdown().splitlines()[2:5]
+    ['## R1 Spieler, Karten, Geben', '', '### R1.1 Zahl der Spieler']
+    >>> use("en")
+    'en'
+    """
+    text = "\n".join(["# " + _("The rules of Hearts"), *_rules_markdown(None, {})])
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip() + "\n"
+
+
+def _rules_markdown(wanted: set[str] | None, by_rule: dict[str, list[OptionLine]]) -> list[str]:
+    """The lines of every rule (or those of ``wanted``) in the language in use, each with the
+    table's value of its options (``by_rule``)."""
+    out: list[str] = []
     for r in book():
         if wanted is not None and r.number not in wanted:
             continue
@@ -273,4 +296,4 @@ def markdown(rules: Rules, numbers: Iterable[str] | None = None) -> str:
             else:
                 out.append(("- " if b.kind == "li" else "") + _(b.text))
             out.append("")
-    return "\n".join(out).rstrip() + "\n"
+    return out

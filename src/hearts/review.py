@@ -574,7 +574,7 @@ def format_review(
     note on what the numbers are. ``names`` names the seats (default ``seat 0`` …); ``card``
     writes a card (default :attr:`Card.symbol <hearts.cards.Card.symbol>`, e.g. ``Q♠``).
     """
-    who = list(names) if names is not None else [f"seat {s}" for s in range(review.players)]
+    who = list(names) if names is not None else [_("seat {n}").format(n=s) for s in range(review.players)]
     if len(who) != review.players:
         raise ReviewError(f"{review.players} players need {review.players} names, got {len(who)}")
     show = card or (lambda c: c.symbol)
@@ -582,38 +582,44 @@ def format_review(
     for seat in review.seats:
         rounds = review.of_seat(seat)
         for rr in rounds:
-            lines.append(
-                f"Review of {who[seat]}{f' (seat {seat})' if names else ''}, round {rr.round + 1} "
-                f"({_direction(rr, who)}): "
-                f"{review.budget} sampled deals per decision, seed {review.seed}"
-            )
+            whose = who[seat] + (" (" + _("seat {n}").format(n=seat) + ")" if names else "")
+            lines.append(_("Review of {name}, round {n} ({passing}): {budget} sampled deals per decision, seed {seed}").format(
+                name=whose, n=rr.round + 1, passing=_direction(rr, who), budget=review.budget, seed=review.seed))
             lines.extend(_decision_line(d, who, show) for d in rr.decisions)
-            took = "" if rr.points is None else f"scored {rr.points}; "
-            lines.append(f"  Round {rr.round + 1}: {took}{summary_text(rr.summary)}")
+            took = "" if rr.points is None else _("scored {points}; ").format(points=rr.points)
+            lines.append("  " + _("Round {n}").format(n=rr.round + 1) + f": {took}{summary_text(rr.summary)}")
             if rr.forced:
-                lines.append(f"  ({rr.forced} forced play{'s' if rr.forced != 1 else ''} not reviewed)")
+                lines.append("  (" + ngettext("{n} forced play not reviewed", "{n} forced plays not reviewed",
+                                              rr.forced).format(n=rr.forced) + ")")
             lines.append("")
         if len(rounds) > 1:
-            lines.append(f"{who[seat]}, {len(rounds)} rounds: {summary_text(review.summary(seat))}")
+            lines.append(ngettext("{name}, {n} round: {summary}", "{name}, {n} rounds: {summary}", len(rounds)).format(
+                name=who[seat], n=len(rounds), summary=summary_text(review.summary(seat))))
             lines.append("")
     t = review.thresholds
-    lines.append(
+    lines.append(_(
         "Expected points are the seat's mean score for the round over deals of the unseen cards "
         "sampled from what it knew (R7), each played out by the search; they are estimates, and "
-        f"± is one standard error. A loss is flagged when it is at least {t.z:g} standard errors "
-        f"and {t.inaccuracy:g} (inaccuracy), {t.mistake:g} (mistake) or {t.blunder:g} points "
+        "± is one standard error. A loss is flagged when it is at least {z} standard errors "
+        "and {inaccuracy} (inaccuracy), {mistake} (mistake) or {blunder} points "
         "(blunder). A pass is compared with the search's candidate passes, not all of them. "
         "Accuracy: the share of decisions not flagged."
-    )
+    ).format(z=f"{t.z:g}", inaccuracy=f"{t.inaccuracy:g}", mistake=f"{t.mistake:g}", blunder=f"{t.blunder:g}"))
     return "\n".join(lines)
 
 
 def _direction(rr: RoundReview, names: Sequence[str]) -> str:
     if not rr.pass_offset:
-        return "hold"
+        return _("hold")
     n = len(names)
-    where = {1: "left ", n - 1: "right "}.get(rr.pass_offset, "across " if 2 * rr.pass_offset == n else "")
-    return f"pass {where}to {names[(rr.seat + rr.pass_offset) % n]}"
+    to = names[(rr.seat + rr.pass_offset) % n]
+    if rr.pass_offset == 1:
+        return _("pass left to {name}").format(name=to)
+    if rr.pass_offset == n - 1:
+        return _("pass right to {name}").format(name=to)
+    if 2 * rr.pass_offset == n:
+        return _("pass across to {name}").format(name=to)
+    return _("pass to {name}").format(name=to)
 
 
 def _action_text(action: Action, show: Callable[[Card], str]) -> str:
@@ -626,19 +632,19 @@ def _action_text(action: Action, show: Callable[[Card], str]) -> str:
 def _decision_line(d: Decision, names: Sequence[str], show: Callable[[Card], str]) -> str:
     mine = _action_text(d.chosen, show)
     if d.trick is None:
-        what = f"Pass     {mine}"
+        what = f"{_('Pass'):<8} {mine}"
     elif d.table:
         after = ", ".join(f"{names[p.seat]} {show(p.card)}" for p in d.table)
-        what = f"Trick {d.trick + 1:<2} after {after}: {mine}"
+        what = _("Trick {n}").format(n=f"{d.trick + 1:<2}") + " " + _("after {cards}").format(cards=after) + f": {mine}"
     else:
-        what = f"Trick {d.trick + 1:<2} led {mine}"
+        what = _("Trick {n}").format(n=f"{d.trick + 1:<2}") + " " + _("led") + f" {mine}"
+    verdict = _(d.verdict)  # the verdicts' words: messages of hearts.tui.review_text
     if not d.flagged:
-        return f"  {what}  {d.verdict}"
+        return f"  {what}  {verdict}"
     best = _action_text(d.best, show)
-    return (
-        f"  {what}  {d.verdict.upper()}: {mine} cost {d.loss:.2f} ± {d.loss_stderr:.2f} points: "
-        f"{best} expected {d.value(d.best).mean:.2f}, {mine} {d.value(d.chosen).mean:.2f}"
-    )
+    return f"  {what}  {verdict.upper()}: " + _("{card} cost {loss} ± {error} points: {best} expected {value}, {card} {chosen}").format(
+        card=mine, loss=f"{d.loss:.2f}", error=f"{d.loss_stderr:.2f}", best=best,
+        value=f"{d.value(d.best).mean:.2f}", chosen=f"{d.value(d.chosen).mean:.2f}")
 
 
 def summary_text(s: Summary) -> str:

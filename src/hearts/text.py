@@ -36,6 +36,7 @@ from hearts.i18n import N_, _, ngettext
 from hearts.mechanics import MoonChoice, trick_winner_offset
 from hearts.record import Seat
 from hearts.round import Phase, Round, Trick
+from hearts.rules import OptionSpec
 
 SEAT_NAMES: Final[dict[int, tuple[str, ...]]] = {
     3: ("South", "West", "East"),
@@ -116,7 +117,7 @@ class Style:
             ranks = [self.rank(c) for c in cards.of_suit(suit)]
             if ranks:
                 groups.append(self.suits[suit] + " " + " ".join(ranks))
-        return "   ".join(groups) if groups else "(no cards)"
+        return "   ".join(groups) if groups else _("(no cards)")
 
 
 def can_encode(stream: object) -> bool:
@@ -217,12 +218,14 @@ def bot_specs(specs: Sequence[str] | None, players: int, default: str) -> list[s
 
 
 def seat_label(seat: Seat) -> str:
-    """A seat as a person reads it: its name, and a bot's level (or spec) in brackets.
+    """A seat as a person reads it: its name, and a bot's level (or spec) in brackets, in the
+    language in use (:func:`name_word`).
 
     >>> seat_label(Seat("East", bot="search:iterations=2500,pass_budget=3")), seat_label(Seat("Ann"))
     ('East (hard)', 'Ann')
     """
-    return f"{seat.name} ({bot_label(seat.bot)})" if seat.bot is not None else seat.name
+    name = name_word(seat.name)
+    return f"{name} ({name_word(bot_label(seat.bot))})" if seat.bot is not None else name
 
 
 def is_you(name: str) -> bool:
@@ -359,13 +362,17 @@ def refusal(error: IllegalAction, names: Sequence[str] | None = None, style: Sty
     >>> refusal(IllegalPass("3 cards are passed, not 2", rule="R2.1", seat=0), style=Style(ascii_only=True))
     'You pass 3 cards, not 2 (rule R2.1)'
     """
-    style = style or Style()
+    rule, reason = _people_reason(error, names, style or Style())
+    return _sentence(reason, rule)
+
+
+def _people_reason(error: IllegalAction, names: Sequence[str] | None, style: Style) -> tuple[str, str]:
+    """The rule and the reason of a refusal in a person's words (English, :func:`refusal`)."""
     reason = _LEGAL_LIST.sub("", error.reason)
     rule, reason = _split_rule(reason, error.rule)
     for pattern, words in _PEOPLE_WORDS:
         reason = pattern.sub(lambda m: words(m, names), reason)  # noqa: B023 - used at once
-    reason = _CARD.sub(lambda m: style.card(Card.parse(m.group())), reason)
-    return _sentence(reason, rule)
+    return rule, _CARD.sub(lambda m: style.card(Card.parse(m.group())), reason)
 
 
 WHY_NOT: Final[dict[str, str]] = {
@@ -449,6 +456,83 @@ def why_not(error: IllegalAction | str) -> str | None:
         card = error.cards.removeprefix("play ") if error.cards.startswith("play ") else ""
     kind = why_not_kind(rule, reason, card)
     return WHY_NOT[kind] if kind is not None else None
+
+
+def refusal_words(error: IllegalAction, names: Sequence[str] | None = None, style: Style | None = None) -> str:
+    """Why the engine refused a person's action, as a table says it in the language in use, the
+    rule's number last: a card's refusal by its rule's reason (:func:`why_not`), a pass's with its
+    cards (R2.1), any other as :func:`refusal` words it (English).
+
+    >>> from hearts.errors import IllegalPass, IllegalPlay
+    >>> refusal_words(IllegalPlay("it must follow clubs (legal: 2C 9C)", rule="R3.2", seat=0, cards="play 2H"))
+    'You must follow suit: a club was led and you still hold a club (R3.2).'
+    >>> refusal_words(IllegalPass("3 cards are passed, not 2", rule="R2.1", seat=0))
+    'You pass 3 cards, not 2 (R2.1).'
+    >>> refusal_words(IllegalPass("it does not hold 2C QS", rule="R2.1", seat=0))
+    "You don't hold 2♣ Q♠ (R2.1)."
+    """
+    why = why_not(error)
+    if why is not None:
+        return _(why)
+    style = style or Style()
+    reason = _LEGAL_LIST.sub("", error.reason)
+    m = _PASS_COUNT.match(reason)
+    if m:
+        wanted, given = int(m.group(1)), int(m.group(2))
+        text = ngettext("You pass {n} card, not {given} ({rule}).", "You pass {n} cards, not {given} ({rule}).", wanted)
+        return text.format(n=wanted, given=given, rule=error.rule)
+    m = _NOT_HELD.match(reason)
+    if m:
+        cards = _CARD.sub(lambda c: style.card(Card.parse(c.group())), m.group(1))
+        return _("You don't hold {cards} ({rule}).").format(cards=cards, rule=error.rule)
+    if reason == "it has already passed":
+        return _("You have already passed ({rule}).").format(rule=error.rule)
+    rule, words = _people_reason(error, names, style)  # a refusal a table rarely meets: English
+    return f"{_sentence(words)} ({rule})."
+
+
+_PASS_COUNT: Final = re.compile(r"^(\d+) cards are passed, not (\d+)$")
+_NOT_HELD: Final = re.compile(r"^it does not hold (.+)$")
+_NOT_A_CARD: Final = re.compile(r"^R1\.2: (.{1,42}) is not a card: write a rank\b")
+_TWICE: Final = re.compile(r"^R1\.2: (.+) is given twice$")
+
+
+def typo_words(error: HeartsError) -> str:
+    """What is wrong with the cards a person typed (:class:`~hearts.errors.CardParseError`), in
+    the language in use, the rule's number last; any other error as :func:`rule_last` words it.
+
+    >>> from hearts.errors import CardParseError
+    >>> try:
+    ...     Card.parse("qq")
+    ... except CardParseError as e:
+    ...     print(typo_words(e))
+    'qq' is not a card: write a rank 2-10 (or T), J, Q, K, A and a suit C, D, H, S (or ♣ ♦ ♥ ♠), e.g. QS or 10h (R1.2).
+    """
+    m = _NOT_A_CARD.match(str(error))
+    if m:
+        return _("{text} is not a card: write a rank 2-10 (or T), J, Q, K, A and a suit C, D, H, S "
+                 "(or ♣ ♦ ♥ ♠), e.g. QS or 10h (R1.2).").format(text=m.group(1))
+    m = _TWICE.match(str(error))
+    if m:
+        return _("{card} is given twice (R1.2).").format(card=m.group(1))
+    return rule_last(error) + "."
+
+
+def allowed_words(spec: OptionSpec) -> str:
+    """What a rule option may be set to (:meth:`OptionSpec.allowed
+    <hearts.rules.OptionSpec.allowed>`) in the language in use: the values as they are typed, a
+    pass cycle's explanation in words.
+
+    >>> from hearts.rules import Rules
+    >>> allowed_words(Rules.option("moon"))
+    'add_to_others | subtract_from_self | shooter_chooses | add_unless_losing'
+    >>> allowed_words(Rules.option("pass_cycle")) == Rules.option("pass_cycle").allowed()
+    True
+    """
+    if spec.kind != "pass_cycle":
+        return spec.allowed()
+    return _("steps {steps} or seat offsets separated by '/' (or ',', but not in an OpenSpiel game "
+             "string), e.g. left/hold; 'default'").format(steps=", ".join(spec.choices))
 
 
 def rule_last(error: HeartsError) -> str:
@@ -592,6 +676,7 @@ __all__ = [
     "SEAT_NAMES",
     "SHORT_NAMES",
     "Style",
+    "allowed_words",
     "bot_label",
     "bot_specs",
     "bots_help",
@@ -608,10 +693,12 @@ __all__ = [
     "points_word",
     "possessive",
     "refusal",
+    "refusal_words",
     "round_summary",
     "rule_last",
     "score_table",
     "seat_label",
     "short_name",
+    "typo_words",
     "winning_card",
 ]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from hearts import record
 from hearts.arena import Progress, progress_mode
-from hearts.cli.common import Streams, usage_error
+from hearts.cli.common import Streams, add_lang_arg, choose_language, usage_error
 from hearts.errors import HeartsError, RecordError, RecordFileError
 from hearts.game import Game
 from hearts.record import GameRecord
@@ -48,12 +48,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", metavar="FILE", help="also write the whole review as JSON")
     p.add_argument("--ascii", action="store_true", help="letters instead of suit symbols")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_lang_arg(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """``hearts analyze``; exit code 1 for a bad record, 2 for a bad option or a file that
-    cannot be read."""
+    cannot be read. The report speaks the language of ``--lang`` or the locale; ``--json`` stays
+    English (machine fields)."""
+    refused = choose_language(args, streams.stderr, "analyze")
+    if refused is not None:
+        return refused
     if args.jobs < 1:
         return usage_error(streams.stderr, "analyze", f"--jobs must be 1 or more, not {args.jobs}")
     try:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from hearts import record
+from hearts import i18n, record
 from hearts.bots.guard import BOT_ERROR_HELP, BOT_ERROR_POLICIES, DEFAULT_BOT_ERROR
 from hearts.bots.registry import check_table
 from hearts.errors import BotError, HeartsError, RulesError
@@ -191,6 +191,41 @@ def add_table_args(p: argparse.ArgumentParser) -> None:
         help="let --record replace a game record already in FILE (without it, an existing file is refused)",
     )
     p.add_argument("--on-bot-error", choices=BOT_ERROR_POLICIES, default=DEFAULT_BOT_ERROR, help=BOT_ERROR_HELP)
+    add_lang_arg(p)
+
+
+# --- the language ------------------------------------------------------------------------------
+
+
+def add_lang_arg(p: argparse.ArgumentParser) -> None:
+    """``--lang LANG``: the language of what a command prints for a player (``hearts play``,
+    ``tui``, ``rules``, ``replay``, ``analyze``); :func:`choose_language` reads it."""
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="the language a player reads: de, en, es or fr, or any language added as a catalog "
+        "(default: the locale's, from LANGUAGE, LC_ALL, LC_MESSAGES or LANG; else English); "
+        "this help stays English",
+    )
+
+
+def choose_language(args: argparse.Namespace, errors: TextIO, command: str) -> int | None:
+    """Make the language of ``--lang`` (else the locale's) the language in use
+    (:func:`hearts.i18n.choose_language`), before anything is printed; the exit code (2) of an
+    unknown language, said on ``errors``, else None.
+
+    >>> import io
+    >>> err = io.StringIO()
+    >>> choose_language(argparse.Namespace(lang="xx"), err, "play"), err.getvalue()
+    (2, "hearts play: error: --lang 'xx': no such language; one of de, en, es, fr\\n")
+    >>> choose_language(argparse.Namespace(lang="en"), err, "play") is None
+    True
+    """
+    try:
+        i18n.choose_language(getattr(args, "lang", None))
+    except i18n.UnknownLanguage as e:
+        return usage_error(errors, command, str(e))
+    return None
 
 
 def check_record_path(path: str | None, overwrite: bool = False, resume: str | None = None) -> None:

@@ -40,6 +40,7 @@ from hearts.cli.common import (
     bot_args,
     build_rules,
     check_record_path,
+    choose_language,
     isatty,
     options_help,
     table_refusal,
@@ -47,6 +48,7 @@ from hearts.cli.common import (
 )
 from hearts.errors import CardParseError, HeartsError, IllegalAction
 from hearts.game import Game
+from hearts.i18n import N_, _, ngettext
 from hearts.mechanics import MoonChoice
 from hearts.record import GameRecord, Seat
 from hearts.round import Phase, Round, Trick
@@ -59,15 +61,16 @@ from hearts.text import (
     can_encode,
     default_names,
     direction_name,
-    does,
     game_over_lines,
+    is_you,
     moon_choice_text,
+    name_word,
     points_word,
-    refusal,
+    refusal_words,
     round_summary,
-    rule_last,
     score_table,
     seat_label,
+    typo_words,
     winning_card,
 )
 from hearts.view import View
@@ -77,7 +80,7 @@ InputFn = Callable[[str], str | None]
 
 COMMANDS = ("help", "hand", "score", "last", "rules", "quit")
 
-HELP_TEXT = """\
+HELP_TEXT = N_("""\
 How to answer:
   a card         rank then suit: QS, q♠, 10h, TD, 2c (ranks 2-10 or T, J, Q, K, A; suits C D H S or ♣ ♦ ♥ ♠)
   a pass         the cards on one line: "QS AH 2C" or "QS, AH, 2C"
@@ -85,7 +88,9 @@ How to answer:
 Commands, at any prompt:
   hand    your cards            score   points this round and the totals
   last    the last trick        rules   the options in play
-  help    this text             quit    stop the game (the record is saved if --record was given)"""
+  help    this text             quit    stop the game (the record is saved if --record was given)""")
+"""What ``help`` prints (a message of the catalogs: shown in the language in use; the commands
+and the moon's answers are typed in English in every language, the moon's in the language too)."""
 
 
 class _Quit(Exception):
@@ -97,10 +102,11 @@ class _EndOfInput(Exception):
 
 
 def _moon_choice(text: str) -> MoonChoice | None:
-    """``add`` or ``subtract`` from what a person types (``a``, ``+26``, ``sub``, ``-``…)."""
-    if text in ("add", "a", "+", "+26"):
+    """``add`` or ``subtract`` from what a person types (``a``, ``+26``, ``sub``, ``-``…, or
+    the word in the language in use)."""
+    if text in ("add", "a", "+", "+26", _("add").lower()):
         return "add"
-    if text in ("subtract", "sub", "s", "-", "-26"):
+    if text in ("subtract", "sub", "s", "-", "-26", _("subtract").lower()):
         return "subtract"
     return None
 
@@ -156,12 +162,18 @@ class PlayCLI:
         """Write one line (or several) of the transcript."""
         self.output.write(self.style.text(text) + "\n")
 
-    def _does(self, seat: int, verb: str) -> str:
-        """``West plays``, ``You play``."""
-        return does(self.names[seat], verb)
+    def _said(self, seat: int, yours: str, theirs: str, **values: object) -> str:
+        """A sentence about ``seat`` in the language in use: ``yours`` (already translated) when
+        it is the person spoken to (``You``), else ``theirs`` with its ``{name}``."""
+        name = self.names[seat]
+        return (yours if is_you(name) else theirs).format(name=name_word(name), **values)
+
+    def _name(self, seat: int) -> str:
+        """``seat``'s name as shown (:func:`~hearts.text.name_word`)."""
+        return name_word(self.names[seat])
 
     def _by_seat(self, values: Sequence[int]) -> str:
-        return " · ".join(f"{self.names[s]} {v}" for s, v in enumerate(values))
+        return " · ".join(f"{self._name(s)} {v}" for s, v in enumerate(values))
 
     # --- the game --------------------------------------------------------------------------
 
@@ -175,20 +187,20 @@ class PlayCLI:
         try:
             self._loop()
         except _Quit:
-            self.say("Quit: the game stops here.")
+            self.say(_("Quit: the game stops here."))
         except _EndOfInput:
-            self.say("End of input: the game stops here, unfinished.")
+            self.say(_("End of input: the game stops here, unfinished."))
             self._final_save()
             self.errors.write(self._unfinished() + "\n")
             return 1
         except BotFailure as e:
-            self.say(f"{e}: the game stops here, unfinished.")
+            self.say(_("{error}: the game stops here, unfinished.").format(error=e))
             self._final_save()
             self.errors.write(self._kept(f"hearts play: error: {e}; the game stops here, unfinished") + "\n")
             return 1
         except KeyboardInterrupt:
             self.say()
-            self.say("Interrupted: the game stops here.")
+            self.say(_("Interrupted: the game stops here."))
             self._final_save()
             return 130
         else:
@@ -245,36 +257,43 @@ class PlayCLI:
         self._round_shown = r.round_number
         rules = r.rules
         self.say()
-        title = f"Round {r.round_number + 1}"
+        title = _("Round {n}").format(n=r.round_number + 1) + " · "
         if r.pass_offset:
-            title += f" · pass {rules.pass_count} {direction_name(r.pass_offset, r.players)}"
+            direction = direction_name(r.pass_offset, r.players)
+            title += _("pass {count} {direction}").format(count=rules.pass_count, direction=direction)
         else:
-            title += " · no passing (hold)"
+            title += _("no passing (hold)")
         self.say(f"══════ {title} ══════")
         if r.round_number:
-            self.say(f"Totals: {self._by_seat(self.game.totals)}   (target {rules.target})")
+            self.say(_("Totals: {scores}   (target {n})").format(scores=self._by_seat(self.game.totals), n=rules.target))
 
     def _before(self, r: Round, seat: int) -> None:
         """What the table says before ``seat`` acts: a new trick, a shot moon."""
         if r.phase is Phase.PLAYING and not r.current_trick.cards:
-            broken = " · hearts broken" if r.hearts_broken else ""
-            self.say(f"── Trick {r.tricks_played + 1} of {r.hand_size}{broken} ──")
+            title = _("Trick {n} of {count}").format(n=r.tricks_played + 1, count=r.hand_size)
+            broken = " · " + _("hearts broken") if r.hearts_broken else ""
+            self.say(f"── {title}{broken} ──")
         elif r.phase is Phase.MOON_CHOICE:
-            self.say(f"☾ {self._does(seat, 'shoot')} the moon: all the hearts and the Q♠!")
+            self.say("☾ " + self._said(seat, _("You shoot the moon: all the hearts and the Q♠!"),
+                                       _("{name} shoots the moon: all the hearts and the Q♠!")))
 
     def _after(self, r: Round, action: Action) -> None:
         """What the table says once ``action`` is accepted (bots pass face down)."""
         seat = action.seat
         if isinstance(action, Pass):
             if seat not in self.bots:
-                to = self.names[r.pass_target(seat)]
-                self.say(f"{self._does(seat, 'pass')} {self.style.sorted_cards(action.cards)} to {to}.")
+                cards, to = self.style.sorted_cards(action.cards), self._name(r.pass_target(seat))
+                self.say(self._said(seat, _("You pass {cards} to {to}."), _("{name} passes {cards} to {to}."),
+                                    cards=cards, to=to))
             if r.phase is not Phase.PASSING:  # every seat has passed: the cards change hands
                 self._received(r)
         elif isinstance(action, Play):
             trick = r.current_trick if r.current_trick.cards else r.tricks[-1]
-            verb = "lead" if len(trick.cards) == 1 else "play"
-            self.say(f"{self._does(seat, verb)} {self.style.card(action.card)}")
+            card = self.style.card(action.card)
+            if len(trick.cards) == 1:
+                self.say(self._said(seat, _("You lead {card}"), _("{name} leads {card}"), card=card))
+            else:
+                self.say(self._said(seat, _("You play {card}"), _("{name} plays {card}"), card=card))
             if not r.current_trick.cards:  # the trick is complete
                 self._trick_result(r, trick)
         else:
@@ -284,16 +303,20 @@ class PlayCLI:
         for seat in range(r.players):
             received = r.received(seat)
             if seat not in self.bots and received is not None:
-                giver = self.names[(seat - r.pass_offset) % r.players]
-                self.say(f"{self._does(seat, 'receive')} {self.style.sorted_cards(received)} from {giver}.")
+                giver = self._name((seat - r.pass_offset) % r.players)
+                self.say(self._said(seat, _("You receive {cards} from {giver}."),
+                                    _("{name} receives {cards} from {giver}."),
+                                    cards=self.style.sorted_cards(received), giver=giver))
 
     def _trick_result(self, r: Round, trick: Trick) -> None:
         winner = trick.winner
         assert winner is not None
         best = self.style.card(winning_card(trick))
-        self.say(f"→ {self._does(winner, 'take')} the trick with {best} ({points_word(trick.points)}).")
+        self.say("→ " + self._said(winner, _("You take the trick with {card} ({points})."),
+                                   _("{name} takes the trick with {card} ({points})."),
+                                   card=best, points=points_word(trick.points)))
         if trick.points:
-            self.say(f"  Points this round: {self._by_seat(r.points_taken)}")
+            self.say("  " + _("Points this round: {scores}").format(scores=self._by_seat(r.points_taken)))
 
     def _round_summary(self, r: Round) -> None:
         head, *rest = round_summary(r, self.names, self.style)
@@ -305,7 +328,7 @@ class PlayCLI:
     def _game_over(self) -> None:
         head, history, *table = game_over_lines(self.game, self.names)
         self.say()
-        self.say("══════ Game over ══════")
+        self.say("══════ " + _("Game over") + " ══════")
         self.say(head)
         self.say(history)
         for line in table:
@@ -320,10 +343,11 @@ class PlayCLI:
         if view.must_pass:
             read, prompt = self._read_pass, self._show_pass(view)
         elif view.moon_choice_pending:
-            read, prompt = self._read_moon, "Moon: add or subtract > "
-            self.say(f"Totals before this round: {self._by_seat(self.game.totals)}")
+            read, prompt = self._read_moon, _("Moon: add or subtract") + " > "
+            self.say(_("Totals before this round: {scores}").format(scores=self._by_seat(self.game.totals)))
         else:
-            read, prompt = self._read_play, "Play > "
+            # NOTE: the prompt for the card the person plays ("Play > "): a few words
+            read, prompt = self._read_play, _("Play") + " > "
             self._show_turn(view)
         while True:
             action = read(view, self._ask(prompt, seat))  # a refusal changes nothing: same view
@@ -340,56 +364,66 @@ class PlayCLI:
         """Show the hand and what to pass; the prompt."""
         count = view.rules.pass_count
         assert view.pass_to is not None
-        to = self.names[view.pass_to]
-        self.say(f"Hand:  {self.style.hand(view.hand)}")
+        to = self._name(view.pass_to)
+        self._say_hand(view.hand)
         direction = direction_name(self.game.round.pass_offset, view.players)
-        self.say(f"Choose {count} cards to pass {direction} to {to}.")
-        return f"Pass {count} to {to} > "
+        self.say(ngettext("Choose {n} card to pass {direction} to {to}.", "Choose {n} cards to pass {direction} to {to}.",
+                          count).format(n=count, direction=direction, to=to))
+        return _("Pass {n} to {to}").format(n=count, to=to) + " > "
+
+    def _say_hand(self, hand: CardSet) -> None:
+        """``Hand:  ♣ 2 5 9 J   ♦ 3 K``."""
+        self.say(_("Hand:  {cards}").format(cards=self.style.hand(hand)))
+
+    def _legal(self, view: View) -> str:
+        """``Legal: 2♣ 9♣``."""
+        return _("Legal: {cards}").format(cards=self.style.sorted_cards(view.legal))
 
     def _show_turn(self, view: View) -> None:
         if view.trick.cards:
-            table = "  ".join(f"{self.names[s]} {self.style.card(c)}" for s, c in view.trick.plays)
-            self.say(f"Table: {table}")
+            table = "  ".join(f"{self._name(s)} {self.style.card(c)}" for s, c in view.trick.plays)
+            self.say(_("Table: {cards}").format(cards=table))
         else:
-            self.say(f"{self._does(view.seat, 'lead')}.")
-        self.say(f"Hand:  {self.style.hand(view.hand)}")
-        self.say(f"Legal: {self.style.sorted_cards(view.legal)}")
+            self.say(self._said(view.seat, _("You lead."), _("{name} leads.")))
+        self._say_hand(view.hand)
+        self.say(self._legal(view))
 
     def _read_pass(self, view: View, text: str) -> Action | None:
         try:
             return Pass(view.seat, CardSet.parse(text))
         except CardParseError as e:
             count = view.rules.pass_count
-            self.say(f'  {rule_last(e)}. Type {count} cards on one line, e.g. "QS AH 2C".')
+            again = ngettext('Type {n} card on one line, e.g. "QS".', 'Type {n} cards on one line, e.g. "QS AH 2C".', count)
+            self.say(f"  {typo_words(e)} {again.format(n=count)}")
             return None
 
     def _read_play(self, view: View, text: str) -> Action | None:
-        legal = f"Legal: {self.style.sorted_cards(view.legal)}"
+        legal = self._legal(view)
         if len(text.replace(",", " ").split()) != 1:
-            self.say(f"  Play one card, e.g. {self.style.card(next(iter(view.legal)))}. {legal}")
+            self.say("  " + _("Play one card, e.g. {card}.").format(card=self.style.card(next(iter(view.legal)))) + f" {legal}")
             return None
         try:
             return Play(view.seat, Card.parse(text))
         except CardParseError as e:
-            self.say(f"  {rule_last(e)}. {legal}")
+            self.say(f"  {typo_words(e)} {legal}")
             return None
 
     def _read_moon(self, view: View, text: str) -> Action | None:
         choice = _moon_choice(text.lower())
         if choice is None:
             worth = view.rules.round_points  # 43 with Black Maria's spades (R4.5)
-            self.say(f"  Type 'add' (every other player scores +{worth}) or 'subtract' (you score -{worth}).")
+            self.say("  " + _("Type 'add' (every other player scores +{n}) or 'subtract' (you score -{n}).").format(n=worth))
             return None
         return Moon(view.seat, choice)
 
     def _refused(self, view: View, action: Action, error: IllegalAction) -> str:
         """The one line that says why the engine refused the person's action, in a person's words."""
-        why = refusal(error, self.names, self.style)
+        why = refusal_words(error, self.names, self.style)
         if isinstance(action, Play):
-            return f"  {why}. Legal: {self.style.sorted_cards(view.legal)}"
+            return f"  {why} {self._legal(view)}"
         if isinstance(action, Pass):
-            return f"  {why}. Your hand: {self.style.hand(view.hand)}"
-        return f"  {why}."
+            return f"  {why} " + _("Your hand: {cards}").format(cards=self.style.hand(view.hand))
+        return f"  {why}"
 
     def _ask(self, prompt: str, seat: int) -> str:
         """An answer that is not a command; commands are carried out here."""
@@ -399,7 +433,7 @@ class PlayCLI:
                 raise _EndOfInput
             text = line.strip()
             if not text:
-                self.say("  Type your answer, or 'help'.")
+                self.say("  " + _("Type your answer, or 'help'."))
                 continue
             command = text.lower()
             if command not in COMMANDS:
@@ -411,29 +445,28 @@ class PlayCLI:
     def _command(self, command: str, seat: int) -> None:
         r = self.game.round
         if command == "help":
-            self.say(HELP_TEXT)
+            self.say(_(HELP_TEXT))
         elif command == "hand":
             view = View.of(self.game, seat)
-            self.say(f"Hand:  {self.style.hand(view.hand)}")
+            self._say_hand(view.hand)
             if view.legal:
-                self.say(f"Legal: {self.style.sorted_cards(view.legal)}")
+                self.say(self._legal(view))
         elif command == "score":
-            rows = [("Points this round", r.points_taken), ("Totals before it", list(self.game.totals))]
-            for line in score_table(self.names, rows):
+            rows = [(_("Points this round"), r.points_taken), (_("Totals before it"), list(self.game.totals))]
+            for line in score_table([name_word(n) for n in self.names], rows):
                 self.say("  " + line)
-            self.say(f"  Round {r.round_number + 1}, target {r.rules.target}; lowest total wins.")
+            self.say("  " + _("Round {n}, target {target}; lowest total wins.").format(n=r.round_number + 1, target=r.rules.target))
         elif command == "last":
             if not r.tricks:
-                self.say("  No trick has been completed yet this round.")
+                self.say("  " + _("No trick has been completed yet this round."))
             else:
                 t = r.tricks[-1]
-                plays = "  ".join(f"{self.names[s]} {self.style.card(c)}" for s, c in t.plays)
+                plays = "  ".join(f"{self._name(s)} {self.style.card(c)}" for s, c in t.plays)
                 assert t.winner is not None
-                self.say(
-                    f"  Trick {len(r.tricks)}: {plays} → {self.names[t.winner]} ({points_word(t.points)})"
-                )
+                self.say("  " + _("Trick {n}").format(n=len(r.tricks))
+                         + f": {plays} → {self._name(t.winner)} ({points_word(t.points)})")
         elif command == "rules":
-            self.say(f"  Rules: {r.rules.describe()}")
+            self.say("  " + _("Rules: {rules}").format(rules=r.rules.describe()))
 
     # --- records ---------------------------------------------------------------------------
 
@@ -444,14 +477,14 @@ class PlayCLI:
             record.save(self.record, self.record_path)
         except OSError as e:
             self._save_failed = True
-            self.say(f"(cannot save the record to {str(self.record_path)!r}: {e})")
+            self.say("(" + _("cannot save the record to {path}: {error}").format(path=repr(str(self.record_path)), error=e) + ")")
 
     def _final_save(self) -> None:
         if self.record_path is None:
             return
         self._save()
         if not self._save_failed:
-            self.say(f"Record saved to {self.record_path}.")
+            self.say(_("Record saved to {path}.").format(path=self.record_path))
 
 
 # --- input ---------------------------------------------------------------------------------
@@ -546,6 +579,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """``hearts play``: the full-screen table at an interactive terminal, else line mode."""
+    refused = choose_language(args, streams.stderr, "play")  # before anything is said
+    if refused is not None:
+        return refused
     if not args.plain and _wants_tui(streams):
         from hearts.cli.tui import run as run_tui
 
@@ -581,12 +617,12 @@ def play_command(args: argparse.Namespace, input_fn: InputFn, output: TextIO, er
         return usage_error(errors, "play", table_refusal("play", e))
     names = default_names(n, args.name or "You")
     seats = [Seat(names[0]), *(Seat(names[s], bot=spec) for s, spec in enumerate(specs, start=1))]
-    where = f" ({SEAT_NAMES[n][0]})" if names[0] != SEAT_NAMES[n][0] else ""
+    where = f" ({name_word(SEAT_NAMES[n][0])})" if names[0] != SEAT_NAMES[n][0] else ""
     intro = [
-        f"Hearts · {n} players · to {rules.target} points · lowest total wins",
-        f"Rules: {rules.describe()}",
-        "Seats, clockwise: " + ", ".join([seat_label(seats[0]) + where, *map(seat_label, seats[1:])]),
-        f"Seed {seed} (play this deal again with --seed {seed}). Type 'help' at any prompt.",
+        _("Hearts · {n} players · to {target} points · lowest total wins").format(n=n, target=rules.target),
+        _("Rules: {rules}").format(rules=rules.describe()),
+        _("Seats, clockwise: {seats}").format(seats=", ".join([seat_label(seats[0]) + where, *map(seat_label, seats[1:])])),
+        _("Seed {seed} (play this deal again with --seed {seed}). Type 'help' at any prompt.").format(seed=seed),
     ]
     fast.prepare(lambda line: print(line, file=errors, flush=True), extra="fast")  # not in the middle of a bot's turn
     table = PlayCLI(

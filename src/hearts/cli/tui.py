@@ -31,6 +31,7 @@ from hearts.cli.common import (
     bot_args,
     build_rules,
     check_record_path,
+    choose_language,
     isatty,
     options_help,
     rules_args_given,
@@ -87,12 +88,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="a guided first game: each part of the game explained the first time it happens "
         "(the pass, the first trick, following suit, hearts broken, the Q♠, the moon); easy bots unless --bots",
     )
-    p.add_argument(
-        "--lang",
-        metavar="LANG",
-        help="the table's language: de, en, es or fr, or any language added as a catalog "
-        "(default: the locale's, from LANGUAGE, LC_ALL, LC_MESSAGES or LANG; else English)",
-    )
     add_quick_args(p)
     p.set_defaults(run=run)
 
@@ -139,12 +134,10 @@ def fill_seconds(text: str) -> int:
 def run(args: argparse.Namespace, streams: Streams) -> int:
     """Start the table for ``hearts tui`` (or ``hearts play`` at a terminal)."""
     from hearts.tui import textual_available
-    from hearts.tui.words import UnknownLanguage, choose_language
 
-    try:
-        choose_language(getattr(args, "lang", None))  # before any word is drawn
-    except UnknownLanguage as e:
-        return usage_error(streams.stderr, "tui", str(e))
+    refused = choose_language(args, streams.stderr, "tui")  # before any word is drawn
+    if refused is not None:
+        return refused
     if not textual_available():
         return usage_error(
             streams.stderr,

@@ -37,9 +37,11 @@ __all__ = [
     "LOCALE_DIR",
     "N_",
     "SOURCE",
+    "UnknownLanguage",
     "_",
     "cache_dir",
     "catalog_file",
+    "choose_language",
     "current",
     "from_environment",
     "languages",
@@ -222,6 +224,35 @@ def use(lang: str, locale_dir: Path = LOCALE_DIR) -> str:
         lang = SOURCE
     _current[0] = (lang, translation(lang, locale_dir))
     return lang
+
+
+class UnknownLanguage(ValueError):
+    """A ``--lang`` that names no catalog; the message lists those offered."""
+
+
+def choose_language(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The language of a command's ``--lang`` (which must be offered: else
+    :class:`UnknownLanguage`), else the locale's (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``: :func:`from_environment`), else English; made the language in use (:func:`use`).
+    Every command a player reads (``hearts play``, ``tui``, ``rules``, ``replay``, ``analyze``)
+    chooses its language so.
+
+    >>> choose_language(None, {"LANG": "de_DE.UTF-8"}), choose_language("fr", {"LANG": "de_DE.UTF-8"})
+    ('de', 'fr')
+    >>> choose_language(None, {"LANG": "C"})
+    'en'
+    >>> choose_language("xx")
+    Traceback (most recent call last):
+    ...
+    hearts.i18n.UnknownLanguage: --lang 'xx': no such language; one of de, en, es, fr
+    """
+    offered = languages()
+    if flag is not None:
+        lang = negotiate([flag], offered, default="")
+        if not lang:
+            raise UnknownLanguage(f"--lang {flag!r:.20}: no such language; one of {', '.join(offered)}")
+        return use(lang)
+    return use(negotiate(from_environment(environ), offered))
 
 
 def current() -> str:

@@ -42,7 +42,7 @@ from hearts.errors import IllegalAction
 from hearts.i18n import N_, _
 from hearts.mechanics import MoonChoice
 from hearts.round import Phase
-from hearts.text import refusal, why_not
+from hearts.text import refusal_words
 from hearts.tui.guide import Guide, GuideScreen
 from hearts.tui.look import STYLE, announcement, cards_text, score_history, trick_text
 from hearts.tui.screens import (
@@ -318,8 +318,8 @@ class HeartsApp(App[int]):
         try:
             self.session.apply(action)
         except IllegalAction as e:
-            why = why_not(e)  # a refused card: the rule in words, in the language in use
-            self.say(Text(_(why) if why else refusal(e, self.session.names, STYLE), style="bold red"))
+            # the rule in words, in the language in use
+            self.say(Text(refusal_words(e, self.session.names, STYLE), style="bold red"))
             return False
         self._stop("hint")  # a hint for the position before no longer holds
         if isinstance(action, Pass):

@@ -1,5 +1,6 @@
 """The terminal table's words in the language in use (:mod:`hearts.i18n`): the language chosen
-from ``--lang`` or the locale, and the key bindings' descriptions translated per screen.
+from ``--lang`` or the locale (:func:`~hearts.i18n.choose_language`, which every command shares),
+and the key bindings' descriptions translated per screen.
 
 A screen's ``BINDINGS`` are written once at import, their words marked with
 :func:`~hearts.i18n.N_`; :func:`translate_bindings` gives a screen (or any widget) its own
@@ -20,27 +21,11 @@ language was chosen.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from typing import Any
 
-from hearts.i18n import _, from_environment, languages, negotiate, use
+from hearts.i18n import UnknownLanguage, _, choose_language
 
-
-class UnknownLanguage(ValueError):
-    """A ``--lang`` that names no catalog; the message lists those offered."""
-
-
-def choose_language(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
-    """The language of ``--lang`` (which must be offered: else :class:`UnknownLanguage`), else
-    the locale's (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English; made the
-    language in use."""
-    offered = languages()
-    if flag is not None:
-        lang = negotiate([flag], offered, default="")
-        if not lang:
-            raise UnknownLanguage(f"--lang {flag!r:.20}: no such language; one of {', '.join(offered)}")
-        return use(lang)
-    return use(negotiate(from_environment(environ), offered))
+__all__ = ["UnknownLanguage", "choose_language", "translate_bindings"]
 
 
 def translate_bindings(node: Any) -> None:

@@ -16,7 +16,7 @@ from hearts.bots import LEVELS
 from hearts.errors import HeartsError
 from hearts.i18n import N_, _
 from hearts.rules import OPTION_NAMES, PRESETS, OptionSpec, Rules, option_text, parse_option_value
-from hearts.text import DEFAULT_LEVEL, bot_specs, name_word, rule_last
+from hearts.text import DEFAULT_LEVEL, allowed_words, bot_specs, name_word, rule_last
 from hearts.tui.screens.dialog import Dialog
 from hearts.tui.screens.rules import RulesScreen
 from hearts.tui.session import HUMAN, Session
@@ -128,7 +128,7 @@ class NewGameScreen(Dialog[Session | None]):
         text = ""
         if name in OPTION_NAMES:
             spec = Rules.option(name)
-            text = f"{spec.rule}: {_(spec.help)} · " + _("allowed: {values}").format(values=spec.allowed())
+            text = f"{spec.rule}: {_(spec.help)} · " + _("allowed: {values}").format(values=allowed_words(spec))
         self.query_one("#new-game-help", Static).update(Text(text, style="dim"))
 
     def on_select_changed(self, event: Select.Changed) -> None:

@@ -1,0 +1,161 @@
+"""The line-mode commands in the player's language (issue 42): ``hearts play``, ``hearts rules``
+(and ``--book``), ``hearts replay`` follow ``--lang`` or the locale (``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES``, ``LANG``), as ``hearts tui`` does; an unknown ``--lang`` is a usage error.
+
+The commands run in-process (:func:`hearts.cli.main`) with scripted standard input; each test
+gives the language back (English) when it ends.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hearts import Card, Game, Rules, record
+from hearts.book import book
+from hearts.bots import make_bot, run_bots
+from hearts.cli import main
+from hearts.i18n import translation, use
+from hearts.record import GameRecord, Seat
+from hearts.text import WHY_NOT, Style
+
+pytest.importorskip("babel")  # the catalogs are compiled by Babel (the web and tui extras)
+
+LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+# With seed 344 you pass Q♠ K♥ A♥ and lead the first trick holding the 2♣ (R3.1).
+SCRIPT = "QS QS KD\nQS AH KH\nAC\nqq\n5H 6H\nhelp\nscore\n2C\nlast\nhand\nquit\n"
+
+
+@pytest.fixture(autouse=True)
+def english_after(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A locale that asks for no language (so ``--lang`` or the test's own variable decides),
+    and English again after the test."""
+    for name in LOCALE_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    yield
+    use("en")
+
+
+def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_play_speaks_german_with_lang_de() -> None:
+    """``hearts play --lang de``: the prompts, the table, the trick lines, the commands' answers
+    and a refused first lead (R3.1, with the rule's reason) in German."""
+    code, out, err = run(["play", "--plain", "--lang", "de", "--seed", "344"], SCRIPT)
+    assert code == 0, err
+    de = translation("de")
+    for said in (
+        "Du schiebst Q♠ K♥ A♥ an West.",
+        "Hand:  ♣ 2 7 8   ♦ 9 K A",
+        "Schiebe 3 an West > ",
+        "── Stich 1 von 13 ──",
+        "Du spielst aus.",
+        "Erlaubt: 2♣",
+        "Deine Karte > AC",
+        "  " + de.gettext(WHY_NOT["first_lead_lowest"]) + " Erlaubt: 2♣",  # R3.1
+        "Nord bekommt den Stich mit K♣ (keine Punkte).",
+        "Punkte dieser Runde",
+        "Das Spiel endet hier.",
+    ):
+        assert said in out, said
+    assert "(R3.1)" in out   # the rule's number kept in the reason
+
+
+ENGLISH_LEFT_OUT = (
+    "Choose", "cards to pass", "Pass 3", "Play >", "Legal:", "You pass", "You receive", "You lead",
+    " plays ", " takes the trick", "Trick 1 of", "Round 1", "Seats, clockwise", " players ·", "lowest total wins",
+    "Type 'help'", "is not a card", "Play one card", "is given twice", "How to answer", "Points this round",
+    "Totals before it", "target", "Quit:", "the game stops here", "first lead", "(rule ",
+)
+"""English words of the line-mode table that the German transcript must not show."""
+
+
+def test_no_english_is_left_in_the_german_transcript() -> None:
+    """Every line of the German transcript is German: none of the table's English phrases."""
+    code, out, _err = run(["play", "--plain", "--lang", "de", "--seed", "344"], SCRIPT)
+    assert code == 0
+    left = [phrase for phrase in ENGLISH_LEFT_OUT if phrase in out]
+    assert not left, left
+
+
+def test_play_follows_the_locale_and_lang_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``LANG=es_ES.UTF-8 hearts play`` speaks Spanish; ``--lang fr`` speaks French whatever the locale."""
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    code, out, _err = run(["play", "--plain", "--seed", "344"], "quit\n")
+    assert code == 0 and "Ronda 1" in out and "Pasa 3 a Oeste > " in out
+    code, out, _err = run(["play", "--plain", "--lang", "fr", "--seed", "344"], "quit\n")
+    assert code == 0 and "Manche 1" in out and "Passez 3 à Ouest > " in out
+
+
+def test_an_illegal_pass_is_refused_in_german() -> None:
+    """R2.1: a pass of the wrong count and one of a card not held, refused in German."""
+    game = Game(Rules(), seed=344)
+    not_held = next(c for c in map(Card, range(52)) if c not in game.round.hand(0))
+    code, out, _err = run(["play", "--plain", "--lang", "de", "--seed", "344"], f"QS AH\nQS AH {not_held}\nquit\n")
+    assert code == 0
+    assert "Du schiebst 3 Karten, nicht 2 (R2.1)." in out
+    assert f"Du hast {Style().card(not_held)} nicht (R2.1)." in out
+
+
+def test_rule_book_follows_the_locale_in_french(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``LANG=fr_FR.UTF-8 hearts rules --book``: the rule book in French, every R-number kept."""
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    code, out, _err = run(["rules", "--book"])
+    assert code == 0
+    fr = translation("fr")
+    for rule in book():
+        assert f" {rule.number} {fr.gettext(rule.title)}\n" in out, rule.number
+    assert fr.gettext(book()[1].blocks[0].text) in out
+    assert "The usual game is for four players." not in out and "Number of players" not in out
+
+
+def test_rules_lists_the_options_in_spanish() -> None:
+    """``hearts rules --lang es``: each option's label and what it does in Spanish (R6 presets too)."""
+    code, out, _err = run(["rules", "--lang", "es"])
+    assert code == 0
+    es = translation("es")
+    spec = Rules.option("moon")
+    assert f"{spec.rule} {es.gettext(spec.label)}: {es.gettext(spec.help)}" in out
+    assert "Opciones" in out and "Preajustes (R6):" in out
+    assert "how shooting the moon scores" not in out and "Options (" not in out and "seat offsets" not in out
+
+
+def test_replay_in_german(tmp_path: Path) -> None:
+    """``hearts replay --lang de``: the record's rounds and tricks in German."""
+    game = Game(Rules(target=1), seed=5)
+    run_bots(game, {s: make_bot("random", seed=s) for s in range(4)})
+    path = tmp_path / "game.json"
+    record.save(GameRecord(game, [Seat("You"), *(Seat(n, bot="random") for n in ("West", "North", "East"))]), path)
+    code, out, _err = run(["replay", "--lang", "de", str(path)])
+    assert code == 0
+    assert "Runde 1 · " in out and "Stich 13:" in out and "Plätze im Uhrzeigersinn:" in out and "Rundenwertung" in out
+    assert "Spielende nach 1 Runde: " in out and "  1  West  Bot random" in out
+    for english in ("Trick", "Seats", "dealt", "Round", "Game over", "a person", "passes"):
+        assert english not in out, english
+
+
+@pytest.mark.parametrize("command", [["play", "--plain"], ["rules"], ["rules", "--book"], ["tui"]])
+def test_an_unknown_language_is_a_usage_error(command: list[str]) -> None:
+    """``--lang xx``: a clear error naming the languages offered, exit code 2, nothing played."""
+    code, out, err = run([*command, "--lang", "xx"], "QS AH KH\n")
+    assert code == 2
+    assert "--lang 'xx': no such language; one of de, en, es, fr" in err
+    assert out == ""
+
+
+def test_lang_is_in_every_players_command_help() -> None:
+    """``--lang`` is offered by play, tui, rules, replay and analyze (argparse's help stays English)."""
+    for command in ("play", "tui", "rules", "replay", "analyze"):
+        out = io.StringIO()
+        assert main([command, "--help"], stdout=out, stderr=io.StringIO()) == 0
+        assert re.search(r"--lang LANG", out.getvalue()), command
