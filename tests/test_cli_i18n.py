@@ -159,3 +159,19 @@ def test_lang_is_in_every_players_command_help() -> None:
         out = io.StringIO()
         assert main([command, "--help"], stdout=out, stderr=io.StringIO()) == 0
         assert re.search(r"--lang LANG", out.getvalue()), command
+
+
+def test_analyze_reports_in_spanish(tmp_path: Path) -> None:
+    """``hearts analyze --lang es``: the review report (R7) in Spanish; its ``--json`` stays English."""
+    game = Game(Rules(target=1), seed=5)
+    run_bots(game, {s: make_bot("easy", seed=s) for s in range(4)})
+    path, target = tmp_path / "game.json", tmp_path / "review.json"
+    record.save(GameRecord(game, [Seat(n, bot="easy") for n in ("South", "West", "North", "East")]), path)
+    code, out, err = run(["analyze", str(path), "--lang", "es", "--seat", "0", "--budget", "4",
+                          "--no-progress", "--json", str(target)])
+    assert code == 0, err
+    assert out.startswith("Análisis de Sur (asiento 0), ronda 1 (pase a la izquierda a Oeste): 4 repartos")
+    assert "Baza 1 " in out and "Los puntos esperados son" in out and "Precisión" in out
+    for english in ("Review of", "Trick", "sampled deals", "Expected points", "accuracy", "Round 1"):
+        assert english not in out, english
+    assert '"verdict"' in target.read_text(encoding="utf-8")  # the JSON's fields: English

@@ -19,7 +19,7 @@ from hearts.errors import HeartsError, RecordError, RecordFileError
 from hearts.game import Game
 from hearts.record import GameRecord
 from hearts.review import DEFAULT_BUDGET, format_review, review_game
-from hearts.text import Style, can_encode
+from hearts.text import Style, can_encode, name_word
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         numbers = f"{shown[0]} to {shown[-1]}" if len(shown) > 1 else str(shown[0])
         return usage_error(streams.stderr, "analyze", f"--round {unknown[0]}: there is no round {unknown[0]}; the "
                            f"record's rounds are {numbers} (numbered from 1, as the screens show them)")
-    names = [s.name for s in source.seats] if isinstance(source, GameRecord) else None
+    names = [name_word(s.name) for s in source.seats] if isinstance(source, GameRecord) else None  # as shown
     progress = Progress(0, "decision", progress_mode(not args.no_progress), streams.stderr, name="analyze")
 
     def on_progress(done: int, total: int) -> None:
