@@ -37,7 +37,9 @@ fi
 PYHEARTS_TEST_PG="$(scripts/postgres.sh)"
 export PYHEARTS_TEST_PG
 trap 'scripts/postgres.sh stop' EXIT
-.venv/bin/python -m pytest "$@"
+# Two workers, each taking a whole test file at a time (the files' module fixtures, a server or
+# a browser, are made once); PYHEARTS_TEST_WORKERS=0 runs the suite in this process.
+.venv/bin/python -m pytest -n "${PYHEARTS_TEST_WORKERS:-2}" --dist loadfile "$@"
 # The whole run (no arguments) also tries the lowest versions the dependency ranges allow.
 if [ "$#" -eq 0 ]; then
   scripts/lowest.sh

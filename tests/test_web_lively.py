@@ -323,7 +323,14 @@ def test_the_trick_captions_are_whole_on_a_phone(server: ServerProcess, browser:
     wait_seated(page)
     seen: set[str] = set()
     for _ in range(60):
-        page.wait_for_function("() => document.body.dataset.myturn === 'true'", timeout=TIMEOUT)
+        # (a round's summary waits for its OK before the next round: closed by play_by_clicks)
+        page.wait_for_function(
+            "() => document.body.dataset.myturn === 'true' || document.getElementById('summary-ok')?.checkVisibility() === true",
+            timeout=TIMEOUT,
+        )
+        if page.is_visible("#summary-ok"):
+            page.click("#summary-ok")
+            continue
         captions = page.evaluate(
             "[...document.querySelectorAll('#trick figcaption')].map(c => { const b = c.getBoundingClientRect();"
             " return {text: c.textContent, whole: c.scrollWidth <= c.clientWidth + 1 && c.scrollHeight <= c.clientHeight + 1,"
