@@ -637,7 +637,7 @@ def test_processes_starting_together_migrate_once(url: str) -> None:
             await s.close()
 
     asyncio.run(body())
-    assert sql(url, "SELECT version_num FROM alembic_version") == [("0012",)]
+    assert sql(url, "SELECT version_num FROM alembic_version") == [("0013",)]
     assert sql(url, "SELECT count(*) FROM pg_tables WHERE tablename = 'table_leases'") == [(1,)]
     assert sql(url, "SELECT count(*) FROM pg_tables WHERE tablename = 'schema_version'") == [(0,)]
 

@@ -67,9 +67,10 @@ def profile_context(browser: Any, profile: dict[str, Any] | None) -> Any:
     ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     settings = {"trickPause": 0.5, "motion": "reduced"}
     ctx.add_init_script(f"localStorage.setItem('pyhearts:settings', {json.dumps(json.dumps(settings))})")
-    if profile is not None:
+    if profile is not None:  # (once: a profile forgotten or replaced on a page stays so)
         stored = json.dumps({"id": profile["id"], "name": profile["name"], "key": profile["key"]})
-        ctx.add_init_script(f"localStorage.setItem('pyhearts.player', {json.dumps(stored)})")
+        ctx.add_init_script("if (!localStorage.getItem('test:seeded')) { localStorage.setItem('test:seeded', '1');"
+                            f" localStorage.setItem('pyhearts.player', {json.dumps(stored)}); }}")
     return ctx
 
 
@@ -174,6 +175,71 @@ def test_a_passkey_signs_in_on_a_second_browser_which_continues_the_game_in_its_
     assert status == 200 and me["name"] == "Pia"  # the key still works
     first.close()
     second.close()
+
+
+def decided(page: Any) -> bool:
+    """Whether the lobby offers the guided first game, once it has decided (its box's
+    ``data-offered``, set after the profile's own answer; or the box shown)."""
+    page.wait_for_selector("#guide-offer[data-offered], #guide-offer:not([hidden])", state="attached")
+    return bool(page.is_visible("#guide-offer"))
+
+
+def guide_of(server: ServerProcess, profile: dict[str, Any], status: str) -> dict[str, Any]:
+    """The profile's guide as the server keeps it (``GET /api/me``), once its status is ``status``."""
+    import time
+
+    deadline = time.monotonic() + 10
+    while True:
+        me = http("GET", server.url + "/api/me", headers=as_key(profile))[1]
+        if (me.get("guide") or {}).get("status") == status or time.monotonic() > deadline:
+            guide: dict[str, Any] = me.get("guide")
+            return guide
+
+
+def test_the_guided_first_game_is_offered_once_to_a_profile_on_any_device(server: ServerProcess, browser: Any) -> None:
+    """The guide's offer belongs to the profile (issue 42): Vic says "No, thanks" in one browser;
+    a second browser signed in as Vic with a passkey is not offered it. In the first browser a new
+    profile (Vic forgotten there) is offered it all the same."""
+    status, vic = http("POST", server.url + "/api/players", {"name": "Vic"})
+    assert status == 201
+    first = profile_context(browser, vic)
+    page = first.new_page()
+    page.set_default_timeout(TIMEOUT)
+    cdp, authenticator = with_authenticator(first, page)
+    page.goto(local(server) + "/")
+    assert decided(page)
+    page.click("#guide-no")
+    assert guide_of(server, vic, "skipped") == {"status": "skipped", "table": None, "seen": []}
+    page.goto(local(server) + "/me")
+    page.click("#add-passkey")
+    page.wait_for_selector("#passkey-list li[data-passkey]")
+    (credential,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+
+    second = profile_context(browser, None)  # another device: Vic's passkey, nothing else
+    other = second.new_page()
+    other.set_default_timeout(TIMEOUT)
+    cdp2, authenticator2 = with_authenticator(second, other)
+    cdp2.send("WebAuthn.addCredential", {"authenticatorId": authenticator2, "credential": credential})
+    other.goto(local(server) + "/me")
+    other.click("#passkey-sign-in-btn")
+    other.wait_for_selector("#profile-session")
+    other.goto(local(server) + "/")
+    assert not decided(other)  # skipped on the first device: not offered here
+    second.close()
+
+    page.goto(local(server) + "/me")  # a new profile in the first browser: offered it
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#forget-btn")
+    page.fill("#new-name", "Wren")
+    page.click("#new-profile-btn")
+    page.wait_for_selector("#profile-rating")
+    wren = json.loads(page.evaluate("localStorage.getItem('pyhearts.player')"))
+    assert wren["name"] == "Wren"
+    page.goto(local(server) + "/")
+    assert decided(page)
+    assert guide_of(server, wren, "offered")["status"] == "offered"
+    assert guide_of(server, vic, "skipped")["status"] == "skipped"
+    first.close()
 
 
 def test_passkey_requests_without_a_profile_or_with_bad_input_change_nothing(server: ServerProcess) -> None:

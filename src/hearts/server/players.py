@@ -92,15 +92,70 @@ class NameRequest:
         return cls(name)
 
 
+GUIDE_STATUSES: Final = ("offered", "on", "done", "skipped")
+"""What became of a profile's guided first game: offered (in the lobby), on (at its table),
+done (every tip shown) or skipped."""
+GUIDE_STEPS: Final = ("pass", "first_trick", "follow", "hearts_broken", "queen", "moon")
+"""The guided first game's tips, in the order ``static/guide.js`` shows them."""
+
+
+@dataclass(frozen=True)
+class GuideState:
+    """The guided first game of a profile (``static/guide.js``), remembered with the profile so
+    that it is offered once wherever the profile signs in: its ``status`` (one of
+    :data:`GUIDE_STATUSES`), the ``table`` where it is on (a table's id, or ``None``) and the tips
+    ``seen`` (of :data:`GUIDE_STEPS`, each once).
+
+    >>> GuideState.parse({"status": "on", "table": "Ab3_x", "seen": ["pass", "pass", "queen"]})
+    GuideState(status='on', table='Ab3_x', seen=('pass', 'queen'))
+    >>> GuideState.parse({"status": "later"})
+    Traceback (most recent call last):
+    ...
+    hearts.server.protocol.ProtocolError: the guide: 'status' must be one of offered, on, done, skipped, not 'later'
+    >>> GuideState.parse({"status": "on", "seen": ["jokes"]})
+    Traceback (most recent call last):
+    ...
+    hearts.server.protocol.ProtocolError: the guide: 'seen' must be a list of its tips (pass, first_trick, follow, hearts_broken, queen, moon)
+    """
+
+    status: str
+    table: str | None = None
+    seen: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, data: Any) -> GuideState:
+        """Check a profile's guide (``PATCH /api/me``'s ``guide``, or what the store kept);
+        raises :class:`~hearts.server.protocol.ProtocolError` (400)."""
+        fields = _Fields(data, "the guide", ("status", "table", "seen"))
+        status = fields.get("status", str, "one of " + ", ".join(GUIDE_STATUSES))
+        if status not in GUIDE_STATUSES:
+            raise ProtocolError(f"the guide: 'status' must be one of {', '.join(GUIDE_STATUSES)}, not {status!r:.40}",
+                                "bad_request")
+        table = fields.get("table", str, "a table's id")
+        if table is not None and not (0 < len(table) <= 64 and all(c.isascii() and (c.isalnum() or c in "_-") for c in table)):
+            raise ProtocolError("the guide: 'table' must be a table's id", "bad_request")
+        seen = fields.get("seen", list, "a list of its tips", [])
+        if not all(isinstance(step, str) and step in GUIDE_STEPS for step in seen):
+            raise ProtocolError(f"the guide: 'seen' must be a list of its tips ({', '.join(GUIDE_STEPS)})", "bad_request")
+        return cls(status, table, tuple(dict.fromkeys(seen)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON the browser reads and the store keeps: ``{status, table, seen}``."""
+        return {"status": self.status, "table": self.table, "seen": list(self.seen)}
+
+
 @dataclass(frozen=True)
 class ProfileChange:
     """``PATCH /api/me``: a new ``name`` (checked as :class:`NameRequest`'s), whether the
     profile's ``chat`` is on (false: it reads no table's chat and writes none), the ``language``
     of its web table (a language offered, :func:`hearts.i18n.languages`; ``""``: the browser's
-    own again), or several; one of them is required.
+    own again), what became of its guided first game (``guide``: :class:`GuideState`), or
+    several; one of them is required.
 
     >>> ProfileChange.parse({"chat": False})
-    ProfileChange(name=None, chat=False, language=None)
+    ProfileChange(name=None, chat=False, language=None, guide=None)
+    >>> ProfileChange.parse({"guide": {"status": "skipped"}}).guide
+    GuideState(status='skipped', table=None, seen=())
     >>> ProfileChange.parse({"language": "de"}).language
     'de'
     >>> ProfileChange.parse({"language": "tlh"})
@@ -117,20 +172,23 @@ class ProfileChange:
     chat: bool | None
     language: str | None = None
     """A language's code, ``""`` to forget the one chosen, ``None``: unchanged."""
+    guide: GuideState | None = None
+    """The guided first game's state, ``None``: unchanged."""
 
     @classmethod
     def parse(cls, data: Any, limits: Limits = DEFAULT_LIMITS) -> ProfileChange:
         """Check a request; raises :class:`~hearts.server.protocol.ProtocolError` (400)."""
-        fields = _Fields(data, "the request", ("name", "chat", "language"))
+        fields = _Fields(data, "the request", ("name", "chat", "language", "guide"))
         chat = fields.get("chat", bool, "true or false")
         language = fields.get("language", str, "a language's code, such as \"de\"")
         if language is not None and language != "" and language not in languages():
             offered = ", ".join(languages())
             raise ProtocolError(f"no language {language[:20]!r}: one of {offered} (or \"\" for the browser's)", "bad_request")
+        guide = fields.get("guide", dict, "the guide's {status, table, seen}")
         name = fields.name(limits)
-        if name is None and chat is None and language is None:
+        if name is None and chat is None and language is None and guide is None:
             raise ProtocolError("please type a name: what should we call you?", "bad_request")
-        return cls(name, chat, language)
+        return cls(name, chat, language, None if guide is None else GuideState.parse(guide))
 
 
 @dataclass(frozen=True)
@@ -254,8 +312,19 @@ def rating_dict(mu: float, sigma: float, games: int | None) -> dict[str, Any]:
 
 
 def profile_dict(player: PlayerRow) -> dict[str, Any]:
-    """``GET /api/me``: the profile's ``id``, ``name`` and ``rating`` (never its key)."""
+    """A profile as others may see it: its ``id``, ``name`` and ``rating`` (never its key)."""
     return {"id": player.id, "name": player.name, "rating": rating_dict(player.mu, player.sigma, player.games)}
+
+
+async def my_profile(store: Storage, player: PlayerRow) -> dict[str, Any]:
+    """``GET /api/me`` (and a passkey's sign-in): the profile (:func:`profile_dict`) and the
+    settings remembered with it, which every browser it signs in on follows: whether its
+    ``chat`` is on, its web table's ``language`` (``None``: the browser's) and its ``guide``
+    (:class:`GuideState`'s dict; ``None``: never offered)."""
+    guide = await store.players.guide(player.id)
+    return {**profile_dict(player), "chat": await store.players.chat_on(player.id),
+            "language": await store.players.language(player.id),
+            "guide": None if guide is None else GuideState.parse(guide).to_dict()}
 
 
 # --- my games --------------------------------------------------------------------------------

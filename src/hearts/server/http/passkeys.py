@@ -5,7 +5,7 @@
     POST /api/passkeys             {credential, name?} → {passkeys}: the new passkey checked and kept
     DELETE /api/passkeys/{id}      → {passkeys}: one removed
     POST /api/session/options      the options of navigator.credentials.get, to sign in
-    POST /api/session              {credential} → your profile {id, name, rating, chat, language},
+    POST /api/session              {credential} → your profile {id, name, rating, chat, language, guide},
                                    and the session cookie: signed in (401, nothing changed: a
                                    passkey unknown, or whose signature or challenge is wrong)
     DELETE /api/session            signed out in this browser (the cookie cleared)
@@ -42,7 +42,7 @@ from hearts.server.passkeys import (
     sign_in,
     sign_in_options,
 )
-from hearts.server.players import authenticate, profile_dict
+from hearts.server.players import authenticate, my_profile
 from hearts.server.storage import hash_token
 from hearts.server.tables import TableError
 
@@ -110,9 +110,7 @@ async def session(request: Request) -> Response:
     s.guard.hit("joins", client_address(request))
     player, secret = await sign_in(s.store, rp, CredentialRequest.parse(await read_json(request, s.limits)))
     log.info("signed in with a passkey", extra=fields(player=player.id))
-    out = {**profile_dict(player), "chat": await s.store.players.chat_on(player.id),
-           "language": await s.store.players.language(player.id)}
-    return _cookie(api(out), rp, secret)
+    return _cookie(api(await my_profile(s.store, player)), rp, secret)
 
 
 async def sign_out_everywhere(request: Request) -> Response:

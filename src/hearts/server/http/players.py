@@ -3,10 +3,12 @@
     POST /api/players              {name} → {id, name, key}: a new player profile (no password: keep
                                    the key; only its hash is stored)
     GET  /api/me                   your profile {id, name, rating: {mu, sigma, rating, games}, chat,
-                                   language}
-    PATCH /api/me                  {name?, chat?, language?} → your profile, renamed, its chat turned
-                                   on or off (off: no table's chat is shown to it, and it writes
-                                   none), its web table's language chosen ("de"; "": the browser's)
+                                   language, guide}
+    PATCH /api/me                  {name?, chat?, language?, guide?} → your profile, renamed, its chat
+                                   turned on or off (off: no table's chat is shown to it, and it
+                                   writes none), its web table's language chosen ("de"; "": the
+                                   browser's), its guided first game's {status, table, seen} kept
+                                   (offered, on, done or skipped: offered once on every device)
     GET  /api/me/games             {games: [...]}: every table you sat at, newest first
     GET  /api/me/marks             {muted: [{id, name}], blocked: [...], chat}: whom you muted and
                                    blocked (hearts.server.company), and whether your chat is on
@@ -36,6 +38,7 @@ from hearts.server.players import (
     authenticate,
     create_player,
     my_games,
+    my_profile,
     optional_player,
     profile_dict,
     rating_dict,
@@ -67,8 +70,9 @@ async def me(request: Request) -> Response:
             await s.store.players.set_chat(player.id, change.chat)
         if change.language is not None:
             await s.store.players.set_language(player.id, change.language or None)
-    return api({**profile_dict(player), "chat": await s.store.players.chat_on(player.id),
-                "language": await s.store.players.language(player.id)})
+        if change.guide is not None:
+            await s.store.players.set_guide(player.id, change.guide.to_dict())
+    return api(await my_profile(s.store, player))
 
 
 async def games(request: Request) -> Response:

@@ -3,15 +3,21 @@
 // happens there: the pass, the first trick, following suit, hearts broken, the Q♠, and at the
 // first round's end the scoring and shooting the moon. Each tip is shown once, names its rule
 // (a link to the rules page) and can be skipped with the rest of the guide. What became of the
-// offer — offered, on (at table ``id``), done or skipped — and the tips seen are kept in this
-// browser (localStorage, like the player profile).
+// offer — offered, on (at table ``id``), done or skipped — and the tips seen are the player
+// profile's: remembered with it on the server (PATCH /api/me {guide}, read back with the profile:
+// GET /api/me, a passkey's sign-in), so a profile is offered it once on every device it signs in
+// on, and each new profile afresh. This browser keeps a copy (localStorage "pyhearts:guide",
+// marked with the profile it is of: ``owner``); a browser without a profile yet keeps its own
+// there (``owner`` null), which becomes the profile's once one is made or signs in here.
 //
-//   offerGuide()       // the lobby's offer, the first time only
+//   offerGuide()       // the lobby's offer, the first time only (once the profile's is known)
 //   startGuide()       // a new table against three easy bots, with the guide on
 //   observe(state)     // the table page, on each state shown: the tips whose moment it is
-//   guideState()       // {status, table, seen}: what is kept
+//   guideState()       // {status, table, seen}: the profile's (or this browser's, without one)
+//   followGuide(me)    // the profile's as the server gave it (player.js, with its language)
 //
-// Test hook, deliberate: window.heartsGuide lists the tips shown on this page, in order.
+// Test hooks, deliberate: window.heartsGuide lists the tips shown on this page, in order; the
+// lobby's box says whether it offered the guide once it has decided (data-offered="true"/"false").
 //
 // Accessibility: the tip is a labelled region whose text is announced (aria-live polite);
 // "Got it" and "Skip the guide" are its buttons, and closing it gives the focus back to the
@@ -21,21 +27,67 @@ import { _, ngettext } from "./i18n.js";
 import { focusNear } from "./hand.js";
 import { live } from "./state.js";
 import { remember } from "./seats.js";
+import { current } from "./profile.js";
 
 const KEY = "pyhearts:guide";
-const STEPS = ["pass", "first_trick", "follow", "hearts_broken", "queen", "moon"];
+const STEPS = ["pass", "first_trick", "follow", "hearts_broken", "queen", "moon"];  // (hearts.server.players.GUIDE_STEPS)
+const NEVER = { status: null, table: null, seen: [] };
 
+// The copy kept here, with the profile it is of (``owner``: null, this browser's own; a copy of
+// before the owners were marked is this browser's own too).
+function cached() {
+  try { return { ...NEVER, owner: null, ...JSON.parse(localStorage.getItem(KEY) || "{}") }; } catch (e) { return { ...NEVER, owner: null }; }
+}
+function write(g, owner) {
+  try { localStorage.setItem(KEY, JSON.stringify({ status: g.status, table: g.table, seen: g.seen, owner })); } catch (e) { /* private mode: this page only */ }
+}
+
+// The profile's (this browser's own, without one, or until the profile has its own): another
+// profile's copy is not this one's, which was never offered.
 export function guideState() {
-  try { return { status: null, table: null, seen: [], ...JSON.parse(localStorage.getItem(KEY) || "{}") }; } catch (e) { return { status: null, table: null, seen: [] }; }
-}
-function keep(g) {
-  try { localStorage.setItem(KEY, JSON.stringify(g)); } catch (e) { /* private mode: this page only */ }
+  const c = cached(), p = current();
+  if (c.owner !== null && (!p || c.owner !== p.id)) return { ...NEVER };
+  return { status: c.status, table: c.table, seen: c.seen };
 }
 
-// The lobby: the offer, once (a browser that was offered it, or played or skipped it, is not asked again).
+// Kept here and, with a profile, on the server: the changes sent one after another, in order.
+// The promise: sent (or given up: it is kept here all the same).
+let sending = Promise.resolve();
+function keep(g) {
+  const p = current();
+  write(g, p ? p.id : null);
+  if (p) save(g);
+  return sending;
+}
+function save(g) {
+  const guide = { status: g.status, table: g.table, seen: g.seen };
+  sending = sending.then(() => call("PATCH", "/api/me", { guide })).catch(() => { /* kept in this browser */ });
+}
+
+// The profile ``me`` as the server gave it: its guide, kept here, or this browser's own (or the
+// profile's copy here) where that is further along — offered, then on, then done or skipped; the
+// tips seen of both — and then sent (an answer older than a change made here takes nothing back).
+// Another profile's copy is not this one's.
+const RANK = { offered: 1, on: 2, done: 3, skipped: 3 };
+const rank = (g) => RANK[g.status] || 0;
+function further(a, b) {
+  if (rank(a) !== rank(b)) return rank(a) > rank(b) ? a : b;
+  return { ...a, seen: [...new Set([...a.seen, ...b.seen])] };
+}
+export function followGuide(me) {
+  const c = cached(), theirs = me.guide || NEVER;
+  const g = further(theirs, c.owner === null || c.owner === me.id ? c : NEVER);
+  write(g, me.id);
+  if (g.status !== theirs.status || g.table !== theirs.table || g.seen.length !== theirs.seen.length) save(g);
+}
+
+// The lobby: the offer, once (a profile that was offered it, or played or skipped it, is not
+// asked again, on any device).
 export function offerGuide() {
   const g = guideState(), box = $("guide-offer");
-  if (!box || g.status !== null) return;
+  if (!box) return;
+  box.dataset.offered = String(g.status === null);
+  if (g.status !== null) return;
   keep({ ...g, status: "offered" });
   box.hidden = false;
   $("guide-start").addEventListener("click", startGuide);
@@ -47,7 +99,7 @@ export async function startGuide() {
   try {
     const t = await call("POST", "/api/tables", { seats: [{ kind: "human" }, bot, bot, bot], listed: false });
     remember(t.id, t.creator_key);
-    keep({ status: "on", table: t.id, seen: [] });
+    await keep({ status: "on", table: t.id, seen: [] });  // (the profile's, before the page goes)
     location.href = t.seats[0].link;
   } catch (e) { toast(e.message); }
 }

@@ -22,7 +22,7 @@ let config = null, specs = [];
 async function lobby() {
   $("lobby").hidden = false;
   document.title = "pyhearts — " + _("lobby");
-  offerGuide();  // a new player's guided first game, offered once (guide.js)
+  player.checked().then(offerGuide);  // a new profile's guided first game, offered once (guide.js)
   config = await call("GET", "/api/config");
   specs = config.options;
   const preset = $("preset");

@@ -10,7 +10,9 @@
 //   current()        // {id, name, key} or null (profile.js)
 //   adopt(name)      // a first table's typed name makes a profile, if there is none
 //   claimSeat()      // the table page's seat (its token) is linked to the profile, once
-//   check()          // the server still knows the stored key (else it is forgotten)
+//   check()          // the server still knows the stored key (else it is forgotten); the
+//                    // settings remembered with the profile followed (language, guide.js's)
+//   checked()        // the page's first check: a promise of the profile (or null)
 //   forget()         // forgets the profile in this browser
 //   start()          // the header's link, the lobby's welcome, the table's seat claimed
 //   showProfile()    // the profile page (/me)
@@ -23,6 +25,7 @@ import { $, el, call as request } from "./ui.js";
 import { _, ngettext, choose, chosen, lang, languages } from "./i18n.js";
 import { current, store, clear, auth } from "./profile.js";
 import { companyPanel } from "./company.js";
+import { followGuide } from "./guide.js";
 
 const LATER = "pyhearts.welcome";
 
@@ -46,6 +49,7 @@ async function create(name) {
   const p = await call("POST", "/api/players", { name });
   keep(p);
   if (chosen()) saveLanguage(chosen());  // the language chosen before the profile: now the profile's
+  followGuide(p);  // and the guided first game of this browser (guide.js)
   return p;
 }
 
@@ -65,6 +69,7 @@ async function check() {
     const me = await call("GET", "/api/me");
     if (me.name !== p.name) keep({ ...p, name: me.name });
     followLanguage(me.language);
+    followGuide(me);
     return me;
   } catch (e) {
     if (e.status === 401) forget();
@@ -178,6 +183,7 @@ async function signInWithPasskey() {
   const me = await call("POST", "/api/session", { credential: credentialJSON(got) });
   keep({ id: me.id, name: me.name, key: null });
   followLanguage(me.language);
+  followGuide(me);
   return me;
 }
 
@@ -365,7 +371,7 @@ async function offerImport(page, key) {
   box.append(el("p", {}, before, el("b", { class: "import-name", text: found.name }), after));
   if (replacing) box.append(el("p", { class: "note", text: _("It takes the place of {name} here (keep {name}'s key first if you want it back).", { name: mine.name }) }));
   box.append(el("div", { class: "buttons" },
-      el("button", { type: "button", class: "primary", id: "import-yes", text: _("Yes, use {name}", { name: found.name }), onclick: () => { keep({ id: found.id, name: found.name, key }); done(); } }),
+      el("button", { type: "button", class: "primary", id: "import-yes", text: _("Yes, use {name}", { name: found.name }), onclick: () => { keep({ id: found.id, name: found.name, key }); followGuide(found); done(); } }),
       el("button", { type: "button", id: "import-no", text: _("No"), onclick: done })));
   $("import-yes").focus();
 }
@@ -377,11 +383,14 @@ function showProfilePage() {
 }
 
 // Every page: the header's link, the stored key checked, the lobby's welcome, a seat claimed.
+// checked(): the profile as the server gave it then (null: none, or no answer).
+let checking = Promise.resolve(null);
+const checked = () => checking;
 function start() {
   showNav();
-  check();
+  checking = check();
   welcome();
   window.addEventListener("load", claimSeat);
 }
 
-export { current, adopt, claimSeat, check, forget, start, showProfilePage, saveLanguage, signInWithPasskey, addPasskey };
+export { current, adopt, claimSeat, check, checked, forget, start, showProfilePage, saveLanguage, signInWithPasskey, addPasskey };

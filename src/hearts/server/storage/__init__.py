@@ -717,6 +717,15 @@ class TableLog(Protocol):
     ) -> None:
         """Insert a table and its seats in one transaction; ``deals`` fixes the deals of its
         first rounds (as a migrated table's are). :class:`TableExists` if the id is taken."""
+    async def set_guide(self, player_id: str, guide: dict[str, Any]) -> None:
+        """What became of a profile's guided first game (``{status, table, seen}``, checked by
+        :class:`hearts.server.players.GuideState`), kept for every device it signs in on."""
+        ...
+
+    async def guide(self, player_id: str) -> dict[str, Any] | None:
+        """A profile's guided first game as kept (``None``: never offered, or an unknown id)."""
+        ...
+
         ...
 
     async def update_seat(

@@ -176,10 +176,12 @@ players = sa.Table(
     sa.Column("created", Instant, nullable=False, server_default=now()),
     sa.Column("chat", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Column("language", sa.Text, nullable=True),
+    sa.Column("guide", Document, nullable=True),
 )
 """Player profiles: a name, the sha256 of a secret key the browser keeps, an OpenSkill rating,
 whether the player reads and writes the tables' chat (``chat``, revision 0009), the language
-chosen for the web table (``language``, revision 0011; null: the browser's)."""
+chosen for the web table (``language``, revision 0011; null: the browser's), what became of the
+guided first game (``guide``, revision 0013: ``{status, table, seen}``; null: never offered)."""
 
 rated_games = sa.Table(
     "rated_games", metadata,

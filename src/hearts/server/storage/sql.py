@@ -566,6 +566,15 @@ class SqlPlayers:
 
     async def marks(self, player_id: str) -> Marks:
         m = player_marks.c
+    async def set_guide(self, player_id: str, guide: dict[str, Any]) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(players.update().where(players.c.id == player_id).values(guide=guide))
+
+    async def guide(self, player_id: str) -> dict[str, Any] | None:
+        async with self.db.connect() as conn:
+            found = (await conn.execute(sa.select(players.c.guide).where(players.c.id == player_id))).scalar()
+        return found if isinstance(found, dict) else None
+
         query = sa.select(m.kind, m.other_id).where(m.player_id == player_id)
         found: dict[str, set[str]] = {"mute": set(), "block": set()}
         async with self.db.connect() as conn:
