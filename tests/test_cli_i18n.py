@@ -1,6 +1,9 @@
 """The line-mode commands in the player's language (issue 42): ``hearts play``, ``hearts rules``
 (and ``--book``), ``hearts replay`` follow ``--lang`` or the locale (``LANGUAGE``, ``LC_ALL``,
-``LC_MESSAGES``, ``LANG``), as ``hearts tui`` does; an unknown ``--lang`` is a usage error.
+``LC_MESSAGES``, ``LANG``), as ``hearts tui`` does; an unknown ``--lang`` is a usage error. The
+last words a player meets there are in the language too: the bots' preparation, the errors of a
+game left unfinished or not saved, a bot's failure, analyze's progress, and the notices of a
+resumed game (argparse's usage and help and ``hearts serve``'s log stay English).
 
 The commands run in-process (:func:`hearts.cli.main`) with scripted standard input; each test
 gives the language back (English) when it ends.
@@ -15,13 +18,18 @@ from pathlib import Path
 
 import pytest
 
-from hearts import Card, Game, Rules, record
+from hearts import Card, Game, Rules, fast, record
+from hearts.actions import Action
 from hearts.book import book
-from hearts.bots import make_bot, run_bots
+from hearts.bots import RandomBot, make_bot, run_bots
+from hearts.bots.registry import register, unregister
 from hearts.cli import main
+from hearts.cli.play import PlayCLI
 from hearts.i18n import translation, use
 from hearts.record import GameRecord, Seat
 from hearts.text import WHY_NOT, Style
+from hearts.tui.session import Session
+from hearts.view import View
 
 pytest.importorskip("babel")  # the catalogs are compiled by Babel (the web and tui extras)
 
@@ -175,3 +183,82 @@ def test_analyze_reports_in_spanish(tmp_path: Path) -> None:
     for english in ("Review of", "Trick", "sampled deals", "Expected points", "accuracy", "Round 1"):
         assert english not in out, english
     assert '"verdict"' in target.read_text(encoding="utf-8")  # the JSON's fields: English
+
+
+class Crasher(RandomBot):
+    """A bot of one's own that fails at every move."""
+
+    def act(self, view: View) -> Action:
+        raise RuntimeError("out of ideas")
+
+
+@pytest.fixture
+def crasher() -> Iterator[None]:
+    """The bot spec ``failing`` (a :class:`Crasher`) for the test's tables."""
+    register("failing", Crasher)
+    yield
+    unregister("failing")
+
+
+def test_the_bots_preparation_and_the_end_of_input_in_german() -> None:
+    """``hearts play --lang de`` whose input ends before the game: the bots' preparation
+    (:func:`hearts.fast.prepare`) and the error line on stderr in German."""
+    code, _out, err = run(["play", "--plain", "--lang", "de", "--seed", "344"], "QS QS KD\n")
+    assert code == 1
+    if fast.available():
+        assert "Die Bots werden vorbereitet (numba übersetzt sie beim ersten Mal, etwa eine halbe Minute) …" in err
+        assert re.search(r"^Bots bereit \(\d+\.\d s\)\.$", err, re.M), err
+    else:
+        assert "Die Such-Bots (schwer, Experte, Tipps) denken hier 20- bis 40-mal langsamer: " in err
+    assert ("hearts play: Fehler: die Eingabe endete in Runde 1, vor dem Ende des Spiels: Das Spiel ist"
+            " unvollendet (--record DATEI hebt es auf)\n") in err
+    for english in ("Preparing", "ready", "slower", "error:", "input ended", "FILE keeps"):
+        assert english not in err, english
+
+
+def test_a_failing_bot_and_a_record_not_saved_in_french(crasher: None, tmp_path: Path) -> None:
+    """A bot that fails its move (``hearts play --lang fr``): stood in for, said in French in the
+    transcript; under ``--on-bot-error stop`` the game stops with a French error line; a record that
+    cannot be saved is said in French too."""
+    argv = ["play", "--plain", "--lang", "fr", "--seed", "6", "--bots", "easy", "failing", "easy"]
+    code, out, _err = run(argv, "quit\n")
+    assert code == 0
+    assert ("le bot 'failing' à la place 2 (Nord) a échoué\u00a0: RuntimeError: out of ideas · un coup permis tiré"
+            " au hasard a été joué à sa place") in out
+    code, out, err = run([*argv, "--on-bot-error", "stop"], "quit\n")
+    assert code == 1
+    assert err.endswith("hearts play\u00a0: erreur\u00a0: le bot 'failing' à la place 2 (Nord) a échoué\u00a0:"
+                        " RuntimeError: out of ideas\u00a0; la partie s’arrête ici, inachevée (--record FICHIER la garde)\n")
+    use("fr")
+    output, errors = io.StringIO(), io.StringIO()
+    missing = tmp_path / "gone" / "game.json"  # (a folder that is not there: the save fails)
+    game = Game(Rules(), seed=6)
+    seats = [Seat("You"), *(Seat(n, bot="easy") for n in ("West", "North", "East"))]
+    cli = PlayCLI(game, {s: make_bot("easy", seed=s) for s in (1, 2, 3)}, seats=seats, input_fn=lambda _p: "quit",
+                  output=output, errors=errors, record_path=missing)
+    assert cli.run() == 1
+    said = f"hearts play\u00a0: erreur\u00a0: la partie n’a pas pu être enregistrée dans '{missing}'\n"
+    assert errors.getvalue() == said
+
+
+def test_analyzes_progress_in_spanish(tmp_path: Path) -> None:
+    """``hearts analyze --lang es``: its progress lines (stderr, not a terminal) in Spanish."""
+    game = Game(Rules(target=1), seed=5)
+    run_bots(game, {s: make_bot("easy", seed=s) for s in range(4)})
+    path = tmp_path / "game.json"
+    record.save(GameRecord(game, [Seat(n, bot="easy") for n in ("South", "West", "North", "East")]), path)
+    code, _out, err = run(["analyze", str(path), "--lang", "es", "--seat", "0", "--round", "1", "--budget", "4"])
+    assert code == 0, err
+    assert re.fullmatch(r"analyze: analizando (\d+) decisiones\nanalyze: hecho, \1 decisiones en \d+\.\d s\n", err), err
+
+
+def test_resuming_another_persons_seat_is_said_in_spanish(tmp_path: Path) -> None:
+    """``hearts tui --resume`` of a record whose seat 0 a bot played, and that keeps no seed (a
+    version 1 record) nor a bot for another seat: the table's notices in Spanish."""
+    game = Game(Rules(), seed=5)
+    path = tmp_path / "game.json"
+    record.save(GameRecord(game, [Seat("Ana", bot="easy"), Seat("West", bot="easy"), Seat("Bea"), Seat("East")]), path)
+    use("es")
+    notices = Session.resume(path).notices
+    assert "Ocupas el asiento 0, que jugaba Ana (fácil) en la partida guardada." in notices
+    assert "La partida guardada no nombra ningún bot para Bea, Este: juegan en el nivel por defecto, medio." in notices

@@ -1021,18 +1021,33 @@ def _aggregate(
 # --- progress -----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ProgressWords:
+    """What a :class:`Progress` says besides its numbers: ``count(n)``, a number of its units
+    (``None``: the arena's English, :func:`counted`), and its last line's and the time left's
+    words, with ``{count}`` and ``{seconds}`` (given as text). A player's command (``hearts
+    analyze``) gives them in the player's language."""
+
+    count: Callable[[int], str] | None = None
+    done: str = "done, {count} in {seconds} s"
+    eta: str = "eta {seconds} s"
+
+
 class Progress:
     """A progress report on a text stream: a bar redrawn in place (``"bar"``), a start and an
-    end line (``"lines"``, for logs and pipes, each starting with ``name:``) or nothing (``"off"``)."""
+    end line (``"lines"``, for logs and pipes, each starting with ``name:``) or nothing (``"off"``),
+    in the arena's English or in ``words``."""
 
     def __init__(
-        self, total: int, unit: str, mode: ProgressMode, stream: TextIO | None = None, name: str = "arena"
+        self, total: int, unit: str, mode: ProgressMode, stream: TextIO | None = None, name: str = "arena",
+        words: ProgressWords = ProgressWords(),
     ) -> None:
         self.total = total
         self.unit = unit
         self.mode = mode
         self.stream = stream if stream is not None else sys.stderr
         self.name = name
+        self.words = words
         self.done: float = 0
         self.label = ""
         self.start = time.perf_counter()
@@ -1061,7 +1076,12 @@ class Progress:
             self._draw(force=True)
             self._write("\n")
         elif self.mode == "lines":
-            self._write(f"{self.name}: done, {counted(round(self.done), self.unit)} in {elapsed:.1f} s\n")
+            done = self.words.done.format(count=self.count(round(self.done)), seconds=f"{elapsed:.1f}")
+            self._write(f"{self.name}: {done}\n")
+
+    def count(self, n: int) -> str:
+        """``n`` of the units counted, in words."""
+        return self.words.count(n) if self.words.count is not None else counted(n, self.unit)
 
     def _draw(self, force: bool = False) -> None:
         now = time.perf_counter()
@@ -1072,9 +1092,9 @@ class Progress:
         frac = self.done / self.total if self.total else 1.0
         width = 30
         filled = int(frac * width)
-        eta = f"eta {elapsed / frac - elapsed:5.1f} s" if 0 < frac < 1 else " " * 11
+        eta = self.words.eta.format(seconds=f"{elapsed / frac - elapsed:5.1f}") if 0 < frac < 1 else " " * 11
         self._write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {math.floor(self.done + 1e-9)}/{counted(self.total, self.unit)} "
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {math.floor(self.done + 1e-9)}/{self.count(self.total)} "
             f"{frac:4.0%} {elapsed:6.1f} s {eta} {self.label:<30.30}"
         )
 
@@ -1269,6 +1289,7 @@ __all__ = [
     "BotStats",
     "GameRecord",
     "Progress",
+    "ProgressWords",
     "RoundRecord",
     "check_ray_address",
     "check_specs",

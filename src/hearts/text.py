@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Final
 
 from hearts.bots import LEVELS, bot_names
+from hearts.bots.guard import FAILED, STOOD_IN, BotFault
 from hearts.cards import (
     DISPLAY_SUIT_ORDER,
     JACK_OF_DIAMONDS,
@@ -671,21 +673,77 @@ def final_lines(
     return [head, _("Score history (totals after each round; lowest total wins):"), *score_table(shown, rows)]
 
 
+
+# --- a game stopped: the lines a player's command ends with ---------------------------------
+
+
+def error_line(command: str, message: str) -> str:
+    """The error line a player's command (``hearts play``, ``hearts tui``) ends with when the game
+    cannot go on as asked, in the language in use (the usage errors stay argparse's English).
+
+    >>> error_line("play", "the record could not be saved to 'x.json'")
+    "hearts play: error: the record could not be saved to 'x.json'"
+    """
+    return _("hearts {command}: error: {message}").format(command=command, message=message)
+
+
+def unfinished(message: str, path: Path | None, saved: bool = True, why: str = "") -> str:
+    """``message`` about a game left unfinished, and where its record is, to go on with it: not
+    kept (no ``--record`` ``path``), not saved there (``saved`` false; ``why``, the system's
+    reason, when known) or saved (``hearts tui --resume``), in the language in use.
+
+    >>> unfinished("the game is unfinished", None)
+    'the game is unfinished (--record FILE keeps it)'
+    >>> unfinished("the game is unfinished", Path("g.json"))
+    'the game is unfinished; saved to g.json (go on: hearts tui --resume g.json)'
+    """
+    if path is None:
+        return _("{message} (--record FILE keeps it)").format(message=message)
+    if not saved:
+        line = _("{message} and could not be saved to {path}").format(message=message, path=repr(str(path)))
+        return f"{line} ({why})" if why else line
+    return _("{message}; saved to {path} (go on: hearts tui --resume {path})").format(message=message, path=path)
+
+
+def bot_failure(fault: BotFault) -> str:
+    """A bot's failure on its turn in words: the bot, its seat and the error as it was (a bot's
+    own exception stays as it was raised), in the language in use.
+
+    >>> bot_failure(BotFault(2, "mine", "ValueError: boom", " (North)"))
+    "the bot 'mine' at seat 2 (North) failed: ValueError: boom"
+    """
+    return _(FAILED).format(bot=repr(fault.bot), seat=fault.seat, where=fault.where, error=fault.error)
+
+
+def bot_stood_in(fault: BotFault) -> str:
+    """The line a table says when a bot failed and a random legal move was made for it."""
+    return _(STOOD_IN).format(failure=bot_failure(fault))
+
+
+def game_stopped(fault: BotFault) -> str:
+    """Why a game stopped when a bot failed under ``--on-bot-error stop`` (:func:`bot_failure`)."""
+    return _("{failure}; the game stops here, unfinished").format(failure=bot_failure(fault))
+
+
 __all__ = [
     "DEFAULT_LEVEL",
     "SEAT_NAMES",
     "SHORT_NAMES",
     "Style",
     "allowed_words",
+    "bot_failure",
     "bot_label",
     "bot_specs",
+    "bot_stood_in",
     "bots_help",
     "can_encode",
     "default_names",
     "direction_name",
     "does",
+    "error_line",
     "final_lines",
     "game_over_lines",
+    "game_stopped",
     "is_you",
     "moon_choice_text",
     "moon_effect",
@@ -700,5 +758,6 @@ __all__ = [
     "seat_label",
     "short_name",
     "typo_words",
+    "unfinished",
     "winning_card",
 ]

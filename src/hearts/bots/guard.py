@@ -42,6 +42,7 @@ from typing import Final, Literal, TypeVar, get_args
 from hearts.actions import Action
 from hearts.bots.base import Bot
 from hearts.game import Game
+from hearts.i18n import N_
 from hearts.round import Round
 from hearts.view import View
 
@@ -79,13 +80,21 @@ class BotFault:
 
     @property
     def failure(self) -> str:
-        """The one line naming the bot, the seat and the error."""
-        return f"the bot {self.bot!r} at seat {self.seat}{self.where} failed: {self.error}"
+        """The one line naming the bot, the seat and the error (English: the arena's;
+        :func:`hearts.text.bot_failure` says it in the language in use)."""
+        return FAILED.format(bot=repr(self.bot), seat=self.seat, where=self.where, error=self.error)
 
     @property
     def text(self) -> str:
-        """The one line a table says when it substitutes a random legal move."""
-        return f"{self.failure} · a random legal move was made for it"
+        """The one line a table says when it substitutes a random legal move (English;
+        :func:`hearts.text.bot_stood_in` in the language in use)."""
+        return STOOD_IN.format(failure=self.failure)
+
+
+FAILED: Final = N_("the bot {bot} at seat {seat}{where} failed: {error}")
+"""What :attr:`BotFault.failure` says (a message of the catalogs: the players' tables translate it)."""
+STOOD_IN: Final = N_("{failure} · a random legal move was made for it")
+"""What :attr:`BotFault.text` says."""
 
 
 class BotFailure(RuntimeError):

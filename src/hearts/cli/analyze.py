@@ -13,10 +13,11 @@ import json
 from pathlib import Path
 
 from hearts import record
-from hearts.arena import Progress, progress_mode
+from hearts.arena import Progress, ProgressWords, progress_mode
 from hearts.cli.common import Streams, add_lang_arg, choose_language, usage_error
 from hearts.errors import HeartsError, RecordError, RecordFileError
 from hearts.game import Game
+from hearts.i18n import _, ngettext
 from hearts.record import GameRecord
 from hearts.review import DEFAULT_BUDGET, format_review, review_game
 from hearts.text import Style, can_encode, name_word
@@ -76,12 +77,14 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         return usage_error(streams.stderr, "analyze", f"--round {unknown[0]}: there is no round {unknown[0]}; the "
                            f"record's rounds are {numbers} (numbered from 1, as the screens show them)")
     names = [name_word(s.name) for s in source.seats] if isinstance(source, GameRecord) else None  # as shown
-    progress = Progress(0, "decision", progress_mode(not args.no_progress), streams.stderr, name="analyze")
+    words = ProgressWords(lambda n: ngettext("{n} decision", "{n} decisions", n).format(n=n),
+                          _("done, {count} in {seconds} s"), _("eta {seconds} s"))
+    progress = Progress(0, "decision", progress_mode(not args.no_progress), streams.stderr, "analyze", words)
 
     def on_progress(done: int, total: int) -> None:
         if progress.total != total:
             progress.total = total
-            progress.begin(f"reviewing {total} decisions")
+            progress.begin(_("reviewing {count}").format(count=progress.count(total)))
         progress.advance(done - progress.done)
 
     try:

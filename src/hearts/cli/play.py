@@ -56,12 +56,16 @@ from hearts.text import (
     DEFAULT_LEVEL,
     SEAT_NAMES,
     Style,
+    bot_failure,
     bot_specs,
+    bot_stood_in,
     bots_help,
     can_encode,
     default_names,
     direction_name,
+    error_line,
     game_over_lines,
+    game_stopped,
     is_you,
     moon_choice_text,
     name_word,
@@ -71,6 +75,7 @@ from hearts.text import (
     score_table,
     seat_label,
     typo_words,
+    unfinished,
     winning_card,
 )
 from hearts.view import View
@@ -194,9 +199,9 @@ class PlayCLI:
             self.errors.write(self._unfinished() + "\n")
             return 1
         except BotFailure as e:
-            self.say(_("{error}: the game stops here, unfinished.").format(error=e))
+            self.say(_("{error}: the game stops here, unfinished.").format(error=bot_failure(e.fault)))
             self._final_save()
-            self.errors.write(self._kept(f"hearts play: error: {e}; the game stops here, unfinished") + "\n")
+            self.errors.write(error_line("play", self._kept(game_stopped(e.fault))) + "\n")
             return 1
         except KeyboardInterrupt:
             self.say()
@@ -207,25 +212,20 @@ class PlayCLI:
             self._game_over()
         self._final_save()
         if self._save_failed:  # the game is not where --record said it would be: not a success
-            self.errors.write(f"hearts play: error: the record could not be saved to {str(self.record_path)!r}\n")
+            saved_to = _("the record could not be saved to {path}").format(path=repr(str(self.record_path)))
+            self.errors.write(error_line("play", saved_to) + "\n")
             return 1
         return 0
 
     def _unfinished(self) -> str:
         """The error of a game left unfinished by the end of the input: where it stopped, and
         where its record is (to go on with it)."""
-        return self._kept(
-            f"hearts play: error: the input ended in round {self.game.round.round_number + 1}, "
-            "before the game did: the game is unfinished"
-        )
+        ended = _("the input ended in round {n}, before the game did: the game is unfinished")
+        return error_line("play", self._kept(ended.format(n=self.game.round.round_number + 1)))
 
     def _kept(self, message: str) -> str:
         """``message`` about an unfinished game, and where its record is (to go on with it)."""
-        if self.record_path is None:
-            return message + " (--record FILE keeps it)"
-        if self._save_failed:
-            return message + f" and could not be saved to {str(self.record_path)!r}"
-        return message + f"; saved to {self.record_path} (go on: hearts tui --resume {self.record_path})"
+        return unfinished(message, self.record_path, saved=not self._save_failed)
 
     def _loop(self) -> None:
         """The driver: whoever may act (bots first: passing is simultaneous, R2.1) acts, the
@@ -241,9 +241,9 @@ class PlayCLI:
             bot = self.bots.get(seat)
             if bot is not None:
                 decision = decide(game, seat, bot, policy=self.on_bot_error, seed=game.seed,
-                                  label=self.record.seats[seat].bot, where=f" ({self.names[seat]})")
+                                  label=self.record.seats[seat].bot, where=f" ({self._name(seat)})")
                 if decision.fault is not None:
-                    self.say(decision.fault.text)
+                    self.say(bot_stood_in(decision.fault))
                 action = decision.action
                 game.apply(action)
             else:
@@ -624,7 +624,7 @@ def play_command(args: argparse.Namespace, input_fn: InputFn, output: TextIO, er
         _("Seats, clockwise: {seats}").format(seats=", ".join([seat_label(seats[0]) + where, *map(seat_label, seats[1:])])),
         _("Seed {seed} (play this deal again with --seed {seed}). Type 'help' at any prompt.").format(seed=seed),
     ]
-    fast.prepare(lambda line: print(line, file=errors, flush=True), extra="fast")  # not in the middle of a bot's turn
+    fast.prepare(lambda line: print(line, file=errors, flush=True), extra="fast", translate=_)  # not in the middle of a bot's turn
     table = PlayCLI(
         Game(rules, seed=seed),
         bots,

@@ -39,6 +39,7 @@ from hearts.cli.common import (
     usage_error,
 )
 from hearts.errors import HeartsError
+from hearts.i18n import _
 
 if TYPE_CHECKING:
     from hearts.tui.session import Session
@@ -163,7 +164,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
         )
     from hearts.tui.app import HeartsApp
 
-    ready = fast.prepare(lambda line: print(line, file=streams.stdout, flush=True), extra="tui")  # before the screen
+    ready = fast.prepare(lambda line: print(line, file=streams.stdout, flush=True), extra="tui", translate=_)  # before the screen
     # the screen hides what was printed: the table says why its bots are slow too, in a line that fits
     notes = () if ready else (f"Slow bots: {fast.unavailable_reason('tui')}",)
     app = HeartsApp(session, record_path=args.record, notes=notes, guide=args.guide)

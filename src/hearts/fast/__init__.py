@@ -30,6 +30,8 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Final, TypeVar
 
+from hearts.i18n import N_
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 KERNEL: Final[list[Callable[..., Any]]] = []
@@ -165,13 +167,15 @@ def unavailable_reason(extra: str = "fast") -> str:
     return reason
 
 
-def prepare(say: Callable[[str], None], extra: str = "fast") -> bool:
+def prepare(say: Callable[[str], None], extra: str = "fast", translate: Callable[[str], str] | None = None) -> bool:
     """Load the compiled kernel now, before a bot needs it, and tell ``say`` (one line at a
     time): numba compiles it on its first use on a machine (about half a minute, then cached on
     disk), so a front end calls this while it starts, not in the middle of a player's turn.
     Without it the bots still play, on the pure kernel, and ``say`` hears once why they are
     slow (:func:`unavailable_reason`, naming the extra ``extra``), and nothing about compiling.
-    Returns :func:`available`.
+    ``translate`` puts the lines in a player's language (:func:`hearts.i18n._`: ``hearts play``
+    and ``hearts tui`` pass it); without it they are English (``hearts serve``'s log, for its
+    operator; the reason why the bots are slow is English either way). Returns :func:`available`.
 
     >>> prepare(print)  # doctest: +ELLIPSIS
     Preparing the bots (numba compiles them the first time, about half a minute)...
@@ -179,13 +183,15 @@ def prepare(say: Callable[[str], None], extra: str = "fast") -> bool:
     True
     """
     start = time.perf_counter()
+    words = translate if translate is not None else str
     if _load()[0] is None:
-        say(f"The search bots (hard, expert, hints) think 20 to 40 times slower here: {unavailable_reason(extra)}.")
+        slow = N_("The search bots (hard, expert, hints) think 20 to 40 times slower here: {reason}.")
+        say(words(slow).format(reason=unavailable_reason(extra)))
         return False
-    say("Preparing the bots (numba compiles them the first time, about half a minute)...")
+    say(words(N_("Preparing the bots (numba compiles them the first time, about half a minute)...")))
     for warm in PREPARE:
         warm()
-    say(f"Bots ready ({time.perf_counter() - start:.1f} s).")
+    say(words(N_("Bots ready ({seconds} s).")).format(seconds=f"{time.perf_counter() - start:.1f}"))
     return True
 
 

@@ -42,7 +42,7 @@ from hearts.errors import IllegalAction
 from hearts.i18n import N_, _
 from hearts.mechanics import MoonChoice
 from hearts.round import Phase
-from hearts.text import refusal_words
+from hearts.text import bot_stood_in, name_word, refusal_words
 from hearts.tui.guide import Guide, GuideScreen
 from hearts.tui.look import STYLE, announcement, cards_text, score_history, trick_text
 from hearts.tui.screens import (
@@ -289,12 +289,12 @@ class HeartsApp(App[int]):
                 self._announce(move.action)
         if error:
             seat = self.session.seats[move.seat]
-            fault = BotFault(move.seat, seat.bot or "", error, f" ({seat.name})")
+            fault = BotFault(move.seat, seat.bot or "", error, f" ({name_word(seat.name)})")
             if self.session.on_bot_error == "stop":
                 self._stop_the_game(fault)
                 return
             self.session.apply(self.session.fallback(move.seat))
-            self.say(Text(fault.text, style="bold red"))
+            self.say(Text(bot_stood_in(fault), style="bold red"))
         self._table.state = TableState.of(self.session)
 
     failure: str | None = None

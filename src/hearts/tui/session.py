@@ -49,7 +49,19 @@ from hearts.record import GameRecord, Seat
 from hearts.review import ProgressCallback, RoundReview, review_game
 from hearts.round import Phase, Round
 from hearts.rules import Rules
-from hearts.text import DEFAULT_LEVEL, Style, bot_label, bot_specs, default_names, seat_label, winning_card
+from hearts.text import (
+    DEFAULT_LEVEL,
+    Style,
+    bot_label,
+    bot_specs,
+    default_names,
+    error_line,
+    game_stopped,
+    name_word,
+    seat_label,
+    unfinished,
+    winning_card,
+)
 from hearts.view import View
 
 HUMAN = 0
@@ -163,11 +175,12 @@ class Session:
         if game.seed is None:  # a version 1 record keeps no seed: the rounds after it get one
             game = replayed(game, random.SystemRandom().randrange(1_000_000))
             notices.append(
-                f"The record keeps no seed: the rounds after its last are dealt from seed {game.seed}."
+                _("The record keeps no seed: the rounds after its last are dealt from seed {seed}.").format(seed=game.seed)
             )
         if recorded[HUMAN].is_bot:
             notices.append(
-                f"You take seat {HUMAN}, which {seat_label(recorded[HUMAN])} played in the record."
+                _("You take seat {seat}, which {label} played in the record.").format(
+                    seat=HUMAN, label=seat_label(recorded[HUMAN]))
             )
         seats = [Seat(name or recorded[HUMAN].name)]
         unnamed = []
@@ -175,13 +188,13 @@ class Session:
             spec = chosen[s - 1] if chosen else recorded[s].bot
             if spec is None:
                 spec = DEFAULT_LEVEL
-                unnamed.append(recorded[s].name)
+                unnamed.append(name_word(recorded[s].name))
             seats.append(Seat(recorded[s].name, bot=spec))
         if unnamed:
-            notices.append(
-                f"The record names no bot for {', '.join(unnamed)}: "
-                f"{'it plays' if len(unnamed) == 1 else 'they play'} at the default level, {DEFAULT_LEVEL}."
-            )
+            notices.append(ngettext(
+                "The record names no bot for {names}: it plays at the default level, {level}.",
+                "The record names no bot for {names}: they play at the default level, {level}.", len(unnamed),
+            ).format(names=", ".join(unnamed), level=name_word(DEFAULT_LEVEL)))
         return cls(game, tuple(seats), delay=delay, notices=tuple(notices))
 
     def _check_bots(self) -> None:
@@ -347,14 +360,14 @@ class Session:
         """The one line ``hearts tui`` ends with when a bot's failure stops the game (the
         ``"stop"`` policy): the bot, its seat and the error, and where the game was saved
         (to ``path``, the ``--record`` file, first)."""
-        line = f"hearts tui: error: {fault.failure}; the game stops here, unfinished"
+        line = game_stopped(fault)
         if path is None:
-            return line + " (--record FILE keeps it)"
+            return error_line("tui", unfinished(line, None))
         try:
             self.save(path)
         except OSError as e:
-            return line + f" and could not be saved to {str(path)!r} ({e.strerror or e})"
-        return line + f"; saved to {path} (go on: hearts tui --resume {path})"
+            return error_line("tui", unfinished(line, path, saved=False, why=str(e.strerror or e)))
+        return error_line("tui", unfinished(line, path))
 
 
 def replayed(game: Game, seed: int, rounds: int | None = None) -> Game:
