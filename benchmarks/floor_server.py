@@ -37,9 +37,9 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hearts.server.storage import ActionNotice
+from hearts.server.notices import ActionNotice, notice_payload
 from hearts.server.storage.deadline import Liveness
-from hearts.server.storage.postgres import ActionLog, notice_payload
+from hearts.server.storage.postgres import ActionLog
 
 PLAYS = 52
 """Plays of a floor game: one round's tricks."""

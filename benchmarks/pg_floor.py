@@ -27,7 +27,7 @@ import time
 from cluster_load import DEFAULT_PG, cpu_used, drop_database, fresh_database, postgres_seconds
 
 from hearts.actions import Play
-from hearts.server.storage import ActionNotice
+from hearts.server.notices import ActionNotice
 from hearts.server.storage.postgres import PostgresStorage
 
 

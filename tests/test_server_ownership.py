@@ -24,6 +24,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
+import msgspec
 from test_server_store_support import sql
 from test_server_support import (
     Client,
@@ -44,8 +45,13 @@ from test_server_support import (
 
 from hearts.actions import from_dict, to_dict
 from hearts.cards import CARDS
-from hearts.server.storage import ActionNotice, CommandNotice, ReplyNotice
-from hearts.server.storage.postgres import notice_payload, notices_from_payload
+from hearts.server.notices import (
+    ActionNotice,
+    CommandNotice,
+    ReplyNotice,
+    notice_payload,
+    notices_from_payload,
+)
 
 pg_database = pytest.fixture(scope="module")(module_pg_database)
 
@@ -431,7 +437,7 @@ def test_malformed_and_misaddressed_commands_are_answered_and_change_nothing(
                     heard = []
                 for reply in heard:
                     if isinstance(reply, ReplyNotice) and reply.to == "tester":
-                        replies[reply.request] = vars(reply)
+                        replies[reply.request] = msgspec.structs.asdict(reply)
                 if len(replies) == len(bad) or time.monotonic() > deadline:
                     break
         await pass_of(clients[1], rng)

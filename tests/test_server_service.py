@@ -43,7 +43,8 @@ from hearts.actions import to_dict  # noqa: E402
 from hearts.game import Game  # noqa: E402
 from hearts.round import Phase  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
-from hearts.server.storage import ActionNotice, PresenceNotice, SeatRow, open_storage  # noqa: E402
+from hearts.server.notices import ActionNotice, PresenceNotice  # noqa: E402
+from hearts.server.storage import SeatRow, open_storage  # noqa: E402
 from hearts.server.tables import ALIVE_EVERY, Connection, Roster, Table, public_event  # noqa: E402
 from hearts.server.wire import apply_event  # noqa: E402
 from hearts.view import View  # noqa: E402

@@ -28,13 +28,12 @@ from hearts.actions import Moon, Pass, Play, to_dict, to_json
 from hearts.game import Game
 from hearts.record import replay
 from hearts.rules import Rules
+from hearts.server.notices import ActionNotice, SeatNotice
 from hearts.server.storage import (
-    ActionNotice,
     NotOwner,
     QueueListener,
     SchemaError,
     SeatConflict,
-    SeatNotice,
     SeatRow,
     SeqConflict,
     Storage,
@@ -497,10 +496,10 @@ def test_todays_database_is_upgraded_in_place_and_reads_back_the_same(db_url: st
         (played,) = await store.players.played_tables("p1")
         assert (played.id, played.finished, played.created.tzinfo is not None) == ("today", True, True)
         assert [(p.id, p.mu, p.sigma, p.games) for p in await store.players.leaderboard()] == [("p1", 27.5, 7.25, 1)]
+        assert await store.players.unrated() == []  # rated already
         assert await store.players.guide("p1") is None  # (revision 0013) never offered: offered once
         await store.players.set_guide("p1", {"status": "on", "table": "today", "seen": ["pass"]})
         assert await store.players.guide("p1") == {"status": "on", "table": "today", "seen": ["pass"]}
-        assert await store.players.unrated() == []  # rated already
         review = await store.reviews.review("today", 0)
         assert review is not None and (review.status, review.done, review.total) == ("done", 3, 3)
         assert review.review is not None and json.loads(review.review) == {"seat": 0, "decisions": []}

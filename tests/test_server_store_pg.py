@@ -30,15 +30,19 @@ from test_server_store_support import (
 )
 
 from hearts.actions import Play, to_dict, to_json
-from hearts.server.storage import (
+from hearts.server.notices import (
     ActionNotice,
     AliveNotice,
-    BotJob,
     CommandNotice,
     JobNotice,
+    ReplyNotice,
+    notice_payload,
+    notices_from_payload,
+)
+from hearts.server.storage import (
+    BotJob,
     Lease,
     NotOwner,
-    ReplyNotice,
     SeqConflict,
     StoreUnavailable,
     open_storage,
@@ -49,8 +53,6 @@ psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is
 from hearts.server.storage.postgres import (  # noqa: E402
     PostgresStorage,
     check_epoch,
-    notice_from_payload,
-    notice_payload,
     pack_payloads,
 )
 
@@ -121,7 +123,7 @@ def test_commands_and_replies_go_as_notices(url: str) -> None:
     reply = ReplyNotice("worker-3", "r-42", "handed", 17, epoch=5)
     illegal = ReplyNotice("p2", "r-43", "illegal", 9, "not your turn")
     for notice in (command, reply, illegal, CommandNotice("p1", "p2", "r-44", "t", 0, 0, to_dict(Play(0, "2C")))):
-        assert notice_from_payload(notice_payload(notice)) == notice
+        assert notices_from_payload(notice_payload(notice)) == [notice]
     assert notice_payload(reply) == ('{"type":"reply","to":"worker-3","request":"r-42","outcome":"handed","seq":17,'
                                      '"message":"","epoch":5}')
 

@@ -61,16 +61,13 @@ from hearts.server import logs
 from hearts.server.botpool import BotPool, Lane, fallback, watch_parent
 from hearts.server.forward import Forwarder, Outcome
 from hearts.server.logs import fields
+from hearts.server.notices import ActionNotice, JobNotice, Notice, ReplyNotice
 from hearts.server.outage import DEFAULT_BACKOFF, Backoff, Outage, is_outage
 from hearts.server.protocol import STAND_IN
 from hearts.server.reviews import ReviewRunner
 from hearts.server.storage import (
-    ActionNotice,
     BotJob,
     HintJob,
-    JobNotice,
-    Notice,
-    ReplyNotice,
     SeatRow,
     Storage,
     follow,

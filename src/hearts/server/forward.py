@@ -20,7 +20,8 @@ from collections.abc import Callable
 from typing import Final
 
 from hearts.actions import Action, to_dict
-from hearts.server.storage import ActionNotice, CommandNotice, HandNotice, Lease, Notice, ReplyNotice, Storage
+from hearts.server.notices import ActionNotice, CommandNotice, HandNotice, Notice, ReplyNotice
+from hearts.server.storage import Lease, Storage
 
 FORWARD_WAIT: Final = 1.5
 """Seconds a forwarded command waits for the owner's reply: an owner that does not answer in

@@ -60,6 +60,7 @@ from hearts.game import Game
 from hearts.record import replay
 from hearts.rules import Rules
 from hearts.server.logs import fields
+from hearts.server.notices import ChatLine, Notice
 
 log = logging.getLogger("hearts.server")
 
@@ -271,186 +272,6 @@ class TableListing:
     def free(self) -> list[int]:
         """The open seats (joinable from the lobby)."""
         return [s.seat for s in self.seats if s.kind == "open"]
-
-
-@dataclass(frozen=True)
-class ActionNotice:
-    """Action ``seq`` of a table was accepted; ``action`` is its codec object (a few dozen
-    bytes), so a listener holding the table at ``seq - 1`` applies it without reading the log,
-    and one further behind reads ``actions(table_id, after=…)``."""
-
-    table_id: str
-    seq: int
-    action: dict[str, Any]
-    by: str = "person"
-    """Who made it: ``person``, ``bot`` or ``stand_in`` (:data:`hearts.server.metrics.Actor`)."""
-    request: str = ""
-    """The forwarded command it was (:class:`CommandNotice`'s ``request``), if any: the notice
-    is that command's reply ``done`` (an owner sends no :class:`ReplyNotice` for it)."""
-
-
-@dataclass(frozen=True)
-class SeatNotice:
-    """Who sits at a seat of a table, or whether its person is away, changed (read it with
-    ``seats(table_id)``)."""
-
-    table_id: str
-    seat: int
-
-
-@dataclass(frozen=True)
-class JobNotice:
-    """A bot job was queued (PostgreSQL only): a bot worker may claim it."""
-
-    table_id: str
-    seat: int
-    seq: int
-
-
-@dataclass(frozen=True)
-class ChatLine:
-    """A chat message at a table: its number (``id``, increasing), the ``seat`` that sent it
-    and its ``text`` (checked: :func:`hearts.server.protocol.check_chat`)."""
-
-    id: int
-    seat: int
-    text: str
-
-
-@dataclass(frozen=True)
-class ChatNotice:
-    """A chat message was stored (:meth:`Talk.add_chat`); it carries the line itself (at most
-    a few hundred bytes of text)."""
-
-    table_id: str
-    id: int
-    seat: int
-    text: str
-    hidden: Sequence[int] = ()
-    """The seats not to be shown it: their players muted or blocked its writer, were blocked
-    by it, or turned their chat off (decided when it was written)."""
-
-    @property
-    def line(self) -> ChatLine:
-        """The chat line it announces."""
-        return ChatLine(self.id, self.seat, self.text)
-
-
-@dataclass(frozen=True)
-class RematchNotice:
-    """The finished table ``table_id`` has a rematch, table ``rematch``, asked for by ``seat``."""
-
-    table_id: str
-    rematch: str
-    seat: int
-
-
-@dataclass(frozen=True)
-class HintNotice:
-    """A bot worker computed the hint of ``seat`` at position ``seq`` of a table: ``action`` is
-    its codec object, or ``None`` when the position had moved on (no hint is given)."""
-
-    table_id: str
-    seat: int
-    seq: int
-    action: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class PresenceNotice:
-    """Who is connected to a table through one server process (``process``: the id it drew
-    when it started): the seats with a client there (``online``) and how many spectators.
-    ``ask``: the sender has just begun serving the table and asks the others for theirs."""
-
-    table_id: str
-    process: str
-    online: list[int]
-    spectators: int
-    ask: bool = False
-
-
-@dataclass(frozen=True)
-class AliveNotice:
-    """The server process ``process`` still runs (sent every few seconds): the presence it
-    announced stands; that of a process no longer heard of is forgotten. ``link``: where it
-    takes the clients other processes relay to it (``host:port/key``, :mod:`hearts.server.relay`;
-    empty: nowhere). ``ask``: it has just started, and asks the others to say they run too.
-    ``gone``: it is stopping (:mod:`hearts.server.drain`): hand it no table."""
-
-    process: str
-    link: str = ""
-    ask: bool = False
-    gone: bool = False
-
-
-@dataclass(frozen=True)
-class CommandNotice:
-    """A command forwarded to a table's owner process ``to`` by process ``sender`` (a server
-    process or a bot worker): seat ``seat`` makes ``action`` (a codec dict, hearts.actions.to_dict)
-    having seen position ``seen``; ``by`` is person/bot/stand_in; ``request`` a unique id the
-    reply carries."""
-
-    to: str
-    sender: str
-    request: str
-    table_id: str
-    seat: int
-    seen: int
-    action: dict[str, Any]
-    by: str = "person"
-    stopping: bool = False
-    """The sender is stopping (:mod:`hearts.server.drain`): the owner never hands it the table."""
-
-
-@dataclass(frozen=True)
-class ReplyNotice:
-    """The owner's answer to a CommandNotice, for process ``to``: ``outcome`` is one of
-    done, stale, illegal, not_owner, handed, unavailable; ``seq`` the owner's position after it;
-    ``message`` words for the client (illegal); ``epoch`` the lease's epoch when outcome is
-    handed (the lease now belongs to ``to``)."""
-
-    to: str
-    request: str
-    outcome: str
-    seq: int
-    message: str = ""
-    epoch: int = 0
-
-
-@dataclass(frozen=True)
-class HandNotice:
-    """A stopping process ``sender`` hands its table ``table_id`` to the live process ``to``
-    (:meth:`~hearts.server.tables.ownership.Ownership.drain`): with ``epoch`` 0, load the
-    table (``sender`` still owns it); then, with the lease ``to``'s at ``epoch``, own it from
-    position ``seq`` on. ``to`` answers each with a :class:`ReplyNotice` carrying ``request``."""
-
-    to: str
-    sender: str
-    request: str
-    table_id: str
-    epoch: int = 0
-    seq: int = 0
-
-
-@dataclass(frozen=True)
-class BanNotice:
-    """The profile ``player_id`` was banned (:meth:`Players.ban`): every server process
-    closes its connections at that profile's seats."""
-
-    player_id: str
-
-
-Notice = (
-    ActionNotice | SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice
-    | CommandNotice | ReplyNotice | HandNotice | BanNotice
-)
-"""What a listener hears: ids, an accepted action's codec object, a chat line or a hint, a
-command forwarded to a table's owner and its reply (a PostgreSQL ``NOTIFY`` payload is at most
-8000 bytes; these take under 2000); other rows are read from the store. A hint job queued is
-announced as a :class:`JobNotice` (it wakes the bot workers)."""
-
-TalkNotice = ChatNotice | RematchNotice | HintNotice
-"""The notices of the table talk (:meth:`hearts.server.tables.talk.Talk.hear`)."""
 
 
 @dataclass(frozen=True)
@@ -717,15 +538,6 @@ class TableLog(Protocol):
     ) -> None:
         """Insert a table and its seats in one transaction; ``deals`` fixes the deals of its
         first rounds (as a migrated table's are). :class:`TableExists` if the id is taken."""
-    async def set_guide(self, player_id: str, guide: dict[str, Any]) -> None:
-        """What became of a profile's guided first game (``{status, table, seen}``, checked by
-        :class:`hearts.server.players.GuideState`), kept for every device it signs in on."""
-        ...
-
-    async def guide(self, player_id: str) -> dict[str, Any] | None:
-        """A profile's guided first game as kept (``None``: never offered, or an unknown id)."""
-        ...
-
         ...
 
     async def update_seat(
@@ -903,6 +715,15 @@ class Players(Protocol):
 
     async def language(self, player_id: str) -> str | None:
         """The language a profile chose (``None``: none, or an unknown id)."""
+        ...
+
+    async def set_guide(self, player_id: str, guide: dict[str, Any]) -> None:
+        """What became of a profile's guided first game (``{status, table, seen}``, checked by
+        :class:`hearts.server.players.GuideState`), kept for every device it signs in on."""
+        ...
+
+    async def guide(self, player_id: str) -> dict[str, Any] | None:
+        """A profile's guided first game as kept (``None``: never offered, or an unknown id)."""
         ...
 
     async def ban(self, player_id: str, reason: str) -> bool:

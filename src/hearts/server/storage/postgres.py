@@ -51,6 +51,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Sequence
@@ -64,28 +65,24 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from hearts.actions import Action, to_dict, to_json
 from hearts.server.logs import fields
-from hearts.server.storage import (
+from hearts.server.notices import (
     ActionNotice,
-    AliveNotice,
-    BanNotice,
-    BotJob,
-    ChatNotice,
-    CommandNotice,
-    HandNotice,
-    HintJob,
     HintNotice,
     JobNotice,
-    Lease,
     Notice,
+    notice_payload,
+    notices_from_payload,
+)
+from hearts.server.storage import (
+    BotJob,
+    HintJob,
+    Lease,
     NotOwner,
-    PresenceNotice,
     QueueListener,
-    RematchNotice,
-    ReplyNotice,
-    SeatNotice,
     SeqConflict,
     StoreUnavailable,
 )
+from hearts.server.storage.batches import Batcher
 from hearts.server.storage.deadline import Liveness, current, deadline
 from hearts.server.storage.migrate import upgrade
 from hearts.server.storage.schema import bot_jobs, hint_jobs, seconds, table_leases, tables
@@ -113,67 +110,6 @@ PING_WAIT: Final = 1.0
 
 LEASE: Final = 3.0
 """Seconds a table's lease lasts from its owner's last claim or renewal (:class:`PgLeases`)."""
-
-
-# --- notices --------------------------------------------------------------------------------
-
-_NOTICE_TYPES: Final[dict[str, type[Notice]]] = {
-    "action": ActionNotice, "seat": SeatNotice, "job": JobNotice,
-    "chat": ChatNotice, "rematch": RematchNotice, "hint": HintNotice,
-    "presence": PresenceNotice, "alive": AliveNotice, "command": CommandNotice, "reply": ReplyNotice,
-    "hand": HandNotice, "ban": BanNotice,
-}
-
-_NOTICE_KINDS: Final[dict[type[Notice], str]] = {cls: kind for kind, cls in _NOTICE_TYPES.items()}
-
-
-def notice_payload(notice: Notice) -> str:
-    """A notice as a ``NOTIFY`` payload (far below the 8000-byte limit).
-
-    >>> notice_payload(ActionNotice("t1", 9, {"type": "play", "seat": 1, "card": "QS"}))
-    '{"type":"action","table_id":"t1","seq":9,"action":{"type":"play","seat":1,"card":"QS"},"by":"person","request":""}'
-    """
-    kind = _NOTICE_KINDS[type(notice)]
-    return json.dumps({"type": kind, **vars(notice)}, separators=(",", ":"))  # fields are JSON values already
-
-
-def notices_from_payload(payload: str) -> list[Notice]:
-    """The notices a payload carries: one (:func:`notice_payload`'s), or several in a JSON
-    array (a batch's, :data:`LOG`); ``ValueError`` if it holds anything else.
-
-    >>> notices_from_payload('[{"type":"seat","table_id":"t1","seat":2},{"type":"seat","table_id":"t2","seat":0}]')
-    [SeatNotice(table_id='t1', seat=2), SeatNotice(table_id='t2', seat=0)]
-    """
-    if payload.startswith("["):
-        try:
-            parts = json.loads(payload)
-        except ValueError as e:
-            raise ValueError(f"not a notice: {payload!r:.100}") from e
-        return [_notice(fields, payload) for fields in parts]
-    return [notice_from_payload(payload)]
-
-
-def notice_from_payload(payload: str) -> Notice:
-    """The notice a payload carries (``ValueError`` if none).
-
-    >>> notice_from_payload('{"type":"seat","table_id":"t1","seat":2}')
-    SeatNotice(table_id='t1', seat=2)
-    >>> notice_from_payload('{"type":"reply","to":"p2","request":"r7","outcome":"handed","seq":12,"epoch":4}')
-    ReplyNotice(to='p2', request='r7', outcome='handed', seq=12, message='', epoch=4)
-    """
-    try:
-        fields = json.loads(payload)
-    except ValueError as e:
-        raise ValueError(f"not a notice: {payload!r:.100}") from e
-    return _notice(fields, payload)
-
-
-def _notice(fields: Any, payload: str) -> Notice:
-    """The notice of a payload's decoded ``fields`` (``ValueError`` naming ``payload`` if none)."""
-    try:
-        return _NOTICE_TYPES[fields.pop("type")](**fields)
-    except (AttributeError, KeyError, TypeError) as e:
-        raise ValueError(f"not a notice: {payload!r:.100}") from e
 
 
 class PgListener(QueueListener):
@@ -293,7 +229,7 @@ PAYLOAD_LIMIT: Final = 7900
 def pack_payloads(payloads: list[str], limit: int = PAYLOAD_LIMIT) -> list[str]:
     """Notices' payloads packed in order into as few as fit: consecutive ones joined in a JSON
     array of at most ``limit`` bytes (a listener wakes once for them, :func:`notices_from_payload`);
-    one that fits with no other, as it is. The payloads are ASCII (:func:`notice_payload`).
+    one that fits with no other, as it is (counted in UTF-8 bytes: a chat line may not be ASCII).
 
     >>> pack_payloads(['{"a":1}', '{"b":2}', '{"c":3}'], limit=17)
     ['[{"a":1},{"b":2}]', '{"c":3}']
@@ -302,11 +238,12 @@ def pack_payloads(payloads: list[str], limit: int = PAYLOAD_LIMIT) -> list[str]:
     group: list[str] = []
     size = 1
     for payload in payloads:
-        if group and size + len(payload) + 1 > limit:
+        length = len(payload) if payload.isascii() else len(payload.encode())
+        if group and size + length + 1 > limit:
             packed.append(group[0] if len(group) == 1 else "[" + ",".join(group) + "]")
             group, size = [], 1
         group.append(payload)
-        size += len(payload) + 1
+        size += length + 1
     if group:
         packed.append(group[0] if len(group) == 1 else "[" + ",".join(group) + "]")
     return packed
@@ -327,9 +264,9 @@ Logged = Literal["logged", "taken", "not_owner"]
 """What became of an action given to :class:`ActionLog`: logged and announced; refused, its
 ``seq`` taken already; refused, its epoch no longer the table's lease's."""
 
-_Waiting = tuple[str, int, str, str, int | None, bool, "asyncio.Future[Logged]"]
-"""An action waiting for :class:`ActionLog`: table id, seq, codec text, notice, epoch (``None``:
-not fenced), whether it ends the game, its outcome."""
+_Row = tuple[str, int, str, str, int | None, bool]
+"""An action for :class:`ActionLog`: table id, seq, codec text, notice payload, epoch (``None``:
+not fenced), whether it ends the game."""
 
 
 class ActionLog:
@@ -344,78 +281,47 @@ class ActionLog:
     at a time, so that only that row's action fails; a lost connection fails the batch's
     actions with its error, and another is opened for the next batch."""
 
-    MAX_BATCH: Final = 500
-
     def __init__(self, url: str, channel: str, liveness: Liveness, connections: int = 2) -> None:
         self._url = url
         self._channel = channel
         self._liveness = liveness
-        self._waiting: list[_Waiting] = []
-        self._free: list[Connection | None] = [None] * connections
-        """Connections not in use (``None``: to be opened when next needed)."""
-        self._writing: set[asyncio.Task[None]] = set()
-        self._closed = False
+        self._batches: Batcher[_Row, Logged, Connection | None] = Batcher(self._write_batch, [None] * connections)
+        """On ``connections`` connections of its own (``None``: to be opened when next needed)."""
 
     async def log(self, table_id: str, seq: int, data: str, notice: str, epoch: int | None = None,
                   ends: bool = False) -> Logged:
         """Log one action's row (its codec text ``data``) and announce ``notice`` (a payload)
         with it, if its table's lease is at ``epoch`` (``None``: unchecked), marking the table
         finished if it ``ends`` the game; what became of it."""
-        if self._closed:
-            raise StoreUnavailable("the store is closed")
-        done: asyncio.Future[Logged] = asyncio.get_running_loop().create_future()
-        self._waiting.append((table_id, seq, data, notice, epoch, ends, done))
-        if self._free:
-            task = asyncio.get_running_loop().create_task(self._write(self._free.pop()))
-            self._writing.add(task)
-            task.add_done_callback(self._writing.discard)
-        return await done
+        return await self._batches.add((table_id, seq, data, notice, epoch, ends))
 
-    async def _write(self, conn: Connection | None) -> None:
-        """Log the waiting actions, a batch at a time, until none waits."""
+    async def _write_batch(
+        self, conn: Connection | None, batch: list[_Row]
+    ) -> tuple[Connection | None, list[Logged | BaseException]]:
+        """Log one batch: the connection to go on with (``None``: lost) and each action's outcome."""
         try:
-            while self._waiting:
-                batch, self._waiting = self._waiting[: self.MAX_BATCH], self._waiting[self.MAX_BATCH:]
-                conn = await self._write_batch(conn, batch)
-        finally:
-            self._free.append(conn)
-
-    async def _write_batch(self, conn: Connection | None, batch: list[_Waiting]) -> Connection | None:
-        """Log one batch and settle its actions; the connection to go on with (``None``: lost)."""
-        try:
-            conn = conn or await self._open()
-            rows = json.dumps([b[:6] for b in batch], separators=(",", ":")).encode()
+            conn = conn or await _prepared(self._url, LOG_STATEMENT, LOG, self._liveness)
+            rows = json.dumps(batch, separators=(",", ":")).encode()
             outcomes = {int(r.get_value(i, 0) or 0): r.get_value(i, 1) == b"t"
                         for r in await _execute(conn, LOG_STATEMENT, [rows, self._channel.encode()], self._liveness)
                         for i in range(r.ntuples)}
         except (psycopg.Error, StoreUnavailable) as e:
             conn = await _unless_broken(conn)
-            if conn is not None and len(batch) > 1:
-                for one in batch:
-                    conn = await self._write_batch(conn, [one])
-                return conn
-            for *_, done in batch:
-                if not done.done():
-                    done.set_exception(e)
-            return conn
-        for i, (*_, done) in enumerate(batch, 1):
-            if not done.done():
-                done.set_result("taken" if i not in outcomes else "logged" if outcomes[i] else "not_owner")
-        return conn
-
-    async def _open(self) -> Connection:
-        """A new connection, with :data:`LOG` prepared on it."""
-        return await _prepared(self._url, LOG_STATEMENT, LOG, self._liveness)
+            if conn is None or len(batch) == 1:
+                return conn, [e] * len(batch)
+            results: list[Logged | BaseException] = []
+            for one in batch:  # (only the row the database cannot take fails)
+                conn, result = await self._write_batch(conn, [one])
+                results += result
+            return conn, results
+        return conn, ["taken" if i not in outcomes else "logged" if outcomes[i] else "not_owner"
+                      for i in range(1, len(batch) + 1)]
 
     async def close(self) -> None:
         """Finish the batches on their way and close the connections."""
-        self._closed = True
-        while self._writing:
-            await asyncio.gather(*self._writing, return_exceptions=True)
-        for conn in self._free:
+        for conn in await self._batches.close():
             if conn is not None:
                 await conn.close()
-        self._free = []
 
 
 async def _results(conn: Connection) -> list[psycopg.pq.abc.PGresult]:
@@ -869,13 +775,9 @@ class PostgresStorage(SqlStore):
         self.channel = channel
         """The ``NOTIFY`` channel: one per service sharing the database."""
         self._listeners: set[PgListener] = set()
-        self._outbox: list[str] = []
-        """The notices waiting for :meth:`_send_notices`."""
-        self._sending: asyncio.Task[None] | None = None
-        self._outbox_sent: asyncio.Future[None] | None = None
-        """Done once the notices in the outbox now are sent."""
-        self._announcer: Connection | None = None
-        """The connection the notices are sent on (opened when first needed)."""
+        self._outbox: Batcher[str, None, Connection | None] = Batcher(self._send_batch, [None], max_batch=10_000)
+        """The notices sent in transactions of their own, in order, on a connection of their own
+        (opened when first needed)."""
         self.action_log = ActionLog(url, channel, liveness)
 
     @classmethod
@@ -936,54 +838,45 @@ class PostgresStorage(SqlStore):
         await self.announce([notice])
 
     def announce(self, notices: Sequence[Notice]) -> asyncio.Future[None]:
-        """Queue notices for the next batch :meth:`_send_notices` sends; the future is done
+        """Queue notices for the next batch :meth:`_send_batch` sends; the future is done
         once that batch was sent (or failed to be: a warning is logged)."""
         return self._announce([notice_payload(n) for n in notices])
 
     def _announce(self, notices: list[str]) -> asyncio.Future[None]:
-        """Queue notices (payloads) for the next batch :meth:`_send_notices` sends; the future
+        """Queue notices (payloads) for the next batch :meth:`_send_batch` sends; the future
         is done once that batch was sent (or failed to be: a warning is logged)."""
-        loop = asyncio.get_running_loop()
-        self._outbox += notices
-        if self._outbox_sent is None:
-            self._outbox_sent = loop.create_future()
-        sent = self._outbox_sent
-        if self._sending is None or self._sending.done():
-            self._sending = loop.create_task(self._send_notices())
+        sent: asyncio.Future[None] | None = None
+        with contextlib.suppress(StoreUnavailable):  # (closed: nothing more is sent)
+            for notice in notices:
+                sent = self._outbox.add(notice)
+        if sent is None:
+            sent = asyncio.get_running_loop().create_future()
+            sent.set_result(None)
         return sent
 
-    async def _send_notices(self) -> None:
-        """Send the notices waiting, in order, each batch in a transaction of its own (which
-        writes nothing: see the module) on a connection of their own, packed into as few
-        ``NOTIFY`` payloads as fit (:func:`pack_payloads`), until none waits."""
-        while self._outbox:
-            batch, self._outbox = self._outbox, []
-            sent, self._outbox_sent = self._outbox_sent, None
-            try:
-                await self._send_batch(pack_payloads(batch))
-            except (psycopg.Error, StoreUnavailable) as e:
-                log.warning("notices could not be sent; the other processes catch up at the next ones",
-                            extra=fields(error=str(e), notices=len(batch)))
-                self._announcer = await _unless_broken(self._announcer)
-            finally:
-                if sent is not None and not sent.done():
-                    sent.set_result(None)
-
-    async def _send_batch(self, batch: list[str]) -> None:
-        """Send notices on the announcer's connection (:data:`ANNOUNCE`, through libpq:
-        :func:`_execute`); one found cut while it was idle (the database restarted meanwhile)
-        is replaced, and the batch sent again, once."""
-        params = [self.channel.encode(), json.dumps(batch, separators=(",", ":")).encode()]
-        if self._announcer is not None:
-            try:
-                await _execute(self._announcer, ANNOUNCE_STATEMENT, params, self._reach.liveness)
-                return
-            except psycopg.OperationalError:
-                if not self._announcer.broken:
-                    raise
-                self._announcer = await _unless_broken(self._announcer)
-        self._announcer = await _prepared(self._url, ANNOUNCE_STATEMENT, ANNOUNCE, self._reach.liveness)
-        await _execute(self._announcer, ANNOUNCE_STATEMENT, params, self._reach.liveness)
+    async def _send_batch(self, conn: Connection | None, batch: list[str]) -> tuple[Connection | None, list[BaseException | None]]:
+        """Send notices in one transaction (which writes nothing: see the module), packed into
+        as few ``NOTIFY`` payloads as fit (:func:`pack_payloads`), through libpq
+        (:data:`ANNOUNCE`, :func:`_execute`); a connection found cut while it was idle (the
+        database restarted meanwhile) is replaced, and the batch sent again, once. A batch
+        that cannot be sent is logged: the other processes catch up at the next notices."""
+        params = [self.channel.encode(), json.dumps(pack_payloads(batch), separators=(",", ":")).encode()]
+        try:
+            if conn is not None:
+                try:
+                    await _execute(conn, ANNOUNCE_STATEMENT, params, self._reach.liveness)
+                    return conn, [None] * len(batch)
+                except psycopg.OperationalError:
+                    if not conn.broken:
+                        raise
+                    conn = await _unless_broken(conn)
+            conn = await _prepared(self._url, ANNOUNCE_STATEMENT, ANNOUNCE, self._reach.liveness)
+            await _execute(conn, ANNOUNCE_STATEMENT, params, self._reach.liveness)
+        except (psycopg.Error, StoreUnavailable) as e:
+            log.warning("notices could not be sent; the other processes catch up at the next ones",
+                        extra=fields(error=str(e), notices=len(batch)))
+            conn = await _unless_broken(conn)
+        return conn, [None] * len(batch)
 
     async def listen(self) -> PgListener:
         listener = await PgListener.open(self._url, self.channel, self._reach.liveness)
@@ -993,10 +886,9 @@ class PostgresStorage(SqlStore):
 
     async def close(self) -> None:
         await self.action_log.close()
-        if self._sending is not None:
-            await self._sending  # the notices of the actions logged go first
-        if self._announcer is not None:
-            await self._announcer.close()
+        for conn in await self._outbox.close():  # (the notices of the actions logged go first)
+            if conn is not None:
+                await conn.close()
         for listener in self._listeners:
             await listener.close()
         await super().close()

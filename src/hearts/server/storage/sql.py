@@ -27,7 +27,6 @@ and the column types of :mod:`~hearts.server.storage.schema`.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import time
@@ -39,18 +38,14 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hearts.actions import Action, to_dict
+from hearts.server.notices import ActionNotice, BanNotice, ChatLine, ChatNotice, Notice, SeatNotice
 from hearts.server.storage import (
     MAX_REASON,
-    ActionNotice,
-    BanNotice,
     BanRow,
     ChallengePurpose,
-    ChatLine,
-    ChatNotice,
     MarkKind,
     Marks,
     NewSeat,
-    Notice,
     PasskeyRow,
     PlayedTable,
     PlayerRow,
@@ -58,7 +53,6 @@ from hearts.server.storage import (
     ReviewClaim,
     ReviewRow,
     SeatConflict,
-    SeatNotice,
     SeatRow,
     SeqConflict,
     StoreError,
@@ -68,6 +62,7 @@ from hearts.server.storage import (
     TableRow,
     rating_changes,
 )
+from hearts.server.storage.batches import Batcher
 from hearts.server.storage.deadline import Liveness, deadline
 from hearts.server.storage.schema import (
     actions,
@@ -256,51 +251,27 @@ def head(table_id: Any) -> sa.ScalarSelect[Any]:
         .scalar_subquery()
 
 
-class Batches:
-    """Appends in batches: the actions appended while a transaction is on its way go together
-    in the next one — one ``INSERT … ON CONFLICT DO NOTHING RETURNING`` (the rows logged) and
-    one commit for all of them, each announced once logged. With SQLite's driver every
-    statement is a few hand-overs to its thread, each waiting for the interpreter's lock while
-    the event loop works: one transaction per action made them queue under load.
-
-    :meth:`log` is whether the action was logged (``False``: its row was taken already, by an
-    earlier action or one before it in the same batch); a batch that fails fails its actions
-    with its error (nothing of it is logged)."""
-
-    MAX_BATCH: Final = 500
+class SqlTableLog:
+    """``store.log``: the tables, their seats and their action logs (see
+    :class:`~hearts.server.storage.TableLog`)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._waiting: list[tuple[ActionNotice, bool, asyncio.Future[bool]]] = []
-        self._writer: asyncio.Task[None] | None = None
+        self._batches: Batcher[tuple[ActionNotice, bool], bool, None] = Batcher(self._write_batch, [None])
+        """The appends in batches: those made while a transaction is on its way go together in
+        the next one — one ``INSERT … ON CONFLICT DO NOTHING RETURNING`` (the rows logged) and
+        one commit for all of them, each announced once logged. With SQLite's driver every
+        statement is a few hand-overs to its thread, each waiting for the interpreter's lock
+        while the event loop works: one transaction per action made them queue under load."""
 
-    async def log(self, notice: ActionNotice, finished: bool) -> bool:
-        """Log ``notice``'s action as row ``notice.seq`` (the game over if ``finished``)."""
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[bool] = loop.create_future()
-        self._waiting.append((notice, finished, done))
-        if self._writer is None or self._writer.done():
-            self._writer = loop.create_task(self._write())
-        return await done
-
-    async def _write(self) -> None:
-        while self._waiting:
-            batch, self._waiting = self._waiting[: self.MAX_BATCH], self._waiting[self.MAX_BATCH :]
-            try:
-                logged = await self._write_batch(batch)
-            except Exception as e:  # (to the callers: a lost database, a bug)
-                for *_, done in batch:
-                    if not done.done():
-                        done.set_exception(e)
-                continue
-            for notice, _, done in batch:
-                if not done.done():
-                    done.set_result(id(notice) in logged)
-
-    async def _write_batch(self, batch: list[tuple[ActionNotice, bool, asyncio.Future[bool]]]) -> set[int]:
-        """Write one batch in one transaction; the ids of the notices whose rows were logged."""
+    async def _write_batch(
+        self, lane: None, batch: list[tuple[ActionNotice, bool]]
+    ) -> tuple[None, list[bool | BaseException]]:
+        """Log a batch of actions (each with whether it ends its game) in one transaction:
+        whether each was logged (``False``: its row was taken already, by an earlier action or
+        one before it in the same batch)."""
         first: dict[tuple[str, int], tuple[ActionNotice, bool]] = {}
-        for notice, finished, _ in batch:
+        for notice, finished in batch:
             first.setdefault((notice.table_id, notice.seq), (notice, finished))
         rows = [{"table_id": t, "seq": seq, "data": n.action} for (t, seq), (n, _) in first.items()]
         query = self.db.insert(actions).values(rows).on_conflict_do_nothing() \
@@ -313,16 +284,8 @@ class Batches:
             for key, (notice, _) in first.items():  # (in the order appended)
                 if key in keys:
                     await self.db.notifier.send(conn, notice)
-        return {id(first[key][0]) for key in keys}
-
-
-class SqlTableLog:
-    """``store.log``: the tables, their seats and their action logs (see
-    :class:`~hearts.server.storage.TableLog`)."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self._batches = Batches(db)
+        logged = {id(first[key][0]) for key in keys}
+        return lane, [id(notice) in logged for notice, _ in batch]
 
     async def create_table(
         self, table_id: str, config: dict[str, Any], seed: int, seats_: Sequence[NewSeat], *,
@@ -378,7 +341,7 @@ class SqlTableLog:
         # (``epoch`` is not checked: one process holds the database and owns every table)
         if bots:
             raise ValueError("this store has no bot jobs: its server process runs the bots")
-        if not await self._batches.log(ActionNotice(table_id, seq, to_dict(action), by, request), finished):
+        if not await self._batches.add((ActionNotice(table_id, seq, to_dict(action), by, request), finished)):
             raise SeqConflict(table_id, seq)
 
     async def table(self, table_id: str) -> TableRow | None:
@@ -435,7 +398,7 @@ class SqlTalk:
         query = table_talk.insert().values(table_id=table_id, seat=seat, text=text).returning(table_talk.c.id)
         async with self.db.begin() as conn:
             line = ChatLine(int((await conn.execute(query)).scalar_one()), seat, text)
-            await self.db.notifier.send(conn, ChatNotice(table_id, line.id, seat, text, list(hidden)))
+            await self.db.notifier.send(conn, ChatNotice(table_id, line.id, seat, text, tuple(hidden)))
         return line
 
     async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
@@ -566,15 +529,6 @@ class SqlPlayers:
 
     async def marks(self, player_id: str) -> Marks:
         m = player_marks.c
-    async def set_guide(self, player_id: str, guide: dict[str, Any]) -> None:
-        async with self.db.begin() as conn:
-            await conn.execute(players.update().where(players.c.id == player_id).values(guide=guide))
-
-    async def guide(self, player_id: str) -> dict[str, Any] | None:
-        async with self.db.connect() as conn:
-            found = (await conn.execute(sa.select(players.c.guide).where(players.c.id == player_id))).scalar()
-        return found if isinstance(found, dict) else None
-
         query = sa.select(m.kind, m.other_id).where(m.player_id == player_id)
         found: dict[str, set[str]] = {"mute": set(), "block": set()}
         async with self.db.connect() as conn:
@@ -611,6 +565,15 @@ class SqlPlayers:
         async with self.db.connect() as conn:
             found = (await conn.execute(sa.select(players.c.language).where(players.c.id == player_id))).scalar()
         return None if found is None else str(found)
+
+    async def set_guide(self, player_id: str, guide: dict[str, Any]) -> None:
+        async with self.db.begin() as conn:
+            await conn.execute(players.update().where(players.c.id == player_id).values(guide=guide))
+
+    async def guide(self, player_id: str) -> dict[str, Any] | None:
+        async with self.db.connect() as conn:
+            found = (await conn.execute(sa.select(players.c.guide).where(players.c.id == player_id))).scalar()
+        return found if isinstance(found, dict) else None
 
     async def ban(self, player_id: str, reason: str) -> bool:
         async with self.db.begin() as conn:

@@ -37,7 +37,8 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool, StaticPool
 
-from hearts.server.storage import Notice, QueueListener, StoreError
+from hearts.server.notices import Notice
+from hearts.server.storage import QueueListener, StoreError
 from hearts.server.storage.migrate import upgrade
 from hearts.server.storage.sql import Database, SqlStore, compact_json
 

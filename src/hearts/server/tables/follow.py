@@ -14,9 +14,10 @@ from hearts.errors import RecordError
 from hearts.record import replay
 from hearts.server.limits import CLOSE_POLICY
 from hearts.server.logs import fields
+from hearts.server.notices import ActionNotice, SeatNotice
 from hearts.server.outage import Backoff
 from hearts.server.protocol import error_message
-from hearts.server.storage import ActionNotice, SeatNotice, SeatRow, StoreUnavailable, load_game
+from hearts.server.storage import SeatRow, StoreUnavailable, load_game
 from hearts.server.tables.connection import within
 from hearts.server.tables.messages import public_event
 

@@ -23,13 +23,10 @@ from hearts.server.limits import (
 )
 from hearts.server.logs import fields
 from hearts.server.metrics import Metrics
+from hearts.server.notices import ActionNotice, AliveNotice, RematchNotice, SeatNotice
 from hearts.server.protocol import STAND_IN, JoinRequest, TableRequest, listed_by_default
 from hearts.server.storage import (
-    ActionNotice,
-    AliveNotice,
-    RematchNotice,
     SeatConflict,
-    SeatNotice,
     SeatRow,
     Storage,
     TableExists,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from hearts.actions import Action, Moon, Pass, to_dict
 from hearts.round import Round
 from hearts.server import wire
-from hearts.server.storage import ChatLine
+from hearts.server.notices import ChatLine
 from hearts.server.tables.names import seat_name
 from hearts.text import Style
 from hearts.view import View, trick_dict

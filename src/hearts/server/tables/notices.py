@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from hearts.server.company import close_banned
 from hearts.server.logs import fields
-from hearts.server.storage import (
+from hearts.server.notices import (
     ActionNotice,
     AliveNotice,
     BanNotice,
@@ -22,11 +22,13 @@ from hearts.server.storage import (
     HandNotice,
     HintNotice,
     JobNotice,
-    Listener,
     Notice,
     PresenceNotice,
     RematchNotice,
     ReplyNotice,
+)
+from hearts.server.storage import (
+    Listener,
     follow,
 )
 from hearts.server.tables.presence import ALIVE_EVERY

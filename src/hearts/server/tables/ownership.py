@@ -39,8 +39,9 @@ from hearts.server.forward import Forwarder, Outcome
 from hearts.server.limits import CLOSE_SERVICE_RESTART
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor
+from hearts.server.notices import CommandNotice, HandNotice
 from hearts.server.outage import Backoff, is_outage
-from hearts.server.storage import CommandNotice, HandNotice, Lease
+from hearts.server.storage import Lease
 from hearts.server.tables.activity import Activity
 
 if TYPE_CHECKING:

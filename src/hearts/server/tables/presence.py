@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING, Final
 
 from hearts.server import wire
-from hearts.server.storage import PresenceNotice
+from hearts.server.notices import PresenceNotice
 from hearts.server.tables.names import seat_name
 
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from hearts.actions import from_dict
 from hearts.server.company import ChatOff, check_not_banned, company_message, hidden_seats, hidden_writers
 from hearts.server.logs import fields
+from hearts.server.notices import ChatNotice, RematchNotice, TalkNotice
 from hearts.server.outage import is_outage
-from hearts.server.storage import ChatNotice, RematchNotice, TalkNotice
 from hearts.server.tables.errors import TableError
 from hearts.server.tables.messages import chat_message
 from hearts.server.tables.names import rematch_id, seat_name

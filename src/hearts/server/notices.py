@@ -1,0 +1,224 @@
+"""The notices between the processes of one service, declared once: each a :mod:`msgspec`
+struct whose ``type`` is its tag (as the WebSocket messages of :mod:`hearts.server.wire`).
+
+A store announces them (:meth:`hearts.server.storage.Storage.listen`): on PostgreSQL as
+``NOTIFY`` payloads to every process and bot worker (:func:`notice_payload`, one notice, or a
+JSON array of several: :func:`notices_from_payload`), on SQLite as the objects themselves
+within the one process. They carry ids, an accepted action's codec object, a chat line, a hint,
+a command forwarded to a table's owner and its reply; other rows are read from the store.
+
+>>> notice_payload(SeatNotice("t1", 2))
+'{"type":"seat","table_id":"t1","seat":2}'
+>>> notices_from_payload('[{"type":"seat","table_id":"t1","seat":2},{"type":"ban","player_id":"p"}]')
+[SeatNotice(table_id='t1', seat=2), BanNotice(player_id='p')]
+>>> notices_from_payload('{"type":"seat","table_id":"t1"}')
+Traceback (most recent call last):
+...
+ValueError: not a notice ('{"type":"seat","table_id":"t1"}'): Object missing required field `seat`
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, Union
+
+import msgspec
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """A chat message at a table: its number (``id``, increasing), the ``seat`` that sent it
+    and its ``text`` (checked: :func:`hearts.server.protocol.check_chat`)."""
+
+    id: int
+    seat: int
+    text: str
+
+
+class _Notice(msgspec.Struct, tag_field="type", frozen=True):
+    """A notice: its ``type`` is its tag. Fields it does not know are ignored (a newer
+    process's, during a rolling upgrade)."""
+
+
+class ActionNotice(_Notice, tag="action", frozen=True):
+    """Action ``seq`` of a table was accepted; ``action`` is its codec object (a few dozen
+    bytes), so a listener holding the table at ``seq - 1`` applies it without reading the log,
+    and one further behind reads ``actions(table_id, after=…)``."""
+
+    table_id: str
+    seq: int
+    action: dict[str, Any]
+    by: str = "person"
+    """Who made it: ``person``, ``bot`` or ``stand_in`` (:data:`hearts.server.metrics.Actor`)."""
+    request: str = ""
+    """The forwarded command it was (:class:`CommandNotice`'s ``request``), if any: the notice
+    is that command's reply ``done`` (an owner sends no :class:`ReplyNotice` for it)."""
+
+
+class SeatNotice(_Notice, tag="seat", frozen=True):
+    """Who sits at a seat of a table, or whether its person is away, changed (read it with
+    ``seats(table_id)``)."""
+
+    table_id: str
+    seat: int
+
+
+class JobNotice(_Notice, tag="job", frozen=True):
+    """A bot job was queued (PostgreSQL only): a bot worker may claim it."""
+
+    table_id: str
+    seat: int
+    seq: int
+
+
+class ChatNotice(_Notice, tag="chat", frozen=True):
+    """A chat message was stored (:meth:`Talk.add_chat`); it carries the line itself (at most
+    a few hundred bytes of text)."""
+
+    table_id: str
+    id: int
+    seat: int
+    text: str
+    hidden: tuple[int, ...] = ()
+    """The seats not to be shown it: their players muted or blocked its writer, were blocked
+    by it, or turned their chat off (decided when it was written)."""
+
+    @property
+    def line(self) -> ChatLine:
+        """The chat line it announces."""
+        return ChatLine(self.id, self.seat, self.text)
+
+
+class RematchNotice(_Notice, tag="rematch", frozen=True):
+    """The finished table ``table_id`` has a rematch, table ``rematch``, asked for by ``seat``."""
+
+    table_id: str
+    rematch: str
+    seat: int
+
+
+class HintNotice(_Notice, tag="hint", frozen=True):
+    """A bot worker computed the hint of ``seat`` at position ``seq`` of a table: ``action`` is
+    its codec object, or ``None`` when the position had moved on (no hint is given)."""
+
+    table_id: str
+    seat: int
+    seq: int
+    action: dict[str, Any] | None
+
+
+class PresenceNotice(_Notice, tag="presence", frozen=True):
+    """Who is connected to a table through one server process (``process``: the id it drew
+    when it started): the seats with a client there (``online``) and how many spectators.
+    ``ask``: the sender has just begun serving the table and asks the others for theirs."""
+
+    table_id: str
+    process: str
+    online: list[int]
+    spectators: int
+    ask: bool = False
+
+
+class AliveNotice(_Notice, tag="alive", frozen=True):
+    """The server process ``process`` still runs (sent every few seconds): the presence it
+    announced stands; that of a process no longer heard of is forgotten. ``link``: where it
+    takes the clients other processes relay to it (``host:port/key``, :mod:`hearts.server.relay`;
+    empty: nowhere). ``ask``: it has just started, and asks the others to say they run too.
+    ``gone``: it is stopping (:mod:`hearts.server.drain`): hand it no table."""
+
+    process: str
+    link: str = ""
+    ask: bool = False
+    gone: bool = False
+
+
+class CommandNotice(_Notice, tag="command", frozen=True):
+    """A command forwarded to a table's owner process ``to`` by process ``sender`` (a server
+    process or a bot worker): seat ``seat`` makes ``action`` (a codec dict, hearts.actions.to_dict)
+    having seen position ``seen``; ``by`` is person/bot/stand_in; ``request`` a unique id the
+    reply carries."""
+
+    to: str
+    sender: str
+    request: str
+    table_id: str
+    seat: int
+    seen: int
+    action: dict[str, Any]
+    by: str = "person"
+    stopping: bool = False
+    """The sender is stopping (:mod:`hearts.server.drain`): the owner never hands it the table."""
+
+
+class ReplyNotice(_Notice, tag="reply", frozen=True):
+    """The owner's answer to a CommandNotice, for process ``to``: ``outcome`` is one of
+    done, stale, illegal, not_owner, handed, unavailable; ``seq`` the owner's position after it;
+    ``message`` words for the client (illegal); ``epoch`` the lease's epoch when outcome is
+    handed (the lease now belongs to ``to``)."""
+
+    to: str
+    request: str
+    outcome: str
+    seq: int
+    message: str = ""
+    epoch: int = 0
+
+
+class HandNotice(_Notice, tag="hand", frozen=True):
+    """A stopping process ``sender`` hands its table ``table_id`` to the live process ``to``
+    (:meth:`~hearts.server.tables.ownership.Ownership.drain`): with ``epoch`` 0, load the
+    table (``sender`` still owns it); then, with the lease ``to``'s at ``epoch``, own it from
+    position ``seq`` on. ``to`` answers each with a :class:`ReplyNotice` carrying ``request``."""
+
+    to: str
+    sender: str
+    request: str
+    table_id: str
+    epoch: int = 0
+    seq: int = 0
+
+
+class BanNotice(_Notice, tag="ban", frozen=True):
+    """The profile ``player_id`` was banned (:meth:`Players.ban`): every server process
+    closes its connections at that profile's seats."""
+
+    player_id: str
+
+
+Notice = (
+    ActionNotice | SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice
+    | CommandNotice | ReplyNotice | HandNotice | BanNotice
+)
+"""What a listener hears: ids, an accepted action's codec object, a chat line or a hint, a
+command forwarded to a table's owner and its reply (a PostgreSQL ``NOTIFY`` payload is at most
+8000 bytes; these take under 2000); other rows are read from the store. A hint job queued is
+announced as a :class:`JobNotice` (it wakes the bot workers)."""
+
+TalkNotice = ChatNotice | RematchNotice | HintNotice
+"""The notices of the table talk (:meth:`hearts.server.tables.talk.Talk.hear`)."""
+
+_ENCODER: Final = msgspec.json.Encoder()
+_DECODER: Final = msgspec.json.Decoder(Union[Notice, list[Notice]])  # noqa: UP007 (a runtime union of types)
+
+
+def notice_payload(notice: Notice) -> str:
+    """A notice as a ``NOTIFY`` payload (far below PostgreSQL's 8000-byte limit).
+
+    >>> notice_payload(ActionNotice("t1", 9, {"type": "play", "seat": 1, "card": "QS"}))
+    '{"type":"action","table_id":"t1","seq":9,"action":{"type":"play","seat":1,"card":"QS"},"by":"person","request":""}'
+    """
+    return _ENCODER.encode(notice).decode()
+
+
+def notices_from_payload(payload: str | bytes) -> list[Notice]:
+    """The notices a payload carries: one (:func:`notice_payload`'s), or several in a JSON
+    array (a batch's); ``ValueError`` if it holds anything else.
+
+    >>> notices_from_payload('{"type":"reply","to":"p2","request":"r7","outcome":"handed","seq":12,"epoch":4}')
+    [ReplyNotice(to='p2', request='r7', outcome='handed', seq=12, message='', epoch=4)]
+    """
+    try:
+        decoded = _DECODER.decode(payload)
+    except msgspec.DecodeError as e:
+        raise ValueError(f"not a notice ({payload!r:.100}): {e}") from e
+    return decoded if isinstance(decoded, list) else [decoded]
