@@ -705,7 +705,7 @@ def test_a_first_version_database_is_migrated_and_its_tables_go_on(tmp_path: Pat
         assert await store.log.unfinished() == ["old-going"]
 
     with_store(f"sqlite:///{db}", migrated)
-    assert user_version(db) == 7 and SCHEMA_VERSION == 12  # (0008 on leave the retired marker at 7)
+    assert user_version(db) == 7 and SCHEMA_VERSION == 13  # (0008 on leave the retired marker at 7)
     con = sqlite3.connect(db)
     try:
         assert not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone()

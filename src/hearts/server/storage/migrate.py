@@ -11,7 +11,7 @@ upgraded like any other (revision 7 retires the old markers). SQLite's first ver
 left as it was.
 
 >>> SCHEMA_VERSION
-12
+13
 """
 
 from __future__ import annotations
