@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 from test_server_store_support import (
     append_racer,
     bot_worker,
@@ -52,7 +51,6 @@ psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is
 
 from hearts.server.storage.postgres import (  # noqa: E402
     PostgresStorage,
-    check_epoch,
     pack_payloads,
 )
 
@@ -588,43 +586,33 @@ def test_a_games_last_action_in_a_batch_marks_its_table_finished_only_if_logged(
     run(url, body)
 
 
-def test_a_take_over_and_an_append_under_way_wait_for_each_other(url: str) -> None:
-    """An append in a transaction holds its lease row (FOR KEY SHARE) until it commits: a
-    hand-over of the table waits for it, then gets the next epoch. The other way round, an
-    append in a transaction while a take-over is under way waits for it, and once it commits
-    is refused: the epoch is checked again. A batched append reads the lease without locking
-    it (so the renewals never wait for the batches): one that begins after the take-over has
-    committed is refused."""
+def test_an_append_and_its_bot_jobs_racing_a_take_over_are_logged_once(url: str) -> None:
+    """Every append is one statement that reads the lease as it begins, and queues the bot jobs
+    of the action with its row: after a take-over has committed, the old owner's appends are
+    refused (NotOwner) and queue no job; an action it logged meanwhile is found by the new owner
+    as a taken ``seq`` (SeqConflict: it catches up), and no row or job is there twice."""
 
     async def body(store: PostgresStorage) -> None:
         await store.log.create_table("t", {"rules": {}}, 1, SEATS)
         a = await store.leases.claim("t", "A")
         assert a is not None
         other = await PostgresStorage.open(url)
-        loop = asyncio.get_running_loop()
         try:
-            async with store.db.begin() as conn:
-                await check_epoch(conn, "t", a.epoch)
-                await store.log.log_action(conn, "t", 1, Play(0, "2C"), False)
-                handing = loop.create_task(other.leases.hand_over(a, "B"))
-                await asyncio.sleep(0.3)
-                assert not handing.done()  # waiting for the append's commit
-            b = await handing
+            await store.log.append("t", 1, Play(0, "2C"), epoch=a.epoch, bots=[1])  # logged as A's
+            b = await other.leases.hand_over(a, "B")
             assert b == Lease("t", "B", a.epoch + 1)
-            async with other.db.begin() as conn:  # C takes the table from B, not committed yet
-                await conn.execute(sa.text("SELECT 1 FROM table_leases FOR UPDATE"))  # (as a claim locks it)
-                await conn.execute(sa.text("UPDATE table_leases SET owner = 'C', epoch = epoch + 1"))
-                late = loop.create_task(other.log.append("t", 2, Play(1, "3C"), epoch=b.epoch, bots=[1]))
-                await asyncio.sleep(0.3)
-                assert not late.done()  # waiting for the take-over's commit
             with pytest.raises(NotOwner):
-                await late
-            with pytest.raises(NotOwner):
-                await other.log.append("t", 2, Play(1, "3C"), epoch=b.epoch)
+                await store.log.append("t", 2, Play(1, "3C"), epoch=a.epoch, bots=[2])
+            racing = [store.log.append("t", 2, Play(1, "3C"), bots=[2]),  # (as if its lease had been read first)
+                      other.log.append("t", 2, Play(1, "4C"), epoch=b.epoch, bots=[3])]
+            outcomes = await asyncio.gather(*racing, return_exceptions=True)
+            assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "SeqConflict"]
         finally:
             await other.close()
-        assert await store.log.actions("t") == [to_dict(Play(0, "2C"))]
-        assert await store.leases.holder("t") == Lease("t", "C", a.epoch + 2)
+        logged = await store.log.actions("t")
+        assert logged[0] == to_dict(Play(0, "2C")) and len(logged) == 2
+        winner = 2 if logged[1] == to_dict(Play(1, "3C")) else 3
+        assert sql(url, "SELECT seat, seq FROM bot_jobs ORDER BY seq") == [(1, 1), (winner, 2)]
 
     run(url, body)
 

@@ -7,8 +7,8 @@
 * **Order**: appending an action is an ``INSERT`` under the primary key ``(table_id, seq)``;
   of two processes appending the same ``seq``, one commits and the other gets
   :class:`~hearts.server.storage.SeqConflict`.
-* **Batches**: most actions (those that make no bot seat one to act; a game's last one marks
-  its table finished in the same statement) are logged by :class:`ActionLog`: the actions
+* **Batches**: the actions (with the bot jobs they queue; a game's last one marks its table
+  finished in the same statement) are logged by :class:`ActionLog`: the actions
   appended while a statement is on its way go together in the next, one ``INSERT`` and one
   commit for all of them, on connections of its own. A statement each, through the pool, made
   the actions queue for the pool's connections under load (a second and more at 1,000 tables:
@@ -20,16 +20,15 @@
   (sixteen to a ``NOTIFY``, in a JSON array: a listener wakes once for them). PostgreSQL holds
   one lock for every transaction that notifies from its commit to the end of its WAL flush, so
   such transactions commit one flush at a time; batches keep that from limiting the actions
-  (the more wait, the more go in one). The other notices of actions (those that end a game or
-  queue bot jobs) and :meth:`~PostgresStorage.notify`'s (presence, rematches, commands and
-  replies between processes) go in transactions of their own that write nothing (so wait for
+  (the more wait, the more go in one). The other notices (:meth:`~PostgresStorage.notify`'s:
+  presence, rematches, commands and replies between processes) go in transactions of their own that write nothing (so wait for
   no flush), in order, on one connection, packed in as few payloads as fit; a seat change's
   and a chat line's are sent by their transaction. The log's statement and the listener, the
   busiest, go through libpq itself (``psycopg.pq``) on connections of their own.
   A process that dies before those are sent leaves them unannounced: the others catch up at
   the table's next notice, and the bot workers look for jobs every few seconds anyway.
 * **Jobs** (:class:`PgJobs`, ``store.jobs``): bot jobs, queued with the action that makes a bot
-  seat one to act (``append``'s ``bots``, in the same transaction) or by
+  seat one to act (``append``'s ``bots``, in the statement that logs it) or by
   :meth:`~PgJobs.enqueue_bot_job`, claimed with ``FOR UPDATE SKIP LOCKED`` (oldest first, at
   most one claimed job per table, under a lease that another worker takes over once it has
   expired); hint jobs alike. Review jobs are claimed the same way (``store.reviews``, shared
@@ -38,9 +37,9 @@
   claims a table's lease for :data:`LEASE` seconds (by the database's clock) and renews it;
   each new holder gets the next epoch, and an append carrying its owner's epoch
   (``append(…, epoch=…)``) is logged only if the lease is still at that epoch — checked in the
-  statement (or transaction) that logs it (a transaction locks the lease row ``FOR KEY
-  SHARE``, so that a take-over waits for it; a batch reads it as the statement begins) —
-  else :class:`~hearts.server.storage.NotOwner`, nothing logged or announced: an old owner
+  statement that logs it, which reads the lease as it begins (a take-over committed while it
+  runs is not seen: the new owner, which reads the log after its claim, finds that ``seq``
+  taken and catches up) — else :class:`~hearts.server.storage.NotOwner`, nothing logged or announced: an old owner
   that wakes up cannot write. The commands forwarded to an owner and
   its replies go as notices (:class:`~hearts.server.storage.CommandNotice`,
   :class:`~hearts.server.storage.ReplyNotice`).
@@ -172,7 +171,7 @@ class PgListener(QueueListener):
 LOG: Final = """
 WITH new AS MATERIALIZED (
     SELECT e->>0 AS table_id, (e->>1)::integer AS seq, e->>2 AS data, e->>3 AS notice, (e->>4)::bigint AS epoch,
-           (e->>5)::boolean AS ends, i
+           (e->>5)::boolean AS ends, e->6 AS bots, i
     FROM json_array_elements($1::json) WITH ORDINALITY AS n (e, i)
 ), lease AS MATERIALIZED (
     SELECT table_id, epoch FROM table_leases
@@ -188,6 +187,11 @@ WITH new AS MATERIALIZED (
 ), ended AS (
     UPDATE tables SET finished = true
     WHERE id IN (SELECT table_id FROM logged JOIN owned USING (table_id, seq) WHERE owned.ends)
+), jobs AS (
+    INSERT INTO bot_jobs (table_id, seat, seq)
+    SELECT table_id, b.seat::smallint, seq FROM logged JOIN owned USING (table_id, seq)
+        CROSS JOIN json_array_elements_text(owned.bots) AS b (seat)
+    ON CONFLICT DO NOTHING
 ), announced AS MATERIALIZED (
     SELECT pg_notify($2, part) FROM (
         SELECT (i - 1) / 16 AS n, '[' || string_agg(notice, ',' ORDER BY i) || ']' AS part
@@ -197,9 +201,10 @@ WITH new AS MATERIALIZED (
 SELECT owned.i, true FROM logged JOIN owned USING (table_id, seq) WHERE (SELECT count(*) FROM announced) >= 0
 UNION ALL SELECT i, false FROM fenced
 """
-"""The actions (most of them) that queue no job, any number at once (:class:`ActionLog`), each
-announced if logged (the notices of up to 16 actions in one ``NOTIFY``, a JSON array: a
-listener wakes once for them), and its table marked finished if it ``ends`` the game. An
+"""Every action, any number at once (:class:`ActionLog`), each announced if logged (the notices
+of up to 16 actions in one ``NOTIFY``, a JSON array: a listener wakes once for them), with the
+jobs of the ``bots`` it makes bot seats to act queued (and announced with it: its ``notice`` is
+then several, joined by commas), and its table marked finished if it ``ends`` the game. An
 action with an epoch (its owner's lease's; ``NULL``: none to check) is fenced: logged only if the table's
 lease row has that epoch as the statement begins (a take-over committed before it is seen; one
 committed while it runs is not, and the new owner, which reads the log after its claim, finds
@@ -209,7 +214,7 @@ them, queue behind the batches at a thousand tables (leases lost). The rows retu
 action's place in the batch (from 1) with ``true`` if it was logged (and announced), ``false``
 if it was fenced out; an action not returned found its ``seq`` taken (by an earlier action, or
 one before it in the same batch). Its parameters: the batch, a JSON array of ``[table_id, seq,
-data, notice, epoch, ends]`` (one text, made by :func:`json.dumps` in C: psycopg's dumping of six
+data, notice, epoch, ends, bots]`` (one text, made by :func:`json.dumps` in C: psycopg's dumping of six
 arrays cost four times as much), and the channel."""
 
 LOG_STATEMENT: Final = b"pyhearts_log"
@@ -264,9 +269,9 @@ Logged = Literal["logged", "taken", "not_owner"]
 """What became of an action given to :class:`ActionLog`: logged and announced; refused, its
 ``seq`` taken already; refused, its epoch no longer the table's lease's."""
 
-_Row = tuple[str, int, str, str, int | None, bool]
-"""An action for :class:`ActionLog`: table id, seq, codec text, notice payload, epoch (``None``:
-not fenced), whether it ends the game."""
+_Row = tuple[str, int, str, str, int | None, bool, Sequence[int]]
+"""An action for :class:`ActionLog`: table id, seq, codec text, notice payloads, epoch (``None``:
+not fenced), whether it ends the game, the bot seats it makes ones to act."""
 
 
 class ActionLog:
@@ -289,11 +294,12 @@ class ActionLog:
         """On ``connections`` connections of its own (``None``: to be opened when next needed)."""
 
     async def log(self, table_id: str, seq: int, data: str, notice: str, epoch: int | None = None,
-                  ends: bool = False) -> Logged:
-        """Log one action's row (its codec text ``data``) and announce ``notice`` (a payload)
-        with it, if its table's lease is at ``epoch`` (``None``: unchecked), marking the table
-        finished if it ``ends`` the game; what became of it."""
-        return await self._batches.add((table_id, seq, data, notice, epoch, ends))
+                  ends: bool = False, bots: Sequence[int] = ()) -> Logged:
+        """Log one action's row (its codec text ``data``) and announce ``notice`` (payloads,
+        joined by commas) with it, if its table's lease is at ``epoch`` (``None``: unchecked),
+        marking the table finished if it ``ends`` the game and queueing the jobs of ``bots``;
+        what became of it."""
+        return await self._batches.add((table_id, seq, data, notice, epoch, ends, bots))
 
     async def _write_batch(
         self, conn: Connection | None, batch: list[_Row]
@@ -709,22 +715,10 @@ class PgLeases:
             await conn.execute(query.values(until=ended))
 
 
-async def check_epoch(conn: AsyncConnection, table_id: str, epoch: int) -> None:
-    """Lock the table's lease row ``FOR KEY SHARE`` until ``conn``'s transaction ends (a
-    take-over, which locks it ``FOR UPDATE``, waits for it; one committed meanwhile is seen; a
-    renewal, ``FOR NO KEY UPDATE``, neither waits nor is waited for: at a thousand games
-    ending at once, appends and renewals queued behind each other) and check that it is at
-    ``epoch``, else :class:`~hearts.server.storage.NotOwner`."""
-    query = sa.select(table_leases.c.epoch).where(table_leases.c.table_id == table_id) \
-        .with_for_update(read=True, key_share=True)
-    if (await conn.execute(query)).scalar_one_or_none() != epoch:
-        raise NotOwner(table_id, epoch)
-
-
 class PgTableLog(SqlTableLog):
-    """``store.log`` on PostgreSQL: the actions that queue no bot job logged in batches
-    (:class:`ActionLog`), the others with their bot jobs in one transaction; either way fenced
-    by the appending owner's epoch, if given."""
+    """``store.log`` on PostgreSQL: the actions logged in batches with the bot jobs they queue
+    (:class:`ActionLog`, one statement: :data:`LOG`), fenced by the appending owner's epoch, if
+    given."""
 
     def __init__(self, db: Database, store: PostgresStorage) -> None:
         super().__init__(db)
@@ -734,19 +728,13 @@ class PgTableLog(SqlTableLog):
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
         *, by: str = "person", epoch: int | None = None, request: str = "",
     ) -> None:
-        notice = ActionNotice(table_id, seq, to_dict(action), by, request)
-        if not bots:  # most actions: logged and announced in a batch
-            logged = await self.store.action_log.log(table_id, seq, to_json(action), notice_payload(notice), epoch,
-                                                     finished)
-            if logged != "logged":  # ("not_owner" only for an action with an epoch)
-                raise SeqConflict(table_id, seq) if logged == "taken" or epoch is None else NotOwner(table_id, epoch)
-            return
-        async with self.db.begin() as conn:
-            if epoch is not None:
-                await check_epoch(conn, table_id, epoch)
-            await self.log_action(conn, table_id, seq, action, finished)
-            queued = await self.store.jobs.queue_bots(conn, table_id, seq, bots)
-        self.store.announce([notice, *(JobNotice(table_id, seat, seq) for seat in queued)])  # committed: now tell
+        notices: list[Notice] = [ActionNotice(table_id, seq, to_dict(action), by, request),
+                                 *(JobNotice(table_id, s, seq) for s in bots)]
+        logged = await self.store.action_log.log(
+            table_id, seq, to_json(action), ",".join(map(notice_payload, notices)), epoch, finished, bots
+        )
+        if logged != "logged":  # ("not_owner" only for an action with an epoch)
+            raise SeqConflict(table_id, seq) if logged == "taken" or epoch is None else NotOwner(table_id, epoch)
 
 
 class PostgresStorage(SqlStore):

@@ -324,16 +324,6 @@ class SqlTableLog:
             await self.db.notifier.send(conn, SeatNotice(table_id, seat))
         return True
 
-    async def log_action(self, conn: AsyncConnection, table_id: str, seq: int, action: Action, finished: bool) -> None:
-        """Log row ``seq`` (and mark the game over if ``finished``) in ``conn``'s transaction;
-        :class:`~hearts.server.storage.SeqConflict` if the row exists."""
-        try:
-            await conn.execute(actions.insert().values(table_id=table_id, seq=seq, data=to_dict(action)))
-        except sa.exc.IntegrityError:  # the primary key (table_id, seq)
-            raise SeqConflict(table_id, seq) from None
-        if finished:
-            await conn.execute(tables.update().where(tables.c.id == table_id).values(finished=True))
-
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
         *, by: str = "person", epoch: int | None = None, request: str = "",
