@@ -25,7 +25,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-from test_server_edge import Nginx, nginx_binary
+from test_server_edge import Nginx, connections, nginx_binary
 from test_server_store_support import sql
 from test_server_support import (
     Client,
@@ -212,7 +212,8 @@ def test_a_frozen_owners_clients_at_another_process_are_served_there_once_its_le
     """SIGSTOP A (it owns 1,000 idle tables and the table in play, seats 0-1 on A, 2-3 on B):
     B's clients' passes are accepted by B within the lease + 2 s of the freeze (B takes the
     table once A's lease lapses; A cannot log when it wakes: its epoch is old). A's own
-    clients stay stalled while A is frozen (their TCP peer is frozen: docs/deployment.md)."""
+    clients here, which have no watchdog, stay stalled while A is frozen (their TCP peer is
+    frozen); the browser's move on (the next test)."""
     a, b, _, tables = cluster
     rng = random.Random(5)
     table_id = list(tables)[IDLE]
@@ -242,6 +243,63 @@ def test_a_frozen_owners_clients_at_another_process_are_served_there_once_its_le
     assert sorted(json.loads(data)["seat"] for _, data in rows) == [2, 3]
     [(owner,)] = sql(url, "SELECT owner FROM table_leases WHERE table_id = %s", (table_id,))
     assert owner == process_of(b)
+
+
+def test_a_frozen_owners_own_browsers_go_to_another_process_and_play_on(
+    url: str, cluster: tuple[ServerProcess, ServerProcess, Nginx, dict[str, list[str]]]
+) -> None:
+    """The four players of a table in Chromium, through nginx, all at the table's owner A;
+    SIGSTOP A. Each page's ping goes unanswered, so it gives the connection up and connects
+    again by another route (``?via=n``), which reaches B; B serves the table once A's lease has
+    lapsed, and the players pass there (R2): every page is seated again and their passes are
+    logged, all while A is frozen."""
+    test_web_browser = pytest.importorskip("test_web_browser")  # (skipped without Chromium)
+    from playwright.sync_api import sync_playwright
+
+    a, b, nginx, tables = cluster
+    assert a.proc is not None
+    table_id = asyncio.run(routed_to(nginx, [a, b], 0, {t: tables[t][0] for t in list(tables)[IDLE:]}))
+    with sync_playwright() as p:
+        # (four players' windows at once: none of them is a background tab whose timers wait)
+        browser = p.chromium.launch(executable_path=test_web_browser.CHROMIUM, args=[
+            *test_web_browser.ARGS, "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+            "--disable-backgrounding-occluded-windows"])
+        pages = [browser.new_context().new_page() for _ in range(4)]
+        for seat, page in enumerate(pages):
+            page.goto(f"{nginx.url}/t/{table_id}#seat={seat}&token={tables[table_id][seat]}")
+        for page in pages:
+            test_web_browser.wait_seated(page)
+        assert connections([a, b]) == [4, 0]  # (A's own clients, not relayed by B)
+        a.proc.send_signal(signal.SIGSTOP)
+        frozen = time.monotonic()
+        try:
+            for page in pages:
+                page.wait_for_function("() => Number(document.body.dataset.rerouted || 0) > 0", polling=250, timeout=20_000)
+            for page in pages:
+                test_web_browser.wait_seated(page)
+                test_web_browser.play_by_clicks(page, lambda: False, actions=1, timeout=20)
+            for page in pages:  # (every pass logged: the round's play begins, R2)
+                page.wait_for_function("() => window.heartsState.view.phase === 'playing'", polling=250, timeout=20_000)
+            took = time.monotonic() - frozen
+        finally:
+            a.proc.send_signal(signal.SIGCONT)
+        browser.close()
+    print(f"the frozen owner's browsers played on at B {took:.2f} s after the freeze")
+    assert sorted(json.loads(data)["seat"] for _, data in db_actions(url, table_id)) == [0, 1, 2, 3]
+    [(owner,)] = sql(url, "SELECT owner FROM table_leases WHERE table_id = %s", (table_id,))
+    assert owner == process_of(b)
+
+
+async def routed_to(nginx: Nginx, servers: list[ServerProcess], which: int, tokens: dict[str, str]) -> str:
+    """The first table of ``tokens`` (a seat's token each) whose WebSockets nginx sends to
+    ``servers[which]`` itself (the process that accepted the connection logs it; a process that
+    is not the table's owner would relay it there)."""
+    for table_id, token in tokens.items():
+        client = await Client(nginx, table_id, token).connect()  # type: ignore[arg-type]
+        await client.close()
+        if any(f"/ws/{table_id}" in str(line.get("event")) for line in servers[which].logs()):
+            return table_id
+    raise AssertionError(f"nginx sends none of {len(tokens)} tables to server {which}")
 
 
 def test_a_process_that_held_no_table_through_an_outage_still_takes_a_dead_owners_tables(tmp_path: Path) -> None:

@@ -604,6 +604,13 @@ def document() -> str:
         "table), 1001 (the server is shutting down), 1012 (the server is restarting and another one",
         "serves the table already: reconnect at once).",
         "",
+        "A server process that freezes (a hung machine) closes nothing: its connections stay open",
+        "and silent. A client that has heard nothing for a few seconds sends a `ping`; when no",
+        "`pong` comes within 3 s it lets the connection go and opens `/ws/{table id}?via=N` (N = 1,",
+        "2, …, each opening given 3 s): behind the recommended proxy (docs/deployment.md) another",
+        "route, which may reach another process; that one serves the table once the frozen owner's",
+        "lease has run out. The web table's client does so.",
+        "",
     ]
     return "\n".join(lines)
 
