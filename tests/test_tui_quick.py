@@ -10,12 +10,14 @@ waiting); a refused key ends ``hearts tui`` with one line and exit code 1.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
 import signal
 import stat
 import subprocess
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,25 +36,34 @@ from hearts.tui.screens import GameOverScreen, MoonScreen, QueueScreen, TableScr
 from hearts.tui.service import QUICK_PRESETS, Service, profile_key, profiles_path  # noqa: E402
 
 
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[Service]:
-    """``hearts serve --port 0`` on a new SQLite file, bots moving at once; the address it prints."""
-    command = [*_console_script(), "serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'tables.db'}",
+def serve(db: Path, port: int = 0) -> tuple[subprocess.Popen[str], Service]:
+    """``hearts serve`` on ``port`` (0: any) and the SQLite file ``db``, bots moving at once:
+    the process, and the address it prints once it serves."""
+    command = [*_console_script(), "serve", "--port", str(port), "--db", f"sqlite:///{db}",
                "--bot-delay", "0", "--bot-workers", "0", "--log-level", "warning"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.stdout is not None
+    for line in proc.stdout:
+        found = re.match(r"pyhearts web table on (http://\S+)", line)
+        if found:
+            return proc, Service.parse(found.group(1))
+    pytest.fail(f"hearts serve exited ({proc.wait()}) before it served")
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(30)
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
+    """``hearts serve --port 0`` on a new SQLite file, bots moving at once; the address it prints."""
+    proc, found = serve(tmp_path / "tables.db")
     try:
-        for line in proc.stdout:
-            found = re.match(r"pyhearts web table on (http://\S+)", line)
-            if found:
-                yield Service.parse(found.group(1))
-                break
-        else:
-            pytest.fail(f"hearts serve exited ({proc.wait()}) before it served")
+        yield found
     finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
+        stop(proc)
 
 
 @pytest.fixture(autouse=True)
@@ -140,6 +151,37 @@ def test_the_terminal_plays_a_quick_match_to_the_end_and_shows_the_servers_total
     assert shown == table["totals"], (app.final, table["totals"])
     names = table["names"]
     assert head.startswith(" and ".join(names[s] for s in table["winners"]))
+
+
+def test_the_terminal_rides_out_a_restart_of_the_service(tmp_path: Path) -> None:
+    """The service restarts (SIGTERM, then started again on the same port and database, as a
+    deployment does) while the terminal is at its table: the app connects again, takes its
+    seat with its token and plays on (R2, R3) — no failure line, the game's position kept."""
+    proc, service = serve(tmp_path / "tables.db")
+    key = profile_key(service, "Steady")
+
+    async def run() -> QuickApp:
+        nonlocal proc
+        app = QuickApp(service, QuickRequest(key, "standard", fill_after=3))
+        async with app.run_test(size=(110, 36)) as pilot:
+            while app.table is None or app.table.state is None:
+                assert app.failure is None, app.failure
+                await pilot.pause(0.1)
+            await asyncio.to_thread(stop, proc)
+            port = urllib.parse.urlsplit(service.base).port or 0
+            proc, _ = await asyncio.to_thread(serve, tmp_path / "tables.db", port)
+            before = app.remote.seq
+            with contextlib.suppress(AssertionError):  # (the game may not end in the time given)
+                await press_until_over(app, pilot, timeout=8)
+            assert app.failure is None, app.failure
+            assert app.remote.seq >= before + 8, (before, app.remote.seq)  # played on: a pass and tricks
+            await pilot.press("ctrl+q")
+        return app
+
+    try:
+        asyncio.run(run())
+    finally:
+        stop(proc)
 
 
 async def lobby_waiting(service: Service, preset: str, count: int, timeout: float = 10.0) -> int:

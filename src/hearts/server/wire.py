@@ -609,7 +609,7 @@ def document() -> str:
         "`pong` comes within 3 s it lets the connection go and opens `/ws/{table id}?via=N` (N = 1,",
         "2, …, each opening given 3 s): behind the recommended proxy (docs/deployment.md) another",
         "route, which may reach another process; that one serves the table once the frozen owner's",
-        "lease has run out. The web table's client does so.",
+        "lease has run out. The web table's client does so, and `hearts tui --quick` (with the WebSocket's own pings).",
         "",
     ]
     return "\n".join(lines)

@@ -404,7 +404,7 @@ class HeartsApp(App[int]):
 
     def show_scores(self) -> None:
         body = score_history(self.session.game, self.session.names)
-        self.push_screen(InfoScreen("Score history", body, id="scores"))
+        self.push_screen(InfoScreen(_("Score history"), body, id="scores"))
 
     def show_game_over(self) -> None:
         self.push_screen(GameOverScreen.of(self.session.game, self.session.names), self._game_over_chosen)

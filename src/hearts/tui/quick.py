@@ -19,6 +19,7 @@ tui`` prints.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 from hearts.actions import Moon
-from hearts.i18n import _
+from hearts.i18n import N_, _
 from hearts.mechanics import MoonChoice
 from hearts.text import score_table
 from hearts.tui.look import trick_text
@@ -48,6 +49,7 @@ from hearts.tui.screens import (
 )
 from hearts.tui.service import Service
 from hearts.tui.state import TableState
+from hearts.tui.words import translate_bindings
 
 FATAL = frozenset({"bad_key", "banned", "at_table", "in_queue", "unavailable", "internal", "bad_token", "no_table",
                    "seat_freed", "timeout", "rate_limited"})
@@ -56,6 +58,15 @@ turn — are said on the table's line and the game goes on)."""
 
 LEAVE_WAIT = 3.0
 """Seconds to wait for the service's ``left`` after a ``leave`` before going anyway."""
+
+KEEP_ALIVE = 3.0
+"""Seconds between the table connection's pings, and the longest wait for each pong: a server
+that does not answer (frozen, a hung machine) is given up and the table reached by another
+route (``?via=n``, docs/protocol.md), as a server that closes the connection (a restart) is."""
+
+RECONNECTS = 8
+"""Attempts in a row to reach the table again (waiting longer each time, up to 5 s) before the
+app says the connection failed."""
 
 NETWORK_ERRORS = (OSError, TimeoutError, WebSocketException, ValueError)
 """What a connection to the service may fail with (``ValueError``: an answer that is not JSON)."""
@@ -84,7 +95,7 @@ class QuickApp(App[int]):
     TITLE = "Hearts · quick match"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", tooltip="leave the queue, or the table (its stand-in bot plays on)",
+        Binding("ctrl+q", "quit", N_("Quit"), tooltip=N_("leave the queue, or the table (its stand-in bot plays on)"),
                 priority=True),
     ]
 
@@ -100,6 +111,7 @@ class QuickApp(App[int]):
         ``keep(seated)``: called with the seat the service gives, and ``None`` when its game is
         over (:func:`~hearts.tui.service.keep_seat`)."""
         super().__init__()
+        translate_bindings(self)
         self.service = service
         self.request = request
         self.resume = resume
@@ -186,7 +198,7 @@ class QuickApp(App[int]):
         if ws is None:
             self.exit(0, return_code=0)
             return
-        self._queue.say("Leaving the queue…")
+        self._queue.say(_("Leaving the queue…"))
         try:
             await ws.send(json.dumps({"type": "leave"}))
         except NETWORK_ERRORS:
@@ -197,17 +209,37 @@ class QuickApp(App[int]):
     # --- the table ---------------------------------------------------------------------------
 
     async def _play(self, seated: dict[str, Any]) -> None:
-        url = self.service.websocket(f"/ws/{seated['table']}")
-        async with connect(url, open_timeout=10, max_size=2**22) as ws:
-            self._table_ws = ws
-            await ws.send(json.dumps({"type": "hello", "token": seated["token"]}))
-            if seated is self.resume:
-                await ws.send(json.dumps({"type": "back"}))  # the seat again, if the stand-in took it over
-            async for raw in ws:
-                if not await self._take(json.loads(raw), seated):
-                    return
-        if not self.final:
-            self.fail(f"the service at {self.service.base} closed the table's connection")
+        """Play at the table until the game is over: a connection that closes (the server
+        restarting) or stops answering its pings (:data:`KEEP_ALIVE`) is opened again, by
+        another route each time, and the seat taken again with its token."""
+        via, tries = 0, 0
+        while True:
+            url = self.service.websocket(f"/ws/{seated['table']}" + (f"?via={via}" if via else ""))
+            try:
+                async with connect(url, open_timeout=KEEP_ALIVE, max_size=2**22, ping_interval=KEEP_ALIVE,
+                                   ping_timeout=KEEP_ALIVE) as ws:
+                    self._table_ws = ws
+                    await ws.send(json.dumps({"type": "hello", "token": seated["token"]}))
+                    if seated is self.resume or via:
+                        await ws.send(json.dumps({"type": "back"}))  # the seat again, if the stand-in took it over
+                    await self._send()  # (an action made while reconnecting: one the server had is answered resync)
+                    async for raw in ws:
+                        tries = 0
+                        if not await self._take(json.loads(raw), seated):
+                            return
+            except (OSError, TimeoutError, WebSocketException) as e:
+                if tries >= RECONNECTS:
+                    raise
+                self.say(_("The connection was lost ({error}); reconnecting…").format(error=type(e).__name__))
+            finally:
+                self._table_ws = None
+            if self.final or self.failure is not None:
+                return
+            if tries >= RECONNECTS:
+                self.fail(f"the service at {self.service.base} closed the table's connection")
+                return
+            await asyncio.sleep(min(5.0, 0.3 * 2**tries))
+            via, tries = via + 1, tries + 1
 
     async def _take(self, m: dict[str, Any], seated: dict[str, Any]) -> bool:
         """Take one message of the table; False: the game is over, or failed."""
@@ -231,7 +263,7 @@ class QuickApp(App[int]):
                 who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
                 self.say(Text(f"{who}: ", style="bold") + Text(str(line.get("text", ""))))
         elif kind == "hint":
-            self.say(Text("Hint: ", style="bold green") + Text(str(m.get("text", ""))))
+            self.say(Text(_("Hint: "), style="bold green") + Text(str(m.get("text", ""))))
         return True
 
     def _show(self, seated: dict[str, Any]) -> None:
@@ -240,8 +272,8 @@ class QuickApp(App[int]):
         if self._table is None:
             self._table = TableScreen(state)
             self.switch_screen(self._table)
-            words = "Back at your table: the game goes on." if seated is self.resume else seated.get("message")
-            self.call_after_refresh(self.say, str(words or "Seated."))
+            words = _("Back at your table: the game goes on.") if seated is self.resume else seated.get("message")
+            self.call_after_refresh(self.say, str(words or _("Seated.")))
         else:
             self._table.state = state
         view = state.view
@@ -305,11 +337,11 @@ class QuickApp(App[int]):
             if self._table_ws is not None and self.remote.view.my_turn:
                 await self._table_ws.send(json.dumps({"type": "hint", "seq": self.remote.seq}))
             else:
-                self.say("A hint is for your turn.")
+                self.say(_("A hint is for your turn."))
         elif message.command in commands:
             commands[message.command]()
         else:
-            self.say("Not at the service's table: undo, a new game and saving are the local game's.")
+            self.say(_("Not at the service's table: undo, a new game and saving are the local game's."))
 
     def show_help(self) -> None:
         rows = [(self.get_key_display(b), b.tooltip or b.description)
@@ -319,21 +351,24 @@ class QuickApp(App[int]):
     def show_last_trick(self) -> None:
         view = self.remote.view
         if not view.tricks:
-            self.say("No trick has been completed yet this round.")
+            self.say(_("No trick has been completed yet this round."))
             return
-        title = f"Trick {len(view.tricks)} of round {view.round_number + 1}"
+        title = _("Trick {n} of round {round}").format(n=len(view.tricks), round=view.round_number + 1)
         self.push_screen(InfoScreen(title, trick_text(view.tricks[-1], self.remote.names), id="last-trick"))
 
     def show_scores(self) -> None:
         history = self.remote.message["table"]["score_history"] if self.remote.message else []
-        rows = [(f"Round {i}", list(t)) for i, t in enumerate(history, 1)] or [("Totals", list(self.remote.totals))]
-        body = "\n".join(score_table(self.remote.names, rows)) + "\n\nTotals after each round; lowest total wins."
-        self.push_screen(InfoScreen("Score history", body, id="scores"))
+        rows = [(_("Round {n}").format(n=i), list(t)) for i, t in enumerate(history, 1)] \
+            or [(_("Totals"), list(self.remote.totals))]
+        target = self.remote.view.rules.target
+        body = "\n".join(score_table(self.remote.names, rows)) + "\n\n" \
+            + _("Totals after each round; lowest total wins; target {n}.").format(n=target)
+        self.push_screen(InfoScreen(_("Score history"), body, id="scores"))
 
     def action_review(self) -> None:
         """The review of a game of the service is the web's (its replay page)."""
         link = f"{self.service.base}/replay/{self.seated['table']}" if self.seated else "the web"
-        self.say(f"The review of this game is on the web: {link}")
+        self.say(_("The review of this game is on the web: {link}").format(link=link))
 
     async def action_quit(self) -> None:
         if self._table is None:
