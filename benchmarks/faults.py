@@ -1,10 +1,11 @@
 """Fault benchmark of the online service: kills and an outage under play, measured as a client sees them.
 
-    .venv/bin/python benchmarks/faults.py [--tables N] [--bot-tables B] [--outage S] [--freeze S] [--idle I] [--seed S]
+    .venv/bin/python benchmarks/faults.py [--processes P] [--tables N] [--bot-tables B] [--outage S] [--freeze S]
+                                          [--idle I] [--seed S]
                                           [--stages owner,worker,outage,freeze,restart,idle] [--logs DIR]
 
 On a private PostgreSQL cluster of its own (``tests/private_pg.py``: initdb in a temporary
-folder) it starts two server processes behind Debian's nginx (``deploy/nginx.conf``, routing
+folder) it starts ``P`` server processes (three by default) behind Debian's nginx (``deploy/nginx.conf``, routing
 ``/ws/{id}`` by table id), two bot workers (``hearts bot-worker``), ``N`` tables of four people
 and ``B`` tables of one person and three bots, every client connected through nginx (a client
 whose connection is lost reconnects through nginx and takes its seat again, as the browser
@@ -12,7 +13,7 @@ does). The people act at random after a short pause. Then, one after another:
 
 1. **a server is killed** (SIGKILL): ``owner_failover_s`` is the longest time, over the people's
    tables, from the kill to the table's next accepted action (its clients reconnect and nginx
-   sends them to the other process); the server is started again;
+   sends them to another process); the server is started again;
 2. **a bot worker is killed** (SIGKILL): ``worker_failover_s`` is the longest time, over the bot
    tables whose person's view had a bot to play at the kill, from the kill to that table's next
    position (the other worker takes the killed one's jobs when their short leases, the
@@ -34,7 +35,7 @@ does). The people act at random after a short pause. Then, one after another:
    four people each, made in the database, never played, nobody connected) are opened
    (``GET /api/tables/{id}``) at the process that owns the most of the people's tables, which
    claims each; then the process is killed: ``idle_failover_s`` is the longest time, over the people's tables it
-   owned, from the kill to the table's next accepted action (the other process takes the
+   owned, from the kill to the table's next accepted action (the other processes take the
    tables in play first; the idle ones are left to be taken when opened).
 
 Then the play stops and, after two seconds, every table's log (read from the database) is
@@ -247,7 +248,7 @@ def check_logs(url: str, tables: list[Table]) -> tuple[int, int, int]:
 async def scenario(args: argparse.Namespace, cluster: PrivateCluster, folder: Path) -> tuple[dict[str, float], list[Table]]:
     """Start the service, play, make the three faults; the figures and the tables played."""
     servers = [ServerProcess(cluster.url, BOT_DELAY, logs=folder, forwarded_allow_ips="127.0.0.1").start()
-               for _ in range(2)]
+               for _ in range(args.processes)]
     workers = [WorkerProcess(cluster.url, folder / f"worker{k}.log", lease=DEFAULT_LEASE).start() for k in range(2)]
     port = free_port()
     binary = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -447,6 +448,7 @@ def make_table(address: str, bots: bool, rng: random.Random) -> Table:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--processes", type=int, default=3, help="server processes behind nginx (default 3)")
     p.add_argument("--tables", type=int, default=24, help="tables of four people (default 24)")
     p.add_argument("--bot-tables", type=int, default=8, help="tables of a person and three bots (default 8)")
     p.add_argument("--outage", type=float, default=15.0, help="seconds the database is stopped (default 15)")
