@@ -245,7 +245,8 @@ def test_the_language_goes_with_the_profile_to_another_browser(server: ServerPro
         second.set_default_timeout(TIMEOUT)
         second.goto(server.url + "/me#import=" + key)
         second.wait_for_selector("#import-yes")
-        second.click("#import-yes")
+        with second.expect_navigation():  # (the page is drawn again in the profile's language)
+            second.click("#import-yes")
         second.wait_for_function("() => localStorage.getItem('pyhearts:lang') === 'fr'")  # the profile's
         second.goto(server.url + "/")
         second.wait_for_selector("#open-tables li")
