@@ -234,10 +234,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def postgres_seconds() -> float:
-    """The CPU time used by every ``postgres`` process of this machine so far (the exited
-    ones' aside)."""
-    total = 0.0
+def postgres_seconds() -> dict[int, float]:
+    """The CPU time each ``postgres`` process of this machine has used so far, by process id
+    (:func:`postgres_since` tells what they used between two such readings)."""
+    used: dict[int, float] = {}
     for pid in filter(str.isdigit, os.listdir("/proc") if os.path.isdir("/proc") else []):
         try:
             with open(f"/proc/{pid}/comm") as f:
@@ -245,8 +245,15 @@ def postgres_seconds() -> float:
                     continue
         except OSError:
             continue
-        total += cpu_seconds(int(pid))
-    return total
+        used[int(pid)] = cpu_seconds(int(pid))
+    return used
+
+
+def postgres_since(before: dict[int, float]) -> float:
+    """The CPU seconds the ``postgres`` processes used since the reading ``before``, counted
+    for those that still run (one that exited meanwhile, such as another client's backend, is
+    left out rather than counted as negative)."""
+    return sum(max(0.0, now - before.get(pid, 0.0)) for pid, now in postgres_seconds().items())
 
 
 def machine_seconds() -> float:
@@ -437,7 +444,7 @@ def play_phase(args: argparse.Namespace, command: list[str], tables: Callable[[l
         results = [d.result(max(1.0, args.timeout - (time.perf_counter() - start))) for d in drivers]
         elapsed = time.perf_counter() - start
         cpu = {"servers": sum(cpu_seconds(proc.pid) for proc in servers) - sum(cpu_before[0]),
-               "clients": sum(r["cpu"] for r in results), "postgres": postgres_seconds() - cpu_before[1],
+               "clients": sum(r["cpu"] for r in results), "postgres": postgres_since(cpu_before[1]),
                "machine": machine_seconds() - cpu_before[2]}
         inside = (server_latency(ports), server_latency(ports, "hearts_log_append_seconds")) if metrics else None
     finally:

@@ -24,7 +24,7 @@ import asyncio
 import os
 import time
 
-from cluster_load import DEFAULT_PG, cpu_used, drop_database, fresh_database, postgres_seconds
+from cluster_load import DEFAULT_PG, cpu_used, drop_database, fresh_database, postgres_seconds, postgres_since
 
 from hearts.actions import Play
 from hearts.server.notices import ActionNotice
@@ -72,7 +72,7 @@ async def run(url: str, rate: float, seconds: float, tables: int, listeners: int
             await asyncio.gather(*list(tasks))
         await asyncio.wait_for(done.wait(), 60)
         elapsed = time.perf_counter() - start
-        used, pg_used = cpu_used() - cpu, postgres_seconds() - pg
+        used, pg_used = cpu_used() - cpu, postgres_since(pg)
         for r in readers:
             r.cancel()
         return total / elapsed, pg_used / total * 1000, used / total * 1000, total
