@@ -81,6 +81,8 @@ def test_a_frozen_database_is_answered_within_2_s(cluster: PrivateCluster, tmp_p
                 action = my_action(c.state, rng)
                 reply = await c.request(action, lambda m: m["type"] in ("error", "state") and m.get("seq", 1) >= 1)
                 assert reply["type"] == "state", reply
+            for c in clients:  # every seat has seen both passes before the database freezes
+                await c.wait(lambda m: m["type"] == "state" and m.get("seq", 0) >= 2)
             errors_before = await asyncio.to_thread(metric, server, "hearts_database_errors_total")
             before = len(tracebacks(server))
             cluster.freeze()

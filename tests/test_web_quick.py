@@ -91,3 +91,31 @@ def test_leaving_the_queue_from_the_lobby(server: ServerProcess, browser: Any) -
     status, games = http("GET", server.url + "/api/me/games", headers={"Authorization": f"Bearer {key}"})
     assert status == 200 and games["games"] == []
     ctx.close()
+
+
+def test_what_is_typed_before_the_page_is_ready_is_kept(server: ServerProcess, browser: Any) -> None:
+    """A newcomer on a slow connection types a name and a wait while the lobby, shown, still
+    waits for the server's options (GET /api/config held back here): the lobby, once ready,
+    keeps both, and Quick match counts down with them (a CI run's browser lost the typed name
+    this way)."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT)
+    held: list[Any] = []
+    page.route("**/api/config", lambda route: held.append(route))
+    page.goto(server.url + "/", wait_until="domcontentloaded")
+    page.fill("#quick-name", "Tess")
+    page.fill("#quick-wait", "7")
+    page.wait_for_timeout(300)
+    assert held, "the options were not asked for"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/config")
+    page.select_option("#quick-preset", "black_maria")  # (waits for the lobby: it adds the options)
+    assert page.input_value("#quick-name") == "Tess" and page.input_value("#quick-wait") == "7"
+    page.click("#quick-btn")
+    page.wait_for_function("() => document.getElementById('quick-status').dataset.left !== undefined")
+    assert "bots fill the empty seats in" in page.text_content("#quick-status")
+    page.click("#quick-leave")
+    page.wait_for_function("() => document.getElementById('quick-status').textContent === 'You left the queue.'")
+    ctx.close()

@@ -20,10 +20,12 @@ function setupQuick() {
   const saved = JSON.parse(localStorage.getItem(PREFS) || "{}");
   const preset = $("quick-preset");
   for (const [v, t] of Object.entries(WORDS)) preset.append(el("option", { value: v, text: t, selected: saved.preset === v }));
-  if (saved.wait) $("quick-wait").value = saved.wait;
+  // What was typed before the page was ready (a slow connection) is kept.
+  const wait = $("quick-wait"), name = $("quick-name");
+  if (saved.wait && wait.value === wait.defaultValue) wait.value = saved.wait;
   $("quick-rated").checked = saved.rated === true;
-  $("quick-name").value = myName();
-  $("quick-name").hidden = current() !== null;
+  if (!name.value) name.value = myName();
+  name.hidden = current() !== null;
   $("quick-btn").addEventListener("click", () => join().catch((e) => toast(e.message)));
   $("quick-leave").addEventListener("click", leave);
 }
