@@ -450,3 +450,68 @@ def test_malformed_and_misaddressed_commands_are_answered_and_change_nothing(
     assert [r["outcome"] for r in replies] == ["illegal", "illegal", "illegal", "not_owner"]
     assert all(r["message"] for r in replies[:3])
     assert [json.loads(data)["seat"] for _, data in db_actions(url, table["id"])] == [1]
+
+
+def test_a_stopping_owners_relayed_clients_go_to_the_process_it_hands_their_table_to(
+    url: str, tmp_path: Path
+) -> None:
+    """One path to the owner (issue 41, item 1), with three processes: seat 0 on A, which owns
+    the table; seats 1 and 2 on B and seat 3 on C, relayed to A. A is stopped (SIGTERM, a rolling
+    restart) and hands the table to B or C: the clients on the other one are relayed to the new
+    owner at once, on the same WebSockets (that process's relayed connections count them; they
+    were served by a following copy forwarding through ``NOTIFY`` before). Then the new owner is
+    stopped too and hands the table to the last process. Play goes on throughout (R2.1, R3):
+    no client is sent an error, each action is logged once, in order."""
+    servers = [ServerProcess(url, logs=tmp_path).start() for _ in range(3)]
+    try:
+        a, b, c = servers
+        table = four_humans(a)
+        seats = table["seats"]
+        rng = random.Random(41)
+        stopped = False
+
+        def owned_by(server: ServerProcess) -> bool:
+            return any(line["event"] == "table owned" and line.get("table") == table["id"] for line in server.logs())
+
+        async def relayed_on(server: ServerProcess, count: int) -> float:
+            """The server's relayed connections, once there are ``count`` (or after 5 s)."""
+            deadline = time.monotonic() + 5
+            while True:
+                now = (await asyncio.to_thread(metrics, server))[("hearts_relayed_connections", ())]
+                if now >= count or time.monotonic() > deadline:
+                    return now
+                await asyncio.sleep(0.1)
+
+        async def main() -> list[Client]:
+            nonlocal stopped
+            clients = [await Client(a, table["id"], seats[0]["token"], others=[b, c]).connect()]
+            clients += [await Client(b, table["id"], s["token"], others=[c, a]).connect() for s in seats[1:3]]
+            clients.append(await Client(c, table["id"], seats[3]["token"], others=[a, b]).connect())
+            assert await relayed_on(b, 2) == 2 and await relayed_on(c, 1) == 1
+            play = asyncio.create_task(play_until(clients, rng, lambda: stopped, timeout=120))
+            await clients[0].wait(lambda m: m["type"] == "state" and m["seq"] >= 2, timeout=15)
+            await asyncio.to_thread(a.stop)
+            owner = next(s for s in (b, c) if owned_by(s))
+            other = c if owner is b else b
+            # (seat 0, closed by A with 1012, connects again: to B, which relays it if C owns)
+            assert await relayed_on(other, 2 if other is b else 1) >= (2 if other is b else 1)
+            seq = max(cl.state["seq"] for cl in clients if cl.state is not None)
+            await clients[3].wait(lambda m: m["type"] == "state" and m["seq"] >= seq + 2, timeout=15)
+            await asyncio.to_thread(owner.stop)
+            seq = max(cl.state["seq"] for cl in clients if cl.state is not None)
+            for cl in clients:
+                await cl.wait(lambda m: m["type"] == "state" and m["seq"] >= seq + 4, timeout=20)
+            stopped = True
+            await play
+            for cl in clients:
+                await cl.close()
+            return clients
+
+        clients = asyncio.run(main())
+        assert [m for cl in clients for m in cl.messages if m["type"] == "error"] == []
+        logged = [s for s, _ in db_actions(url, table["id"])]
+        assert logged == list(range(1, len(logged) + 1)) and len(logged) >= max(cl.state["seq"] for cl in clients)
+        db_game(url, table["id"])  # (raises if the log does not replay)
+    finally:
+        for s in servers:
+            s.stop()

@@ -12,11 +12,13 @@ way; the owner serves the client with a :class:`~hearts.server.session.Session` 
 as if it had connected there (its address, its limits, its seat), so the table's events for
 it are made once, by the owner, and no action goes through the database's ``NOTIFY`` on its
 way to the owner. When a link cannot be opened (no such process, a wrong key) the client is
-served here, by a following copy that forwards its actions (:mod:`hearts.server.forward`);
-when a link breaks (the owner died, or said nothing for :data:`SILENCE` seconds), its clients
-are served here from then on, on the same WebSockets: their hello said again (each gets the
-whole state), and their last action if their last message was one (one the owner had taken is
-refused as stale: each action names the position it was made at).
+served here, by a following copy that forwards its actions (:mod:`hearts.server.forward`).
+When a link breaks (the owner stopped and handed its tables on, died, or said nothing for
+:data:`SILENCE` seconds), each of its clients goes to its table's owner now, on the same
+WebSocket: relayed over a link to the process a stopping owner handed the table to, else
+served here (this process owns the table, or takes it); its hello said again (it gets the whole
+state), and its last action if its last message was one (one the owner had taken is refused as
+stale: each action names the position it was made at).
 
 A link is a stream of frames, each a 4-byte length and a JSON array: to the owner ``["hello",
 key]`` first (answered ``["ok"]``), then ``["open", id, table_id, address]``, ``["text", id,
@@ -270,11 +272,11 @@ class Relayed:
     (an action made again is refused as stale if the owner had taken it: each names the
     position it was made at)."""
 
-    def __init__(self, ws: WebSocket) -> None:
+    def __init__(self, ws: WebSocket, before: Relayed | None = None) -> None:
         self.ws = ws
         self.conn = Connection(ws.send_text, self._close)
-        self.greeting: dict[str, Any] | None = None
-        self.last: Mapping[str, Any] | None = None
+        self.greeting: dict[str, Any] | None = None if before is None else before.greeting
+        self.last: Mapping[str, Any] | None = None if before is None else before.last
         self.lost = False
         """The link broke: the client is served here from now on, on the same WebSocket."""
         self.pump: asyncio.Task[None] | None = None
@@ -282,6 +284,14 @@ class Relayed:
     async def _close(self, code: int, reason: str) -> None:
         if not self.lost:
             await self.ws.close(code, reason)
+
+    def again(self) -> list[Mapping[str, Any]]:
+        """What the client said that is said again where it is served next: its hello (or
+        watch), then its last action if its last message was one."""
+        again: list[Mapping[str, Any] | None] = [self.greeting]
+        if self.last is not None and _kind(self.last.get("text") or "") in ("play", "pass", "moon"):
+            again.append(self.last)
+        return [m for m in again if m is not None]
 
     def link_lost(self) -> None:
         """The link broke (its owner died): stop relaying, keeping the WebSocket open."""
@@ -299,10 +309,7 @@ class Resumed:
     def __init__(self, ws: WebSocket, client: Relayed) -> None:
         self.ws = ws
         self.path_params = ws.path_params
-        again: list[Mapping[str, Any] | None] = [client.greeting]
-        if client.last is not None and _kind(client.last.get("text") or "") in ("play", "pass", "moon"):
-            again.append(client.last)
-        self._again = [m for m in again if m is not None]
+        self._again = client.again()
 
     async def accept(self) -> None:
         """Nothing to do: accepted already."""
@@ -444,6 +451,7 @@ class Relays:
                 elif loop.time() - link.heard > SILENCE:
                     log.warning("a table's owner does not answer on its link; serving its clients here",
                                 extra=fields(owner=owner))
+                    self._failed[owner] = loop.time()  # (no new link to it for a while)
                     assert link.transport is not None
                     link.transport.abort()
                     del self._links[owner]
@@ -519,13 +527,33 @@ class Relays:
 
     async def relay(self, ws: WebSocket, link: RelayEnd, address: str) -> None:
         """Relay the client ``ws`` (from ``address``) to the table's owner over ``link``, until
-        either end closes; if the link breaks (the owner died), serve it here from then on."""
+        either end closes. If the link breaks (the owner stopped, died or froze), the client
+        goes to the table's owner now, on the same WebSocket: over a link to another process
+        that owns it (a stopping owner handed it there), else here (this process owns it, or
+        takes it)."""
         await ws.accept()
+        table_id = ws.path_params["table_id"]
+        before = await self._relay_over(ws, link, address, None)
+        while before.lost:
+            self.manager.ownership.unknown(table_id)  # (the owner it knew broke the link: ask the database)
+            next_link = await self.route(table_id)
+            log.info("a link broke; its client goes to the table's owner",
+                     extra=fields(table=table_id, relayed=next_link is not None))
+            if next_link is None:
+                await self._session(Resumed(ws, before), address)
+                return
+            before = await self._relay_over(ws, next_link, address, before)
+
+    async def _relay_over(self, ws: WebSocket, link: RelayEnd, address: str, before: Relayed | None) -> Relayed:
+        """Relay the client over ``link`` until either end closes or the link breaks (then
+        :attr:`Relayed.lost`); what it said ``before`` on a link that broke is said first."""
         cid = next(self._ids)
-        client = Relayed(ws)
+        client = Relayed(ws, before)
         link.clients[cid] = client
         writer = asyncio.get_running_loop().create_task(client.conn.run_writer())
         link.write(frame("open", cid, ws.path_params["table_id"], address))
+        for said in [] if before is None else before.again():
+            link.write(frame("text", cid, str(said.get("text") or "")))
         client.pump = asyncio.get_running_loop().create_task(self._pump(client, link, cid))
         try:
             await client.pump
@@ -539,9 +567,7 @@ class Relays:
                 client.conn.kill(1000, "")
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, client.conn.send_timeout)
-        if client.lost:
-            log.info("a link broke; its client is served here", extra=fields(table=ws.path_params["table_id"]))
-            await self._session(Resumed(ws, client), address)
+        return client
 
     async def _session(self, ws: Socket, address: str) -> None:
         """Serve a client here, as if it had connected to this process from ``address``."""
