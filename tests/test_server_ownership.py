@@ -515,3 +515,48 @@ def test_a_stopping_owners_relayed_clients_go_to_the_process_it_hands_their_tabl
     finally:
         for s in servers:
             s.stop()
+
+
+def test_a_dead_owners_table_served_by_two_processes_answers_every_action(url: str, tmp_path: Path) -> None:
+    """Three processes; A owns the table, where seat 0 opened it; seat 1 is on B, seats 2 and 3
+    on C (relayed to A). A is killed (SIGKILL): the links break, B and C serve their clients
+    themselves (seat 0 connects again, to B), and every seat passes at once (R2.1). One of B
+    and C takes the table once A's lease runs out; the other forwards its clients' passes to it. Every pass is accepted within 5 s of the kill and
+    no client is sent an error (the other one waited for A's lease its whole 4 s, and then told
+    its client "the table's server does not answer")."""
+    servers = [ServerProcess(url, logs=tmp_path).start() for _ in range(3)]
+    try:
+        a, b, c = servers
+        table = four_humans(a)
+        seats = table["seats"]
+        rng = random.Random(7)
+
+        async def main() -> tuple[list[Client], float]:
+            clients = [await Client(a, table["id"], seats[0]["token"], others=[b]).connect(),
+                       await Client(b, table["id"], seats[1]["token"]).connect()]
+            clients += [await Client(c, table["id"], s["token"]).connect() for s in seats[2:]]
+            assert [metrics(s)[("hearts_relayed_connections", ())] for s in (b, c)] == [1, 2]
+            await asyncio.to_thread(a.kill9)
+            killed = time.monotonic()
+            for cl in clients:
+                await cl.wait(lambda m: m["type"] == "state" and m["reason"] == "welcome", start=1, timeout=10)
+            for cl in clients:
+                await pass_of(cl, rng)
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and not any(m["type"] == "error" for cl in clients for m in cl.messages):
+                if all(cl.state is not None and cl.state["seq"] == 4 for cl in clients):
+                    break
+                await asyncio.sleep(0.05)
+            took = time.monotonic() - killed
+            for cl in clients:
+                await cl.close()
+            return clients, took
+
+        clients, took = asyncio.run(main())
+        assert [m for cl in clients for m in cl.messages if m["type"] == "error"] == []
+        assert [cl.state["seq"] for cl in clients if cl.state is not None] == [4, 4, 4, 4]
+        assert took <= 5.0, took
+        assert [s for s, _ in db_actions(url, table["id"])] == [1, 2, 3, 4]
+    finally:
+        for s in servers:
+            s.stop()

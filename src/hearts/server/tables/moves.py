@@ -77,9 +77,9 @@ class Moves:
             reply = await own.forwarder.send(owner, table.id, seat, seen, action, by)
             if reply is None:  # the owner is dead or frozen: take the table once its lease runs out
                 own.unknown(table.id)
-                if not await own.take(table, wait=TAKE_WAIT):
-                    return Outcome.UNAVAILABLE, table.seq, "the table's server does not answer; try again"
-                continue
+                if await own.take(table, wait=TAKE_WAIT, dead=owner) or await own.owner_of(table.id) != owner:
+                    continue  # (owned here now, or by another process that took it over first)
+                return Outcome.UNAVAILABLE, table.seq, "the table's server does not answer; try again"
             outcome = Outcome(reply.outcome)
             if outcome is Outcome.HANDED:
                 await own.take(table, handed=(Lease(table.id, own.me, reply.epoch), reply.seq))

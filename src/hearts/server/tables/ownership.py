@@ -163,15 +163,17 @@ class Ownership:
         """The owner last found of a table is no longer known to be its owner."""
         self.owners.pop(table_id, None)
 
-    async def take(self, table: Table, wait: float = 0.0, handed: tuple[Lease, int] | None = None) -> bool:
+    async def take(self, table: Table, wait: float = 0.0, handed: tuple[Lease, int] | None = None,
+                   dead: str | None = None) -> bool:
         """Own ``table`` if nobody else does, or once the owner's lease has run out (trying for
-        ``wait`` seconds), or under the lease another process ``handed`` this one (with that
-        process's position then); whether this process owns it now. One attempt at a time a table."""
+        ``wait`` seconds, unless a process other than the ``dead`` owner waited out takes it
+        meanwhile), or under the lease another process ``handed`` this one (with that process's
+        position then); whether this process owns it now. One attempt at a time a table."""
         if self.owns(table.id):
             return True
         task = self._taking.get(table.id)
         if task is None:
-            task = asyncio.get_running_loop().create_task(self._take(table, wait, handed))
+            task = asyncio.get_running_loop().create_task(self._take(table, wait, handed, dead))
             self._taking[table.id] = task
             task.add_done_callback(lambda _: self._taking.pop(table.id, None))
         return await asyncio.shield(task)
@@ -183,7 +185,7 @@ class Ownership:
             with contextlib.suppress(Exception):
                 await asyncio.shield(task)
 
-    async def _take(self, table: Table, wait: float, handed: tuple[Lease, int] | None) -> bool:
+    async def _take(self, table: Table, wait: float, handed: tuple[Lease, int] | None, dead: str | None) -> bool:
         assert self.leases is not None
         if handed is not None:
             await self.adopt(table, *handed)
@@ -197,6 +199,11 @@ class Ownership:
                 return True
             if loop.time() >= deadline:
                 return False
+            if dead is not None:
+                holder = await self.leases.holder(table.id)
+                if holder is not None and holder.owner != dead:  # another process took it over
+                    self.owners[table.id] = holder.owner
+                    return False
             await asyncio.sleep(0.25)
 
     async def adopt(self, table: Table, lease: Lease, seq: int | None = None) -> None:
