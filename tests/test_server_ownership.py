@@ -135,16 +135,18 @@ def test_only_the_owner_logs_and_every_process_shows_every_action(url: str, pair
 def test_a_link_that_does_not_show_the_owners_key_is_closed_and_serves_nothing(
     url: str, pair: list[ServerProcess]
 ) -> None:
-    """A process's link port, as its alive notice tells it, closes a connection whose first
-    frame is not the hello with that process's key — garbage, or a wrong key — without
-    opening a client."""
+    """A process's link port, as its alive notice tells it, refuses a link whose handshake does
+    not show that process's key — no WebSocket handshake at all, or a wrong key (403) — and no
+    client is opened by what follows."""
     import psycopg
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
 
-    from hearts.server.relay import frame
+    from hearts.server.relay import encode_parts
 
     table = four_humans(pair[0])
 
-    async def main() -> list[bytes]:
+    async def main() -> list[object]:
         async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
             await conn.execute("LISTEN pyhearts")
             link = ""
@@ -156,20 +158,28 @@ def test_a_link_that_does_not_show_the_owners_key_is_closed_and_serves_nothing(
         assert link, "no alive notice told a link"
         address, _, key = link.rpartition("/")
         host, _, port = address.rpartition(":")
-        answers = []
-        opening = frame("open", 1, table["id"], "192.0.2.1")
-        for first in (b"\x00\x00\x00\x02{}" + opening, frame("hello", "0" * len(key)) + opening):
-            reader, writer = await asyncio.open_connection(host, int(port))
-            writer.write(first)
-            try:
-                answers.append(await asyncio.wait_for(reader.read(), 5))
-            except ConnectionError:
-                answers.append(b"")
-            writer.close()
+        opening = encode_parts("open", 1, table["id"], "192.0.2.1")
+        answers: list[object] = []
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(opening)  # (no handshake: the message as it would come over a link)
+        try:
+            answers.append(await asyncio.wait_for(reader.read(), 5))
+        except ConnectionError:
+            answers.append(b"")
+        writer.close()
+        try:
+            async with connect(f"ws://{address}/", proxy=None,
+                               additional_headers={"Authorization": "Bearer " + "0" * len(key)}) as ws:
+                await ws.send(opening)
+                answers.append(101)
+        except InvalidStatus as e:
+            answers.append(e.response.status_code)
         return answers
 
-    assert asyncio.run(main()) == [b"", b""]  # (closed at once: no "ok", no client)
+    answers = asyncio.run(main())
+    assert answers[1] == 403 and b"101" not in answers[0], answers  # (no switch to a WebSocket)
     assert [metrics(s)[("hearts_connections", ())] for s in pair] == [0, 0]
+
 
 def test_an_owner_with_no_client_hands_the_table_to_the_process_its_clients_reach(
     url: str, unlinked: list[ServerProcess]

@@ -4,32 +4,30 @@ between the two processes, instead of by a following copy here that forwards its
 
 Each server process listens for links on a port of its own (:class:`Relays`, on ``host``, a
 port the system picks) and tells the others where, with a key, in its alive notices
-(:class:`~hearts.server.storage.AliveNotice`'s ``link``: ``host:port/key``; whoever can read
-the service's notices can read the key, which is whoever may read its database). A process
-whose client opens a table owned by another process it knows the link of opens one link to
-that process (kept for every later client) and relays the client's messages over it, each
-way; the owner serves the client with a :class:`~hearts.server.session.Session` of its own,
-as if it had connected there (its address, its limits, its seat), so the table's events for
-it are made once, by the owner, and no action goes through the database's ``NOTIFY`` on its
-way to the owner. When a link cannot be opened (no such process, a wrong key) the client is
-served here, by a following copy that forwards its actions (:mod:`hearts.server.forward`).
-When a link breaks (the owner stopped and handed its tables on, died, or said nothing for
-:data:`SILENCE` seconds), each of its clients goes to its table's owner now, on the same
-WebSocket: relayed over a link to the process a stopping owner handed the table to, else
-served here (this process owns the table, or takes it); its hello said again (it gets the whole
-state), and its last action if its last message was one (one the owner had taken is refused as
-stale: each action names the position it was made at).
+(:class:`~hearts.server.notices.AliveNotice`'s ``link``: ``host:port/key``; whoever can read
+the service's notices can read the key, which is whoever may read its database). A link is an
+ordinary WebSocket (the ``websockets`` library: its framing, its pings, its limits), opened
+with the key in its ``Authorization`` header. A process whose client opens a table owned by
+another process it knows the link of opens one link to that process (kept for every later
+client) and relays the client's messages over it, each way; the owner serves the client with a
+:class:`~hearts.server.session.Session` of its own, as if it had connected there (its address,
+its limits, its seat), so the table's events for it are made once, by the owner, and no action
+goes through the database's ``NOTIFY`` on its way to the owner. When a link cannot be opened
+(no such process, a wrong key) the client is served here, by a following copy that forwards
+its actions (:mod:`hearts.server.forward`). When a link breaks (the owner stopped and handed
+its tables on, died, or did not answer the library's pings for :data:`SILENCE` seconds), each
+of its clients goes to its table's owner now, on the same WebSocket: relayed over a link to the
+process a stopping owner handed the table to, else served here (this process owns the table,
+or takes it); its hello said again (it gets the whole state), and its last action if its last
+message was one (one the owner had taken is refused as stale: each action names the position
+it was made at).
 
-A link is a stream of frames, each a 4-byte length and a JSON array: to the owner ``["hello",
-key]`` first (answered ``["ok"]``), then ``["open", id, table_id, address]``, ``["text", id,
-text]``, ``["bytes", id, latin-1 text]``, ``["close", id]`` and ``["ping"]``; back ``["text",
-id, text]``, ``["close", id, code, reason]`` and ``["pong"]``.
+Each message of a link is one JSON array: to the owner ``["open", id, table_id, address]``,
+``["text", id, text]``, ``["bytes", id, latin-1 text]`` and ``["close", id]``; back ``["text",
+id, text]`` and ``["close", id, code, reason]``.
 
->>> frames = Frames()
->>> frames.feed(frame("text", 7, "hi") + frame("close", 7)[:3])
-[['text', 7, 'hi']]
->>> frames.feed(frame("close", 7)[3:])
-[['close', 7]]
+>>> decode_parts(encode_parts("text", 7, "hi"))
+['text', 7, 'hi']
 """
 
 from __future__ import annotations
@@ -41,18 +39,22 @@ import itertools
 import logging
 import secrets
 import socket
-import struct
 from collections import Counter
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final, cast
+from collections.abc import Mapping
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 from starlette.websockets import WebSocket
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from hearts.server.logs import fields
 from hearts.server.session import Session, Socket
 from hearts.server.tables import TABLE_ID, Connection
-from hearts.server.tables.connection import within
 
 if TYPE_CHECKING:
     from hearts.server.limits import AddressGuard
@@ -60,80 +62,58 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hearts.server")
 
-LENGTH: Final = struct.Struct("!I")
-"""A frame's length, before it."""
-
 MAX_FRAME: Final = 16 << 20
-"""The longest frame a link takes (a table's whole state is tens of kilobytes)."""
-
-MAX_HELLO: Final = 4096
-"""The longest frame a link takes before it has shown the process's key (a hello is some fifty
-bytes): a longer one is refused as soon as its length is read, nothing of it buffered."""
+"""The longest message a link takes (a table's whole state is tens of kilobytes)."""
 
 HELLO_WAIT: Final = 1.0
-"""Seconds a connection to the link port has to show the key; then it is closed."""
+"""Seconds a connection to the link port has to complete its opening handshake, with the key;
+then it is closed. Before that, nothing longer than the library's request line and headers (a
+few kilobytes) is read."""
 
 MAX_PENDING: Final = 4
 """Connections one address may hold on the link port at once without having shown the key;
 beyond, a new one is closed at once (a process opens one link to each other process)."""
 
 MAX_BUFFERED: Final = 16 << 20
-"""Bytes an owner lets wait for a link's relaying process to read them: beyond, the link is
-closed (that process serves its clients itself from then on), as a client that does not read
-is let go."""
+"""Bytes an owner lets wait for a link's relaying process to read them: beyond, a relayed
+client's message waits, and its session here lets it go as a client that does not read."""
 
 OPEN_WAIT: Final = 2.0
 """Seconds a process waits for a link to open and be accepted (else it serves the client itself)."""
 
 RETRY_AFTER: Final = 30.0
-"""Seconds a process that could not open a link to another waits before it tries again (its
+"""Seconds a process that could not reach another over a link waits before it tries again (its
 clients of that process's tables are served here meanwhile, without waiting)."""
 
 PING_EVERY: Final = 0.5
-"""Seconds between a relaying process's pings on each of its links (answered ``["pong"]``)."""
+"""Seconds between the pings on each link (the library's, each way)."""
 
 SILENCE: Final = 2.0
-"""Seconds without a frame from a table's owner after which its link is taken to be broken
-(the owner frozen or cut off): its clients are served here from then on."""
+"""Seconds a ping may wait for its pong: then the link is taken to be broken (the other end
+frozen or cut off), and its clients go to their tables' owners."""
+
+CLOSE_WAIT: Final = 0.25
+"""Seconds a link that closes waits for the other end's closing handshake (a frozen end sends
+none: its clients must not wait for it)."""
 
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder(list[Any]).decode
 
 
-def frame(*parts: Any) -> bytes:
-    """One frame of a link: its length, then ``parts`` as a JSON array."""
-    body = _encode(parts)
-    return LENGTH.pack(len(body)) + body
+def encode_parts(*parts: Any) -> bytes:
+    """One message of a link: ``parts`` as a JSON array."""
+    return _encode(parts)
 
 
-class Frames:
-    """A link's frames as its bytes come (:meth:`feed`); ``ValueError`` for bytes that are no
-    frames, or a frame longer than ``limit`` bytes (refused when its length is read)."""
-
-    def __init__(self, limit: int = MAX_FRAME) -> None:
-        self._buffer = bytearray()
-        self.limit = limit
-
-    def feed(self, data: bytes) -> list[list[Any]]:
-        """The frames completed by ``data``."""
-        buffer = self._buffer
-        buffer += data
-        frames: list[list[Any]] = []
-        start = 0
-        while len(buffer) - start >= LENGTH.size:
-            (size,) = LENGTH.unpack_from(buffer, start)
-            if size > self.limit:
-                raise ValueError(f"a frame of {size} bytes (at most {self.limit})")
-            end = start + LENGTH.size + size
-            if end > len(buffer):
-                break
-            try:
-                frames.append(_decode(buffer[start + LENGTH.size:end]))
-            except msgspec.DecodeError as e:
-                raise ValueError(f"not a frame: {e}") from None
-            start = end
-        del buffer[:start]
-        return frames
+def decode_parts(data: bytes | str) -> list[Any]:
+    """The parts of a link's message; ``ValueError`` for what is not one."""
+    try:
+        parts = _decode(data)
+    except msgspec.DecodeError as e:
+        raise ValueError(f"not a link's message: {e}") from None
+    if not parts:
+        raise ValueError("an empty link's message")
+    return parts
 
 
 # --- at the table's owner ---------------------------------------------------------------------
@@ -143,9 +123,9 @@ class RemoteSocket:
     """A client relayed from another process, as its :class:`~hearts.server.session.Session`
     here sees it: what :class:`starlette.websockets.WebSocket` offers a session."""
 
-    def __init__(self, end: OwnerEnd, cid: int, table_id: str) -> None:
+    def __init__(self, link: ServerConnection, cid: int, table_id: str) -> None:
         self.path_params = {"table_id": table_id}
-        self._end = end
+        self._link = link
         self._cid = cid
         self._inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._closed = False
@@ -158,109 +138,52 @@ class RemoteSocket:
 
     async def send_text(self, data: str) -> None:
         if not self._closed:
-            self._end.write(frame("text", self._cid, data))
+            await self._link.send(encode_parts("text", self._cid, data))
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         if not self._closed:
             self._closed = True
-            self._end.write(frame("close", self._cid, code, reason or ""))
+            with contextlib.suppress(ConnectionClosed):
+                await self._link.send(encode_parts("close", self._cid, code, reason or ""))
 
     def heard(self, message: dict[str, Any]) -> None:
         """A message of the client (or its disconnection), as the relaying process got it."""
         self._inbox.put_nowait(message)
 
 
-class OwnerEnd(asyncio.Protocol):
-    """A link's end at the table owner's process: the clients one other process relays here.
-    Until it shows the key (:data:`HELLO_WAIT` seconds at most) it may send only a short frame
-    (:data:`MAX_HELLO`), and its address may hold only :data:`MAX_PENDING` such connections."""
+class LinkConnection(ServerConnection):
+    """The library's server connection on a process's link port: one address may hold only
+    :data:`MAX_PENDING` connections that have not completed their handshake (:attr:`relays`
+    counts them; a subclass for each :class:`Relays` sets it)."""
 
-    def __init__(self, relays: Relays) -> None:
-        self.relays = relays
-        self.transport: asyncio.Transport | None = None
-        self._frames = Frames(limit=MAX_HELLO)
-        self._accepted = False
-        self._sockets: dict[int, RemoteSocket] = {}
-        self._peer = ""
-        self._deadline: asyncio.TimerHandle | None = None
+    relays: Relays
+    peer = ""
+    pending = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = cast(asyncio.Transport, transport)  # (uvloop's is no subclass of it)
+        super().connection_made(transport)
         peer = transport.get_extra_info("peername")
-        self._peer = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        self.peer = str(peer[0]) if isinstance(peer, tuple) else str(peer)
         pending = self.relays.pending
-        if pending[self._peer] >= MAX_PENDING:
-            log.warning("too many links without the key from one address; closing one", extra=fields(peer=self._peer))
-            self.transport.abort()
+        if pending[self.peer] >= MAX_PENDING:
+            log.warning("too many links without the key from one address; closing one", extra=fields(peer=self.peer))
+            transport.abort()  # type: ignore[attr-defined]
             return
-        pending[self._peer] += 1
-        self._deadline = asyncio.get_running_loop().call_later(HELLO_WAIT, self.transport.abort)
-        self.relays.ends.add(self)
+        pending[self.peer] += 1
+        self.pending = True
 
-    def _keyed(self) -> None:
-        """The key was shown: the link is one of the service's (its frames as long as any)."""
-        self._accepted = True
-        self._frames.limit = MAX_FRAME
-        self._settle()
-
-    def _settle(self) -> None:
-        """The connection no longer waits for its key (shown, or the connection gone)."""
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
-            self.relays.pending[self._peer] -= 1
-            if not self.relays.pending[self._peer]:
-                del self.relays.pending[self._peer]
-
-    def write(self, data: bytes) -> None:
-        transport = self.transport
-        if transport is None or transport.is_closing():
-            return
-        transport.write(data)
-        if transport.get_write_buffer_size() > MAX_BUFFERED:
-            log.warning("a relaying process cannot keep up; closing its link")
-            transport.close()
-
-    def data_received(self, data: bytes) -> None:
-        try:
-            for parts in self._frames.feed(data):
-                self._take(parts)
-        except (ValueError, TypeError, IndexError) as e:
-            log.warning("a link sent what is not a frame; closing it", extra=fields(error=str(e)[:200]))
-            assert self.transport is not None
-            self.transport.close()
-
-    def _take(self, parts: list[Any]) -> None:
-        kind = parts[0]
-        if not self._accepted:
-            if kind != "hello" or not isinstance(parts[1], str) or not hmac.compare_digest(parts[1], self.relays.key):
-                raise ValueError("no hello with this process's key")
-            self._keyed()
-            self.write(frame("ok"))
-        elif kind == "open":
-            cid, table_id, address = int(parts[1]), str(parts[2]), str(parts[3])
-            opened = self._sockets[cid] = RemoteSocket(self, cid, table_id)
-            self.relays.serve(opened, address, lambda: self._sockets.pop(cid, None))
-        elif kind == "ping":
-            self.write(frame("pong"))
-        elif kind in ("text", "bytes", "close"):
-            sock = self._sockets.get(int(parts[1]))
-            if sock is None:
-                return
-            if kind == "text":
-                sock.heard({"type": "websocket.receive", "text": str(parts[2])})
-            elif kind == "bytes":
-                sock.heard({"type": "websocket.receive", "bytes": str(parts[2]).encode("latin-1")})
-            else:
-                sock.heard({"type": "websocket.disconnect", "code": 1001})
-        else:
-            raise ValueError(f"an unknown frame {kind!r:.20}")
+    def settle(self) -> None:
+        """The connection no longer waits for its handshake (done, or the connection gone)."""
+        if self.pending:
+            self.pending = False
+            pending = self.relays.pending
+            pending[self.peer] -= 1
+            if not pending[self.peer]:
+                del pending[self.peer]
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._settle()
-        self.relays.ends.discard(self)
-        for sock in self._sockets.values():
-            sock.heard({"type": "websocket.disconnect", "code": 1001})
+        self.settle()
+        super().connection_lost(exc)
 
 
 # --- at the process the client reached --------------------------------------------------------
@@ -268,9 +191,9 @@ class OwnerEnd(asyncio.Protocol):
 
 class Relayed:
     """One client relayed over a link: its connection (the messages the owner sends it), the
-    hello (or watch) it said and its last message, to be said again here if the link breaks
-    (an action made again is refused as stale if the owner had taken it: each names the
-    position it was made at)."""
+    hello (or watch) it said and its last message, to be said again where it is served next if
+    the link breaks (an action made again is refused as stale if the owner had taken it: each
+    names the position it was made at)."""
 
     def __init__(self, ws: WebSocket, before: Relayed | None = None) -> None:
         self.ws = ws
@@ -278,7 +201,7 @@ class Relayed:
         self.greeting: dict[str, Any] | None = None if before is None else before.greeting
         self.last: Mapping[str, Any] | None = None if before is None else before.last
         self.lost = False
-        """The link broke: the client is served here from now on, on the same WebSocket."""
+        """The link broke: the client goes to its table's owner, on the same WebSocket."""
         self.pump: asyncio.Task[None] | None = None
 
     async def _close(self, code: int, reason: str) -> None:
@@ -294,7 +217,7 @@ class Relayed:
         return [m for m in again if m is not None]
 
     def link_lost(self) -> None:
-        """The link broke (its owner died): stop relaying, keeping the WebSocket open."""
+        """The link broke: stop relaying, keeping the WebSocket open."""
         self.lost = True
         self.conn.kill()
         if self.pump is not None:
@@ -303,8 +226,8 @@ class Relayed:
 
 class Resumed:
     """The WebSocket of a relayed client whose link broke, as the session that serves it here
-    sees it: its hello (or watch) said again first (it gets the whole state again), then its
-    last action, if its last message was one (it may not have reached the owner)."""
+    sees it: what it said that is said again first (:meth:`Relayed.again`: it gets the whole
+    state again), then what it says next."""
 
     def __init__(self, ws: WebSocket, client: Relayed) -> None:
         self.ws = ws
@@ -326,61 +249,53 @@ class Resumed:
         await self.ws.close(code, reason)
 
 
-class RelayEnd(asyncio.Protocol):
-    """A link's end at a process that relays clients to the table's owner."""
+class Link:
+    """A link to the process ``owner``, at a process that relays clients there: its clients,
+    and the task that hands them what the owner sends."""
 
-    def __init__(self, key: str) -> None:
-        self.key = key
-        self.accepted: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+    def __init__(self, relays: Relays, owner: str, ws: ClientConnection) -> None:
+        self.owner = owner
+        self.ws = ws
         self.clients: dict[int, Relayed] = {}
-        self.transport: asyncio.Transport | None = None
-        self._frames = Frames()
-        self.heard = asyncio.get_running_loop().time()
-        """When the owner last sent something (:meth:`asyncio.loop.time`)."""
+        self.reader = asyncio.get_running_loop().create_task(self._read(relays))
 
     @property
     def open(self) -> bool:
-        return self.transport is not None and not self.transport.is_closing()
+        return self.ws.state is State.OPEN
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = cast(asyncio.Transport, transport)  # (uvloop's is no subclass of it)
-        self.transport.write(frame("hello", self.key))
+    async def send(self, *parts: Any) -> None:
+        """Send a message to the owner (nothing if the link is closed)."""
+        with contextlib.suppress(ConnectionClosed):
+            await self.ws.send(encode_parts(*parts))
 
-    def write(self, data: bytes) -> None:
-        if self.open:
-            assert self.transport is not None
-            self.transport.write(data)
-
-    def data_received(self, data: bytes) -> None:
-        self.heard = asyncio.get_running_loop().time()
+    async def _read(self, relays: Relays) -> None:
+        """Hand each client what the owner sends it, until the link closes; then its clients
+        go to their tables' owners (:meth:`Relayed.link_lost`)."""
         try:
-            for parts in self._frames.feed(data):
-                kind = parts[0]
-                if kind == "pong":
-                    continue
-                if kind == "ok":
-                    if not self.accepted.done():
-                        self.accepted.set_result(True)
-                    continue
+            async for data in self.ws:
+                parts = decode_parts(data)
                 client = self.clients.get(int(parts[1]))
                 if client is None:
                     continue
-                if kind == "text":
+                if parts[0] == "text":
                     client.conn.push(str(parts[2]))
-                elif kind == "close":
+                elif parts[0] == "close":
                     self.clients.pop(int(parts[1]), None)
                     client.conn.close(int(parts[2]), str(parts[3]))
         except (ValueError, TypeError, IndexError) as e:
-            log.warning("a table's owner sent what is not a frame; closing the link", extra=fields(error=str(e)[:200]))
-            assert self.transport is not None
-            self.transport.close()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.accepted.done():
-            self.accepted.set_result(False)
-        clients, self.clients = self.clients, {}
-        for client in clients.values():
-            client.link_lost()
+            log.warning("a table's owner sent what is not a link's message; closing the link",
+                        extra=fields(owner=self.owner, error=str(e)[:200]))
+        except ConnectionClosed:
+            pass
+        finally:
+            if self.ws.close_code not in (1000, 1001):  # (not closed here, nor by a stopping owner: it died or froze)
+                log.warning("a link to a table's owner broke; its clients go to their tables' owners",
+                            extra=fields(owner=self.owner, code=self.ws.close_code))
+                relays.failed(self.owner)
+            await self.ws.close()
+            clients, self.clients = self.clients, {}
+            for client in clients.values():
+                client.link_lost()
 
 
 class Relays:
@@ -394,25 +309,26 @@ class Relays:
         """The addresses' limits, which a relayed client's session here counts it against."""
         self.host = host
         self.key = secrets.token_hex(16)
-        self._server: asyncio.AbstractServer | None = None
-        self._links: dict[str, RelayEnd] = {}
-        self._opening: dict[str, asyncio.Task[RelayEnd | None]] = {}
+        self._server: Server | None = None
+        self._links: dict[str, Link] = {}
+        self._opening: dict[str, asyncio.Task[Link | None]] = {}
         self._failed: dict[str, float] = {}
-        """When a link to each process last could not be opened (:meth:`asyncio.loop.time`)."""
-        self._serving: set[asyncio.Task[None]] = set()
+        """When a link to each process last could not be opened, or broke (:meth:`asyncio.loop.time`)."""
         self._ids = itertools.count(1)
-        self._watching: asyncio.Task[None] | None = None
-        self.ends: set[OwnerEnd] = set()
-        """The links other processes opened to this one."""
         self.pending: Counter[str] = Counter()
-        """The connections to the link port that have not shown the key yet, by address."""
+        """The connections to the link port that have not completed their handshake, by address."""
 
     async def start(self) -> None:
         """Listen for links (each relayed client served by a :class:`~hearts.server.session.Session`
         here); the manager's roster tells the others where."""
-        self._server = await asyncio.get_running_loop().create_server(lambda: OwnerEnd(self), self.host, 0)
-        self._watching = asyncio.get_running_loop().create_task(self._watch())
-        port = self._server.sockets[0].getsockname()[1]
+        self._server = await serve(
+            self._serve_link, self.host, 0, process_request=self._check_key,
+            create_connection=type("LinkConnection", (LinkConnection,), {"relays": self}),
+            open_timeout=HELLO_WAIT, ping_interval=PING_EVERY, ping_timeout=SILENCE, close_timeout=CLOSE_WAIT,
+            max_size=MAX_FRAME,
+            max_queue=None, write_limit=MAX_BUFFERED, compression=None, server_header=None,
+        )
+        port = next(iter(self._server.sockets)).getsockname()[1]
         log.info("listening for links", extra=fields(host=self.host, port=port))
         host = socket.gethostname() if self.host in ("", "0.0.0.0", "::") else self.host
         host = f"[{host}]" if ":" in host else host
@@ -422,54 +338,74 @@ class Relays:
         """How many of this process's clients are relayed to other processes now."""
         return sum(len(link.clients) for link in self._links.values())
 
+    def failed(self, owner: str) -> None:
+        """A link to ``owner`` could not be opened, or broke: none is tried for :data:`RETRY_AFTER` s."""
+        self._failed[owner] = asyncio.get_running_loop().time()
+        self._links.pop(owner, None)
+
     async def stop(self) -> None:
-        """Close the links and the port: first those to this process, so that the processes
-        relaying clients here serve them themselves (on the same WebSockets) rather than
-        see them closed."""
-        for end in list(self.ends):
-            if end.transport is not None:
-                end.transport.abort()
-        for task in [*self._opening.values(), *self._serving, *([self._watching] if self._watching else [])]:
+        """Close the links and the port: first those to this process (closed as "going away",
+        so that the processes relaying clients here send them to their tables' new owners)."""
+        for task in self._opening.values():
             task.cancel()
-        for link in self._links.values():
-            if link.transport is not None:
-                link.transport.close()
         if self._server is not None:
-            self._server.close()
+            self._server.close(close_connections=True)
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
+        for link in list(self._links.values()):
+            await link.ws.close()
 
-    async def _watch(self) -> None:
-        """Ping every link each :data:`PING_EVERY` seconds; break one whose owner has said
-        nothing for :data:`SILENCE` seconds (its clients are then served here)."""
-        loop = asyncio.get_running_loop()
-        while True:
-            await asyncio.sleep(PING_EVERY)
-            for owner, link in list(self._links.items()):
-                if not link.open:
-                    del self._links[owner]
-                elif loop.time() - link.heard > SILENCE:
-                    log.warning("a table's owner does not answer on its link; serving its clients here",
-                                extra=fields(owner=owner))
-                    self._failed[owner] = loop.time()  # (no new link to it for a while)
-                    assert link.transport is not None
-                    link.transport.abort()
-                    del self._links[owner]
+    def _check_key(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Refuse (403) a link whose ``Authorization`` header does not show this process's key."""
+        assert isinstance(connection, LinkConnection)
+        connection.settle()
+        shown = request.headers.get("Authorization", "")
+        if not hmac.compare_digest(shown.encode(), f"Bearer {self.key}".encode()):
+            log.warning("a link without this process's key; refusing it", extra=fields(peer=str(connection.remote_address)))
+            return connection.respond(HTTPStatus.FORBIDDEN, "a wrong key\n")
+        return None
+
+    async def _serve_link(self, link: ServerConnection) -> None:
+        """Serve the clients another process relays over ``link``, each by a session here."""
+        sockets: dict[int, RemoteSocket] = {}
+        serving: set[asyncio.Task[None]] = set()
+        try:
+            async for data in link:
+                parts = decode_parts(data)
+                kind, cid = parts[0], int(parts[1])
+                if kind == "open":
+                    sock = sockets[cid] = RemoteSocket(link, cid, str(parts[2]))
+                    task = asyncio.get_running_loop().create_task(self._session(sock, str(parts[3])))
+                    serving.add(task)
+
+                    def ended(task: asyncio.Task[None], cid: int = cid) -> None:
+                        serving.discard(task)
+                        sockets.pop(cid, None)
+
+                    task.add_done_callback(ended)
+                    continue
+                target = sockets.get(cid)
+                if target is None:
+                    continue
+                if kind == "text":
+                    target.heard({"type": "websocket.receive", "text": str(parts[2])})
+                elif kind == "bytes":
+                    target.heard({"type": "websocket.receive", "bytes": str(parts[2]).encode("latin-1")})
+                elif kind == "close":
+                    target.heard({"type": "websocket.disconnect", "code": 1001})
                 else:
-                    link.write(frame("ping"))
+                    raise ValueError(f"an unknown message {kind!r:.20}")
+        except (ValueError, TypeError, IndexError) as e:
+            log.warning("a link sent what is not a link's message; closing it", extra=fields(error=str(e)[:200]))
+        except ConnectionClosed:
+            pass
+        finally:
+            for sock in sockets.values():
+                sock.heard({"type": "websocket.disconnect", "code": 1001})
+            if serving:
+                await asyncio.wait(serving)
 
-    def serve(self, sock: RemoteSocket, address: str, done: Callable[[], Any]) -> None:
-        """Serve a client another process relays here (in a task)."""
-        task = asyncio.get_running_loop().create_task(self._session(sock, address))
-        self._serving.add(task)
-
-        def finished(task: asyncio.Task[None]) -> None:
-            self._serving.discard(task)
-            done()
-
-        task.add_done_callback(finished)
-
-    async def route(self, table_id: str) -> RelayEnd | None:
+    async def route(self, table_id: str) -> Link | None:
         """The link to the owner of ``table_id`` if another process owns it and can be
         reached; else ``None`` (this process serves the client). A table nobody owns yet is
         claimed here first (its clients reaching two processes at once: one of them wins)."""
@@ -500,32 +436,28 @@ class Relays:
             opening.add_done_callback(lambda _: self._opening.pop(owner, None))
         return await asyncio.shield(opening)
 
-    async def _open(self, owner: str, where: str) -> RelayEnd | None:
+    async def _open(self, owner: str, where: str) -> Link | None:
         """A link to the process ``owner`` at ``where`` (``host:port/key``), accepted; ``None``
         if it cannot be opened (tried again after :data:`RETRY_AFTER` seconds)."""
         address, _, key = where.rpartition("/")
-        host, _, port = address.rpartition(":")
-
-        async def connect() -> RelayEnd:
-            _, link = await asyncio.get_running_loop().create_connection(
-                lambda: RelayEnd(key), host.strip("[]"), int(port))
-            if not await link.accepted:
-                raise ValueError("the link was refused (a wrong key)")
-            return link
-
         try:
-            link = await within(connect(), OPEN_WAIT)
-        except (OSError, ValueError, TimeoutError, asyncio.TimeoutError) as e:
+            ws: ClientConnection = await connect(
+                f"ws://{address}/", additional_headers={"Authorization": f"Bearer {key}"}, proxy=None,
+                open_timeout=OPEN_WAIT, ping_interval=PING_EVERY, ping_timeout=SILENCE, close_timeout=CLOSE_WAIT,
+                max_size=MAX_FRAME,
+                max_queue=None, write_limit=MAX_BUFFERED, compression=None, user_agent_header=None,
+            )
+        except (OSError, InvalidHandshake, TimeoutError, asyncio.TimeoutError) as e:
             log.warning("cannot open a link to a table's owner; serving its clients here",
                         extra=fields(owner=owner, error=str(e)[:200] or type(e).__name__))
-            self._failed[owner] = asyncio.get_running_loop().time()
+            self.failed(owner)
             return None
         self._failed.pop(owner, None)
         log.info("a link to another process opened: its tables' clients are relayed there", extra=fields(owner=owner))
-        self._links[owner] = link
+        link = self._links[owner] = Link(self, owner, ws)
         return link
 
-    async def relay(self, ws: WebSocket, link: RelayEnd, address: str) -> None:
+    async def relay(self, ws: WebSocket, link: Link, address: str) -> None:
         """Relay the client ``ws`` (from ``address``) to the table's owner over ``link``, until
         either end closes. If the link breaks (the owner stopped, died or froze), the client
         goes to the table's owner now, on the same WebSocket: over a link to another process
@@ -544,16 +476,16 @@ class Relays:
                 return
             before = await self._relay_over(ws, next_link, address, before)
 
-    async def _relay_over(self, ws: WebSocket, link: RelayEnd, address: str, before: Relayed | None) -> Relayed:
+    async def _relay_over(self, ws: WebSocket, link: Link, address: str, before: Relayed | None) -> Relayed:
         """Relay the client over ``link`` until either end closes or the link breaks (then
         :attr:`Relayed.lost`); what it said ``before`` on a link that broke is said first."""
         cid = next(self._ids)
         client = Relayed(ws, before)
         link.clients[cid] = client
         writer = asyncio.get_running_loop().create_task(client.conn.run_writer())
-        link.write(frame("open", cid, ws.path_params["table_id"], address))
+        await link.send("open", cid, ws.path_params["table_id"], address)
         for said in [] if before is None else before.again():
-            link.write(frame("text", cid, str(said.get("text") or "")))
+            await link.send("text", cid, str(said.get("text") or ""))
         client.pump = asyncio.get_running_loop().create_task(self._pump(client, link, cid))
         try:
             await client.pump
@@ -562,7 +494,7 @@ class Relays:
                 raise
         finally:
             if link.clients.pop(cid, None) is not None:
-                link.write(frame("close", cid))
+                await link.send("close", cid)
             if not client.conn.closed:
                 client.conn.kill(1000, "")
             with contextlib.suppress(Exception):
@@ -575,7 +507,8 @@ class Relays:
         session.conn.relayed = isinstance(ws, RemoteSocket)
         await session.run()
 
-    async def _pump(self, client: Relayed, link: RelayEnd, cid: int) -> None:
+    @staticmethod
+    async def _pump(client: Relayed, link: Link, cid: int) -> None:
         """Hand the client's messages to the link until it disconnects."""
         ws = client.ws
         while not client.conn.closed:
@@ -584,13 +517,13 @@ class Relays:
                 return
             text = received.get("text")
             if text is None:
-                link.write(frame("bytes", cid, (received.get("bytes") or b"").decode("latin-1")))
+                await link.send("bytes", cid, (received.get("bytes") or b"").decode("latin-1"))
                 continue
             if ('"hello"' in text or '"watch"' in text) and _kind(text) in ("hello", "watch"):
                 client.greeting = dict(received)
             else:
                 client.last = received
-            link.write(frame("text", cid, text))
+            await link.send("text", cid, text)
 
 
 def _kind(text: str) -> object:
