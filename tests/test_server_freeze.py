@@ -176,3 +176,45 @@ def test_a_connection_cut_on_a_frozen_database_is_dropped_not_pooled(cluster: Pr
             await store.close()
 
     asyncio.run(main())
+
+
+def test_an_action_forwarded_to_the_owner_on_a_frozen_database_is_answered_within_2_s(
+    cluster: PrivateCluster, tmp_path: Path
+) -> None:
+    """Two processes that relay nothing (``relay=False``): A owns the table (seat 0 opened it
+    there), seats 1-3 are served by B, which forwards their actions to A through ``NOTIFY``; one
+    is accepted. With the database frozen, B's clients' actions are answered ``unavailable`` within
+    :data:`ANSWER_WITHIN` like A's: a forward that could not be sent is not waited for (it was:
+    the notice's failure went unseen, and the action waited 1.5 s for a reply that could not
+    come, then the take-over's deadline, 2.3 s in all in a faults.py run)."""
+    servers = [ServerProcess(cluster.url, logs=tmp_path, relay=False).start() for _ in range(2)]
+    try:
+        a, b = servers
+        table = four_humans(a)
+        seats = table["seats"]
+
+        async def main() -> list[float]:
+            clients = [await Client(a, table["id"], seats[0]["token"]).connect()]
+            clients += [await Client(b, table["id"], s["token"]).connect() for s in seats[1:]]
+            rng = random.Random(9)
+            assert clients[1].state is not None
+            first = my_action(clients[1].state, rng)  # (accepted: B knows the owner it forwards to)
+            reply = await clients[1].request(first, lambda m: m["type"] in ("error", "state") and m.get("seq", 0) >= 1)
+            assert reply["type"] == "state", reply
+            for c in clients:
+                await c.wait(lambda m: m["type"] == "state" and m.get("seq", 0) >= 1)
+            cluster.freeze()
+            try:
+                took = await refused_within(clients[2:], rng)
+            finally:
+                cluster.thaw()
+            for c in clients:
+                await c.close()
+            return took
+
+        took = asyncio.run(main())
+        print("forwarded actions answered in", [round(t, 3) for t in took])
+        assert len(took) == 2 and max(took) < ANSWER_WITHIN, took
+    finally:
+        for s in servers:
+            s.stop()

@@ -151,7 +151,7 @@ def test_notices_sent_together_go_packed_and_are_heard_each_in_order(url: str) -
         other = await PostgresStorage.open(url)
         try:
             listener = await store.listen()
-            await other.announce(notices)
+            assert all(await asyncio.gather(*(other.notify(n) for n in notices)))  # (queued together)
             heard = [await asyncio.wait_for(anext(listener), 10) for _ in notices]
             await listener.close()
             return heard
@@ -170,12 +170,12 @@ def test_notices_sent_after_the_announcers_connection_was_cut_are_heard(url: str
         other = await PostgresStorage.open(url)
         try:
             listener = await store.listen()
-            await other.announce([first])
+            assert await other.notify(first)
             heard = [await asyncio.wait_for(anext(listener), 10)]
             killed = sql(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                               " WHERE datname = current_database() AND query LIKE 'SELECT pg_notify(%%'")
             assert killed == [(True,)]
-            await other.announce([second])
+            assert await other.notify(second)
             heard.append(await asyncio.wait_for(anext(listener), 10))
             await listener.close()
             return heard + [n async for n in listener]

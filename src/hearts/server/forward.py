@@ -21,7 +21,7 @@ from typing import Final
 
 from hearts.actions import Action, to_dict
 from hearts.server.notices import ActionNotice, CommandNotice, HandNotice, Notice, ReplyNotice
-from hearts.server.storage import Lease, Storage
+from hearts.server.storage import Lease, Storage, StoreUnavailable
 
 FORWARD_WAIT: Final = 1.5
 """Seconds a forwarded command waits for the owner's reply: an owner that does not answer in
@@ -82,7 +82,8 @@ class Forwarder:
         reply: asyncio.Future[ReplyNotice] = asyncio.get_running_loop().create_future()
         self._waiting[request] = reply
         try:
-            await self.store.notify(notice(request))
+            if not await self.store.notify(notice(request)):
+                raise StoreUnavailable("the table's server could not be told: the database does not answer")
             with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
                 return await asyncio.wait_for(asyncio.shield(reply), wait)
             return None

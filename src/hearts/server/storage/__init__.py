@@ -909,8 +909,9 @@ class Storage(Protocol):
         """Check that the database answers; :class:`StoreUnavailable` if it does not."""
         ...
 
-    async def notify(self, notice: Notice) -> None:
-        """Announce a notice to every listener (every process on PostgreSQL)."""
+    async def notify(self, notice: Notice) -> bool:
+        """Announce a notice to every listener (every process on PostgreSQL); whether it was
+        sent (``False``: the database could not be reached, and a warning is logged)."""
         ...
 
     async def listen(self) -> Listener:

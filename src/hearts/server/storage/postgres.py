@@ -50,7 +50,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Sequence
@@ -763,7 +762,7 @@ class PostgresStorage(SqlStore):
         self.channel = channel
         """The ``NOTIFY`` channel: one per service sharing the database."""
         self._listeners: set[PgListener] = set()
-        self._outbox: Batcher[str, None, Connection | None] = Batcher(self._send_batch, [None], max_batch=10_000)
+        self._outbox: Batcher[str, bool, Connection | None] = Batcher(self._send_batch, [None], max_batch=10_000)
         """The notices sent in transactions of their own, in order, on a connection of their own
         (opened when first needed)."""
         self.action_log = ActionLog(url, channel, liveness)
@@ -822,27 +821,16 @@ class PostgresStorage(SqlStore):
     def ended(self, conn: AsyncConnection, committed: bool) -> None:
         """Nothing to do: PostgreSQL delivers a transaction's notices at its commit."""
 
-    async def notify(self, notice: Notice) -> None:
-        await self.announce([notice])
+    async def notify(self, notice: Notice) -> bool:
+        """Queue the notice for the next batch :meth:`_send_batch` sends; once that batch was
+        sent or failed to be (a warning is logged), whether it was."""
+        try:
+            sent = self._outbox.add(notice_payload(notice))
+        except StoreUnavailable:  # (closed: nothing more is sent)
+            return False
+        return await sent
 
-    def announce(self, notices: Sequence[Notice]) -> asyncio.Future[None]:
-        """Queue notices for the next batch :meth:`_send_batch` sends; the future is done
-        once that batch was sent (or failed to be: a warning is logged)."""
-        return self._announce([notice_payload(n) for n in notices])
-
-    def _announce(self, notices: list[str]) -> asyncio.Future[None]:
-        """Queue notices (payloads) for the next batch :meth:`_send_batch` sends; the future
-        is done once that batch was sent (or failed to be: a warning is logged)."""
-        sent: asyncio.Future[None] | None = None
-        with contextlib.suppress(StoreUnavailable):  # (closed: nothing more is sent)
-            for notice in notices:
-                sent = self._outbox.add(notice)
-        if sent is None:
-            sent = asyncio.get_running_loop().create_future()
-            sent.set_result(None)
-        return sent
-
-    async def _send_batch(self, conn: Connection | None, batch: list[str]) -> tuple[Connection | None, list[BaseException | None]]:
+    async def _send_batch(self, conn: Connection | None, batch: list[str]) -> tuple[Connection | None, list[BaseException | bool]]:
         """Send notices in one transaction (which writes nothing: see the module), packed into
         as few ``NOTIFY`` payloads as fit (:func:`pack_payloads`), through libpq
         (:data:`ANNOUNCE`, :func:`_execute`); a connection found cut while it was idle (the
@@ -853,7 +841,7 @@ class PostgresStorage(SqlStore):
             if conn is not None:
                 try:
                     await _execute(conn, ANNOUNCE_STATEMENT, params, self._reach.liveness)
-                    return conn, [None] * len(batch)
+                    return conn, [True] * len(batch)
                 except psycopg.OperationalError:
                     if not conn.broken:
                         raise
@@ -863,8 +851,8 @@ class PostgresStorage(SqlStore):
         except (psycopg.Error, StoreUnavailable) as e:
             log.warning("notices could not be sent; the other processes catch up at the next ones",
                         extra=fields(error=str(e), notices=len(batch)))
-            conn = await _unless_broken(conn)
-        return conn, [None] * len(batch)
+            return await _unless_broken(conn), [False] * len(batch)
+        return conn, [True] * len(batch)
 
     async def listen(self) -> PgListener:
         listener = await PgListener.open(self._url, self.channel, self._reach.liveness)

@@ -192,8 +192,9 @@ class SQLiteStorage(SqlStore):
         for listener in self._listeners:
             listener.put(notice)
 
-    async def notify(self, notice: Notice) -> None:
+    async def notify(self, notice: Notice) -> bool:
         self._announce(notice)
+        return True
 
     async def listen(self) -> QueueListener:
         listener = QueueListener()
