@@ -61,6 +61,15 @@ pair = pytest.fixture(server_pair)
 
 
 @pytest.fixture
+def trio(url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    """Three server processes of one service (one database, three ports)."""
+    servers = [ServerProcess(url, logs=tmp_path).start() for _ in range(3)]
+    yield servers
+    for s in servers:
+        s.stop()
+
+
+@pytest.fixture
 def unlinked(url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
     """Two server processes that relay no client to each other (``relay=False``): a client
     is served by the process it reaches, which forwards its actions to the owner."""
@@ -463,7 +472,7 @@ def test_malformed_and_misaddressed_commands_are_answered_and_change_nothing(
 
 
 def test_a_stopping_owners_relayed_clients_go_to_the_process_it_hands_their_table_to(
-    url: str, tmp_path: Path
+    url: str, trio: list[ServerProcess]
 ) -> None:
     """One path to the owner (issue 41, item 1), with three processes: seat 0 on A, which owns
     the table; seats 1 and 2 on B and seat 3 on C, relayed to A. A is stopped (SIGTERM, a rolling
@@ -472,101 +481,92 @@ def test_a_stopping_owners_relayed_clients_go_to_the_process_it_hands_their_tabl
     were served by a following copy forwarding through ``NOTIFY`` before). Then the new owner is
     stopped too and hands the table to the last process. Play goes on throughout (R2.1, R3):
     no client is sent an error, each action is logged once, in order."""
-    servers = [ServerProcess(url, logs=tmp_path).start() for _ in range(3)]
-    try:
-        a, b, c = servers
-        table = four_humans(a)
-        seats = table["seats"]
-        rng = random.Random(41)
-        stopped = False
+    a, b, c = trio
+    table = four_humans(a)
+    seats = table["seats"]
+    rng = random.Random(41)
+    stopped = False
 
-        def owned_by(server: ServerProcess) -> bool:
-            return any(line["event"] == "table owned" and line.get("table") == table["id"] for line in server.logs())
+    def owned_by(server: ServerProcess) -> bool:
+        return any(line["event"] == "table owned" and line.get("table") == table["id"] for line in server.logs())
 
-        async def relayed_on(server: ServerProcess, count: int) -> float:
-            """The server's relayed connections, once there are ``count`` (or after 5 s)."""
-            deadline = time.monotonic() + 5
-            while True:
-                now = (await asyncio.to_thread(metrics, server))[("hearts_relayed_connections", ())]
-                if now >= count or time.monotonic() > deadline:
-                    return now
-                await asyncio.sleep(0.1)
+    async def relayed_on(server: ServerProcess, count: int) -> float:
+        """The server's relayed connections, once there are ``count`` (or after 5 s)."""
+        deadline = time.monotonic() + 5
+        while True:
+            now = (await asyncio.to_thread(metrics, server))[("hearts_relayed_connections", ())]
+            if now >= count or time.monotonic() > deadline:
+                return now
+            await asyncio.sleep(0.1)
 
-        async def main() -> list[Client]:
-            nonlocal stopped
-            clients = [await Client(a, table["id"], seats[0]["token"], others=[b, c]).connect()]
-            clients += [await Client(b, table["id"], s["token"], others=[c, a]).connect() for s in seats[1:3]]
-            clients.append(await Client(c, table["id"], seats[3]["token"], others=[a, b]).connect())
-            assert await relayed_on(b, 2) == 2 and await relayed_on(c, 1) == 1
-            play = asyncio.create_task(play_until(clients, rng, lambda: stopped, timeout=120))
-            await clients[0].wait(lambda m: m["type"] == "state" and m["seq"] >= 2, timeout=15)
-            await asyncio.to_thread(a.stop)
-            owner = next(s for s in (b, c) if owned_by(s))
-            other = c if owner is b else b
-            # (seat 0, closed by A with 1012, connects again: to B, which relays it if C owns)
-            assert await relayed_on(other, 2 if other is b else 1) >= (2 if other is b else 1)
-            seq = max(cl.state["seq"] for cl in clients if cl.state is not None)
-            await clients[3].wait(lambda m: m["type"] == "state" and m["seq"] >= seq + 2, timeout=15)
-            await asyncio.to_thread(owner.stop)
-            seq = max(cl.state["seq"] for cl in clients if cl.state is not None)
-            for cl in clients:
-                await cl.wait(lambda m: m["type"] == "state" and m["seq"] >= seq + 4, timeout=20)
-            stopped = True
-            await play
-            for cl in clients:
-                await cl.close()
-            return clients
+    async def main() -> list[Client]:
+        nonlocal stopped
+        clients = [await Client(a, table["id"], seats[0]["token"], others=[b, c]).connect()]
+        clients += [await Client(b, table["id"], s["token"], others=[c, a]).connect() for s in seats[1:3]]
+        clients.append(await Client(c, table["id"], seats[3]["token"], others=[a, b]).connect())
+        assert await relayed_on(b, 2) == 2 and await relayed_on(c, 1) == 1
+        play = asyncio.create_task(play_until(clients, rng, lambda: stopped, timeout=120))
+        await clients[0].wait(lambda m: m["type"] == "state" and m["seq"] >= 2, timeout=15)
+        await asyncio.to_thread(a.stop)
+        owner = next(s for s in (b, c) if owned_by(s))
+        other = c if owner is b else b
+        # (seat 0, closed by A with 1012, connects again: to B, which relays it if C owns)
+        assert await relayed_on(other, 2 if other is b else 1) >= (2 if other is b else 1)
+        seq = max(cl.state["seq"] for cl in clients if cl.state is not None)
+        await clients[3].wait(lambda m: m["type"] == "state" and m["seq"] >= seq + 2, timeout=15)
+        await asyncio.to_thread(owner.stop)
+        seq = max(cl.state["seq"] for cl in clients if cl.state is not None)
+        for cl in clients:
+            await cl.wait(lambda m: m["type"] == "state" and m["seq"] >= seq + 4, timeout=20)
+        stopped = True
+        await play
+        for cl in clients:
+            await cl.close()
+        return clients
 
-        clients = asyncio.run(main())
-        assert [m for cl in clients for m in cl.messages if m["type"] == "error"] == []
-        logged = [s for s, _ in db_actions(url, table["id"])]
-        assert logged == list(range(1, len(logged) + 1)) and len(logged) >= max(cl.state["seq"] for cl in clients)
-        db_game(url, table["id"])  # (raises if the log does not replay)
-    finally:
-        for s in servers:
-            s.stop()
+    clients = asyncio.run(main())
+    assert [m for cl in clients for m in cl.messages if m["type"] == "error"] == []
+    logged = [s for s, _ in db_actions(url, table["id"])]
+    assert logged == list(range(1, len(logged) + 1)) and len(logged) >= max(cl.state["seq"] for cl in clients)
+    db_game(url, table["id"])  # (raises if the log does not replay)
 
 
-def test_a_dead_owners_table_served_by_two_processes_answers_every_action(url: str, tmp_path: Path) -> None:
+def test_a_dead_owners_table_served_by_two_processes_answers_every_action(url: str, trio: list[ServerProcess]) -> None:
     """Three processes; A owns the table, where seat 0 opened it; seat 1 is on B, seats 2 and 3
     on C (relayed to A). A is killed (SIGKILL): the links break, B and C serve their clients
     themselves (seat 0 connects again, to B), and every seat passes at once (R2.1). One of B
-    and C takes the table once A's lease runs out; the other forwards its clients' passes to it. Every pass is accepted within 5 s of the kill and
-    no client is sent an error (the other one waited for A's lease its whole 4 s, and then told
-    its client "the table's server does not answer")."""
-    servers = [ServerProcess(url, logs=tmp_path).start() for _ in range(3)]
-    try:
-        a, b, c = servers
-        table = four_humans(a)
-        seats = table["seats"]
-        rng = random.Random(7)
+    and C takes the table once A's lease runs out; the other forwards its clients' passes to
+    it. Every pass is accepted within 5 s of the kill and no client is sent an error (the other
+    one waited for A's lease its whole 4 s, and then told its client "the table's server does
+    not answer")."""
+    a, b, c = trio
+    table = four_humans(a)
+    seats = table["seats"]
+    rng = random.Random(7)
 
-        async def main() -> tuple[list[Client], float]:
-            clients = [await Client(a, table["id"], seats[0]["token"], others=[b]).connect(),
-                       await Client(b, table["id"], seats[1]["token"]).connect()]
-            clients += [await Client(c, table["id"], s["token"]).connect() for s in seats[2:]]
-            assert [metrics(s)[("hearts_relayed_connections", ())] for s in (b, c)] == [1, 2]
-            await asyncio.to_thread(a.kill9)
-            killed = time.monotonic()
-            for cl in clients:
-                await cl.wait(lambda m: m["type"] == "state" and m["reason"] == "welcome", start=1, timeout=10)
-            for cl in clients:
-                await pass_of(cl, rng)
-            deadline = time.monotonic() + 15
-            while time.monotonic() < deadline and not any(m["type"] == "error" for cl in clients for m in cl.messages):
-                if all(cl.state is not None and cl.state["seq"] == 4 for cl in clients):
-                    break
-                await asyncio.sleep(0.05)
-            took = time.monotonic() - killed
-            for cl in clients:
-                await cl.close()
-            return clients, took
+    async def main() -> tuple[list[Client], float]:
+        clients = [await Client(a, table["id"], seats[0]["token"], others=[b]).connect(),
+                   await Client(b, table["id"], seats[1]["token"]).connect()]
+        clients += [await Client(c, table["id"], s["token"]).connect() for s in seats[2:]]
+        assert [metrics(s)[("hearts_relayed_connections", ())] for s in (b, c)] == [1, 2]
+        await asyncio.to_thread(a.kill9)
+        killed = time.monotonic()
+        for cl in clients:
+            await cl.wait(lambda m: m["type"] == "state" and m["reason"] == "welcome", start=1, timeout=10)
+        for cl in clients:
+            await pass_of(cl, rng)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not any(m["type"] == "error" for cl in clients for m in cl.messages):
+            if all(cl.state is not None and cl.state["seq"] == 4 for cl in clients):
+                break
+            await asyncio.sleep(0.05)
+        took = time.monotonic() - killed
+        for cl in clients:
+            await cl.close()
+        return clients, took
 
-        clients, took = asyncio.run(main())
-        assert [m for cl in clients for m in cl.messages if m["type"] == "error"] == []
-        assert [cl.state["seq"] for cl in clients if cl.state is not None] == [4, 4, 4, 4]
-        assert took <= 5.0, took
-        assert [s for s, _ in db_actions(url, table["id"])] == [1, 2, 3, 4]
-    finally:
-        for s in servers:
-            s.stop()
+    clients, took = asyncio.run(main())
+    assert [m for cl in clients for m in cl.messages if m["type"] == "error"] == []
+    assert [cl.state["seq"] for cl in clients if cl.state is not None] == [4, 4, 4, 4]
+    assert took <= 5.0, took
+    assert [s for s, _ in db_actions(url, table["id"])] == [1, 2, 3, 4]
