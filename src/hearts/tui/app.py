@@ -44,7 +44,7 @@ from hearts.mechanics import MoonChoice
 from hearts.round import Phase
 from hearts.text import bot_stood_in, name_word, refusal_words
 from hearts.tui.guide import Guide, GuideScreen
-from hearts.tui.look import STYLE, announcement, cards_text, score_history, trick_text
+from hearts.tui.look import STYLE, announcement, cards_text
 from hearts.tui.screens import (
     GameOverScreen,
     HelpScreen,
@@ -395,16 +395,14 @@ class HeartsApp(App[int]):
         self.push_screen(ReviewScreen(self.session, finished - 1, budget=self.review_budget))
 
     def show_last_trick(self) -> None:
-        view = self.session.view
-        if not view.tricks:
+        screen = InfoScreen.last_trick(self.session.view, self.session.names)
+        if screen is None:
             self.say(_("No trick has been completed yet this round."))
-            return
-        title = _("Trick {n} of round {round}").format(n=len(view.tricks), round=view.round_number + 1)
-        self.push_screen(InfoScreen(title, trick_text(view.tricks[-1], self.session.names), id="last-trick"))
+        else:
+            self.push_screen(screen)
 
     def show_scores(self) -> None:
-        body = score_history(self.session.game, self.session.names)
-        self.push_screen(InfoScreen(_("Score history"), body, id="scores"))
+        self.push_screen(InfoScreen.scores(self.session.game.score_history, self.session.view, self.session.names))
 
     def show_game_over(self) -> None:
         self.push_screen(GameOverScreen.of(self.session.game, self.session.names), self._game_over_chosen)

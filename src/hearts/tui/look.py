@@ -20,6 +20,7 @@ from hearts.game import Game
 from hearts.i18n import _
 from hearts.round import Trick
 from hearts.text import Style, is_you, moon_choice_text, name_word, points_word, score_table
+from hearts.view import View
 
 STYLE = Style()
 """Cards on the table: ``Q♠``, ``10♥`` (as in line mode)."""
@@ -101,24 +102,25 @@ def announcement(action: Action, game: Game, names: Sequence[str]) -> str | None
     return None
 
 
-def score_history(game: Game, names: Sequence[str]) -> str:
-    """The totals after each round, this round's points so far, and how the game is won.
+def score_history(history: Sequence[Sequence[int]], view: View, names: Sequence[str]) -> str:
+    """The totals after each round (``history``), this round's points so far (``view``: a
+    seat's), and how the game is won: the local game's and a service table's alike.
 
     >>> from hearts import Rules
-    >>> print(score_history(Game(Rules(target=50), seed=1), ["You", "West", "North", "East"]))
+    >>> game = Game(Rules(target=50), seed=1)
+    >>> print(score_history(game.score_history, View.of(game, 0), ["You", "West", "North", "East"]))
     ... # doctest: +NORMALIZE_WHITESPACE
                    You  West  North  East
     Round 1 so far   0     0      0     0
     <BLANKLINE>
     Totals after each round; lowest total wins; target 50.
     """
-    r = game.round
     rows: list[tuple[str, list[object]]] = [
-        (_("Round {n}").format(n=i + 1), list(totals)) for i, totals in enumerate(game.score_history)
+        (_("Round {n}").format(n=i + 1), list(totals)) for i, totals in enumerate(history)
     ]
-    if not game.is_over:
-        rows.append((_("Round {n} so far").format(n=r.round_number + 1), list(r.points_taken)))
+    if not view.game_over:
+        rows.append((_("Round {n} so far").format(n=view.round_number + 1), list(view.points_taken)))
     if not rows:
-        rows = [(_("Totals"), list(game.totals))]
+        rows = [(_("Totals"), list(view.scores))]
     body = "\n".join(score_table([name_word(n) for n in names], rows))
-    return body + "\n\n" + _("Totals after each round; lowest total wins; target {n}.").format(n=game.rules.target)
+    return body + "\n\n" + _("Totals after each round; lowest total wins; target {n}.").format(n=view.rules.target)

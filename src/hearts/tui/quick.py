@@ -35,8 +35,6 @@ from websockets.exceptions import WebSocketException
 from hearts.actions import Moon
 from hearts.i18n import N_, _
 from hearts.mechanics import MoonChoice
-from hearts.text import score_table
-from hearts.tui.look import trick_text
 from hearts.tui.remote import RemoteTable
 from hearts.tui.screens import (
     GameOverScreen,
@@ -349,21 +347,15 @@ class QuickApp(App[int]):
         self.push_screen(HelpScreen(rows))
 
     def show_last_trick(self) -> None:
-        view = self.remote.view
-        if not view.tricks:
+        screen = InfoScreen.last_trick(self.remote.view, self.remote.names)
+        if screen is None:
             self.say(_("No trick has been completed yet this round."))
-            return
-        title = _("Trick {n} of round {round}").format(n=len(view.tricks), round=view.round_number + 1)
-        self.push_screen(InfoScreen(title, trick_text(view.tricks[-1], self.remote.names), id="last-trick"))
+        else:
+            self.push_screen(screen)
 
     def show_scores(self) -> None:
         history = self.remote.message["table"]["score_history"] if self.remote.message else []
-        rows = [(_("Round {n}").format(n=i), list(t)) for i, t in enumerate(history, 1)] \
-            or [(_("Totals"), list(self.remote.totals))]
-        target = self.remote.view.rules.target
-        body = "\n".join(score_table(self.remote.names, rows)) + "\n\n" \
-            + _("Totals after each round; lowest total wins; target {n}.").format(n=target)
-        self.push_screen(InfoScreen(_("Score history"), body, id="scores"))
+        self.push_screen(InfoScreen.scores(history, self.remote.view, self.remote.names))
 
     def action_review(self) -> None:
         """The review of a game of the service is the web's (its replay page)."""

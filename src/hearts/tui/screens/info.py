@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.console import RenderableType
@@ -13,7 +14,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
 from hearts.i18n import N_, _
+from hearts.tui.look import score_history, trick_text
 from hearts.tui.screens.dialog import Dialog
+from hearts.view import View
 
 
 class InfoScreen(Dialog[None]):
@@ -36,6 +39,19 @@ class InfoScreen(Dialog[None]):
         self.title_text = title
         self.body = body
         self.closing = _(closing)
+
+    @classmethod
+    def last_trick(cls, view: View, names: Sequence[str]) -> InfoScreen | None:
+        """The last completed trick of the round ``view`` (a seat's) shows, or ``None``: none yet."""
+        if not view.tricks:
+            return None
+        title = _("Trick {n} of round {round}").format(n=len(view.tricks), round=view.round_number + 1)
+        return cls(title, trick_text(view.tricks[-1], names), id="last-trick")
+
+    @classmethod
+    def scores(cls, history: Sequence[Sequence[int]], view: View, names: Sequence[str]) -> InfoScreen:
+        """The score history (:func:`~hearts.tui.look.score_history`)."""
+        return cls(_("Score history"), score_history(history, view, names), id="scores")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
