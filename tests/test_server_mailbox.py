@@ -1,11 +1,13 @@
-"""A table's mailbox (issue 25 item 1: the table as an actor): its commands run one at a time in
-the order they came, an exception reaches its own caller only, and a plain step runs at once
-when the table is idle but waits its turn when it is not."""
+"""A table's mailbox (issue 25 item 1: the table as an actor; issue 41 item 2: its commands are
+values, handled by one handler): its commands run one at a time in the order they came, an
+exception reaches its own caller only, and a command runs at once, in its caller's task, when the
+table is idle but waits its turn when it is not."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 
 import pytest
 from hypothesis import given, settings
@@ -14,11 +16,16 @@ from hypothesis import strategies as st
 from hearts.server.tables.mailbox import Mailbox
 
 
+async def call(command: Callable[[], Awaitable[object]]) -> object:
+    """A handler for these tests: each command is a coroutine function to run."""
+    return await command()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=3), min_size=1, max_size=12))
 def test_commands_never_interleave_and_run_in_the_order_posted(pauses: list[int]) -> None:
     async def main() -> tuple[list[tuple[str, int]], list[int]]:
-        box, seen = Mailbox(), []
+        box, seen = Mailbox(call), []
 
         async def command(i: int) -> int:
             seen.append(("start", i))
@@ -37,7 +44,7 @@ def test_commands_never_interleave_and_run_in_the_order_posted(pauses: list[int]
 
 def test_a_failing_command_fails_its_caller_only_and_the_next_one_runs() -> None:
     async def main() -> list[object]:
-        box = Mailbox()
+        box = Mailbox(call)
 
         async def fail() -> None:
             await asyncio.sleep(0)
@@ -53,11 +60,23 @@ def test_a_failing_command_fails_its_caller_only_and_the_next_one_runs() -> None
     assert done == "done"
 
 
-def test_a_step_runs_at_once_when_idle_and_waits_its_turn_when_busy() -> None:
+def test_a_command_runs_at_once_in_its_callers_task_when_idle_and_waits_its_turn_when_busy() -> None:
     async def main() -> list[str]:
-        box, seen = Mailbox(), []
+        box, seen = Mailbox(call), []
         assert not box.busy
-        assert await box.step(lambda: seen.append("idle step") or 1) == 1
+        async def step(name: str) -> int:
+            seen.append(name)
+            return 1
+
+        caller = asyncio.current_task()
+        ran_in: list[asyncio.Task[object] | None] = []
+
+        async def idle() -> int:
+            ran_in.append(asyncio.current_task())
+            return await step("idle step")
+
+        assert await box.run(idle) == 1
+        assert ran_in == [caller]  # (no hand-over to a runner task)
         release = asyncio.Event()
 
         async def long() -> None:
@@ -68,7 +87,7 @@ def test_a_step_runs_at_once_when_idle_and_waits_its_turn_when_busy() -> None:
         running = asyncio.ensure_future(box.run(long))
         await asyncio.sleep(0.01)
         assert box.busy
-        stepped = asyncio.ensure_future(box.step(lambda: seen.append("busy step")))
+        stepped = asyncio.ensure_future(box.run(lambda: step("busy step")))
         await asyncio.sleep(0.01)
         assert "busy step" not in seen  # it waits for the command before it
         release.set()
@@ -83,7 +102,7 @@ def test_a_caller_that_stops_waiting_does_not_stop_the_others() -> None:
     """A connection that goes away while its command waits: the commands after it still run."""
 
     async def main() -> list[int]:
-        box, seen = Mailbox(), []
+        box, seen = Mailbox(call), []
 
         async def command(i: int) -> None:
             await asyncio.sleep(random.random() / 100)

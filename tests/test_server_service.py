@@ -46,6 +46,8 @@ from hearts.rules import Rules  # noqa: E402
 from hearts.server.notices import ActionNotice, PresenceNotice  # noqa: E402
 from hearts.server.storage import SeatRow, open_storage  # noqa: E402
 from hearts.server.tables import ALIVE_EVERY, Connection, Roster, Table, public_event  # noqa: E402
+from hearts.server.tables.commands import Act, Facts, NameSeat  # noqa: E402
+from hearts.server.tables.mailbox import Mailbox  # noqa: E402
 from hearts.server.wire import apply_event  # noqa: E402
 from hearts.view import View  # noqa: E402
 
@@ -288,6 +290,37 @@ def test_the_events_make_each_seats_view_through_undos_and_seat_changes(tmp_path
     assert asyncio.run(main()) > 100
 
 
+def test_a_tables_commands_are_values_handled_by_its_process_and_anything_else_is_refused(tmp_path: Path) -> None:
+    """Issue 41 item 2: what reads or changes a table is a command of one union, handled in the
+    table's turn by ``Table.process``: an action (``Act``), a name (``NameSeat``), a read
+    (``Facts``); a value that is no command is refused with a ``TypeError`` and changes nothing
+    (the position, the seats, the next command all as before)."""
+
+    async def main() -> None:
+        store = await open_storage(f"sqlite:///{tmp_path / 't.db'}")
+        await store.log.create_table("t1", {"rules": Rules().to_dict()}, 11, [("human", f"P{i}", None, None) for i in range(4)])
+        seats = [SeatRow(i, "human", f"P{i}", None, None) for i in range(4)]
+        table = Table("t1", Game(Rules(), 11), seats, store)
+        viewer = Viewer(0)
+        table.conns.add(viewer.conn)
+        viewer.conn.push(table.messages.snapshot(viewer.conn, "welcome"))
+        viewer.take()
+        passing = next(iter(table.game.legal_actions(0)))
+        outcome, seq, _ = await table.mailbox.run(Act(0, 0, passing, "person", time.perf_counter()))
+        assert (outcome.value, seq, table.seq) == ("done", 1, 1)
+        assert viewer.take()["event"] == public_event(passing, 1)
+        await table.mailbox.run(NameSeat(2, "Zoe"))
+        assert table.seats[2].name == "Zoe" and viewer.take()["table"]["names"][2] == "Zoe"
+        before = (list(table.game.history), list(table.seats), table.messages.number)
+        with pytest.raises(TypeError, match="not a command of a table"):
+            await table.mailbox.run(("play", "QS"))  # type: ignore[arg-type]
+        assert (list(table.game.history), list(table.seats), table.messages.number) == before
+        assert (await table.mailbox.run(Facts()))["seq"] == 1 and not table.mailbox.busy
+        await store.close()
+
+    asyncio.run(main())
+
+
 def test_actions_heard_while_the_table_is_busy_are_applied_from_their_notices(tmp_path: Path) -> None:
     """Another process's actions heard while this process's table is busy, and out of
     order, are applied in the table's next turn, in ``seq`` order and from their notices alone
@@ -319,7 +352,11 @@ def test_actions_heard_while_the_table_is_busy_are_applied_from_their_notices(tm
             await asyncio.sleep(0.05)
             assert table.seq == 0
 
-        await table.mailbox.run(busy)
+        async def handle(command: Any) -> Any:  # (the table's commands, and this test's own)
+            return await (busy() if command == "busy" else table.process(command))
+
+        table.mailbox = Mailbox(handle)
+        await table.mailbox.run("busy")
         for _ in range(1000):  # (at most 10 s: a loaded machine is slow, a fast one breaks out at once)
             await asyncio.sleep(0.01)
             if table.seq == 2:

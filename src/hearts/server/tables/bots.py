@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import secrets
 import time
@@ -20,6 +19,7 @@ from hearts.server.botpool import BotPool, fallback
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor
 from hearts.server.storage import SeqConflict
+from hearts.server.tables.commands import BotAct
 from hearts.server.turns import bot_spec, bot_turns
 from hearts.view import View
 
@@ -69,13 +69,14 @@ class BotTurns:
             by: Actor = "bot" if table.seats[seat].kind == "bot" else "stand_in"
             action = await self._decide(pool, seat, view)
             arrived = time.perf_counter()
-            await table.mailbox.run(functools.partial(self._play, seat, view, action, by, arrived))
+            await table.mailbox.run(BotAct(seat, view, action, by, arrived))
 
-    async def _play(self, seat: int, view: View, action: Action | None, by: Actor, arrived: float) -> None:
+    async def play(self, command: BotAct) -> None:
         """The bot's ``action`` for ``view``, in the table's turn: played if the position is
         still the one it thought about (else nothing: it thinks again); an illegal one, or
         none, is replaced by a random legal action."""
         table = self.table
+        seat, view, action = command.seat, command.view, command.action
         if self._to_act() != seat or View.of(table.game, seat) != view:
             return  # the position moved on meanwhile (or the person is back)
         if action is not None and action not in table.game.legal_actions(seat):
@@ -83,7 +84,7 @@ class BotTurns:
                       extra=fields(table=table.id, seat=seat, action=to_dict(action)))
             action = None
         with contextlib.suppress(SeqConflict):  # the position moved on: think again
-            await table.apply(action if action is not None else fallback(table.game, seat), by, arrived)
+            await table.apply(action if action is not None else fallback(table.game, seat), command.by, command.arrived)
 
     async def _decide(self, pool: BotPool, seat: int, view: View) -> Action | None:
         """The seat's bot's choice from its view (``None``: the bot failed, logged)."""

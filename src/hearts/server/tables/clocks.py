@@ -19,6 +19,7 @@ from hearts.round import Phase
 from hearts.server.limits import Limits
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor
+from hearts.server.tables.commands import GoAway
 from hearts.server.turns import bot_turns
 
 if TYPE_CHECKING:
@@ -131,11 +132,11 @@ class Clocks:
 
     async def _go_away(self, seat: int) -> None:
         table = self.table
-        await table.mailbox.run(lambda: self._mark_away(seat))
+        await table.mailbox.run(GoAway(seat))
         table.presence.tell()
         table.bots.kick()
 
-    async def _mark_away(self, seat: int) -> None:
+    async def go_away(self, seat: int) -> None:
         """``seat`` is away if it is still to act (in the store too: its bot job is queued
         there, on a store with jobs). In the table's turn."""
         table = self.table

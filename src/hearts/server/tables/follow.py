@@ -18,6 +18,7 @@ from hearts.server.notices import ActionNotice, SeatNotice
 from hearts.server.outage import Backoff
 from hearts.server.protocol import error_message
 from hearts.server.storage import SeatRow, StoreUnavailable, load_game
+from hearts.server.tables.commands import CatchUp, Drain, ReadSeats
 from hearts.server.tables.connection import within
 from hearts.server.tables.messages import public_event
 
@@ -82,12 +83,13 @@ class Follower:
 
     async def _drain(self) -> None:
         """Apply the actions heard while the table was busy, in its turn."""
-        async def drain() -> None:
-            self._draining = False
-            if self._follow_heard():
-                await self.catch_up()
+        await self.table.mailbox.run(Drain())
 
-        await self.table.mailbox.run(drain)
+    async def drain(self) -> None:
+        """Apply the actions heard while the table was busy (:class:`Drain`, in its turn)."""
+        self._draining = False
+        if self._follow_heard():
+            await self.catch_up()
 
     def _follow_heard(self) -> bool:
         """Apply the heard actions that follow this table's position, and forget the ones it
@@ -135,7 +137,7 @@ class Follower:
 
     async def resync(self) -> None:
         """Catch up with the log, in the table's turn."""
-        await self.table.mailbox.run(self.catch_up)
+        await self.table.mailbox.run(CatchUp())
 
     def resync_when_back(self) -> None:
         """:meth:`resync` once the database answers (polled with backoff, outside the table's
@@ -190,13 +192,14 @@ class Follower:
         """Read the seats from the store (a seat taken, a person away or back, through any
         process) and tell the clients what changed."""
         table = self.table
-        before = await table.mailbox.run(self._read_seats)
+        before = await table.mailbox.run(ReadSeats())
         if before is not None and [s.away for s in before] != [s.away for s in table.seats]:
             table.presence.tell()
             table.bots.kick()
 
-    async def _read_seats(self) -> list[SeatRow] | None:
-        """Take the seats as stored, in the table's turn; the seats before, if they changed."""
+    async def read_seats(self) -> list[SeatRow] | None:
+        """Take the seats as stored, in the table's turn (:class:`ReadSeats`); the seats
+        before, if they changed."""
         table = self.table
         rows = await table.store.log.seats(table.id)
         if rows == table.seats:

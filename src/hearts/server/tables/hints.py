@@ -11,6 +11,7 @@ from hearts.actions import Action, from_dict
 from hearts.server.botpool import BotPool
 from hearts.server.botworker import job_seed
 from hearts.server.logs import fields
+from hearts.server.tables.commands import HintAt
 from hearts.server.tables.errors import TableError
 from hearts.server.tables.messages import hint_message
 from hearts.view import View
@@ -40,16 +41,7 @@ class Hints:
         :class:`~hearts.server.tables.errors.TableError` (``not_your_turn``) when the seat is
         not to act."""
         table = self.table
-
-        def position() -> View | None:
-            if table.game.is_over or seat not in table.game.actors():
-                raise TableError("a hint is given when it is your turn to act", code="not_your_turn")
-            if seq != table.seq:
-                conn.push(table.messages.snapshot(conn, "resync"))
-                return None
-            return View.of(table.game, seat)
-
-        view = await table.mailbox.step(position)
+        view = await table.mailbox.run(HintAt(conn, seat, seq))
         if view is None:
             return
         key = (seat, seq)
@@ -69,6 +61,17 @@ class Hints:
             return
         assert table.pool is not None
         table.spawn(self._think(table.pool, view, seat, seq))
+
+    def position(self, conn: Connection, seat: int, seq: int) -> View | None:
+        """``seat``'s view for a hint asked at ``seq``, in the table's turn (:class:`HintAt`):
+        ``None`` if the position moved on (``conn`` is sent it again)."""
+        table = self.table
+        if table.game.is_over or seat not in table.game.actors():
+            raise TableError("a hint is given when it is your turn to act", code="not_your_turn")
+        if seq != table.seq:
+            conn.push(table.messages.snapshot(conn, "resync"))
+            return None
+        return View.of(table.game, seat)
 
     async def _think(self, pool: BotPool, view: View, seat: int, seq: int) -> None:
         table = self.table

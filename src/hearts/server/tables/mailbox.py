@@ -1,28 +1,27 @@
 """A table's mailbox: its commands handled one at a time, in the order they came, by one task.
 
 Whatever reads or changes a table's position — an action, a sync, a seat taken, a bot's move,
-a notice of another process's action — is a command posted to the table's :class:`Mailbox`;
-they are handled one by one, so no two ever interleave, with no lock to take: a command
-posted to an idle mailbox runs at once in its caller's task, the ones posted meanwhile wait
-their turn and a runner task takes them in order. A caller awaits its command's result (or its
-exception); a caller that stops waiting does not take a waiting command back. The runner lives
-while there is work, so an idle table holds no task.
+a notice of another process's action — is a command (:mod:`~hearts.server.tables.commands`)
+posted to the table's :class:`Mailbox`; its handler (the table's :meth:`Table.process
+<hearts.server.tables.table.Table.process>`) takes them one by one, so no two ever interleave,
+with no lock to take: a command posted to an idle mailbox runs at once in its caller's task,
+the ones posted meanwhile wait their turn and a runner task takes them in order. A caller
+awaits its command's result (or its exception); a caller that stops waiting does not take a
+waiting command back. The runner lives while there is work, so an idle table holds no task.
 
 >>> import asyncio
 >>> async def demo() -> list[str]:
-...     box, seen = Mailbox(), []
-...     async def command(name: str) -> str:
+...     seen: list[str] = []
+...     async def handle(name: str) -> str:
 ...         seen.append(name + " starts")
 ...         await asyncio.sleep(0)
 ...         seen.append(name + " ends")
 ...         return name
-...     results = await asyncio.gather(box.run(lambda: command("a")), box.run(lambda: command("b")))
+...     box = Mailbox(handle)
+...     results = await asyncio.gather(box.run("a"), box.run("b"))
 ...     return seen + results
 >>> asyncio.run(demo())
 ['a starts', 'a ends', 'b starts', 'b ends', 'a', 'b']
-
-A step that does not wait for anything (a read of the position as committed, a seat's new
-name) is :meth:`Mailbox.step`: done at once when the table is idle.
 """
 
 from __future__ import annotations
@@ -30,16 +29,20 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from hearts.server.tables.commands import Command
 
 _T = TypeVar("_T")
 
 
 class Mailbox:
-    """Commands (coroutine functions of no argument) run one at a time, first come first served."""
+    """Commands handled by ``handle`` one at a time, first come first served."""
 
-    def __init__(self) -> None:
-        self._commands: deque[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = deque()
+    def __init__(self, handle: Callable[[Any], Awaitable[Any]]) -> None:
+        self._handle = handle
+        self._commands: deque[tuple[Any, asyncio.Future[Any]]] = deque()
         self._runner: asyncio.Task[None] | None = None
         self._running = False
 
@@ -49,15 +52,16 @@ class Mailbox:
         done in passing."""
         return self._running or bool(self._commands)
 
-    async def run(self, command: Callable[[], Awaitable[_T]]) -> _T:
+    async def run(self, command: Command[_T]) -> _T:
         """Post ``command`` and wait for its result (its exception is raised here). When the
         mailbox is idle the command runs at once, in the caller's task (no hand-over to the
-        runner: an action's broadcast leaves a loop turn sooner); the commands posted meanwhile
-        wait for it."""
+        runner: an action's broadcast leaves a loop turn sooner; a read sees the committed
+        position); the commands posted meanwhile wait for it."""
         if not self.busy:
             self._running = True
             try:
-                return await command()
+                result: _T = await self._handle(command)
+                return result
             finally:
                 self._running = False
                 if self._commands:
@@ -78,7 +82,7 @@ class Mailbox:
             command, future = self._commands.popleft()
             self._running = True
             try:
-                result = await command()
+                result = await self._handle(command)
             except asyncio.CancelledError:
                 if not future.done():
                     future.cancel()
@@ -91,18 +95,6 @@ class Mailbox:
                     future.set_result(result)
             finally:
                 self._running = False
-
-    async def step(self, work: Callable[[], _T]) -> _T:
-        """``work()``, a plain function (a read, or a change made at once), in the table's
-        turn: at once when nothing runs or waits (the position is then the committed one),
-        else as a command after those posted before."""
-        if not self.busy:
-            return work()
-
-        async def command() -> _T:
-            return work()
-
-        return await self.run(command)
 
     def stop(self) -> None:
         """Stop the runner and cancel the commands waiting (at shutdown)."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import secrets
 from collections.abc import AsyncIterator
@@ -34,6 +33,7 @@ from hearts.server.storage import (
     load_game,
 )
 from hearts.server.tables.clocks import clocks_for
+from hearts.server.tables.commands import TakeSeat
 from hearts.server.tables.connection import Connection
 from hearts.server.tables.errors import TableError
 from hearts.server.tables.names import TABLE_ID, bot_names, rematch_id, seat_name
@@ -333,12 +333,7 @@ class Manager:
         except SeatConflict:
             raise TableError(f"Seat {seat + 1} is not free", 409) from None
 
-        def taken() -> None:
-            table.seats[seat] = dataclasses.replace(table.seats[seat], kind="human", name=name, token_hash=token_hash)
-            table.clocks.start()  # (the last free seat taken: the clocks run)
-            table.messages.broadcast("table")
-
-        await table.mailbox.step(taken)
+        await table.mailbox.run(TakeSeat(seat, name, token_hash))
         log.info("seat taken", extra=fields(table=table_id, seat=seat))
         return seat, token
 

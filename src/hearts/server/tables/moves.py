@@ -19,6 +19,7 @@ from hearts.server.metrics import Actor
 from hearts.server.outage import is_outage
 from hearts.server.protocol import error_message
 from hearts.server.storage import Lease, NotOwner, SeqConflict, StoreUnavailable
+from hearts.server.tables.commands import Act, Resync
 from hearts.server.tables.connection import Connection
 from hearts.server.tables.ownership import TAKE_WAIT
 from hearts.server.turns import bot_turns
@@ -49,7 +50,7 @@ class Moves:
         outcome, seq, message = await self.route(seat, seen, action, "person", arrived)
         if outcome is Outcome.STALE:
             await table.follower.reach(seq)
-            await table.mailbox.step(lambda: conn.push(table.messages.snapshot(conn, "resync")))
+            await table.mailbox.run(Resync(conn))
         elif outcome is Outcome.ILLEGAL:
             conn.push(error_message(message, "illegal", table.seq, why_not(message)))  # the rule in words
         elif outcome is not Outcome.DONE:
@@ -65,7 +66,7 @@ class Moves:
             if own is not None:
                 await own.taking(table.id)
             if own is None or own.owns(table.id):
-                result = await table.mailbox.run(lambda: self._command(seat, seen, action, by, arrived))
+                result = await table.mailbox.run(Act(seat, seen, action, by, arrived))
                 if result[0] is not Outcome.NOT_OWNER:
                     return result
                 continue
@@ -90,20 +91,20 @@ class Moves:
         return Outcome.UNAVAILABLE, table.seq, "the table's owner keeps changing; try again"
 
     async def command(self, seat: int, seen: int, action: Action, by: Actor, request: str) -> Result:
-        """:meth:`_command` in the table's turn (a command forwarded to this process, the owner,
+        """:meth:`act` in the table's turn (a command forwarded to this process, the owner,
         as ``request``: its action's notice answers it if it is done)."""
-        arrived = time.perf_counter()
-        return await self.table.mailbox.run(lambda: self._command(seat, seen, action, by, arrived, request))
+        return await self.table.mailbox.run(Act(seat, seen, action, by, time.perf_counter(), request))
 
-    async def _command(self, seat: int, seen: int, action: Action, by: Actor, arrived: float, request: str = "") -> Result:
+    async def act(self, command: Act) -> Result:
         """An action made at position ``seen``, in the table's turn, by its owner: applied and
         logged (done), or refused (stale, illegal, not_owner; unavailable during an outage)."""
         table = self.table
+        seat, seen, action, by = command.seat, command.seen, command.action, command.by
         while True:
             if not self._fresh(seen, action) or (by != "person" and seat not in bot_turns(table.game, table.seats)):
                 return Outcome.STALE, table.seq, ""
             try:
-                await table.apply(action, by, arrived, request)
+                await table.apply(action, by, command.arrived, command.request)
             except IllegalAction as e:
                 return Outcome.ILLEGAL, table.seq, str(e)
             except NotOwner:

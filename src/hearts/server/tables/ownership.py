@@ -43,6 +43,7 @@ from hearts.server.notices import CommandNotice, HandNotice
 from hearts.server.outage import Backoff, is_outage
 from hearts.server.storage import Lease
 from hearts.server.tables.activity import Activity
+from hearts.server.tables.commands import CatchUp, HandOver
 
 if TYPE_CHECKING:
     from hearts.server.tables.manager import Manager
@@ -214,7 +215,7 @@ class Ownership:
         if seq is not None:
             await table.follower.reach(seq)
         elif lease.epoch > 1:
-            await table.mailbox.run(table.follower.catch_up)
+            await table.mailbox.run(CatchUp())
         self.held[table.id] = lease
         self.unknown(table.id)
         table.clocks.start()
@@ -227,9 +228,10 @@ class Ownership:
             log.info("table no longer owned", extra=fields(table=table_id))
             self.manager.forget_unused(table_id)
 
-    async def _hand_over(self, table: Table, to: str) -> Lease | None:
-        """Give the table's lease to process ``to`` (in the table's turn, so no action of its
-        is half-way); the new lease, or ``None`` if this process's lease was no longer current."""
+    async def hand_over(self, table: Table, to: str) -> Lease | None:
+        """Give the table's lease to process ``to`` (in the table's turn, :class:`HandOver`, so
+        no action of its is half-way); the new lease, or ``None`` if this process's lease was
+        no longer current."""
         assert self.leases is not None
         lease = self.held.get(table.id)
         if lease is None:
@@ -344,10 +346,7 @@ class Ownership:
         if loaded is None or loaded.outcome != Outcome.DONE.value:
             return None
 
-        async def give() -> tuple[Lease | None, int]:
-            return await self._hand_over(table, peer), table.seq
-
-        lease, seq = await table.mailbox.run(give)
+        lease, seq = await table.mailbox.run(HandOver(peer))
         if lease is None:
             return False
         # (meanwhile this process's clients' actions are forwarded to the peer, which handles
@@ -436,7 +435,7 @@ class Ownership:
             await self.forwarder.answer(command, Outcome.ILLEGAL, table.seq, f"not an action: {e}")
             return
         if command.by == "person" and not table.conns and not command.stopping:
-            handed = await table.mailbox.run(lambda: self._hand_over(table, command.sender))
+            handed, _ = await table.mailbox.run(HandOver(command.sender))
             if handed is not None:
                 await self.forwarder.answer(command, Outcome.HANDED, table.seq, epoch=handed.epoch)
                 return

@@ -1,8 +1,9 @@
 """A table of the web server: one game, its seats, its connected clients, and one sequence
 number — the number of actions its game has applied, each one a row of the store's log.
 
-A table is an actor: whatever reads or changes its position is a command of its mailbox
-(:mod:`~hearts.server.tables.mailbox`), handled one at a time. One process of the service owns
+A table is an actor: whatever reads or changes its position is a command
+(:mod:`~hearts.server.tables.commands`: one union of value types) posted to its mailbox
+(:mod:`~hearts.server.tables.mailbox`) and handled one at a time by :meth:`Table.process`. One process of the service owns
 the table (:mod:`~hearts.server.tables.ownership`: a lease with a fencing epoch, on
 PostgreSQL; trivially the one process on SQLite) and only it appends to the log; the others
 keep a following copy for their clients and forward their actions to the owner
@@ -47,6 +48,25 @@ from hearts.server.ratings import settle
 from hearts.server.storage import NotOwner, SeatRow, SeqConflict, Storage, hash_token
 from hearts.server.tables.bots import BotTurns
 from hearts.server.tables.clocks import Clocks
+from hearts.server.tables.commands import (
+    Act,
+    BotAct,
+    CatchUp,
+    ComeBack,
+    Drain,
+    Facts,
+    GoAway,
+    HandOver,
+    HintAt,
+    IsOver,
+    NameSeat,
+    ReadSeats,
+    Resync,
+    Sit,
+    TableCommand,
+    TakeSeat,
+    Watch,
+)
 from hearts.server.tables.connection import Connection
 from hearts.server.tables.errors import TableError
 from hearts.server.tables.follow import Follower
@@ -106,8 +126,8 @@ class Table:
     """Who is connected to the table through the other processes (the manager's)."""
     ownership: Ownership | None = None
     """Which tables this process owns (the manager's); ``None``: this one, trivially."""
-    mailbox: Mailbox = field(default_factory=Mailbox)
-    """The table's commands, handled one at a time (:mod:`~hearts.server.tables.mailbox`)."""
+    mailbox: Mailbox = field(init=False)
+    """The table's commands, handled one at a time by :meth:`process` (:mod:`~hearts.server.tables.mailbox`)."""
     conns: set[Connection] = field(default_factory=set)
     last_event: dict[str, Any] | None = field(init=False, default=None)
     """The last accepted action as every seat may know it (:func:`public_event`)."""
@@ -117,6 +137,7 @@ class Table:
         history = self.game.history
         if history:
             self.last_event = public_event(history[-1], len(history))
+        self.mailbox = Mailbox(self.process)
         self.messages = StateMessages(self)
         self.presence = Presence(self, self.roster)
         self.clocks = Clocks(self)
@@ -185,14 +206,12 @@ class Table:
     async def facts(self) -> dict[str, Any]:
         """What ``GET /api/tables/{id}`` shows: the public facts, ``seq``, the rules and the
         pause before each bot move (``bot_delay``, seconds)."""
-        return await self.mailbox.step(
-            lambda: {**self.messages.public(), "seq": self.seq, "rules": self.rules.to_dict(), "bot_delay": self.bot_delay}
-        )
+        return await self.mailbox.run(Facts())
 
     async def finished_record(self) -> GameRecord:
         """:meth:`record` of a finished game; :class:`TableError` (403, ``not_over``) before
         its end (R7: the record shows every hand)."""
-        if not await self.mailbox.step(lambda: self.game.is_over):
+        if not await self.mailbox.run(IsOver()):
             raise TableError("the record is published when the game is over (R7)", 403, "not_over")
         return self.record()
 
@@ -218,18 +237,7 @@ class Table:
     async def attach(self, conn: Connection, seat: int) -> None:
         """Seat a connection (a spectator that shows a seat's token takes that seat); an away
         seat's person is back."""
-        async def sit() -> None:
-            conn.seat = seat
-            conn.spectator = False
-            conn.table = self
-            self.conns.add(conn)
-            # (a seat handed over is taken back by ``back``, not by a connection)
-            came = seat not in self.clocks.handed_over() and await self._come_back(seat)
-            conn.push(self.messages.snapshot(conn, "welcome"))
-            if came:  # everyone sees its clock run again
-                self.messages.broadcast("table")
-
-        await self.mailbox.run(sit)
+        await self.mailbox.run(Sit(conn, seat))
         if self.ownership is not None and not self.owned:
             await self.ownership.take(self)  # if nobody owns it yet: its clients' process does
         self.presence.tell()
@@ -250,13 +258,7 @@ class Table:
                     f"this table already has its maximum of {self.max_spectators} spectators; try later",
                     code="spectators_full", close_code=CLOSE_TRY_LATER,
                 )
-        def look() -> None:
-            conn.spectator = True
-            conn.table = self
-            self.conns.add(conn)
-            conn.push(self.messages.snapshot(conn, "welcome"))
-
-        await self.mailbox.step(look)
+        await self.mailbox.run(Watch(conn))
         self.presence.tell()
 
     def detach(self, conn: Connection) -> None:
@@ -277,14 +279,14 @@ class Table:
         if seat is None:
             assert conn.spectator
             if isinstance(message, Sync):
-                await self.mailbox.step(lambda: conn.push(self.messages.snapshot(conn, "resync")))
+                await self.mailbox.run(Resync(conn))
             else:
                 conn.push(error_message(
                     "spectators cannot act: only a seat may pass, play or choose", "not_seated", self.seq
                 ))
             return
         if isinstance(message, Sync):
-            await self.mailbox.step(lambda: conn.push(self.messages.snapshot(conn, "resync")))
+            await self.mailbox.run(Resync(conn))
             return
         await self.back(seat)
         if isinstance(message, Back):
@@ -303,14 +305,25 @@ class Table:
         if not self.seats[seat].away:
             return
 
-        async def come_back() -> bool:
-            came = await self._come_back(seat)
-            if came:
-                self.messages.broadcast("table")
-            return came
-
-        if await self.mailbox.run(come_back):
+        if await self.mailbox.run(ComeBack(seat)):
             self.presence.tell()
+
+    async def _sit(self, conn: Connection, seat: int) -> None:
+        conn.seat = seat
+        conn.spectator = False
+        conn.table = self
+        self.conns.add(conn)
+        # (a seat handed over is taken back by ``back``, not by a connection)
+        came = seat not in self.clocks.handed_over() and await self._come_back(seat)
+        conn.push(self.messages.snapshot(conn, "welcome"))
+        if came:  # everyone sees its clock run again
+            self.messages.broadcast("table")
+
+    def _watch(self, conn: Connection) -> None:
+        conn.spectator = True
+        conn.table = self
+        self.conns.add(conn)
+        conn.push(self.messages.snapshot(conn, "welcome"))
 
     async def _come_back(self, seat: int) -> bool:
         """Whether ``seat`` was away; if it was, it is no longer (in the store too, for every
@@ -371,6 +384,55 @@ class Table:
         self.clocks.acted(action.seat)
         self.clocks.start()
         self.messages.broadcast()
+
+    # --- the commands ----------------------------------------------------------------------
+
+    async def process(self, command: TableCommand) -> Any:
+        """Handle one of the table's commands (:mod:`~hearts.server.tables.commands`), in its
+        turn: the mailbox calls this, one command at a time; post a command with
+        ``await table.mailbox.run(command)``, which answers what the command's type says."""
+        match command:
+            case Act():
+                return await self.moves.act(command)
+            case BotAct():
+                return await self.bots.play(command)
+            case Resync(conn):
+                return conn.push(self.messages.snapshot(conn, "resync"))
+            case Sit(conn, seat):
+                return await self._sit(conn, seat)
+            case Watch(conn):
+                return self._watch(conn)
+            case ComeBack(seat):
+                came = await self._come_back(seat)
+                if came:
+                    self.messages.broadcast("table")
+                return came
+            case GoAway(seat):
+                return await self.clocks.go_away(seat)
+            case NameSeat(seat, name):
+                self.seats[seat] = dataclasses.replace(self.seats[seat], name=name)
+                return self.messages.broadcast("table")
+            case TakeSeat(seat, name, token_hash):
+                self.seats[seat] = dataclasses.replace(self.seats[seat], kind="human", name=name, token_hash=token_hash)
+                self.clocks.start()  # (the last free seat taken: the clocks run)
+                return self.messages.broadcast("table")
+            case ReadSeats():
+                return await self.follower.read_seats()
+            case CatchUp():
+                return await self.follower.catch_up()
+            case Drain():
+                return await self.follower.drain()
+            case HandOver(to):
+                assert self.ownership is not None
+                return await self.ownership.hand_over(self, to), self.seq
+            case Facts():
+                return {**self.messages.public(), "seq": self.seq, "rules": self.rules.to_dict(), "bot_delay": self.bot_delay}
+            case IsOver():
+                return self.game.is_over
+            case HintAt(conn, seat, seq):
+                return self.hints.position(conn, seat, seq)
+            case _:
+                raise TypeError(f"not a command of a table: {command!r:.80}")
 
     # --- running ---------------------------------------------------------------------------
 

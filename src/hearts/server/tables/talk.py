@@ -3,7 +3,6 @@ client of every process through the store's notices (:class:`~hearts.server.stor
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from typing import TYPE_CHECKING
 
@@ -12,6 +11,7 @@ from hearts.server.company import ChatOff, check_not_banned, company_message, hi
 from hearts.server.logs import fields
 from hearts.server.notices import ChatNotice, RematchNotice, TalkNotice
 from hearts.server.outage import is_outage
+from hearts.server.tables.commands import NameSeat
 from hearts.server.tables.errors import TableError
 from hearts.server.tables.messages import chat_message
 from hearts.server.tables.names import rematch_id, seat_name
@@ -128,10 +128,6 @@ class Talk:
         row = table.seats[seat]
         await table.store.log.update_seat(table.id, seat, "human", name, row.token_hash, was="human")
 
-        def named() -> None:
-            table.seats[seat] = dataclasses.replace(table.seats[seat], name=name)
-            table.messages.broadcast("table")
-
-        await table.mailbox.step(named)
+        await table.mailbox.run(NameSeat(seat, name))
         table.presence.tell()
         log.info("named", extra=fields(table=table.id, seat=seat))

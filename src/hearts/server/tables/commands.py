@@ -1,0 +1,166 @@
+"""A table's commands: everything that reads or changes a table's position, declared as one
+union (:data:`Command`) of small value types, each handled in the table's turn by
+:meth:`Table.process <hearts.server.tables.table.Table.process>` — the one place that says what
+a table does, as lila's ``RoundAsyncActor`` does for a game of chess.
+
+A command is posted to the table's :class:`~hearts.server.tables.mailbox.Mailbox` and its
+caller awaits the result the command's type declares (``Command[R]``: ``R``):
+
+>>> from hearts.actions import Play
+>>> Act(seat=1, seen=9, action=Play(1, "QS"), by="person", arrived=0.0)
+Act(seat=1, seen=9, action=Play(seat=1, card=Card('QS')), by='person', arrived=0.0, request='')
+>>> GoAway(2) == GoAway(2)  # (values: a command can be logged, compared, replayed in a test)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from hearts.actions import Action
+from hearts.server.forward import Outcome
+from hearts.server.metrics import Actor
+from hearts.server.storage import Lease, SeatRow
+from hearts.view import View
+
+if TYPE_CHECKING:
+    from hearts.server.tables.connection import Connection
+
+R = TypeVar("R")
+
+
+class Command(Generic[R]):
+    """A command of a table, whose handling answers an ``R``."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Act(Command[tuple[Outcome, int, str]]):
+    """An action of ``seat`` made at position ``seen``, ``by`` a person, a bot or a stand-in,
+    ``arrived`` at a :func:`time.perf_counter` reading (``request``: the forwarded command it
+    came in, whose notice answers it): handled by the owner (:meth:`Moves.act
+    <hearts.server.tables.moves.Moves.act>`); its outcome, the position after it and words."""
+
+    seat: int
+    seen: int
+    action: Action
+    by: Actor
+    arrived: float
+    request: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BotAct(Command[None]):
+    """This process's bot's ``action`` for ``seat``, thought about at ``view``: played if the
+    position is still that one (:meth:`BotTurns.play <hearts.server.tables.bots.BotTurns.play>`)."""
+
+    seat: int
+    view: View
+    action: Action | None
+    by: Actor
+    arrived: float
+
+
+@dataclass(frozen=True, slots=True)
+class Resync(Command[None]):
+    """Send ``conn`` the whole position again (a ``state`` whose reason is ``resync``)."""
+
+    conn: Connection
+
+
+@dataclass(frozen=True, slots=True)
+class Sit(Command[None]):
+    """Seat ``conn`` at ``seat`` (an away seat's person is back) and welcome it."""
+
+    conn: Connection
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Watch(Command[None]):
+    """Let ``conn`` watch (a spectator) and welcome it."""
+
+    conn: Connection
+
+
+@dataclass(frozen=True, slots=True)
+class ComeBack(Command[bool]):
+    """The person of an away ``seat`` plays again: whether it was away."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GoAway(Command[None]):
+    """``seat``'s clock ran out: it is away if it is still to act (the stand-in plays for it)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class NameSeat(Command[None]):
+    """``seat``'s person chose the ``name`` (already stored)."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat(Command[None]):
+    """A person took the free ``seat`` (already stored) under ``name``, with ``token_hash``."""
+
+    seat: int
+    name: str | None
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReadSeats(Command[list[SeatRow] | None]):
+    """Take the seats as stored: the seats before, if they changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class CatchUp(Command[None]):
+    """Apply and broadcast what other processes logged after this table's position."""
+
+
+@dataclass(frozen=True, slots=True)
+class Drain(Command[None]):
+    """Apply the actions heard (in notices) while the table was busy."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver(Command[tuple[Lease | None, int]]):
+    """Move the table's lease to the process ``to`` (this process stops or the peer's clients
+    came): the new lease (``None``: not this process's to give) and the position handed."""
+
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class Facts(Command[dict[str, Any]]):
+    """What ``GET /api/tables/{id}`` shows."""
+
+
+@dataclass(frozen=True, slots=True)
+class IsOver(Command[bool]):
+    """Whether the game is over (as committed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HintAt(Command[View | None]):
+    """``seat``'s view for a hint asked by ``conn`` at position ``seq`` (``None``: the
+    position moved on; ``conn`` was sent it again)."""
+
+    conn: Connection
+    seat: int
+    seq: int
+
+
+TableCommand = (
+    Act | BotAct | Resync | Sit | Watch | ComeBack | GoAway | NameSeat | TakeSeat | ReadSeats | CatchUp | Drain
+    | HandOver | Facts | IsOver | HintAt
+)
+"""Every command of a table: what :meth:`Table.process <hearts.server.tables.table.Table.process>` matches on."""
