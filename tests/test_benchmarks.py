@@ -184,7 +184,10 @@ def test_bot_throughput_compares_the_kernels(capsys: pytest.CaptureFixture[str])
                      r"search:iterations=300_ratio=(\d+\.\d)$", last)
     assert match, last
     fast, pure, ratio = map(float, match.groups())
-    assert ratio == pytest.approx(fast / pure, abs=0.1) and ratio > 2
+    # (each figure is rounded to a tenth: on a slow machine the pure rate is a few decisions a
+    # second, and the ratio of the rounded rates is not the rounded ratio, 43.4 against 43.2)
+    assert (fast - 0.05) / (pure + 0.05) - 0.05 <= ratio <= (fast + 0.05) / max(pure - 0.05, 0.05) + 0.05
+    assert ratio > 2
 
 
 def test_engine_rows_play_the_same_rounds(capsys: pytest.CaptureFixture[str]) -> None:

@@ -131,6 +131,17 @@ class Game:
         return tuple(self._history)
 
     @property
+    def ply(self) -> int:
+        """How many actions the game has accepted: ``len(game.history)`` without copying it.
+
+        >>> from hearts import Rules
+        >>> game = Game(Rules(), seed=1)
+        >>> game.ply, game.ply == len(game.history)
+        (0, True)
+        """
+        return len(self._history)
+
+    @property
     def round_starts(self) -> tuple[int, ...]:
         """For each round, how many actions of :attr:`history` came before it."""
         return tuple(self._round_starts)

@@ -533,7 +533,7 @@ def _field(data: Mapping[str, Any], key: str, kind: type) -> Any:
 def _over_early(scores: list[Any], game: Game, actions: int) -> str:
     """Why a record's actions go on after its game ended (R5.1), when it starts from scores
     that are not zero: those scores, which ended it early."""
-    done, more = len(game.history), actions - len(game.history)
+    done, more = game.ply, actions - game.ply
     follow = "1 more action follows" if more == 1 else f"{more} more actions follow"
     return (f"the record's 'scores' {scores!r:.80} end the game after round {len(game.rounds)} "
             f"(target {game.rules.target}; totals {list(game.totals)!r:.80}), yet {follow} (from action {done})")

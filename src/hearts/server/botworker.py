@@ -276,7 +276,7 @@ class BotWorker:
         try:
             stored = await load_game(self.store, job.table_id)
             game = None if stored is None else stored.game
-            if stored is None or game is None or len(game.history) != job.seq or job.seat not in game.actors():
+            if stored is None or game is None or game.ply != job.seq or job.seat not in game.actors():
                 await self.queue.complete_hint_job(job, None)
                 return
             seed = job_seed(stored.row.seed, job.seat, job.seq)
@@ -306,7 +306,7 @@ class BotWorker:
             spec = bot_spec(seats[job.seat], stand_in)
             if spec is None or job.seat not in bot_turns(game, seats):
                 return  # the position moved on (or the person is back): nothing to do
-            seq = len(game.history)
+            seq = game.ply
             action = await self._decide(game, job.seat, spec, job_seed(stored.row.seed, job.seat, seq), lane)
             by = "bot" if seats[job.seat].kind == "bot" else "stand_in"
             outcome = await self._send(job.table_id, job.seat, seq, action, by)
@@ -337,7 +337,7 @@ class BotWorker:
 
     async def _caught_up(self, table_id: str, game: Game) -> list[SeatRow]:
         """Apply what was logged after ``game``'s position; the table's seats, read again."""
-        start = len(game.history)
+        start = game.ply
         replay(game, await self.store.log.actions(table_id, after=start), start=start + 1)
         return await self.store.log.seats(table_id)
 

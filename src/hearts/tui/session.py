@@ -210,7 +210,7 @@ class Session:
     def _make_bots(self) -> None:
         """A bot for every bot seat. As in line mode for a new game; after an undo or a resume
         the seeds also depend on the position, so the bots do not repeat themselves."""
-        played = len(self.game.history)
+        played = self.game.ply
         seeder = random.Random(f"hearts-bots-{self.seed}" + (f"-{played}" if played else ""))
         self.bots = {
             s: make_bot(seat.bot, seed=seeder.randrange(2**31))
@@ -333,7 +333,7 @@ class Session:
         index = self._undo_point()
         if index is None:
             return False
-        while len(self.game.history) > index:
+        while self.game.ply > index:
             self.game.undo()
         self._make_bots()  # a bot's memory of the plays taken back goes with them
         return True

@@ -6,7 +6,6 @@ process)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING, Any, Final
 
@@ -19,7 +18,6 @@ from hearts.server.outage import Backoff
 from hearts.server.protocol import error_message
 from hearts.server.storage import SeatRow, StoreUnavailable, load_game
 from hearts.server.tables.commands import CatchUp, Drain, ReadSeats
-from hearts.server.tables.connection import within
 from hearts.server.tables.messages import public_event
 
 if TYPE_CHECKING:
@@ -42,8 +40,6 @@ class Follower:
         of order): applied from here when it is free, without reading the log."""
         self._draining = False
         """Whether a task waits for the table to apply :attr:`_heard`."""
-        self._signal: asyncio.Event | None = None
-        """Set when an action is heard of (for :meth:`await_heard`)."""
         self._awaiting_back: asyncio.Task[None] | None = None
         """The task of :meth:`resync_when_back`, while it waits."""
 
@@ -58,28 +54,12 @@ class Follower:
         if notice.seq <= table.seq:
             return  # this process's own, or one it caught up with already
         self._heard[notice.seq] = notice.action
-        if self._signal is not None:
-            self._signal.set()
         if table.mailbox.busy:
             if not self._draining:
                 self._draining = True
                 table.spawn(self._drain())
         elif self._follow_heard():
             table.spawn(self.resync())
-
-    async def await_heard(self, timeout: float = NOTICE_WAIT) -> None:
-        """Wait, at most ``timeout`` seconds, for the notice of the action another process
-        logged at ``seq + 1`` (where this process's own was refused): reading it from the
-        notice spares the database a query. Call from inside the table's turn."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        try:
-            while self.table.seq + 1 not in self._heard and (left := deadline - loop.time()) > 0:
-                self._signal = signal = asyncio.Event()
-                with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
-                    await within(signal.wait(), left)
-        finally:
-            self._signal = None
 
     async def _drain(self) -> None:
         """Apply the actions heard while the table was busy, in its turn."""

@@ -31,14 +31,14 @@ import contextlib
 import hashlib
 import logging
 from collections.abc import Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, Final, get_args
+from typing import TYPE_CHECKING, Any, Final
 
 from hearts.actions import from_dict
 from hearts.errors import ActionError
 from hearts.server.forward import Forwarder, Outcome
 from hearts.server.limits import CLOSE_SERVICE_RESTART
 from hearts.server.logs import fields
-from hearts.server.metrics import Actor
+from hearts.server.metrics import ACTORS
 from hearts.server.notices import CommandNotice, HandNotice
 from hearts.server.outage import Backoff, is_outage
 from hearts.server.storage import Lease
@@ -78,9 +78,6 @@ out at most three seconds after its owner's last renewal)."""
 
 RETRY: Final = Backoff(first=RENEW_EVERY, most=2.0)
 """The pauses between renewals, and between sweeps, while the database is away."""
-
-ACTORS: Final = get_args(Actor)
-"""Who may make a forwarded action (the metrics' :data:`~hearts.server.metrics.Actor`)."""
 
 
 class Ownership:

@@ -176,7 +176,7 @@ class Table:
     @property
     def seq(self) -> int:
         """The table's sequence number: how many actions have been applied (and logged)."""
-        return len(self.game.history)
+        return self.game.ply
 
     def record(self) -> GameRecord:
         """The game and who played it (names, bot specs), as a version 2 record exports it."""
