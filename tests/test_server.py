@@ -930,3 +930,44 @@ def test_passkeys_sessions_and_seat_tickets_are_stored_alike_on_both_databases(d
             await store.close()
 
     asyncio.run(main())
+
+
+def test_sqlite_is_a_cluster_of_one_that_owns_each_table_through_its_lease(tmp_path: Path) -> None:
+    """Issue 41 item 1: SQLite runs the same ownership code as PostgreSQL's many processes, as
+    a cluster of one. A table with bots is claimed when it is made, at epoch 1, and its lease
+    renewed as any; a table of people only is claimed by the first client that sits at it (as
+    on PostgreSQL); the process's one lease per table is what its appends carry; and the
+    restart of the process claims every unfinished table again."""
+
+    async def main() -> None:
+        store = await open_storage(f"sqlite:///{tmp_path / 't.db'}")
+        manager = Manager(store, bot_delay=0, bot_workers=0)
+        try:
+            await manager.start()
+            bots, _ = await manager.create(TableRequest.parse(
+                {"seats": [{"kind": "human", "name": "Pat"}] + [{"kind": "bot", "level": "easy"}] * 3}))
+            people, tokens = await manager.create(TableRequest.parse({"seats": [{"kind": "human"}] * 4}))
+            own = manager.ownership
+            me = manager.roster.process
+            assert own.held[bots.id] == await store.leases.holder(bots.id) and own.held[bots.id].epoch == 1
+            assert own.owns(bots.id) and bots.owned and own.epoch(bots.id) == 1
+            assert not own.owns(people.id) and await store.leases.holder(people.id) is None
+            assert await store.leases.renew(me, list(own.held.values())) == {bots.id}
+            conn = Connection(lambda _: asyncio.sleep(0), lambda *_: asyncio.sleep(0))
+            seat = await people.find_seat(tokens[0])
+            assert seat == 0
+            await people.attach(conn, seat)
+            assert own.owns(people.id) and own.epoch(people.id) == 1
+            await people.moves.person(conn, 0, 0, next(iter(people.game.legal_actions(0))), time.perf_counter())
+            assert people.seq == 1 and await store.log.actions(people.id) == [to_dict(people.game.history[0])]
+        finally:
+            await manager.shutdown()
+        again = Manager(store, bot_delay=0, bot_workers=0)
+        try:
+            assert await again.start() == 2  # (restored, each claimed: the same ownership code)
+            assert set(again.ownership.held) == {bots.id, people.id}
+        finally:
+            await again.shutdown()
+            await store.close()
+
+    asyncio.run(main())

@@ -127,7 +127,7 @@ def create_app(
                 bots=tuple(bots), metrics_token=metrics_token,
                 # SQLite: no bot workers, this process runs the reviews
                 reviewer=ReviewRunner(store) if store.jobs is None else None,
-                relays=Relays(manager, guard, link_host) if store.leases is not None and link_host is not None else None,
+                relays=Relays(manager, guard, link_host) if not store.one_process and link_host is not None else None,
                 quick=(quick_match := Matchmaker(manager)),
                 lobby=LobbyFeed(manager, quick_match, public_url),
             )

@@ -324,7 +324,6 @@ class BotWorker:
         finished game): done, or stale or illegal (the position moved on). An owner that does not
         answer, or none yet (a server takes over a dead one's tables within seconds), is asked
         again, for at most :data:`OWNER_WAIT` seconds: then :class:`OwnerUnreachable`."""
-        assert self.store.leases is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + OWNER_WAIT
         while loop.time() < deadline:

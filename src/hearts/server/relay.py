@@ -411,7 +411,7 @@ class Relays:
         claimed here first (its clients reaching two processes at once: one of them wins)."""
         manager = self.manager
         ownership = manager.ownership
-        if ownership.leases is None or ownership.owns(table_id) or not TABLE_ID.fullmatch(table_id):
+        if ownership.owns(table_id) or not TABLE_ID.fullmatch(table_id):
             return None
         try:
             owner = await ownership.owner_of(table_id)

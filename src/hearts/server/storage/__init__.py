@@ -27,7 +27,7 @@ concern:
 * ``store.jobs`` (:class:`JobQueue`, PostgreSQL only): a bot seat to act at a position, or a
   hint, claimed by a bot worker on any machine; SQLite has no queue (``None``), and its one
   server process runs the bots itself.
-* ``store.leases`` (:class:`Leases`, PostgreSQL only): which process owns each table — one at
+* ``store.leases`` (:class:`Leases`; on SQLite a cluster of one): which process owns each table — one at
   a time, under a lease with a fencing epoch that its appends carry (``append(…, epoch=…)``):
   the database refuses an older epoch's (:class:`NotOwner`). SQLite has none (``None``): its one
   process owns every table.
@@ -406,7 +406,7 @@ class Lease:
 
 
 class Leases(Protocol):
-    """``store.leases`` (PostgreSQL): which process owns each table. At any moment at most one
+    """``store.leases``: which process owns each table. At any moment at most one
     process holds a live lease on a table, for :data:`~hearts.server.storage.postgres.LEASE`
     seconds from its last claim or renewal (by the database's clock); each new holder gets the
     next epoch, and an append carrying an older one is refused (:class:`NotOwner`), so an old
@@ -900,9 +900,15 @@ class Storage(Protocol):
         ...
 
     @property
-    def leases(self) -> Leases | None:
-        """Which process owns each table (PostgreSQL), or ``None`` (SQLite: its one process
-        owns every table)."""
+    def leases(self) -> Leases:
+        """Which process owns each table: on PostgreSQL, the many processes' leases; on SQLite,
+        a cluster of one (its process owns every table it opens)."""
+        ...
+
+    @property
+    def one_process(self) -> bool:
+        """Whether one process serves the database (SQLite): it restores every unfinished
+        table when it starts, and has no peer to hand a table to."""
         ...
 
     async def ping(self) -> None:

@@ -819,16 +819,17 @@ class SqlPasskeys:
 
 class SqlStore:
     """A :class:`~hearts.server.storage.Storage` on one database: its parts on one
-    :class:`Database`; a backend adds its notices (:meth:`listen`, :meth:`notify`) and, on
-    PostgreSQL, its :attr:`jobs` and :attr:`leases`."""
+    :class:`Database`; a backend adds its notices (:meth:`listen`, :meth:`notify`), its
+    :attr:`leases` and, on PostgreSQL, its :attr:`jobs`."""
 
     jobs: Any = None
     """No bot job queue (a backend with one sets it)."""
-    leases: Any = None
-    """No leases: one process owns every table (a backend of many processes sets them)."""
+    leases: Any
+    """Which process owns each table (the backend's)."""
 
     def __init__(self, db: Database, *, one_process: bool, log: SqlTableLog | None = None) -> None:
         self.db = db
+        self.one_process = one_process
         self.log = log or SqlTableLog(db)
         self.talk = SqlTalk(db)
         self.players = SqlPlayers(db)

@@ -8,7 +8,7 @@ the process being killed; only a power loss can lose the last ones), and it and 
 and ``-shm`` files are readable by their owner only (mode 0600: they hold the seats' token
 hashes). Its notices are heard within the process; it has no job queue
 (:attr:`~SQLiteStorage.jobs` is ``None``): its process runs its tables' bots itself, and owns
-them all (:attr:`~SQLiteStorage.leases` is ``None``).
+them all, a cluster of one (:class:`SoleLeases`).
 
 >>> import asyncio
 >>> from hearts.actions import Play
@@ -30,6 +30,7 @@ import contextlib
 import os
 import sqlite3
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import AsyncAdaptedQueuePool, StaticPool
 
 from hearts.server.notices import Notice
-from hearts.server.storage import QueueListener, StoreError
+from hearts.server.storage import Lease, QueueListener, StoreError
 from hearts.server.storage.migrate import upgrade
 from hearts.server.storage.sql import Database, SqlStore, compact_json
 
@@ -140,17 +141,68 @@ class Checkpoints:
         self._thread.join(5)
 
 
+class SoleLeases:
+    """``store.leases`` of SQLite: the leases of a cluster of one process, kept in its memory.
+    The process that serves the file is its only member, so it claims every table it opens (at
+    epoch 1; again, the next one) and never loses one: the same ownership code as PostgreSQL's
+    many processes, with nobody to take a table over.
+
+    >>> import asyncio
+    >>> async def demo() -> list[object]:
+    ...     leases = SoleLeases()
+    ...     first = await leases.claim("t1", "me")
+    ...     return [first, await leases.claim("t1", "me") == first, await leases.renew("me", [first]),
+    ...             await leases.orphans(10, ["t1", "t2"])]
+    >>> asyncio.run(demo())
+    [Lease(table_id='t1', owner='me', epoch=1), True, {'t1'}, ['t2']]
+    """
+
+    def __init__(self) -> None:
+        self._held: dict[str, Lease] = {}
+        self._epochs: dict[str, int] = {}
+
+    async def claim(self, table_id: str, owner: str) -> Lease | None:
+        lease = self._held.get(table_id)
+        if lease is not None:
+            return lease if lease.owner == owner else None
+        epoch = self._epochs[table_id] = self._epochs.get(table_id, 0) + 1
+        lease = self._held[table_id] = Lease(table_id, owner, epoch)
+        return lease
+
+    async def renew(self, owner: str, leases: Sequence[Lease]) -> set[str]:
+        return {x.table_id for x in leases if self._held.get(x.table_id) == x and x.owner == owner}
+
+    async def holder(self, table_id: str) -> Lease | None:
+        return self._held.get(table_id)
+
+    async def hand_over(self, lease: Lease, to: str) -> Lease | None:
+        if self._held.get(lease.table_id) != lease:
+            return None
+        epoch = self._epochs[lease.table_id] = lease.epoch + 1
+        handed = self._held[lease.table_id] = Lease(lease.table_id, to, epoch)
+        return handed
+
+    async def orphans(self, limit: int, live: Sequence[str]) -> list[str]:
+        return [t for t in live if t not in self._held][:limit]
+
+    async def release(self, owner: str, table_ids: Sequence[str]) -> None:
+        for table_id in table_ids:
+            lease = self._held.get(table_id)
+            if lease is not None and lease.owner == owner:
+                del self._held[table_id]
+
+
 class SQLiteStorage(SqlStore):
     """The tables in one SQLite file; open it with :meth:`open` (or
     :func:`hearts.server.storage.open_storage`)."""
 
     jobs = None
     """No bot job queue: the server process runs the bots."""
-    leases = None
-    """No leases: the server process owns every table (an append's ``epoch`` is ignored)."""
-
     def __init__(self, db: Database) -> None:
         super().__init__(db, one_process=True)
+        self.leases = SoleLeases()
+        """A cluster of one: the server process owns every table it opens (an append's
+        ``epoch`` is not checked: no other process writes)."""
         self._listeners: set[QueueListener] = set()
         self._held: dict[AsyncConnection, list[Notice]] = {}
         self._checkpoints = None if db.name == ":memory:" else Checkpoints(db.name)

@@ -82,7 +82,7 @@ class Manager:
         """Who is connected to each table through the other processes of the service."""
         self.notices = ServiceNotices(self)
         self.ownership = Ownership(self)
-        """The tables this process owns (PostgreSQL: their leases; SQLite: all of them)."""
+        """The tables this process owns, through their leases (SQLite: a cluster of one)."""
         self.chat_rate = rate_item(limits.chat_rate)
         self.chats = SlidingWindows(self.chat_rate.amount, self.chat_rate.get_expiry())
         """The chat messages each seat sent through this process (``"table/seat"``: all of its
@@ -96,7 +96,7 @@ class Manager:
         takes the tables in play whose owner is gone, a few at a time, and an idle table is
         taken by the process its client opens it at."""
         await self.notices.listen()
-        restored = await self.restore_all() if self.store.leases is None else 0
+        restored = await self.restore_all() if self.store.one_process else 0
         self.notices.follow()
         self.ownership.start()
         return restored
@@ -106,9 +106,7 @@ class Manager:
         """Hand every unfinished table this process owns to the live server processes, and
         take no more (PostgreSQL; :meth:`Ownership.drain
         <hearts.server.tables.ownership.Ownership.drain>`); how many were handed (0 with no
-        live peer: the tables are let go when the process stops)."""
-        if self.store.leases is None:
-            return 0
+        live peer, as on SQLite: the tables are let go when the process stops)."""
         with contextlib.suppress(Exception):  # (the others hand this process no more tables)
             await self.store.notify(AliveNotice(self.roster.process, gone=True))
         peers = self.roster.peers()

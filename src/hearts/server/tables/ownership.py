@@ -20,8 +20,8 @@ owns, and a client that came while the lease still ran makes the table in play. 
 client of its own at a table hands its lease to the process that forwards a person's action
 there, so a table's owner follows its connections (nginx routes them by table id).
 
-On SQLite there is one process: it owns every table, with no lease (``store.leases`` is
-``None``) and no epoch.
+On SQLite the same code serves a cluster of one: its one process claims every table it opens
+(:class:`~hearts.server.storage.sqlite.SoleLeases`, in its memory) and nobody takes one over.
 """
 
 from __future__ import annotations
@@ -107,20 +107,18 @@ class Ownership:
         self._failing = False
 
     def owns(self, table_id: str) -> bool:
-        """Whether this process owns the table (always, on SQLite)."""
-        return self.leases is None or table_id in self.held
+        """Whether this process owns the table."""
+        return table_id in self.held
 
     def epoch(self, table_id: str) -> int | None:
-        """The epoch this process's appends to the table carry (``None``: none, on SQLite, or
-        a table not owned here)."""
+        """The epoch this process's appends to the table carry (``None``: a table not owned here)."""
         lease = self.held.get(table_id)
         return None if lease is None else lease.epoch
 
     def start(self) -> None:
-        """Renew the leases and sweep for orphaned tables, in tasks (PostgreSQL)."""
-        if self.leases is not None:
-            self._spawn(self._renew())
-            self._sweeper = self._spawn(self._sweep())
+        """Renew the leases and sweep for orphaned tables, in tasks."""
+        self._spawn(self._renew())
+        self._sweeper = self._spawn(self._sweep())
 
     async def stop(self) -> None:
         """Stop the tasks and release this process's leases (the others may take its tables at once)."""
@@ -128,7 +126,7 @@ class Ownership:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self.leases is not None and self.held:
+        if self.held:
             with contextlib.suppress(Exception):
                 await self.leases.release(self.me, list(self.held))
         self.held.clear()
@@ -143,7 +141,6 @@ class Ownership:
 
     async def owner_of(self, table_id: str) -> str | None:
         """The process that owns the table (as last found), or ``None``: nobody does."""
-        assert self.leases is not None
         owner = self.owners.get(table_id)
         if owner is not None:
             return owner
@@ -184,7 +181,6 @@ class Ownership:
                 await asyncio.shield(task)
 
     async def _take(self, table: Table, wait: float, handed: tuple[Lease, int] | None, dead: str | None) -> bool:
-        assert self.leases is not None
         if handed is not None:
             await self.adopt(table, *handed)
             return True
@@ -229,7 +225,6 @@ class Ownership:
         """Give the table's lease to process ``to`` (in the table's turn, :class:`HandOver`, so
         no action of its is half-way); the new lease, or ``None`` if this process's lease was
         no longer current."""
-        assert self.leases is not None
         lease = self.held.get(table.id)
         if lease is None:
             return None
@@ -241,7 +236,6 @@ class Ownership:
 
     async def _renew(self) -> None:
         """Every :data:`RENEW_EVERY` seconds, renew the leases held; those not renewed are lost."""
-        assert self.leases is not None
         delays = RETRY.delays()
         while True:
             await asyncio.sleep(next(delays) if self._failing else RENEW_EVERY)
@@ -270,7 +264,6 @@ class Ownership:
     async def _sweep(self) -> None:
         """Every :data:`SWEEP_EVERY` seconds, take over the unfinished tables in play nobody
         owns, :data:`TAKE_AT_ONCE` at a time (idle ones are taken when opened)."""
-        assert self.leases is not None
         delays = RETRY.delays()
         while True:
             await asyncio.sleep(next(delays) if self._failing else SWEEP_EVERY)
