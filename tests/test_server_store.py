@@ -330,21 +330,25 @@ def test_ping_and_the_job_queue_of_each_backend(db_url: str) -> None:
 
 
 def test_the_leases_of_each_backend(db_url: str) -> None:
-    """Both schemas have the tables' leases; PostgreSQL's processes use them (an append with an
-    epoch no lease has is refused), SQLite's one process owns every table: no leases, and an
-    append's epoch is not checked."""
+    """Both schemas have the tables' leases, and both stores claim them the same way (the first
+    claim at epoch 1, another process refused while it is held, the holder's again the same
+    lease); PostgreSQL's processes fence their appends with them (an append with an epoch no
+    lease has is refused), SQLite's one process is a cluster of one: its leases are in its
+    memory, and an append's epoch is not checked (no other process writes)."""
 
     async def body(store: Storage) -> None:
         await store.log.create_table("t", {"rules": {}}, 1, SEATS)
-        if store.leases is None:
+        lease = await store.leases.claim("t", "p1")
+        assert lease is not None and lease.epoch == 1
+        assert await store.leases.claim("t", "p2") is None and await store.leases.claim("t", "p1") == lease
+        assert await store.leases.holder("t") == lease
+        if store.one_process:
             await store.log.append("t", 1, Play(0, "2C"), epoch=7)
             await store.log.append("t", 2, Play(1, "3C"), finished=True, epoch=0)
             assert len(await store.log.actions("t")) == 2
             return
         with pytest.raises(NotOwner):
             await store.log.append("t", 1, Play(0, "2C"), epoch=7)
-        lease = await store.leases.claim("t", "p1")
-        assert lease is not None and lease.epoch == 1
         await store.log.append("t", 1, Play(0, "2C"), epoch=lease.epoch)
         assert len(await store.log.actions("t")) == 1
 
