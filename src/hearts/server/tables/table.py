@@ -5,7 +5,7 @@ A table is an actor: whatever reads or changes its position is a command
 (:mod:`~hearts.server.tables.commands`: one union of value types) posted to its mailbox
 (:mod:`~hearts.server.tables.mailbox`) and handled one at a time by :meth:`Table.process`. One process of the service owns
 the table (:mod:`~hearts.server.tables.ownership`: a lease with a fencing epoch, on
-PostgreSQL; trivially the one process on SQLite) and only it appends to the log; the others
+PostgreSQL; on SQLite, a cluster of one, its one process) and only it appends to the log; the others
 keep a following copy for their clients and forward their actions to the owner
 (:mod:`~hearts.server.tables.moves`). Every action goes through :meth:`Table.handle`: checked
 against the sequence number the client saw (stale or duplicate → a resync, not a second
@@ -125,7 +125,8 @@ class Table:
     roster: Roster = field(default_factory=Roster)
     """Who is connected to the table through the other processes (the manager's)."""
     ownership: Ownership | None = None
-    """Which tables this process owns (the manager's); ``None``: this one, trivially."""
+    """Which tables this process owns (the manager's); ``None``: a table outside a manager (a
+    test's), which owns itself."""
     mailbox: Mailbox = field(init=False)
     """The table's commands, handled one at a time by :meth:`process` (:mod:`~hearts.server.tables.mailbox`)."""
     conns: set[Connection] = field(default_factory=set)
