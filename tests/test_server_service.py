@@ -45,7 +45,7 @@ from hearts.round import Phase  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
 from hearts.server.notices import ActionNotice, PresenceNotice  # noqa: E402
 from hearts.server.storage import SeatRow, open_storage  # noqa: E402
-from hearts.server.tables import ALIVE_EVERY, Connection, Roster, Table, public_event  # noqa: E402
+from hearts.server.tables import ALIVE_EVERY, Connection, Manager, Roster, Table, public_event  # noqa: E402
 from hearts.server.tables.commands import Act, Facts, NameSeat  # noqa: E402
 from hearts.server.tables.mailbox import Mailbox  # noqa: E402
 from hearts.server.wire import apply_event  # noqa: E402
@@ -253,7 +253,7 @@ def test_the_events_make_each_seats_view_through_undos_and_seat_changes(tmp_path
         store = await open_storage(f"sqlite:///{tmp_path / 't.db'}")
         game = Game(Rules(target=30), 11)
         seats = [SeatRow(i, "human", f"P{i}", None, None) for i in range(4)]
-        table = Table("t1", game, seats, store)
+        table = Table("t1", game, seats, store, ownership=Manager(store).ownership)
         viewers = [Viewer(s) for s in (0, 1, 2, 3, None)]
         for v in viewers:
             table.conns.add(v.conn)
@@ -300,7 +300,8 @@ def test_a_tables_commands_are_values_handled_by_its_process_and_anything_else_i
         store = await open_storage(f"sqlite:///{tmp_path / 't.db'}")
         await store.log.create_table("t1", {"rules": Rules().to_dict()}, 11, [("human", f"P{i}", None, None) for i in range(4)])
         seats = [SeatRow(i, "human", f"P{i}", None, None) for i in range(4)]
-        table = Table("t1", Game(Rules(), 11), seats, store)
+        table = Table("t1", Game(Rules(), 11), seats, store, ownership=Manager(store).ownership)
+        assert await table.ownership.take(table)  # (a cluster of one: its lease at epoch 1)
         viewer = Viewer(0)
         table.conns.add(viewer.conn)
         viewer.conn.push(table.messages.snapshot(viewer.conn, "welcome"))
@@ -336,7 +337,7 @@ def test_actions_heard_while_the_table_is_busy_are_applied_from_their_notices(tm
             elsewhere.apply(action)
             await store.log.append("t1", seq, action)
         notices = [ActionNotice("t1", seq, to_dict(a)) for seq, a in enumerate(elsewhere.history, 1)]
-        table = Table("t1", Game(Rules(), 11), seats, store)
+        table = Table("t1", Game(Rules(), 11), seats, store, ownership=Manager(store).ownership)
         reads = []
         actions = store.log.actions
 

@@ -73,7 +73,7 @@ class ServiceNotices:
         store = self.manager.store
         assert self._listener is not None, "listen() first"
         self._tasks.append(loop.create_task(follow(store, self._listener, self._hear, self._missed)))
-        if store.jobs is not None:  # other processes log actions too
+        if not store.one_process:  # other processes log actions too
             self._tasks.append(loop.create_task(self._watch_heads()))
 
     async def stop(self) -> None:

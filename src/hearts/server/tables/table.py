@@ -124,9 +124,9 @@ class Table:
     metrics: Metrics = field(default_factory=Metrics)
     roster: Roster = field(default_factory=Roster)
     """Who is connected to the table through the other processes (the manager's)."""
-    ownership: Ownership | None = None
-    """Which tables this process owns (the manager's); ``None``: a table outside a manager (a
-    test's), which owns itself."""
+    ownership: Ownership = field(kw_only=True)
+    """Which tables this process owns (the manager's, :mod:`~hearts.server.tables.ownership`;
+    on SQLite, a cluster of one)."""
     mailbox: Mailbox = field(init=False)
     """The table's commands, handled one at a time by :meth:`process` (:mod:`~hearts.server.tables.mailbox`)."""
     conns: set[Connection] = field(default_factory=set)
@@ -162,7 +162,7 @@ class Table:
     def owned(self) -> bool:
         """Whether this process owns the table: only the owner appends to its log and times its
         seats out (:mod:`~hearts.server.tables.ownership`)."""
-        return self.ownership is None or self.ownership.owns(self.id)
+        return self.ownership.owns(self.id)
 
     @property
     def away(self) -> list[int]:
@@ -239,7 +239,7 @@ class Table:
         """Seat a connection (a spectator that shows a seat's token takes that seat); an away
         seat's person is back."""
         await self.mailbox.run(Sit(conn, seat))
-        if self.ownership is not None and not self.owned:
+        if not self.owned:
             await self.ownership.take(self)  # if nobody owns it yet: its clients' process does
         self.presence.tell()
 
@@ -354,16 +354,16 @@ class Table:
         before = game.actors()
         game.apply(action)
         bots = new_bot_turns(game, self.seats, action, before) if self.store.jobs is not None else []
-        epoch = None if self.ownership is None else self.ownership.epoch(self.id)
+        epoch = self.ownership.epoch(self.id)
         try:
-            if epoch is None and not self.owned:
+            if epoch is None:  # (not owned here)
                 raise NotOwner(self.id, 0)
             with self.metrics.append.time():
                 await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by, epoch=epoch,
                                             request=request)
         except (SeqConflict, NotOwner) as e:
             game.undo()
-            if isinstance(e, NotOwner) and self.ownership is not None:
+            if isinstance(e, NotOwner):
                 self.ownership.lose(self.id)
             raise
         except BaseException as e:
@@ -424,7 +424,6 @@ class Table:
             case Drain():
                 return await self.follower.drain()
             case HandOver(to):
-                assert self.ownership is not None
                 return await self.ownership.hand_over(self, to), self.seq
             case Facts():
                 return {**self.messages.public(), "seq": self.seq, "rules": self.rules.to_dict(), "bot_delay": self.bot_delay}
