@@ -1,4 +1,4 @@
-"""Which process owns each table (PostgreSQL): at any moment one process of the service owns a
+"""Which process owns each table: at any moment one process of the service owns a
 table — holds its lease, with a fencing epoch (:class:`~hearts.server.storage.Leases`) — and
 only the owner appends to its log (the database refuses an append of an older epoch, so an
 owner that was frozen and wakes up cannot write). The others keep a following copy (the log's
