@@ -275,8 +275,10 @@ def test_a_frozen_owners_own_browsers_go_to_another_process_and_play_on(
         try:
             for page in pages:
                 page.wait_for_function("() => Number(document.body.dataset.rerouted || 0) > 0", polling=250, timeout=20_000)
-            for page in pages:
-                test_web_browser.wait_seated(page)
+            for page in pages:  # (seated again once the other process owns the table: up to its lease's lapse,
+                # and more on a loaded machine, where the 15 s of wait_seated ran out once)
+                page.wait_for_function("() => window.heartsState && document.body.dataset.connected === 'true'",
+                                       polling=250, timeout=30_000)
                 test_web_browser.play_by_clicks(page, lambda: False, actions=1, timeout=20)
             for page in pages:  # (every pass logged: the round's play begins, R2)
                 page.wait_for_function("() => window.heartsState.view.phase === 'playing'", polling=250, timeout=20_000)
