@@ -1,5 +1,5 @@
 """A table's commands: everything that reads or changes a table's position, declared as one
-union (:data:`Command`) of small value types, each handled in the table's turn by
+union (:data:`TableCommand`) of small value types (each a :class:`Command`), each handled in the table's turn by
 :meth:`Table.process <hearts.server.tables.table.Table.process>` — the one place that says what
 a table does, as lila's ``RoundAsyncActor`` does for a game of chess.
 
