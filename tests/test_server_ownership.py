@@ -69,16 +69,6 @@ def trio(url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
         s.stop()
 
 
-@pytest.fixture
-def unlinked(url: str, tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    """Two server processes that relay no client to each other (``relay=False``): a client
-    is served by the process it reaches, which forwards its actions to the owner."""
-    servers = [ServerProcess(url, logs=tmp_path, relay=False).start() for _ in range(2)]
-    yield servers
-    for s in servers:
-        s.stop()
-
-
 def accepted(server: ServerProcess, table_id: str) -> list[dict[str, Any]]:
     """The actions a server process logged at a table (its log's ``action`` lines)."""
     return [line for line in server.logs() if line["event"] == "action" and line.get("table") == table_id]
@@ -190,14 +180,13 @@ def test_a_link_that_does_not_show_the_owners_key_is_closed_and_serves_nothing(
     assert [metrics(s)[("hearts_connections", ())] for s in pair] == [0, 0]
 
 
-def test_an_owner_with_no_client_hands_the_table_to_the_process_its_clients_reach(
-    url: str, unlinked: list[ServerProcess]
+def test_a_tables_clients_that_all_reach_another_process_are_served_by_its_owner(
+    url: str, pair: list[ServerProcess]
 ) -> None:
-    """A table whose first client came through one process (which claimed it), then left, and
-    whose four clients then all reach the other (as nginx routes them by table id): the first
-    action hands the lease over (epoch 2), and from then on the process of the clients logs
-    every action itself."""
-    pair = unlinked
+    """One path (issue 41): a table whose first client came through one process (which claimed
+    it), then left, and whose four clients then all reach the other (as nginx may route them):
+    they are relayed to the owner, which logs every action; the lease stays where it was (the
+    old code handed it to the process the first forwarded action came through, epoch 2)."""
     table = four_humans(pair[0])
     rng = random.Random(6)
 
@@ -214,23 +203,19 @@ def test_an_owner_with_no_client_hands_the_table_to_the_process_its_clients_reac
 
     asyncio.run(main())
     assert len(db_actions(url, table["id"])) == 4
-    assert lease(url, table["id"]) == (process_of(pair[1]), 2)
-    assert [len(accepted(s, table["id"])) for s in pair] == [0, 4]
-    assert any(line["event"] == "table handed over" for line in pair[0].logs())
+    assert lease(url, table["id"]) == (process_of(pair[0]), 1)
+    assert [len(accepted(s, table["id"])) for s in pair] == [4, 0]
+    assert not any(line["event"] == "table handed over" for line in pair[0].logs())
 
 
-def test_a_table_with_bots_handed_to_a_process_whose_client_said_no_hello_yet_plays_on(
-    url: str, unlinked: list[ServerProcess], tmp_path: Path
+def test_a_table_with_bots_whose_person_reaches_another_process_before_its_hello_plays_on(
+    url: str, pair: list[ServerProcess], tmp_path: Path
 ) -> None:
     """A table of one person and three bots made through the first process (which owns it:
     a table with bots is claimed by its maker), whose person's connection reaches the other
-    process and waits there before its hello while the bots pass (a bot worker started
-    then): the notices of the bots' passes must not make that process let go of the table its
-    connection opened, since the person's pass then hands the table over to it (an owner with
-    no client of its own hands its lease to the process its person's action comes through,
-    docs/architecture.md) and from then on the bot worker hands it the bots' moves. The bots
-    play on: the first trick is over within 10 s."""
-    pair = unlinked
+    process and waits there before its hello while the bots pass (a bot worker started then):
+    the person is relayed to the owner, the bots play on (the first trick is over within 10 s)
+    and the lease never moves."""
     table = create_table(pair[0], [{"kind": "human", "name": "Me"}] + [{"kind": "bot", "level": "easy"}] * 3)
     rng = random.Random(9)
     worker = WorkerProcess(url, tmp_path / "worker.log")
@@ -262,8 +247,61 @@ def test_a_table_with_bots_handed_to_a_process_whose_client_said_no_hello_yet_pl
             worker.stop()
 
     asyncio.run(main())
+    assert lease(url, table["id"]) == (process_of(pair[0]), 1)
+    assert not any(line["event"] == "table handed over" for line in pair[0].logs())
+
+
+def test_a_client_whose_owner_holds_its_lease_but_cannot_be_reached_is_told_to_try_again(
+    url: str, pair: list[ServerProcess]
+) -> None:
+    """One path (issue 41): a client is served only by its table's owner. The table's lease is
+    held and renewed by a process that told nobody where its link is (as one whose link port is
+    firewalled): the process the client reached waits for the lease to run out (it does not),
+    closes the client with 1013 "try again later" and serves it nothing — the old code served it
+    a following copy of the table and forwarded its actions through ``NOTIFY``. Once the lease
+    is let go, the same process takes the table and serves the next connection itself."""
+    import websockets
+
+    from hearts.server.storage.postgres import PostgresStorage
+
+    table = four_humans(pair[0])
+    hello = json.dumps({"type": "hello", "token": table["seats"][1]["token"]})
+
+    async def visit() -> tuple[int | None, list[str], float]:
+        started = time.monotonic()
+        heard: list[str] = []
+        async with websockets.connect(f"{pair[1].ws_url}/ws/{table['id']}", open_timeout=15) as ws:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send(hello)
+                while "state" not in heard:
+                    heard.append(json.loads(await asyncio.wait_for(ws.recv(), 15))["type"])
+            return ws.close_code, heard, time.monotonic() - started
+
+    async def main() -> tuple[tuple[int | None, list[str], float], tuple[int | None, list[str], float]]:
+        store = await PostgresStorage.open(url)
+        try:
+            held = await store.leases.claim(table["id"], "ghost")
+            assert held is not None
+
+            async def renew() -> None:
+                while True:
+                    await asyncio.sleep(0.5)
+                    await store.leases.renew("ghost", [held])
+
+            renewing = asyncio.get_running_loop().create_task(renew())
+            try:
+                refused = await visit()
+            finally:
+                renewing.cancel()
+            await store.leases.release("ghost", [table["id"]])
+            return refused, await visit()
+        finally:
+            await store.close()
+
+    refused, served = asyncio.run(main())
+    assert refused[0] == 1013 and "state" not in refused[1] and refused[2] < 10, refused
+    assert served[0] is None and "state" in served[1], served
     assert lease(url, table["id"]) == (process_of(pair[1]), 2)
-    assert any(line["event"] == "table handed over" for line in pair[0].logs())
 
 
 def test_a_killed_owners_table_is_taken_over_within_5_s(url: str, pair: list[ServerProcess]) -> None:
@@ -326,15 +364,18 @@ def test_a_frozen_owner_that_wakes_up_logs_nothing_its_clients_action_goes_to_th
     url: str, pair: list[ServerProcess]
 ) -> None:
     """SIGSTOP the owner; the other process takes the table over when one of its clients acts.
-    A pass sent to the frozen owner meanwhile is handled once it wakes (SIGCONT): its old
-    epoch cannot append, so it forwards the pass to the new owner, which logs it. The woken
-    process logs no action; the log holds each pass once."""
+    A pass sent to the frozen owner meanwhile is refused once it wakes (SIGCONT): its old epoch
+    cannot append, and it no longer owns the table, so it sends the client to the new owner
+    (closed as a service restart: the client reconnects, to the other process, and passes
+    again there). The woken process logs no action; the log holds each pass once."""
     table = four_humans(pair[0])
     rng = random.Random(8)
     assert pair[0].proc is not None
 
     async def main() -> list[Client]:
-        clients = await one_each(pair, table)
+        seats = table["seats"]
+        clients = [await Client(pair[0], table["id"], seats[0]["token"], others=[pair[1]]).connect()]
+        clients += [await Client(pair[1], table["id"], s["token"]).connect() for s in seats[1:]]
         pair[0].proc.send_signal(signal.SIGSTOP)
         try:
             await pass_of(clients[1], rng)
@@ -342,6 +383,9 @@ def test_a_frozen_owner_that_wakes_up_logs_nothing_its_clients_action_goes_to_th
             await pass_of(clients[0], rng)  # into the frozen process's socket
         finally:
             pair[0].proc.send_signal(signal.SIGCONT)
+        await clients[0].wait(lambda m: m["type"] == "state" and m["reason"] == "welcome", start=1, timeout=10)
+        assert clients[0].close_code == 1012 and clients[0].reconnects == 1, clients[0].close_code
+        await pass_of(clients[0], rng)  # (again, at the table's owner now)
         for c in clients:
             await c.wait(lambda m: m["type"] == "state" and m["seq"] == 2, timeout=10)
         for c in clients:

@@ -118,12 +118,12 @@ def test_commands_and_replies_go_as_notices(url: str) -> None:
     """A command forwarded to a table's owner and the owner's reply: each payload reads back as
     the notice it was, and a listener of another store hears them."""
     command = CommandNotice("p1", "worker-3", "r-42", "t", 2, 17, to_dict(Play(2, "QS")), "bot")
-    reply = ReplyNotice("worker-3", "r-42", "handed", 17, epoch=5)
+    reply = ReplyNotice("worker-3", "r-42", "stale", 17)
     illegal = ReplyNotice("p2", "r-43", "illegal", 9, "not your turn")
     for notice in (command, reply, illegal, CommandNotice("p1", "p2", "r-44", "t", 0, 0, to_dict(Play(0, "2C")))):
         assert notices_from_payload(notice_payload(notice)) == [notice]
-    assert notice_payload(reply) == ('{"type":"reply","to":"worker-3","request":"r-42","outcome":"handed","seq":17,'
-                                     '"message":"","epoch":5}')
+    assert notice_payload(reply) == ('{"type":"reply","to":"worker-3","request":"r-42","outcome":"stale","seq":17,'
+                                     '"message":""}')
 
     async def body(store: PostgresStorage) -> list[Any]:
         other = await PostgresStorage.open(url)

@@ -72,12 +72,6 @@ def add_service_args(p: argparse.ArgumentParser) -> None:
         help="server processes sharing the port (PostgreSQL only; default 1)",
     )
     p.add_argument(
-        "--no-relay",
-        action="store_true",
-        help="PostgreSQL: serve a client whose table another process owns here, forwarding its actions, "
-        "instead of relaying it to that process (over a port of --host each process picks)",
-    )
-    p.add_argument(
         "--bot-jobs",
         type=int,
         default=None,
@@ -138,7 +132,6 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             workers=args.workers,
             bot_jobs=DEFAULT_BOT_JOBS if args.bot_jobs is None else args.bot_jobs,
             review_budget=args.review_budget,
-            relay=not args.no_relay,
             bots=args.bots,
             metrics_token=args.metrics_token,
         )

@@ -88,7 +88,7 @@ def create_app(
     bot_workers: int | None = None,
     limits: Limits = DEFAULT_LIMITS,
     review_budget: int = DEFAULT_BUDGET,
-    link_host: str | None = "127.0.0.1",
+    link_host: str = "127.0.0.1",
     bots: Sequence[str] = LEVEL_NAMES,
     metrics_token: str | None = None,
 ) -> Starlette:
@@ -101,8 +101,7 @@ def create_app(
     deals per decision of the game reviews asked for (computed by this process on SQLite, by
     the bot workers on PostgreSQL); ``link_host``: where this process takes the clients the
     other processes of a service on PostgreSQL relay to it (:mod:`hearts.server.relay`; the
-    address they reach this one at; ``None``: nowhere, its clients are served by following
-    copies that forward their actions); ``bots``: the bot specs the tables may seat (default:
+    address they reach this one at); ``bots``: the bot specs the tables may seat (default:
     the four levels; :func:`check_bots` makes the list from ``serve --bots``); ``metrics_token``:
     what lets a scraper elsewhere read ``/metrics`` (``Authorization: Bearer TOKEN``; this
     machine reads it without; :mod:`~hearts.server.http.ops`).
@@ -127,7 +126,7 @@ def create_app(
                 bots=tuple(bots), metrics_token=metrics_token,
                 # SQLite: no bot workers, this process runs the reviews
                 reviewer=ReviewRunner(store) if store.jobs is None else None,
-                relays=Relays(manager, guard, link_host) if not store.one_process and link_host is not None else None,
+                relays=None if store.one_process else Relays(manager, guard, link_host),
                 quick=(quick_match := Matchmaker(manager)),
                 lobby=LobbyFeed(manager, quick_match, public_url),
             )
@@ -221,9 +220,8 @@ class AppFactory:
     """The supervisor of a worker process: the worker exits when it is gone (SIGKILL)."""
     review_budget: int = DEFAULT_BUDGET
     """Sampled deals per decision of the game reviews asked for."""
-    link_host: str | None = "127.0.0.1"
-    """Where the process takes the clients the others relay to it (the host it serves on;
-    ``None``: nowhere)."""
+    link_host: str = "127.0.0.1"
+    """Where the process takes the clients the others relay to it (the host it serves on)."""
     bots: tuple[str, ...] = LEVEL_NAMES
     """The bot specs the tables may seat."""
     registered: tuple[tuple[str, BotFactory], ...] = ()
@@ -277,7 +275,6 @@ def serve(
     workers: int = 1,
     bot_jobs: int = DEFAULT_BOT_JOBS,
     review_budget: int = DEFAULT_BUDGET,
-    relay: bool = True,
     bots: Sequence[str] = (),
     metrics_token: str | None = None,
 ) -> None:
@@ -297,10 +294,9 @@ def serve(
     ``bot_workers`` processes (``bot_jobs=0``: none here — run ``hearts bot-worker``
     elsewhere). SQLite is served by one process, whose bots think in ``bot_workers``
     processes. ``review_budget``: sampled deals per decision of the game reviews asked for
-    (:mod:`hearts.server.reviews`; fewer: faster and less precise). With ``relay`` (on
-    PostgreSQL), a client whose table another process owns is relayed to it over a link on a
-    port of ``host`` the system picks (:mod:`hearts.server.relay`); without, or when the owner
-    cannot be reached so, it is served here and its actions forwarded. ``bots``: bot specs the
+    (:mod:`hearts.server.reviews`; fewer: faster and less precise). On PostgreSQL, a client
+    whose table another process owns is relayed to it over a link on a port of ``host`` the
+    system picks (:mod:`hearts.server.relay`). ``bots``: bot specs the
     tables may seat besides the four levels (:func:`check_bots`: registered names,
     ``MODULE:CLASS``, entry points; each must load here, and in the bot worker and server
     processes started here). ``/metrics`` answers this machine only (a loopback client, as
@@ -321,7 +317,7 @@ def serve(
         bound = url_of(host, sock.getsockname()[1])
         factory = AppFactory(db, public or bound, bot_delay, bot_workers, limits, log_level,
                              parent=os.getpid() if workers > 1 else None, review_budget=review_budget,
-                             link_host=host if relay else None, bots=offered, registered=registered,
+                             link_host=host, bots=offered, registered=registered,
                              metrics_token=metrics_token)
         config = uvicorn_config(factory, workers, proxies)
         if is_postgres(db) and bot_jobs > 0:

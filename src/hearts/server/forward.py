@@ -1,10 +1,11 @@
-"""Commands forwarded to a table's owner (PostgreSQL): a process that is not the owner of a
-table — a server process whose client acts there, or a bot worker with a bot's move — sends
-the command to the owner as a :class:`~hearts.server.storage.CommandNotice` and waits for its
+"""Commands sent to a table's owner through the database (PostgreSQL): a bot worker sends a
+bot's move to the owner as a :class:`~hearts.server.storage.CommandNotice` and waits for its
 :class:`~hearts.server.storage.ReplyNotice` — or, when it is done, the action's own
 :class:`~hearts.server.storage.ActionNotice`, which names the command (``NOTIFY`` both ways,
-through the service's channel); the owner handles it in its table's turn like one of its own clients' commands
-(:mod:`hearts.server.tables.ownership`).
+through the service's channel); the owner handles it in its table's turn like one of its own
+clients' commands (:mod:`hearts.server.tables.ownership`). A stopping server process hands its
+tables to a live one the same way (:meth:`Forwarder.hand`). A person's actions never come this
+way: a client is served by its table's owner (:mod:`hearts.server.relay`).
 
 >>> Outcome.DONE.value, Outcome("stale") is Outcome.STALE
 ('done', True)
@@ -41,8 +42,6 @@ class Outcome(enum.Enum):
     """Refused by the rules; nothing changed."""
     NOT_OWNER = "not_owner"
     """The process asked does not own the table (any more): ask the table's owner."""
-    HANDED = "handed"
-    """The owner had no client of its own at the table and handed its lease to the sender."""
     UNAVAILABLE = "unavailable"
     """The database could not be reached: nothing changed; try again."""
 
@@ -56,8 +55,6 @@ class Forwarder:
         self.store = store
         self.me = me
         self._waiting: dict[str, asyncio.Future[ReplyNotice]] = {}
-        self.stopping = False
-        """This process is stopping: its commands say so (the owner keeps the table)."""
 
     async def send(
         self, to: str, table_id: str, seat: int, seen: int, action: Action, by: str, wait: float = FORWARD_WAIT
@@ -66,7 +63,7 @@ class Forwarder:
         table's owner); its reply, or ``None`` if none came within ``wait`` seconds. A failure
         to send (the database away) is raised."""
         return await self._ask(lambda request: CommandNotice(to, self.me, request, table_id, seat, seen,
-                                                             to_dict(action), by, self.stopping), wait)
+                                                             to_dict(action), by), wait)
 
     async def hand(self, to: str, table_id: str, lease: Lease | None = None, seq: int = 0,
                    wait: float = FORWARD_WAIT) -> ReplyNotice | None:
@@ -102,7 +99,6 @@ class Forwarder:
             notice = ReplyNotice(self.me, notice.request, Outcome.DONE.value, notice.seq)
         reply.set_result(notice)
 
-    async def answer(self, command: CommandNotice | HandNotice, outcome: Outcome, seq: int, message: str = "",
-                     epoch: int = 0) -> None:
+    async def answer(self, command: CommandNotice | HandNotice, outcome: Outcome, seq: int, message: str = "") -> None:
         """Send the reply to a command this process handled (as its table's owner), or to a table handed to it."""
-        await self.store.notify(ReplyNotice(command.sender, command.request, outcome.value, seq, message, epoch))
+        await self.store.notify(ReplyNotice(command.sender, command.request, outcome.value, seq, message))

@@ -146,22 +146,18 @@ class CommandNotice(_Notice, tag="command", frozen=True):
     seen: int
     action: dict[str, Any]
     by: str = "person"
-    stopping: bool = False
-    """The sender is stopping (:mod:`hearts.server.drain`): the owner never hands it the table."""
 
 
 class ReplyNotice(_Notice, tag="reply", frozen=True):
-    """The owner's answer to a CommandNotice, for process ``to``: ``outcome`` is one of
-    done, stale, illegal, not_owner, handed, unavailable; ``seq`` the owner's position after it;
-    ``message`` words for the client (illegal); ``epoch`` the lease's epoch when outcome is
-    handed (the lease now belongs to ``to``)."""
+    """The owner's answer to a CommandNotice (or a HandNotice), for process ``to``: ``outcome``
+    is one of done, stale, illegal, not_owner, unavailable; ``seq`` the owner's position after
+    it; ``message`` words for the client (illegal)."""
 
     to: str
     request: str
     outcome: str
     seq: int
     message: str = ""
-    epoch: int = 0
 
 
 class HandNotice(_Notice, tag="hand", frozen=True):

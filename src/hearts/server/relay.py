@@ -12,15 +12,18 @@ another process it knows the link of opens one link to that process (kept for ev
 client) and relays the client's messages over it, each way; the owner serves the client with a
 :class:`~hearts.server.session.Session` of its own, as if it had connected there (its address,
 its limits, its seat), so the table's events for it are made once, by the owner, and no action
-goes through the database's ``NOTIFY`` on its way to the owner. When a link cannot be opened
-(no such process, a wrong key) the client is served here, by a following copy that forwards
-its actions (:mod:`hearts.server.forward`). When a link breaks (the owner stopped and handed
-its tables on, died, or did not answer the library's pings for :data:`SILENCE` seconds), each
-of its clients goes to its table's owner now, on the same WebSocket: relayed over a link to the
-process a stopping owner handed the table to, else served here (this process owns the table,
-or takes it); its hello said again (it gets the whole state), and its last action if its last
-message was one (one the owner had taken is refused as stale: each action names the position
-it was made at).
+goes through the database on its way to the owner. A client is served only by its table's
+owner: when a link cannot be opened (the owner died or froze, a wrong key), the process the
+client reached waits for the owner's lease to run out and takes the table over (at most
+:data:`~hearts.server.tables.ownership.TAKE_WAIT` seconds); an owner that still renews its
+lease but cannot be reached leaves the client closed with "try again later" (:class:`Unreachable`).
+When a link breaks (the owner stopped and handed its tables on, died, or did not answer the
+library's pings for :data:`SILENCE` seconds), each of its clients goes to its table's owner now
+(and so does one the owner closes as a service restart: another process owns its table now),
+on the same WebSocket: relayed over a link to the process a stopping owner handed the table to,
+else served here (this process owns the table, or takes it); its hello said again (it gets the
+whole state), and its last action if its last message was one (one the owner had taken is
+refused as stale: each action names the position it was made at).
 
 Each message of a link is one JSON array: to the owner ``["open", id, table_id, address]``,
 ``["text", id, text]``, ``["bytes", id, latin-1 text]`` and ``["close", id]``; back ``["text",
@@ -52,9 +55,11 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
+from hearts.server.limits import CLOSE_SERVICE_RESTART, CLOSE_TRY_LATER
 from hearts.server.logs import fields
 from hearts.server.session import Session, Socket
 from hearts.server.tables import TABLE_ID, Connection
+from hearts.server.tables.ownership import TAKE_WAIT
 
 if TYPE_CHECKING:
     from hearts.server.limits import AddressGuard
@@ -82,8 +87,9 @@ OPEN_WAIT: Final = 2.0
 """Seconds a process waits for a link to open and be accepted (else it serves the client itself)."""
 
 RETRY_AFTER: Final = 30.0
-"""Seconds a process that could not reach another over a link waits before it tries again (its
-clients of that process's tables are served here meanwhile, without waiting)."""
+"""Seconds a process that could not reach another over a link waits before it tries again
+(meanwhile a client of that process's tables waits for its lease to run out, and is served here
+by the process that takes the table over, or is told to try again later)."""
 
 PING_EVERY: Final = 0.5
 """Seconds between the pings on each link (the library's, each way)."""
@@ -95,6 +101,15 @@ frozen or cut off), and its clients go to their tables' owners."""
 CLOSE_WAIT: Final = 0.25
 """Seconds a link that closes waits for the other end's closing handshake (a frozen end sends
 none: its clients must not wait for it)."""
+
+ROUTES: Final = 3
+"""How many times a client looks for its table's owner (an owner may change meanwhile)."""
+
+
+class Unreachable(Exception):
+    """A table's owner renews its lease but cannot be reached over a link: its client is told
+    to try again later (this process serves it only as the owner)."""
+
 
 _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder(list[Any]).decode
@@ -281,7 +296,10 @@ class Link:
                     client.conn.push(str(parts[2]))
                 elif parts[0] == "close":
                     self.clients.pop(int(parts[1]), None)
-                    client.conn.close(int(parts[2]), str(parts[3]))
+                    if int(parts[2]) == CLOSE_SERVICE_RESTART:  # (another process owns the table now)
+                        client.link_lost()  # (it goes there, on the same WebSocket)
+                    else:
+                        client.conn.close(int(parts[2]), str(parts[3]))
         except (ValueError, TypeError, IndexError) as e:
             log.warning("a table's owner sent what is not a link's message; closing the link",
                         extra=fields(owner=self.owner, error=str(e)[:200]))
@@ -406,23 +424,41 @@ class Relays:
                 await asyncio.wait(serving)
 
     async def route(self, table_id: str) -> Link | None:
-        """The link to the owner of ``table_id`` if another process owns it and can be
-        reached; else ``None`` (this process serves the client). A table nobody owns yet is
-        claimed here first (its clients reaching two processes at once: one of them wins)."""
+        """The link to the owner of ``table_id`` if another process owns it; ``None`` if this
+        process serves the client: it owns the table, nobody does (the client's hello claims
+        it here; its clients reaching two processes at once: one of them wins), or the owner
+        could not be reached and this process took the table over once its lease ran out.
+        Raises :class:`Unreachable` if the owner could not be reached and still holds its lease."""
         manager = self.manager
         ownership = manager.ownership
         if ownership.owns(table_id) or not TABLE_ID.fullmatch(table_id):
             return None
-        try:
-            owner = await ownership.owner_of(table_id)
-            if owner is None and await manager.get(table_id) is not None:
-                owner = None if ownership.owns(table_id) else await ownership.owner_of(table_id)
-                if owner is not None:
-                    manager.forget_unused(table_id)  # (served by its owner: no copy here)
-        except Exception:  # (the database is away: the client is served here, and told so)
-            return None
-        if owner is None or owner == ownership.me:
-            return None
+        for _ in range(ROUTES):
+            try:
+                owner = await ownership.owner_of(table_id)
+                if owner is None and await manager.get(table_id) is not None:
+                    owner = None if ownership.owns(table_id) else await ownership.owner_of(table_id)
+                    if owner is not None:
+                        manager.forget_unused(table_id)  # (served by its owner: no copy here)
+                if owner is None or owner == ownership.me:
+                    return None
+                link = await self._link(owner)
+                if link is not None:
+                    return link
+                if await self._take_from(table_id, owner):
+                    return None
+                holder = await ownership.leases.holder(table_id)
+            except Exception:  # (the database is away: the client is served here, and told so)
+                return None
+            if holder is not None and holder.owner == owner:  # (not taken over by another process)
+                break
+        log.warning("a table's owner cannot be reached and holds its lease; its client is told to try again",
+                    extra=fields(table=table_id, owner=owner))
+        raise Unreachable("the table's server cannot be reached; try again later")
+
+    async def _link(self, owner: str) -> Link | None:
+        """An open link to the process ``owner``; ``None`` if it cannot be opened (none is
+        tried for :data:`RETRY_AFTER` seconds after a failure)."""
         link = self._links.get(owner)
         if link is not None and link.open:
             return link
@@ -435,6 +471,19 @@ class Relays:
             opening = self._opening[owner] = asyncio.get_running_loop().create_task(self._open(owner, where))
             opening.add_done_callback(lambda _: self._opening.pop(owner, None))
         return await asyncio.shield(opening)
+
+    async def _take_from(self, table_id: str, owner: str) -> bool:
+        """Take the table from ``owner``, which cannot be reached, once its lease runs out;
+        whether this process owns it now (else another process took it over first, or
+        ``owner`` still holds it)."""
+        manager = self.manager
+        ownership = manager.ownership
+        ownership.unknown(table_id)
+        table = await manager.get(table_id)
+        if table is not None and await ownership.take(table, wait=TAKE_WAIT, dead=owner):
+            return True
+        manager.forget_unused(table_id)
+        return False
 
     async def _open(self, owner: str, where: str) -> Link | None:
         """A link to the process ``owner`` at ``where`` (``host:port/key``), accepted; ``None``
@@ -462,13 +511,17 @@ class Relays:
         either end closes. If the link breaks (the owner stopped, died or froze), the client
         goes to the table's owner now, on the same WebSocket: over a link to another process
         that owns it (a stopping owner handed it there), else here (this process owns it, or
-        takes it)."""
+        takes it); if none can be reached, the client is closed with "try again later"."""
         await ws.accept()
         table_id = ws.path_params["table_id"]
         before = await self._relay_over(ws, link, address, None)
         while before.lost:
             self.manager.ownership.unknown(table_id)  # (the owner it knew broke the link: ask the database)
-            next_link = await self.route(table_id)
+            try:
+                next_link = await self.route(table_id)
+            except Unreachable as e:
+                await ws.close(CLOSE_TRY_LATER, str(e))
+                return
             log.info("a link broke; its client goes to the table's owner",
                      extra=fields(table=table_id, relayed=next_link is not None))
             if next_link is None:

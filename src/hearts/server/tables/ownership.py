@@ -1,24 +1,25 @@
 """Which process owns each table: at any moment one process of the service owns a
 table — holds its lease, with a fencing epoch (:class:`~hearts.server.storage.Leases`) — and
 only the owner appends to its log (the database refuses an append of an older epoch, so an
-owner that was frozen and wakes up cannot write). The others keep a following copy (the log's
-notices, :mod:`~hearts.server.tables.follow`) for their own clients, and forward those clients'
-actions to the owner (:mod:`hearts.server.forward`); bot workers forward the bots' moves.
+owner that was frozen and wakes up cannot write). Only the owner serves the table's clients: a
+client that reaches another process is relayed to the owner (:mod:`hearts.server.relay`), and
+served there only once that process owns the table. Bot workers send the bots' moves to the
+owner (:mod:`hearts.server.forward`). A copy of a table at another process (an HTTP read, a
+spectator of a table nobody owns) follows the log's notices (:mod:`~hearts.server.tables.follow`).
 
 A process claims a table when it creates or loads it and nobody else owns it; renews its
 leases every :data:`RENEW_EVERY` seconds (a lease lasts :data:`~hearts.server.storage.postgres.LEASE`);
 and every :data:`SWEEP_EVERY` seconds takes up to :data:`SWEEP` unfinished tables whose lease
-has run out (their owner died). A forwarded action that gets no answer waits for the owner's
-lease to run out (at most :data:`TAKE_WAIT` seconds) and takes the table over.
+has run out (their owner died). A client whose table's owner cannot be reached over a link
+waits for the owner's lease to run out (at most :data:`TAKE_WAIT` seconds) and is served by the
+process it reached, which takes the table over.
 
 The sweep takes only the tables in play (:mod:`~hearts.server.tables.activity`: an action
 heard of in the last :data:`~hearts.server.tables.activity.ACTIVE` seconds, a client connected
 through any process, a bot to move), up to :data:`TAKE_AT_ONCE` at a time: a dead owner's
 tables in play come back as soon as its leases run out, whatever number of idle tables it
 held. An idle table is taken when someone opens it: a client's hello claims a table nobody
-owns, and a client that came while the lease still ran makes the table in play. An owner with no
-client of its own at a table hands its lease to the process that forwards a person's action
-there, so a table's owner follows its connections (nginx routes them by table id).
+owns, and a client that came while the lease still ran makes the table in play.
 
 On SQLite the same code serves a cluster of one: its one process claims every table it opens
 (:class:`~hearts.server.storage.sqlite.SoleLeases`, in its memory) and nobody takes one over.
@@ -73,8 +74,8 @@ HAND_WAIT: Final = 1.5
 (a peer that does not answer is given no more tables)."""
 
 TAKE_WAIT: Final = 4.0
-"""Seconds an action whose owner does not answer waits to take the table over (a lease runs
-out at most three seconds after its owner's last renewal)."""
+"""Seconds a client whose table's owner cannot be reached waits for the table to be taken over
+(a lease runs out at most three seconds after its owner's last renewal)."""
 
 RETRY: Final = Backoff(first=RENEW_EVERY, most=2.0)
 """The pauses between renewals, and between sweeps, while the database is away."""
@@ -101,9 +102,9 @@ class Ownership:
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._receiving: dict[str, asyncio.Future[None]] = {}
+        """The tables being handed to this process by a stopping one, until they are owned here."""
         self._kept: dict[str, asyncio.Event] = {}
         """The tables loaded for a stopping process, kept until their lease is handed here."""
-        """The tables being handed to this process by a stopping one, until they are owned here."""
         self._failing = False
 
     def owns(self, table_id: str) -> bool:
@@ -162,15 +163,20 @@ class Ownership:
                    dead: str | None = None) -> bool:
         """Own ``table`` if nobody else does, or once the owner's lease has run out (trying for
         ``wait`` seconds, unless a process other than the ``dead`` owner waited out takes it
-        meanwhile), or under the lease another process ``handed`` this one (with that process's
-        position then); whether this process owns it now. One attempt at a time a table."""
+        meanwhile), or under the lease a stopping process ``handed`` this one (with that
+        process's position then); whether this process owns it now. One attempt at a time a
+        table: one that waits (or is handed the lease) after an attempt that failed is made anew."""
         if self.owns(table.id):
             return True
         task = self._taking.get(table.id)
-        if task is None:
+        if task is not None:
+            if await asyncio.shield(task) or not (wait or handed):
+                return self.owns(table.id)
+            task = self._taking.get(table.id)  # (one made anew meanwhile, if any)
+        if task is None or task.done():
             task = asyncio.get_running_loop().create_task(self._take(table, wait, handed, dead))
             self._taking[table.id] = task
-            task.add_done_callback(lambda _: self._taking.pop(table.id, None))
+            task.add_done_callback(lambda done: self._taking.pop(table.id) if self._taking.get(table.id) is done else None)
         return await asyncio.shield(task)
 
     async def taking(self, table_id: str) -> None:
@@ -306,7 +312,6 @@ class Ownership:
         epoch one more) and it owns the table from that position on. How many were handed."""
         if self._sweeper is not None:
             self._sweeper.cancel()
-        self.forwarder.stopping = True
         gate = asyncio.Semaphore(HAND_AT_ONCE)
         dead: set[str] = set()
 
@@ -339,11 +344,11 @@ class Ownership:
         lease, seq = await table.mailbox.run(HandOver(peer))
         if lease is None:
             return False
-        # (meanwhile this process's clients' actions are forwarded to the peer, which handles
-        # them once it owns the table)
+        # (meanwhile an action of this process's clients finds the table not owned here, and
+        # the client reconnects: to the peer, which serves it once it owns the table)
         owned = await self.forwarder.hand(peer, table.id, lease, seq, wait=HAND_WAIT)
         # Its own clients reconnect at once and find the table served; those relayed here stay
-        # with the process they reached, which serves them itself once the links close.
+        # with the process they reached, which relays them to the peer once the links close.
         for c in [c for c in table.conns if not c.relayed]:
             c.kill(CLOSE_SERVICE_RESTART, "the server is restarting: the table is served by another one")
         return owned is not None and owned.outcome == Outcome.DONE.value
@@ -408,8 +413,7 @@ class Ownership:
                 await self.forwarder.answer(command, Outcome.UNAVAILABLE, 0, str(e)[:300])
 
     async def _handle(self, command: CommandNotice) -> None:
-        """Handle a forwarded command as the table's owner, and answer it: a person's action
-        at a table with no client here hands the table to the sender instead."""
+        """Handle a forwarded command as the table's owner, and answer it."""
         received = self._receiving.get(command.table_id)
         if received is not None:  # (a table being handed here: its commands wait until it is owned)
             await asyncio.wait([received], timeout=HAND_WAIT)
@@ -424,11 +428,6 @@ class Ownership:
         except ActionError as e:
             await self.forwarder.answer(command, Outcome.ILLEGAL, table.seq, f"not an action: {e}")
             return
-        if command.by == "person" and not table.conns and not command.stopping:
-            handed, _ = await table.mailbox.run(HandOver(command.sender))
-            if handed is not None:
-                await self.forwarder.answer(command, Outcome.HANDED, table.seq, epoch=handed.epoch)
-                return
         outcome, seq, message = await table.moves.command(command.seat, command.seen, action, command.by,  # type: ignore[arg-type]
                                                           command.request)
         if outcome is not Outcome.DONE:  # (done: the action's notice is the answer)
