@@ -210,8 +210,8 @@ def notices_from_payload(payload: str | bytes) -> list[Notice]:
     """The notices a payload carries: one (:func:`notice_payload`'s), or several in a JSON
     array (a batch's); ``ValueError`` if it holds anything else.
 
-    >>> notices_from_payload('{"type":"reply","to":"p2","request":"r7","outcome":"handed","seq":12,"epoch":4}')
-    [ReplyNotice(to='p2', request='r7', outcome='handed', seq=12, message='', epoch=4)]
+    >>> notices_from_payload('{"type":"reply","to":"p2","request":"r7","outcome":"stale","seq":12}')
+    [ReplyNotice(to='p2', request='r7', outcome='stale', seq=12, message='')]
     """
     try:
         decoded = _DECODER.decode(payload)
