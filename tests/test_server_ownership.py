@@ -24,7 +24,6 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-import msgspec
 from test_server_store_support import sql
 from test_server_support import (
     Client,
@@ -43,15 +42,10 @@ from test_server_support import (
     server_pair,
 )
 
-from hearts.actions import from_dict, to_dict
+from hearts.actions import to_dict
 from hearts.cards import CARDS
-from hearts.server.notices import (
-    ActionNotice,
-    CommandNotice,
-    ReplyNotice,
-    notice_payload,
-    notices_from_payload,
-)
+from hearts.server.notices import AliveNotice, notice_payload, notices_from_payload
+from hearts.server.links import OwnerLinks, encode_parts
 
 pg_database = pytest.fixture(scope="module")(module_pg_database)
 
@@ -140,8 +134,6 @@ def test_a_link_that_does_not_show_the_owners_key_is_closed_and_serves_nothing(
     import psycopg
     from websockets.asyncio.client import connect
     from websockets.exceptions import InvalidStatus
-
-    from hearts.server.relay import encode_parts
 
     table = four_humans(pair[0])
 
@@ -428,90 +420,85 @@ def test_an_illegal_forwarded_action_is_refused_and_changes_nothing(url: str, pa
     assert [json.loads(data)["seat"] for _, data in db_actions(url, table["id"])] == [1]
 
 
-def test_a_forwarded_action_that_is_done_is_answered_by_its_own_notice(url: str, pair: list[ServerProcess]) -> None:
-    """A legal action forwarded to the table's owner (a pass, R2.1) is logged, and its
-    ``NOTIFY`` names the command's request: that is the sender's answer ``done``, and the owner
-    sends no reply of its own (one notice fewer for every forwarded action)."""
+async def owner_links(url: str, owner: str) -> OwnerLinks:
+    """A bot worker's links (:class:`OwnerLinks`), knowing where ``owner`` takes them (its alive notices)."""
     import psycopg
 
-    table = four_humans(pair[0])
-
-    async def main() -> tuple[list[Any], Any]:
-        clients = await one_each(pair, table)
-        state = clients[1].state
-        assert state is not None
-        action = {"type": "pass", "seat": 1, "cards": state["view"]["hand"][:3]}
-        command = CommandNotice(process_of(pair[0]), "tester", "r5", table["id"], 1, 0, action)
-        heard: list[Any] = []
-        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-            await conn.execute("LISTEN pyhearts")
-            await conn.execute("SELECT pg_notify('pyhearts', %s)", (notice_payload(command),))
-            deadline = time.monotonic() + 10
-            async for notify in conn.notifies(timeout=3):  # (and a while after the action's)
-                heard += [n for n in notices_from_payload(notify.payload)
-                          if getattr(n, "request", None) == "r5" or getattr(n, "table_id", None) == table["id"]]
-                if time.monotonic() > deadline:
-                    break
-        for c in clients:
-            await c.wait(lambda m: m["type"] == "state" and m["seq"] == 1)
-            await c.close()
-        return heard, action
-
-    heard, action = asyncio.run(main())
-    logged = to_dict(from_dict(action))  # (its cards in the codec's order)
-    assert [n for n in heard if isinstance(n, ReplyNotice)] == []
-    assert ActionNotice(table["id"], 1, logged, "person", "r5") in heard
-    assert [json.loads(data) for _, data in db_actions(url, table["id"])] == [logged]
+    links = OwnerLinks()
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+        await conn.execute("LISTEN pyhearts")
+        await conn.execute("SELECT pg_notify('pyhearts', %s)", (notice_payload(AliveNotice("tester", ask=True, worker=True)),))
+        async for notify in conn.notifies(timeout=25):
+            for n in notices_from_payload(notify.payload):
+                if isinstance(n, AliveNotice) and n.process == owner and n.link:
+                    links.heard(n.process, n.link, n.gone)
+            if links.where:
+                return links
+    raise AssertionError("no alive notice of the owner told its link")
 
 
-def test_malformed_and_misaddressed_commands_are_answered_and_change_nothing(
+def test_a_bots_move_sent_over_a_link_is_handled_by_the_owner(url: str, pair: list[ServerProcess]) -> None:
+    """A table of one person and three bots, owned by the process that made it, no bot worker:
+    the test makes the bots' passes as a worker does (R2.1), each sent over a link to the owner
+    (``["act", …]``, no ``NOTIFY`` on its way) and answered ``done`` with the position after it;
+    the same move sent again is ``stale``; the log holds each once."""
+    table = create_table(pair[0], [{"kind": "human", "name": "Me"}] + [{"kind": "bot", "level": "easy"}] * 3)
+
+    async def main() -> list[tuple[str, int, str] | None]:
+        owner = process_of(pair[0])
+        links = await owner_links(url, owner)
+        game = db_game(url, table["id"])
+        answers = []
+        for seq, seat in enumerate((1, 2, 3)):
+            move = to_dict(next(iter(game.legal_actions(seat))))
+            answers.append(await links.send(owner, table["id"], seat, seq, move, "bot"))
+        answers.append(await links.send(owner, table["id"], 3, 2, move, "bot"))
+        await links.close()
+        return answers
+
+    answers = asyncio.run(main())
+    assert answers == [("done", 1, ""), ("done", 2, ""), ("done", 3, ""), ("stale", 3, "")], answers
+    assert [json.loads(data)["seat"] for _, data in db_actions(url, table["id"])] == [1, 2, 3]
+    assert [line["by"] for line in accepted(pair[0], table["id"])] == ["bot"] * 3
+
+
+def test_malformed_and_misaddressed_bot_moves_are_answered_and_change_nothing(
     url: str, pair: list[ServerProcess]
 ) -> None:
-    """Commands on the service's channel that are no action (an unknown type, a seat that is
-    not the action's, an unknown actor) are answered ``illegal``, one for a table the
-    process does not own ``not_owner``, a payload that is no notice is ignored; nothing is
-    logged, and the table plays on."""
-    import psycopg
-
+    """Bots' moves over a link that are no action (an unknown type, a seat that is not the
+    action's, an unknown actor, a person's move) are answered ``illegal``, one for a table the
+    process does not own ``not_owner``; a link message that is no move closes that link only;
+    nothing is logged, and the table plays on."""
     table = four_humans(pair[0])
     rng = random.Random(10)
 
-    async def main() -> list[dict[str, Any]]:
+    async def main() -> list[tuple[str, int, str] | None]:
         clients = await one_each(pair, table)
         owner = process_of(pair[0])
-        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-            await conn.execute("LISTEN pyhearts")
-            bad = [
-                CommandNotice(owner, "tester", "r1", table["id"], 1, 0, {"type": "bogus", "seat": 1}),
-                CommandNotice(owner, "tester", "r2", table["id"], 1, 0, {"type": "play", "seat": 2, "card": "2C"}),
-                CommandNotice(owner, "tester", "r3", table["id"], 1, 0, {"type": "play", "seat": 1, "card": "2C"},
-                              by="wizard"),
-                CommandNotice(owner, "tester", "r4", "nosuchtable", 1, 0, {"type": "play", "seat": 1, "card": "2C"}),
-            ]
-            await conn.execute("SELECT pg_notify('pyhearts', %s)", ("{not a notice",))
-            for command in bad:
-                await conn.execute("SELECT pg_notify('pyhearts', %s)", (notice_payload(command),))
-            replies: dict[str, dict[str, Any]] = {}
-            deadline = time.monotonic() + 10
-            async for notify in conn.notifies(timeout=10):
-                try:  # (a payload may pack several notices: an array)
-                    heard = notices_from_payload(notify.payload)
-                except ValueError:
-                    heard = []
-                for reply in heard:
-                    if isinstance(reply, ReplyNotice) and reply.to == "tester":
-                        replies[reply.request] = msgspec.structs.asdict(reply)
-                if len(replies) == len(bad) or time.monotonic() > deadline:
-                    break
+        links = await owner_links(url, owner)
+        bad = [
+            (table["id"], {"type": "bogus", "seat": 1}, "bot"),
+            (table["id"], {"type": "play", "seat": 2, "card": "2C"}, "bot"),
+            (table["id"], {"type": "play", "seat": 1, "card": "2C"}, "wizard"),
+            (table["id"], {"type": "play", "seat": 1, "card": "2C"}, "person"),
+            ("nosuchtable", {"type": "play", "seat": 1, "card": "2C"}, "bot"),
+        ]
+        replies = [await links.send(owner, table_id, 1, 0, action, by) for table_id, action, by in bad]
+        link = await links._link(owner)
+        assert link is not None
+        await link.send(encode_parts("act", "r9", table["id"], "one"))  # (no move: the link is closed)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(link.wait_closed(), 5)
+        replies.append(None if link.close_code is None else ("closed", link.close_code, ""))
         await pass_of(clients[1], rng)
         for c in clients:
             await c.wait(lambda m: m["type"] == "state" and m["seq"] == 1)
             await c.close()
-        return [replies[r] for r in ("r1", "r2", "r3", "r4")]
+        return replies
 
     replies = asyncio.run(main())
-    assert [r["outcome"] for r in replies] == ["illegal", "illegal", "illegal", "not_owner"]
-    assert all(r["message"] for r in replies[:3])
+    assert [r and r[0] for r in replies] == ["illegal"] * 4 + ["not_owner", "closed"], replies
+    assert all(r and r[2] for r in replies[:4])
     assert [json.loads(data)["seat"] for _, data in db_actions(url, table["id"])] == [1]
 
 

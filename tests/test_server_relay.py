@@ -17,7 +17,7 @@ pytest.importorskip("starlette")
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hearts.server.relay import decode_parts, encode_parts
+from hearts.server.links import decode_parts, encode_parts
 
 PARTS = st.lists(
     st.one_of(st.text(max_size=40), st.integers(min_value=-(2**40), max_value=2**40), st.booleans()),

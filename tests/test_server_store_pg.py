@@ -32,7 +32,7 @@ from hearts.actions import Play, to_dict, to_json
 from hearts.server.notices import (
     ActionNotice,
     AliveNotice,
-    CommandNotice,
+    HandNotice,
     JobNotice,
     ReplyNotice,
     notice_payload,
@@ -114,16 +114,14 @@ def test_notify_is_heard_by_another_process(url: str) -> None:
     run(url, body)
 
 
-def test_commands_and_replies_go_as_notices(url: str) -> None:
-    """A command forwarded to a table's owner and the owner's reply: each payload reads back as
-    the notice it was, and a listener of another store hears them."""
-    command = CommandNotice("p1", "worker-3", "r-42", "t", 2, 17, to_dict(Play(2, "QS")), "bot")
-    reply = ReplyNotice("worker-3", "r-42", "stale", 17)
-    illegal = ReplyNotice("p2", "r-43", "illegal", 9, "not your turn")
-    for notice in (command, reply, illegal, CommandNotice("p1", "p2", "r-44", "t", 0, 0, to_dict(Play(0, "2C")))):
+def test_tables_handed_and_replies_go_as_notices(url: str) -> None:
+    """A table handed to a peer (loaded, then owned at an epoch) and the peer's reply: each
+    payload reads back as the notice it was, and a listener of another store hears them."""
+    command = HandNotice("p1", "p2", "r-42", "t", 3, 17)
+    reply = ReplyNotice("p2", "r-42", "done", 17)
+    for notice in (command, reply, HandNotice("p1", "p2", "r-44", "t"), ReplyNotice("p2", "r-43", "unavailable", 0)):
         assert notices_from_payload(notice_payload(notice)) == [notice]
-    assert notice_payload(reply) == ('{"type":"reply","to":"worker-3","request":"r-42","outcome":"stale","seq":17,'
-                                     '"message":""}')
+    assert notice_payload(reply) == '{"type":"reply","to":"p2","request":"r-42","outcome":"done","seq":17}'
 
     async def body(store: PostgresStorage) -> list[Any]:
         other = await PostgresStorage.open(url)
@@ -143,7 +141,7 @@ def test_commands_and_replies_go_as_notices(url: str) -> None:
 def test_notices_sent_together_go_packed_and_are_heard_each_in_order(url: str) -> None:
     """Notices announced together travel packed in as few payloads as fit PostgreSQL's 8000
     bytes (a JSON array each); a listener hears every one of them, in order, as itself."""
-    notices = [ReplyNotice(f"p{i % 3}", f"r-{i}", "done", i, "x" * (i % 50)) for i in range(300)]
+    notices = [ReplyNotice(f"p{i % 3}", f"r-{i}" + "x" * (i % 50), "done", i) for i in range(300)]
     packed = pack_payloads([notice_payload(n) for n in notices])
     assert 1 < len(packed) < 300 and all(len(p.encode()) <= 8000 for p in packed)
 

@@ -8,8 +8,9 @@ beside its server processes — holds up to ``jobs`` jobs at once. For each job 
 delay, rebuilds the table's game from its log (:func:`~hearts.server.storage.load_game`), lets
 the seat's bot — or the table's stand-in, for an away person — choose from the seat's
 :class:`~hearts.view.View` (thinking in worker processes: :class:`~hearts.server.botpool.BotPool`),
-and hands the action to the table's owner, the server process that holds its lease
-(:mod:`hearts.server.forward`), which logs it with the bot turns it opens. The bot is made for
+and sends the action to the table's owner, the server process that holds its lease, over a
+link to that process (:class:`~hearts.server.links.OwnerLinks`: the processes' alive notices
+say where they take links), and the owner logs it with the bot turns it opens. The bot is made for
 the job with a seed drawn from the table's seed, the seat and the position (:func:`job_seed`):
 a job done again decides the same. If the position moved on meanwhile (the owner answers
 stale) it looks again: the bot acts for as long as the seat is to act, and a job whose seat is
@@ -59,9 +60,10 @@ from hearts.game import Game
 from hearts.record import replay
 from hearts.server import logs
 from hearts.server.botpool import BotPool, Lane, fallback, watch_parent
-from hearts.server.forward import Forwarder, Outcome
+from hearts.server.forward import Outcome
+from hearts.server.links import OwnerLinks
 from hearts.server.logs import fields
-from hearts.server.notices import ActionNotice, JobNotice, Notice, ReplyNotice
+from hearts.server.notices import AliveNotice, JobNotice, Notice
 from hearts.server.outage import DEFAULT_BACKOFF, Backoff, Outage, is_outage
 from hearts.server.protocol import STAND_IN
 from hearts.server.reviews import ReviewRunner
@@ -152,8 +154,8 @@ class BotWorker:
             for k in range(reviews)
         ]
         """The game reviews this worker computes at once (:mod:`hearts.server.reviews`)."""
-        self.forwarder = Forwarder(store, self.name)
-        """The bots' moves on their way to the tables' owners."""
+        self.links = OwnerLinks()
+        """The links to the server processes, which the bots' moves go to the tables' owners over."""
         self._wake = asyncio.Event()
         self._held: dict[int, BotJob] = {}
         """The bot jobs being done, by id: :meth:`_beat` renews their claims."""
@@ -163,6 +165,8 @@ class BotWorker:
     async def run(self) -> None:
         """Claim and do jobs until cancelled (a notice of a new job wakes an idle slot)."""
         listener = await self.outage.retry(self.store.listen, self.backoff)
+        with contextlib.suppress(Exception):  # (where the server processes take links; else their next beat says)
+            await self.store.notify(AliveNotice(self.name, ask=True, worker=True))
         await asyncio.gather(
             follow(self.store, listener, self._hear, self._wake.set, outage=self.outage),
             self._beat(),
@@ -173,8 +177,8 @@ class BotWorker:
     def _hear(self, notice: Notice) -> None:
         if isinstance(notice, JobNotice):
             self._wake.set()
-        elif isinstance(notice, (ReplyNotice, ActionNotice)):
-            self.forwarder.hear(notice)
+        elif isinstance(notice, AliveNotice) and not notice.worker:
+            self.links.heard(notice.process, notice.link, notice.gone)
 
     async def _beat(self) -> None:
         """Renew the claims of the jobs held, every ``heartbeat`` seconds: a worker that dies
@@ -328,9 +332,9 @@ class BotWorker:
         deadline = loop.time() + OWNER_WAIT
         while loop.time() < deadline:
             holder = await self.store.leases.holder(table_id)
-            reply = None if holder is None else await self.forwarder.send(holder.owner, table_id, seat, seq, action, by)
-            if reply is not None and reply.outcome in (Outcome.DONE.value, Outcome.STALE.value, Outcome.ILLEGAL.value):
-                return Outcome(reply.outcome)
+            reply = None if holder is None else await self.links.send(holder.owner, table_id, seat, seq, to_dict(action), by)
+            if reply is not None and reply[0] in (Outcome.DONE.value, Outcome.STALE.value, Outcome.ILLEGAL.value):
+                return Outcome(reply[0])
             await asyncio.sleep(0.25)
         raise OwnerUnreachable(f"no server owns table {table_id} (or none answers): the move is made again later")
 

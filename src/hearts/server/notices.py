@@ -5,7 +5,7 @@ A store announces them (:meth:`hearts.server.storage.Storage.listen`): on Postgr
 ``NOTIFY`` payloads to every process and bot worker (:func:`notice_payload`, one notice, or a
 JSON array of several: :func:`notices_from_payload`), on SQLite as the objects themselves
 within the one process. They carry ids, an accepted action's codec object, a chat line, a hint,
-a command forwarded to a table's owner and its reply; other rows are read from the store.
+a table handed to a peer and its reply; other rows are read from the store.
 
 >>> notice_payload(SeatNotice("t1", 2))
 '{"type":"seat","table_id":"t1","seat":2}'
@@ -50,9 +50,6 @@ class ActionNotice(_Notice, tag="action", frozen=True):
     action: dict[str, Any]
     by: str = "person"
     """Who made it: ``person``, ``bot`` or ``stand_in`` (:data:`hearts.server.metrics.Actor`)."""
-    request: str = ""
-    """The forwarded command it was (:class:`CommandNotice`'s ``request``), if any: the notice
-    is that command's reply ``done`` (an owner sends no :class:`ReplyNotice` for it)."""
 
 
 class SeatNotice(_Notice, tag="seat", frozen=True):
@@ -124,40 +121,25 @@ class AliveNotice(_Notice, tag="alive", frozen=True):
     announced stands; that of a process no longer heard of is forgotten. ``link``: where it
     takes the clients other processes relay to it (``host:port/key``, :mod:`hearts.server.relay`;
     empty: nowhere). ``ask``: it has just started, and asks the others to say they run too.
-    ``gone``: it is stopping (:mod:`hearts.server.drain`): hand it no table."""
+    ``gone``: it is stopping (:mod:`hearts.server.drain`): hand it no table. ``worker``: a
+    bot worker that has just started asks the server processes where their links are (it is
+    none of theirs: no table is handed to it)."""
 
     process: str
     link: str = ""
     ask: bool = False
     gone: bool = False
-
-
-class CommandNotice(_Notice, tag="command", frozen=True):
-    """A command forwarded to a table's owner process ``to`` by process ``sender`` (a server
-    process or a bot worker): seat ``seat`` makes ``action`` (a codec dict, hearts.actions.to_dict)
-    having seen position ``seen``; ``by`` is person/bot/stand_in; ``request`` a unique id the
-    reply carries."""
-
-    to: str
-    sender: str
-    request: str
-    table_id: str
-    seat: int
-    seen: int
-    action: dict[str, Any]
-    by: str = "person"
+    worker: bool = False
 
 
 class ReplyNotice(_Notice, tag="reply", frozen=True):
-    """The owner's answer to a CommandNotice (or a HandNotice), for process ``to``: ``outcome``
-    is one of done, stale, illegal, not_owner, unavailable; ``seq`` the owner's position after
-    it; ``message`` words for the client (illegal)."""
+    """A peer's answer to a :class:`HandNotice`, for process ``to``: ``outcome`` is done or
+    unavailable; ``seq`` the table's position at the peer."""
 
     to: str
     request: str
     outcome: str
     seq: int
-    message: str = ""
 
 
 class HandNotice(_Notice, tag="hand", frozen=True):
@@ -183,7 +165,7 @@ class BanNotice(_Notice, tag="ban", frozen=True):
 
 Notice = (
     ActionNotice | SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice
-    | CommandNotice | ReplyNotice | HandNotice | BanNotice
+    | ReplyNotice | HandNotice | BanNotice
 )
 """What a listener hears: ids, an accepted action's codec object, a chat line or a hint, a
 command forwarded to a table's owner and its reply (a PostgreSQL ``NOTIFY`` payload is at most
@@ -201,7 +183,7 @@ def notice_payload(notice: Notice) -> str:
     """A notice as a ``NOTIFY`` payload (far below PostgreSQL's 8000-byte limit).
 
     >>> notice_payload(ActionNotice("t1", 9, {"type": "play", "seat": 1, "card": "QS"}))
-    '{"type":"action","table_id":"t1","seq":9,"action":{"type":"play","seat":1,"card":"QS"},"by":"person","request":""}'
+    '{"type":"action","table_id":"t1","seq":9,"action":{"type":"play","seat":1,"card":"QS"},"by":"person"}'
     """
     return _ENCODER.encode(notice).decode()
 
@@ -211,7 +193,7 @@ def notices_from_payload(payload: str | bytes) -> list[Notice]:
     array (a batch's); ``ValueError`` if it holds anything else.
 
     >>> notices_from_payload('{"type":"reply","to":"p2","request":"r7","outcome":"stale","seq":12}')
-    [ReplyNotice(to='p2', request='r7', outcome='stale', seq=12, message='')]
+    [ReplyNotice(to='p2', request='r7', outcome='stale', seq=12)]
     """
     try:
         decoded = _DECODER.decode(payload)

@@ -25,12 +25,11 @@ else served here (this process owns the table, or takes it); its hello said agai
 whole state), and its last action if its last message was one (one the owner had taken is
 refused as stale: each action names the position it was made at).
 
-Each message of a link is one JSON array: to the owner ``["open", id, table_id, address]``,
+Each message of a link (:mod:`hearts.server.links`) is one JSON array: to the owner ``["open", id, table_id, address]``,
 ``["text", id, text]``, ``["bytes", id, latin-1 text]`` and ``["close", id]``; back ``["text",
-id, text]`` and ``["close", id, code, reason]``.
-
->>> decode_parts(encode_parts("text", 7, "hi"))
-['text', 7, 'hi']
+id, text]`` and ``["close", id, code, reason]``. A bot worker sends the bots' moves to their
+tables' owners over links too (:class:`~hearts.server.links.OwnerLinks`): ``["act", request, table_id, seat, seen,
+action, by]``, answered ``["reply", request, outcome, seq, message]``.
 """
 
 from __future__ import annotations
@@ -49,13 +48,23 @@ from typing import TYPE_CHECKING, Any, Final
 
 import msgspec
 from starlette.websockets import WebSocket
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from hearts.server.limits import CLOSE_SERVICE_RESTART, CLOSE_TRY_LATER
+from hearts.server.links import (
+    CLOSE_WAIT,
+    MAX_BUFFERED,
+    MAX_FRAME,
+    PING_EVERY,
+    SILENCE,
+    decode_parts,
+    encode_parts,
+    open_link,
+)
 from hearts.server.logs import fields
 from hearts.server.session import Session, Socket
 from hearts.server.tables import TABLE_ID, Connection
@@ -67,9 +76,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hearts.server")
 
-MAX_FRAME: Final = 16 << 20
-"""The longest message a link takes (a table's whole state is tens of kilobytes)."""
-
 HELLO_WAIT: Final = 1.0
 """Seconds a connection to the link port has to complete its opening handshake, with the key;
 then it is closed. Before that, nothing longer than the library's request line and headers (a
@@ -79,28 +85,10 @@ MAX_PENDING: Final = 4
 """Connections one address may hold on the link port at once without having shown the key;
 beyond, a new one is closed at once (a process opens one link to each other process)."""
 
-MAX_BUFFERED: Final = 16 << 20
-"""Bytes an owner lets wait for a link's relaying process to read them: beyond, a relayed
-client's message waits, and its session here lets it go as a client that does not read."""
-
-OPEN_WAIT: Final = 2.0
-"""Seconds a process waits for a link to open and be accepted (else it serves the client itself)."""
-
 RETRY_AFTER: Final = 30.0
 """Seconds a process that could not reach another over a link waits before it tries again
 (meanwhile a client of that process's tables waits for its lease to run out, and is served here
 by the process that takes the table over, or is told to try again later)."""
-
-PING_EVERY: Final = 0.5
-"""Seconds between the pings on each link (the library's, each way)."""
-
-SILENCE: Final = 2.0
-"""Seconds a ping may wait for its pong: then the link is taken to be broken (the other end
-frozen or cut off), and its clients go to their tables' owners."""
-
-CLOSE_WAIT: Final = 0.25
-"""Seconds a link that closes waits for the other end's closing handshake (a frozen end sends
-none: its clients must not wait for it)."""
 
 ROUTES: Final = 3
 """How many times a client looks for its table's owner (an owner may change meanwhile)."""
@@ -109,26 +97,6 @@ ROUTES: Final = 3
 class Unreachable(Exception):
     """A table's owner renews its lease but cannot be reached over a link: its client is told
     to try again later (this process serves it only as the owner)."""
-
-
-_encode = msgspec.json.Encoder().encode
-_decode = msgspec.json.Decoder(list[Any]).decode
-
-
-def encode_parts(*parts: Any) -> bytes:
-    """One message of a link: ``parts`` as a JSON array."""
-    return _encode(parts)
-
-
-def decode_parts(data: bytes | str) -> list[Any]:
-    """The parts of a link's message; ``ValueError`` for what is not one."""
-    try:
-        parts = _decode(data)
-    except msgspec.DecodeError as e:
-        raise ValueError(f"not a link's message: {e}") from None
-    if not parts:
-        raise ValueError("an empty link's message")
-    return parts
 
 
 # --- at the table's owner ---------------------------------------------------------------------
@@ -390,6 +358,14 @@ class Relays:
         try:
             async for data in link:
                 parts = decode_parts(data)
+                if parts[0] == "act":  # (a bot worker's move)
+                    if len(parts) != 7:
+                        raise ValueError(f"an act of {len(parts)} parts")
+                    move = (str(parts[1]), str(parts[2]), int(parts[3]), int(parts[4]), parts[5], str(parts[6]))
+                    moving = asyncio.get_running_loop().create_task(self._act(link, *move))
+                    serving.add(moving)
+                    moving.add_done_callback(serving.discard)
+                    continue
                 kind, cid = parts[0], int(parts[1])
                 if kind == "open":
                     sock = sockets[cid] = RemoteSocket(link, cid, str(parts[2]))
@@ -422,6 +398,15 @@ class Relays:
                 sock.heard({"type": "websocket.disconnect", "code": 1001})
             if serving:
                 await asyncio.wait(serving)
+
+    async def _act(self, link: ServerConnection, request: str, table_id: str, seat: int, seen: int, action: Any,
+                   by: str) -> None:
+        """A bot's move a bot worker sent over ``link``: handled here as the table's owner
+        (:meth:`Ownership.command <hearts.server.tables.ownership.Ownership.command>`), answered
+        ``["reply", request, outcome, seq, message]``."""
+        outcome, seq, message = await self.manager.ownership.command(table_id, seat, seen, action, by)
+        with contextlib.suppress(ConnectionClosed):
+            await link.send(encode_parts("reply", request, outcome.value, seq, message))
 
     async def route(self, table_id: str) -> Link | None:
         """The link to the owner of ``table_id`` if another process owns it; ``None`` if this
@@ -488,16 +473,10 @@ class Relays:
     async def _open(self, owner: str, where: str) -> Link | None:
         """A link to the process ``owner`` at ``where`` (``host:port/key``), accepted; ``None``
         if it cannot be opened (tried again after :data:`RETRY_AFTER` seconds)."""
-        address, _, key = where.rpartition("/")
         try:
-            ws: ClientConnection = await connect(
-                f"ws://{address}/", additional_headers={"Authorization": f"Bearer {key}"}, proxy=None,
-                open_timeout=OPEN_WAIT, ping_interval=PING_EVERY, ping_timeout=SILENCE, close_timeout=CLOSE_WAIT,
-                max_size=MAX_FRAME,
-                max_queue=None, write_limit=MAX_BUFFERED, compression=None, user_agent_header=None,
-            )
+            ws = await open_link(where)
         except (OSError, InvalidHandshake, TimeoutError, asyncio.TimeoutError) as e:
-            log.warning("cannot open a link to a table's owner; serving its clients here",
+            log.warning("cannot open a link to a table's owner; its clients wait for its lease to run out",
                         extra=fields(owner=owner, error=str(e)[:200] or type(e).__name__))
             self.failed(owner)
             return None

@@ -555,11 +555,10 @@ class TableLog(Protocol):
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person", epoch: int | None = None, request: str = "",
+        *, by: str = "person", epoch: int | None = None,
     ) -> None:
         """Log an accepted action as row ``seq`` and commit it (before it is broadcast), and
-        announce it (:class:`ActionNotice`, saying ``by`` whom it was made, and the forwarded
-        command's ``request`` it answers, if it was one); ``finished`` marks
+        announce it (:class:`ActionNotice`, saying ``by`` whom it was made); ``finished`` marks
         the game over, and ``bots`` (the bot seats this action makes ones to act; only with
         :attr:`Storage.jobs`) are queued as jobs at position ``seq``, in the same transaction.
         With ``epoch`` (the appending owner's :class:`Lease`), the row is logged only if the

@@ -40,9 +40,7 @@
   statement that logs it, which reads the lease as it begins (a take-over committed while it
   runs is not seen: the new owner, which reads the log after its claim, finds that ``seq``
   taken and catches up) — else :class:`~hearts.server.storage.NotOwner`, nothing logged or announced: an old owner
-  that wakes up cannot write. The commands forwarded to an owner and
-  its replies go as notices (:class:`~hearts.server.storage.CommandNotice`,
-  :class:`~hearts.server.storage.ReplyNotice`).
+  that wakes up cannot write.
 * **Outages** (:class:`Reachability`): a statement waits :data:`BUSY_WAIT` for a connection of
   the pool while the database answers, :data:`CONNECTION_WAIT` once it did not.
 """
@@ -725,9 +723,9 @@ class PgTableLog(SqlTableLog):
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person", epoch: int | None = None, request: str = "",
+        *, by: str = "person", epoch: int | None = None,
     ) -> None:
-        notices: list[Notice] = [ActionNotice(table_id, seq, to_dict(action), by, request),
+        notices: list[Notice] = [ActionNotice(table_id, seq, to_dict(action), by),
                                  *(JobNotice(table_id, s, seq) for s in bots)]
         logged = await self.store.action_log.log(
             table_id, seq, to_json(action), ",".join(map(notice_payload, notices)), epoch, finished, bots

@@ -326,12 +326,12 @@ class SqlTableLog:
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person", epoch: int | None = None, request: str = "",
+        *, by: str = "person", epoch: int | None = None,
     ) -> None:
         # (``epoch`` is not checked: one process holds the database and owns every table)
         if bots:
             raise ValueError("this store has no bot jobs: its server process runs the bots")
-        if not await self._batches.add((ActionNotice(table_id, seq, to_dict(action), by, request), finished)):
+        if not await self._batches.add((ActionNotice(table_id, seq, to_dict(action), by), finished)):
             raise SeqConflict(table_id, seq)
 
     async def table(self, table_id: str) -> TableRow | None:

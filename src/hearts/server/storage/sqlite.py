@@ -21,7 +21,7 @@ them all, a cluster of one (:class:`SoleLeases`).
 ...     await store.close()
 ...     return heard + [notice async for notice in listener]
 >>> asyncio.run(demo())
-[ActionNotice(table_id='t1', seq=1, action={'type': 'play', 'seat': 0, 'card': '2C'}, by='person', request='')]
+[ActionNotice(table_id='t1', seq=1, action={'type': 'play', 'seat': 0, 'card': '2C'}, by='person')]
 """
 
 from __future__ import annotations

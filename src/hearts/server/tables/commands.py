@@ -8,7 +8,7 @@ caller awaits the result the command's type declares (``Command[R]``: ``R``):
 
 >>> from hearts.actions import Play
 >>> Act(seat=1, seen=9, action=Play(1, "QS"), by="person", arrived=0.0)
-Act(seat=1, seen=9, action=Play(seat=1, card=Card('QS')), by='person', arrived=0.0, request='')
+Act(seat=1, seen=9, action=Play(seat=1, card=Card('QS')), by='person', arrived=0.0)
 >>> GoAway(2) == GoAway(2)  # (values: a command can be logged, compared, replayed in a test)
 True
 """
@@ -39,8 +39,7 @@ class Command(Generic[R]):
 @dataclass(frozen=True, slots=True)
 class Act(Command[tuple[Outcome, int, str]]):
     """An action of ``seat`` made at position ``seen``, ``by`` a person, a bot or a stand-in,
-    ``arrived`` at a :func:`time.perf_counter` reading (``request``: the forwarded command it
-    came in, whose notice answers it): handled by the owner (:meth:`Moves.act
+    ``arrived`` at a :func:`time.perf_counter` reading: handled by the owner (:meth:`Moves.act
     <hearts.server.tables.moves.Moves.act>`); its outcome, the position after it and words."""
 
     seat: int
@@ -48,7 +47,6 @@ class Act(Command[tuple[Outcome, int, str]]):
     action: Action
     by: Actor
     arrived: float
-    request: str = ""
 
 
 @dataclass(frozen=True, slots=True)

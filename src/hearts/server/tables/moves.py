@@ -71,10 +71,9 @@ class Moves:
                 return Outcome.NOT_OWNER, table.seq, ""
         return await table.mailbox.run(Act(seat, seen, action, "person", arrived))
 
-    async def command(self, seat: int, seen: int, action: Action, by: Actor, request: str) -> Result:
-        """:meth:`act` in the table's turn (a command forwarded to this process, the owner,
-        as ``request``: its action's notice answers it if it is done)."""
-        return await self.table.mailbox.run(Act(seat, seen, action, by, time.perf_counter(), request))
+    async def command(self, seat: int, seen: int, action: Action, by: Actor) -> Result:
+        """:meth:`act` in the table's turn (a bot's move a bot worker sent this process, the owner)."""
+        return await self.table.mailbox.run(Act(seat, seen, action, by, time.perf_counter()))
 
     async def act(self, command: Act) -> Result:
         """An action made at position ``seen``, in the table's turn, by its owner: applied and
@@ -85,7 +84,7 @@ class Moves:
             if not self._fresh(seen, action) or (by != "person" and seat not in bot_turns(table.game, table.seats)):
                 return Outcome.STALE, table.seq, ""
             try:
-                await table.apply(action, by, command.arrived, command.request)
+                await table.apply(action, by, command.arrived)
             except IllegalAction as e:
                 return Outcome.ILLEGAL, table.seq, str(e)
             except NotOwner:

@@ -18,7 +18,6 @@ from hearts.server.notices import (
     AliveNotice,
     BanNotice,
     ChatNotice,
-    CommandNotice,
     HandNotice,
     HintNotice,
     JobNotice,
@@ -171,9 +170,6 @@ class ServiceNotices:
             self._asking.add(task)
             task.add_done_callback(self._asking.discard)
             return
-        if isinstance(notice, CommandNotice):
-            self.manager.ownership.serve(notice)
-            return
         if isinstance(notice, ReplyNotice):
             self.manager.ownership.forwarder.hear(notice)
             return
@@ -185,7 +181,8 @@ class ServiceNotices:
             if notice.gone:
                 roster.gone(notice.process)
                 return
-            roster.alive(notice.process, link=notice.link)
+            if not notice.worker:
+                roster.alive(notice.process, link=notice.link)
             if notice.ask and notice.process != roster.process:
                 task = asyncio.get_running_loop().create_task(self._alive())
                 self._asking.add(task)
@@ -197,7 +194,6 @@ class ServiceNotices:
         if isinstance(notice, ActionNotice):
             self.manager.metrics.service_moves.labels(notice.by).inc()
             self.manager.ownership.activity.action(notice.table_id)  # (in play: taken first if its owner dies)
-            self.manager.ownership.forwarder.hear(notice)  # (the reply to a command it forwarded, maybe)
         if isinstance(notice, (ChatNotice, RematchNotice, HintNotice)):
             talking = self.manager.tables.get(notice.table_id)
             if talking is not None:

@@ -40,7 +40,7 @@ from hearts.server.forward import Forwarder, Outcome
 from hearts.server.limits import CLOSE_SERVICE_RESTART
 from hearts.server.logs import fields
 from hearts.server.metrics import ACTORS
-from hearts.server.notices import CommandNotice, HandNotice
+from hearts.server.notices import HandNotice
 from hearts.server.outage import Backoff, is_outage
 from hearts.server.storage import Lease
 from hearts.server.tables.activity import Activity
@@ -48,6 +48,7 @@ from hearts.server.tables.commands import CatchUp, HandOver
 
 if TYPE_CHECKING:
     from hearts.server.tables.manager import Manager
+    from hearts.server.tables.moves import Result
     from hearts.server.tables.table import Table
 
 log = logging.getLogger("hearts.server")
@@ -394,41 +395,29 @@ class Ownership:
         with contextlib.suppress(Exception):
             await self.forwarder.answer(notice, outcome, seq)
 
-    # --- commands forwarded to this process ------------------------------------------------
+    # --- bots' moves sent to this process ----------------------------------------------------
 
-    def serve(self, command: CommandNotice) -> None:
-        """A command forwarded by another process: handled (in a task) if it is for this one."""
-        if command.to == self.me:
-            self._spawn(self._serve(command))
-
-    async def _serve(self, command: CommandNotice) -> None:
-        """:meth:`_handle` a forwarded command; a failure is answered "unavailable" (an outage:
-        the answer may not get through either) or logged (a bug)."""
+    async def command(self, table_id: str, seat: int, seen: int, action: Any, by: str) -> Result:
+        """A bot's move a bot worker sends this process (over a link, :mod:`hearts.server.relay`):
+        ``seat`` makes ``action`` (a codec dict) having seen position ``seen``, ``by`` a bot or
+        a stand-in; handled as the table's owner, in its turn. Its outcome, the position after
+        it and words (illegal); ``not_owner`` if this process does not own the table, and a
+        failure ``unavailable`` (an outage; anything else is logged as a bug)."""
         try:
-            await self._handle(command)
+            received = self._receiving.get(table_id)
+            if received is not None:  # (a table being handed here: its commands wait until it is owned)
+                await asyncio.wait([received], timeout=HAND_WAIT)
+            table = self.manager.tables.get(table_id)
+            if table is None or not self.owns(table.id):
+                return Outcome.NOT_OWNER, 0 if table is None else table.seq, ""
+            try:
+                move = from_dict(action)
+                if move.seat != seat or by not in ACTORS or by == "person" or not 0 <= seat < len(table.seats):
+                    raise ActionError(f"seat {seat} cannot make {action!r:.80} as {by!r:.20}")
+            except (ActionError, TypeError, ValueError, KeyError, AttributeError) as e:
+                return Outcome.ILLEGAL, table.seq, f"not an action: {e}"
+            return await table.moves.command(seat, seen, move, by)  # type: ignore[arg-type]
         except Exception as e:
             if not is_outage(e):
-                log.error("a forwarded command failed", exc_info=e, extra=fields(table=command.table_id))
-            with contextlib.suppress(Exception):
-                await self.forwarder.answer(command, Outcome.UNAVAILABLE, 0, str(e)[:300])
-
-    async def _handle(self, command: CommandNotice) -> None:
-        """Handle a forwarded command as the table's owner, and answer it."""
-        received = self._receiving.get(command.table_id)
-        if received is not None:  # (a table being handed here: its commands wait until it is owned)
-            await asyncio.wait([received], timeout=HAND_WAIT)
-        table = self.manager.tables.get(command.table_id)
-        if table is None or not self.owns(table.id):
-            await self.forwarder.answer(command, Outcome.NOT_OWNER, 0 if table is None else table.seq)
-            return
-        try:
-            action = from_dict(command.action)
-            if action.seat != command.seat or command.by not in ACTORS or not 0 <= command.seat < len(table.seats):
-                raise ActionError(f"seat {command.seat} cannot make {command.action!r:.80} as {command.by!r:.20}")
-        except ActionError as e:
-            await self.forwarder.answer(command, Outcome.ILLEGAL, table.seq, f"not an action: {e}")
-            return
-        outcome, seq, message = await table.moves.command(command.seat, command.seen, action, command.by,  # type: ignore[arg-type]
-                                                          command.request)
-        if outcome is not Outcome.DONE:  # (done: the action's notice is the answer)
-            await self.forwarder.answer(command, outcome, seq, message)
+                log.error("a bot's move sent here failed", exc_info=e, extra=fields(table=table_id))
+            return Outcome.UNAVAILABLE, 0, str(e)[:300]

@@ -342,12 +342,11 @@ class Table:
         """Mark ``seat``'s person away (the stand-in plays for it) or back, in this process."""
         self.seats[seat] = dataclasses.replace(self.seats[seat], away=away)
 
-    async def apply(self, action: Action, by: Actor, arrived: float, request: str = "") -> None:
+    async def apply(self, action: Action, by: Actor, arrived: float) -> None:
         """Apply an action (an illegal one is refused, nothing changed: an
         :class:`~hearts.errors.IllegalAction`), commit its row of the log (with the bot turns
         it opens, on a store with jobs), restart the clocks, broadcast, and count it (made
-        ``by`` whom, ``arrived`` at a :func:`time.perf_counter` reading; the forwarded
-        command's ``request``, if it was one, goes with its notice). Call in the table's
+        ``by`` whom, ``arrived`` at a :func:`time.perf_counter` reading). Call in the table's
         turn. If the row cannot be committed (:class:`~hearts.server.storage.SeqConflict`: the
         database took another action there; or any failure) the action is taken back."""
         game = self.game
@@ -359,8 +358,7 @@ class Table:
             if epoch is None:  # (not owned here)
                 raise NotOwner(self.id, 0)
             with self.metrics.append.time():
-                await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by, epoch=epoch,
-                                            request=request)
+                await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by, epoch=epoch)
         except (SeqConflict, NotOwner) as e:
             game.undo()
             if isinstance(e, NotOwner):
