@@ -44,8 +44,8 @@ from test_server_support import (
 
 from hearts.actions import to_dict
 from hearts.cards import CARDS
-from hearts.server.notices import AliveNotice, notice_payload, notices_from_payload
 from hearts.server.links import OwnerLinks, encode_parts
+from hearts.server.notices import AliveNotice, notice_payload, notices_from_payload
 
 pg_database = pytest.fixture(scope="module")(module_pg_database)
 

@@ -32,11 +32,10 @@ from hearts.actions import Play, to_dict, to_json
 from hearts.server.notices import (
     ActionNotice,
     AliveNotice,
-    HandNotice,
     JobNotice,
-    ReplyNotice,
+    PresenceNotice,
+    SeatNotice,
     notice_payload,
-    notices_from_payload,
 )
 from hearts.server.storage import (
     BotJob,
@@ -114,34 +113,10 @@ def test_notify_is_heard_by_another_process(url: str) -> None:
     run(url, body)
 
 
-def test_tables_handed_and_replies_go_as_notices(url: str) -> None:
-    """A table handed to a peer (loaded, then owned at an epoch) and the peer's reply: each
-    payload reads back as the notice it was, and a listener of another store hears them."""
-    command = HandNotice("p1", "p2", "r-42", "t", 3, 17)
-    reply = ReplyNotice("p2", "r-42", "done", 17)
-    for notice in (command, reply, HandNotice("p1", "p2", "r-44", "t"), ReplyNotice("p2", "r-43", "unavailable", 0)):
-        assert notices_from_payload(notice_payload(notice)) == [notice]
-    assert notice_payload(reply) == '{"type":"reply","to":"p2","request":"r-42","outcome":"done","seq":17}'
-
-    async def body(store: PostgresStorage) -> list[Any]:
-        other = await PostgresStorage.open(url)
-        try:
-            listener = await store.listen()
-            for notice in (command, reply):
-                await other.notify(notice)
-            heard = [await asyncio.wait_for(anext(listener), 10) for _ in range(2)]
-            await listener.close()
-            return heard
-        finally:
-            await other.close()
-
-    assert run(url, body) == [command, reply]
-
-
 def test_notices_sent_together_go_packed_and_are_heard_each_in_order(url: str) -> None:
     """Notices announced together travel packed in as few payloads as fit PostgreSQL's 8000
     bytes (a JSON array each); a listener hears every one of them, in order, as itself."""
-    notices = [ReplyNotice(f"p{i % 3}", f"r-{i}" + "x" * (i % 50), "done", i) for i in range(300)]
+    notices = [PresenceNotice(f"t{i}" + "x" * (i % 50), f"p{i % 3}", [i % 4], i) for i in range(300)]
     packed = pack_payloads([notice_payload(n) for n in notices])
     assert 1 < len(packed) < 300 and all(len(p.encode()) <= 8000 for p in packed)
 
@@ -162,7 +137,7 @@ def test_notices_sent_together_go_packed_and_are_heard_each_in_order(url: str) -
 def test_notices_sent_after_the_announcers_connection_was_cut_are_heard(url: str) -> None:
     """The connection the notices go out on, cut while idle (the database restarted, say), is
     replaced: the next notices are sent again on a new one and heard, none twice."""
-    first, second = ReplyNotice("p1", "r-1", "done", 1), ReplyNotice("p1", "r-2", "done", 2)
+    first, second = SeatNotice("t", 1), SeatNotice("t", 2)
 
     async def body(store: PostgresStorage) -> list[Any]:
         other = await PostgresStorage.open(url)

@@ -60,8 +60,7 @@ from hearts.game import Game
 from hearts.record import replay
 from hearts.server import logs
 from hearts.server.botpool import BotPool, Lane, fallback, watch_parent
-from hearts.server.forward import Outcome
-from hearts.server.links import OwnerLinks
+from hearts.server.links import Outcome, OwnerLinks
 from hearts.server.logs import fields
 from hearts.server.notices import AliveNotice, JobNotice, Notice
 from hearts.server.outage import DEFAULT_BACKOFF, Backoff, Outage, is_outage

@@ -2,8 +2,9 @@
 ``websockets`` library: its framing, its pings, its limits) that a process opens to another with
 that process's key in its ``Authorization`` header (:func:`open_link`), each message one JSON
 array (:func:`encode_parts`). Server processes relay clients to their tables' owners over them
-(:mod:`hearts.server.relay`, which serves the other end), and bot workers send the bots' moves
-to the tables' owners (:class:`OwnerLinks`).
+and a stopping process hands its tables to its peers (:mod:`hearts.server.relay`, which serves
+both ends); bot workers send the bots' moves to the tables' owners (:class:`OwnerLinks`); each
+answer says what became of the move, or of the table handed (:class:`Outcome`).
 
 >>> decode_parts(encode_parts("text", 7, "hi"))
 ['text', 7, 'hi']
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import secrets
 from typing import Any, Final
@@ -25,6 +27,26 @@ from websockets.protocol import State
 from hearts.server.logs import fields
 
 log = logging.getLogger("hearts.server")
+
+
+class Outcome(enum.Enum):
+    """What became of an action at its table's owner (or of a table handed to a peer).
+
+    >>> Outcome.DONE.value, Outcome("stale") is Outcome.STALE
+    ('done', True)
+    """
+
+    DONE = "done"
+    """Applied and logged (its event reaches every process through the log's notice); a
+    table handed: loaded, or owned."""
+    STALE = "stale"
+    """Made on a position that has moved on (the client is sent the position again)."""
+    ILLEGAL = "illegal"
+    """Refused by the rules; nothing changed."""
+    NOT_OWNER = "not_owner"
+    """The process asked does not own the table (any more): ask the table's owner."""
+    UNAVAILABLE = "unavailable"
+    """The database could not be reached: nothing changed; try again."""
 
 MAX_FRAME: Final = 16 << 20
 """The longest message a link takes (a table's whole state is tens of kilobytes)."""

@@ -4,8 +4,9 @@ struct whose ``type`` is its tag (as the WebSocket messages of :mod:`hearts.serv
 A store announces them (:meth:`hearts.server.storage.Storage.listen`): on PostgreSQL as
 ``NOTIFY`` payloads to every process and bot worker (:func:`notice_payload`, one notice, or a
 JSON array of several: :func:`notices_from_payload`), on SQLite as the objects themselves
-within the one process. They carry ids, an accepted action's codec object, a chat line, a hint,
-a table handed to a peer and its reply; other rows are read from the store.
+within the one process. They carry ids, an accepted action's codec object, a chat line, a hint;
+other rows are read from the store. (No action goes to a table's owner this way: the processes
+and bot workers reach it over links, :mod:`hearts.server.links`.)
 
 >>> notice_payload(SeatNotice("t1", 2))
 '{"type":"seat","table_id":"t1","seat":2}'
@@ -132,30 +133,6 @@ class AliveNotice(_Notice, tag="alive", frozen=True):
     worker: bool = False
 
 
-class ReplyNotice(_Notice, tag="reply", frozen=True):
-    """A peer's answer to a :class:`HandNotice`, for process ``to``: ``outcome`` is done or
-    unavailable; ``seq`` the table's position at the peer."""
-
-    to: str
-    request: str
-    outcome: str
-    seq: int
-
-
-class HandNotice(_Notice, tag="hand", frozen=True):
-    """A stopping process ``sender`` hands its table ``table_id`` to the live process ``to``
-    (:meth:`~hearts.server.tables.ownership.Ownership.drain`): with ``epoch`` 0, load the
-    table (``sender`` still owns it); then, with the lease ``to``'s at ``epoch``, own it from
-    position ``seq`` on. ``to`` answers each with a :class:`ReplyNotice` carrying ``request``."""
-
-    to: str
-    sender: str
-    request: str
-    table_id: str
-    epoch: int = 0
-    seq: int = 0
-
-
 class BanNotice(_Notice, tag="ban", frozen=True):
     """The profile ``player_id`` was banned (:meth:`Players.ban`): every server process
     closes its connections at that profile's seats."""
@@ -165,7 +142,7 @@ class BanNotice(_Notice, tag="ban", frozen=True):
 
 Notice = (
     ActionNotice | SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice
-    | ReplyNotice | HandNotice | BanNotice
+    | BanNotice
 )
 """What a listener hears: ids, an accepted action's codec object, a chat line or a hint, a
 command forwarded to a table's owner and its reply (a PostgreSQL ``NOTIFY`` payload is at most
@@ -192,8 +169,8 @@ def notices_from_payload(payload: str | bytes) -> list[Notice]:
     """The notices a payload carries: one (:func:`notice_payload`'s), or several in a JSON
     array (a batch's); ``ValueError`` if it holds anything else.
 
-    >>> notices_from_payload('{"type":"reply","to":"p2","request":"r7","outcome":"stale","seq":12}')
-    [ReplyNotice(to='p2', request='r7', outcome='stale', seq=12)]
+    >>> notices_from_payload('{"type":"ban","player_id":"p7"}')
+    [BanNotice(player_id='p7')]
     """
     try:
         decoded = _DECODER.decode(payload)

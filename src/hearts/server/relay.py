@@ -28,8 +28,10 @@ refused as stale: each action names the position it was made at).
 Each message of a link (:mod:`hearts.server.links`) is one JSON array: to the owner ``["open", id, table_id, address]``,
 ``["text", id, text]``, ``["bytes", id, latin-1 text]`` and ``["close", id]``; back ``["text",
 id, text]`` and ``["close", id, code, reason]``. A bot worker sends the bots' moves to their
-tables' owners over links too (:class:`~hearts.server.links.OwnerLinks`): ``["act", request, table_id, seat, seen,
-action, by]``, answered ``["reply", request, outcome, seq, message]``.
+tables' owners over links too (:class:`~hearts.server.links.OwnerLinks`): ``["act", request,
+table_id, seat, seen, action, by]``, answered ``["reply", request, outcome, seq, message]``; and
+a stopping process hands its tables to a peer (:meth:`Relays.hand`): ``["hand", request,
+table_id, epoch, seq]``, answered ``["reply", request, outcome, seq, ""]``.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ from hearts.server.links import (
 from hearts.server.logs import fields
 from hearts.server.session import Session, Socket
 from hearts.server.tables import TABLE_ID, Connection
-from hearts.server.tables.ownership import TAKE_WAIT
+from hearts.server.tables.ownership import HAND_WAIT, TAKE_WAIT
 
 if TYPE_CHECKING:
     from hearts.server.limits import AddressGuard
@@ -240,6 +242,8 @@ class Link:
         self.owner = owner
         self.ws = ws
         self.clients: dict[int, Relayed] = {}
+        self.replies: dict[str, asyncio.Future[tuple[str, int]]] = {}
+        """The tables handed over this link waiting for the peer's answers, by request."""
         self.reader = asyncio.get_running_loop().create_task(self._read(relays))
 
     @property
@@ -257,6 +261,11 @@ class Link:
         try:
             async for data in self.ws:
                 parts = decode_parts(data)
+                if parts[0] == "reply":  # (to a table handed)
+                    reply = self.replies.get(str(parts[1]))
+                    if reply is not None and not reply.done():
+                        reply.set_result((str(parts[2]), int(parts[3])))
+                    continue
                 client = self.clients.get(int(parts[1]))
                 if client is None:
                     continue
@@ -366,6 +375,14 @@ class Relays:
                     serving.add(moving)
                     moving.add_done_callback(serving.discard)
                     continue
+                if parts[0] == "hand":  # (a table a stopping process hands this one)
+                    if len(parts) != 5:
+                        raise ValueError(f"a hand of {len(parts)} parts")
+                    handed = (str(parts[1]), str(parts[2]), int(parts[3]), int(parts[4]))
+                    taking = asyncio.get_running_loop().create_task(self._receive(link, *handed))
+                    serving.add(taking)
+                    taking.add_done_callback(serving.discard)
+                    continue
                 kind, cid = parts[0], int(parts[1])
                 if kind == "open":
                     sock = sockets[cid] = RemoteSocket(link, cid, str(parts[2]))
@@ -407,6 +424,33 @@ class Relays:
         outcome, seq, message = await self.manager.ownership.command(table_id, seat, seen, action, by)
         with contextlib.suppress(ConnectionClosed):
             await link.send(encode_parts("reply", request, outcome.value, seq, message))
+
+    async def _receive(self, link: ServerConnection, request: str, table_id: str, epoch: int, seq: int) -> None:
+        """A table a stopping process hands this one over ``link`` (:meth:`Ownership.receive
+        <hearts.server.tables.ownership.Ownership.receive>`), answered ``["reply", request,
+        outcome, seq, ""]``."""
+        outcome, at = await self.manager.ownership.receive(table_id, epoch, seq)
+        with contextlib.suppress(ConnectionClosed):
+            await link.send(encode_parts("reply", request, outcome.value, at, ""))
+
+    async def hand(self, peer: str, table_id: str, epoch: int, seq: int) -> tuple[str, int] | None:
+        """Hand a table to the process ``peer`` over a link: with ``epoch`` 0 have it load the
+        table, else own it under the lease at ``epoch`` from position ``seq`` on; its outcome
+        and the table's position there, or ``None`` if it cannot be reached or does not answer
+        within :data:`~hearts.server.tables.ownership.HAND_WAIT` seconds."""
+        link = await self._link(peer)
+        if link is None:
+            return None
+        request = secrets.token_hex(8)
+        reply: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
+        link.replies[request] = reply
+        try:
+            await link.send("hand", request, table_id, epoch, seq)
+            return await asyncio.wait_for(asyncio.shield(reply), HAND_WAIT)
+        except (TimeoutError, asyncio.TimeoutError):
+            return None
+        finally:
+            link.replies.pop(request, None)
 
     async def route(self, table_id: str) -> Link | None:
         """The link to the owner of ``table_id`` if another process owns it; ``None`` if this

@@ -91,7 +91,7 @@ class Services:
         same WebSockets. How many tables were handed."""
         if self.quick is not None:
             await self.quick.stop()
-        handed = await self.manager.drain()
+        handed = 0 if self.relays is None else await self.manager.drain(self.relays.hand)
         if self.relays is not None:
             await self.relays.stop()
         return handed

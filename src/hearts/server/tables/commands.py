@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from hearts.actions import Action
-from hearts.server.forward import Outcome
+from hearts.server.links import Outcome
 from hearts.server.metrics import Actor
 from hearts.server.storage import Lease, SeatRow
 from hearts.view import View

@@ -38,7 +38,7 @@ from hearts.server.tables.connection import Connection
 from hearts.server.tables.errors import TableError
 from hearts.server.tables.names import TABLE_ID, bot_names, rematch_id, seat_name
 from hearts.server.tables.notices import ServiceNotices
-from hearts.server.tables.ownership import Ownership
+from hearts.server.tables.ownership import Hand, Ownership
 from hearts.server.tables.presence import Roster
 from hearts.server.tables.table import Table
 
@@ -102,15 +102,15 @@ class Manager:
         return restored
 
 
-    async def drain(self) -> int:
-        """Hand every unfinished table this process owns to the live server processes, and
-        take no more (PostgreSQL; :meth:`Ownership.drain
+    async def drain(self, hand: Hand) -> int:
+        """Hand every unfinished table this process owns to the live server processes (each
+        by ``hand``, over a link), and take no more (PostgreSQL; :meth:`Ownership.drain
         <hearts.server.tables.ownership.Ownership.drain>`); how many were handed (0 with no
-        live peer, as on SQLite: the tables are let go when the process stops)."""
+        live peer)."""
         with contextlib.suppress(Exception):  # (the others hand this process no more tables)
             await self.store.notify(AliveNotice(self.roster.process, gone=True))
         peers = self.roster.peers()
-        return await self.ownership.drain(peers) if peers else 0
+        return await self.ownership.drain(peers, hand) if peers else 0
 
     async def restore_all(self) -> int:
         """Load every unfinished table by replaying its log and take the ones nobody owns (the

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from hearts.actions import Action, Pass
 from hearts.errors import IllegalAction
 from hearts.round import Phase
-from hearts.server.forward import Outcome
 from hearts.server.limits import CLOSE_SERVICE_RESTART
+from hearts.server.links import Outcome
 from hearts.server.metrics import Actor
 from hearts.server.outage import is_outage
 from hearts.server.protocol import error_message

@@ -18,13 +18,11 @@ from hearts.server.notices import (
     AliveNotice,
     BanNotice,
     ChatNotice,
-    HandNotice,
     HintNotice,
     JobNotice,
     Notice,
     PresenceNotice,
     RematchNotice,
-    ReplyNotice,
 )
 from hearts.server.storage import (
     Listener,
@@ -169,12 +167,6 @@ class ServiceNotices:
             task = asyncio.get_running_loop().create_task(close_banned(self.manager, notice.player_id))
             self._asking.add(task)
             task.add_done_callback(self._asking.discard)
-            return
-        if isinstance(notice, ReplyNotice):
-            self.manager.ownership.forwarder.hear(notice)
-            return
-        if isinstance(notice, HandNotice):
-            self.manager.ownership.receive(notice)
             return
         if isinstance(notice, AliveNotice):
             roster = self.manager.roster

@@ -4,7 +4,7 @@ only the owner appends to its log (the database refuses an append of an older ep
 owner that was frozen and wakes up cannot write). Only the owner serves the table's clients: a
 client that reaches another process is relayed to the owner (:mod:`hearts.server.relay`), and
 served there only once that process owns the table. Bot workers send the bots' moves to the
-owner (:mod:`hearts.server.forward`). A copy of a table at another process (an HTTP read, a
+owner over links too (:mod:`hearts.server.links`). A copy of a table at another process (an HTTP read, a
 spectator of a table nobody owns) follows the log's notices (:mod:`~hearts.server.tables.follow`).
 
 A process claims a table when it creates or loads it and nobody else owns it; renews its
@@ -31,16 +31,15 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from hearts.actions import from_dict
 from hearts.errors import ActionError
-from hearts.server.forward import Forwarder, Outcome
 from hearts.server.limits import CLOSE_SERVICE_RESTART
+from hearts.server.links import Outcome
 from hearts.server.logs import fields
 from hearts.server.metrics import ACTORS
-from hearts.server.notices import HandNotice
 from hearts.server.outage import Backoff, is_outage
 from hearts.server.storage import Lease
 from hearts.server.tables.activity import Activity
@@ -79,11 +78,16 @@ TAKE_WAIT: Final = 4.0
 (a lease runs out at most three seconds after its owner's last renewal)."""
 
 RETRY: Final = Backoff(first=RENEW_EVERY, most=2.0)
+
+Hand = Callable[[str, str, int, int], Awaitable[tuple[str, int] | None]]
+"""Hands a table to a peer over a link (:meth:`hearts.server.relay.Relays.hand`): ``(peer,
+table_id, epoch, seq)`` → the peer's outcome and the table's position there, or ``None`` if it
+did not answer."""
 """The pauses between renewals, and between sweeps, while the database is away."""
 
 
 class Ownership:
-    """The leases one server process holds (``held``), its forwarder, and the tasks that renew
+    """The leases one server process holds (``held``), and the tasks that renew
     them and take over the tables of dead owners. Start it with :meth:`start` (after the
     tables are restored), stop it with :meth:`stop` (its leases are released)."""
 
@@ -91,7 +95,6 @@ class Ownership:
         self.manager = manager
         self.me = manager.roster.process
         self.leases = manager.store.leases
-        self.forwarder = Forwarder(manager.store, self.me)
         self.held: dict[str, Lease] = {}
         self.owners: dict[str, str] = {}
         """The owner last found of tables another process owns (asked again when it does not
@@ -305,8 +308,8 @@ class Ownership:
 
     # --- a stopping process's tables handed to the others ---------------------------------
 
-    async def drain(self, peers: Sequence[str]) -> int:
-        """Before this process stops: take no more tables, and hand each unfinished table it
+    async def drain(self, peers: Sequence[str], hand: Hand) -> int:
+        """Before this process stops: take no more tables, and ``hand`` each unfinished table it
         owns to one of the live ``peers`` (chosen by the table's id, so they share them; the
         next one if it does not answer), :data:`HAND_AT_ONCE` at a time. The peer loads the
         table first, then the lease moves to it in the table's turn (no action half-way, its
@@ -323,7 +326,7 @@ class Ownership:
                     return False
                 for peer in sorted(peers, key=lambda p: hashlib.sha256(f"{p}/{table_id}".encode()).digest()):
                     if peer not in dead:
-                        outcome = await self._hand(table, peer)
+                        outcome = await self._hand(table, peer, hand)
                         if outcome is not None:
                             return outcome
                         dead.add(peer)
@@ -335,65 +338,62 @@ class Ownership:
         done = await asyncio.gather(*(one(t) for t in order), return_exceptions=True)
         return sum(d is True for d in done)
 
-    async def _hand(self, table: Table, peer: str) -> bool | None:
+    async def _hand(self, table: Table, peer: str, hand: Hand) -> bool | None:
         """Hand ``table`` to ``peer``: whether it owns it now; ``None`` if it did not answer
         (before the lease moved: the table is still this process's)."""
-        loaded = await self.forwarder.hand(peer, table.id, wait=HAND_WAIT)
-        if loaded is None or loaded.outcome != Outcome.DONE.value:
+        loaded = await hand(peer, table.id, 0, 0)
+        if loaded is None or loaded[0] != Outcome.DONE.value:
             return None
-
         lease, seq = await table.mailbox.run(HandOver(peer))
         if lease is None:
             return False
         # (meanwhile an action of this process's clients finds the table not owned here, and
         # the client reconnects: to the peer, which serves it once it owns the table)
-        owned = await self.forwarder.hand(peer, table.id, lease, seq, wait=HAND_WAIT)
+        owned = await hand(peer, table.id, lease.epoch, seq)
         # Its own clients reconnect at once and find the table served; those relayed here stay
         # with the process they reached, which relays them to the peer once the links close.
         for c in [c for c in table.conns if not c.relayed]:
             c.kill(CLOSE_SERVICE_RESTART, "the server is restarting: the table is served by another one")
-        return owned is not None and owned.outcome == Outcome.DONE.value
+        return owned is not None and owned[0] == Outcome.DONE.value
 
-    def receive(self, notice: HandNotice) -> None:
-        """A table handed to this process by a stopping one: loaded, or owned (in a task)."""
-        if notice.to == self.me:
-            received = asyncio.get_running_loop().create_future()
-            if notice.epoch:  # (the commands forwarded after it wait until the table is owned here)
-                self._receiving[notice.table_id] = received
-            self._spawn(self._receive(notice, received))
-
-    async def _receive(self, notice: HandNotice, received: asyncio.Future[None]) -> None:
-        """Load the table handed, and own it under the lease handed with it; answer ``done``,
-        or ``unavailable`` if it could not. A table loaded before its lease comes is kept in
-        memory, following the notices, until then (at most twice :data:`HAND_WAIT`)."""
-        outcome, seq = Outcome.UNAVAILABLE, 0
+    async def receive(self, table_id: str, epoch: int, seq: int) -> tuple[Outcome, int]:
+        """A table a stopping process hands this one (over a link): with ``epoch`` 0, loaded
+        and kept in memory, following the notices, until its lease comes (at most twice
+        :data:`HAND_WAIT`); else owned under the lease at ``epoch`` from position ``seq`` on.
+        ``done`` and the table's position here, or ``unavailable`` if it could not."""
+        received = asyncio.get_running_loop().create_future()
+        if epoch:  # (the bots' moves sent meanwhile wait until the table is owned here)
+            self._receiving[table_id] = received
         try:
-            async with self.manager.visit(notice.table_id) as table:
-                if table is not None:
-                    if notice.epoch:
-                        lease = Lease(notice.table_id, self.me, notice.epoch)
-                        await self.take(table, handed=(lease, notice.seq))
-                    outcome, seq = Outcome.DONE, table.seq
-                if table is not None and not notice.epoch:
-                    kept = self._kept[notice.table_id] = asyncio.Event()
-                    await self.forwarder.answer(notice, outcome, seq)
-                    with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
-                        await asyncio.wait_for(kept.wait(), 2 * HAND_WAIT)
-                    if self._kept.get(notice.table_id) is kept:  # (its lease never came)
-                        del self._kept[notice.table_id]
-                    return
+            async with self.manager.visit(table_id) as table:
+                if table is None:
+                    return Outcome.UNAVAILABLE, 0
+                if epoch:
+                    await self.take(table, handed=(Lease(table_id, self.me, epoch), seq))
+                else:
+                    kept = self._kept[table_id] = asyncio.Event()
+                    self._spawn(self._keep(table_id, kept))
+                    await asyncio.sleep(0)  # (its visit begins before this one ends)
+                return Outcome.DONE, table.seq
         except Exception as e:
             if not is_outage(e):
-                log.error("a table handed here could not be taken", exc_info=e, extra=fields(table=notice.table_id))
+                log.error("a table handed here could not be taken", exc_info=e, extra=fields(table=table_id))
+            return Outcome.UNAVAILABLE, 0
         finally:
             received.set_result(None)
-            if self._receiving.get(notice.table_id) is received:
-                del self._receiving[notice.table_id]
-            loaded = self._kept.pop(notice.table_id, None) if notice.epoch else None
+            if self._receiving.get(table_id) is received:
+                del self._receiving[table_id]
+            loaded = self._kept.pop(table_id, None) if epoch else None
             if loaded is not None:  # (its copy, kept since it was loaded, may go)
                 loaded.set()
-        with contextlib.suppress(Exception):
-            await self.forwarder.answer(notice, outcome, seq)
+
+    async def _keep(self, table_id: str, kept: asyncio.Event) -> None:
+        """Keep a table loaded for a stopping process in memory until its lease comes."""
+        async with self.manager.visit(table_id):
+            with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
+                await asyncio.wait_for(kept.wait(), 2 * HAND_WAIT)
+        if self._kept.get(table_id) is kept:  # (its lease never came)
+            del self._kept[table_id]
 
     # --- bots' moves sent to this process ----------------------------------------------------
 
