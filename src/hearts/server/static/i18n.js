@@ -115,8 +115,11 @@ export function translatePage(root) {
 export const chosen = () => stored();
 
 // A language chosen in the settings (or the player profile's): kept in this browser, and the
-// page drawn again in it.
+// page drawn again in it — once, however many answers ask for it (the profile is read by the
+// header and by the profile page alike: a second reload interrupted the first).
+let reloading = false;
 export function choose(code) {
   try { localStorage.setItem(KEY, code); } catch (e) { /* private mode: this page only */ }
-  location.reload();
+  if (!reloading) location.reload();
+  reloading = true;
 }
