@@ -133,8 +133,6 @@ def test_a_table_is_created_read_and_logged_to_its_end(db_url: str) -> None:
         assert await store.log.unfinished() == ["t1", "t2"]
         for seq, action in enumerate(history[:40], 1):
             await store.log.append("t1", seq, action)
-        # Each table's last row, read together (an unknown table is left out).
-        assert await store.log.heads(["t1", "t2", "nope"]) == {"t1": 40, "t2": 0}
 
     async def finish(store: Storage) -> Game:
         assert await store.log.actions("t1") == [to_dict(a) for a in history[:40]]
@@ -493,7 +491,6 @@ def test_todays_database_is_upgraded_in_place_and_reads_back_the_same(db_url: st
         row = await store.log.table("today")
         assert row == TableRow({"rules": game.rules.to_dict(), "rated": True}, 2**51, True, None)
         assert await store.log.actions("today") == [to_dict(a) for a in game.history]
-        assert await store.log.heads(["today"]) == {"today": len(game.history)}
         assert (await store.log.seats("today"))[0] == SeatRow(0, "human", "Ann", None, "hash-0", True, "p1")
         assert await store.log.unfinished() == []
         assert [line.text for line in await store.talk.chat("today")] == ["well played"]

@@ -144,9 +144,9 @@ Notice = (
     ActionNotice | SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice
     | BanNotice
 )
-"""What a listener hears: ids, an accepted action's codec object, a chat line or a hint, a
-command forwarded to a table's owner and its reply (a PostgreSQL ``NOTIFY`` payload is at most
-8000 bytes; these take under 2000); other rows are read from the store. A hint job queued is
+"""What a listener hears: ids, an accepted action's codec object, a chat line or a hint, who is
+connected where and which processes run (a PostgreSQL ``NOTIFY`` payload is at most 8000
+bytes; these take under 2000); other rows are read from the store. A hint job queued is
 announced as a :class:`JobNotice` (it wakes the bot workers)."""
 
 TalkNotice = ChatNotice | RematchNotice | HintNotice

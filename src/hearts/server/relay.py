@@ -1,6 +1,6 @@
 """Clients relayed to their table's owner (PostgreSQL): a WebSocket client that reaches a
 server process which does not own its table is served by the owner itself, through a link
-between the two processes, instead of by a following copy here that forwards its actions.
+between the two processes (:mod:`hearts.server.links`).
 
 Each server process listens for links on a port of its own (:class:`Relays`, on ``host``, a
 port the system picks) and tells the others where, with a key, in its alive notices
@@ -454,10 +454,11 @@ class Relays:
 
     async def route(self, table_id: str) -> Link | None:
         """The link to the owner of ``table_id`` if another process owns it; ``None`` if this
-        process serves the client: it owns the table, nobody does (the client's hello claims
-        it here; its clients reaching two processes at once: one of them wins), or the owner
-        could not be reached and this process took the table over once its lease ran out.
-        Raises :class:`Unreachable` if the owner could not be reached and still holds its lease."""
+        process serves the client: it owns the table, or claims it now (nobody did; of two
+        processes whose clients arrive together, one wins and the other relays its client
+        there), the game is over, or the owner could not be reached and this process took the
+        table over once its lease ran out. Raises :class:`Unreachable` if the owner could not
+        be reached and still holds its lease."""
         manager = self.manager
         ownership = manager.ownership
         if ownership.owns(table_id) or not TABLE_ID.fullmatch(table_id):
@@ -465,11 +466,15 @@ class Relays:
         for _ in range(ROUTES):
             try:
                 owner = await ownership.owner_of(table_id)
-                if owner is None and await manager.get(table_id) is not None:
-                    owner = None if ownership.owns(table_id) else await ownership.owner_of(table_id)
-                    if owner is not None:
-                        manager.forget_unused(table_id)  # (served by its owner: no copy here)
-                if owner is None or owner == ownership.me:
+                if owner is None:
+                    table = await manager.get(table_id)
+                    if table is None or table.game.is_over or await ownership.take(table):
+                        return None
+                    manager.forget_unused(table_id)  # (another process claimed it first: served there)
+                    owner = await ownership.owner_of(table_id)
+                    if owner is None:
+                        continue
+                if owner == ownership.me:
                     return None
                 link = await self._link(owner)
                 if link is not None:

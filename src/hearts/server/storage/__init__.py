@@ -520,11 +520,11 @@ class TableLog(Protocol):
     ...         await store.log.append("t1", 1, Play(0, "3C"))
     ...     except SeqConflict as e:
     ...         found: list[object] = [str(e)]
-    ...     found += [await store.log.heads(["t1"]), (await store.log.table("t1")).seed]
+    ...     found += [len(await store.log.actions("t1")), (await store.log.table("t1")).seed]
     ...     await store.close()
     ...     return found
     >>> asyncio.run(demo())
-    ['table t1: action 1 is already logged; resync from the log', {'t1': 1}, 7]
+    ['table t1: action 1 is already logged; resync from the log', 1, 7]
     """
 
     async def create_table(
@@ -579,11 +579,6 @@ class TableLog(Protocol):
     async def actions(self, table_id: str, after: int = 0) -> list[Any]:
         """A table's logged actions after row ``after``, in order, as codec objects (for
         :func:`hearts.record.replay`)."""
-        ...
-
-    async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
-        """The last logged row (``seq``) of each of these tables (0: none logged yet): where a
-        process checks that no notice of another's actions was lost."""
         ...
 
     async def unfinished(self) -> list[str]:

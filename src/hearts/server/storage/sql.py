@@ -31,7 +31,7 @@ import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -240,11 +240,6 @@ async def seats_of(conn: AsyncConnection, table_ids: Sequence[str]) -> dict[str,
     return found
 
 
-HEADS_AT_ONCE: Final = 500
-"""Tables whose last ``seq`` one statement of :meth:`SqlTableLog.heads` reads (SQLite allows
-a few hundred parameters a statement at the least)."""
-
-
 def head(table_id: Any) -> sa.ScalarSelect[Any]:
     """A table's last logged ``seq`` (0: none): one backward step of the primary key's index."""
     return sa.select(sa.func.coalesce(sa.func.max(actions.c.seq), 0)).where(actions.c.table_id == table_id) \
@@ -348,15 +343,6 @@ class SqlTableLog:
         query = sa.select(actions.c.data).where(actions.c.table_id == table_id, actions.c.seq > after)
         async with self.db.connect() as conn:
             return list((await conn.execute(query.order_by(actions.c.seq))).scalars())
-
-    async def heads(self, table_ids: Sequence[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
-        async with self.db.connect() as conn:  # one statement per HEADS_AT_ONCE tables, not one a table
-            for start in range(0, len(table_ids), HEADS_AT_ONCE):
-                chunk = list(table_ids[start:start + HEADS_AT_ONCE])
-                rows = await conn.execute(sa.select(tables.c.id, head(tables.c.id)).where(tables.c.id.in_(chunk)))
-                found.update((table_id, int(seq)) for table_id, seq in rows)
-        return found
 
     async def unfinished(self) -> list[str]:
         query = sa.select(tables.c.id).where(~tables.c.finished).order_by(tables.c.created, tables.c.id)

@@ -105,10 +105,6 @@ class Follower:
         if table.seq < seq:
             await self.resync()
 
-    def lagged(self) -> None:
-        """The table is behind its log (a notice of its was lost): catch up with it."""
-        self.table.spawn(self.resync())
-
     def missed(self) -> None:
         """Notices may have been missed (the listener lost its connection): catch up with the
         log and the seats."""

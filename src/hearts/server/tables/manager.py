@@ -178,7 +178,7 @@ class Manager:
         """The table a client of this process opens (:meth:`get`; ``None``: there is none),
         kept in memory while the client is here, from before it says hello: a copy let go
         meanwhile would follow no notices, and a lease handed to this process for it would
-        serve no forwarded action (the bots' moves) — the manager's copy would be another."""
+        serve no bot's move sent here — the manager's copy would be another."""
         self.visits[table_id] = self.visits.get(table_id, 0) + 1
         try:
             yield await self.get(table_id)

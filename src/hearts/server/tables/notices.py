@@ -1,15 +1,14 @@
 """What a server process hears from the others of its service, and tells them, through the
 store's notices (:meth:`~hearts.server.storage.Storage.listen`): the actions and seats they log
 (handed to each table's :class:`~hearts.server.tables.follow.Follower`), the table talk, who is
-connected where (:class:`~hearts.server.tables.presence.Roster`), that each process runs; and,
-on PostgreSQL, a watch on the log's head of every table held here, for a notice that was lost."""
+connected where (:class:`~hearts.server.tables.presence.Roster`), that each process runs."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from hearts.server.company import close_banned
 from hearts.server.logs import fields
@@ -36,20 +35,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("hearts.server")
 
 
-
-HEADS_EVERY: Final = 0.75
-"""Seconds between a server process's checks of the log's head of the tables it holds (on
-PostgreSQL): a table behind its log at two checks running (a notice lost with the connection
-that sent it, or with the process that logged the action) catches up, within two such periods."""
-
-HEADS_CATCH_UPS: Final = 50
-"""The most tables one check sends to catch up with their logs (a lost listener, which loses
-every notice, makes every table catch up by itself)."""
-
-
 class ServiceNotices:
-    """One process's notices: the listener, the follower task, the alive heartbeat and the
-    heads watcher of a :class:`~hearts.server.tables.manager.Manager`."""
+    """One process's notices: the listener, the follower task and the alive heartbeat of a
+    :class:`~hearts.server.tables.manager.Manager`."""
 
     def __init__(self, manager: Manager) -> None:
         self.manager = manager
@@ -64,14 +52,10 @@ class ServiceNotices:
         self._tasks.append(asyncio.get_running_loop().create_task(self._beat()))
 
     def follow(self) -> None:
-        """Hand every notice to its table from now on (those heard since :meth:`listen` first);
-        on a store other processes log to, watch the tables' log heads too."""
-        loop = asyncio.get_running_loop()
-        store = self.manager.store
+        """Hand every notice to its table from now on (those heard since :meth:`listen` first)."""
         assert self._listener is not None, "listen() first"
-        self._tasks.append(loop.create_task(follow(store, self._listener, self._hear, self._missed)))
-        if not store.one_process:  # other processes log actions too
-            self._tasks.append(loop.create_task(self._watch_heads()))
+        task = asyncio.get_running_loop().create_task(follow(self.manager.store, self._listener, self._hear, self._missed))
+        self._tasks.append(task)
 
     async def stop(self) -> None:
         """Stop listening and following, and tell the others this process's clients are gone."""
@@ -84,36 +68,6 @@ class ServiceNotices:
             if t.presence.here() != ((), 0):
                 with contextlib.suppress(Exception):  # (else the others forget it once it is no longer heard of)
                     await manager.store.notify(PresenceNotice(t.id, manager.roster.process, [], 0))
-
-    async def _watch_heads(self) -> None:
-        """Every :data:`HEADS_EVERY` seconds, read the log's head of each unfinished table held
-        here that this process does not own (the owner's copy is the one that writes the log);
-        a table found behind it twice running, at the same position (no notice moved it on
-        meanwhile: one in flight is not a lost one), catches up with the log, at most
-        :data:`HEADS_CATCH_UPS` at a time. A failure is logged once until the database answers
-        again."""
-        failing = False
-        behind: dict[str, int] = {}
-        """The tables found behind the log at the last check, and their position then."""
-        while True:
-            await asyncio.sleep(HEADS_EVERY)
-            held = {t.id: t for t in self.manager.tables.values() if not t.game.is_over and not t.owned}
-            if not held:
-                continue
-            try:
-                heads = await self.manager.store.log.heads(list(held))
-            except Exception as e:  # the database is away: the listener's loss says more
-                if not failing:
-                    log.warning("could not check the tables' logs", extra=fields(error=str(e)))
-                failing = True
-                continue
-            failing = False
-            lagging = {table_id: held[table_id].seq for table_id, seq in heads.items() if seq > held[table_id].seq}
-            stuck = [table_id for table_id, seq in lagging.items() if behind.get(table_id) == seq]
-            behind = lagging
-            for table_id in stuck[:HEADS_CATCH_UPS]:
-                log.info("a table was behind its log; catching up", extra=fields(table=table_id, seq=heads[table_id]))
-                held[table_id].follower.lagged()
 
     async def _beat(self) -> None:
         """Tell the other processes every :data:`ALIVE_EVERY` seconds that this one runs (the

@@ -44,6 +44,7 @@ from hearts.server.outage import Backoff, is_outage
 from hearts.server.storage import Lease
 from hearts.server.tables.activity import Activity
 from hearts.server.tables.commands import CatchUp, HandOver
+from hearts.server.tables.moves import MOVED
 
 if TYPE_CHECKING:
     from hearts.server.tables.manager import Manager
@@ -260,8 +261,11 @@ class Ownership:
             self._failing, delays = False, RETRY.delays()
             for table_id, lease in held.items():
                 if table_id not in kept and self.held.get(table_id) is lease:
-                    log.warning("a table's lease was lost", extra=fields(table=table_id))
+                    log.warning("a table's lease was lost; its clients go to its owner", extra=fields(table=table_id))
+                    table = self.manager.tables.get(table_id)
                     self.lose(table_id)
+                    for conn in [] if table is None else list(table.conns):  # (relayed ones: routed again)
+                        conn.kill(CLOSE_SERVICE_RESTART, MOVED)
 
     def in_play(self, owned: bool = False) -> list[str]:
         """The tables this process knows to be in play and does not own (``owned``: those it

@@ -5,9 +5,9 @@ A table is an actor: whatever reads or changes its position is a command
 (:mod:`~hearts.server.tables.commands`: one union of value types) posted to its mailbox
 (:mod:`~hearts.server.tables.mailbox`) and handled one at a time by :meth:`Table.process`. One process of the service owns
 the table (:mod:`~hearts.server.tables.ownership`: a lease with a fencing epoch, on
-PostgreSQL; on SQLite, a cluster of one, its one process) and only it appends to the log; the others
-keep a following copy for their clients and forward their actions to the owner
-(:mod:`~hearts.server.tables.moves`). Every action goes through :meth:`Table.handle`: checked
+PostgreSQL; on SQLite, a cluster of one, its one process) and only it appends to the log and
+serves the table's clients: the others relay them to it (:mod:`~hearts.server.relay`), and bot
+workers send it the bots' moves (:mod:`~hearts.server.links`). Every action goes through :meth:`Table.handle`: checked
 against the sequence number the client saw (stale or duplicate → a resync, not a second
 action), applied to the engine through :meth:`Game.apply <hearts.game.Game.apply>` (a refusal
 → an error to that client, nothing changed), committed to the action log, and only then
@@ -39,7 +39,7 @@ from hearts.game import Game
 from hearts.record import GameRecord
 from hearts.rules import Rules
 from hearts.server.botpool import BotPool, Lane
-from hearts.server.limits import CLOSE_POLICY, CLOSE_TRY_LATER, DEFAULT_LIMITS
+from hearts.server.limits import CLOSE_POLICY, CLOSE_SERVICE_RESTART, CLOSE_TRY_LATER, DEFAULT_LIMITS
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor, Metrics
 from hearts.server.outage import is_outage
@@ -73,7 +73,7 @@ from hearts.server.tables.follow import Follower
 from hearts.server.tables.hints import Hints
 from hearts.server.tables.mailbox import Mailbox
 from hearts.server.tables.messages import StateMessages, public_event
-from hearts.server.tables.moves import Moves
+from hearts.server.tables.moves import MOVED, Moves
 from hearts.server.tables.names import record_seat, seat_name
 from hearts.server.tables.presence import Presence, Roster
 from hearts.server.tables.talk import Talk
@@ -237,11 +237,20 @@ class Table:
 
     async def attach(self, conn: Connection, seat: int) -> None:
         """Seat a connection (a spectator that shows a seat's token takes that seat); an away
-        seat's person is back."""
+        seat's person is back. This process takes the table if nobody owns it (its clients'
+        process does); if another process does, the client is sent there (:meth:`own`)."""
         await self.mailbox.run(Sit(conn, seat))
-        if not self.owned:
-            await self.ownership.take(self)  # if nobody owns it yet: its clients' process does
-        self.presence.tell()
+        if await self.own(conn):
+            self.presence.tell()
+
+    async def own(self, conn: Connection) -> bool:
+        """Whether this process owns the table, taking it if nobody does; else ``conn`` is
+        closed as a service restart, and reconnects to the process that does (one path: a
+        client is served only by its table's owner)."""
+        if self.owned or await self.ownership.take(self):
+            return True
+        conn.kill(CLOSE_SERVICE_RESTART, MOVED)
+        return False
 
     async def watch(self, conn: Connection) -> None:
         """Let an unseated connection watch: the public state now and at every broadcast.
@@ -260,7 +269,8 @@ class Table:
                     code="spectators_full", close_code=CLOSE_TRY_LATER,
                 )
         await self.mailbox.run(Watch(conn))
-        self.presence.tell()
+        if self.game.is_over or await self.own(conn):
+            self.presence.tell()
 
     def detach(self, conn: Connection) -> None:
         """Forget a connection that has gone."""
