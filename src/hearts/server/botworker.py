@@ -155,6 +155,8 @@ class BotWorker:
         """The game reviews this worker computes at once (:mod:`hearts.server.reviews`)."""
         self.links = OwnerLinks()
         """The links to the server processes, which the bots' moves go to the tables' owners over."""
+        self._asked = float("-inf")
+        """When this worker last asked the servers where their links are (:meth:`asyncio.loop.time`)."""
         self._wake = asyncio.Event()
         self._held: dict[int, BotJob] = {}
         """The bot jobs being done, by id: :meth:`_beat` renews their claims."""
@@ -164,8 +166,7 @@ class BotWorker:
     async def run(self) -> None:
         """Claim and do jobs until cancelled (a notice of a new job wakes an idle slot)."""
         listener = await self.outage.retry(self.store.listen, self.backoff)
-        with contextlib.suppress(Exception):  # (where the server processes take links; else their next beat says)
-            await self.store.notify(AliveNotice(self.name, ask=True, worker=True))
+        await self._ask_links()  # (where the server processes take links)
         await asyncio.gather(
             follow(self.store, listener, self._hear, self._wake.set, outage=self.outage),
             self._beat(),
@@ -326,16 +327,29 @@ class BotWorker:
         """Hand a bot's move to the table's owner (a server process), which logs it (and rates a
         finished game): done, or stale or illegal (the position moved on). An owner that does not
         answer, or none yet (a server takes over a dead one's tables within seconds), is asked
-        again, for at most :data:`OWNER_WAIT` seconds: then :class:`OwnerUnreachable`."""
+        again, for at most :data:`OWNER_WAIT` seconds: then :class:`OwnerUnreachable`. An owner
+        whose link this worker does not know (it started before the servers, and missed their
+        first alive notices) is asked where it is, at most once a second."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + OWNER_WAIT
         while loop.time() < deadline:
             holder = await self.store.leases.holder(table_id)
+            if holder is not None and holder.owner not in self.links.where:
+                await self._ask_links()
             reply = None if holder is None else await self.links.send(holder.owner, table_id, seat, seq, to_dict(action), by)
             if reply is not None and reply[0] in (Outcome.DONE.value, Outcome.STALE.value, Outcome.ILLEGAL.value):
                 return Outcome(reply[0])
             await asyncio.sleep(0.25)
         raise OwnerUnreachable(f"no server owns table {table_id} (or none answers): the move is made again later")
+
+    async def _ask_links(self) -> None:
+        """Ask the server processes where their links are (their alive notices answer), at most
+        once a second; a failure is let go (the next move asks again)."""
+        now = asyncio.get_running_loop().time()
+        if now - self._asked >= 1.0:
+            self._asked = now
+            with contextlib.suppress(Exception):
+                await self.store.notify(AliveNotice(self.name, ask=True, worker=True))
 
     async def _caught_up(self, table_id: str, game: Game) -> list[SeatRow]:
         """Apply what was logged after ``game``'s position; the table's seats, read again."""

@@ -105,6 +105,38 @@ async def open_link(where: str) -> ClientConnection:
     )
 
 
+class Replies:
+    """The requests sent over links that wait for their replies: :meth:`ask` sends ``[kind,
+    request, *parts]`` and waits for ``["reply", request, *answer]``, which the link's reader
+    hands to :meth:`heard`."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, asyncio.Future[list[Any]]] = {}
+
+    async def ask(self, link: ClientConnection, kind: str, *parts: Any, wait: float) -> list[Any] | None:
+        """Send a request over ``link``: the reply's answer, or ``None`` if the link closed or
+        none came within ``wait`` seconds."""
+        request = secrets.token_hex(8)
+        reply: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[request] = reply
+        try:
+            await link.send(encode_parts(kind, request, *parts))
+            return await asyncio.wait_for(asyncio.shield(reply), wait)
+        except (ConnectionClosed, TimeoutError, asyncio.TimeoutError):
+            return None
+        finally:
+            self._waiting.pop(request, None)
+
+    def heard(self, parts: list[Any]) -> bool:
+        """Whether a link's message is a reply (handed to its request, if it still waits)."""
+        if parts[0] != "reply":
+            return False
+        reply = self._waiting.get(str(parts[1]))
+        if reply is not None and not reply.done():
+            reply.set_result(parts[2:])
+        return True
+
+
 class OwnerLinks:
     """A bot worker's links to the server processes, over which it sends each bot's move to
     its table's owner (:meth:`send`), as their clients' moves reach them; where each process
@@ -114,7 +146,7 @@ class OwnerLinks:
         self.where: dict[str, str] = {}
         self._links: dict[str, ClientConnection] = {}
         self._opening: dict[str, asyncio.Task[ClientConnection | None]] = {}
-        self._waiting: dict[str, asyncio.Future[tuple[str, int, str]]] = {}
+        self._replies = Replies()
         self._readers: set[asyncio.Task[None]] = set()
 
     def heard(self, process: str, link: str, gone: bool) -> None:
@@ -131,18 +163,8 @@ class OwnerLinks:
         and words (illegal); ``None`` if the owner cannot be reached or does not answer within
         ``wait`` seconds."""
         link = await self._link(owner)
-        if link is None:
-            return None
-        request = secrets.token_hex(8)
-        reply: asyncio.Future[tuple[str, int, str]] = asyncio.get_running_loop().create_future()
-        self._waiting[request] = reply
-        try:
-            await link.send(encode_parts("act", request, table_id, seat, seen, action, by))
-            return await asyncio.wait_for(asyncio.shield(reply), wait)
-        except (ConnectionClosed, TimeoutError, asyncio.TimeoutError):
-            return None
-        finally:
-            self._waiting.pop(request, None)
+        answer = None if link is None else await self._replies.ask(link, "act", table_id, seat, seen, action, by, wait=wait)
+        return None if answer is None else (str(answer[0]), int(answer[1]), str(answer[2]))
 
     async def _link(self, owner: str) -> ClientConnection | None:
         link = self._links.get(owner)
@@ -172,10 +194,7 @@ class OwnerLinks:
         """Hand each reply to its move, until the link closes."""
         with contextlib.suppress(ConnectionClosed, ValueError, TypeError, IndexError):
             async for data in link:
-                parts = decode_parts(data)
-                reply = self._waiting.get(str(parts[1])) if parts[0] == "reply" else None
-                if reply is not None and not reply.done():
-                    reply.set_result((str(parts[2]), int(parts[3]), str(parts[4])))
+                self._replies.heard(decode_parts(data))
 
     async def close(self) -> None:
         """Close the links."""

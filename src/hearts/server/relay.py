@@ -63,6 +63,7 @@ from hearts.server.links import (
     MAX_FRAME,
     PING_EVERY,
     SILENCE,
+    Replies,
     decode_parts,
     encode_parts,
     open_link,
@@ -242,8 +243,8 @@ class Link:
         self.owner = owner
         self.ws = ws
         self.clients: dict[int, Relayed] = {}
-        self.replies: dict[str, asyncio.Future[tuple[str, int]]] = {}
-        """The tables handed over this link waiting for the peer's answers, by request."""
+        self.replies = Replies()
+        """The tables handed over this link waiting for the peer's answers."""
         self.reader = asyncio.get_running_loop().create_task(self._read(relays))
 
     @property
@@ -261,10 +262,7 @@ class Link:
         try:
             async for data in self.ws:
                 parts = decode_parts(data)
-                if parts[0] == "reply":  # (to a table handed)
-                    reply = self.replies.get(str(parts[1]))
-                    if reply is not None and not reply.done():
-                        reply.set_result((str(parts[2]), int(parts[3])))
+                if self.replies.heard(parts):  # (to a table handed)
                     continue
                 client = self.clients.get(int(parts[1]))
                 if client is None:
@@ -439,18 +437,8 @@ class Relays:
         and the table's position there, or ``None`` if it cannot be reached or does not answer
         within :data:`~hearts.server.tables.ownership.HAND_WAIT` seconds."""
         link = await self._link(peer)
-        if link is None:
-            return None
-        request = secrets.token_hex(8)
-        reply: asyncio.Future[tuple[str, int]] = asyncio.get_running_loop().create_future()
-        link.replies[request] = reply
-        try:
-            await link.send("hand", request, table_id, epoch, seq)
-            return await asyncio.wait_for(asyncio.shield(reply), HAND_WAIT)
-        except (TimeoutError, asyncio.TimeoutError):
-            return None
-        finally:
-            link.replies.pop(request, None)
+        answer = None if link is None else await link.replies.ask(link.ws, "hand", table_id, epoch, seq, wait=HAND_WAIT)
+        return None if answer is None else (str(answer[0]), int(answer[1]))
 
     async def route(self, table_id: str) -> Link | None:
         """The link to the owner of ``table_id`` if another process owns it; ``None`` if this
