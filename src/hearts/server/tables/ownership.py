@@ -5,7 +5,7 @@ owner that was frozen and wakes up cannot write). Only the owner serves the tabl
 client that reaches another process is relayed to the owner (:mod:`hearts.server.relay`), and
 served there only once that process owns the table. Bot workers send the bots' moves to the
 owner over links too (:mod:`hearts.server.links`). A copy of a table at another process (an HTTP read, a
-spectator of a table nobody owns) follows the log's notices (:mod:`~hearts.server.tables.follow`).
+finished table watched) follows the log's notices (:mod:`~hearts.server.tables.follow`).
 
 A process claims a table when it creates or loads it and nobody else owns it; renews its
 leases every :data:`RENEW_EVERY` seconds (a lease lasts :data:`~hearts.server.storage.postgres.LEASE`);
