@@ -44,32 +44,22 @@ class Moves:
 
     async def person(self, conn: Connection, seat: int, seen: int, action: Action, arrived: float) -> None:
         """A client's ``action`` for its ``seat``, made at position ``seen``: handled here, the
-        table's owner; the client is answered a stale action with the position, an illegal one
-        with an error (nothing changed), an outage with :class:`StoreUnavailable` (raised), and
-        sent to the table's owner if that is another process now (its connection closed)."""
+        table's owner (:meth:`Table.own <hearts.server.tables.table.Table.own>`: taken if nobody
+        owns it; a client whose table another process owns now is sent there); the client is
+        answered a stale action with the position, an illegal one with an error (nothing
+        changed), an outage with :class:`StoreUnavailable` (raised)."""
         table = self.table
-        outcome, _, message = await self.here(seat, seen, action, arrived)
+        if not await table.own(conn):
+            return
+        outcome, _, message = await table.mailbox.run(Act(seat, seen, action, "person", arrived))
         if outcome is Outcome.STALE:
             await table.mailbox.run(Resync(conn))
         elif outcome is Outcome.ILLEGAL:
             conn.push(error_message(message, "illegal", table.seq, why_not(message)))  # the rule in words
-        elif outcome is Outcome.NOT_OWNER:
+        elif outcome is Outcome.NOT_OWNER:  # (the lease was lost on the action's way)
             conn.kill(CLOSE_SERVICE_RESTART, MOVED)
         elif outcome is not Outcome.DONE:
             raise StoreUnavailable(message or "the table's owner cannot be reached")
-
-    async def here(self, seat: int, seen: int, action: Action, arrived: float) -> Result:
-        """Handle a person's action in the table's turn, this process owning the table (or
-        taking it: nobody owns it); ``not_owner`` if another process owns it."""
-        table = self.table
-        own = table.ownership
-        await own.taking(table.id)
-        if not own.owns(table.id):
-            own.unknown(table.id)
-            owner = await own.owner_of(table.id)
-            if (owner is not None and owner != own.me) or not await own.take(table):
-                return Outcome.NOT_OWNER, table.seq, ""
-        return await table.mailbox.run(Act(seat, seen, action, "person", arrived))
 
     async def command(self, seat: int, seen: int, action: Action, by: Actor) -> Result:
         """:meth:`act` in the table's turn (a bot's move a bot worker sent this process, the owner)."""
