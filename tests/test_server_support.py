@@ -175,7 +175,8 @@ class ServerProcess:
                 return self
             except (OSError, urllib.error.URLError):
                 time.sleep(0.05)
-        raise RuntimeError("server did not start")
+        stop(self.proc)  # (not left running to answer, or hold its database, after the test)
+        raise RuntimeError(f"server did not answer /healthz within 30 s: {self.log.read_text()[-2000:]}")
 
     def logs(self) -> list[dict[str, Any]]:
         """The server's log so far, one JSON object per line."""

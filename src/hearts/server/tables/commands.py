@@ -125,11 +125,6 @@ class CatchUp(Command[None]):
 
 
 @dataclass(frozen=True, slots=True)
-class Drain(Command[None]):
-    """Apply the actions heard (in notices) while the table was busy."""
-
-
-@dataclass(frozen=True, slots=True)
 class HandOver(Command[tuple[Lease | None, int]]):
     """Move the table's lease to the process ``to`` (this process stops or the peer's clients
     came): the new lease (``None``: not this process's to give) and the position handed."""
@@ -158,7 +153,7 @@ class HintAt(Command[View | None]):
 
 
 TableCommand = (
-    Act | BotAct | Resync | Sit | Watch | ComeBack | GoAway | NameSeat | TakeSeat | ReadSeats | CatchUp | Drain
+    Act | BotAct | Resync | Sit | Watch | ComeBack | GoAway | NameSeat | TakeSeat | ReadSeats | CatchUp
     | HandOver | Facts | IsOver | HintAt
 )
 """Every command of a table: what :meth:`Table.process <hearts.server.tables.table.Table.process>` matches on."""

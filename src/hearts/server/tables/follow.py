@@ -1,13 +1,12 @@
-"""Following a table's log: the actions other processes logged (PostgreSQL), applied here from
-their notices — those heard while the table is busy once it is free — or from the log where a
-notice is missing; and the seats as stored (a seat taken, a person away or back, through any
-process)."""
+"""Following a table's log: the actions another process logged (the table's last owner, or
+its owner while this process keeps a copy for an HTTP read), read from the log; and the seats as
+stored (a seat taken, a person away or back, through any process)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from hearts.errors import RecordError
 from hearts.record import replay
@@ -17,7 +16,7 @@ from hearts.server.notices import ActionNotice, SeatNotice
 from hearts.server.outage import Backoff
 from hearts.server.protocol import error_message
 from hearts.server.storage import SeatRow, StoreUnavailable, load_game
-from hearts.server.tables.commands import CatchUp, Drain, ReadSeats
+from hearts.server.tables.commands import CatchUp, ReadSeats
 from hearts.server.tables.messages import public_event
 
 if TYPE_CHECKING:
@@ -25,85 +24,25 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hearts.server")
 
-NOTICE_WAIT: Final = 0.25
-"""Seconds an action refused for a position another process took waits for that action's
-notice before it reads the log instead."""
-
 
 class Follower:
-    """One table's follower of the log: the actions heard of, by ``seq``, not applied yet."""
+    """One table's follower of the log and of its seats as stored."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self._heard: dict[int, Any] = {}
-        """Actions other processes logged, by ``seq``, heard while the table was busy (or out
-        of order): applied from here when it is free, without reading the log."""
-        self._draining = False
-        """Whether a task waits for the table to apply :attr:`_heard`."""
+        self._behind: asyncio.Task[None] | None = None
+        """The task of a :meth:`resync` asked for by an action's notice, while it waits."""
         self._awaiting_back: asyncio.Task[None] | None = None
         """The task of :meth:`resync_when_back`, while it waits."""
 
     def hear(self, notice: ActionNotice | SeatNotice) -> None:
-        """A notice of the store: an action was logged (by any process), applied here if this
-        table has not (at once if the table is free, else as soon as it is; from the log only
-        when a notice is missing); or a seat changed (read again from the store)."""
+        """A notice of the store: an action was logged (by any process; one this table has not
+        got is read from the log, once for a burst of them), or a seat changed (read again)."""
         table = self.table
         if isinstance(notice, SeatNotice):
             table.spawn(self.refresh_seats())
-            return
-        if notice.seq <= table.seq:
-            return  # this process's own, or one it caught up with already
-        self._heard[notice.seq] = notice.action
-        if table.mailbox.busy:
-            if not self._draining:
-                self._draining = True
-                table.spawn(self._drain())
-        elif self._follow_heard():
-            table.spawn(self.resync())
-
-    async def _drain(self) -> None:
-        """Apply the actions heard while the table was busy, in its turn."""
-        await self.table.mailbox.run(Drain())
-
-    async def drain(self) -> None:
-        """Apply the actions heard while the table was busy (:class:`Drain`, in its turn)."""
-        self._draining = False
-        if self._follow_heard():
-            await self.catch_up()
-
-    def _follow_heard(self) -> bool:
-        """Apply the heard actions that follow this table's position, and forget the ones it
-        has; whether the log must be read (a notice is missing before the ones left, or one
-        does not follow this position)."""
-        table = self.table
-        run: list[Any] = []
-        while table.seq + 1 + len(run) in self._heard:
-            run.append(self._heard.pop(table.seq + 1 + len(run)))
-        try:
-            if run:
-                self._follow(run)
-        except RecordError:
-            log.exception("a logged action does not follow this table's position; reading the log",
-                          extra=fields(table=table.id))
-            self._heard = {}
-            return True
-        self._forget_heard()
-        return bool(self._heard)
-
-    def _forget_heard(self) -> None:
-        """Forget the heard actions this table has applied."""
-        self._heard = {seq: a for seq, a in self._heard.items() if seq > self.table.seq}
-
-    async def reach(self, seq: int, wait: float = 4 * NOTICE_WAIT) -> None:
-        """Wait until this table has applied the actions up to ``seq`` (logged by its owner:
-        their notices on their way), at most ``wait`` seconds; then read the rest from the log."""
-        table = self.table
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + wait
-        while table.seq < seq and loop.time() < deadline:
-            await asyncio.sleep(0.02)
-        if table.seq < seq:
-            await self.resync()
+        elif notice.seq > table.seq and (self._behind is None or self._behind.done()):
+            self._behind = table.spawn(self.resync())
 
     def missed(self) -> None:
         """Notices may have been missed (the listener lost its connection): catch up with the
@@ -131,22 +70,16 @@ class Follower:
                 await asyncio.sleep(delay)
         await self.resync()
 
-    async def catch_up(self, read: bool = True) -> None:
+    async def catch_up(self) -> None:
         """Apply the actions logged after this table's ``seq`` (by other processes) and
-        broadcast them: the ones heard of first, then (if ``read``, or if a notice is missing)
-        the rest of the log; a log that does not follow this position reloads the game from
-        the store. Call from inside the table's turn. ``read=False`` where an action is known
-        to be logged (its notice on its way or come): the log is read only if nothing was heard."""
+        broadcast them; a log that does not follow this position reloads the game from the
+        store. Call from inside the table's turn."""
         table = self.table
         try:
-            seq = table.seq
-            if self._follow_heard() or read or table.seq == seq:
-                logged = await table.store.log.actions(table.id, after=table.seq)
-                if logged:
-                    self._follow(logged)
-                self._forget_heard()
+            logged = await table.store.log.actions(table.id, after=table.seq)
+            if logged:
+                self._follow(logged)
         except RecordError:
-            self._heard = {}
             log.exception("the log does not follow this table's position; reloading it", extra=fields(table=table.id))
             stored = await load_game(table.store, table.id)
             if stored is not None:

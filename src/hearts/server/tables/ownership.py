@@ -213,12 +213,10 @@ class Ownership:
 
     async def adopt(self, table: Table, lease: Lease, seq: int | None = None) -> None:
         """Serve ``table`` as its owner under ``lease``: it first catches up with what the last
-        owner logged — handed over at position ``seq``, from its notices (the log if they do
-        not come); claimed, from the log (a first lease has had no owner before it, so nobody
-        logged anything unseen)."""
-        if seq is not None:
-            await table.follower.reach(seq)
-        elif lease.epoch > 1:
+        owner logged (read from the log, unless the table is at the position ``seq`` it was
+        handed over at already; a first lease has had no owner before it, so nobody logged
+        anything unseen)."""
+        if lease.epoch > 1 and (seq is None or table.seq < seq):
             await table.mailbox.run(CatchUp())
         self.held[table.id] = lease
         self.unknown(table.id)

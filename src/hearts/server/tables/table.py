@@ -53,7 +53,6 @@ from hearts.server.tables.commands import (
     BotAct,
     CatchUp,
     ComeBack,
-    Drain,
     Facts,
     GoAway,
     HandOver,
@@ -429,8 +428,6 @@ class Table:
                 return await self.follower.read_seats()
             case CatchUp():
                 return await self.follower.catch_up()
-            case Drain():
-                return await self.follower.drain()
             case HandOver(to):
                 return await self.ownership.hand_over(self, to), self.seq
             case Facts():
