@@ -56,7 +56,7 @@ from hearts.server.botpool import BotPool  # noqa: E402
 from hearts.server.botworker import BotWorker  # noqa: E402
 from hearts.server.limits import DEFAULT_LIMITS, AddressGuard  # noqa: E402
 from hearts.server.protocol import TableRequest, parse_client  # noqa: E402
-from hearts.server.relay import Relays  # noqa: E402
+from hearts.server.relay import relays_for  # noqa: E402
 from hearts.server.storage import Storage, StoreError, StoreUnavailable, hash_token, open_storage  # noqa: E402
 from hearts.server.storage.migrate import SCHEMA_VERSION  # noqa: E402
 from hearts.server.tables import Connection, Manager, Table  # noqa: E402
@@ -554,7 +554,7 @@ def test_a_bots_game_is_logged_restored_and_exported(database: Database) -> None
     async def main() -> Table:
         store = await open_storage(db_url(database))
         manager = Manager(store, bot_delay=0, bot_workers=0)
-        relays = None if store.one_process else Relays(manager, AddressGuard(DEFAULT_LIMITS))
+        relays = relays_for(manager, AddressGuard(DEFAULT_LIMITS))
         pool = BotPool(workers=0)
         worker = None if store.jobs is None else asyncio.ensure_future(BotWorker(store, pool, jobs=2).run())
         try:
@@ -562,8 +562,7 @@ def test_a_bots_game_is_logged_restored_and_exported(database: Database) -> None
                 TableRequest.parse({"seats": [{"kind": "bot", "level": "easy"}] * 4, "target": 30})
             )
             assert tokens == {}
-            if relays is not None:  # (where the worker sends the moves: the alive notices say)
-                await relays.start()
+            await relays.start()  # (where the worker sends the moves: the alive notices say)
             await manager.start()
             for _ in range(3000):
                 if table.game.is_over and not table.mailbox.busy:  # (the last action committed, too)
@@ -581,8 +580,7 @@ def test_a_bots_game_is_logged_restored_and_exported(database: Database) -> None
                 worker.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await worker
-            if relays is not None:
-                await relays.stop()
+            await relays.stop()
             await manager.shutdown()
             pool.shutdown()
             await store.close()

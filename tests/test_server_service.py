@@ -253,7 +253,8 @@ def test_the_events_make_each_seats_view_through_undos_and_seat_changes(tmp_path
         store = await open_storage(f"sqlite:///{tmp_path / 't.db'}")
         game = Game(Rules(target=30), 11)
         seats = [SeatRow(i, "human", f"P{i}", None, None) for i in range(4)]
-        table = Table("t1", game, seats, store, ownership=Manager(store).ownership)
+        manager = Manager(store)
+        table = Table("t1", game, seats, store, ownership=manager.ownership, thinking=manager.thinking)
         viewers = [Viewer(s) for s in (0, 1, 2, 3, None)]
         for v in viewers:
             table.conns.add(v.conn)
@@ -300,7 +301,8 @@ def test_a_tables_commands_are_values_handled_by_its_process_and_anything_else_i
         store = await open_storage(f"sqlite:///{tmp_path / 't.db'}")
         await store.log.create_table("t1", {"rules": Rules().to_dict()}, 11, [("human", f"P{i}", None, None) for i in range(4)])
         seats = [SeatRow(i, "human", f"P{i}", None, None) for i in range(4)]
-        table = Table("t1", Game(Rules(), 11), seats, store, ownership=Manager(store).ownership)
+        manager = Manager(store)
+        table = Table("t1", Game(Rules(), 11), seats, store, ownership=manager.ownership, thinking=manager.thinking)
         assert await table.ownership.take(table)  # (a cluster of one: its lease at epoch 1)
         viewer = Viewer(0)
         table.conns.add(viewer.conn)
@@ -337,7 +339,8 @@ def test_actions_another_process_logged_are_read_from_the_log_once_for_a_burst_o
             elsewhere.apply(action)
             await store.log.append("t1", seq, action)
         notices = [ActionNotice("t1", seq, to_dict(a)) for seq, a in enumerate(elsewhere.history, 1)]
-        table = Table("t1", Game(Rules(), 11), seats, store, ownership=Manager(store).ownership)
+        manager = Manager(store)
+        table = Table("t1", Game(Rules(), 11), seats, store, ownership=manager.ownership, thinking=manager.thinking)
         reads = []
         actions = store.log.actions
 

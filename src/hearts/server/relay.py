@@ -602,3 +602,32 @@ def _kind(text: str) -> object:
     except msgspec.DecodeError:
         return None
     return message.get("type") if isinstance(message, dict) else None
+
+
+class SoleRelays:
+    """The links of a cluster of one (SQLite): no other process to relay a client to, or to
+    hand a table to; every client is served here (:func:`relays_for`)."""
+
+    async def start(self) -> None:
+        pass
+
+    async def stop(self) -> None:
+        pass
+
+    def relayed(self) -> int:
+        return 0
+
+    async def route(self, table_id: str) -> Link | None:
+        return None
+
+    async def relay(self, ws: WebSocket, link: Link, address: str) -> None:
+        raise RuntimeError("a cluster of one relays no client: route() gives no link")
+
+    async def hand(self, peer: str, table_id: str, epoch: int, seq: int) -> tuple[str, int] | None:
+        return None
+
+
+def relays_for(manager: Manager, guard: AddressGuard, host: str = "127.0.0.1") -> Relays | SoleRelays:
+    """The links of a server process: :class:`Relays` where many processes share the database
+    (PostgreSQL), :class:`SoleRelays` where one process holds it (SQLite)."""
+    return SoleRelays() if manager.store.one_process else Relays(manager, guard, host)

@@ -20,16 +20,15 @@ async def play(ws: WebSocket) -> None:
     an owner that cannot be reached has it closed with "try again later"."""
     s = services(ws)
     address = client_address(ws)
-    if s.relays is not None:
-        try:
-            link = await s.relays.route(ws.path_params["table_id"])
-        except Unreachable as e:
-            await ws.accept()
-            await ws.close(CLOSE_TRY_LATER, str(e))
-            return
-        if link is not None:
-            await s.relays.relay(ws, link, address)
-            return
+    try:
+        link = await s.relays.route(ws.path_params["table_id"])
+    except Unreachable as e:
+        await ws.accept()
+        await ws.close(CLOSE_TRY_LATER, str(e))
+        return
+    if link is not None:
+        await s.relays.relay(ws, link, address)
+        return
     await Session(ws, s.manager, s.guard, address, credentials(ws)[1]).run()
 
 

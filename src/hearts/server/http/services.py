@@ -23,7 +23,7 @@ from hearts.server.players import Outcomes
 from hearts.server.protocol import LEVEL_NAMES
 from hearts.server.quick import Matchmaker
 from hearts.server.ratings import settle_pending
-from hearts.server.relay import Relays
+from hearts.server.relay import Relays, SoleRelays
 from hearts.server.reviews import ReviewRunner
 from hearts.server.storage import Storage, StoreError
 from hearts.server.tables import Manager, Table, TableError
@@ -64,7 +64,7 @@ class Services:
     reviewer: ReviewRunner | None
     """The review runner of this process (SQLite: the server computes the reviews itself);
     ``None`` on PostgreSQL (the bot workers do)."""
-    relays: Relays | None = None
+    relays: Relays | SoleRelays = field(default_factory=SoleRelays)
     """The links to the other server processes, which clients are relayed over to their
     tables' owners (PostgreSQL; :mod:`hearts.server.relay`)."""
     bots: tuple[str, ...] = LEVEL_NAMES
@@ -91,9 +91,8 @@ class Services:
         same WebSockets. How many tables were handed."""
         if self.quick is not None:
             await self.quick.stop()
-        handed = 0 if self.relays is None else await self.manager.drain(self.relays.hand)
-        if self.relays is not None:
-            await self.relays.stop()
+        handed = await self.manager.drain(self.relays.hand)
+        await self.relays.stop()
         return handed
 
     def link(self, table_id: str, seat: int, token: str) -> str:
@@ -130,9 +129,8 @@ async def running(s: Services) -> AsyncIterator[None]:
     pool_stats = getattr(m.store, "pool_stats", None)
     if pool_stats is not None:  # PostgreSQL's connection pool
         s.metrics.watch_pool(pool_stats)
-    if s.relays is not None:  # (listening before the first alive notice tells the others where)
-        s.metrics.relayed.set_function(s.relays.relayed)
-        await s.relays.start()
+    s.metrics.relayed.set_function(s.relays.relayed)
+    await s.relays.start()  # (listening before the first alive notice tells the others where)
     restored = await m.start()
     log.info("started", extra=fields(tables_restored=restored, public_url=s.public_url, database=m.store.name))
     try:
@@ -155,6 +153,5 @@ async def running(s: Services) -> AsyncIterator[None]:
             reviews.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reviews
-        if s.relays is not None:
-            await s.relays.stop()
+        await s.relays.stop()
         await m.shutdown()

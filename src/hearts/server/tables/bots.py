@@ -1,8 +1,9 @@
-"""A table's bots in this process (SQLite): they think in the process's worker processes
-(:mod:`hearts.server.botpool`), paced by ``bot_delay``; the bots of all-bot tables wait in a
-lane of their own, so they never make a person wait. An away seat's stand-in plays the same
-way. With PostgreSQL a bot's turn is a job in the database instead (:mod:`hearts.server.turns`,
-:mod:`hearts.server.botworker`), and nothing here runs."""
+"""A table's bots, and where a process's bots think — the service's one topology choice,
+made once (:func:`thinking_for`): on SQLite, a cluster of one, in the process's own worker
+processes (:class:`InProcess`: :mod:`hearts.server.botpool`), paced by ``bot_delay``, the bots
+of all-bot tables in a lane of their own, so they never make a person wait; on PostgreSQL, as
+jobs in the database for bot workers (:class:`AsJobs`: :mod:`hearts.server.turns`,
+:mod:`hearts.server.botworker`). An away seat's stand-in plays the same way."""
 
 from __future__ import annotations
 
@@ -11,16 +12,18 @@ import contextlib
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Protocol
 
-from hearts.actions import Action, to_dict
+from hearts.actions import Action, from_dict, to_dict
 from hearts.bots import Bot, make_bot
+from hearts.game import Game
 from hearts.server.botpool import BotPool, fallback
 from hearts.server.logs import fields
-from hearts.server.metrics import Actor
-from hearts.server.storage import SeqConflict
+from hearts.server.metrics import Actor, Metrics
+from hearts.server.storage import JobQueue, SeatRow, SeqConflict, Storage
 from hearts.server.tables.commands import BotAct
-from hearts.server.turns import bot_spec, bot_turns
+from hearts.server.turns import bot_spec, bot_turns, new_bot_turns
 from hearts.view import View
 
 if TYPE_CHECKING:
@@ -39,13 +42,15 @@ class BotTurns:
         self._task: asyncio.Task[None] | None = None
 
     def kick(self) -> None:
-        """Make sure this process's bots (and the stand-ins of away seats) act if it is their
-        turn (one runner task per table); nothing to do when the bots are jobs."""
+        """Make sure the bots (and the stand-ins of away seats) act if it is their turn: this
+        process's (one runner task per table), or nothing to do when the bots are jobs."""
+        self.table.thinking.kick(self)
+
+    def run(self, pool: BotPool) -> None:
+        """Play the bots' turns in ``pool`` as they come, if there are any (one runner task)."""
         table = self.table
-        if table.pool is None or not bot_turns(table.game, table.seats):
-            return
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run(table.pool))
+        if bot_turns(table.game, table.seats) and (self._task is None or self._task.done()):
+            self._task = asyncio.get_running_loop().create_task(self._run(pool))
 
     def stop(self) -> None:
         """Stop the runner (at shutdown)."""
@@ -97,3 +102,90 @@ class BotTurns:
         except Exception:
             log.exception("a bot failed; it acts at random", extra=fields(table=table.id, seat=seat))
             return None
+
+
+class Thinking(Protocol):
+    """Where a process's bots (and hints) think: :class:`InProcess` or :class:`AsJobs`."""
+
+    def queued(self, game: Game, seats: Sequence[SeatRow], action: Action, before: Collection[int]) -> list[int]:
+        """The seats whose bot turn ``action`` (just applied) opens, to queue as jobs with its row."""
+        ...
+
+    async def start(self, table: Table) -> None:
+        """A table starts being served here: its bots act if it is their turn."""
+        ...
+
+    def kick(self, turns: BotTurns) -> None:
+        """The bots of ``turns``' table act if it is their turn."""
+        ...
+
+    async def away(self, table: Table, seat: int) -> None:
+        """``seat`` went away (stored) while it is to act: its stand-in is to play."""
+        ...
+
+    async def hint(self, table: Table, view: View, seat: int, seq: int) -> None:
+        """Compute the hint for ``seat`` at ``seq`` (``view``), given to the table when ready."""
+        ...
+
+    def shutdown(self) -> None:
+        """This process stops."""
+        ...
+
+
+class InProcess:
+    """SQLite: the bots and hints think in this process's ``pool``."""
+
+    def __init__(self, pool: BotPool) -> None:
+        self.pool = pool
+
+    def queued(self, game: Game, seats: Sequence[SeatRow], action: Action, before: Collection[int]) -> list[int]:
+        return []
+
+    async def start(self, table: Table) -> None:
+        table.bots.kick()
+
+    def kick(self, turns: BotTurns) -> None:
+        turns.run(self.pool)
+
+    async def away(self, table: Table, seat: int) -> None:
+        pass  # (the stand-in is kicked with the others)
+
+    async def hint(self, table: Table, view: View, seat: int, seq: int) -> None:
+        table.spawn(table.hints.think(self.pool, view, seat, seq))
+
+    def shutdown(self) -> None:
+        self.pool.shutdown()
+
+
+class AsJobs:
+    """PostgreSQL: each bot turn, and each hint, is a job in the database for bot workers."""
+
+    def __init__(self, jobs: JobQueue) -> None:
+        self.jobs = jobs
+
+    def queued(self, game: Game, seats: Sequence[SeatRow], action: Action, before: Collection[int]) -> list[int]:
+        return new_bot_turns(game, seats, action, before)
+
+    async def start(self, table: Table) -> None:
+        for seat in bot_turns(table.game, table.seats):  # (queued once, if no process has)
+            await self.jobs.enqueue_bot_job(table.id, seat, table.seq)
+
+    def kick(self, turns: BotTurns) -> None:
+        pass  # (the bot workers claim the jobs)
+
+    async def away(self, table: Table, seat: int) -> None:
+        await self.jobs.enqueue_bot_job(table.id, seat, table.seq)
+
+    async def hint(self, table: Table, view: View, seat: int, seq: int) -> None:
+        found = await self.jobs.ask_hint(table.id, seat, seq)  # (else a HintNotice brings it)
+        if found is not None:
+            table.hints.give(seat, seq, from_dict(found))
+
+    def shutdown(self) -> None:
+        pass
+
+
+def thinking_for(store: Storage, workers: int | None = None, metrics: Metrics | None = None) -> Thinking:
+    """Where the bots of a process serving ``store`` think: as jobs if the store has a job
+    queue (PostgreSQL), else in ``workers`` processes of its own (SQLite)."""
+    return InProcess(BotPool(workers, metrics=metrics)) if store.jobs is None else AsJobs(store.jobs)

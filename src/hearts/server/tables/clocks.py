@@ -137,8 +137,8 @@ class Clocks:
         table.bots.kick()
 
     async def go_away(self, seat: int) -> None:
-        """``seat`` is away if it is still to act (in the store too: its bot job is queued
-        there, on a store with jobs). In the table's turn."""
+        """``seat`` is away if it is still to act (in the store too), and its stand-in is to
+        play (:meth:`Thinking.away <hearts.server.tables.bots.Thinking.away>`). In the table's turn."""
         table = self.table
         game = table.game
         if game.is_over or seat not in game.actors() or table.seats[seat].away or not table.owned:
@@ -146,5 +146,4 @@ class Clocks:
         table.set_away(seat, True)
         if await table.store.log.set_away(table.id, seat, True):  # (else another process did)
             log.info("away", extra=fields(table=table.id, seat=seat, stand_in=table.stand_in))
-            if table.store.jobs is not None:
-                await table.store.jobs.enqueue_bot_job(table.id, seat, table.seq)
+            await table.thinking.away(table, seat)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from hearts.actions import Action, from_dict
+from hearts.actions import Action
 from hearts.server.botpool import BotPool
 from hearts.server.botworker import job_seed
 from hearts.server.logs import fields
@@ -53,14 +53,7 @@ class Hints:
         self._waiters.setdefault(key, set()).add(conn)
         if waiting:
             return  # being computed: it is sent to every connection that asked
-        jobs = table.store.jobs
-        if jobs is not None:
-            found = await jobs.ask_hint(table.id, seat, seq)
-            if found is not None:
-                self.give(seat, seq, from_dict(found))
-            return
-        assert table.pool is not None
-        table.spawn(self._think(table.pool, view, seat, seq))
+        await table.thinking.hint(table, view, seat, seq)
 
     def position(self, conn: Connection, seat: int, seq: int) -> View | None:
         """``seat``'s view for a hint asked at ``seq``, in the table's turn (:class:`HintAt`):
@@ -73,7 +66,7 @@ class Hints:
             return None
         return View.of(table.game, seat)
 
-    async def _think(self, pool: BotPool, view: View, seat: int, seq: int) -> None:
+    async def think(self, pool: BotPool, view: View, seat: int, seq: int) -> None:
         table = self.table
         try:
             action = await pool.hint(view, job_seed(table.game.seed or 0, seat, seq))

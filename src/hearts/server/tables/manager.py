@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from hearts.game import Game
-from hearts.server.botpool import BotPool
 from hearts.server.limits import (
     CLOSE_GOING_AWAY,
     DEFAULT_LIMITS,
@@ -32,6 +31,7 @@ from hearts.server.storage import (
     hash_token,
     load_game,
 )
+from hearts.server.tables.bots import thinking_for
 from hearts.server.tables.clocks import clocks_for
 from hearts.server.tables.commands import TakeSeat
 from hearts.server.tables.connection import Connection
@@ -68,8 +68,8 @@ class Manager:
         self.bot_delay = bot_delay
         self.limits = limits
         self.metrics = metrics or Metrics()
-        self.pool = BotPool(bot_workers, metrics=self.metrics) if store.jobs is None else None
-        """Where the bots think in this process (SQLite); ``None`` when they are jobs."""
+        self.thinking = thinking_for(store, bot_workers, self.metrics)
+        """Where the bots think: in this process (SQLite), or as jobs (PostgreSQL)."""
         self.tables: dict[str, Table] = {}
         self.owners: dict[str, str] = {}
         """The address that made each all-bot table (of this process: not stored)."""
@@ -158,7 +158,7 @@ class Manager:
         turn_timer, pass_timer = clocks_for(int(config.get("turn_timer", 0)), listed or bool(config.get("quick")), self.limits)
         pace = config.get("bot_pace")  # the creator's, held within the limits when the table was made
         table = Table(
-            table_id, game, seats, self.store, bot_delay=self.bot_delay if pace is None else float(pace), pool=self.pool,
+            table_id, game, seats, self.store, bot_delay=self.bot_delay if pace is None else float(pace), thinking=self.thinking,
             spectators=bool(config.get("spectators", True)), max_spectators=self.limits.max_spectators,
             listed=listed, turn_timer=turn_timer, pass_timer=pass_timer, missed_turns=self.limits.missed_turns,
             stand_in=str(config.get("stand_in", STAND_IN)),
@@ -386,5 +386,4 @@ class Manager:
             t.stop()
             for c in list(t.conns):
                 c.kill(CLOSE_GOING_AWAY, "the server is shutting down")
-        if self.pool is not None:
-            self.pool.shutdown()
+        self.thinking.shutdown()

@@ -79,12 +79,12 @@ TAKE_WAIT: Final = 4.0
 (a lease runs out at most three seconds after its owner's last renewal)."""
 
 RETRY: Final = Backoff(first=RENEW_EVERY, most=2.0)
+"""The pauses between renewals, and between sweeps, while the database is away."""
 
 Hand = Callable[[str, str, int, int], Awaitable[tuple[str, int] | None]]
 """Hands a table to a peer over a link (:meth:`hearts.server.relay.Relays.hand`): ``(peer,
 table_id, epoch, seq)`` → the peer's outcome and the table's position there, or ``None`` if it
 did not answer."""
-"""The pauses between renewals, and between sweeps, while the database is away."""
 
 
 class Ownership:

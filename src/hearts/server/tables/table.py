@@ -38,7 +38,7 @@ from hearts.actions import Action
 from hearts.game import Game
 from hearts.record import GameRecord
 from hearts.rules import Rules
-from hearts.server.botpool import BotPool, Lane
+from hearts.server.botpool import Lane
 from hearts.server.limits import CLOSE_POLICY, CLOSE_SERVICE_RESTART, CLOSE_TRY_LATER, DEFAULT_LIMITS
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor, Metrics
@@ -46,7 +46,7 @@ from hearts.server.outage import is_outage
 from hearts.server.protocol import STAND_IN, ProtocolError, error_message, seat_action
 from hearts.server.ratings import settle
 from hearts.server.storage import NotOwner, SeatRow, SeqConflict, Storage, hash_token
-from hearts.server.tables.bots import BotTurns
+from hearts.server.tables.bots import BotTurns, Thinking
 from hearts.server.tables.clocks import Clocks
 from hearts.server.tables.commands import (
     Act,
@@ -76,7 +76,6 @@ from hearts.server.tables.moves import MOVED, Moves
 from hearts.server.tables.names import record_seat, seat_name
 from hearts.server.tables.presence import Presence, Roster
 from hearts.server.tables.talk import Talk
-from hearts.server.turns import bot_turns, new_bot_turns
 from hearts.server.wire import ActionMessage, Back, Sync
 
 if TYPE_CHECKING:
@@ -97,9 +96,6 @@ class Table:
     """Who sits at each seat (``human``, ``open`` or ``bot``), as stored; and who is away."""
     store: Storage
     bot_delay: float = 0.7
-    pool: BotPool | None = None
-    """Where this process's bots think (SQLite); ``None``: the bots' turns are jobs in the
-    store, for bot workers (PostgreSQL)."""
     spectators: bool = True
     """Whether anyone may watch (without a seat) what every seat may know."""
     max_spectators: int = DEFAULT_LIMITS.max_spectators
@@ -126,6 +122,8 @@ class Table:
     ownership: Ownership = field(kw_only=True)
     """Which tables this process owns (the manager's, :mod:`~hearts.server.tables.ownership`;
     on SQLite, a cluster of one)."""
+    thinking: Thinking = field(kw_only=True)
+    """Where this process's bots think (the manager's: :func:`~hearts.server.tables.bots.thinking_for`)."""
     mailbox: Mailbox = field(init=False)
     """The table's commands, handled one at a time by :meth:`process` (:mod:`~hearts.server.tables.mailbox`)."""
     conns: set[Connection] = field(default_factory=set)
@@ -361,7 +359,7 @@ class Table:
         game = self.game
         before = game.actors()
         game.apply(action)
-        bots = new_bot_turns(game, self.seats, action, before) if self.store.jobs is not None else []
+        bots = self.thinking.queued(game, self.seats, action, before)
         epoch = self.ownership.epoch(self.id)
         try:
             if epoch is None:  # (not owned here)
@@ -445,12 +443,7 @@ class Table:
         """Start serving: the clocks run, and the bots act if it is their turn (on a store with
         jobs: their jobs are queued, if no process has queued them)."""
         self.clocks.start()
-        jobs = self.store.jobs
-        if jobs is None:
-            self.bots.kick()
-            return
-        for seat in bot_turns(self.game, self.seats):
-            await jobs.enqueue_bot_job(self.id, seat, self.seq)
+        await self.thinking.start(self)
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[None]:
         """Run ``work`` in the background (its failure is logged; :meth:`stop` cancels it)."""
