@@ -267,8 +267,9 @@ class BotWorker:
         except Exception as e:  # (not an outage: a bug) the job is claimed again after its lease
             self._failed(e, started, "a bot job could not be deleted", **where)
             return
-        if not done:
-            log.warning("a bot job's lease ran out before it was done", extra=fields(**where, worker=self.name))
+        if not done:  # (expected after an outage, which stopped the renewals: said once already)
+            (log.info if self.outage.away_since(started) else log.warning)(
+                "a bot job's lease ran out before it was done", extra=fields(**where, worker=self.name))
 
     async def do_hint(self, job: HintJob) -> None:
         """Compute a claimed hint job from the seat's view only (R7), with the same seed as the

@@ -101,6 +101,20 @@ class Outage:
         """Whether the last report was a failure."""
         return self._since is not None
 
+    def away_since(self, started: float) -> bool:
+        """Whether the database was away at some time after ``started`` (``time.monotonic()``):
+        it is now, or it came back since.
+
+        >>> outage = Outage(logging.getLogger("doc"))
+        >>> began = time.monotonic()
+        >>> outage.away_since(began)
+        False
+        >>> outage.failed(OSError("refused"), began); outage.answered()
+        >>> outage.away_since(began), outage.away_since(time.monotonic() + 1)
+        (True, False)
+        """
+        return self._since is not None or self._back > started
+
     def failed(self, error: BaseException, started: float | None = None) -> None:
         """A task found the database unreachable (in an attempt begun at ``started``, by
         ``time.monotonic()``, if known): the first such report since it last answered logs
