@@ -16,6 +16,7 @@ and logs the moves the workers hand it.
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -170,17 +171,22 @@ def test_a_bot_worker_rides_out_a_database_outage_and_finishes_its_bots_and_revi
 
 
 def test_a_killed_worker_s_bot_move_is_made_by_another_within_5_s(url: str, tmp_path: Path) -> None:
-    """Two workers; the one that holds a bot job (waiting out the table's 2 s bot delay) is
-    killed with SIGKILL: the other makes the move within 5 s of the kill."""
+    """Two workers; the one that holds a bot job (waiting out the table's 3 s bot delay) is
+    killed with SIGKILL: the other makes the move within 5 s of the kill. (The holder is
+    frozen first, and the move checked not to be made yet: on a loaded machine it could have
+    waited out the delay before the test saw its claim.)"""
     workers = [worker(url, tmp_path / f"worker{k}.log", "--reviews", "0").start() for k in range(2)]
     server = owner(url, tmp_path)
     try:
-        bot_table(url, "t", target=1, bot_delay=2.0)
+        bot_table(url, "t", target=1, bot_delay=3.0)
         holder = wait_for(lambda: sql(url, "SELECT worker FROM bot_jobs WHERE worker IS NOT NULL"), 10,
                           "a worker claimed the first job")[0][0]
         killed = next(w for w in workers if holder.endswith(f":{pid_of(w)}"))
         other = next(w for w in workers if w is not killed)
-        assert logged(url, "t") == 0
+        assert killed.proc is not None
+        killed.proc.send_signal(signal.SIGSTOP)
+        time.sleep(0.3)  # (a move on its way when it froze is logged by now)
+        assert logged(url, "t") == 0, "the holder made its move before the test froze it"
         killed.kill9()
         t0 = time.monotonic()
         wait_for(lambda: logged(url, "t") >= 1, 10, "the other worker made the move")

@@ -248,6 +248,8 @@ def test_the_language_goes_with_the_profile_to_another_browser(server: ServerPro
         with second.expect_navigation():  # (the page is drawn again in the profile's language)
             second.click("#import-yes")
         second.wait_for_function("() => localStorage.getItem('pyhearts:lang') === 'fr'")  # the profile's
+        # (and the page drawn in it: the language is set before the reload, which may still be on its way)
+        second.wait_for_function("() => document.documentElement.lang === 'fr' && document.readyState === 'complete'")
         second.goto(server.url + "/")
         second.wait_for_selector("#open-tables li")
         assert second.inner_text("#quick-panel h2") == "Partie rapide"
