@@ -62,7 +62,7 @@ from hearts.server.metrics import Metrics
 from hearts.server.protocol import LEVEL_NAMES
 from hearts.server.quick import Matchmaker
 from hearts.server.relay import relays_for
-from hearts.server.reviews import DEFAULT_BUDGET, ReviewRunner
+from hearts.server.reviews import DEFAULT_BUDGET
 from hearts.server.storage import StoreError, describe_url, is_postgres, open_storage
 from hearts.server.tables import Manager
 
@@ -124,8 +124,6 @@ def create_app(
                 manager=manager,
                 limits=limits, guard=guard, metrics=metrics, public_url=public_url, review_budget=review_budget,
                 bots=tuple(bots), metrics_token=metrics_token,
-                # SQLite: no bot workers, this process runs the reviews
-                reviewer=ReviewRunner(store) if store.jobs is None else None,
                 relays=relays_for(manager, guard, link_host),
                 quick=(quick_match := Matchmaker(manager)),
                 lobby=LobbyFeed(manager, quick_match, public_url),

@@ -25,8 +25,8 @@ async def ask_for_review(request: Request) -> Response:
         s.store, request.path_params["table_id"], body, budget=s.review_budget, guard=s.guard,
         address=address, limits=s.limits,
     )
-    if queued and s.reviewer is not None:
-        s.reviewer.wake()
+    if queued:
+        s.manager.thinking.review_asked()
     return api(out, 202 if queued else 200)
 
 

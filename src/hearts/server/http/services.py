@@ -24,7 +24,6 @@ from hearts.server.protocol import LEVEL_NAMES
 from hearts.server.quick import Matchmaker
 from hearts.server.ratings import settle_pending
 from hearts.server.relay import Relays, SoleRelays
-from hearts.server.reviews import ReviewRunner
 from hearts.server.storage import Storage, StoreError
 from hearts.server.tables import Manager, Table, TableError
 
@@ -61,9 +60,6 @@ class Services:
     """The base of invite links (never the request's ``Host``)."""
     review_budget: int
     """Sampled deals per decision of the game reviews asked for."""
-    reviewer: ReviewRunner | None
-    """The review runner of this process (SQLite: the server computes the reviews itself);
-    ``None`` on PostgreSQL (the bot workers do)."""
     relays: Relays | SoleRelays = field(default_factory=SoleRelays)
     """The links to the other server processes, which clients are relayed over to their
     tables' owners (PostgreSQL; :mod:`hearts.server.relay`)."""
@@ -122,7 +118,7 @@ stopping process drains: :mod:`hearts.server.drain`)."""
 @contextlib.asynccontextmanager
 async def running(s: Services) -> AsyncIterator[None]:
     """Start the manager (its tables restored), the metrics' gauges, the rating of games left
-    unrated, the quick match, the live lobby and, on SQLite, the review runner; stop them on leaving."""
+    unrated, the quick match, the live lobby and the game reviews (SQLite: computed here); stop them on leaving."""
     m = s.manager
     s.metrics.tables.set_function(lambda: len(m.unfinished()))
     s.metrics.connections.set_function(lambda: s.guard.connections)
@@ -137,7 +133,7 @@ async def running(s: Services) -> AsyncIterator[None]:
         await settle_pending(m.store)  # rated games whose process stopped before rating them
     except StoreError:
         log.exception("the rated games left unrated could not be looked for")
-    reviews = asyncio.get_running_loop().create_task(s.reviewer.run()) if s.reviewer is not None else None
+    reviews = asyncio.get_running_loop().create_task(m.thinking.reviews())  # (SQLite: here)
     for part in (s.quick, s.lobby):
         if part is not None:
             part.start()
@@ -149,9 +145,8 @@ async def running(s: Services) -> AsyncIterator[None]:
         for part in (s.lobby, s.quick):
             if part is not None:
                 await part.stop()
-        if reviews is not None:
-            reviews.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reviews
+        reviews.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reviews
         await s.relays.stop()
         await m.shutdown()

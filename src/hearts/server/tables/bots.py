@@ -3,7 +3,8 @@ made once (:func:`thinking_for`): on SQLite, a cluster of one, in the process's 
 processes (:class:`InProcess`: :mod:`hearts.server.botpool`), paced by ``bot_delay``, the bots
 of all-bot tables in a lane of their own, so they never make a person wait; on PostgreSQL, as
 jobs in the database for bot workers (:class:`AsJobs`: :mod:`hearts.server.turns`,
-:mod:`hearts.server.botworker`). An away seat's stand-in plays the same way."""
+:mod:`hearts.server.botworker`). An away seat's stand-in plays the same way; hints and game
+reviews are thought about in the same place."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from hearts.game import Game
 from hearts.server.botpool import BotPool, fallback
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor, Metrics
+from hearts.server.reviews import ReviewRunner
 from hearts.server.storage import JobQueue, SeatRow, SeqConflict, Storage
 from hearts.server.tables.commands import BotAct
 from hearts.server.turns import bot_spec, bot_turns, new_bot_turns
@@ -127,16 +129,26 @@ class Thinking(Protocol):
         """Compute the hint for ``seat`` at ``seq`` (``view``), given to the table when ready."""
         ...
 
+    async def reviews(self) -> None:
+        """Compute the game reviews asked for, until cancelled (or nothing to do here)."""
+        ...
+
+    def review_asked(self) -> None:
+        """A game review was asked for (queued)."""
+        ...
+
     def shutdown(self) -> None:
         """This process stops."""
         ...
 
 
 class InProcess:
-    """SQLite: the bots and hints think in this process's ``pool``."""
+    """SQLite: the bots and hints think in this process's ``pool``, and its ``reviewer``
+    computes the game reviews."""
 
-    def __init__(self, pool: BotPool) -> None:
+    def __init__(self, pool: BotPool, reviewer: ReviewRunner) -> None:
         self.pool = pool
+        self.reviewer = reviewer
 
     def queued(self, game: Game, seats: Sequence[SeatRow], action: Action, before: Collection[int]) -> list[int]:
         return []
@@ -153,12 +165,19 @@ class InProcess:
     async def hint(self, table: Table, view: View, seat: int, seq: int) -> None:
         table.spawn(table.hints.think(self.pool, view, seat, seq))
 
+    async def reviews(self) -> None:
+        await self.reviewer.run()
+
+    def review_asked(self) -> None:
+        self.reviewer.wake()
+
     def shutdown(self) -> None:
         self.pool.shutdown()
 
 
 class AsJobs:
-    """PostgreSQL: each bot turn, and each hint, is a job in the database for bot workers."""
+    """PostgreSQL: each bot turn, each hint and each review is a job in the database for bot
+    workers."""
 
     def __init__(self, jobs: JobQueue) -> None:
         self.jobs = jobs
@@ -181,6 +200,12 @@ class AsJobs:
         if found is not None:
             table.hints.give(seat, seq, from_dict(found))
 
+    async def reviews(self) -> None:
+        pass  # (the bot workers compute them)
+
+    def review_asked(self) -> None:
+        pass  # (its job's notice wakes the bot workers)
+
     def shutdown(self) -> None:
         pass
 
@@ -188,4 +213,4 @@ class AsJobs:
 def thinking_for(store: Storage, workers: int | None = None, metrics: Metrics | None = None) -> Thinking:
     """Where the bots of a process serving ``store`` think: as jobs if the store has a job
     queue (PostgreSQL), else in ``workers`` processes of its own (SQLite)."""
-    return InProcess(BotPool(workers, metrics=metrics)) if store.jobs is None else AsJobs(store.jobs)
+    return InProcess(BotPool(workers, metrics=metrics), ReviewRunner(store)) if store.jobs is None else AsJobs(store.jobs)
