@@ -107,7 +107,7 @@ class BotTurns:
 
 
 class Thinking(Protocol):
-    """Where a process's bots (and hints) think: :class:`InProcess` or :class:`AsJobs`."""
+    """Where a process's bots, hints and game reviews think: :class:`InProcess` or :class:`AsJobs`."""
 
     def queued(self, game: Game, seats: Sequence[SeatRow], action: Action, before: Collection[int]) -> list[int]:
         """The seats whose bot turn ``action`` (just applied) opens, to queue as jobs with its row."""
