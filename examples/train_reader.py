@@ -2,21 +2,24 @@
 
     pip install -e '.[rl,fast,train]'          # train: PyTorch (CPU)
     nice -n 19 python examples/train_reader.py --work /tmp/reader [--rounds 2400] [--more 2400]
-        [--test-rounds 400] [--jobs 2] [--seed 431] [--epochs 3] [--hidden 256] [--dropout 0.5]
-        [--decay 0.1] [--policy] [--export src/hearts/bots/models]
+        [--sets 5] [--test-rounds 400] [--jobs 2] [--seed 431] [--epochs 3] [--hidden 256]
+        [--dropout 0.5] [--decay 0.1] [--policy] [--export src/hearts/bots/models]
 
-The defaults make the shipped weights (2026-12-06; docs/notes/2026-12-06-reader.md).
+The defaults make the shipped weights: 14,400 training rounds, seeds 431 to 441 (2026-12-06;
+docs/notes/2026-12-06-reader.md, docs/notes/2026-12-06-reader-more-data.md).
 
 1. Data (:mod:`hearts.rl.reading`): ``--rounds`` rounds of four ``--specs`` bots (default ``hard``)
-   seeded ``--seed`` and ``--more`` seeded ``--seed + 2`` for training (every seat's view at each
-   play; the last tenth of the rounds to choose the epoch), ``--test-rounds`` fresh rounds seeded
-   ``--seed + 1`` held out; files in ``--work`` (kept: a second run reuses them).
+   seeded ``--seed`` and ``--sets`` sets of ``--more`` rounds each, seeded ``--seed + 2``,
+   ``--seed + 4``, … (``more-SEED``), for training (every seat's view at each play; the last
+   tenth of all the rounds to choose the epoch), ``--test-rounds`` fresh rounds seeded
+   ``--seed + 1`` held out; files in ``--work`` (kept: a second run reuses them, and files made
+   apart, e.g. several at a time, with :func:`hearts.rl.reading.generate` and the same seeds).
 2. The card-location model (:mod:`hearts.bots.reader`): an MLP, features → ``--hidden`` → ``--hidden``
    → 52 × 3 logits, trained with Adam on the cross-entropy of each hidden card's holder over the
    seats that may hold it; written as ``cards-v1.nn`` to ``--export`` (half floats).
 3. The measurements on the held-out rounds: log-loss, Brier score, accuracy and calibration of the
    model, against the marginals of the search's uniform sampler (``--samples`` deals per position,
-   every ``--every``-th position) and of the sampler drawing from the model.
+   every ``--every``-th position) and of the sampler drawing from the model just trained.
 4. With ``--policy``: the policy ``neural`` (imitation of the data's plays; ``--policy-hidden``,
    ``--policy-epochs``, …), ``policy-v1.nn``.
 
@@ -35,6 +38,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from hearts import fast
 from hearts.arena import Progress, progress_mode
 from hearts.bots import reader
 from hearts.rl import reading
@@ -50,7 +54,8 @@ def data(work: Path, name: str, specs: list[str], rounds: int, seed: int, jobs: 
     if not cached.exists():
         start = time.perf_counter()
         header, rounds_read = reading.read(played)
-        np.savez_compressed(cached, **reading.arrays(rounds_read, every_seat=every_seat))
+        stored: dict[str, Any] = reading.arrays(rounds_read, every_seat=every_seat)
+        np.savez_compressed(cached, **stored)
         print(f"{name}: {header['rounds']} rounds of {', '.join(header['specs'])} (seed {header['seed']}) as arrays "
               f"in {time.perf_counter() - start:.0f} s")
     with np.load(cached) as arrays:
@@ -94,6 +99,7 @@ def train(net: nn.Sequential, train_set: dict[str, Any], valid_set: dict[str, An
     batches = (len(x) + 511) // 512
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=2e-3, total_steps=epochs * batches)
     for epoch in range(epochs):
+        start = time.perf_counter()
         net.train()
         order = torch.randperm(len(x))
         bar = Progress(batches, "batch", progress_mode(True), name=label)
@@ -115,7 +121,8 @@ def train(net: nn.Sequential, train_set: dict[str, Any], valid_set: dict[str, An
             held = loss_of(net(xt), at, bt, pt).item()
         if held < best:
             best, kept = held, {k: v.clone() for k, v in net.state_dict().items()}
-        print(f"{label} epoch {epoch + 1}: train {total / batches:.4f} validation {held:.4f}")
+        print(f"{label} epoch {epoch + 1}: train {total / batches:.4f} validation {held:.4f} "
+              f"({time.perf_counter() - start:.0f} s)", flush=True)
     assert kept is not None
     net.load_state_dict(kept)
     net.eval()
@@ -144,7 +151,8 @@ def main() -> None:
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--dropout", type=float, default=0.5)
     p.add_argument("--decay", type=float, default=0.1, help="AdamW's weight decay")
-    p.add_argument("--more", type=int, default=2400, help="more training rounds, seeded --seed + 2")
+    p.add_argument("--more", type=int, default=2400, help="training rounds in each further set (0: none)")
+    p.add_argument("--sets", type=int, default=5, help="further training sets, seeded --seed + 2, --seed + 4, …")
     p.add_argument("--policy-epochs", type=int, default=16)
     p.add_argument("--policy-hidden", type=int, default=256)
     p.add_argument("--policy-dropout", type=float, default=0.3)
@@ -158,18 +166,24 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     specs = [args.specs] * 4
     test_set = data(args.work, "test", specs, args.test_rounds, args.seed + 1, args.jobs)
-    sets = [data(args.work, "train", specs, args.rounds, args.seed, args.jobs, every_seat=True)]
-    if args.more:
-        sets.append(data(args.work, "more", specs, args.more, args.seed + 2, args.jobs, every_seat=True))
-        sets[1]["round"] = sets[1]["round"] + args.rounds
+    seeds = [args.seed + 2 * k for k in range(1 + (args.sets if args.more else 0))]
+    sets, rounds = [], 0
+    for seed in seeds:
+        first = seed == args.seed
+        count = args.rounds if first else args.more
+        sets.append(data(args.work, "train" if first else f"more-{seed}", specs, count, seed, args.jobs,
+                         every_seat=True))
+        sets[-1]["round"] = sets[-1]["round"] + rounds  # the rounds' indices over all the sets
+        rounds += count
     everything = {k: np.concatenate([s[k] for s in sets]) for k in sets[0]}
-    rounds = args.rounds + args.more
+    del sets
     valid = everything["round"] >= rounds * 0.9  # the last tenth of the rounds: to choose the epoch
     train_set = {k: v[~valid] for k, v in everything.items()}
     valid_set = {k: v[valid & everything["mover"]] for k, v in everything.items()}
+    del everything
     print(f"positions: {len(train_set['x'])} to train on (every seat's view), {len(valid_set['x'])} to validate, "
           f"{len(test_set['x'])} held out (fresh deals)")
-    note = {"data": {"specs": specs, "rounds": rounds, "seed": args.seed}, "hidden": args.hidden,
+    note = {"data": {"specs": specs, "rounds": rounds, "seed": args.seed, "seeds": seeds}, "hidden": args.hidden,
             "epochs": args.epochs, "dropout": args.dropout, "decay": args.decay}
 
     net = mlp(reader.FEATURES, args.hidden, reader.OUTPUTS, args.dropout)
@@ -183,7 +197,8 @@ def main() -> None:
     every = slice(args.every - 1, None, args.every)
     for name, odds in (("uniform sampler", False), ("reading sampler", True)):
         start = time.perf_counter()
-        sampled = reading.sampler_probabilities(rounds_read, args.samples, args.seed, every=args.every, odds=odds)
+        sampled = reading.sampler_probabilities(rounds_read, args.samples, args.seed, every=args.every, odds=odds,
+                                                network=cards)
         print(reading.score_line(name, reading.scores(sampled, test_set["holder"][every]))
               + f" ({args.samples} deals a position, every {args.every}th, {time.perf_counter() - start:.0f} s)")
     print(reading.score_line("model (same positions)", reading.scores(probabilities[every], test_set["holder"][every])))
@@ -196,7 +211,7 @@ def main() -> None:
         note = {**note, "hidden": args.policy_hidden, "epochs": args.policy_epochs, "dropout": args.policy_dropout,
                 "decay": args.policy_decay}
         policy = export(net, args.export / reader.POLICY_MODEL, "policy", note)
-        dense = reading.fast.networks()
+        dense = fast.networks()
         assert dense is not None
         logits = dense.forward_batch(policy, test_set["x"].astype(np.float32) * reading.SCALE)
         chosen = np.where(test_set["legal"], logits, -np.inf).argmax(axis=1)

@@ -171,6 +171,19 @@ def test_the_reading_sampler_follows_the_model() -> None:
     assert read > uniform
 
 
+def test_the_reading_sampler_is_measured_with_the_network_given() -> None:
+    """``hearts.rl.reading.sampler_probabilities`` draws from the network it is given (a model
+    just trained, not yet shipped), the shipped one by default."""
+    reading = pytest.importorskip("hearts.rl.reading")
+    rounds = [played_round(3, 52)]  # the whole round
+    assert rounds[0].is_over
+    shipped_odds = reading.sampler_probabilities(rounds, 30, 5, every=7, odds=True)
+    again = reading.sampler_probabilities(rounds, 30, 5, every=7, odds=True, network=shipped(CARDS_MODEL))
+    flat = Network.from_bytes(encode_network({"name": "flat"}, [[[0.0] * FEATURES] * 156], [[0.0] * 156]))
+    other = reading.sampler_probabilities(rounds, 30, 5, every=7, odds=True, network=flat)
+    assert shipped_odds.shape == other.shape and (shipped_odds == again).all() and (shipped_odds != other).any()
+
+
 # --- the weights -----------------------------------------------------------------------------------
 
 

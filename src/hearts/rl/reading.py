@@ -219,11 +219,12 @@ def masked_softmax(logits: NDArray[Any], allowed: NDArray[Any]) -> NDArray[Any]:
 
 
 def sampler_probabilities(rounds: Sequence[Round], samples: int, seed: int, every: int = 1,
-                          odds: bool = False) -> NDArray[Any]:
+                          odds: bool = False, network: Any = None) -> NDArray[Any]:
     """The marginals (P, 52, 3) of the search's sampler on the positions of ``arrays(rounds,
     every)``: for each hidden card, the share of ``samples`` deals (:class:`HiddenDeal`) giving
     it to each relative seat, with half a deal's add-one smoothing over the allowed seats. With
-    ``odds``, the sampler draws from the shipped card-location model (``search:read=1``)."""
+    ``odds``, the sampler draws from a card-location model (``search:read=1``): ``network``, the
+    shipped one by default."""
     from hearts.bots.reader import card_odds
 
     stream = fast.Stream(seed)
@@ -236,7 +237,7 @@ def sampler_probabilities(rounds: Sequence[Round], samples: int, seed: int, ever
                 continue
             deal = HiddenDeal.of(view)
             if odds:
-                deal = deal.reading(card_odds(view))
+                deal = deal.reading(card_odds(view, network))
             counts = np.zeros((52, N), dtype=np.float64)
             for _ in range(samples):
                 for s, mask in enumerate(deal.sample(stream)):
