@@ -8,13 +8,14 @@
 * :mod:`~hearts.server.tables.bots` — this process's bots (SQLite);
 * :mod:`~hearts.server.tables.hints` — hints;
 * :mod:`~hearts.server.tables.talk` — chat, names, the rematch;
-* :mod:`~hearts.server.tables.follow` — following what other processes log (PostgreSQL);
+* :mod:`~hearts.server.tables.follow` — catching up with what other processes log (PostgreSQL);
 * :mod:`~hearts.server.tables.connection` — a WebSocket client's queue and writer;
 * :mod:`~hearts.server.tables.manager` — :class:`Manager`: the tables of one process;
 * :mod:`~hearts.server.tables.notices` — the notices a process hears and tells.
 
-Many processes may serve one table (PostgreSQL): each follows the store's notices and applies
-the actions the others logged, then broadcasts them to its own connections; the database
+Many processes serve one service (PostgreSQL), but one owns each table and serves all its
+clients (the others relay theirs to it); a copy another process keeps (an HTTP read's) reads
+what the owner logged from the log when the store's notices say there is more. The database
 decides the order of actions (:class:`~hearts.server.storage.SeqConflict`).
 """
 

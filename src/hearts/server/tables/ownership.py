@@ -5,7 +5,8 @@ owner that was frozen and wakes up cannot write). Only the owner serves the tabl
 client that reaches another process is relayed to the owner (:mod:`hearts.server.relay`), and
 served there only once that process owns the table. Bot workers send the bots' moves to the
 owner over links too (:mod:`hearts.server.links`). A copy of a table at another process (an HTTP read, a
-finished table watched) follows the log's notices (:mod:`~hearts.server.tables.follow`).
+finished table watched) reads the log when its notices say there is more
+(:mod:`~hearts.server.tables.follow`).
 
 A process claims a table when it creates or loads it and nobody else owns it; renews its
 leases every :data:`RENEW_EVERY` seconds (a lease lasts :data:`~hearts.server.storage.postgres.LEASE`);
@@ -360,7 +361,7 @@ class Ownership:
 
     async def receive(self, table_id: str, epoch: int, seq: int) -> tuple[Outcome, int]:
         """A table a stopping process hands this one (over a link): with ``epoch`` 0, loaded
-        and kept in memory, following the notices, until its lease comes (at most twice
+        and kept in memory until its lease comes (at most twice
         :data:`HAND_WAIT`); else owned under the lease at ``epoch`` from position ``seq`` on.
         ``done`` and the table's position here, or ``unavailable`` if it could not."""
         received = asyncio.get_running_loop().create_future()
