@@ -41,6 +41,7 @@ from test_server_support import (
     db_seed,
     emptied_pg_url,
     http,
+    logged_soon,
     module_pg_database,
     my_action,
     play_until,
@@ -392,7 +393,7 @@ def test_a_bot_worker_reviews_any_process_shows_the_progress_and_a_killed_worker
         assert 0 < cut_at < done["total"]
         started = [line for line in second.logs() if line["event"] == "review started"]
         assert started and started[0]["table"] == tid and started[0]["attempt"] == 2
-        assert any(line["event"] == "review done" for line in second.logs())
+        logged_soon(second, "review done")
         assert done["review"] == direct_review(servers[0], tid, 3, budget=REVIEWED_SLOWLY)
         assert http("GET", review_url(servers[0], tid, 3)) == (200, done)
     finally:

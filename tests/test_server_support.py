@@ -189,6 +189,17 @@ class ServerProcess:
         stop(self.proc)
 
 
+def logged_soon(process: ServerProcess | WorkerProcess, event: str, timeout: float = 5.0) -> list[dict[str, Any]]:
+    """The lines of ``event`` in ``process``'s log, waited for up to ``timeout`` s (then an
+    assertion fails): a process says what it did once the store took it, so the store (or a
+    client told through it) can show it a moment before the log does."""
+    deadline = time.monotonic() + timeout
+    while not (lines := [line for line in process.logs() if line.get("event") == event]):
+        assert time.monotonic() < deadline, f"no {event!r} in the log within {timeout} s"
+        time.sleep(0.05)
+    return lines
+
+
 def kill9(proc: subprocess.Popen[bytes] | None) -> None:
     """SIGKILL a process and wait for it."""
     assert proc is not None
