@@ -62,6 +62,8 @@ class Viewer:
         self.conn.seat, self.conn.spectator = seat, seat is None
         self.seat = seat
         self.state: dict[str, Any] | None = None
+        self.told: list[dict[str, Any]] = []
+        """The messages of other kinds than ``state`` and ``event`` (who is there, chat, …)."""
 
     async def _send(self, text: str) -> None:  # pragma: no cover - no writer runs
         raise AssertionError(text)
@@ -75,6 +77,8 @@ class Viewer:
             m = json.loads(self.conn.queue.get_nowait())  # type: ignore[arg-type]
             if m["type"] == "state":
                 self.state = m
+            elif m["type"] != "event":
+                self.told.append(m)
             else:
                 assert self.state is not None and (self.seat is not None or not self.PRIVATE & set(m["view"]))
                 self.state = apply_event(self.state, m)
@@ -312,8 +316,9 @@ def test_a_tables_commands_are_values_handled_by_its_process_and_anything_else_i
         outcome, seq, _ = await table.mailbox.run(Act(0, 0, passing, "person", time.perf_counter()))
         assert (outcome.value, seq, table.seq) == ("done", 1, 1)
         assert viewer.take()["event"] == public_event(passing, 1)
-        await table.mailbox.run(NameSeat(2, "Zoe"))
+        await table.mailbox.run(NameSeat(2, "Zoe"))  # (its effects: an event, and who is there told)
         assert table.seats[2].name == "Zoe" and viewer.take()["table"]["names"][2] == "Zoe"
+        assert [m["names"][2] for m in viewer.told if m["type"] == "presence"] == ["Zoe"]
         before = (list(table.game.history), list(table.seats), table.messages.number)
         with pytest.raises(TypeError, match="not a command of a table"):
             await table.mailbox.run(("play", "QS"))  # type: ignore[arg-type]

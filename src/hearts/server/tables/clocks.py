@@ -20,6 +20,7 @@ from hearts.server.limits import Limits
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor
 from hearts.server.tables.commands import GoAway
+from hearts.server.tables.effects import NOTHING, Effects
 from hearts.server.turns import bot_turns
 
 if TYPE_CHECKING:
@@ -131,19 +132,18 @@ class Clocks:
         self.table.spawn(self._go_away(seat))
 
     async def _go_away(self, seat: int) -> None:
-        table = self.table
-        await table.mailbox.run(GoAway(seat))
-        table.presence.tell()
-        table.bots.kick()
+        await self.table.mailbox.run(GoAway(seat))
 
-    async def go_away(self, seat: int) -> None:
+    async def go_away(self, seat: int) -> Effects:
         """``seat`` is away if it is still to act (in the store too), and its stand-in is to
-        play (:meth:`Thinking.away <hearts.server.tables.bots.Thinking.away>`). In the table's turn."""
+        play (:meth:`Thinking.away <hearts.server.tables.bots.Thinking.away>`): everyone is
+        told, and the bots woken. In the table's turn."""
         table = self.table
         game = table.game
         if game.is_over or seat not in game.actors() or table.seats[seat].away or not table.owned:
-            return
+            return NOTHING
         table.set_away(seat, True)
         if await table.store.log.set_away(table.id, seat, True):  # (else another process did)
             log.info("away", extra=fields(table=table.id, seat=seat, stand_in=table.stand_in))
             await table.thinking.away(table, seat)
+        return Effects(tell=True, kick=True)

@@ -4,7 +4,9 @@ union (:data:`TableCommand`) of small value types (each a :class:`Command`), eac
 a table does, as lila's ``RoundAsyncActor`` does for a game of chess.
 
 A command is posted to the table's :class:`~hearts.server.tables.mailbox.Mailbox` and its
-caller awaits the result the command's type declares (``Command[R]``: ``R``):
+caller awaits the result the command's type declares (``Command[R]``: ``R``); what must follow
+it (the clients told, the bots woken) the handling part returns as
+:class:`~hearts.server.tables.effects.Effects`, carried out by the table:
 
 >>> from hearts.actions import Play
 >>> Act(seat=1, seen=9, action=Play(1, "QS"), by="person", arrived=0.0)
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from hearts.actions import Action
 from hearts.server.links import Outcome
 from hearts.server.metrics import Actor
-from hearts.server.storage import Lease, SeatRow
+from hearts.server.storage import Lease
 from hearts.view import View
 
 if TYPE_CHECKING:
@@ -84,8 +86,8 @@ class Watch(Command[None]):
 
 
 @dataclass(frozen=True, slots=True)
-class ComeBack(Command[bool]):
-    """The person of an away ``seat`` plays again: whether it was away."""
+class ComeBack(Command[None]):
+    """The person of an away ``seat`` plays again."""
 
     seat: int
 
@@ -115,8 +117,8 @@ class TakeSeat(Command[None]):
 
 
 @dataclass(frozen=True, slots=True)
-class ReadSeats(Command[list[SeatRow] | None]):
-    """Take the seats as stored: the seats before, if they changed."""
+class ReadSeats(Command[None]):
+    """Take the seats as stored (and tell the clients what changed)."""
 
 
 @dataclass(frozen=True, slots=True)

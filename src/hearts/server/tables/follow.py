@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hearts.errors import RecordError
 from hearts.record import replay
@@ -15,8 +15,9 @@ from hearts.server.logs import fields
 from hearts.server.notices import ActionNotice, SeatNotice
 from hearts.server.outage import Backoff
 from hearts.server.protocol import error_message
-from hearts.server.storage import SeatRow, StoreUnavailable, load_game
+from hearts.server.storage import StoreUnavailable, load_game
 from hearts.server.tables.commands import CatchUp, ReadSeats
+from hearts.server.tables.effects import NOTHING, Effects
 from hearts.server.tables.messages import public_event
 
 if TYPE_CHECKING:
@@ -70,55 +71,44 @@ class Follower:
                 await asyncio.sleep(delay)
         await self.resync()
 
-    async def catch_up(self) -> None:
+    async def catch_up(self) -> Effects:
         """Apply the actions logged after this table's ``seq`` (by other processes) and
-        broadcast them; a log that does not follow this position reloads the game from the
-        store. Call from inside the table's turn."""
+        broadcast them (then the bots act if it is their turn); a log that does not follow this
+        position reloads the game from the store. Call from inside the table's turn."""
         table = self.table
         try:
             logged = await table.store.log.actions(table.id, after=table.seq)
-            if logged:
-                self._follow(logged)
+            for item in logged:
+                replay(table.game, [item], start=table.seq + 1)
+                table.moved_on(table.game.history[-1])  # (each broadcast as if accepted here)
+            return Effects(kick=True) if logged else NOTHING
         except RecordError:
             log.exception("the log does not follow this table's position; reloading it", extra=fields(table=table.id))
             stored = await load_game(table.store, table.id)
-            if stored is not None:
-                table.game, table.seats = stored.game, stored.seats
-                table.last_event = public_event(table.game.history[-1], table.seq) if table.game.history else None
-                table.clocks.start()
-                table.messages.broadcast("resync")
-
-    def _follow(self, logged: list[Any]) -> None:
-        """Apply logged actions (codec objects, the ones after ``seq``), broadcasting each as
-        if it had been accepted here."""
-        table = self.table
-        for item in logged:
-            replay(table.game, [item], start=table.seq + 1)
-            table.moved_on(table.game.history[-1])
-        table.bots.kick()
+            if stored is None:
+                return NOTHING
+            table.game, table.seats = stored.game, stored.seats
+            table.last_event = public_event(table.game.history[-1], table.seq) if table.game.history else None
+            return Effects(clocks=True, broadcast="resync")
 
     async def refresh_seats(self) -> None:
         """Read the seats from the store (a seat taken, a person away or back, through any
         process) and tell the clients what changed."""
-        table = self.table
-        before = await table.mailbox.run(ReadSeats())
-        if before is not None and [s.away for s in before] != [s.away for s in table.seats]:
-            table.presence.tell()
-            table.bots.kick()
+        await self.table.mailbox.run(ReadSeats())
 
-    async def read_seats(self) -> list[SeatRow] | None:
-        """Take the seats as stored, in the table's turn (:class:`ReadSeats`); the seats
-        before, if they changed."""
+    async def read_seats(self) -> Effects:
+        """Take the seats as stored, in the table's turn (:class:`ReadSeats`): the clocks
+        start again, and the clients are told what changed (a seat away or back: who is there,
+        and the bots act if it is their turn)."""
         table = self.table
         rows = await table.store.log.seats(table.id)
         if rows == table.seats:
-            return None
+            return NOTHING
         before, table.seats = table.seats, rows
         self._shut_out([s.seat for s in rows if before[s.seat].token_hash not in (None, s.token_hash)])
-        table.clocks.start()
-        if [(s.kind, s.name) for s in before] != [(s.kind, s.name) for s in rows]:
-            table.messages.broadcast("table")
-        return before
+        renamed = [(s.kind, s.name) for s in before] != [(s.kind, s.name) for s in rows]
+        away = [s.away for s in before] != [s.away for s in rows]
+        return Effects(clocks=True, broadcast="table" if renamed else None, tell=away, kick=away)
 
     def _shut_out(self, seats: list[int]) -> None:
         """Close the connections that hold these seats by a token that no longer opens them

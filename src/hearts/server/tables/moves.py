@@ -23,6 +23,7 @@ from hearts.server.protocol import error_message
 from hearts.server.storage import NotOwner, SeqConflict, StoreUnavailable
 from hearts.server.tables.commands import Act, Resync
 from hearts.server.tables.connection import Connection
+from hearts.server.tables.effects import Effects
 from hearts.server.turns import bot_turns
 from hearts.text import why_not
 
@@ -65,28 +66,30 @@ class Moves:
         """:meth:`act` in the table's turn (a bot's move a bot worker sent this process, the owner)."""
         return await self.table.mailbox.run(Act(seat, seen, action, by, time.perf_counter()))
 
-    async def act(self, command: Act) -> Result:
+    async def act(self, command: Act) -> tuple[Result, Effects]:
         """An action made at position ``seen``, in the table's turn, by its owner: applied and
-        logged (done), or refused (stale, illegal, not_owner; unavailable during an outage)."""
+        logged (done), or refused (stale, illegal, not_owner; unavailable during an outage);
+        then the bots act if it is their turn."""
         table = self.table
         seat, seen, action, by = command.seat, command.seen, command.action, command.by
+        effects = Effects(kick=True)
         while True:
             if not self._fresh(seen, action) or (by != "person" and seat not in bot_turns(table.game, table.seats)):
-                return Outcome.STALE, table.seq, ""
+                return (Outcome.STALE, table.seq, ""), effects
             try:
                 await table.apply(action, by, command.arrived)
             except IllegalAction as e:
-                return Outcome.ILLEGAL, table.seq, str(e)
+                return (Outcome.ILLEGAL, table.seq, str(e)), effects
             except NotOwner:
-                return Outcome.NOT_OWNER, table.seq, ""
+                return (Outcome.NOT_OWNER, table.seq, ""), effects
             except SeqConflict:  # logged by another process before this one owned the table
-                await table.follower.catch_up()
+                effects |= await table.follower.catch_up()
                 continue  # a pass of this pass phase still stands; anything else is now stale
             except Exception as e:
                 if not is_outage(e):
                     raise
-                return Outcome.UNAVAILABLE, table.seq, str(e)[:300]
-            return Outcome.DONE, table.seq, ""
+                return (Outcome.UNAVAILABLE, table.seq, str(e)[:300]), effects
+            return (Outcome.DONE, table.seq, ""), effects
 
     def _fresh(self, seen: int, action: Action) -> bool:
         """Whether an action was made on the current state (else: stale or a duplicate)."""

@@ -10,6 +10,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
+from hearts.actions import from_dict
 from hearts.server.company import close_banned
 from hearts.server.logs import fields
 from hearts.server.notices import (
@@ -142,7 +143,11 @@ class ServiceNotices:
             self.manager.ownership.activity.action(notice.table_id)  # (in play: taken first if its owner dies)
         if isinstance(notice, (ChatNotice, RematchNotice, HintNotice)):
             talking = self.manager.tables.get(notice.table_id)
-            if talking is not None:
+            if talking is None:
+                return
+            if isinstance(notice, HintNotice):
+                talking.hints.give(notice.seat, notice.seq, None if notice.action is None else from_dict(notice.action))
+            else:
                 talking.talk.hear(notice)
             return
         heard = self.manager.loading.get(notice.table_id)

@@ -67,6 +67,7 @@ from hearts.server.tables.commands import (
     Watch,
 )
 from hearts.server.tables.connection import Connection
+from hearts.server.tables.effects import NOTHING, Effects
 from hearts.server.tables.errors import TableError
 from hearts.server.tables.follow import Follower
 from hearts.server.tables.hints import Hints
@@ -305,18 +306,14 @@ class Table:
             conn.push(error_message(str(e), e.code, self.seq))
             return
         await self.moves.person(conn, seat, message.seq, action, arrived)
-        self.bots.kick()
 
     async def back(self, seat: int) -> None:
         """The person of an away seat plays again (its clock starts anew; everyone is told, and
         sees the clock)."""
-        if not self.seats[seat].away:
-            return
+        if self.seats[seat].away:
+            await self.mailbox.run(ComeBack(seat))
 
-        if await self.mailbox.run(ComeBack(seat)):
-            self.presence.tell()
-
-    async def _sit(self, conn: Connection, seat: int) -> None:
+    async def _sit(self, conn: Connection, seat: int) -> Effects:
         conn.seat = seat
         conn.spectator = False
         conn.table = self
@@ -324,8 +321,7 @@ class Table:
         # (a seat handed over is taken back by ``back``, not by a connection)
         came = seat not in self.clocks.handed_over() and await self._come_back(seat)
         conn.push(self.messages.snapshot(conn, "welcome"))
-        if came:  # everyone sees its clock run again
-            self.messages.broadcast("table")
+        return Effects(broadcast="table") if came else NOTHING  # (everyone sees its clock run again)
 
     def _watch(self, conn: Connection) -> None:
         conn.spectator = True
@@ -395,47 +391,63 @@ class Table:
 
     async def process(self, command: TableCommand) -> Any:
         """Handle one of the table's commands (:mod:`~hearts.server.tables.commands`), in its
-        turn: the mailbox calls this, one command at a time; post a command with
-        ``await table.mailbox.run(command)``, which answers what the command's type says."""
+        turn, then carry out what its handling asked for (:meth:`perform`): the mailbox calls
+        this, one command at a time; post a command with ``await table.mailbox.run(command)``,
+        which answers what the command's type says."""
+        answer, effects = await self._handle(command)
+        self.perform(effects)
+        return answer
+
+    async def _handle(self, command: TableCommand) -> tuple[Any, Effects]:
         match command:
             case Act():
                 return await self.moves.act(command)
             case BotAct():
-                return await self.bots.play(command)
+                await self.bots.play(command)
             case Resync(conn):
-                return conn.push(self.messages.snapshot(conn, "resync"))
+                conn.push(self.messages.snapshot(conn, "resync"))
             case Sit(conn, seat):
-                return await self._sit(conn, seat)
+                return None, await self._sit(conn, seat)
             case Watch(conn):
-                return self._watch(conn)
+                self._watch(conn)
             case ComeBack(seat):
-                came = await self._come_back(seat)
-                if came:
-                    self.messages.broadcast("table")
-                return came
+                return None, Effects(broadcast="table", tell=True) if await self._come_back(seat) else NOTHING
             case GoAway(seat):
-                return await self.clocks.go_away(seat)
+                return None, await self.clocks.go_away(seat)
             case NameSeat(seat, name):
                 self.seats[seat] = dataclasses.replace(self.seats[seat], name=name)
-                return self.messages.broadcast("table")
+                return None, Effects(broadcast="table", tell=True)
             case TakeSeat(seat, name, token_hash):
                 self.seats[seat] = dataclasses.replace(self.seats[seat], kind="human", name=name, token_hash=token_hash)
-                self.clocks.start()  # (the last free seat taken: the clocks run)
-                return self.messages.broadcast("table")
+                return None, Effects(clocks=True, broadcast="table")  # (the last free seat taken: the clocks run)
             case ReadSeats():
-                return await self.follower.read_seats()
+                return None, await self.follower.read_seats()
             case CatchUp():
-                return await self.follower.catch_up()
+                return None, await self.follower.catch_up()
             case HandOver(to):
-                return await self.ownership.hand_over(self, to), self.seq
+                return (await self.ownership.hand_over(self, to), self.seq), NOTHING
             case Facts():
-                return {**self.messages.public(), "seq": self.seq, "rules": self.rules.to_dict(), "bot_delay": self.bot_delay}
+                facts = {**self.messages.public(), "seq": self.seq, "rules": self.rules.to_dict(), "bot_delay": self.bot_delay}
+                return facts, NOTHING
             case IsOver():
-                return self.game.is_over
+                return self.game.is_over, NOTHING
             case HintAt(conn, seat, seq):
-                return self.hints.position(conn, seat, seq)
+                return self.hints.position(conn, seat, seq), NOTHING
             case _:
                 raise TypeError(f"not a command of a table: {command!r:.80}")
+        return None, NOTHING
+
+    def perform(self, effects: Effects) -> None:
+        """Carry out what a part asked for when it handled a command (:class:`Effects`), in the
+        table's turn: the clocks, the broadcast, who is there, the bots, in this order."""
+        if effects.clocks:
+            self.clocks.start()
+        if effects.broadcast is not None:
+            self.messages.broadcast(effects.broadcast)
+        if effects.tell:
+            self.presence.tell()
+        if effects.kick:
+            self.bots.kick()
 
     # --- running ---------------------------------------------------------------------------
 

@@ -1,15 +1,14 @@
 """The table talk: chat, a seat's name, hints asked for, and the rematch — told to every
-client of every process through the store's notices (:class:`~hearts.server.storage.TalkNotice`)."""
+client of every process through the store's notices (:class:`~hearts.server.notices.TalkNotice`)."""
 
 from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING
 
-from hearts.actions import from_dict
 from hearts.server.company import ChatOff, check_not_banned, company_message, hidden_seats, hidden_writers
 from hearts.server.logs import fields
-from hearts.server.notices import ChatNotice, RematchNotice, TalkNotice
+from hearts.server.notices import ChatNotice, RematchNotice
 from hearts.server.outage import is_outage
 from hearts.server.tables.commands import NameSeat
 from hearts.server.tables.errors import TableError
@@ -92,22 +91,19 @@ class Talk:
         if self.rematch is not None:
             conn.push(self.rematch_message(self.rematch))
 
-    def hear(self, notice: TalkNotice) -> None:
+    def hear(self, notice: ChatNotice | RematchNotice) -> None:
         """A notice of the table talk (from any process): a chat line for every client, a
-        rematch for every client, a hint for the connections that asked for it."""
+        rematch for every client."""
         table = self.table
         if isinstance(notice, ChatNotice):
             message = chat_message([notice.line])
             for c in list(table.conns):  # (not to those who muted or blocked the writer, or whose chat is off)
                 if c.seat not in notice.hidden if c.seat is not None else c.reads(notice.line.seat):
                     c.push(message)
-        elif isinstance(notice, RematchNotice):
+        else:
             self.rematch = notice
             for c in list(table.conns):
                 c.push(self.rematch_message(notice))
-        else:
-            action = None if notice.action is None else from_dict(notice.action)
-            table.hints.give(notice.seat, notice.seq, action)
 
     def rematch_message(self, notice: RematchNotice) -> str:
         """The ``rematch`` message: the new table's id, and who asked for it."""
@@ -129,5 +125,4 @@ class Talk:
         await table.store.log.update_seat(table.id, seat, "human", name, row.token_hash, was="human")
 
         await table.mailbox.run(NameSeat(seat, name))
-        table.presence.tell()
         log.info("named", extra=fields(table=table.id, seat=seat))
