@@ -55,16 +55,13 @@ class Hints:
             return  # being computed: it is sent to every connection that asked
         await table.thinking.hint(table, view, seat, seq)
 
-    def position(self, conn: Connection, seat: int, seq: int) -> View | None:
+    def position(self, seat: int, seq: int) -> View | None:
         """``seat``'s view for a hint asked at ``seq``, in the table's turn (:class:`HintAt`):
-        ``None`` if the position moved on (``conn`` is sent it again)."""
+        ``None`` if the position moved on."""
         table = self.table
         if table.game.is_over or seat not in table.game.actors():
             raise TableError("a hint is given when it is your turn to act", code="not_your_turn")
-        if seq != table.seq:
-            conn.push(table.messages.snapshot(conn, "resync"))
-            return None
-        return View.of(table.game, seat)
+        return View.of(table.game, seat) if seq == table.seq else None
 
     async def think(self, pool: BotPool, view: View, seat: int, seq: int) -> None:
         table = self.table

@@ -432,7 +432,10 @@ class Table:
             case IsOver():
                 return self.game.is_over, NOTHING
             case HintAt(conn, seat, seq):
-                return self.hints.position(conn, seat, seq), NOTHING
+                view = self.hints.position(seat, seq)
+                if view is None:  # (the position moved on: the client is sent it again)
+                    conn.push(self.messages.snapshot(conn, "resync"))
+                return view, NOTHING
             case _:
                 raise TypeError(f"not a command of a table: {command!r:.80}")
         return None, NOTHING
