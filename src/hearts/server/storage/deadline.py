@@ -79,11 +79,9 @@ class Liveness:
     wait twice), while the probe runs every :data:`PROBE_PAUSE` until the database answers again.
 
     >>> liveness = Liveness(silence=1.0)
-    >>> liveness.gives_up_at(10.0)  # nothing answered yet: a second after the call began
-    11.0
-    >>> liveness.last = 10.5; liveness.gives_up_at(10.0)  # an answer meanwhile: a second after it
-    11.5
-    >>> liveness.silent
+    >>> liveness.silent, liveness.cuts
+    (False, 0)
+    >>> liveness.gave_up(); liveness.silent  # (no probe: never silent)
     False
     """
 
@@ -102,10 +100,6 @@ class Liveness:
         """The database answered a statement (or a connection was made)."""
         self.last = time.monotonic()
         self.silent = False
-
-    def gives_up_at(self, began: float) -> float:
-        """When a call begun at ``began`` is given up if the database stays silent."""
-        return max(began, self.last) + self.silence
 
     def ask(self) -> None:
         """A call has heard nothing for half the silence: the probe tries the database now,
