@@ -245,21 +245,27 @@ def test_on_sqlite_the_services_moves_are_the_process_moves(tmp_path: Path) -> N
         server.stop()
 
 
-def test_the_events_make_each_seats_view_through_undos_and_seat_changes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rules", [
+    Rules(target=30), Rules(players=3, target=30), Rules(players=6, target=30),
+    Rules(moon="shooter_chooses", target=30), Rules.preset("black_maria", target=30), Rules.preset("omnibus", target=30),
+], ids=["standard", "three", "six", "moon_choice", "black_maria", "omnibus"])
+def test_the_events_make_each_seats_view_through_undos_and_seat_changes(tmp_path: Path, rules: Rules) -> None:
     """R7: at every position of a random game — and after actions taken back at the end of a
     trick and replaced by others — each seat's last state with the events applied
     (:func:`wire.apply_event`) holds exactly its view (:meth:`View.to_dict`), a spectator's
     exactly the public part, and the table's facts are :meth:`StateMessages.public`, through
-    seat changes too; a seat's events never hold a private field for a spectator."""
+    seat changes too; a seat's events never hold a private field for a spectator. With 3 to 6
+    players (R1.1), a moon's choice (R4.4), Black Maria's and the omnibus's rules: a seat's
+    private view, made again only when it may have changed, is never stale."""
     rng = random.Random(7)
 
     async def main() -> int:
         store = await open_storage(f"sqlite:///{tmp_path / 't.db'}")
-        game = Game(Rules(target=30), 11)
-        seats = [SeatRow(i, "human", f"P{i}", None, None) for i in range(4)]
+        game = Game(rules, 11)
+        seats = [SeatRow(i, "human", f"P{i}", None, None) for i in range(rules.players)]
         manager = Manager(store)
         table = Table("t1", game, seats, store, ownership=manager.ownership, thinking=manager.thinking)
-        viewers = [Viewer(s) for s in (0, 1, 2, 3, None)]
+        viewers = [Viewer(s) for s in (*range(rules.players), None)]
         for v in viewers:
             table.conns.add(v.conn)
             v.conn.push(table.messages.snapshot(v.conn, "welcome"))
@@ -276,7 +282,7 @@ def test_the_events_make_each_seats_view_through_undos_and_seat_changes(tmp_path
                 undone += 1
             table.last_event = public_event(game.history[-1], table.seq)
             if rng.random() < 0.05:  # a seat changes (a name, away): the next event says so
-                s = rng.randrange(4)
+                s = rng.randrange(rules.players)
                 seats[s] = dataclasses.replace(seats[s], name=f"N{checked}", away=not seats[s].away)
             table.messages.broadcast()
             for v in viewers:

@@ -97,6 +97,9 @@ class StateMessages:
         self._round: Round | None = None
         self._tricks: list[dict[str, Any]] = []
         """The completed tricks of ``_round`` as the public views give them, each made once."""
+        self._privates: dict[int, tuple[Round, tuple[Any, ...] | None, dict[str, Any]]] = {}
+        """Each seat's private view as last made, with its round and what it was made from
+        (:meth:`_private`)."""
 
     def public(self) -> dict[str, Any]:
         """What every seat (and the lobby, and a spectator) may know about the table."""
@@ -169,7 +172,19 @@ class StateMessages:
         })
 
     def _private(self, seat: int) -> dict[str, Any]:
-        return View.private_of(self.table.game, seat)
+        """``seat``'s private view (:meth:`View.private_of <hearts.view.View.private_of>`),
+        made again only when it may have changed: the seat is to act, or the round (a new one,
+        or one an undo rebuilt), its phase, the seat's hand or its pass changed (else its legal
+        plays are empty, and the rest of it is the round's); else the same dict as last time,
+        which no event then patches."""
+        r = self.table.game.round
+        made = None if r.to_move == seat else (r.phase, r.hand(seat).mask, r.passed(seat) is None)
+        kept = self._privates.get(seat)
+        if made is not None and kept is not None and kept[0] is r and kept[1] == made:
+            return kept[2]
+        private = View.private_of(self.table.game, seat)
+        self._privates[seat] = (r, made, private)
+        return private
 
     def _public_view(self) -> dict[str, Any]:
         return View.public_of(self.table.game, self._round_tricks())
@@ -213,7 +228,7 @@ class StateMessages:
             known = made.get(key)
             if known is None or known[0] is not sent:
                 view = diff(sent[1], now[1])
-                if now[0] is not None:
+                if now[0] is not None and now[0] is not sent[0]:
                     view = {**changed(sent[0] or {}, now[0]), **view}
                 known = made[key] = (sent, wire.encode({
                     "type": "event", "reason": reason, "n": self.number, "seq": self.table.seq,
