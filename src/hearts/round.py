@@ -81,6 +81,7 @@ _MOON_CHOICE: Final = Phase.MOON_CHOICE
 _OVER: Final = Phase.OVER
 _SOLO: Final = tuple((seat,) for seat in range(6))  # actors() of one seat, without a new tuple
 _ALL: Final = tuple(tuple(range(n)) for n in range(7))  # seats_to_pass() before anyone has passed
+_SUITS_OF: Final = tuple(frozenset(s for s in range(4) if mask >> s & 1) for mask in range(16))  # voids() by mask
 _new: Final = object.__new__
 _floor: Final = math.floor
 _set_mask: Final = CardSet.__dict__["mask"].__set__
@@ -344,8 +345,7 @@ class Round:
 
     def voids(self, seat: int) -> frozenset[int]:
         """Suits ``seat`` has shown it lacks by not following suit."""
-        v = self._voids[self._seat(seat)]
-        return frozenset(s for s in range(4) if v >> s & 1)
+        return _SUITS_OF[self._voids[self._seat(seat)]]
 
     def holder(self, card: Card | int | str) -> int | None:
         """Who holds ``card`` now (``None`` if played or not in the deck)."""
