@@ -180,11 +180,12 @@ def test_the_bots_an_operator_allows_play_at_a_postgresql_service(
 
 
 def serve_briefly(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``hearts serve ARGS`` on a free port and a new SQLite file; one that starts is stopped
-    after 5 seconds."""
+    """``hearts serve ARGS`` on a free port and a new SQLite file, expected to refuse its
+    arguments and exit; one that starts serving instead is stopped after 30 seconds (a refusal
+    takes a few seconds on a loaded machine: the imports)."""
     command = [*_console_script(), "serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'tables.db'}", *args]
     try:
-        return subprocess.run(command, capture_output=True, text=True, timeout=5, check=False)
+        return subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
     except subprocess.TimeoutExpired as e:
         return subprocess.CompletedProcess(command, -1, str(e.stdout or ""), str(e.stderr or ""))
 

@@ -71,7 +71,7 @@ from hearts.server.links import (
 from hearts.server.logs import fields
 from hearts.server.session import Session, Socket
 from hearts.server.tables import TABLE_ID, Connection
-from hearts.server.tables.ownership import HAND_WAIT, TAKE_WAIT
+from hearts.server.tables.ownership import HAND_WAIT, OWN_WAIT, TAKE_WAIT
 
 if TYPE_CHECKING:
     from hearts.server.limits import AddressGuard
@@ -435,9 +435,11 @@ class Relays:
         """Hand a table to the process ``peer`` over a link: with ``epoch`` 0 have it load the
         table, else own it under the lease at ``epoch`` from position ``seq`` on; its outcome
         and the table's position there, or ``None`` if it cannot be reached or does not answer
-        within :data:`~hearts.server.tables.ownership.HAND_WAIT` seconds."""
+        within :data:`~hearts.server.tables.ownership.HAND_WAIT` seconds (to own it:
+        :data:`~hearts.server.tables.ownership.OWN_WAIT`)."""
         link = await self._link(peer)
-        answer = None if link is None else await link.replies.ask(link.ws, "hand", table_id, epoch, seq, wait=HAND_WAIT)
+        wait = OWN_WAIT if epoch else HAND_WAIT
+        answer = None if link is None else await link.replies.ask(link.ws, "hand", table_id, epoch, seq, wait=wait)
         return None if answer is None else (str(answer[0]), int(answer[1]))
 
     async def route(self, table_id: str) -> Link | None:

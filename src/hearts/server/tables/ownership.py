@@ -72,8 +72,13 @@ HAND_AT_ONCE: Final = 16
 """The most tables a stopping process hands to the others at a time."""
 
 HAND_WAIT: Final = 1.5
-"""Seconds a stopping process waits for a peer to say it loaded, or owns, a table handed to it
-(a peer that does not answer is given no more tables)."""
+"""Seconds a stopping process waits for a peer to say it loaded a table handed to it (a peer
+that does not answer is given no more tables)."""
+
+OWN_WAIT: Final = 5.0
+"""Seconds a stopping process waits for the peer it moved a table's lease to to say it owns it:
+the table is the peer's whatever it answers, but the table's clients, closed once it does, then
+find it served there (a peer that is slow to adopt it, on a busy machine, is waited for)."""
 
 TAKE_WAIT: Final = 4.0
 """Seconds a client whose table's owner cannot be reached waits for the table to be taken over
