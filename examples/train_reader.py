@@ -5,8 +5,11 @@
         [--sets 5] [--test-rounds 400] [--jobs 2] [--seed 431] [--epochs 3] [--hidden 256]
         [--dropout 0.5] [--decay 0.1] [--policy] [--export src/hearts/bots/models]
 
-The defaults make the shipped weights: 14,400 training rounds, seeds 431 to 441 (2026-12-06;
-docs/notes/2026-12-06-reader.md, docs/notes/2026-12-06-reader-more-data.md).
+The defaults make the shipped card-location model and, with ``--policy``, the imitation policy
+the shipped ``neural`` was fine-tuned from (``examples/train_neural.py``, then
+``examples/finetune_neural.py``): 14,400 training rounds, seeds 431 to 441 (2026-12-06;
+docs/notes/2026-12-06-reader.md, docs/notes/2026-12-06-reader-more-data.md,
+docs/notes/2026-12-06-neural-dagger.md).
 
 1. Data (:mod:`hearts.rl.reading`): ``--rounds`` rounds of four ``--specs`` bots (default ``hard``)
    seeded ``--seed`` and ``--sets`` sets of ``--more`` rounds each, seeded ``--seed + 2``,
@@ -45,16 +48,20 @@ from hearts.rl import reading
 
 
 def data(work: Path, name: str, specs: list[str], rounds: int, seed: int, jobs: int,
-         every_seat: bool = False) -> dict[str, Any]:
+         every_seat: bool = False, expert: str | None = None, labelled: tuple[int, ...] = ()) -> dict[str, Any]:
     """The arrays of a data file, generated (and its arrays cached) if missing; ``every_seat``:
-    every seat's view at each play (:func:`hearts.rl.reading.positions`)."""
+    every seat's view at each play (:func:`hearts.rl.reading.positions`); ``expert``: the seats
+    ``labelled`` have their decisions labelled with that bot's cards, and the arrays hold those
+    decisions only, the expert's card as ``action`` (:func:`hearts.rl.reading.generate`)."""
     played, cached = work / f"{name}.jsonl.gz", work / f"{name}{'-all' if every_seat else ''}.npz"
     if not played.exists():
-        reading.generate(played, specs, rounds=rounds, seed=seed, jobs=jobs, progress=True)
+        reading.generate(played, specs, rounds=rounds, seed=seed, jobs=jobs, progress=True, expert=expert,
+                         labelled=labelled)
     if not cached.exists():
         start = time.perf_counter()
         header, rounds_read = reading.read(played)
-        stored: dict[str, Any] = reading.arrays(rounds_read, every_seat=every_seat)
+        labels = reading.expert_labels(played) if "expert" in header else None
+        stored: dict[str, Any] = reading.arrays(rounds_read, every_seat=every_seat, labels=labels)
         np.savez_compressed(cached, **stored)
         print(f"{name}: {header['rounds']} rounds of {', '.join(header['specs'])} (seed {header['seed']}) as arrays "
               f"in {time.perf_counter() - start:.0f} s")
@@ -84,9 +91,9 @@ def policy_loss(logits: torch.Tensor, action: torch.Tensor, legal: torch.Tensor,
 
 
 def train(net: nn.Sequential, train_set: dict[str, Any], valid_set: dict[str, Any], loss_of: Any,
-          keys: tuple[str, str], epochs: int, seed: int, label: str, decay: float) -> None:
-    """AdamW (one-cycle schedule, batches of 512) for ``epochs``; the weights of the epoch with
-    the lowest loss on ``valid_set`` (rounds apart from the training rounds) are kept."""
+          keys: tuple[str, str], epochs: int, seed: int, label: str, decay: float, max_lr: float = 2e-3) -> None:
+    """AdamW (one-cycle schedule up to ``max_lr``, batches of 512) for ``epochs``; the weights of
+    the epoch with the lowest loss on ``valid_set`` (rounds apart from the training rounds) are kept."""
     torch.manual_seed(seed)
     scale = torch.from_numpy(reading.SCALE)
     x = torch.from_numpy(train_set["x"])
@@ -97,7 +104,7 @@ def train(net: nn.Sequential, train_set: dict[str, Any], valid_set: dict[str, An
     optimizer = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=decay)
     best, kept = float("inf"), None
     batches = (len(x) + 511) // 512
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=2e-3, total_steps=epochs * batches)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=max_lr, total_steps=epochs * batches)
     for epoch in range(epochs):
         start = time.perf_counter()
         net.train()
@@ -211,11 +218,17 @@ def main() -> None:
         note = {**note, "hidden": args.policy_hidden, "epochs": args.policy_epochs, "dropout": args.policy_dropout,
                 "decay": args.policy_decay}
         policy = export(net, args.export / reader.POLICY_MODEL, "policy", note)
-        dense = fast.networks()
-        assert dense is not None
-        logits = dense.forward_batch(policy, test_set["x"].astype(np.float32) * reading.SCALE)
-        chosen = np.where(test_set["legal"], logits, -np.inf).argmax(axis=1)
-        print(f"policy: held-out agreement with the data's plays {float((chosen == test_set['action']).mean()):.3f}")
+        print(f"policy: held-out agreement with the data's plays {agreement(policy, test_set):.3f}")
+
+
+def agreement(policy: reader.Network, positions: dict[str, Any]) -> float:
+    """The share of ``positions`` (:func:`hearts.rl.reading.arrays`) where ``policy``'s most
+    probable legal card is the data's ``action`` (numpy's forward pass)."""
+    dense = fast.networks()
+    assert dense is not None
+    logits = dense.forward_batch(policy, positions["x"].astype(np.float32) * reading.SCALE)
+    chosen = np.where(positions["legal"], logits, -np.inf).argmax(axis=1)
+    return float((chosen == positions["action"]).mean())
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -272,6 +273,52 @@ def test_neural_plays_legal_cards_the_same_way_every_time() -> None:
     r = Round(Rules(), deal_hands(Rules(), 3))
     action = make_bot("neural").act(View.of(r, 0))
     assert isinstance(action, Pass) and len(action.cards) == 3
+
+
+def test_neural_plays_the_network_it_is_given() -> None:
+    """``NeuralBot(network=...)`` (a policy being trained) plays that network: the shipped one
+    decides as the default bot does, another as itself, the same way every time; what is not
+    a network is refused."""
+    from hearts.bots.neural import NeuralBot
+    from hearts.bots.reader import POLICY_MODEL
+
+    views = [mover_view(played_round(seed, 5 + 9 * seed)) for seed in range(4)]
+    default = [make_bot("neural").choose_play(v) for v in views]
+    assert [NeuralBot(network=shipped(POLICY_MODEL)).choose_play(v) for v in views] == default
+    # a network that prefers the lowest card: its logit is the highest whatever the view
+    low = Network.from_bytes(encode_network({"name": "low"}, [[[0.0] * FEATURES] * 52], [[52.0 - c for c in range(52)]]))
+    picks = [NeuralBot(seed=s, network=low).choose_play(v) for s in range(2) for v in views]
+    assert picks == [min(v.legal) for _ in range(2) for v in views]
+    with pytest.raises(HeartsError, match="network must be"):
+        NeuralBot(network="policy.nn")  # type: ignore[arg-type]
+
+
+def test_dagger_data_label_the_learners_decisions_with_the_experts_cards(tmp_path: Path) -> None:
+    """``generate(..., expert=, labelled=)`` records, for each play, the expert's card at the
+    labelled seats' decisions with a choice (-1 elsewhere), the same from the same seed; the
+    arrays then hold those decisions only, the expert's card as the action."""
+    reading = pytest.importorskip("hearts.rl.reading")
+    np = pytest.importorskip("numpy")
+    specs = ("neural", "heuristic", "heuristic", "heuristic")
+    expert = "search:iterations=30"
+    paths = [tmp_path / f"{name}.jsonl.gz" for name in "ab"]
+    for path in paths:
+        header = reading.generate(path, specs, rounds=2, seed=7, expert=expert, labelled=[0])
+    assert header["expert"] == expert and header["labelled"] == [0]
+    labels = reading.expert_labels(paths[0])
+    assert labels == reading.expert_labels(paths[1])
+    _, rounds = reading.read(paths[0])
+    for round_labels, r in zip(labels, rounds, strict=True):
+        decisions = [(view.seat, len(view.legal)) for view, _, _ in reading.positions(r)]
+        assert len(round_labels) == len(decisions) == 52
+        for card, (seat, choices) in zip(round_labels, decisions, strict=True):
+            assert (card >= 0) == (seat == 0 and choices > 1)
+    data = reading.arrays(rounds, labels=labels)
+    assert data["mover"].all() and list(data["action"]) == [c for cards in labels for c in cards if c >= 0]
+    assert data["legal"][np.arange(len(data["action"])), data["action"]].all()
+    with pytest.raises(HeartsError, match="no expert"):
+        reading.generate(paths[0], specs, rounds=1, seed=7)
+        reading.expert_labels(paths[0])
 
 
 def test_a_bad_read_option_is_refused() -> None:

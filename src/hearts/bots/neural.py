@@ -1,13 +1,18 @@
-"""The bot ``neural``: a learned policy, no search — a network that imitates ``hard``'s plays.
+"""The bot ``neural``: a learned policy, no search — a network trained to play like ``hard``, then
+to score fewer points against heuristic bots.
 
-It scores every card with the shipped policy network (:data:`hearts.bots.reader.POLICY_MODEL`,
-trained by ``examples/train_reader.py --policy`` on ``hard``'s self-play: the card ``hard`` played
-from each position, a cross-entropy over the legal cards) from the features of its view
-(:func:`hearts.bots.reader.features`: only what the seat may know, R7), and plays the legal card
-scored highest. It passes like the heuristic bot (:func:`hearts.bots.heuristic.pass_mask`), and
-plays as the heuristic bot does where the network does not apply (not four players, or not the
-full deck). The forward pass is numpy's where numpy is installed, plain Python otherwise
-(:class:`hearts.bots.reader.Network`); it draws no random numbers: the same view, the same card.
+It scores every card with the shipped policy network (:data:`hearts.bots.reader.POLICY_MODEL`)
+from the features of its view (:func:`hearts.bots.reader.features`: only what the seat may know,
+R7), and plays the legal card scored highest. The network was trained in three steps (docs/bots.md,
+*Reading the table*): imitation of ``hard``'s self-play (``examples/train_reader.py --policy``:
+the card ``hard`` played from each position, a cross-entropy over the legal cards); DAgger
+(``examples/train_neural.py``: the positions it reaches itself against three ``heuristic`` bots,
+labelled with ``hard``'s cards); policy gradient against three ``heuristic`` bots
+(``examples/finetune_neural.py``). It passes like the heuristic bot
+(:func:`hearts.bots.heuristic.pass_mask`), and plays as the heuristic bot does where the network
+does not apply (not four players, or not the full deck). The forward pass is numpy's where numpy
+is installed, plain Python otherwise (:class:`hearts.bots.reader.Network`); it draws no random
+numbers: the same view, the same card.
 
 >>> from hearts import Game, Rules
 >>> from hearts.bots import make_bot, run_bots
@@ -21,15 +26,24 @@ from __future__ import annotations
 
 from hearts.bots.base import Bot
 from hearts.bots.heuristic import choose_card, pass_mask
-from hearts.bots.reader import POLICY_MODEL, applies, features, shipped
+from hearts.bots.reader import POLICY_MODEL, Network, applies, features, shipped
 from hearts.cards import CARDS, Card, CardSet
+from hearts.errors import HeartsError
 from hearts.view import View
 
 
 class NeuralBot(Bot):
-    """The learned policy (the module docstring)."""
+    """The learned policy (the module docstring): the shipped network, or ``network`` (e.g. a
+    policy being trained, :meth:`Network.from_bytes <hearts.bots.reader.Network.from_bytes>`
+    of its weights file; not a spec option)."""
 
     name = "neural"
+
+    def __init__(self, seed: int | None = None, *, network: Network | None = None) -> None:
+        super().__init__(seed)
+        if network is not None and not isinstance(network, Network):
+            raise HeartsError(f"network must be a hearts.bots.reader.Network, not {network!r:.40}")
+        self.network = network
 
     def choose_pass(self, view: View) -> CardSet:
         return CardSet.from_mask(pass_mask(view.hand.mask, view.rules.pass_count))
@@ -40,5 +54,5 @@ class NeuralBot(Bot):
             return CARDS[legal.bit_length() - 1]
         if not applies(view):
             return CARDS[choose_card(view, legal, True)]
-        scores = shipped(POLICY_MODEL)(*features(view))
+        scores = (self.network or shipped(POLICY_MODEL))(*features(view))
         return max((c for c in view.legal), key=lambda c: (scores[c], -c))

@@ -57,36 +57,56 @@ FORMAT: Final = "pyhearts-reading"
 VERSION: Final = 1
 
 
-def _play(job: tuple[tuple[str, ...], dict[str, Any], int, Sequence[int]]) -> list[str]:
-    """Worker entry point: the rounds ``job`` names, played, as lines of the data file."""
-    specs, rules_dict, seed, rounds = job
+def _play(job: tuple[tuple[str, ...], dict[str, Any], int, Sequence[int], str | None, tuple[int, ...]]) -> list[str]:
+    """Worker entry point: the rounds ``job`` names, played, as lines of the data file (with the
+    expert's labels where ``job`` names an expert: :func:`generate`)."""
+    specs, rules_dict, seed, rounds, expert, labelled = job
     rules = Rules.from_dict(rules_dict)
     lines = []
     for k in rounds:
         r = Round(rules, deal_hands(rules, derive_seed(seed, "deal", k)), round_number=k)
         bots = [make_bot(spec, seed=derive_seed(seed, "bot", k, s)) for s, spec in enumerate(specs)]
+        experts = {s: make_bot(expert, seed=derive_seed(seed, "expert", k, s)) for s in labelled if expert}
+        labels: list[int] = []
         while actors := r.actors():
             for seat in actors:
-                r.apply(bots[seat].act(View.of(r, seat)))
-        lines.append(json.dumps({"index": k, **round_to_dict(r)}, separators=(",", ":")))
+                view = View.of(r, seat)
+                action = bots[seat].act(view)
+                if isinstance(action, Play):
+                    choice = seat in experts and len(view.legal) > 1
+                    labels.append(int(experts[seat].choose_play(view)) if choice else -1)
+                r.apply(action)
+        extra = {"expert": labels} if expert else {}
+        lines.append(json.dumps({"index": k, **round_to_dict(r), **extra}, separators=(",", ":")))
         report_progress(1)
     return lines
 
 
 def generate(path: str | Path, specs: Sequence[str], rounds: int, seed: int = 0, jobs: int = 1,
-             progress: bool = False, rules: Rules | None = None, chunk: int = 25) -> dict[str, Any]:
+             progress: bool = False, rules: Rules | None = None, chunk: int = 25, expert: str | None = None,
+             labelled: Sequence[int] = ()) -> dict[str, Any]:
     """Play ``rounds`` rounds of the bots ``specs`` (one per seat) and write them to ``path``
     (the module's format), in ``jobs`` worker processes; ``progress``: a bar on stderr. Returns
-    the header."""
+    the header.
+
+    With ``expert`` (a bot spec), the play decisions of the seats ``labelled`` are labelled
+    with the card the expert would play there (DAgger: the states a learner visits, the
+    teacher's choices): each round's line holds ``"expert"``, a card per play in order (-1
+    where the seat is not labelled or had one legal card), the expert at seat ``s`` seeded
+    from ``derive_seed(S, "expert", k, s)``; :func:`expert_labels` reads them back and
+    :func:`arrays` takes them."""
     rules = rules or Rules()
-    check_specs(list(specs), rules)
-    if len(specs) != rules.players or rounds < 1 or jobs < 1:
-        raise HeartsError(f"{rules.players} bot specs, rounds >= 1 and jobs >= 1 are needed")
+    check_specs([*specs, *([expert] if expert else [])], rules)
+    if len(specs) != rules.players or rounds < 1 or jobs < 1 or not set(labelled) <= set(range(rules.players)):
+        raise HeartsError(f"{rules.players} bot specs, rounds >= 1, jobs >= 1 and labelled seats among them "
+                          "are needed")
+    labels = tuple(sorted(set(labelled))) if expert else ()
     header = {"format": FORMAT, "version": VERSION, "specs": list(specs), "rules": rules.to_dict(), "seed": seed,
-              "rounds": rounds}
-    chunks = [(tuple(specs), rules.to_dict(), seed, range(i, min(i + chunk, rounds))) for i in range(0, rounds, chunk)]
+              "rounds": rounds, **({"expert": expert, "labelled": list(labels)} if expert else {})}
+    chunks = [(tuple(specs), rules.to_dict(), seed, range(i, min(i + chunk, rounds)), expert, labels)
+              for i in range(0, rounds, chunk)]
     bar = Progress(rounds, "round", progress_mode(progress), name="reading")
-    bar.begin(f"{rounds} rounds of {', '.join(specs)}, seed {seed}")
+    bar.begin(f"{rounds} rounds of {', '.join(specs)}, seed {seed}" + (f", labelled by {expert}" if expert else ""))
     done: dict[int, list[str]] = {}
     for i, lines in run_chunks(_play, chunks, min(jobs, len(chunks)), on_progress=bar.advance):
         done[i] = lines
@@ -100,16 +120,31 @@ def generate(path: str | Path, specs: Sequence[str], rounds: int, seed: int = 0,
 
 def read(path: str | Path) -> tuple[dict[str, Any], list[Round]]:
     """The header and the rounds (replayed and checked) of a data file."""
+    header, lines = _lines(path)
+    out = []
+    for line in lines:
+        r = from_dict(line)
+        assert isinstance(r, Round)
+        out.append(r)
+    return header, out
+
+
+def expert_labels(path: str | Path) -> list[list[int]]:
+    """The expert's labels of a data file made with ``expert`` (:func:`generate`): for each
+    round, a card per play in order (-1: not labelled)."""
+    header, lines = _lines(path)
+    if "expert" not in header:
+        raise HeartsError(f"{path}: no expert's labels (made without an expert)")
+    return [[int(c) for c in line["expert"]] for line in lines]
+
+
+def _lines(path: str | Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the round lines of a data file, as JSON objects."""
     with gzip.open(path, "rt", encoding="utf-8") as f:
         header = json.loads(f.readline())
         if header.get("format") != FORMAT or header.get("version") != VERSION:
             raise HeartsError(f"{path}: not version {VERSION} of {FORMAT}")
-        out = []
-        for line in f:
-            r = from_dict(json.loads(line))
-            assert isinstance(r, Round)
-            out.append(r)
-    return header, out
+        return header, [json.loads(line) for line in f]
 
 
 def positions(r: Round, every_seat: bool = False) -> Iterator[tuple[View, list[int], int]]:
@@ -125,9 +160,12 @@ def positions(r: Round, every_seat: bool = False) -> Iterator[tuple[View, list[i
         again.apply(action)
 
 
-def arrays(rounds: Sequence[Round], every: int = 1, every_seat: bool = False) -> dict[str, NDArray[Any]]:
+def arrays(rounds: Sequence[Round], every: int = 1, every_seat: bool = False,
+           labels: Sequence[Sequence[int]] | None = None) -> dict[str, NDArray[Any]]:
     """The positions of ``rounds`` (every ``every``-th one; with ``every_seat`` each seat's view
-    at each play decision, :func:`positions`) as arrays:
+    at each play decision, :func:`positions`) as arrays; with ``labels`` (:func:`expert_labels`,
+    a list per round) only the labelled decisions, the deciding seat's view, ``action`` the
+    expert's card rather than the one played:
 
     ``x`` (P, FEATURES) uint8: the features (:func:`hearts.bots.reader.features`; the points
     and need blocks hold whole numbers, :data:`SCALE` makes them the features' values); ``holder`` (P, 52) int8:
@@ -141,7 +179,10 @@ def arrays(rounds: Sequence[Round], every: int = 1, every_seat: bool = False) ->
     count = 0
     for k, r in enumerate(rounds):
         assert r.result is not None
-        for view, hands, card in positions(r, every_seat):
+        expert = iter(labels[k]) if labels is not None else None
+        for view, hands, card in positions(r, every_seat and expert is None):
+            if expert is not None and (card := next(expert)) < 0:
+                continue
             count += 1
             if not applies(view) or count % every:
                 continue
