@@ -6,8 +6,8 @@ woken) instead of calling the other parts itself.
 
 >>> Effects(tell=True) | Effects(broadcast="table")
 Effects(clocks=False, broadcast='table', tell=True, kick=False)
->>> bool(NOTHING), bool(Effects(kick=True))
-(False, True)
+>>> NOTHING | Effects(kick=True) == Effects(kick=True)
+True
 """
 
 from __future__ import annotations
@@ -37,9 +37,6 @@ class Effects:
         """Both effects (the first one's broadcast reason, if both have one)."""
         return Effects(self.clocks or other.clocks, self.broadcast or other.broadcast, self.tell or other.tell,
                        self.kick or other.kick)
-
-    def __bool__(self) -> bool:
-        return self != NOTHING
 
 
 NOTHING = Effects()

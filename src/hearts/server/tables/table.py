@@ -20,7 +20,9 @@ The table's other jobs are parts of their own, each a module: its actions
 the turn timer (:mod:`~hearts.server.tables.clocks`), this process's bots
 (:mod:`~hearts.server.tables.bots`), hints (:mod:`~hearts.server.tables.hints`), the table
 talk (:mod:`~hearts.server.tables.talk`) and following the actions its owner logs
-(:mod:`~hearts.server.tables.follow`).
+(:mod:`~hearts.server.tables.follow`). A part that handles a command returns what must follow
+it (:mod:`~hearts.server.tables.effects`: the clocks, a broadcast, who is there, the bots),
+which the table alone carries out.
 """
 
 from __future__ import annotations
