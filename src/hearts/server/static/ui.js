@@ -77,11 +77,14 @@ export const cardChip = (c) => el("span", { class: "chip suit-" + c[1], text: ca
 
 // A JSON request, made as this browser's player profile if it has one (profile.js:
 // Authorization: Bearer <key>; ``headers`` add to or replace it). A refusal is an Error with
-// the server's message and the HTTP status.
+// the server's message and the HTTP status; so is an answer whose body cannot be read (status
+// 0: cut off, as when the page is left while it arrives), never taken for an empty one.
+const UNREAD = {};
 export async function call(method, path, body, headers) {
   const r = await fetch(path, { method, headers: { "Content-Type": "application/json", ...auth(), ...(headers || {}) }, body: body ? JSON.stringify(body) : undefined });
-  const data = await r.json().catch(() => ({}));
+  const data = await r.json().catch(() => UNREAD);
   if (!r.ok) throw Object.assign(new Error(errorText(data.code, data.error || r.statusText)), { status: r.status, code: data.code });
+  if (data === UNREAD) throw Object.assign(new Error(_("The server's answer was cut off: try again.")), { status: 0 });
   return data;
 }
 
