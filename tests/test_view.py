@@ -403,19 +403,29 @@ def test_r7_view_of_a_round() -> None:
 def test_r7_the_public_part_a_server_sends_is_every_seats_public_view(seed: int, players: int, variant: int) -> None:
     """R7 property: at every action of a random game, ``View.public_of`` (what a server sends
     every seat and spectator, the completed tricks' dicts kept from one action to the next and
-    begun again each round) equals each seat's :meth:`View.public_dict`."""
+    begun again each round) equals each seat's :meth:`View.public_dict`; and so does
+    ``View.public_after_play`` of the last one whenever the action ended no trick (R3) and
+    changed no phase — made again only in what such a play changes."""
     rules = rules_for(players, variant)
     game = Game(rules, seed=seed % 1000)
     rng, round_of_made = random.Random(seed), None
     made: list[dict[str, Any]] = []
+    last: tuple[Any, ...] | None = None
+    updated = 0
     while True:
         if game.round is not round_of_made:
             made, round_of_made = [], game.round
+        r = game.round
         public = View.public_of(game, made)
         assert all(public == View.of(game, seat).public_dict() for seat in range(players))
+        at = (r, r.phase, r.tricks_played, game.is_over)
+        if last is not None and last[0] is r and last[1:4] == at[1:]:
+            assert View.public_after_play(game, last[-1]) == public
+            updated += 1
+        last = (*at, public)
         if game.is_over or not play_random(game, rng, 1):
             break
-    assert game.is_over
+    assert game.is_over and updated > 0
 
 
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6), variant=st.integers(0, 3))

@@ -104,6 +104,22 @@ class View:
         """
         return _public_text(_shared(*_game_and_round(source, 0)), tricks)
 
+    @staticmethod
+    def public_after_play(source: Game | Round, before: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`public_of` made from ``before``, the public dict of the same round made before
+        plays that ended no trick and changed no phase (R3): only the fields such a play can
+        change are made again (the rest is ``before``'s, the same objects).
+
+        >>> from hearts import Game, Rules
+        >>> from hearts.actions import Play
+        >>> game = Game(Rules(pass_count=0), seed=2)
+        >>> before = View.public_of(game)
+        >>> game.apply(Play(game.round.to_move, "2C"))
+        >>> View.public_after_play(game, before) == View.public_of(game)
+        True
+        """
+        return {**before, **_in_trick_text(_in_trick(_game_and_round(source, 0)[1]))}
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of this view (cards as text such as ``"QS"``, hands sorted by suit).
 
@@ -247,18 +263,37 @@ def _shared(game: Game | None, r: Round) -> dict[str, Any]:
         "rules": r.rules,
         "round_number": r.round_number,
         "phase": r.phase,
-        "to_move": r.to_move,
-        "trick": r.current_trick,
+        **_in_trick(r),
         "tricks": r.tricks,
-        "hearts_broken": r.hearts_broken,
         "points_taken": r.points_taken,
         "tricks_won": r.tricks_won,
-        "hand_sizes": r.hand_sizes,
-        "voids": tuple(r.voids(s) for s in range(r.players)),
         "scores": r.scores_before,
         "result": r.result,
         "game_over": game.is_over if game else r.is_over,
         "winners": game.winners if game else None,
+    }
+
+
+def _in_trick(r: Round) -> dict[str, Any]:
+    """The fields of :func:`_shared` that a play can change without ending its trick (R3):
+    whose turn, the trick, who broke hearts, the hands' sizes and the voids shown."""
+    return {
+        "to_move": r.to_move,
+        "trick": r.current_trick,
+        "hearts_broken": r.hearts_broken,
+        "hand_sizes": r.hand_sizes,
+        "voids": tuple(r.voids(s) for s in range(r.players)),
+    }
+
+
+def _in_trick_text(shared: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`_in_trick`'s fields as :meth:`View.public_dict` gives them."""
+    return {
+        "to_move": shared["to_move"],
+        "trick": trick_dict(shared["trick"]),
+        "hearts_broken": shared["hearts_broken"],
+        "hand_sizes": list(shared["hand_sizes"]),
+        "voids": [sorted(v) for v in shared["voids"]],
     }
 
 
@@ -274,15 +309,11 @@ def _public_text(shared: dict[str, Any], tricks: list[dict[str, Any]] | None = N
         "rules": rules.to_dict(),
         "round_number": shared["round_number"],
         "phase": shared["phase"].value,
-        "to_move": shared["to_move"],
         "pass_count": rules.pass_count,
-        "trick": trick_dict(shared["trick"]),
+        **_in_trick_text(shared),
         "tricks": tricks[:len(done)],
-        "hearts_broken": shared["hearts_broken"],
         "points_taken": list(shared["points_taken"]),
         "tricks_won": list(shared["tricks_won"]),
-        "hand_sizes": list(shared["hand_sizes"]),
-        "voids": [sorted(v) for v in shared["voids"]],
         "scores": list(shared["scores"]),
         "result": None if result is None else {
             "points": list(result.points),

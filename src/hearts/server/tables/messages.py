@@ -100,6 +100,8 @@ class StateMessages:
         self._privates: dict[int, tuple[Round, tuple[Any, ...] | None, dict[str, Any]]] = {}
         """Each seat's private view as last made, with its round and what it was made from
         (:meth:`_private`)."""
+        self._public: tuple[Round, tuple[Any, ...], dict[str, Any]] | None = None
+        """The public view as last made, with the round, phase, tricks and end it was made at."""
 
     def public(self) -> dict[str, Any]:
         """What every seat (and the lobby, and a spectator) may know about the table."""
@@ -187,7 +189,20 @@ class StateMessages:
         return private
 
     def _public_view(self) -> dict[str, Any]:
-        return View.public_of(self.table.game, self._round_tricks())
+        """The public view (:meth:`View.public_of <hearts.view.View.public_of>`), made again
+        only in the fields a play can change (:meth:`View.public_after_play
+        <hearts.view.View.public_after_play>`) while the round, its phase and its number of
+        tricks are what they were when it was last made."""
+        g = self.table.game
+        r = g.round
+        at = (r.phase, r.tricks_played, g.is_over)
+        kept = self._public
+        if kept is not None and kept[0] is r and kept[1] == at:
+            view = View.public_after_play(g, kept[2])
+        else:
+            view = View.public_of(g, self._round_tricks())
+        self._public = (r, at, view)
+        return view
 
     def _round_tricks(self) -> list[dict[str, Any]]:
         """The current round's completed tricks made so far (begun again with each round)."""
@@ -198,17 +213,20 @@ class StateMessages:
 
     def broadcast(self, reason: str = "event") -> None:
         """Send every attached client the event of what changed (:class:`StateMessages`):
-        each patch made once for the connections that were sent the same, each seat's view
-        made once. Call in the table's turn."""
+        each seat's view made once, each patch and each message made once for the connections
+        that were sent the same (a seat whose own part did not change gets the spectators'
+        message). Call in the table's turn."""
         self.number += 1
         public, table = self._public_view(), self.public()
         fresh: dict[int | None, Sent] = {}
-        made: dict[tuple[int | None, int], tuple[Sent, str]] = {}
+        made: dict[tuple[int, ...], tuple[Sent, str]] = {}
+        """Each message made, by the ids of what it was made from (kept alive in it: no id is
+        used again during the broadcast)."""
         diffs: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = {}
 
         def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
             known = diffs.get((id(before), id(after)))
-            if known is None or known[0] is not before:
+            if known is None:
                 known = diffs[id(before), id(after)] = (before, changed(before, after))
             return known[1]
 
@@ -224,12 +242,13 @@ class StateMessages:
                 c.sent = now
                 c.push(self._state(now, seat, reason))
                 continue
-            key = (seat, id(sent))
+            own = now[0] if now[0] is not sent[0] else None  # (the seat's own part, if it changed)
+            key = (id(sent[0]), id(own), id(sent[1]), id(sent[2])) if own is not None else (id(sent[1]), id(sent[2]))
             known = made.get(key)
-            if known is None or known[0] is not sent:
+            if known is None:
                 view = diff(sent[1], now[1])
-                if now[0] is not None and now[0] is not sent[0]:
-                    view = {**changed(sent[0] or {}, now[0]), **view}
+                if own is not None:
+                    view = {**changed(sent[0] or {}, own), **view}
                 known = made[key] = (sent, wire.encode({
                     "type": "event", "reason": reason, "n": self.number, "seq": self.table.seq,
                     "view": view, "table": diff(sent[2], now[2]), "event": self.table.last_event,
