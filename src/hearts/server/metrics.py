@@ -83,6 +83,8 @@ class Metrics:
             "hearts_service_moves", "Accepted actions of the whole service (every process and bot worker), "
             "as this process heard of them.", ["by"], registry=r,
         )
+        self.service_moves_by = {by: self.service_moves.labels(by) for by in ACTORS}
+        """Each actor's child of :attr:`service_moves`."""
         self.latency = Histogram(
             "hearts_move_broadcast_seconds", "From an action's arrival to its broadcast queued.",
             buckets=LATENCY_BUCKETS, registry=r,

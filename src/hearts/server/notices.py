@@ -25,6 +25,8 @@ from typing import Any, Final, Union
 
 import msgspec
 
+from hearts.server.metrics import Actor
+
 
 @dataclass(frozen=True)
 class ChatLine:
@@ -49,7 +51,7 @@ class ActionNotice(_Notice, tag="action", frozen=True):
     table_id: str
     seq: int
     action: dict[str, Any]
-    by: str = "person"
+    by: Actor = "person"
     """Who made it: ``person``, ``bot`` or ``stand_in`` (:data:`hearts.server.metrics.Actor`)."""
 
 

@@ -60,6 +60,7 @@ from hearts.game import Game
 from hearts.record import replay
 from hearts.rules import Rules
 from hearts.server.logs import fields
+from hearts.server.metrics import Actor
 from hearts.server.notices import ChatLine, Notice
 
 log = logging.getLogger("hearts.server")
@@ -555,7 +556,7 @@ class TableLog(Protocol):
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person", epoch: int | None = None,
+        *, by: Actor = "person", epoch: int | None = None,
     ) -> None:
         """Log an accepted action as row ``seq`` and commit it (before it is broadcast), and
         announce it (:class:`ActionNotice`, saying ``by`` whom it was made); ``finished`` marks

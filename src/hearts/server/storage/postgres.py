@@ -61,6 +61,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from hearts.actions import Action, to_dict, to_json
 from hearts.server.logs import fields
+from hearts.server.metrics import Actor
 from hearts.server.notices import (
     ActionNotice,
     HintNotice,
@@ -723,7 +724,7 @@ class PgTableLog(SqlTableLog):
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person", epoch: int | None = None,
+        *, by: Actor = "person", epoch: int | None = None,
     ) -> None:
         notices: list[Notice] = [ActionNotice(table_id, seq, to_dict(action), by),
                                  *(JobNotice(table_id, s, seq) for s in bots)]

@@ -38,6 +38,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hearts.actions import Action, to_dict
+from hearts.server.metrics import Actor
 from hearts.server.notices import ActionNotice, BanNotice, ChatLine, ChatNotice, Notice, SeatNotice
 from hearts.server.storage import (
     MAX_REASON,
@@ -321,7 +322,7 @@ class SqlTableLog:
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: str = "person", epoch: int | None = None,
+        *, by: Actor = "person", epoch: int | None = None,
     ) -> None:
         # (``epoch`` is not checked: one process holds the database and owns every table)
         if bots:

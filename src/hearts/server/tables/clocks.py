@@ -68,6 +68,8 @@ class Clocks:
         of the seats not to act. Needs a running loop when the table has a clock."""
         table = self.table
         seconds = self.seconds()
+        if seconds <= 0 and not self._running:  # (no clock at this position, and none runs)
+            return
         game = table.game
         waiting = any(s.kind == "open" for s in table.seats)  # for players, not for a leaver
         people = set() if game.is_over or seconds <= 0 or waiting else set(game.actors()) - set(bot_turns(game, table.seats))

@@ -88,11 +88,11 @@ class Connection:
         """Queue a message, encoded (dropped once the connection is closing)."""
         if self.closed:
             return
+        if self._idle:  # (the queue is empty)
+            self._send_now(message)
+            return
         if self.queue.qsize() >= self.max_queue:
             self._let_go()
-            return
-        if self._idle:
-            self._send_now(message)
             return
         self.queue.put_nowait(message)
 

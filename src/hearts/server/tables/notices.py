@@ -139,7 +139,7 @@ class ServiceNotices:
             self._hear_presence(notice)
             return
         if isinstance(notice, ActionNotice):
-            self.manager.metrics.service_moves.labels(notice.by).inc()
+            self.manager.metrics.service_moves_by[notice.by].inc()
             self.manager.ownership.activity.action(notice.table_id)  # (in play: taken first if its owner dies)
         if isinstance(notice, (ChatNotice, RematchNotice, HintNotice)):
             talking = self.manager.tables.get(notice.table_id)

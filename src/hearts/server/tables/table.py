@@ -362,8 +362,9 @@ class Table:
         try:
             if epoch is None:  # (not owned here)
                 raise NotOwner(self.id, 0)
-            with self.metrics.append.time():
-                await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by, epoch=epoch)
+            started = time.perf_counter()
+            await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by, epoch=epoch)
+            self.metrics.append.observe(time.perf_counter() - started)
         except (SeqConflict, NotOwner) as e:
             game.undo()
             if isinstance(e, NotOwner):
