@@ -84,8 +84,12 @@ class Roster:
         procs = self._tables.get(table_id)
         if not procs:
             return []
-        since = (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
+        since = self._since(now)
         return [entry for p, entry in procs.items() if self._seen.get(p, since - 1) >= since]
+
+    def _since(self, now: float | None) -> float:
+        """Since when a process heard of counts (:data:`ALIVE_EVERY`)."""
+        return (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
 
     def online(self, table_id: str, now: float | None = None) -> list[int]:
         """The seats with a client at another process."""
@@ -103,7 +107,9 @@ class Roster:
         >>> roster.tables(now=1.0), roster.tables(now=100.0)
         (['t1'], [])
         """
-        return [table_id for table_id in self._tables if self._present(table_id, now)]
+        since = self._since(now)
+        alive = {p for p, seen in self._seen.items() if seen >= since}
+        return [table_id for table_id, procs in self._tables.items() if not alive.isdisjoint(procs)]
 
     def gone(self, process: str) -> None:
         """``process`` said it is stopping: no longer one of the :meth:`peers`, whatever it
