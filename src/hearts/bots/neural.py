@@ -8,7 +8,8 @@ R7), and plays the legal card scored highest. The network was trained in three s
 the card ``hard`` played from each position, a cross-entropy over the legal cards); DAgger
 (``examples/train_neural.py``: the positions it reaches itself against three ``heuristic`` bots,
 labelled with ``hard``'s cards); policy gradient against three ``heuristic`` bots
-(``examples/finetune_neural.py``). It passes like the heuristic bot
+(``examples/finetune_neural.py``: a greedy replay of the deal as the baseline, then
+``--method branch``, a baseline per position). It passes like the heuristic bot
 (:func:`hearts.bots.heuristic.pass_mask`), and plays as the heuristic bot does where the network
 does not apply (not four players, or not the full deck). The forward pass is numpy's where numpy
 is installed, plain Python otherwise (:class:`hearts.bots.reader.Network`); it draws no random
