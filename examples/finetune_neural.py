@@ -42,6 +42,7 @@ import argparse
 import math
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,35 +76,43 @@ class Played:
     action: list[int]
 
 
-def play(net: nn.Sequential, rules: Rules, seed: int, k: int, rng: np.random.Generator | None) -> Played:
-    """Deal ``k`` of ``seed`` with the learner (``net``) at seat 0, sampling its cards with ``rng``
-    (its most probable card without), the other seats ``heuristic`` bots seeded from the deal."""
-    r = Round(rules, deal_hands(rules, derive_seed(seed, "deal", k)), round_number=k)
-    bots = [HeuristicBot(seed=derive_seed(seed, "bot", k, s)) for s in range(4)]
-    out = Played(0, [], [], [])
+def learner_turns(r: Round, bots: list[HeuristicBot]) -> Iterator[tuple[list[int], list[float], np.ndarray]]:
+    """Play ``r`` to its end: every seat by ``bots``, but at each decision with a choice of the
+    learner (seat 0, where the network applies) its features (active, values) and legal cards are
+    yielded, and the caller plays its card before the next."""
     while actors := r.actors():
         for s in actors:
             view = View.of(r, s)
             if s != 0 or r.phase.value != "playing" or len(view.legal) == 1 or not reader.applies(view):
                 r.apply(bots[s].act(view))
                 continue
-            x = np.zeros(reader.FEATURES, dtype=np.float32)
             active, values = reader.features(view)
-            x[active] = values
             legal = np.zeros(52, dtype=bool)
             legal[[int(c) for c in view.legal]] = True
-            with torch.no_grad():
-                logits = net(torch.from_numpy(x)[None])[0].numpy()
-            z = np.where(legal, logits, -np.inf)
-            if rng is None:
-                card = int(z.argmax())
-            else:
-                p = np.exp(z - z.max())
-                card = int(rng.choice(52, p=p / p.sum()))
-            out.x.append(x)
-            out.legal.append(legal)
-            out.action.append(card)
-            r.apply(Play(0, CARDS[card]))
+            yield active, values, legal
+
+
+def play(net: nn.Sequential, rules: Rules, seed: int, k: int, rng: np.random.Generator | None) -> Played:
+    """Deal ``k`` of ``seed`` with the learner (``net``) at seat 0, sampling its cards with ``rng``
+    (its most probable card without), the other seats ``heuristic`` bots seeded from the deal."""
+    r = Round(rules, deal_hands(rules, derive_seed(seed, "deal", k)), round_number=k)
+    bots = [HeuristicBot(seed=derive_seed(seed, "bot", k, s)) for s in range(4)]
+    out = Played(0, [], [], [])
+    for active, values, legal in learner_turns(r, bots):
+        x = np.zeros(reader.FEATURES, dtype=np.float32)
+        x[active] = values
+        with torch.no_grad():
+            logits = net(torch.from_numpy(x)[None])[0].numpy()
+        z = np.where(legal, logits, -np.inf)
+        if rng is None:
+            card = int(z.argmax())
+        else:
+            p = np.exp(z - z.max())
+            card = int(rng.choice(52, p=p / p.sum()))
+        out.x.append(x)
+        out.legal.append(legal)
+        out.action.append(card)
+        r.apply(Play(0, CARDS[card]))
     assert r.result is not None
     out.score = r.result.scores[0]
     return out
@@ -143,21 +152,13 @@ def finish(r: Round, forward: Forward, bots: list[HeuristicBot], record: list[Po
     """Play ``r`` to its end, the learner (seat 0) taking its most probable card, the other seats
     ``bots``; the learner's score. With ``record``, each of the learner's decisions with a choice
     is appended to it (before its card is played)."""
-    while actors := r.actors():
-        for s in actors:
-            view = View.of(r, s)
-            if s != 0 or r.phase.value != "playing" or len(view.legal) == 1 or not reader.applies(view):
-                r.apply(bots[s].act(view))
-                continue
-            active, values = reader.features(view)
-            legal = np.zeros(52, dtype=bool)
-            legal[[int(c) for c in view.legal]] = True
-            card = int(np.where(legal, forward(active, values), -np.inf).argmax())
-            if record is not None:
-                x = np.zeros(reader.FEATURES, dtype=np.float32)
-                x[active] = values
-                record.append(Position(r.clone(), x, legal, card))
-            r.apply(Play(0, CARDS[card]))
+    for active, values, legal in learner_turns(r, bots):
+        card = int(np.where(legal, forward(active, values), -np.inf).argmax())
+        if record is not None:
+            x = np.zeros(reader.FEATURES, dtype=np.float32)
+            x[active] = values
+            record.append(Position(r.clone(), x, legal, card))
+        r.apply(Play(0, CARDS[card]))
     assert r.result is not None
     return r.result.scores[0]
 
