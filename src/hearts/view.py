@@ -107,8 +107,9 @@ class View:
     @staticmethod
     def public_after_play(source: Game | Round, before: dict[str, Any]) -> dict[str, Any]:
         """:meth:`public_of` made from ``before``, the public dict of the same round made before
-        plays that ended no trick and changed no phase (R3): only the fields such a play can
-        change are made again (the rest is ``before``'s, the same objects).
+        actions (passes, plays) that ended no trick and changed no phase (R2, R3): only the
+        fields such an action can change are made again (the rest is ``before``'s, the same
+        objects).
 
         >>> from hearts import Game, Rules
         >>> from hearts.actions import Play
