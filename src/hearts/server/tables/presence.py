@@ -84,12 +84,13 @@ class Roster:
         procs = self._tables.get(table_id)
         if not procs:
             return []
-        since = self._since(now)
-        return [entry for p, entry in procs.items() if self._seen.get(p, since - 1) >= since]
+        alive = self._alive(now)
+        return [entry for p, entry in procs.items() if p in alive]
 
-    def _since(self, now: float | None) -> float:
-        """Since when a process heard of counts (:data:`ALIVE_EVERY`)."""
-        return (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
+    def _alive(self, now: float | None) -> set[str]:
+        """The processes heard of in the last ``3 * ALIVE_EVERY`` seconds."""
+        since = (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
+        return {p for p, seen in self._seen.items() if seen >= since}
 
     def online(self, table_id: str, now: float | None = None) -> list[int]:
         """The seats with a client at another process."""
@@ -107,8 +108,7 @@ class Roster:
         >>> roster.tables(now=1.0), roster.tables(now=100.0)
         (['t1'], [])
         """
-        since = self._since(now)
-        alive = {p for p, seen in self._seen.items() if seen >= since}
+        alive = self._alive(now)
         return [table_id for table_id, procs in self._tables.items() if not alive.isdisjoint(procs)]
 
     def gone(self, process: str) -> None:
@@ -130,14 +130,12 @@ class Roster:
         >>> roster.peers(now=8.0)
         ['b']
         """
-        since = (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
-        return sorted(p for p, seen in self._seen.items() if seen >= since)
+        return sorted(self._alive(now))
 
     def forget_gone(self, now: float | None = None) -> list[str]:
         """Forget the processes not heard of for ``3 * ALIVE_EVERY`` seconds; the tables whose
         presence that changed."""
-        since = (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
-        gone = {p for p, seen in self._seen.items() if seen < since}
+        gone = self._seen.keys() - self._alive(now)
         changed = []
         for table_id, procs in list(self._tables.items()):
             if gone & procs.keys():
