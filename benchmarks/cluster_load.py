@@ -11,7 +11,7 @@ off, the per-address limits raised — every client here is 127.0.0.1 — warnin
 creates N tables of four human seats through the HTTP API (table i on process i mod P) and
 connects four WebSocket clients to each: by default (``--spread tables``) all four to process
 i mod P, as the recommended deployment's proxy does, routing ``/ws/{id}`` by table id (the
-other processes hear of every action through ``NOTIFY`` and have nothing to do for it);
+other processes have nothing to do for it);
 ``--spread seats``: seat s of table i to process (i + s) mod P, as connections spread at
 random (``hearts serve --workers N``) come: a client that reaches a process other than its
 table's owner is relayed to the owner over a link between the two (:mod:`hearts.server.relay`). The clients run in K driver processes, a table's four in the same one: by default

@@ -7,7 +7,7 @@ the ``websockets`` implementation, the real server's collector settings) answeri
 ``GET /healthz`` and ``WS /ws/{table_id}``, and per play only what no server can skip: read the
 WebSocket message, append the action's row — through the project's own
 :class:`~hearts.server.storage.postgres.ActionLog`, so the same driver (psycopg, through libpq),
-the same statement (its ``NOTIFY`` included) and the same batches as the real server — wait for
+the same statement and the same batches as the real server (which announces no action either) — wait for
 its commit, then send one small JSON ``event`` message, the same text, to the table's four
 sockets. No rules, no views, no lease (no epoch), no listener, no limits, no metrics.
 
@@ -37,7 +37,6 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hearts.server.notices import ActionNotice, notice_payload
 from hearts.server.storage.deadline import Liveness
 from hearts.server.storage.postgres import ActionLog
 
@@ -77,8 +76,7 @@ async def play(table_id: str, table: FloorTable, seat: int, card: str) -> None:
     """Log the play at the table's next ``seq`` (its commit awaited), then tell the four seats."""
     table.seq = seq = table.seq + 1
     action = {"type": "play", "seat": seat, "card": card}
-    notice = notice_payload(ActionNotice(table_id, seq, action))
-    logged = await LOG[0].log(table_id, seq, dumps(action), notice, None, seq == PLAYS)
+    logged = await LOG[0].log(table_id, seq, dumps(action), "", None, seq == PLAYS)
     if logged != "logged":
         raise RuntimeError(f"{table_id}: seq {seq} {logged}")
     view = {"to_move": seq % 4, "game_over": seq == PLAYS}

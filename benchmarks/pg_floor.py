@@ -1,19 +1,17 @@
-"""The floor of the cluster load target: what PostgreSQL alone costs to log and announce the
-actions of N tables, with no web server and no client.
+"""The floor of the cluster load target: what PostgreSQL alone costs to log the actions of N
+tables, with no web server and no client.
 
-    .venv/bin/python benchmarks/pg_floor.py [--rate R] [--seconds S] [--tables N] [--listeners L]
-        [--db URL]
+    .venv/bin/python benchmarks/pg_floor.py [--rate R] [--seconds S] [--tables N] [--db URL]
 
-Makes a fresh database on ``--db`` (default ``$PYHEARTS_TEST_PG``; dropped at the end), N tables
-through :class:`~hearts.server.storage.postgres.PostgresStorage`, and L listeners (as L server
-processes have: one ``LISTEN`` connection each, every notice decoded). Then it appends R
-actions a second for S seconds, spread over the tables, through the storage's ``append`` (one
-statement: ``INSERT`` into the log and ``pg_notify``, as the servers do), up to 64 at once from
-a pool of 10 connections, and waits until every listener has heard every action.
+Makes a fresh database on ``--db`` (default ``$PYHEARTS_TEST_PG``; dropped at the end) and N
+tables through :class:`~hearts.server.storage.postgres.PostgresStorage`. Then it appends R
+actions a second for S seconds, spread over the tables, through the storage's ``append`` (the
+servers' batched statement: ``INSERT`` into the log; no action is announced), up to 64 at once,
+and waits until every one is committed.
 
 It prints the CPU milliseconds per action of PostgreSQL (every ``postgres`` process of this
-machine) and of this process (the appends and the listeners' decoding: psycopg's client side,
-which a server process pays too), and the rate achieved. The last line is exactly
+machine) and of this process (the appends: psycopg's client side, which a server process pays
+too), and the rate achieved. The last line is exactly
 ``pg_floor rate=R achieved=A postgres_ms=X client_ms=Y``.
 """
 
@@ -27,29 +25,16 @@ import time
 from cluster_load import DEFAULT_PG, cpu_used, drop_database, fresh_database, postgres_seconds, postgres_since
 
 from hearts.actions import Play
-from hearts.server.notices import ActionNotice
 from hearts.server.storage.postgres import PostgresStorage
 
 
-async def run(url: str, rate: float, seconds: float, tables: int, listeners: int) -> tuple[float, float, float, int]:
+async def run(url: str, rate: float, seconds: float, tables: int) -> tuple[float, float, float, int]:
     store = await PostgresStorage.open(url, channel="floor")
     try:
         seats = [("human", f"P{i}", None, None) for i in range(4)]
         for t in range(tables):
             await store.log.create_table(f"t{t}", {"rules": {}}, t, seats)
         total = int(rate * seconds)
-        heard = [0] * listeners
-        done = asyncio.Event()
-
-        async def listen(k: int) -> None:
-            async for notice in await store.listen():
-                if isinstance(notice, ActionNotice):
-                    heard[k] += 1
-                    if min(heard) >= total:
-                        done.set()
-
-        readers = [asyncio.get_running_loop().create_task(listen(k)) for k in range(listeners)]
-        await asyncio.sleep(0.5)  # (listening)
         seqs = [0] * tables
         room = asyncio.Semaphore(64)
         tasks: set[asyncio.Task[None]] = set()
@@ -70,11 +55,8 @@ async def run(url: str, rate: float, seconds: float, tables: int, listeners: int
             task.add_done_callback(tasks.discard)
         while tasks:
             await asyncio.gather(*list(tasks))
-        await asyncio.wait_for(done.wait(), 60)
         elapsed = time.perf_counter() - start
         used, pg_used = cpu_used() - cpu, postgres_since(pg)
-        for r in readers:
-            r.cancel()
         return total / elapsed, pg_used / total * 1000, used / total * 1000, total
     finally:
         await store.close()
@@ -85,16 +67,15 @@ def main() -> int:
     p.add_argument("--rate", type=float, default=2000.0, help="actions a second (default 2000)")
     p.add_argument("--seconds", type=float, default=10.0)
     p.add_argument("--tables", type=int, default=1000)
-    p.add_argument("--listeners", type=int, default=2, help="LISTEN connections, one per server process (default 2)")
     p.add_argument("--db", default=os.environ.get("PYHEARTS_TEST_PG") or DEFAULT_PG)
     args = p.parse_args()
     url = fresh_database(args.db)
     try:
-        achieved, pg_ms, client_ms, total = asyncio.run(run(url, args.rate, args.seconds, args.tables, args.listeners))
+        achieved, pg_ms, client_ms, total = asyncio.run(run(url, args.rate, args.seconds, args.tables))
     finally:
         drop_database(args.db, url)
-    print(f"{total} actions over {args.tables} tables, {args.listeners} listeners: {achieved:.0f}/s; CPU per action: "
-          f"postgres {pg_ms:.3f} ms, this process (appends and listeners) {client_ms:.3f} ms")
+    print(f"{total} actions over {args.tables} tables: {achieved:.0f}/s; CPU per action: "
+          f"postgres {pg_ms:.3f} ms, this process (the appends) {client_ms:.3f} ms")
     print(f"pg_floor rate={args.rate:.0f} achieved={achieved:.0f} postgres_ms={pg_ms:.3f} client_ms={client_ms:.3f}")
     return 0
 

@@ -154,7 +154,7 @@ def test_cluster_load_last_line_at_a_tiny_size(client: str, spread: str) -> None
 
 
 def test_pg_floor_last_line_at_a_tiny_size() -> None:
-    """``pg_floor.py`` appends and hears every action it asked for, and says what it cost."""
+    """``pg_floor.py`` appends every action it asked for, and says what it cost."""
     import os
     import subprocess
 

@@ -30,7 +30,6 @@ from test_server_store_support import (
 
 from hearts.actions import Play, to_dict, to_json
 from hearts.server.notices import (
-    ActionNotice,
     AliveNotice,
     JobNotice,
     PresenceNotice,
@@ -96,15 +95,15 @@ def drain(results: Any, count: int) -> list[Any]:
 
 
 def test_notify_is_heard_by_another_process(url: str) -> None:
-    """An action appended by another process is announced (table id and seq: ids only) once
+    """The bot job an action appended by another process queues is announced (ids only) once
     committed; a listener reads the row itself."""
 
     async def body(store: PostgresStorage) -> None:
         await store.log.create_table("t", {"rules": {}}, 1, SEATS)
         listener = await store.listen()
-        process = spawn(one_append, url, "t", 1)
+        process = spawn(one_append, url, "t", 1, [2])
         notice = await asyncio.wait_for(anext(listener), 60)
-        assert notice == ActionNotice("t", 1, to_dict(Play(0, "2C")))
+        assert notice == JobNotice("t", 2, 1)
         assert await store.log.actions("t", after=0) == [{"type": "play", "seat": 0, "card": "2C"}]
         await asyncio.to_thread(process.join, 30)
         assert process.exitcode == 0
@@ -165,18 +164,18 @@ def test_a_refused_append_is_not_announced_and_each_service_hears_its_own_channe
             listener = await store.listen()
             elsewhere = await other_service.listen()
             await store.log.create_table("t", {"rules": {}}, 1, SEATS)
-            await store.log.append("t", 1, Play(0, "2C"))
+            await store.log.append("t", 1, Play(0, "2C"), bots=[2])
             with pytest.raises(SeqConflict):
-                await other_service.log.append("t", 1, Play(0, "3C"))
-            await other_service.log.append("t", 2, Play(1, "3C"))
+                await other_service.log.append("t", 1, Play(0, "3C"), bots=[1])
+            await other_service.log.append("t", 2, Play(1, "3C"), bots=[2])
             heard = [await asyncio.wait_for(anext(listener), 10)]
-            assert await asyncio.wait_for(anext(elsewhere), 10) == ActionNotice("t", 2, to_dict(Play(1, "3C")))
+            assert await asyncio.wait_for(anext(elsewhere), 10) == JobNotice("t", 2, 2)
             await listener.close()
             return heard + [n async for n in listener]
         finally:
             await other_service.close()
 
-    assert run(url, body) == [ActionNotice("t", 1, to_dict(Play(0, "2C")))]
+    assert run(url, body) == [JobNotice("t", 2, 1)]
 
 
 def test_a_listener_whose_connection_is_lost_says_so(url: str) -> None:
@@ -218,9 +217,10 @@ def test_of_processes_appending_the_same_seq_exactly_one_wins(url: str) -> None:
 
 
 def test_actions_appended_together_are_logged_and_announced_each_with_its_own_outcome(url: str) -> None:
-    """Forty tables' actions appended at once (they share statements): each is logged and
-    announced once; a second action at a ``seq`` already taken is refused alone (SeqConflict,
-    not announced); an action the database cannot take (no such table) fails alone."""
+    """Forty tables' actions appended at once (they share statements): each is logged and its
+    bot job announced once; a second action at a ``seq`` already taken is refused alone
+    (SeqConflict, its job neither queued nor announced); an action the database cannot take
+    (no such table) fails alone."""
 
     async def body(store: PostgresStorage) -> None:
         tables = [f"t{i}" for i in range(40)]
@@ -228,16 +228,16 @@ def test_actions_appended_together_are_logged_and_announced_each_with_its_own_ou
             await store.log.create_table(table_id, {"rules": {}}, 1, SEATS)
         await store.log.append("t0", 1, Play(0, "2C"))
         listener = await store.listen()
-        attempts = [store.log.append(t, 2 if t == "t0" else 1, Play(1, "3C")) for t in tables]
-        attempts += [store.log.append("t5", 1, Play(2, "4C")), store.log.append("no-such-table", 1, Play(0, "2C"))]
+        attempts = [store.log.append(t, 2 if t == "t0" else 1, Play(1, "3C"), bots=[2]) for t in tables]
+        attempts += [store.log.append("t5", 1, Play(2, "4C"), bots=[3]),
+                     store.log.append("no-such-table", 1, Play(0, "2C"), bots=[3])]
         outcomes = await asyncio.gather(*attempts, return_exceptions=True)
         assert outcomes[:40] == [None] * 40
         assert isinstance(outcomes[40], SeqConflict)
         assert isinstance(outcomes[41], psycopg.errors.ForeignKeyViolation)
         heard = [await asyncio.wait_for(anext(listener), 10) for _ in tables]
-        assert sorted((n.table_id, n.seq) for n in heard) == sorted((t, 2 if t == "t0" else 1) for t in tables)
-        assert all(n.action == to_dict(Play(1, "3C")) for n in heard)
-        assert await store.log.actions("t5") == [to_dict(Play(1, "3C"))]
+        assert sorted(heard, key=repr) == sorted((JobNotice(t, 2, 2 if t == "t0" else 1) for t in tables), key=repr)
+        assert [(await store.log.actions(t))[-1] for t in tables] == [to_dict(Play(1, "3C"))] * 40
         await listener.close()
         assert [n async for n in listener] == []
 
@@ -455,7 +455,7 @@ def test_the_orphans_are_the_unfinished_tables_in_play_whose_lease_ran_out(url: 
 
 
 def test_one_process_owns_a_table_and_an_old_epoch_cannot_append(url: str) -> None:
-    """A owns the table and appends with its epoch (logged, announced); frozen past its lease,
+    """A owns the table and appends with its epoch (logged); frozen past its lease,
     it loses the table to B (the next epoch). A's appends with its old epoch are then refused
     — a plain action (the batches) and ones that queue a bot job or end the game (a
     transaction) alike — and leave no row, job or notice; B appends at the next seq."""
@@ -476,21 +476,18 @@ def test_one_process_owns_a_table_and_an_old_epoch_cannot_append(url: str) -> No
                 with pytest.raises(NotOwner) as refused:
                     await store.log.append("t", 2, Play(1, "3C"), epoch=a.epoch, **late)
                 assert (refused.value.table_id, refused.value.epoch) == ("t", a.epoch)
-            await other.log.append("t", 2, Play(1, "4C"), bots=[2], by="bot", epoch=b.epoch)
+            await other.log.append("t", 2, Play(1, "4C"), bots=[2], epoch=b.epoch)
             await other.log.append("t", 3, Play(2, "5C"), epoch=b.epoch)
             with pytest.raises(NotOwner):
                 await store.log.append("t", 4, Play(0, "6C"), epoch=a.epoch)
             await store.notify(AliveNotice("A"))  # after A's refused appends, in its order
-            heard = [await asyncio.wait_for(anext(listener), 10) for _ in range(5)]
+            heard = [await asyncio.wait_for(anext(listener), 10) for _ in range(2)]
             await asyncio.sleep(0.2)
             await listener.close()
             heard += [n async for n in listener]
         finally:
             await other.close()
-        assert sorted(heard, key=repr) == sorted([
-            ActionNotice("t", 1, to_dict(Play(0, "2C"))), ActionNotice("t", 2, to_dict(Play(1, "4C")), "bot"),
-            JobNotice("t", 2, 2), ActionNotice("t", 3, to_dict(Play(2, "5C"))), AliveNotice("A"),
-        ], key=repr)
+        assert heard == [JobNotice("t", 2, 2), AliveNotice("A")]
         assert await store.log.actions("t") == [to_dict(Play(0, "2C")), to_dict(Play(1, "4C")), to_dict(Play(2, "5C"))]
         assert sql(url, "SELECT seat, seq FROM bot_jobs WHERE table_id = 't'") == [(2, 2)]
         row = await store.log.table("t")
@@ -503,7 +500,7 @@ def test_a_batch_mixes_fenced_and_unfenced_actions_each_with_its_own_outcome(url
     """Actions appended at once (one statement): with an old epoch (refused: NotOwner), with
     the owner's (logged), with none (logged, unchecked), at a seq taken (SeqConflict), on a
     table with no lease at all (NotOwner); of two actions of one seq in the batch, the old
-    epoch's refused and the owner's logged and announced."""
+    epoch's refused and the owner's logged and its bot job announced."""
 
     async def body(store: PostgresStorage) -> None:
         for table_id in ("t", "u", "free"):
@@ -515,17 +512,16 @@ def test_a_batch_mixes_fenced_and_unfenced_actions_each_with_its_own_outcome(url
         await store.log.append("t", 1, Play(0, "2C"), epoch=b.epoch)
         listener = await store.listen()
         outcomes = await asyncio.gather(
-            store.log.append("t", 2, Play(1, "3C"), epoch=1),
-            store.log.append("t", 2, Play(1, "4C"), epoch=b.epoch),
-            store.log.append("u", 1, Play(0, "2C")),
-            store.log.append("t", 1, Play(0, "3C"), epoch=b.epoch),
-            store.log.append("free", 1, Play(0, "2C"), epoch=1),
+            store.log.append("t", 2, Play(1, "3C"), bots=[2], epoch=1),
+            store.log.append("t", 2, Play(1, "4C"), bots=[3], epoch=b.epoch),
+            store.log.append("u", 1, Play(0, "2C"), bots=[1]),
+            store.log.append("t", 1, Play(0, "3C"), bots=[2], epoch=b.epoch),
+            store.log.append("free", 1, Play(0, "2C"), bots=[2], epoch=1),
             return_exceptions=True,
         )
         assert [type(o) for o in outcomes] == [NotOwner, type(None), type(None), SeqConflict, NotOwner]
         heard = [await asyncio.wait_for(anext(listener), 10) for _ in range(2)]
-        assert sorted(heard, key=repr) == [ActionNotice("t", 2, to_dict(Play(1, "4C"))),
-                                           ActionNotice("u", 1, to_dict(Play(0, "2C")))]
+        assert sorted(heard, key=repr) == [JobNotice("t", 3, 2), JobNotice("u", 1, 1)]
         assert await store.log.actions("t") == [to_dict(Play(0, "2C")), to_dict(Play(1, "4C"))]
         assert await store.log.actions("free") == []
         await listener.close()

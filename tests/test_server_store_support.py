@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import secrets
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -166,10 +166,10 @@ def bot_worker(url: str, name: str, results: Any, barrier: Any) -> None:
     results.put((name, None, None))
 
 
-def one_append(url: str, table_id: str, seq: int) -> None:
-    """Append one action to a table, from another process."""
+def one_append(url: str, table_id: str, seq: int, bots: Sequence[int] = ()) -> None:
+    """Append one action to a table (queueing the jobs of ``bots``), from another process."""
 
     async def append(store: Storage) -> None:
-        await store.log.append(table_id, seq, Play(0, "2C"))
+        await store.log.append(table_id, seq, Play(0, "2C"), bots=bots)
 
     with_store(url, append)

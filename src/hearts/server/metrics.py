@@ -5,10 +5,6 @@
 ``hearts_connections``             open WebSocket connections
 ``hearts_moves_total{by}``         accepted actions (``by``: ``person``, ``bot``, ``stand_in``);
                                    moves per second is its ``rate()``
-``hearts_service_moves_total{by}`` accepted actions of the whole service — every server process
-                                   and bot worker — as this process heard of them (the store's
-                                   notices): the same on every process (take one, not the sum);
-                                   the moves of PostgreSQL's bot workers show here
 ``hearts_move_broadcast_seconds``  from an action's arrival (a message, or a bot's decision) to
                                    its broadcast queued for every client: check, apply, commit
 ``hearts_bot_queue_depth{lane}``   bot decisions waiting for a worker (``lane``: ``people``,
@@ -27,10 +23,9 @@
 
 Each accepted action is also logged (:meth:`Metrics.accepted`): table, seat, action type, who
 acted and the latency. The metrics are this process's: on PostgreSQL a service's moves are the
-sum over its server processes, which count the actions each accepted (the bots' moves are
-accepted by the bot workers, which log them), and ``hearts_service_moves_total`` is the
-service's, bot workers' moves included, on any one process; the tables and connections are
-those each serves.
+sum over its server processes of ``hearts_moves_total`` (each counts the actions it accepted
+as its tables' owner, the bots' moves the bot workers send it included); the tables and
+connections are those each serves.
 
 >>> m = Metrics()
 >>> m.moves.labels("person").inc()
@@ -79,12 +74,6 @@ class Metrics:
         self.moves = Counter("hearts_moves", "Accepted actions (passes, plays, moon choices).", ["by"], registry=r)
         self._moves_by = {by: self.moves.labels(by) for by in ACTORS}
         """Each actor's child of :attr:`moves` (a label lookup costs more than the count)."""
-        self.service_moves = Counter(
-            "hearts_service_moves", "Accepted actions of the whole service (every process and bot worker), "
-            "as this process heard of them.", ["by"], registry=r,
-        )
-        self.service_moves_by = {by: self.service_moves.labels(by) for by in ACTORS}
-        """Each actor's child of :attr:`service_moves`."""
         self.latency = Histogram(
             "hearts_move_broadcast_seconds", "From an action's arrival to its broadcast queued.",
             buckets=LATENCY_BUCKETS, registry=r,

@@ -4,9 +4,10 @@ struct whose ``type`` is its tag (as the WebSocket messages of :mod:`hearts.serv
 A store announces them (:meth:`hearts.server.storage.Storage.listen`): on PostgreSQL as
 ``NOTIFY`` payloads to every process and bot worker (:func:`notice_payload`, one notice, or a
 JSON array of several: :func:`notices_from_payload`), on SQLite as the objects themselves
-within the one process. They carry ids, an accepted action's codec object, a chat line, a hint;
-other rows are read from the store. (No action goes to a table's owner this way: the processes
-and bot workers reach it over links, :mod:`hearts.server.links`.)
+within the one process. They carry ids, a chat line, a hint; other rows are read from the
+store. No accepted action is announced: only its table's owner applies it, and a copy of the
+table elsewhere reads the log when it is read itself. (No action goes to a table's owner this
+way either: the processes and bot workers reach it over links, :mod:`hearts.server.links`.)
 
 >>> notice_payload(SeatNotice("t1", 2))
 '{"type":"seat","table_id":"t1","seat":2}'
@@ -25,8 +26,6 @@ from typing import Any, Final, Union
 
 import msgspec
 
-from hearts.server.metrics import Actor
-
 
 @dataclass(frozen=True)
 class ChatLine:
@@ -41,18 +40,6 @@ class ChatLine:
 class _Notice(msgspec.Struct, tag_field="type", frozen=True):
     """A notice: its ``type`` is its tag. Fields it does not know are ignored (a newer
     process's, during a rolling upgrade)."""
-
-
-class ActionNotice(_Notice, tag="action", frozen=True):
-    """Action ``seq`` of a table was accepted; ``action`` is its codec object (a few dozen
-    bytes), so a listener holding the table at ``seq - 1`` applies it without reading the log,
-    and one further behind reads ``actions(table_id, after=…)``."""
-
-    table_id: str
-    seq: int
-    action: dict[str, Any]
-    by: Actor = "person"
-    """Who made it: ``person``, ``bot`` or ``stand_in`` (:data:`hearts.server.metrics.Actor`)."""
 
 
 class SeatNotice(_Notice, tag="seat", frozen=True):
@@ -142,12 +129,9 @@ class BanNotice(_Notice, tag="ban", frozen=True):
     player_id: str
 
 
-Notice = (
-    ActionNotice | SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice
-    | BanNotice
-)
-"""What a listener hears: ids, an accepted action's codec object, a chat line or a hint, who is
-connected where and which processes run (a PostgreSQL ``NOTIFY`` payload is at most 8000
+Notice = SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice | BanNotice
+"""What a listener hears: ids, a chat line or a hint, who is connected where and which processes
+run (no accepted action: only a table's owner needs them, and it made them) (a PostgreSQL ``NOTIFY`` payload is at most 8000
 bytes; these take under 2000); other rows are read from the store. A hint job queued is
 announced as a :class:`JobNotice` (it wakes the bot workers)."""
 
@@ -161,8 +145,8 @@ _DECODER: Final = msgspec.json.Decoder(Union[Notice, list[Notice]])  # noqa: UP0
 def notice_payload(notice: Notice) -> str:
     """A notice as a ``NOTIFY`` payload (far below PostgreSQL's 8000-byte limit).
 
-    >>> notice_payload(ActionNotice("t1", 9, {"type": "play", "seat": 1, "card": "QS"}))
-    '{"type":"action","table_id":"t1","seq":9,"action":{"type":"play","seat":1,"card":"QS"},"by":"person"}'
+    >>> notice_payload(JobNotice("t1", 2, 9))
+    '{"type":"job","table_id":"t1","seat":2,"seq":9}'
     """
     return _ENCODER.encode(notice).decode()
 

@@ -60,7 +60,6 @@ from hearts.game import Game
 from hearts.record import replay
 from hearts.rules import Rules
 from hearts.server.logs import fields
-from hearts.server.metrics import Actor
 from hearts.server.notices import ChatLine, Notice
 
 log = logging.getLogger("hearts.server")
@@ -438,8 +437,9 @@ class Leases(Protocol):
     async def orphans(self, limit: int, live: Sequence[str]) -> list[str]:
         """Up to ``limit`` unfinished tables in play whose lease has run out (their owner died
         or stopped), the longest run out first, then those never claimed whose bots wait for a
-        move. In play: one of ``live`` (the tables the asking process knows to be in play:
-        :mod:`~hearts.server.tables.activity`) or one whose bots wait for a move. An idle
+        move. In play: one of ``live`` (the tables the asking process knows to be in play: a
+        client connected, :meth:`~hearts.server.tables.ownership.Ownership.in_play`) or one
+        whose bots wait for a move. An idle
         table is nobody's orphan, nor is a table of people never claimed: the first process
         one of its clients reaches claims it. The look-up costs the same however many idle
         tables there are."""
@@ -556,12 +556,13 @@ class TableLog(Protocol):
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: Actor = "person", epoch: int | None = None,
+        *, epoch: int | None = None,
     ) -> None:
-        """Log an accepted action as row ``seq`` and commit it (before it is broadcast), and
-        announce it (:class:`ActionNotice`, saying ``by`` whom it was made); ``finished`` marks
+        """Log an accepted action as row ``seq`` and commit it (before it is broadcast; it is
+        not announced: only its table's owner appends); ``finished`` marks
         the game over, and ``bots`` (the bot seats this action makes ones to act; only with
-        :attr:`Storage.jobs`) are queued as jobs at position ``seq``, in the same transaction.
+        :attr:`Storage.jobs`) are queued as jobs at position ``seq`` (and announced: a
+        :class:`JobNotice` each), in the same transaction.
         With ``epoch`` (the appending owner's :class:`Lease`), the row is logged only if the
         table's lease is still at that epoch, checked with the insert (PostgreSQL; SQLite's one
         process owns every table and ignores it). Raises :class:`SeqConflict` if row ``seq``

@@ -59,11 +59,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from hearts.actions import Action, to_dict, to_json
+from hearts.actions import Action, to_json
 from hearts.server.logs import fields
-from hearts.server.metrics import Actor
 from hearts.server.notices import (
-    ActionNotice,
     HintNotice,
     JobNotice,
     Notice,
@@ -168,7 +166,7 @@ class PgListener(QueueListener):
 
 LOG: Final = """
 WITH new AS MATERIALIZED (
-    SELECT e->>0 AS table_id, (e->>1)::integer AS seq, e->>2 AS data, e->>3 AS notice, (e->>4)::bigint AS epoch,
+    SELECT e->>0 AS table_id, (e->>1)::integer AS seq, e->>2 AS data, NULLIF(e->>3, '') AS notice, (e->>4)::bigint AS epoch,
            (e->>5)::boolean AS ends, e->6 AS bots, i
     FROM json_array_elements($1::json) WITH ORDINALITY AS n (e, i)
 ), lease AS MATERIALIZED (
@@ -193,23 +191,24 @@ WITH new AS MATERIALIZED (
 ), announced AS MATERIALIZED (
     SELECT pg_notify($2, part) FROM (
         SELECT (i - 1) / 16 AS n, '[' || string_agg(notice, ',' ORDER BY i) || ']' AS part
-        FROM logged JOIN owned USING (table_id, seq) GROUP BY n ORDER BY n
+        FROM logged JOIN owned USING (table_id, seq) WHERE notice IS NOT NULL GROUP BY n ORDER BY n
     ) AS parts
 )
 SELECT owned.i, true FROM logged JOIN owned USING (table_id, seq) WHERE (SELECT count(*) FROM announced) >= 0
 UNION ALL SELECT i, false FROM fenced
 """
-"""Every action, any number at once (:class:`ActionLog`), each announced if logged (the notices
-of up to 16 actions in one ``NOTIFY``, a JSON array: a listener wakes once for them), with the
-jobs of the ``bots`` it makes bot seats to act queued (and announced with it: its ``notice`` is
-then several, joined by commas), and its table marked finished if it ``ends`` the game. An
+"""Every action, any number at once (:class:`ActionLog`), with the jobs of the ``bots`` it
+makes bot seats to act queued and announced if it is logged (its ``notice``: their payloads,
+joined by commas; empty: nothing to announce; the notices of up to 16 actions in one
+``NOTIFY``, a JSON array: a listener wakes once for them), and its table marked finished if it
+``ends`` the game. An
 action with an epoch (its owner's lease's; ``NULL``: none to check) is fenced: logged only if the table's
 lease row has that epoch as the statement begins (a take-over committed before it is seen; one
 committed while it runs is not, and the new owner, which reads the log after its claim, finds
 that row's ``seq`` taken and catches up: nothing is lost or logged twice). The lease rows are
 read, not locked: locking them ``FOR SHARE`` in every batch made the renewals, which update
 them, queue behind the batches at a thousand tables (leases lost). The rows returned are each
-action's place in the batch (from 1) with ``true`` if it was logged (and announced), ``false``
+action's place in the batch (from 1) with ``true`` if it was logged, ``false``
 if it was fenced out; an action not returned found its ``seq`` taken (by an earlier action, or
 one before it in the same batch). Its parameters: the batch, a JSON array of ``[table_id, seq,
 data, notice, epoch, ends, bots]`` (one text, made by :func:`json.dumps` in C: psycopg's dumping of six
@@ -264,20 +263,20 @@ def describe_postgres_url(url: str) -> str:
 
 
 Logged = Literal["logged", "taken", "not_owner"]
-"""What became of an action given to :class:`ActionLog`: logged and announced; refused, its
+"""What became of an action given to :class:`ActionLog`: logged; refused, its
 ``seq`` taken already; refused, its epoch no longer the table's lease's."""
 
 _Row = tuple[str, int, str, str, int | None, bool, Sequence[int]]
-"""An action for :class:`ActionLog`: table id, seq, codec text, notice payloads, epoch (``None``:
+"""An action for :class:`ActionLog`: table id, seq, codec text, notice payloads (empty: none), epoch (``None``:
 not fenced), whether it ends the game, the bot seats it makes ones to act."""
 
 
 class ActionLog:
-    """Logs and announces the plain actions (:data:`LOG`) in batches, on ``connections``
+    """Logs the plain actions (:data:`LOG`) in batches, on ``connections``
     connections of its own: an action waits at most for a statement on its way, and every
     action appended meanwhile goes with the next one — one round trip and one commit for many.
     :meth:`log` returns once its row is committed (``"logged"``), or says why it was refused
-    (nothing is logged or announced): ``"taken"`` when the database holds another action at
+    (nothing is logged): ``"taken"`` when the database holds another action at
     that ``seq``, ``"not_owner"`` when the action's epoch is not its table's lease's.
 
     A batch the database refuses as a whole (a row it cannot take) is written again an action
@@ -294,7 +293,7 @@ class ActionLog:
     async def log(self, table_id: str, seq: int, data: str, notice: str, epoch: int | None = None,
                   ends: bool = False, bots: Sequence[int] = ()) -> Logged:
         """Log one action's row (its codec text ``data``) and announce ``notice`` (payloads,
-        joined by commas) with it, if its table's lease is at ``epoch`` (``None``: unchecked),
+        joined by commas; empty: nothing) with it, if its table's lease is at ``epoch`` (``None``: unchecked),
         marking the table finished if it ``ends`` the game and queueing the jobs of ``bots``;
         what became of it."""
         return await self._batches.add((table_id, seq, data, notice, epoch, ends, bots))
@@ -726,13 +725,10 @@ class PgTableLog(SqlTableLog):
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: Actor = "person", epoch: int | None = None,
+        *, epoch: int | None = None,
     ) -> None:
-        notices: list[Notice] = [ActionNotice(table_id, seq, to_dict(action), by),
-                                 *(JobNotice(table_id, s, seq) for s in bots)]
-        logged = await self.store.action_log.log(
-            table_id, seq, to_json(action), ",".join(map(notice_payload, notices)), epoch, finished, bots
-        )
+        jobs = ",".join(notice_payload(JobNotice(table_id, s, seq)) for s in bots)
+        logged = await self.store.action_log.log(table_id, seq, to_json(action), jobs, epoch, finished, bots)
         if logged != "logged":  # ("not_owner" only for an action with an epoch)
             raise SeqConflict(table_id, seq) if logged == "taken" or epoch is None else NotOwner(table_id, epoch)
 

@@ -31,6 +31,7 @@ import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import sqlalchemy as sa
@@ -38,8 +39,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from hearts.actions import Action, to_dict
-from hearts.server.metrics import Actor
-from hearts.server.notices import ActionNotice, BanNotice, ChatLine, ChatNotice, Notice, SeatNotice
+from hearts.server.notices import BanNotice, ChatLine, ChatNotice, Notice, SeatNotice
 from hearts.server.storage import (
     MAX_REASON,
     BanRow,
@@ -247,41 +247,46 @@ def head(table_id: Any) -> sa.ScalarSelect[Any]:
         .scalar_subquery()
 
 
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """An action to log (:meth:`SqlTableLog.append`): row ``seq`` of a table, its codec object,
+    and whether it ends the game."""
+
+    table_id: str
+    seq: int
+    action: dict[str, Any]
+    finished: bool
+
+
 class SqlTableLog:
     """``store.log``: the tables, their seats and their action logs (see
     :class:`~hearts.server.storage.TableLog`)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._batches: Batcher[tuple[ActionNotice, bool], bool, None] = Batcher(self._write_batch, [None])
+        self._batches: Batcher[Appended, bool, None] = Batcher(self._write_batch, [None])
         """The appends in batches: those made while a transaction is on its way go together in
         the next one — one ``INSERT … ON CONFLICT DO NOTHING RETURNING`` (the rows logged) and
-        one commit for all of them, each announced once logged. With SQLite's driver every
+        one commit for all of them. With SQLite's driver every
         statement is a few hand-overs to its thread, each waiting for the interpreter's lock
         while the event loop works: one transaction per action made them queue under load."""
 
-    async def _write_batch(
-        self, lane: None, batch: list[tuple[ActionNotice, bool]]
-    ) -> tuple[None, list[bool | BaseException]]:
-        """Log a batch of actions (each with whether it ends its game) in one transaction:
-        whether each was logged (``False``: its row was taken already, by an earlier action or
-        one before it in the same batch)."""
-        first: dict[tuple[str, int], tuple[ActionNotice, bool]] = {}
-        for notice, finished in batch:
-            first.setdefault((notice.table_id, notice.seq), (notice, finished))
-        rows = [{"table_id": t, "seq": seq, "data": n.action} for (t, seq), (n, _) in first.items()]
+    async def _write_batch(self, lane: None, batch: list[Appended]) -> tuple[None, list[bool | BaseException]]:
+        """Log a batch of actions in one transaction: whether each was logged (``False``: its
+        row was taken already, by an earlier action or one before it in the same batch)."""
+        first: dict[tuple[str, int], Appended] = {}
+        for appended in batch:
+            first.setdefault((appended.table_id, appended.seq), appended)
+        rows = [{"table_id": t, "seq": seq, "data": a.action} for (t, seq), a in first.items()]
         query = self.db.insert(actions).values(rows).on_conflict_do_nothing() \
             .returning(actions.c.table_id, actions.c.seq)
         async with self.db.begin() as conn:
             keys = {(t, seq) for t, seq in await conn.execute(query)}
-            over = [t for (t, seq), (_, finished) in first.items() if finished and (t, seq) in keys]
+            over = [t for (t, seq), a in first.items() if a.finished and (t, seq) in keys]
             if over:
                 await conn.execute(tables.update().where(tables.c.id.in_(over)).values(finished=True))
-            for key, (notice, _) in first.items():  # (in the order appended)
-                if key in keys:
-                    await self.db.notifier.send(conn, notice)
-        logged = {id(first[key][0]) for key in keys}
-        return lane, [id(notice) in logged for notice, _ in batch]
+        logged = {id(first[key]) for key in keys}
+        return lane, [id(appended) in logged for appended in batch]
 
     async def create_table(
         self, table_id: str, config: dict[str, Any], seed: int, seats_: Sequence[NewSeat], *,
@@ -322,12 +327,12 @@ class SqlTableLog:
 
     async def append(
         self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, by: Actor = "person", epoch: int | None = None,
+        *, epoch: int | None = None,
     ) -> None:
         # (``epoch`` is not checked: one process holds the database and owns every table)
         if bots:
             raise ValueError("this store has no bot jobs: its server process runs the bots")
-        if not await self._batches.add((ActionNotice(table_id, seq, to_dict(action), by), finished)):
+        if not await self._batches.add(Appended(table_id, seq, to_dict(action), finished)):
             raise SeqConflict(table_id, seq)
 
     async def table(self, table_id: str) -> TableRow | None:

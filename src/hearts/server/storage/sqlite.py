@@ -16,12 +16,13 @@ them all, a cluster of one (:class:`SoleLeases`).
 ...     store = await SQLiteStorage.open(":memory:")
 ...     listener = await store.listen()
 ...     await store.log.create_table("t1", {"rules": {}}, 7, [("open", None, None, None)])
-...     await store.log.append("t1", 1, Play(0, "2C"))
+...     await store.log.append("t1", 1, Play(0, "2C"))  # (not announced)
+...     await store.log.update_seat("t1", 0, "human", "Ann", None, was="open")
 ...     heard = [await anext(listener)]
 ...     await store.close()
 ...     return heard + [notice async for notice in listener]
 >>> asyncio.run(demo())
-[ActionNotice(table_id='t1', seq=1, action={'type': 'play', 'seat': 0, 'card': '2C'}, by='person')]
+[SeatNotice(table_id='t1', seat=0)]
 """
 
 from __future__ import annotations

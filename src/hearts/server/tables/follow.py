@@ -1,6 +1,7 @@
 """Following a table's log: the actions another process logged (the table's last owner, or
-its owner while this process keeps a copy for an HTTP read), read from the log; and the seats as
-stored (a seat taken, a person away or back, through any process)."""
+its owner while this process keeps a copy), read from the log when the copy is read (no action
+is announced); and the seats as stored (a seat taken, a person away or back, through any
+process: a notice says so)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hearts.errors import RecordError
 from hearts.record import replay
 from hearts.server.limits import CLOSE_POLICY
 from hearts.server.logs import fields
-from hearts.server.notices import ActionNotice, SeatNotice
+from hearts.server.notices import SeatNotice
 from hearts.server.outage import Backoff
 from hearts.server.protocol import error_message
 from hearts.server.storage import StoreUnavailable, load_game
@@ -31,24 +32,15 @@ class Follower:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self._behind: asyncio.Task[None] | None = None
-        """The task of a :meth:`resync` asked for by an action's notice, while it waits."""
         self._awaiting_back: asyncio.Task[None] | None = None
         """The task of :meth:`resync_when_back`, while it waits."""
 
-    def hear(self, notice: ActionNotice | SeatNotice) -> None:
-        """A notice of the store: an action was logged (by any process; one this table has not
-        got is read from the log, once for a burst of them), or a seat changed (read again)."""
-        table = self.table
-        if isinstance(notice, SeatNotice):
-            table.spawn(self.refresh_seats())
-        elif notice.seq > table.seq and (self._behind is None or self._behind.done()):
-            self._behind = table.spawn(self.resync())
+    def hear(self, notice: SeatNotice) -> None:
+        """A notice of the store: a seat changed (read again)."""
+        self.table.spawn(self.refresh_seats())
 
     def missed(self) -> None:
-        """Notices may have been missed (the listener lost its connection): catch up with the
-        log and the seats."""
-        self.table.spawn(self.resync())
+        """Notices may have been missed (the listener lost its connection): read the seats again."""
         self.table.spawn(self.refresh_seats())
 
     async def resync(self) -> None:

@@ -21,7 +21,7 @@ from hearts.server.limits import (
 )
 from hearts.server.logs import fields
 from hearts.server.metrics import Metrics
-from hearts.server.notices import ActionNotice, AliveNotice, RematchNotice, SeatNotice
+from hearts.server.notices import AliveNotice, RematchNotice, SeatNotice
 from hearts.server.protocol import STAND_IN, JoinRequest, TableRequest, listed_by_default
 from hearts.server.storage import (
     SeatConflict,
@@ -73,7 +73,7 @@ class Manager:
         self.tables: dict[str, Table] = {}
         self.owners: dict[str, str] = {}
         """The address that made each all-bot table (of this process: not stored)."""
-        self.loading: dict[str, list[ActionNotice | SeatNotice]] = {}
+        self.loading: dict[str, list[SeatNotice]] = {}
         """The notices heard for each table being loaded (applied once it is)."""
         self.visits: dict[str, int] = {}
         """The clients of this process at each table, seated or not yet (:meth:`visit`)."""
@@ -126,10 +126,13 @@ class Manager:
         return count
 
     async def get(self, table_id: str) -> Table | None:
-        """A table in memory, or loaded from the store (:func:`~hearts.server.storage.load_game`:
+        """A table in memory (caught up with its log first, if another process owns it: no
+        action is announced), or loaded from the store (:func:`~hearts.server.storage.load_game`:
         its log replayed, as a record is; a log that does not replay raises
         :class:`~hearts.errors.RecordError`) and started."""
         table = self.tables.get(table_id)
+        if table is not None and not table.owned and not table.game.is_over:
+            await table.follower.resync()
         if table is not None or not TABLE_ID.fullmatch(table_id):
             return table
         async with self._load_lock:

@@ -1,5 +1,5 @@
 """What a server process hears from the others of its service, and tells them, through the
-store's notices (:meth:`~hearts.server.storage.Storage.listen`): the actions and seats they log
+store's notices (:meth:`~hearts.server.storage.Storage.listen`): the seats they change
 (handed to each table's :class:`~hearts.server.tables.follow.Follower`), the table talk, who is
 connected where (:class:`~hearts.server.tables.presence.Roster`), that each process runs."""
 
@@ -14,7 +14,6 @@ from hearts.actions import from_dict
 from hearts.server.company import close_banned
 from hearts.server.logs import fields
 from hearts.server.notices import (
-    ActionNotice,
     AliveNotice,
     BanNotice,
     ChatNotice,
@@ -114,8 +113,7 @@ class ServiceNotices:
 
     def _hear(self, notice: Notice) -> None:
         """Hand a notice to its table (one being loaded keeps it for later); bot jobs are no
-        concern of a server process. Every accepted action of the service is counted
-        (``hearts_service_moves_total``); the presence of the others is kept in the roster."""
+        concern of a server process; the presence of the others is kept in the roster."""
         if isinstance(notice, JobNotice):
             return
         if isinstance(notice, BanNotice):  # (its connections closed: hearts.server.company)
@@ -138,9 +136,6 @@ class ServiceNotices:
         if isinstance(notice, PresenceNotice):
             self._hear_presence(notice)
             return
-        if isinstance(notice, ActionNotice):
-            self.manager.metrics.service_moves_by[notice.by].inc()
-            self.manager.ownership.activity.action(notice.table_id)  # (in play: taken first if its owner dies)
         if isinstance(notice, (ChatNotice, RematchNotice, HintNotice)):
             talking = self.manager.tables.get(notice.table_id)
             if talking is None:
@@ -157,10 +152,6 @@ class ServiceNotices:
         table = self.manager.tables.get(notice.table_id)
         if table is None:
             return
-        if isinstance(notice, ActionNotice) and not table.owned and not table.conns:
-            self.manager.forget_unused(table.id)  # (made here, owned where its clients are)
-            if table.id not in self.manager.tables:  # (one kept, opened or handed here, follows on)
-                return
         table.follower.hear(notice)
 
     def _hear_presence(self, notice: PresenceNotice) -> None:

@@ -4,9 +4,9 @@ only the owner appends to its log (the database refuses an append of an older ep
 owner that was frozen and wakes up cannot write). Only the owner serves the table's clients: a
 client that reaches another process is relayed to the owner (:mod:`hearts.server.relay`), and
 served there only once that process owns the table. Bot workers send the bots' moves to the
-owner over links too (:mod:`hearts.server.links`). A copy of a table at another process (an HTTP read, a
-finished table watched) reads the log when its notices say there is more
-(:mod:`~hearts.server.tables.follow`).
+owner over links too (:mod:`hearts.server.links`). A copy of a table at another process (an HTTP
+read, a client being routed) reads the log whenever it is read (:mod:`~hearts.server.tables.follow`).
+A finished table has no owner: its last action lets its lease go, and any process serves it.
 
 A process claims a table when it creates or loads it and nobody else owns it; renews its
 leases every :data:`RENEW_EVERY` seconds (a lease lasts :data:`~hearts.server.storage.postgres.LEASE`);
@@ -15,9 +15,8 @@ has run out (their owner died). A client whose table's owner cannot be reached o
 waits for the owner's lease to run out (at most :data:`TAKE_WAIT` seconds) and is served by the
 process it reached, which takes the table over.
 
-The sweep takes only the tables in play (:mod:`~hearts.server.tables.activity`: an action
-heard of in the last :data:`~hearts.server.tables.activity.ACTIVE` seconds, a client connected
-through any process, a bot to move), up to :data:`TAKE_AT_ONCE` at a time: a dead owner's
+The sweep takes only the tables in play (a client connected through any process, as the
+presence notices say, or a bot to move), up to :data:`TAKE_AT_ONCE` at a time: a dead owner's
 tables in play come back as soon as its leases run out, whatever number of idle tables it
 held. An idle table is taken when someone opens it: a client's hello claims a table nobody
 owns, and a client that came while the lease still ran makes the table in play.
@@ -43,7 +42,6 @@ from hearts.server.logs import fields
 from hearts.server.metrics import ACTORS
 from hearts.server.outage import Backoff, is_outage
 from hearts.server.storage import Lease
-from hearts.server.tables.activity import Activity
 from hearts.server.tables.commands import CatchUp, HandOver
 from hearts.server.tables.moves import MOVED
 
@@ -106,8 +104,6 @@ class Ownership:
         self.owners: dict[str, str] = {}
         """The owner last found of tables another process owns (asked again when it does not
         answer, or answers that it no longer owns the table)."""
-        self.activity = Activity()
-        """The tables whose actions this process heard of lately (the notices tell it)."""
         self._taking: dict[str, asyncio.Task[bool]] = {}
         self._asking: dict[str, asyncio.Future[Lease | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -229,6 +225,20 @@ class Ownership:
         table.clocks.start()
         log.info("table owned", extra=fields(table=table.id, epoch=lease.epoch, process=self.me))
 
+    def finished(self, table_id: str) -> None:
+        """The table's game is over: it needs no owner (no action is left to log, no clock to
+        run), so its lease is let go (released in the background) and no longer renewed; any
+        process serves its clients and readers from then on."""
+        if self.held.pop(table_id, None) is not None:
+            log.info("table finished; its lease let go", extra=fields(table=table_id))
+            self._spawn(self._release(table_id))
+
+    async def _release(self, table_id: str) -> None:
+        try:
+            await self.leases.release(self.me, [table_id])
+        except Exception as e:  # (the lease runs out by itself)
+            self._failed("could not let a finished table's lease go", e)
+
     def lose(self, table_id: str) -> None:
         """This process no longer owns the table (its lease was taken over, or handed on); with
         no client of its own there it keeps no copy of it either."""
@@ -273,10 +283,9 @@ class Ownership:
 
     def in_play(self, owned: bool = False) -> list[str]:
         """The tables this process knows to be in play and does not own (``owned``: those it
-        owns): an action heard of lately, a client here or at another process (the presence notices)."""
+        owns): a client here or at another process (the presence notices)."""
         manager = self.manager
-        known = {*self.activity.recent(), *manager.roster.tables(),
-                 *(t.id for t in manager.tables.values() if t.conns)}
+        known = {*manager.roster.tables(), *(t.id for t in manager.tables.values() if t.conns)}
         return sorted(known.intersection(self.held) if owned else known.difference(self.held))
 
     async def _sweep(self) -> None:

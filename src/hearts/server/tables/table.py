@@ -244,10 +244,11 @@ class Table:
             self.presence.tell()
 
     async def own(self, conn: Connection) -> bool:
-        """Whether this process owns the table, taking it if nobody does; else ``conn`` is
+        """Whether this process serves the table: it owns it, taking it if nobody does, or its
+        game is over (a finished table has no owner: any process serves it); else ``conn`` is
         closed as a service restart, and reconnects to the process that does (one path: a
         client is served only by its table's owner)."""
-        if self.owned or await self.ownership.take(self):
+        if self.owned or self.game.is_over or await self.ownership.take(self):
             return True
         conn.kill(CLOSE_SERVICE_RESTART, MOVED)
         return False
@@ -269,7 +270,7 @@ class Table:
                     code="spectators_full", close_code=CLOSE_TRY_LATER,
                 )
         await self.mailbox.run(Watch(conn))
-        if self.game.is_over or await self.own(conn):
+        if await self.own(conn):
             self.presence.tell()
 
     def detach(self, conn: Connection) -> None:
@@ -363,7 +364,7 @@ class Table:
             if epoch is None:  # (not owned here)
                 raise NotOwner(self.id, 0)
             started = time.perf_counter()
-            await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, by=by, epoch=epoch)
+            await self.store.log.append(self.id, self.seq, action, finished=game.is_over, bots=bots, epoch=epoch)
             self.metrics.append.observe(time.perf_counter() - started)
         except (SeqConflict, NotOwner) as e:
             game.undo()
@@ -380,8 +381,10 @@ class Table:
             log.info("handed over", extra=fields(table=self.id, seat=action.seat, stand_in=self.stand_in))
         self.moved_on(action)
         self.metrics.accepted(self.id, action, by, arrived)
-        if game.is_over and self.rated:  # its ratings (in the background; the store rates it once)
-            self.spawn(settle(self.store, self.id))
+        if game.is_over:
+            self.ownership.finished(self.id)
+            if self.rated:  # its ratings (in the background; the store rates it once)
+                self.spawn(settle(self.store, self.id))
 
     def moved_on(self, action: Action) -> None:
         """After ``action`` was applied: the last event, the clocks, the broadcast."""
