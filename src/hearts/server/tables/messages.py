@@ -6,7 +6,7 @@ everyone may know it, chat lines, hints).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from hearts.actions import Action, Moon, Pass, to_dict
@@ -102,6 +102,9 @@ class StateMessages:
         (:meth:`_private`)."""
         self._public: tuple[Round, tuple[Any, ...], dict[str, Any]] | None = None
         """The public view as last made, with the round, phase, tricks and end it was made at."""
+        self._parts: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        """The parts of :meth:`public` that change seldom (:meth:`_who`, :meth:`_scores`), each as
+        last made with what it was made from."""
 
     def public(self) -> dict[str, Any]:
         """What every seat (and the lobby, and a spectator) may know about the table."""
@@ -122,8 +125,21 @@ class StateMessages:
             "handed_over": self.table.clocks.handed_over(),
         }
 
+    def _kept(self, part: str, made_of: tuple[Any, ...], make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The part of :meth:`public` named ``part`` as last made, the same dict, if it was made
+        of the same objects (compared by identity: each is replaced, never changed, when what
+        it says changes); else made again."""
+        kept = self._parts.get(part)
+        if kept is None or kept[0] != made_of:
+            kept = self._parts[part] = (made_of, make())
+        return kept[1]
+
     def _who(self) -> dict[str, Any]:
-        """The part of :meth:`public` that changes with the seats."""
+        """The part of :meth:`public` that changes with the seats (a seat's row is replaced
+        when anything of it changes)."""
+        return self._kept("who", tuple(self.table.seats), self._seats)
+
+    def _seats(self) -> dict[str, Any]:
         return {
             "names": [seat_name(s) for s in self.table.seats],
             "kinds": [s.kind for s in self.table.seats],
@@ -133,7 +149,12 @@ class StateMessages:
         }
 
     def _scores(self) -> dict[str, Any]:
-        """The part of :meth:`public` that changes when a round or the game ends."""
+        """The part of :meth:`public` that changes when a round or the game ends (a round's
+        result is set once, at its end)."""
+        g = self.table.game
+        return self._kept("scores", (g, g.round, g.round.result, g.is_over), self._totals)
+
+    def _totals(self) -> dict[str, Any]:
         g = self.table.game
         return {
             "target": self.table.rules.target,
