@@ -227,17 +227,10 @@ class Ownership:
 
     def finished(self, table_id: str) -> None:
         """The table's game is over: it needs no owner (no action is left to log, no clock to
-        run), so its lease is let go (released in the background) and no longer renewed; any
-        process serves its clients and readers from then on."""
+        run), so its lease is no longer renewed and runs out (a statement a finished game would
+        cost more than the renewals it saves); any process serves its clients and readers."""
         if self.held.pop(table_id, None) is not None:
             log.info("table finished; its lease let go", extra=fields(table=table_id))
-            self._spawn(self._release(table_id))
-
-    async def _release(self, table_id: str) -> None:
-        try:
-            await self.leases.release(self.me, [table_id])
-        except Exception as e:  # (the lease runs out by itself)
-            self._failed("could not let a finished table's lease go", e)
 
     def lose(self, table_id: str) -> None:
         """This process no longer owns the table (its lease was taken over, or handed on); with
