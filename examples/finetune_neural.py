@@ -4,13 +4,15 @@ deal (or of each card at a position) as the baseline; measured against the polic
     pip install -e '.[rl,fast,train]'          # train: PyTorch (CPU)
     nice -n 19 python examples/finetune_neural.py --start /tmp/neural/policy-dagger-1.nn --work /tmp/neural-pg
         [--method replay|branch] [--deals 120000] [--batch 256] [--lr 1e-4] [--schedule constant|cosine]
-        [--branches 2] [--kl 0] [--every 0] [--seed 2401] [--measure 1500] [--measure-seed 2501]
+        [--branches 2] [--kl 0] [--target expected|softmax] [--tau 1] [--every 0] [--seed 2401]
+        [--measure 1500] [--measure-seed 2501]
     nice -n 19 python examples/finetune_neural.py --start OLD.nn --candidate NEW.nn --measure 2000 --measure-seed S
 
 The shipped ``neural`` is two such runs (seeds 2401 and 2403, the second from the first's
 weights) after ``examples/train_neural.py``, then four runs of ``--method branch`` (seeds 3401 to
-3404); the commands: docs/notes/2026-12-06-neural-dagger.md, then
-docs/notes/2026-12-06-neural-policy-gradient-2.md.
+3404), then one of ``--method branch --target softmax --tau 4`` (seed 3502); the commands:
+docs/notes/2026-12-06-neural-dagger.md, docs/notes/2026-12-06-neural-policy-gradient-2.md, then
+docs/notes/2026-12-07-neural-advantage-target.md.
 
 Issue 43; docs/notes/2026-12-06-neural-dagger.md. Each deal ``k`` (seeded ``--seed``, round
 number ``k``: the pass direction rotates) is played twice with the learner at seat 0 and three
@@ -31,9 +33,13 @@ heuristic bots draw no random numbers: only that card differs). Each card's scor
 greedy round's is its advantage at that position, and the step descends the expected advantage
 under the policy, ``mean(Σ π(card) × advantage(card))`` (the exact policy gradient at the
 position, for a greedy continuation), plus ``--kl`` times the divergence KL(π ‖ π_start) from the
-starting policy on the same positions. ``--schedule cosine`` lowers the learning rate from
-``--lr`` to 0 over the run. ``--candidate`` trains nothing: it measures a weights file against
-``--start``.
+starting policy on the same positions. ``--target softmax`` (docs/notes/2026-12-07-neural-advantage-target.md)
+descends instead the cross-entropy ``-mean(Σ q(card) × log π(card))`` toward the target
+``q ∝ π(card) × exp(-advantage(card) / --tau)`` (π as it is before the step, held fixed; the
+advantage in points, lower is better): an advantage-weighted target whose pull on a better card
+is not damped by that card's small probability as the expected advantage's is. ``--schedule
+cosine`` lowers the learning rate from ``--lr`` to 0 over the run. ``--candidate`` trains
+nothing: it measures a weights file against ``--start``.
 """
 
 from __future__ import annotations
@@ -216,6 +222,9 @@ def main() -> None:
                    help="replay: the round's advantage over a greedy replay; branch: each card's at a position")
     p.add_argument("--branches", type=int, default=2, help="positions branched a deal (--method branch)")
     p.add_argument("--kl", type=float, default=0.0, help="weight of KL(π ‖ π_start) (--method branch)")
+    p.add_argument("--target", choices=("expected", "softmax"), default="expected",
+                   help="expected: descend Σ π × advantage; softmax: cross-entropy toward π × exp(-advantage/τ) (--method branch)")
+    p.add_argument("--tau", type=float, default=1.0, help="τ of --target softmax, in points")
     p.add_argument("--schedule", choices=("constant", "cosine"), default="constant")
     p.add_argument("--candidate", type=Path, default=None, help="measure this weights file against --start; no training")
     args = p.parse_args()
@@ -250,6 +259,8 @@ def main() -> None:
                "hidden": start.layers[0][1], "lr": args.lr, "batch": args.batch}
         if args.method == "branch":
             out.update(method="branch", branches=args.branches, kl=args.kl, schedule=args.schedule)
+            if args.target != "expected":
+                out.update(target=args.target, tau=args.tau)
         return out
 
     for first in range(0, args.deals, args.batch) if args.method == "branch" else ():
@@ -267,7 +278,11 @@ def main() -> None:
             logp = torch.log_softmax(net(x).masked_fill(~legal, -1e9), dim=1)
             p = logp.exp()
             expected = (p * advantage).sum(1)
-            loss = expected.mean()
+            if args.target == "softmax":
+                q = torch.softmax(logp.detach() - advantage / args.tau, dim=1)
+                loss = -(q * logp).sum(1).mean()
+            else:
+                loss = expected.mean()
             if args.kl:
                 with torch.no_grad():
                     old = torch.log_softmax(frozen(x).masked_fill(~legal, -1e9), dim=1)
