@@ -131,9 +131,9 @@ class BanNotice(_Notice, tag="ban", frozen=True):
 
 Notice = SeatNotice | JobNotice | ChatNotice | RematchNotice | HintNotice | PresenceNotice | AliveNotice | BanNotice
 """What a listener hears: ids, a chat line or a hint, who is connected where and which processes
-run (no accepted action: only a table's owner needs them, and it made them) (a PostgreSQL ``NOTIFY`` payload is at most 8000
-bytes; these take under 2000); other rows are read from the store. A hint job queued is
-announced as a :class:`JobNotice` (it wakes the bot workers)."""
+run (a PostgreSQL ``NOTIFY`` payload is at most 8000 bytes; these take under 2000); other rows
+are read from the store, and no accepted action is heard (only a table's owner needs it, and it
+made it). A hint job queued is announced as a :class:`JobNotice` (it wakes the bot workers)."""
 
 TalkNotice = ChatNotice | RematchNotice | HintNotice
 """The notices of the table talk (:meth:`hearts.server.tables.talk.Talk.hear`)."""

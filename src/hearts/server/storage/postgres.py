@@ -201,8 +201,7 @@ UNION ALL SELECT i, false FROM fenced
 makes bot seats to act queued and announced if it is logged (its ``notice``: their payloads,
 joined by commas; empty: nothing to announce; the notices of up to 16 actions in one
 ``NOTIFY``, a JSON array: a listener wakes once for them), and its table marked finished if it
-``ends`` the game. An
-action with an epoch (its owner's lease's; ``NULL``: none to check) is fenced: logged only if the table's
+``ends`` the game. An action with an epoch (its owner's lease's; ``NULL``: none to check) is fenced: logged only if the table's
 lease row has that epoch as the statement begins (a take-over committed before it is seen; one
 committed while it runs is not, and the new owner, which reads the log after its claim, finds
 that row's ``seq`` taken and catches up: nothing is lost or logged twice). The lease rows are
