@@ -13,7 +13,6 @@ from hearts.errors import RecordError
 from hearts.record import replay
 from hearts.server.limits import CLOSE_POLICY
 from hearts.server.logs import fields
-from hearts.server.notices import SeatNotice
 from hearts.server.outage import Backoff
 from hearts.server.protocol import error_message
 from hearts.server.storage import StoreUnavailable, load_game
@@ -35,12 +34,10 @@ class Follower:
         self._awaiting_back: asyncio.Task[None] | None = None
         """The task of :meth:`resync_when_back`, while it waits."""
 
-    def hear(self, notice: SeatNotice) -> None:
-        """A notice of the store: a seat changed (read again)."""
-        self.table.spawn(self.refresh_seats())
-
-    def missed(self) -> None:
-        """Notices may have been missed (the listener lost its connection): read the seats again."""
+    def seats_changed(self) -> None:
+        """A seat changed (a :class:`~hearts.server.notices.SeatNotice`), or a notice saying so
+        may have been missed (the listener lost its connection): read the seats again, in the
+        background (:meth:`refresh_seats`)."""
         self.table.spawn(self.refresh_seats())
 
     async def resync(self) -> None:

@@ -147,8 +147,8 @@ class Manager:
             if stored is None:
                 return None
             table = await self._open(table_id, stored.game, stored.seats, stored.row.config)
-        for notice in heard:  # logged while it loaded
-            table.follower.hear(notice)
+        if heard:  # (a seat changed while it loaded)
+            table.follower.seats_changed()
         return table
 
     async def _open(

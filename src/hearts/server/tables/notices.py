@@ -103,10 +103,10 @@ class ServiceNotices:
             log.warning("could not ask the other processes who is at a table", extra=fields(error=str(e)))
 
     def _missed(self) -> None:
-        """Notices may have been missed: every table in memory catches up, and asks the
-        others for their presence again."""
+        """Notices may have been missed: every table in memory reads its seats again, and asks
+        the others for their presence again."""
         for table in list(self.manager.tables.values()):
-            table.follower.missed()
+            table.follower.seats_changed()
         task = asyncio.get_running_loop().create_task(self.ask(list(self.manager.tables)))
         self._asking.add(task)
         task.add_done_callback(self._asking.discard)
@@ -152,7 +152,7 @@ class ServiceNotices:
         table = self.manager.tables.get(notice.table_id)
         if table is None:
             return
-        table.follower.hear(notice)
+        table.follower.seats_changed()
 
     def _hear_presence(self, notice: PresenceNotice) -> None:
         """Another process's presence at a table: shown to this process's clients if it
