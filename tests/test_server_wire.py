@@ -169,6 +169,39 @@ def test_every_message_of_a_whole_game_is_its_declared_type(tmp_path: Path) -> N
     assert kinds["Error"] == 1 and kinds["Hint"] == 1
 
 
+def test_a_tricks_end_sends_the_trick_that_ended_not_the_rounds_tricks_again(tmp_path: Path) -> None:
+    """The event of a play that ends a trick carries that trick alone, in ``more`` (the view's
+    list of the round's tricks grew by it), not the round's tricks so far again: the events
+    stay small through the round (R3.4: a trick's winner takes it; issue 41's message sizes)."""
+
+    async def main() -> list[dict[str, Any]]:
+        store = await open_storage(f"sqlite:///{tmp_path / 'more.db'}")
+        manager = Manager(store, bot_delay=0, bot_workers=1)
+        await manager.start()
+        try:
+            table, _ = await manager.create(TableRequest.parse({"seats": [{"kind": "human"}] * 4}))
+            seats = [Wire() for _ in range(4)]
+            for s, w in enumerate(seats):
+                await table.attach(w.conn, s)
+            rng = random.Random(7)
+            while table.game.round.tricks_played < 3:
+                for w in seats:
+                    w.drain()
+                seat = table.game.actors()[0]
+                action = rng.choice(sorted(table.game.legal_actions(seat), key=str))
+                await table.handle(seats[seat].conn, parse_client(json.dumps({**to_dict(action), "seq": table.seq})))  # type: ignore[arg-type]
+            return [json.loads(w.drain()[-1]) for w in seats]
+        finally:
+            await manager.shutdown()
+            await store.close()
+
+    ended = asyncio.run(main())
+    for m in ended:
+        assert m["type"] == "event" and "tricks" not in m["view"], m
+        (trick,) = m["more"]["tricks"]
+        assert len(trick["plays"]) == 4 and trick["winner"] is not None
+
+
 def _valid(kind: str) -> dict[str, Any]:
     """A well-formed client message of this type."""
     extra: dict[str, Any] = {

@@ -390,10 +390,18 @@ def apply_event(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any] 
     ({'hand': ['QS'], 'to_move': 2}, 8, {'online': [1]}, 'event')
     >>> apply_event(state, {**event, "n": 6}) is None
     True
+
+    A list field grown at its end comes as its new items, in ``more``:
+
+    >>> apply_event(after, {**event, "n": 6, "view": {}, "more": {"hand": ["AS"]}})["view"]["hand"]
+    ['QS', 'AS']
     """
     if event["n"] != state["n"] + 1:
         return None
+    view = {**state["view"], **event["view"]}
+    for field, items in event.get("more", {}).items():  # (lists grown at their end)
+        view[field] = [*view[field], *items]
     return {
         **state, "reason": event["reason"], "n": event["n"], "seq": event["seq"], "event": event["event"],
-        "view": {**state["view"], **event["view"]}, "table": {**state["table"], **event["table"]},
+        "view": view, "table": {**state["table"], **event["table"]},
     }

@@ -253,7 +253,9 @@ class Event(Message, tag="event", frozen=True):
     others are as they were. ``n`` numbers the table's events 1, 2, …: an event whose ``n`` is
     not one more than the last one's means messages were missed — ask to ``sync``. ``reason``:
     an accepted action (``event``, with ``event`` and ``seq`` new), a change of the seats or
-    the presence (``table``), or actions caught up with (``resync``)."""
+    the presence (``table``), or actions caught up with (``resync``). ``more`` (absent: none)
+    holds the fields of the view that are lists grown at their end, with the items added: at a
+    trick's end, ``{"tricks": [that trick]}``, the round's earlier tricks not sent again."""
 
     reason: Literal["event", "resync", "table"]
     n: int
@@ -261,6 +263,7 @@ class Event(Message, tag="event", frozen=True):
     view: dict[str, Any]
     table: dict[str, Any]
     event: dict[str, Any] | None
+    more: dict[str, list[Any]] = {}
 
 
 class Presence(Message, tag="presence", frozen=True):

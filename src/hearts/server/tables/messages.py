@@ -71,14 +71,32 @@ Sent = tuple[dict[str, Any] | None, dict[str, Any], dict[str, Any]]
 a spectator), the public view and the table's public facts."""
 
 
-def changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+_ABSENT: Any = object()
+"""A field a dict lacks (:func:`changed`): equal to no value."""
+
+
+def changed(before: dict[str, Any], after: dict[str, Any], grown: dict[str, Any] | None = None) -> dict[str, Any]:
     """The fields of ``after`` whose value is not the one in ``before`` (each whole: an event's
-    patch).
+    patch); with ``grown``, a list whose new value is the old one with items added at its end
+    goes there as those items instead (an event's ``more``: a trick's end sends that trick, not
+    the round's tricks again).
 
     >>> changed({"a": 1, "b": [2], "c": None}, {"a": 1, "b": [3], "c": None})
     {'b': [3]}
+    >>> grown = {}
+    >>> changed({"a": 1, "b": [2]}, {"a": 2, "b": [2, 3]}, grown), grown
+    ({'a': 2}, {'b': [3]})
     """
-    return {k: v for k, v in after.items() if k not in before or before[k] != v}
+    patch: dict[str, Any] = {}
+    for k, v in after.items():
+        old = before.get(k, _ABSENT)
+        if old is v or old == v:
+            continue
+        if grown is not None and type(v) is list and type(old) is list and len(old) < len(v) and v[:len(old)] == old:
+            grown[k] = v[len(old):]
+        else:
+            patch[k] = v
+    return patch
 
 
 class StateMessages:
@@ -243,13 +261,17 @@ class StateMessages:
         made: dict[tuple[int, ...], tuple[Sent, str]] = {}
         """Each message made, by the ids of what it was made from (kept alive in it: no id is
         used again during the broadcast)."""
-        diffs: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = {}
+        diffs: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {}
 
-        def diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+        def diff(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+            """The patch of ``before`` to ``after`` and what their lists grew by (:func:`changed`;
+            the table's facts grow none: their lists change once a round)."""
             known = diffs.get((id(before), id(after)))
             if known is None:
-                known = diffs[id(before), id(after)] = (before, changed(before, after))
-            return known[1]
+                grown: dict[str, Any] = {}
+                patch = changed(before, after, grown if after is public else None)
+                known = diffs[id(before), id(after)] = (before, patch, grown)
+            return known[1], known[2]
 
         for c in list(self.table.conns):
             if c.closed or not c.attached:
@@ -267,12 +289,15 @@ class StateMessages:
             key = (id(sent[0]), id(own), id(sent[1]), id(sent[2])) if own is not None else (id(sent[1]), id(sent[2]))
             known = made.get(key)
             if known is None:
-                view = diff(sent[1], now[1])
+                view, grown = diff(sent[1], now[1])
                 if own is not None:
                     view = {**changed(sent[0] or {}, own), **view}
-                known = made[key] = (sent, wire.encode({
+                event = {
                     "type": "event", "reason": reason, "n": self.number, "seq": self.table.seq,
-                    "view": view, "table": diff(sent[2], now[2]), "event": self.table.last_event,
-                }))
+                    "view": view, "table": diff(sent[2], now[2])[0], "event": self.table.last_event,
+                }
+                if grown:
+                    event["more"] = grown
+                known = made[key] = (sent, wire.encode(event))
             c.sent = now
             c.push(known[1])
