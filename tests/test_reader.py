@@ -191,7 +191,8 @@ def test_the_reading_sampler_is_measured_with_the_network_given() -> None:
 @pytest.mark.parametrize("blocked", [("torch",), ("torch", "numpy")])
 def test_the_weights_load_without_pytorch(blocked: tuple[str, ...]) -> None:
     """In a process where importing PyTorch (and numpy) fails, the shipped networks load from the
-    package and predict (numpy's forward pass, or plain Python's), as in this one."""
+    package and predict (numpy's forward pass, or plain Python's), as in this one; ``neural``
+    passes with its pass network there."""
     view = mover_view(played_round(7, 21))
     expected = [round(x, 3) for x in shipped(CARDS_MODEL)(*features(view))[:20]]
     code = textwrap.dedent(f"""
@@ -200,12 +201,14 @@ def test_the_weights_load_without_pytorch(blocked: tuple[str, ...]) -> None:
             sys.modules[name] = None  # import fails
         from hearts import Rules
         from hearts.bots.reader import shipped, features, holders, CARDS_MODEL, POLICY_MODEL
+        from hearts.bots import make_bot
         from hearts.round import Round, deal_hands
         from hearts.view import View
         sys.path.insert(0, {str(__file__.rsplit('/', 1)[0])!r})
         from test_reader import played_round, mover_view
         view = mover_view(played_round(7, 21))
         shipped(POLICY_MODEL)(*features(view))
+        assert len(make_bot("neural").choose_pass(View.of(Round(Rules(), deal_hands(Rules(), 3)), 0))) == 3
         print([round(x, 3) for x in shipped(CARDS_MODEL)(*features(view))[:20]])
         print(sorted(m for m in sys.modules if m.split('.')[0] in {blocked!r} and sys.modules[m]))
     """)

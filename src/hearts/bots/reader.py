@@ -105,11 +105,42 @@ CARDS_MODEL: Final = "cards-v1.nn"
 """The card-location model shipped in ``hearts/bots/models``."""
 POLICY_MODEL: Final = "policy-v1.nn"
 """The policy of the bot ``neural`` (:mod:`hearts.bots.neural`), shipped beside it: a logit per card."""
+PASS_MODEL: Final = "pass-v1.nn"
+"""The pass of the bot ``neural``, shipped beside its policy: a logit per card of the hand, from
+:func:`pass_features` (the cards with the highest logits are passed)."""
+PASS_ENCODING: Final = "pass-v1"
+"""The name of the pass network's encoding (:func:`pass_features`)."""
+PASS_FEATURES: Final = 52 + 3
+"""The number of features of a pass decision: the hand's 52 card flags, then the direction (left,
+across, right) one-hot."""
 
 
 def applies(view: View) -> bool:
     """Whether the models read this view: four players, a 52-card deck, play under way."""
     return view.players == N and view.rules.deck_mask == (1 << 52) - 1 and view.phase.value == "playing"
+
+
+def pass_applies(view: View) -> bool:
+    """Whether the pass network (:data:`PASS_MODEL`) chooses this view's pass: four players, a
+    52-card deck, three cards to pass (what it was trained on), a pass to make."""
+    return (view.players == N and view.rules.deck_mask == (1 << 52) - 1 and view.rules.pass_count == 3
+            and view.must_pass and view.pass_to is not None)
+
+
+def pass_features(view: View) -> tuple[list[int], list[float]]:
+    """The features of a pass decision (:data:`PASS_ENCODING`) as :func:`features` gives them
+    (active indices, values): a flag per card of the hand, then one for the direction, the seat
+    passed to relative to this one (``52 + offset - 1``: left, across, right).
+
+    >>> from hearts import Game, Rules
+    >>> active, values = pass_features(View.of(Game(Rules(), seed=2), 0))
+    >>> len(active), active[-1], set(values)  # round 1 passes left
+    (14, 52, {1.0})
+    """
+    if view.pass_to is None:
+        raise HeartsError("a pass decision's features need a seat to pass to")
+    active = [int(c) for c in view.hand] + [52 + (view.pass_to - view.seat) % N - 1]
+    return sorted(active), [1.0] * len(active)
 
 
 def features(view: View) -> tuple[list[int], list[float]]:
@@ -266,12 +297,16 @@ def _dense() -> Any:
 
 @cache
 def shipped(name: str = CARDS_MODEL) -> Network:
-    """A network shipped in the package (``hearts/bots/models/NAME``), loaded once."""
+    """A network shipped in the package (``hearts/bots/models/NAME``), loaded once; one made for
+    other features than its own (:func:`pass_features` for :data:`PASS_MODEL`, :func:`features`
+    for the others) is a :class:`~hearts.errors.HeartsError`."""
     data = resources.files("hearts.bots").joinpath("models", name).read_bytes()
     network = Network.from_bytes(data, name)
-    encoding = network.header.get("features")
-    if encoding != [ENCODING, FEATURES]:
-        raise HeartsError(f"{name}: made for the features {encoding!r}, not {[ENCODING, FEATURES]!r}")
+    encoding, expected = network.header.get("features"), [ENCODING, FEATURES]
+    if name == PASS_MODEL:
+        expected = [PASS_ENCODING, PASS_FEATURES]
+    if encoding != expected:
+        raise HeartsError(f"{name}: made for the features {encoding!r}, not {expected!r}")
     return network
 
 
