@@ -71,10 +71,6 @@ Sent = tuple[dict[str, Any] | None, dict[str, Any], dict[str, Any]]
 a spectator), the public view and the table's public facts."""
 
 
-_ABSENT: Any = object()
-"""A field a dict lacks (:func:`changed`): equal to no value."""
-
-
 def changed(before: dict[str, Any], after: dict[str, Any], grown: dict[str, Any] | None = None) -> dict[str, Any]:
     """The fields of ``after`` whose value is not the one in ``before`` (each whole: an event's
     patch); with ``grown``, a list whose new value is the old one with items added at its end
@@ -87,15 +83,13 @@ def changed(before: dict[str, Any], after: dict[str, Any], grown: dict[str, Any]
     >>> changed({"a": 1, "b": [2]}, {"a": 2, "b": [2, 3]}, grown), grown
     ({'a': 2}, {'b': [3]})
     """
-    patch: dict[str, Any] = {}
-    for k, v in after.items():
-        old = before.get(k, _ABSENT)
-        if old is v or old == v:
-            continue
-        if grown is not None and type(v) is list and type(old) is list and len(old) < len(v) and v[:len(old)] == old:
-            grown[k] = v[len(old):]
-        else:
-            patch[k] = v
+    patch = {k: v for k, v in after.items() if k not in before or before[k] != v}
+    if grown is not None:
+        for k, v in list(patch.items()):
+            old = before.get(k)
+            if type(v) is list and type(old) is list and len(old) < len(v) and v[:len(old)] == old:
+                grown[k] = v[len(old):]
+                del patch[k]
     return patch
 
 
