@@ -58,7 +58,7 @@ import torch
 from torch import nn
 
 from hearts.actions import Play
-from hearts.arena import Progress, derive_seed, interval_text, paired_difference, progress_mode
+from hearts.arena import Progress, derive_seed, progress_mode
 from hearts.bots import reader
 from hearts.bots.heuristic import HeuristicBot
 from hearts.cards import CARDS
@@ -67,7 +67,7 @@ from hearts.rules import Rules
 from hearts.view import View
 
 sys.path.insert(0, str(Path(__file__).parent))
-from train_neural import duel, load, seat
+from train_neural import load, measure, seat
 from train_reader import export, mlp
 
 
@@ -194,19 +194,6 @@ def branch(forward: Forward, rules: Rules, seed: int, k: int, rng: np.random.Gen
     return greedy, out
 
 
-def measure(current: reader.Network, start: reader.Network, deals: int, seed: int) -> None:
-    """``current`` and ``start`` each against three heuristic bots on the same ``deals`` deals ×
-    4 rotations (seed ``seed``): their points a round and the paired difference."""
-    new = duel(seat("neural-new", current), deals, seed, 1)
-    old = duel(seat("neural-start", start), deals, seed, 1)
-    diff, low, high = paired_difference(new, old)
-    for name, result in (("new", new), ("start", old)):
-        bot = result.bots[0]
-        print(f"{name}: {bot.mean:.2f} {interval_text(bot.ci_low, bot.ci_high)} ({bot.rounds} rounds, "
-              f"{1000 * bot.time_mean:.2f} ms a decision)")
-    print(f"new_minus_start={diff:.2f} {interval_text(low, high, compact=True)} over {deals} deals × 4, seed {seed}")
-
-
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--start", type=Path, required=True)
@@ -234,7 +221,8 @@ def main() -> None:
     rules = Rules()
     start = reader.Network.from_bytes(args.start.read_bytes(), str(args.start))
     if args.candidate is not None:
-        measure(reader.Network.from_bytes(args.candidate.read_bytes(), str(args.candidate)), start,
+        measure(seat("neural-new", reader.Network.from_bytes(args.candidate.read_bytes(), str(args.candidate))),
+                seat("neural-start", start),
                 args.measure, args.measure_seed)
         return
     net = mlp(reader.FEATURES, start.layers[0][1], 52, 0.0)
@@ -336,7 +324,7 @@ def main() -> None:
     bar.end()
     current = export(net, args.work / "policy-pg.nn", "policy", note(args.deals))
     if args.measure:
-        measure(current, start, args.measure, args.measure_seed)
+        measure(seat("neural-new", current), seat("neural-start", start), args.measure, args.measure_seed)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ import argparse
 import functools
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -44,6 +45,7 @@ from torch import nn
 
 from hearts.arena import ArenaResult, interval_text, paired_difference, run_arena
 from hearts.bots import reader
+from hearts.bots.base import Bot
 from hearts.bots.neural import NeuralBot
 from hearts.bots.registry import bot_names, register, unregister
 from hearts.rules import Rules
@@ -68,17 +70,36 @@ def load(net: nn.Sequential, network: reader.Network) -> None:
 
 
 def seat(name: str, network: reader.Network) -> str:
-    """Register ``name`` as ``neural`` playing ``network`` (in this process and forked workers)
-    and return it as a spec."""
+    """Register ``name`` as ``neural`` playing ``network`` and return it as a spec."""
+    return register_spec(name, functools.partial(NeuralBot, network=network))
+
+
+def register_spec(name: str, factory: Callable[..., Bot]) -> str:
+    """Register ``name`` as ``factory`` (in this process and forked workers); return it as a spec."""
     if name in bot_names():
         unregister(name)
-    register(name, functools.partial(NeuralBot, network=network))
+    register(name, factory)
     return name
 
 
 def duel(spec: str, deals: int, seed: int, jobs: int) -> ArenaResult:
     """``spec`` against three :data:`FIELD` bots on ``deals`` duplicate deals × 4 rotations."""
     return run_arena([spec, FIELD, FIELD, FIELD], Rules(), rounds=deals, jobs=jobs, seed=seed, progress=True)
+
+
+def measure(new: str, old: str, deals: int, seed: int, jobs: int = 1) -> None:
+    """The specs ``new`` and ``old`` each against three :data:`FIELD` bots on the same ``deals``
+    deals × 4 rotations (seed ``seed``): their points a round and the paired difference
+    (negative: ``new`` is better)."""
+    began = time.perf_counter()
+    a, b = duel(new, deals, seed, jobs), duel(old, deals, seed, jobs)
+    diff, low, high = paired_difference(a, b)
+    for name, result in ((new, a), (old, b)):
+        bot = result.bots[0]
+        print(f"{name}: {bot.mean:.2f} {interval_text(bot.ci_low, bot.ci_high)} points a round against three "
+              f"{FIELD} ({bot.rounds} rounds, {1000 * bot.time_mean:.3f} ms a decision)")
+    print(f"new_minus_start={diff:.3f} {interval_text(low, high, compact=True)} over {deals} deals × 4 rotations, "
+          f"seed {seed} ({time.perf_counter() - began:.0f} s)", flush=True)
 
 
 def main() -> None:
@@ -135,17 +156,7 @@ def main() -> None:
         args.export.joinpath(reader.POLICY_MODEL).write_bytes(current.to_bytes())
         print(f"wrote {args.export / reader.POLICY_MODEL}")
     if args.deals:
-        began = time.perf_counter()
-        new = duel(seat("neural-new", current), args.deals, args.measure_seed, args.jobs)
-        old = duel(seat("neural-start", start), args.deals, args.measure_seed, args.jobs)
-        diff, low, high = paired_difference(new, old)
-        for name, result in (("new", new), ("start", old)):
-            bot = result.bots[0]
-            print(f"{name}: {bot.mean:.2f} {interval_text(bot.ci_low, bot.ci_high)} points a round against three "
-                  f"{FIELD} ({bot.rounds} rounds, {1000 * bot.time_mean:.2f} ms a decision)")
-        print(f"new_minus_start={diff:.2f} {interval_text(low, high, compact=True)} over {args.deals} deals × 4 "
-              f"rotations, seed {args.measure_seed} ({time.perf_counter() - began:.0f} s)")
-
+        measure(seat("neural-new", current), seat("neural-start", start), args.deals, args.measure_seed, args.jobs)
 
 if __name__ == "__main__":
     main()

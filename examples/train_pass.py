@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
@@ -47,18 +46,17 @@ import numpy as np
 import torch
 from torch import nn
 
-from hearts.arena import Progress, derive_seed, interval_text, paired_difference, progress_mode
+from hearts.arena import Progress, derive_seed, progress_mode
 from hearts.bots import make_bot, reader
 from hearts.bots.base import Bot
 from hearts.bots.neural import NeuralBot
-from hearts.bots.registry import bot_names, register, unregister
 from hearts.cards import CardSet
 from hearts.round import Round, deal_hands
 from hearts.rules import Rules
 from hearts.view import View
 
 sys.path.insert(0, str(Path(__file__).parent))
-from train_neural import duel
+from train_neural import measure, register_spec
 from train_reader import export, mlp
 
 DIRECTIONS = 3
@@ -170,28 +168,6 @@ class ExpertPass(NeuralBot):
         return self.expert.choose_pass(view)
 
 
-def seat(name: str, factory: Callable[..., Bot]) -> str:
-    """Register ``name`` as ``factory`` (in this process and forked workers); return it as a spec."""
-    if name in bot_names():
-        unregister(name)
-    register(name, factory)
-    return name
-
-
-def measure(new: str, old: str, deals: int, seed: int) -> None:
-    """The specs ``new`` and ``old`` each against three heuristic bots on the same ``deals``
-    deals × 4 rotations (seed ``seed``): their points a round and the paired difference."""
-    began = time.perf_counter()
-    a, b = duel(new, deals, seed, 1), duel(old, deals, seed, 1)
-    diff, low, high = paired_difference(a, b)
-    for name, result in ((new, a), (old, b)):
-        bot = result.bots[0]
-        print(f"{name}: {bot.mean:.2f} {interval_text(bot.ci_low, bot.ci_high)} points a round "
-              f"({bot.rounds} rounds, {1000 * bot.time_mean:.3f} ms a decision)")
-    print(f"new_minus_start={diff:.3f} {interval_text(low, high, compact=True)} over {deals} deals × 4 rotations, "
-          f"seed {seed} ({time.perf_counter() - began:.0f} s)", flush=True)
-
-
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--work", type=Path, default=Path("/tmp/neural-pass"))
@@ -219,9 +195,9 @@ def main() -> None:
             network = reader.Network.from_bytes(path.read_bytes(), str(path))
         return functools.partial(NeuralBot, pass_network=network)
 
-    old = seat("neural-start", passing(args.start))
+    old = register_spec("neural-start", passing(args.start))
     if args.upper_bound:
-        measure(seat("neural-expert-pass", functools.partial(ExpertPass, expert=args.expert)), old, args.measure,
+        measure(register_spec("neural-expert-pass", functools.partial(ExpertPass, expert=args.expert)), old, args.measure,
                 args.measure_seed)
         return
     if args.candidate is None:
@@ -237,7 +213,7 @@ def main() -> None:
             args.export.joinpath(reader.PASS_MODEL).write_bytes(args.candidate.read_bytes())
             print(f"wrote {args.export / reader.PASS_MODEL}")
     if args.measure:
-        measure(seat("neural-new", passing(args.candidate)), old, args.measure, args.measure_seed)
+        measure(register_spec("neural-new", passing(args.candidate)), old, args.measure, args.measure_seed)
 
 
 if __name__ == "__main__":
