@@ -392,6 +392,44 @@ def test_a_frozen_owner_that_wakes_up_logs_nothing_its_clients_action_goes_to_th
     assert lease(url, table["id"])[0] == process_of(pair[1])
 
 
+def test_an_owner_that_finds_its_lease_lost_on_an_actions_way_sends_every_client_of_the_table_on(
+    url: str, pair: list[ServerProcess]
+) -> None:
+    """As above, with two of the frozen owner's clients: the one that acts finds the lease lost
+    when the woken owner cannot append, and the other, which sent nothing, is sent to the new
+    owner too (closed as a service restart) rather than left on a copy that no event reaches
+    (a table of a rolling restart after a frozen database waited 9.9 s for it)."""
+    table = four_humans(pair[0])
+    rng = random.Random(8)
+    assert pair[0].proc is not None
+
+    async def main() -> list[Client]:
+        seats = table["seats"]
+        clients = [await Client(pair[k % 2], table["id"], s["token"], others=[pair[1 - k % 2]]).connect()
+                   for k, s in enumerate(seats)]
+        pair[0].proc.send_signal(signal.SIGSTOP)
+        try:
+            await pass_of(clients[1], rng)
+            await clients[1].wait(lambda m: m["type"] == "state" and m["seq"] == 1, timeout=10)
+            await pass_of(clients[0], rng)  # into the frozen process's socket
+        finally:
+            pair[0].proc.send_signal(signal.SIGCONT)
+        for c in (clients[0], clients[2]):
+            await c.wait(lambda m: m["type"] == "state" and m["reason"] == "welcome", start=1, timeout=10)
+            assert c.close_code == 1012 and c.reconnects == 1, c.close_code
+        await pass_of(clients[0], rng)  # (again, at the table's owner now)
+        await pass_of(clients[2], rng)  # (it saw the position: it plays on)
+        for c in clients:
+            await c.wait(lambda m: m["type"] == "state" and m["seq"] == 3, timeout=10)
+        for c in clients:
+            await c.close()
+        return clients
+
+    asyncio.run(main())
+    assert sorted(json.loads(data)["seat"] for _, data in db_actions(url, table["id"])) == [0, 1, 2]
+    assert accepted(pair[0], table["id"]) == []
+
+
 def test_an_illegal_forwarded_action_is_refused_and_changes_nothing(url: str, pair: list[ServerProcess]) -> None:
     """Through the process that does not own the table: a pass of cards the seat does not hold
     and a play during the passing (R2.1, R1) are refused by the owner with an ``illegal``

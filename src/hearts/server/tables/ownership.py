@@ -239,6 +239,17 @@ class Ownership:
             log.info("table no longer owned", extra=fields(table=table_id))
             self.manager.forget_unused(table_id)
 
+    def lost(self, table_id: str) -> None:
+        """The table's lease ran out or was taken over (a renewal found it, or the database
+        refused an append): this process no longer owns the table, and every client of it here
+        is sent to its owner (closed as a service restart; a relayed one is routed again by the
+        process it reached), none left on a copy that no event reaches."""
+        log.warning("a table's lease was lost; its clients go to its owner", extra=fields(table=table_id))
+        table = self.manager.tables.get(table_id)
+        self.lose(table_id)
+        for conn in [] if table is None else list(table.conns):
+            conn.kill(CLOSE_SERVICE_RESTART, MOVED)
+
     async def hand_over(self, table: Table, to: str) -> Lease | None:
         """Give the table's lease to process ``to`` (in the table's turn, :class:`HandOver`, so
         no action of its is half-way); the new lease, or ``None`` if this process's lease was
@@ -268,11 +279,7 @@ class Ownership:
             self._failing, delays = False, RETRY.delays()
             for table_id, lease in held.items():
                 if table_id not in kept and self.held.get(table_id) is lease:
-                    log.warning("a table's lease was lost; its clients go to its owner", extra=fields(table=table_id))
-                    table = self.manager.tables.get(table_id)
-                    self.lose(table_id)
-                    for conn in [] if table is None else list(table.conns):  # (relayed ones: routed again)
-                        conn.kill(CLOSE_SERVICE_RESTART, MOVED)
+                    self.lost(table_id)
 
     def in_play(self, owned: bool = False) -> list[str]:
         """The tables this process knows to be in play and does not own (``owned``: those it

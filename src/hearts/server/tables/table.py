@@ -369,7 +369,7 @@ class Table:
         except (SeqConflict, NotOwner) as e:
             game.undo()
             if isinstance(e, NotOwner):
-                self.ownership.lose(self.id)
+                self.ownership.lost(self.id)
             raise
         except BaseException as e:
             game.undo()
