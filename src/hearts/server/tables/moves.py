@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from hearts.actions import Action, Pass
 from hearts.errors import IllegalAction
 from hearts.round import Phase
+from hearts.server.limits import CLOSE_SERVICE_RESTART
 from hearts.server.links import Outcome
 from hearts.server.metrics import Actor
 from hearts.server.outage import is_outage
@@ -56,8 +57,8 @@ class Moves:
             await table.mailbox.run(Resync(conn))
         elif outcome is Outcome.ILLEGAL:
             conn.push(error_message(message, "illegal", table.seq, why_not(message)))  # the rule in words
-        elif outcome is Outcome.NOT_OWNER:  # the lease was lost on the action's way:
-            return  # every client of the table here, this one too, was sent to its owner
+        elif outcome is Outcome.NOT_OWNER:  # (the lease was lost or handed on, on the action's way)
+            conn.kill(CLOSE_SERVICE_RESTART, MOVED)
         elif outcome is not Outcome.DONE:
             raise StoreUnavailable(message or "the table's owner cannot be reached")
 

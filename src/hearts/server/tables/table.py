@@ -368,7 +368,7 @@ class Table:
             self.metrics.append.observe(time.perf_counter() - started)
         except (SeqConflict, NotOwner) as e:
             game.undo()
-            if isinstance(e, NotOwner):
+            if isinstance(e, NotOwner) and epoch is not None:  # (the database refused this process's epoch)
                 self.ownership.lost(self.id)
             raise
         except BaseException as e:
