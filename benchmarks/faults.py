@@ -120,6 +120,9 @@ class Seat:
     """Handshakes the proxy refused (a 502 "no live upstreams" among them)."""
     quiet: bool = False
     """No more actions (it still reads)."""
+    history: list[tuple[float, str]] = field(default_factory=list)
+    """(time.monotonic, what) of each connection lost or refused, and each error answered: what a
+    pause is made of."""
     stop: bool = False
 
     async def run(self) -> None:
@@ -130,10 +133,15 @@ class Seat:
                 async with websockets.connect(f"{self.ws_url}/ws/{self.table_id}", max_size=2**22) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     await self._play(ws)
-            except websockets.InvalidStatus:
+            except websockets.InvalidStatus as e:
                 self.refused += 1
+                self.history.append((time.monotonic(), f"refused {e.response.status_code}"))
                 await asyncio.sleep(0.1)
-            except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+            except websockets.ConnectionClosed as e:
+                self.history.append((time.monotonic(), f"closed {e.rcvd.code if e.rcvd else '-'} {e.rcvd.reason if e.rcvd else ''}"))
+                await asyncio.sleep(0.1)
+            except (OSError, websockets.InvalidHandshake) as e:
+                self.history.append((time.monotonic(), f"failed {type(e).__name__}"))
                 await asyncio.sleep(0.1)
 
     async def _play(self, ws: Any) -> None:
@@ -151,6 +159,8 @@ class Seat:
                         await ws.send(json.dumps({"type": "sync"}))
                         continue
                     msg = composed
+                if msg["type"] == "error":
+                    self.history.append((time.monotonic(), f"error {msg.get('code')}"))
                 if msg["type"] in ("state", "error") and sent is not None:
                     self.answers.append((sent, time.monotonic()))
                     sent = None
@@ -334,22 +344,28 @@ async def rolling_restart(url: str, servers: list[ServerProcess], folder: Path, 
               f"{time.monotonic() - stopped:.1f} s after its start", flush=True)
     end = time.monotonic() + 3
     await asyncio.sleep(3)
-    pauses = [longest_pause(t, start, end) for t in people if not t.over()]
-    slow = sum(p > 1.5 for p in pauses)
+    pauses = {t.id: longest_pause(t, start, end) for t in people if not t.over()}
+    slow = sum(b - a > 1.5 for a, b in pauses.values())
     print(f"  {slow} of {len(pauses)} tables paused more than 1.5 s (the longest pauses: "
-          f"{', '.join(f'{p:.1f}' for p in sorted(pauses)[-5:])} s); {sum(s.refused for t in people for s in t.seats) - refused} "
-          f"handshakes refused by the proxy", flush=True)
-    return max(pauses, default=0.0)
+          f"{', '.join(f'{b - a:.1f}' for a, b in sorted(pauses.values(), key=lambda p: p[1] - p[0])[-5:])} s); "
+          f"{sum(s.refused for t in people for s in t.seats) - refused} handshakes refused by the proxy", flush=True)
+    for t in people:
+        if t.id in pauses and (pause := pauses[t.id])[1] - pause[0] > 1.5:
+            said = sorted((at, k, what) for k, s in enumerate(t.seats) for at, what in s.history if pause[0] - 1 <= at <= pause[1])
+            print(f"  table {t.id} paused from {pause[0] - start:.1f} to {pause[1] - start:.1f} s: "
+                  + ("; ".join(f"{at - start:.1f} s seat {k} {what}" for at, k, what in said) or "its clients saw nothing"),
+                  flush=True)
+    return max((b - a for a, b in pauses.values()), default=0.0)
 
 
-def longest_pause(table: Table, start: float, end: float) -> float:
-    """The longest time between ``start`` and ``end`` in which no client of ``table`` saw a new position."""
+def longest_pause(table: Table, start: float, end: float) -> tuple[float, float]:
+    """The longest span between ``start`` and ``end`` in which no client of ``table`` saw a new position."""
     first: dict[int, float] = {}
     for s in table.seats:
         for seq, at in s.seen_at.items():
             first[seq] = min(at, first.get(seq, at))
     times = [start, *sorted(at for at in first.values() if start < at < end), end]
-    return max(b - a for a, b in itertools.pairwise(times))
+    return max(itertools.pairwise(times), key=lambda span: span[1] - span[0])
 
 
 def longest_answer(tables: list[Table], since: float, until: float) -> float:
