@@ -1,6 +1,6 @@
 """Bot workers: the processes that make the bots' moves of a service on PostgreSQL.
 
-A bot's turn is a job in the database (:class:`~hearts.server.storage.JobQueue`), queued in
+A bot's turn is a job in the database (:class:`~hearts.server.storage.postgres.PgJobs`), queued in
 the transaction of the action that opened it (:mod:`hearts.server.turns`). A worker —
 ``hearts bot-worker --db postgresql://…`` on any machine, or the one ``hearts serve`` starts
 beside its server processes — holds up to ``jobs`` jobs at once. For each job it claims

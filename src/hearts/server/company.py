@@ -1,6 +1,6 @@
 """Safe company among strangers (issue 40, item 5): bans, mutes, blocks, reports and the chat
 settings, as the service applies them; what is stored is ``store.players``'
-(:class:`~hearts.server.storage.Players`: ``is_banned``, ``blocked_pairs``, ``mark``,
+(:class:`~hearts.server.storage.sql.SqlPlayers`: ``is_banned``, ``blocked_pairs``, ``mark``,
 ``hiding``, ``report``, ``ban``).
 
 * **Ban** (``hearts admin ban PLAYER_ID``): a banned profile is refused — with ``banned``, a

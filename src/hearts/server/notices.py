@@ -59,7 +59,7 @@ class JobNotice(_Notice, tag="job", frozen=True):
 
 
 class ChatNotice(_Notice, tag="chat", frozen=True):
-    """A chat message was stored (:meth:`Talk.add_chat`); it carries the line itself (at most
+    """A chat message was stored (:meth:`~hearts.server.storage.sql.SqlTalk.add_chat`); it carries the line itself (at most
     a few hundred bytes of text)."""
 
     table_id: str
@@ -123,7 +123,7 @@ class AliveNotice(_Notice, tag="alive", frozen=True):
 
 
 class BanNotice(_Notice, tag="ban", frozen=True):
-    """The profile ``player_id`` was banned (:meth:`Players.ban`): every server process
+    """The profile ``player_id`` was banned (:meth:`~hearts.server.storage.sql.SqlPlayers.ban`): every server process
     closes its connections at that profile's seats."""
 
     player_id: str

@@ -12,7 +12,7 @@ Both run the same queries (:mod:`hearts.server.storage.sql`, SQLAlchemy Core) on
 claiming, ``LISTEN/NOTIFY``, the tables' leases — lives in its module. A store is in parts by
 concern:
 
-* ``store.log`` (:class:`TableLog`): a table's row (:class:`TableRow`: the config with its
+* ``store.log`` (:class:`~hearts.server.storage.sql.SqlTableLog`): a table's row (:class:`TableRow`: the config with its
   rules, the seed its deals are shuffled from, the finished flag), its seats (:class:`SeatRow`)
   and its log: one row per accepted action, ``seq`` 1, 2, …, the action in the codec of
   :mod:`hearts.actions`. **The database decides the order of actions**: appending a ``seq``
@@ -20,17 +20,19 @@ concern:
   action is accepted exactly once; the loser resyncs (reads the rows after its own ``seq``).
   Every accepted action and seat change is then announced to every :meth:`Storage.listen`
   listener: on PostgreSQL to every process (``NOTIFY``), on SQLite within the process.
-* ``store.talk`` (:class:`Talk`): the chat; ``store.players`` (:class:`Players`): profiles and
-  ratings; ``store.reviews`` (:class:`Reviews`): the game reviews asked for
+* ``store.talk`` (:class:`~hearts.server.storage.sql.SqlTalk`): the chat; ``store.players``
+  (:class:`~hearts.server.storage.sql.SqlPlayers`): profiles and ratings; ``store.passkeys``
+  (:class:`~hearts.server.storage.sql.SqlPasskeys`): passkeys and sign-in sessions;
+  ``store.reviews`` (:class:`~hearts.server.storage.sql.SqlReviews`): the game reviews asked for
   (:class:`ReviewRow`: one job per table and seat, claimed under a lease by a
   :class:`~hearts.server.reviews.ReviewRunner`).
-* ``store.jobs`` (:class:`JobQueue`, PostgreSQL only): a bot seat to act at a position, or a
+* ``store.jobs`` (:class:`~hearts.server.storage.postgres.PgJobs`, PostgreSQL only): a bot seat to act at a position, or a
   hint, claimed by a bot worker on any machine; SQLite has no queue (``None``), and its one
   server process runs the bots itself.
-* ``store.leases`` (:class:`Leases`; on SQLite a cluster of one): which process owns each table — one at
-  a time, under a lease with a fencing epoch that its appends carry (``append(…, epoch=…)``):
-  the database refuses an older epoch's (:class:`NotOwner`). SQLite has none (``None``): its one
-  process owns every table.
+* ``store.leases`` (:class:`Leases`): which process owns each table — one at a time, under a
+  lease with a fencing epoch that its appends carry (``append(…, epoch=…)``): the database
+  refuses an older epoch's (:class:`NotOwner`). On SQLite a cluster of one: its one process owns
+  every table it opens.
 
 :func:`load_game` rebuilds a table's game from its row and log, for a server process and a bot
 worker alike. Open a store with :func:`open_storage`; every method is a coroutine::
@@ -50,17 +52,20 @@ import asyncio
 import hashlib
 import importlib.util
 import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, Literal, Protocol, TypeGuard
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, TypeGuard
 
-from hearts.actions import Action
 from hearts.game import Game
 from hearts.record import replay
 from hearts.rules import Rules
 from hearts.server.logs import fields
-from hearts.server.notices import ChatLine, Notice
+from hearts.server.notices import Notice
+
+if TYPE_CHECKING:
+    from hearts.server.storage.postgres import PgJobs
+    from hearts.server.storage.sql import SqlPasskeys, SqlPlayers, SqlReviews, SqlTableLog, SqlTalk
 
 log = logging.getLogger("hearts.server")
 
@@ -203,7 +208,7 @@ MAX_REASON: Final = 500
 
 @dataclass(frozen=True)
 class Marks:
-    """The profiles a player muted and blocked (:meth:`Players.marks`)."""
+    """The profiles a player muted and blocked (:meth:`~hearts.server.storage.sql.SqlPlayers.marks`)."""
 
     muted: set[str]
     blocked: set[str]
@@ -221,7 +226,7 @@ class BanRow:
 
 @dataclass(frozen=True)
 class ReportRow:
-    """A report of player ``reported`` by ``reporter`` (:meth:`Players.report`), for the
+    """A report of player ``reported`` by ``reporter`` (:meth:`~hearts.server.storage.sql.SqlPlayers.report`), for the
     operator: its reason, the table it was made at, and that table's ``chat`` (each line's
     ``id``, ``seat`` and ``text``) and ``record`` (``config``, ``seed``, ``seats``, ``actions``) as
     they were then, copied (``record`` ``None``: no such table)."""
@@ -318,7 +323,7 @@ class ReviewRow:
 class ReviewClaim:
     """A review job claimed by ``worker`` (claim number ``attempt``: 1 for the first claim,
     more after a lease ran out or a runner let go; ``tries``: the claims since it was last
-    queued): to be computed, then stored with :meth:`Reviews.finish_review`. Every write of a
+    queued): to be computed, then stored with :meth:`~hearts.server.storage.sql.SqlReviews.finish_review`. Every write of a
     claim is refused once another claim holds the job."""
 
     table_id: str
@@ -340,60 +345,6 @@ class HintJob:
     seq: int
     worker: str
     attempt: int
-
-
-class JobQueue(Protocol):
-    """Bot jobs in the database (PostgreSQL), for bot workers on any machine. A job is queued
-    with the action that makes a bot seat one to act (:meth:`TableLog.append`'s ``bots``), or
-    by :meth:`enqueue_bot_job`; a worker claims one (:meth:`claim_bot_job`), makes the bot's
-    move, and deletes it (:meth:`complete_bot_job`)."""
-
-    async def enqueue_bot_job(self, table_id: str, seat: int, seq: int) -> bool:
-        """Queue the bot of ``seat`` to act from position ``seq`` and announce it
-        (:class:`JobNotice`); ``False`` if that job is queued already (any process may queue
-        it: it is queued once)."""
-        ...
-
-    async def claim_bot_job(self, worker: str, lease: float = 30.0) -> BotJob | None:
-        """Claim the oldest job of a table that has no job claimed (its own expired claim
-        aside), for ``lease`` seconds; ``None`` if there is none. Two workers claiming at
-        once never get the same job, nor two jobs of one table."""
-        ...
-
-    async def complete_bot_job(self, job: BotJob) -> bool:
-        """Delete a job once done (its action appended, or found stale); ``False`` if this
-        claim no longer held it (its lease expired and another worker claimed it)."""
-        ...
-
-    async def release_bot_job(self, job: BotJob) -> None:
-        """Let go of a claimed job not done (a worker stopping): any worker may claim it now."""
-        ...
-
-    async def renew_bot_jobs(self, jobs: Sequence[BotJob], lease: float) -> set[int]:
-        """Extend claims to ``lease`` seconds from now (a worker's heartbeat for the jobs it
-        holds while it waits out their bot delays and thinks); the ids of the jobs whose claim
-        still held (the others' leases ran out and another worker claimed them)."""
-        ...
-
-    async def ask_hint(self, table_id: str, seat: int, seq: int) -> dict[str, Any] | None:
-        """The hint of ``seat`` at position ``seq`` if computed already (its action's codec
-        object); else ``None``, and a hint job is queued (once, whoever asks) and announced:
-        its result comes as a :class:`HintNotice`."""
-        ...
-
-    async def claim_hint_job(self, worker: str, lease: float = 30.0) -> HintJob | None:
-        """Claim the oldest hint job not computed and not claimed (or whose lease expired)."""
-        ...
-
-    async def complete_hint_job(self, job: HintJob, action: dict[str, Any] | None) -> None:
-        """Keep a hint job's result (``None``: the position moved on; the job is dropped) and
-        announce it (:class:`HintNotice`)."""
-        ...
-
-    async def renew_hint_job(self, job: HintJob, lease: float) -> bool:
-        """Extend a hint job's claim to ``lease`` seconds from now; ``False`` if the claim no
-        longer holds it (or it is computed)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -508,352 +459,6 @@ class QueueListener:
             self.end()
 
 
-class TableLog(Protocol):
-    """``store.log``: the tables, their seats and their action logs.
-
-    >>> import asyncio
-    >>> from hearts.actions import Play
-    >>> async def demo() -> list[object]:
-    ...     store = await open_storage("sqlite:///:memory:")
-    ...     await store.log.create_table("t1", {"rules": {}}, 7, [("open", None, None, None)])
-    ...     await store.log.append("t1", 1, Play(0, "2C"))
-    ...     try:
-    ...         await store.log.append("t1", 1, Play(0, "3C"))
-    ...     except SeqConflict as e:
-    ...         found: list[object] = [str(e)]
-    ...     found += [len(await store.log.actions("t1")), (await store.log.table("t1")).seed]
-    ...     await store.close()
-    ...     return found
-    >>> asyncio.run(demo())
-    ['table t1: action 1 is already logged; resync from the log', 1, 7]
-    """
-
-    async def create_table(
-        self,
-        table_id: str,
-        config: dict[str, Any],
-        seed: int,
-        seats: Sequence[NewSeat],
-        *,
-        deals: Sequence[Sequence[str]] | None = None,
-    ) -> None:
-        """Insert a table and its seats in one transaction; ``deals`` fixes the deals of its
-        first rounds (as a migrated table's are). :class:`TableExists` if the id is taken."""
-        ...
-
-    async def update_seat(
-        self, table_id: str, seat: int, kind: str, name: str | None, token_hash: str | None, *, was: str | None = None
-    ) -> None:
-        """Change who sits at a seat, and announce it (:class:`SeatNotice`). With ``was``
-        (such as ``"open"``), only if the seat is of that kind now, else :class:`SeatConflict`:
-        of two requests for one free seat, exactly one gets it."""
-        ...
-
-    async def set_away(self, table_id: str, seat: int, away: bool) -> bool:
-        """Mark a seat's person away (or back) and announce it (:class:`SeatNotice`);
-        ``False`` if it was so already (another process marked it first)."""
-        ...
-
-    async def append(
-        self, table_id: str, seq: int, action: Action, finished: bool = False, bots: Sequence[int] = (),
-        *, epoch: int | None = None,
-    ) -> None:
-        """Log an accepted action as row ``seq`` and commit it (before it is broadcast; it is
-        not announced: only its table's owner appends); ``finished`` marks
-        the game over, and ``bots`` (the bot seats this action makes ones to act; only with
-        :attr:`Storage.jobs`) are queued as jobs at position ``seq`` (and announced: a
-        :class:`JobNotice` each), in the same transaction.
-        With ``epoch`` (the appending owner's :class:`Lease`), the row is logged only if the
-        table's lease is still at that epoch, checked with the insert (PostgreSQL; SQLite's one
-        process owns every table and ignores it). Raises :class:`SeqConflict` if row ``seq``
-        exists, :class:`NotOwner` if the lease has another epoch now (nothing is logged,
-        announced or queued), ``ValueError`` for ``bots`` on a store without jobs."""
-        ...
-
-    async def table(self, table_id: str) -> TableRow | None:
-        """A stored table, or ``None``."""
-        ...
-
-    async def seats(self, table_id: str) -> list[SeatRow]:
-        """A table's seats, in order."""
-        ...
-
-    async def actions(self, table_id: str, after: int = 0) -> list[Any]:
-        """A table's logged actions after row ``after``, in order, as codec objects (for
-        :func:`hearts.record.replay`)."""
-        ...
-
-    async def unfinished(self) -> list[str]:
-        """Ids of every table whose game is not over, oldest first."""
-        ...
-
-    async def listing(self, limit: int = 100) -> list[TableListing]:
-        """Up to ``limit`` unfinished tables that the lobby lists, those with a free seat first,
-        newest first. A table is listed if its config's ``listed`` is true or, for a table
-        whose config has no ``listed`` (made before that option), if it has an open seat (as
-        :func:`hearts.server.protocol.listed_by_default` decides)."""
-        ...
-
-
-class Talk(Protocol):
-    """``store.talk``: the chat at the tables."""
-
-    async def add_chat(self, table_id: str, seat: int, text: str, hidden: Sequence[int] = ()) -> ChatLine:
-        """Store a chat message of ``seat`` and announce it (:class:`ChatNotice`), not to be
-        shown to the ``hidden`` seats (:mod:`hearts.server.company`)."""
-        ...
-
-    async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
-        """A table's last ``limit`` chat messages, oldest first."""
-        ...
-
-
-class Players(Protocol):
-    """``store.players``: the player profiles (:mod:`hearts.server.players`) and their ratings
-    (:mod:`hearts.server.ratings`)."""
-
-    async def create_player(self, player_id: str, name: str, key_hash: str, mu: float, sigma: float) -> None:
-        """Insert a player profile with its key's hash and its starting rating."""
-        ...
-
-    async def player_by_key(self, key_hash: str) -> PlayerRow | None:
-        """The profile whose secret key has this hash, or ``None``."""
-        ...
-
-    async def rename_player(self, player_id: str, name: str) -> None:
-        """Change a profile's name (the seats it sat at keep the names they were taken under)."""
-        ...
-
-    async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
-        """Record that a person seat's person is the player ``player_id`` (a profile taking the
-        seat it made, joined or claimed); :class:`SeatConflict` if the seat is no person's, or
-        is linked to another player already."""
-        ...
-
-    async def played_tables(self, player_id: str, limit: int = 100) -> list[PlayedTable]:
-        """The newest ``limit`` tables where the player sat (newest first)."""
-        ...
-
-    async def rate_game(
-        self, table_id: str, players: Sequence[str], rate: Callable[[list[PlayerRow]], list[tuple[float, float]]]
-    ) -> bool:
-        """Rate a finished game once: in one transaction, mark ``table_id`` rated (``False``,
-        nothing changed, if it was already — by any process), read the ``players``' profiles
-        (in that order, locked until the end), and store the ``(mu, sigma)`` that ``rate``
-        gives each, with one more rated game."""
-        ...
-
-    async def unrated(self, limit: int = 100) -> list[str]:
-        """Finished tables of ``"rated": true`` config not rated yet (their finishing process
-        stopped before it rated them), oldest first."""
-        ...
-
-    async def leaderboard(self, limit: int = 100) -> list[PlayerRow]:
-        """The players with at least one rated game, by conservative rating (``mu - 3 sigma``),
-        highest first."""
-        ...
-
-    async def blocked_pairs(self, player_ids: Collection[str]) -> set[frozenset[str]]:
-        """Every pair among ``player_ids`` of which one blocked the other (whichever did), as
-        ``frozenset({a, b})``; unknown ids are in no pair. One query, whatever the number of
-        ids: the matchmaker keeps these pairs apart, a listed table's open seat refuses them.
-
-        >>> import asyncio
-        >>> async def demo() -> set[frozenset[str]]:
-        ...     store = await open_storage("sqlite:///:memory:")
-        ...     for p in ("ann", "bob", "cy"):
-        ...         await store.players.create_player(p, p, "key-" + p, 25.0, 8.0)
-        ...     await store.players.mark("bob", "ann", "block", True)
-        ...     found = await store.players.blocked_pairs(["ann", "bob", "cy"])
-        ...     await store.close()
-        ...     return found
-        >>> asyncio.run(demo()) == {frozenset({"ann", "bob"})}
-        True
-        """
-        ...
-
-    async def names(self, player_ids: Collection[str]) -> dict[str, str]:
-        """The names of those of these profiles that exist."""
-        ...
-
-    async def is_banned(self, player_id: str) -> bool:
-        """Whether the profile is banned (``hearts admin ban``): it cannot sit, chat or queue.
-        Read from the database at each call, so a ban made anywhere holds on every process at
-        once; ``False`` for an unknown id."""
-        ...
-
-    async def mark(self, player_id: str, other_id: str, kind: MarkKind, on: bool) -> bool:
-        """Mute or block (``on``) another profile, or undo it; whether anything changed.
-        ``ValueError`` for oneself, an unknown profile or kind (nothing changes)."""
-        ...
-
-    async def marks(self, player_id: str) -> Marks:
-        """The profiles this player muted and blocked."""
-        ...
-
-    async def hiding(self, speaker: str, listeners: Collection[str]) -> set[str]:
-        """Those of ``listeners`` who are not to read ``speaker``'s chat: they muted or blocked
-        the speaker, the speaker blocked them, or they turned their chat off."""
-        ...
-
-    async def set_chat(self, player_id: str, on: bool) -> None:
-        """Turn a profile's chat on or off (off: it reads no table's chat, nor writes)."""
-        ...
-
-    async def chat_on(self, player_id: str) -> bool:
-        """Whether a profile's chat is on (``True`` for an unknown id)."""
-        ...
-
-    async def set_language(self, player_id: str, language: str | None) -> None:
-        """The language a profile chose for the web table (a catalog's code; ``None``: the
-        browser's own)."""
-        ...
-
-    async def language(self, player_id: str) -> str | None:
-        """The language a profile chose (``None``: none, or an unknown id)."""
-        ...
-
-    async def set_guide(self, player_id: str, guide: dict[str, Any]) -> None:
-        """What became of a profile's guided first game (``{status, table, seen}``, checked by
-        :class:`hearts.server.players.GuideState`), kept for every device it signs in on."""
-        ...
-
-    async def guide(self, player_id: str) -> dict[str, Any] | None:
-        """A profile's guided first game as kept (``None``: never offered, or an unknown id)."""
-        ...
-
-    async def ban(self, player_id: str, reason: str) -> bool:
-        """Ban a profile, saying why, and announce it (:class:`BanNotice`: on PostgreSQL every
-        server process closes the profile's connections); ``False`` if it was banned already
-        (its reason kept). ``ValueError`` for an unknown profile."""
-        ...
-
-    async def unban(self, player_id: str) -> bool:
-        """Lift a ban; ``False`` if the profile was not banned."""
-        ...
-
-    async def bans(self) -> list[BanRow]:
-        """The banned profiles, the latest first."""
-        ...
-
-    async def report(self, reporter: str, reported: str, reason: str, table_id: str | None) -> int:
-        """Store a report of ``reported`` by ``reporter`` with its reason (stripped, 1 to
-        :data:`MAX_REASON` characters) and a copy of table ``table_id``'s chat and record as
-        they are now; its id. ``ValueError`` for a bad reason or reporting oneself."""
-        ...
-
-    async def reports(self, limit: int = 100) -> list[ReportRow]:
-        """The latest ``limit`` reports, the latest first."""
-        ...
-
-
-class Passkeys(Protocol):
-    """``store.passkeys``: the profiles' passkeys, the sign-in sessions (a cookie's secret, kept
-    as its hash) and the WebAuthn challenges under way (:mod:`hearts.server.passkeys`)."""
-
-    async def add_challenge(self, challenge: str, purpose: ChallengePurpose, player_id: str | None, expires: float) -> None:
-        """Keep a challenge given out (base64url) until ``expires`` (Unix seconds)."""
-        ...
-
-    async def take_challenge(self, challenge: str, purpose: ChallengePurpose, now: float) -> tuple[bool, str | None]:
-        """Take a challenge back, once (deleted, whoever asks again): whether it was given out for
-        ``purpose`` and has not expired, and the profile it was given to."""
-        ...
-
-    async def peek_challenge(self, challenge: str, purpose: ChallengePurpose, now: float) -> str | None:
-        """The profile a secret of ``purpose`` was given to, while it lasts (kept: a seat's ticket
-        opens the seat again at each reconnection); ``None`` if there is none."""
-        ...
-
-    async def add(self, credential_id: str, player_id: str, public_key: str, sign_count: int, name: str) -> None:
-        """Keep a new passkey of a profile; :class:`ValueError` if its credential is known already."""
-        ...
-
-    async def of_player(self, player_id: str) -> list[PasskeyRow]:
-        """A profile's passkeys, oldest first."""
-        ...
-
-    async def get(self, credential_id: str) -> PasskeyRow | None:
-        """The passkey of a credential id, or ``None``."""
-        ...
-
-    async def owner(self, credential_id: str) -> PlayerRow | None:
-        """The profile a passkey signs in, or ``None``."""
-        ...
-
-    async def used(self, credential_id: str, sign_count: int) -> None:
-        """A passkey signed in: its new signature counter, and the moment."""
-        ...
-
-    async def remove(self, player_id: str, credential_id: str) -> bool:
-        """Delete one of a profile's passkeys; whether there was such a one."""
-        ...
-
-    async def add_session(self, session_hash: str, player_id: str) -> None:
-        """Keep a new sign-in session of a profile."""
-        ...
-
-    async def session_player(self, session_hash: str) -> PlayerRow | None:
-        """The profile of a session, or ``None`` (signed out, or never signed in)."""
-        ...
-
-    async def end_sessions(self, player_id: str, keep: str | None = None) -> int:
-        """Sign a profile out everywhere (every session but ``keep``'s hash, and every seat ticket);
-        how many sessions ended."""
-        ...
-
-    async def end_session(self, session_hash: str) -> None:
-        """Sign one session out."""
-        ...
-
-
-class Reviews(Protocol):
-    """``store.reviews``: the game reviews asked for (:mod:`hearts.server.reviews`), one job per
-    table and seat, claimed under a lease by a runner."""
-
-    async def review(self, table_id: str, seat: int) -> ReviewRow | None:
-        """The review job of a table's seat, or ``None`` if none was asked for. A job whose
-        runner's lease ran out (the runner died) reads ``queued``, at 0 done."""
-        ...
-
-    async def queue_review(self, table_id: str, seat: int, budget: int, seed: int) -> ReviewRow:
-        """Queue the review of a table's seat, unless it is queued, running or done already
-        (then the stored job is returned as it is); a ``failed`` one is queued again."""
-        ...
-
-    async def pending_reviews(self) -> int:
-        """How many review jobs are queued or running (from every server process)."""
-        ...
-
-    async def claim_review(self, worker: str, lease_for: float) -> ReviewClaim | None:
-        """Claim the oldest review job that is queued, or running under a lease that has run
-        out (its runner died), for ``lease_for`` seconds: it is ``running`` from now, at 0 of 0
-        decisions; ``None`` if there is none. Two runners never get the same job. On SQLite
-        (one server process) a job running under another runner's name is taken at once: that
-        runner was a process that is gone."""
-        ...
-
-    async def review_progress(self, claim: ReviewClaim, done: int, total: int, lease_for: float) -> bool:
-        """Store a claimed job's progress and renew its lease for ``lease_for`` seconds;
-        ``False`` if the claim no longer holds the job (then stop computing it)."""
-        ...
-
-    async def finish_review(self, claim: ReviewClaim, review: str) -> bool:
-        """Store a claimed job's result (the review's JSON text): it is ``done``; ``False`` if
-        the claim no longer held the job (nothing is stored)."""
-        ...
-
-    async def fail_review(self, claim: ReviewClaim, error: str) -> bool:
-        """Give a claimed job up with a message: it is ``failed`` (asking again queues it
-        again); ``False`` if the claim no longer held the job."""
-        ...
-
-    async def release_review(self, claim: ReviewClaim) -> None:
-        """Let go of a claimed job not done (a runner stopping): it is ``queued`` again, for
-        any runner."""
-        ...
-
-
 class Storage(Protocol):
     """A database of tables, in parts by concern — :attr:`log`, :attr:`talk`,
     :attr:`players`, :attr:`passkeys`, :attr:`reviews` and (PostgreSQL) :attr:`jobs` and :attr:`leases` — with
@@ -865,32 +470,32 @@ class Storage(Protocol):
         ...
 
     @property
-    def log(self) -> TableLog:
+    def log(self) -> SqlTableLog:
         """The tables, their seats and their action logs."""
         ...
 
     @property
-    def talk(self) -> Talk:
+    def talk(self) -> SqlTalk:
         """The chat at the tables."""
         ...
 
     @property
-    def players(self) -> Players:
+    def players(self) -> SqlPlayers:
         """The player profiles and ratings."""
         ...
 
     @property
-    def passkeys(self) -> Passkeys:
+    def passkeys(self) -> SqlPasskeys:
         """The passkeys, sign-in sessions and WebAuthn challenges."""
         ...
 
     @property
-    def reviews(self) -> Reviews:
+    def reviews(self) -> SqlReviews:
         """The game review jobs."""
         ...
 
     @property
-    def jobs(self) -> JobQueue | None:
+    def jobs(self) -> PgJobs | None:
         """The bot job queue (PostgreSQL: bots act through bot workers), or ``None`` (SQLite:
         the server process runs its tables' bots)."""
         ...

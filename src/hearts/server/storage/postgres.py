@@ -501,8 +501,11 @@ def _claimable(jobs: sa.FromClause) -> sa.ColumnElement[bool]:
 
 
 class PgJobs:
-    """``store.jobs``: the bot and hint jobs (:class:`~hearts.server.storage.JobQueue`), claimed
-    with ``FOR UPDATE SKIP LOCKED`` by bot workers on any machine."""
+    """``store.jobs``: the bot and hint jobs in the database, for bot workers on any machine,
+    claimed with ``FOR UPDATE SKIP LOCKED``. A job is queued with the action that makes a bot
+    seat one to act (:meth:`~hearts.server.storage.sql.SqlTableLog.append`'s ``bots``), or by
+    :meth:`enqueue_bot_job`; a worker claims one (:meth:`claim_bot_job`), makes the bot's move,
+    and deletes it (:meth:`complete_bot_job`)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -516,6 +519,9 @@ class PgJobs:
         return list((await conn.execute(query.on_conflict_do_nothing().returning(bot_jobs.c.seat))).scalars())
 
     async def enqueue_bot_job(self, table_id: str, seat: int, seq: int) -> bool:
+        """Queue the bot of ``seat`` to act from position ``seq`` and announce it
+        (:class:`JobNotice`); ``False`` if that job is queued already (any process may queue
+        it: it is queued once)."""
         async with self.db.begin() as conn:
             if not await self.queue_bots(conn, table_id, seq, [seat]):
                 return False
@@ -523,6 +529,9 @@ class PgJobs:
         return True
 
     async def claim_bot_job(self, worker: str, lease: float = 30.0) -> BotJob | None:
+        """Claim the oldest job of a table that has no job claimed (its own expired claim
+        aside), for ``lease`` seconds; ``None`` if there is none. Two workers claiming at
+        once never get the same job, nor two jobs of one table."""
         j, other = bot_jobs.alias("j"), bot_jobs.alias("r")
         busy = sa.exists().where(other.c.table_id == j.c.table_id, other.c.id != j.c.id, other.c.worker.isnot(None))
         oldest = sa.select(j.c.id).where(_claimable(j), ~busy).order_by(j.c.id).limit(1) \
@@ -541,16 +550,22 @@ class PgJobs:
             return None if row is None else BotJob(*row)
 
     async def complete_bot_job(self, job: BotJob) -> bool:
+        """Delete a job once done (its action appended, or found stale); ``False`` if this
+        claim no longer held it (its lease expired and another worker claimed it)."""
         query = bot_jobs.delete().where(bot_jobs.c.id == job.id, bot_jobs.c.attempt == job.attempt)
         async with self.db.begin() as conn:
             return (await conn.execute(query)).rowcount == 1
 
     async def release_bot_job(self, job: BotJob) -> None:
+        """Let go of a claimed job not done (a worker stopping): any worker may claim it now."""
         query = bot_jobs.update().where(bot_jobs.c.id == job.id, bot_jobs.c.attempt == job.attempt)
         async with self.db.begin() as conn:
             await conn.execute(query.values(worker=None, lease_until=None))
 
     async def renew_bot_jobs(self, jobs: Sequence[BotJob], lease: float) -> set[int]:
+        """Extend claims to ``lease`` seconds from now (a worker's heartbeat for the jobs it
+        holds while it waits out their bot delays and thinks); the ids of the jobs whose claim
+        still held (the others' leases ran out and another worker claimed them)."""
         if not jobs:
             return set()
         c = bot_jobs.c
@@ -565,6 +580,9 @@ class PgJobs:
         return sa.and_(hint_jobs.c.table_id == table_id, hint_jobs.c.seat == seat, hint_jobs.c.seq == seq)
 
     async def ask_hint(self, table_id: str, seat: int, seq: int) -> dict[str, Any] | None:
+        """The hint of ``seat`` at position ``seq`` if computed already (its action's codec
+        object); else ``None``, and a hint job is queued (once, whoever asks) and announced:
+        its result comes as a :class:`HintNotice`."""
         queue = postgresql.insert(hint_jobs).values(table_id=table_id, seat=seat, seq=seq) \
             .on_conflict_do_nothing().returning(hint_jobs.c.seat)
         async with self.db.begin() as conn:
@@ -577,6 +595,7 @@ class PgJobs:
         return result
 
     async def claim_hint_job(self, worker: str, lease: float = 30.0) -> HintJob | None:
+        """Claim the oldest hint job not computed and not claimed (or whose lease expired)."""
         c = hint_jobs.c
         oldest = sa.select(c.table_id, c.seat, c.seq).where(c.result.is_(None), _claimable(hint_jobs)) \
             .order_by(c.queued).limit(1).with_for_update(skip_locked=True)
@@ -588,12 +607,16 @@ class PgJobs:
         return None if row is None else HintJob(*row)
 
     async def renew_hint_job(self, job: HintJob, lease: float) -> bool:
+        """Extend a hint job's claim to ``lease`` seconds from now; ``False`` if the claim no
+        longer holds it (or it is computed)."""
         query = hint_jobs.update().where(self._hint(job), hint_jobs.c.attempt == job.attempt,
                                          hint_jobs.c.result.is_(None))
         async with self.db.begin() as conn:
             return (await conn.execute(query.values(lease_until=_lease_end(lease)))).rowcount == 1
 
     async def complete_hint_job(self, job: HintJob, action: dict[str, Any] | None) -> None:
+        """Keep a hint job's result (``None``: the position moved on; the job is dropped) and
+        announce it (:class:`HintNotice`)."""
         async with self.db.begin() as conn:
             if action is None:
                 await conn.execute(hint_jobs.delete().where(self._hint(job)))

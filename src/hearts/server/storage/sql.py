@@ -259,8 +259,25 @@ class Appended:
 
 
 class SqlTableLog:
-    """``store.log``: the tables, their seats and their action logs (see
-    :class:`~hearts.server.storage.TableLog`)."""
+    """``store.log``: the tables, their seats and their action logs.
+
+    >>> import asyncio
+    >>> from hearts.server.storage import open_storage
+    >>> from hearts.actions import Play
+    >>> async def demo() -> list[object]:
+    ...     store = await open_storage("sqlite:///:memory:")
+    ...     await store.log.create_table("t1", {"rules": {}}, 7, [("open", None, None, None)])
+    ...     await store.log.append("t1", 1, Play(0, "2C"))
+    ...     try:
+    ...         await store.log.append("t1", 1, Play(0, "3C"))
+    ...     except SeqConflict as e:
+    ...         found: list[object] = [str(e)]
+    ...     found += [len(await store.log.actions("t1")), (await store.log.table("t1")).seed]
+    ...     await store.close()
+    ...     return found
+    >>> asyncio.run(demo())
+    ['table t1: action 1 is already logged; resync from the log', 1, 7]
+    """
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -292,6 +309,8 @@ class SqlTableLog:
         self, table_id: str, config: dict[str, Any], seed: int, seats_: Sequence[NewSeat], *,
         deals: Sequence[Sequence[str]] | None = None,
     ) -> None:
+        """Insert a table and its seats in one transaction; ``deals`` fixes the deals of its
+        first rounds (as a migrated table's are). :class:`TableExists` if the id is taken."""
         async with self.db.begin() as conn:
             try:
                 await conn.execute(tables.insert().values(
@@ -308,6 +327,9 @@ class SqlTableLog:
     async def update_seat(
         self, table_id: str, seat: int, kind: str, name: str | None, token_hash: str | None, *, was: str | None = None
     ) -> None:
+        """Change who sits at a seat, and announce it (:class:`SeatNotice`). With ``was``
+        (such as ``"open"``), only if the seat is of that kind now, else :class:`SeatConflict`:
+        of two requests for one free seat, exactly one gets it."""
         query = seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat)
         if was is not None:
             query = query.where(seats.c.kind == was)
@@ -318,6 +340,8 @@ class SqlTableLog:
             await self.db.notifier.send(conn, SeatNotice(table_id, seat))
 
     async def set_away(self, table_id: str, seat: int, away: bool) -> bool:
+        """Mark a seat's person away (or back) and announce it (:class:`SeatNotice`);
+        ``False`` if it was so already (another process marked it first)."""
         query = seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.away != away)
         async with self.db.begin() as conn:
             if (await conn.execute(query.values(away=away))).rowcount == 0:
@@ -330,32 +354,51 @@ class SqlTableLog:
         *, epoch: int | None = None,
     ) -> None:
         # (``epoch`` is not checked: one process holds the database and owns every table)
+        """Log an accepted action as row ``seq`` and commit it (before it is broadcast; it is
+        not announced: only its table's owner appends); ``finished`` marks
+        the game over, and ``bots`` (the bot seats this action makes ones to act; only with
+        :attr:`Storage.jobs`) are queued as jobs at position ``seq`` (and announced: a
+        :class:`JobNotice` each), in the same transaction.
+        With ``epoch`` (the appending owner's :class:`Lease`), the row is logged only if the
+        table's lease is still at that epoch, checked with the insert (PostgreSQL; SQLite's one
+        process owns every table and ignores it). Raises :class:`SeqConflict` if row ``seq``
+        exists, :class:`NotOwner` if the lease has another epoch now (nothing is logged,
+        announced or queued), ``ValueError`` for ``bots`` on a store without jobs."""
         if bots:
             raise ValueError("this store has no bot jobs: its server process runs the bots")
         if not await self._batches.add(Appended(table_id, seq, to_dict(action), finished)):
             raise SeqConflict(table_id, seq)
 
     async def table(self, table_id: str) -> TableRow | None:
+        """A stored table, or ``None``."""
         query = sa.select(tables.c.config, tables.c.seed, tables.c.finished, tables.c.deals)
         async with self.db.connect() as conn:
             row = (await conn.execute(query.where(tables.c.id == table_id))).first()
         return None if row is None else TableRow(row[0], int(row[1]), bool(row[2]), row[3])
 
     async def seats(self, table_id: str) -> list[SeatRow]:
+        """A table's seats, in order."""
         async with self.db.connect() as conn:
             return (await seats_of(conn, [table_id]))[table_id]
 
     async def actions(self, table_id: str, after: int = 0) -> list[Any]:
+        """A table's logged actions after row ``after``, in order, as codec objects (for
+        :func:`hearts.record.replay`)."""
         query = sa.select(actions.c.data).where(actions.c.table_id == table_id, actions.c.seq > after)
         async with self.db.connect() as conn:
             return list((await conn.execute(query.order_by(actions.c.seq))).scalars())
 
     async def unfinished(self) -> list[str]:
+        """Ids of every table whose game is not over, oldest first."""
         query = sa.select(tables.c.id).where(~tables.c.finished).order_by(tables.c.created, tables.c.id)
         async with self.db.connect() as conn:
             return list((await conn.execute(query)).scalars())
 
     async def listing(self, limit: int = 100) -> list[TableListing]:
+        """Up to ``limit`` unfinished tables that the lobby lists, those with a free seat first,
+        newest first. A table is listed if its config's ``listed`` is true or, for a table
+        whose config has no ``listed`` (made before that option), if it has an open seat (as
+        :func:`hearts.server.protocol.listed_by_default` decides)."""
         free = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.kind == "open")
         listed = sa.func.coalesce(tables.c.config["listed"].as_boolean(), free)
         query = (
@@ -371,12 +414,14 @@ class SqlTableLog:
 
 
 class SqlTalk:
-    """``store.talk``: the chat of the tables (see :class:`~hearts.server.storage.Talk`)."""
+    """``store.talk``: the chat at the tables."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
 
     async def add_chat(self, table_id: str, seat: int, text: str, hidden: Sequence[int] = ()) -> ChatLine:
+        """Store a chat message of ``seat`` and announce it (:class:`ChatNotice`), not to be
+        shown to the ``hidden`` seats (:mod:`hearts.server.company`)."""
         query = table_talk.insert().values(table_id=table_id, seat=seat, text=text).returning(table_talk.c.id)
         async with self.db.begin() as conn:
             line = ChatLine(int((await conn.execute(query)).scalar_one()), seat, text)
@@ -384,6 +429,7 @@ class SqlTalk:
         return line
 
     async def chat(self, table_id: str, limit: int = 50) -> list[ChatLine]:
+        """A table's last ``limit`` chat messages, oldest first."""
         query = sa.select(table_talk.c.id, table_talk.c.seat, table_talk.c.text) \
             .where(table_talk.c.table_id == table_id).order_by(table_talk.c.id.desc()).limit(limit)
         async with self.db.connect() as conn:
@@ -392,26 +438,32 @@ class SqlTalk:
 
 
 class SqlPlayers:
-    """``store.players``: the player profiles and their ratings (see
-    :class:`~hearts.server.storage.Players`)."""
+    """``store.players``: the player profiles (:mod:`hearts.server.players`) and their ratings
+    (:mod:`hearts.server.ratings`)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
 
     async def create_player(self, player_id: str, name: str, key_hash: str, mu: float, sigma: float) -> None:
+        """Insert a player profile with its key's hash and its starting rating."""
         async with self.db.begin() as conn:
             await conn.execute(players.insert().values(id=player_id, name=name, key_hash=key_hash, mu=mu, sigma=sigma))
 
     async def player_by_key(self, key_hash: str) -> PlayerRow | None:
+        """The profile whose secret key has this hash, or ``None``."""
         async with self.db.connect() as conn:
             row = (await conn.execute(sa.select(*PLAYER_COLUMNS).where(players.c.key_hash == key_hash))).first()
         return None if row is None else PlayerRow(*row)
 
     async def rename_player(self, player_id: str, name: str) -> None:
+        """Change a profile's name (the seats it sat at keep the names they were taken under)."""
         async with self.db.begin() as conn:
             await conn.execute(players.update().where(players.c.id == player_id).values(name=name))
 
     async def link_seat(self, table_id: str, seat: int, player_id: str) -> None:
+        """Record that a person seat's person is the player ``player_id`` (a profile taking the
+        seat it made, joined or claimed); :class:`SeatConflict` if the seat is no person's, or
+        is linked to another player already."""
         query = seats.update().where(
             seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "human",
             sa.func.coalesce(seats.c.player_id, player_id) == player_id,
@@ -422,6 +474,7 @@ class SqlPlayers:
             raise SeatConflict(table_id, seat, "a person's seat free of any other profile")
 
     async def played_tables(self, player_id: str, limit: int = 100) -> list[PlayedTable]:
+        """The newest ``limit`` tables where the player sat (newest first)."""
         sat = sa.select(seats.c.table_id).where(seats.c.player_id == player_id)
         query = sa.select(tables.c.id, tables.c.created, tables.c.config, tables.c.finished) \
             .where(tables.c.id.in_(sat)).order_by(tables.c.created.desc(), tables.c.id).limit(limit)
@@ -434,6 +487,10 @@ class SqlPlayers:
     async def rate_game(
         self, table_id: str, players_: Sequence[str], rate: Callable[[list[PlayerRow]], list[tuple[float, float]]]
     ) -> bool:
+        """Rate a finished game once: in one transaction, mark ``table_id`` rated (``False``,
+        nothing changed, if it was already — by any process), read the ``players``' profiles
+        (in that order, locked until the end), and store the ``(mu, sigma)`` that ``rate``
+        gives each, with one more rated game."""
         settle = self.db.insert(rated_games).values(table_id=table_id).on_conflict_do_nothing()
         read = sa.select(*PLAYER_COLUMNS).where(players.c.id.in_(list(players_))).order_by(players.c.id)
         async with self.db.begin() as conn:
@@ -453,6 +510,8 @@ class SqlPlayers:
         return True
 
     async def unrated(self, limit: int = 100) -> list[str]:
+        """Finished tables of ``"rated": true`` config not rated yet (their finishing process
+        stopped before it rated them), oldest first."""
         settled = sa.exists().where(rated_games.c.table_id == tables.c.id)
         query = sa.select(tables.c.id).where(tables.c.finished, tables.c.config["rated"].as_boolean(), ~settled) \
             .order_by(tables.c.created, tables.c.id).limit(limit)
@@ -460,12 +519,31 @@ class SqlPlayers:
             return list((await conn.execute(query)).scalars())
 
     async def leaderboard(self, limit: int = 100) -> list[PlayerRow]:
+        """The players with at least one rated game, by conservative rating (``mu - 3 sigma``),
+        highest first."""
         query = sa.select(*PLAYER_COLUMNS).where(players.c.games > 0) \
             .order_by((players.c.mu - 3 * players.c.sigma).desc(), players.c.id).limit(limit)
         async with self.db.connect() as conn:
             return [PlayerRow(*row) for row in await conn.execute(query)]
 
     async def blocked_pairs(self, player_ids: Collection[str]) -> set[frozenset[str]]:
+        """Every pair among ``player_ids`` of which one blocked the other (whichever did), as
+        ``frozenset({a, b})``; unknown ids are in no pair. One query, whatever the number of
+        ids: the matchmaker keeps these pairs apart, a listed table's open seat refuses them.
+
+        >>> import asyncio
+        >>> from hearts.server.storage import open_storage
+        >>> async def demo() -> set[frozenset[str]]:
+        ...     store = await open_storage("sqlite:///:memory:")
+        ...     for p in ("ann", "bob", "cy"):
+        ...         await store.players.create_player(p, p, "key-" + p, 25.0, 8.0)
+        ...     await store.players.mark("bob", "ann", "block", True)
+        ...     found = await store.players.blocked_pairs(["ann", "bob", "cy"])
+        ...     await store.close()
+        ...     return found
+        >>> asyncio.run(demo()) == {frozenset({"ann", "bob"})}
+        True
+        """
         ids = list(set(player_ids))
         if len(ids) < 2:
             return set()
@@ -475,6 +553,7 @@ class SqlPlayers:
             return {frozenset(pair) for pair in await conn.execute(query)}
 
     async def names(self, player_ids: Collection[str]) -> dict[str, str]:
+        """The names of those of these profiles that exist."""
         ids = list(set(player_ids))
         if not ids:
             return {}
@@ -482,6 +561,9 @@ class SqlPlayers:
             return dict((await conn.execute(sa.select(players.c.id, players.c.name).where(players.c.id.in_(ids)))).tuples().all())
 
     async def is_banned(self, player_id: str) -> bool:
+        """Whether the profile is banned (``hearts admin ban``): it cannot sit, chat or queue.
+        Read from the database at each call, so a ban made anywhere holds on every process at
+        once; ``False`` for an unknown id."""
         query = sa.select(sa.exists().where(player_bans.c.player_id == player_id))
         async with self.db.connect() as conn:
             return bool((await conn.execute(query)).scalar_one())
@@ -494,6 +576,8 @@ class SqlPlayers:
         return str(name)
 
     async def mark(self, player_id: str, other_id: str, kind: MarkKind, on: bool) -> bool:
+        """Mute or block (``on``) another profile, or undo it; whether anything changed.
+        ``ValueError`` for oneself, an unknown profile or kind (nothing changes)."""
         if kind not in ("mute", "block"):
             raise ValueError(f"a mark is 'mute' or 'block', not {kind!r}")
         if player_id == other_id:
@@ -510,6 +594,7 @@ class SqlPlayers:
             return bool((await conn.execute(undo)).rowcount)
 
     async def marks(self, player_id: str) -> Marks:
+        """The profiles this player muted and blocked."""
         m = player_marks.c
         query = sa.select(m.kind, m.other_id).where(m.player_id == player_id)
         found: dict[str, set[str]] = {"mute": set(), "block": set()}
@@ -519,6 +604,8 @@ class SqlPlayers:
         return Marks(found["mute"], found["block"])
 
     async def hiding(self, speaker: str, listeners: Collection[str]) -> set[str]:
+        """Those of ``listeners`` who are not to read ``speaker``'s chat: they muted or blocked
+        the speaker, the speaker blocked them, or they turned their chat off."""
         ids = [p for p in set(listeners) if p != speaker]
         if not ids:
             return set()
@@ -531,33 +618,44 @@ class SqlPlayers:
             return set((await conn.execute(sa.union(hide, blocked, off))).scalars())
 
     async def set_chat(self, player_id: str, on: bool) -> None:
+        """Turn a profile's chat on or off (off: it reads no table's chat, nor writes)."""
         async with self.db.begin() as conn:
             await conn.execute(players.update().where(players.c.id == player_id).values(chat=on))
 
     async def chat_on(self, player_id: str) -> bool:
+        """Whether a profile's chat is on (``True`` for an unknown id)."""
         async with self.db.connect() as conn:
             found = (await conn.execute(sa.select(players.c.chat).where(players.c.id == player_id))).scalar()
         return found is None or bool(found)
 
     async def set_language(self, player_id: str, language: str | None) -> None:
+        """The language a profile chose for the web table (a catalog's code; ``None``: the
+        browser's own)."""
         async with self.db.begin() as conn:
             await conn.execute(players.update().where(players.c.id == player_id).values(language=language))
 
     async def language(self, player_id: str) -> str | None:
+        """The language a profile chose (``None``: none, or an unknown id)."""
         async with self.db.connect() as conn:
             found = (await conn.execute(sa.select(players.c.language).where(players.c.id == player_id))).scalar()
         return None if found is None else str(found)
 
     async def set_guide(self, player_id: str, guide: dict[str, Any]) -> None:
+        """What became of a profile's guided first game (``{status, table, seen}``, checked by
+        :class:`hearts.server.players.GuideState`), kept for every device it signs in on."""
         async with self.db.begin() as conn:
             await conn.execute(players.update().where(players.c.id == player_id).values(guide=guide))
 
     async def guide(self, player_id: str) -> dict[str, Any] | None:
+        """A profile's guided first game as kept (``None``: never offered, or an unknown id)."""
         async with self.db.connect() as conn:
             found = (await conn.execute(sa.select(players.c.guide).where(players.c.id == player_id))).scalar()
         return found if isinstance(found, dict) else None
 
     async def ban(self, player_id: str, reason: str) -> bool:
+        """Ban a profile, saying why, and announce it (:class:`BanNotice`: on PostgreSQL every
+        server process closes the profile's connections); ``False`` if it was banned already
+        (its reason kept). ``ValueError`` for an unknown profile."""
         async with self.db.begin() as conn:
             await self._known(conn, player_id)
             query = self.db.insert(player_bans).values(player_id=player_id, reason=reason[:MAX_REASON])
@@ -568,10 +666,12 @@ class SqlPlayers:
             return banned
 
     async def unban(self, player_id: str) -> bool:
+        """Lift a ban; ``False`` if the profile was not banned."""
         async with self.db.begin() as conn:
             return bool((await conn.execute(player_bans.delete().where(player_bans.c.player_id == player_id))).rowcount)
 
     async def bans(self) -> list[BanRow]:
+        """The banned profiles, the latest first."""
         b = player_bans.c
         query = sa.select(b.player_id, players.c.name, b.reason, b.created) \
             .join_from(player_bans, players, players.c.id == b.player_id).order_by(b.created.desc(), b.player_id)
@@ -579,6 +679,9 @@ class SqlPlayers:
             return [BanRow(*row) for row in await conn.execute(query)]
 
     async def report(self, reporter: str, reported: str, reason: str, table_id: str | None) -> int:
+        """Store a report of ``reported`` by ``reporter`` with its reason (stripped, 1 to
+        :data:`MAX_REASON` characters) and a copy of table ``table_id``'s chat and record as
+        they are now; its id. ``ValueError`` for a bad reason or reporting oneself."""
         reason = " ".join(reason.split())
         if not 1 <= len(reason) <= MAX_REASON:
             raise ValueError(f"a report's reason is 1 to {MAX_REASON} characters, not {len(reason)}")
@@ -615,6 +718,7 @@ class SqlPlayers:
         return chat, record
 
     async def reports(self, limit: int = 100) -> list[ReportRow]:
+        """The latest ``limit`` reports, the latest first."""
         r = player_reports.c
         query = sa.select(r.id, r.created, r.reporter, r.reported, r.reason, r.table_id, r.chat, r.record) \
             .order_by(r.id.desc()).limit(limit)
@@ -632,7 +736,8 @@ def lease(for_seconds: float) -> sa.ColumnElement[Any]:
 
 
 class SqlReviews:
-    """``store.reviews``: the game review jobs (see :class:`~hearts.server.storage.Reviews`)."""
+    """``store.reviews``: the game reviews asked for (:mod:`hearts.server.reviews`), one job per
+    table and seat, claimed under a lease by a runner."""
 
     def __init__(self, db: Database, *, one_process: bool) -> None:
         self.db = db
@@ -641,6 +746,8 @@ class SqlReviews:
         runner's name is then taken at once (that runner was a process that is gone)."""
 
     async def review(self, table_id: str, seat: int) -> ReviewRow | None:
+        """The review job of a table's seat, or ``None`` if none was asked for. A job whose
+        runner's lease ran out (the runner died) reads ``queued``, at 0 done."""
         c = review_jobs.c
         query = sa.select(
             c.table_id, c.seat, c.budget, c.seed,
@@ -656,6 +763,8 @@ class SqlReviews:
         return ReviewRow(*row)
 
     async def queue_review(self, table_id: str, seat: int, budget: int, seed: int) -> ReviewRow:
+        """Queue the review of a table's seat, unless it is queued, running or done already
+        (then the stored job is returned as it is); a ``failed`` one is queued again."""
         insert = self.db.insert(review_jobs).values(table_id=table_id, seat=seat, budget=budget, seed=seed)
         query = insert.on_conflict_do_update(
             index_elements=[review_jobs.c.table_id, review_jobs.c.seat],
@@ -670,11 +779,17 @@ class SqlReviews:
         return row
 
     async def pending_reviews(self) -> int:
+        """How many review jobs are queued or running (from every server process)."""
         query = sa.select(sa.func.count()).where(review_jobs.c.status.in_(("queued", "running")))
         async with self.db.connect() as conn:
             return int((await conn.execute(query)).scalar_one())
 
     async def claim_review(self, worker: str, lease_for: float) -> ReviewClaim | None:
+        """Claim the oldest review job that is queued, or running under a lease that has run
+        out (its runner died), for ``lease_for`` seconds: it is ``running`` from now, at 0 of 0
+        decisions; ``None`` if there is none. Two runners never get the same job. On SQLite
+        (one server process) a job running under another runner's name is taken at once: that
+        runner was a process that is gone."""
         c = review_jobs.c
         claimable = sa.or_(c.status == "queued", STALE_REVIEW)
         if self.one_process:
@@ -700,28 +815,38 @@ class SqlReviews:
             return (await conn.execute(query.values(**values))).rowcount == 1
 
     async def review_progress(self, claim: ReviewClaim, done: int, total: int, lease_for: float) -> bool:
+        """Store a claimed job's progress and renew its lease for ``lease_for`` seconds;
+        ``False`` if the claim no longer holds the job (then stop computing it)."""
         return await self._claimed(claim, done=done, total=total, lease_until=lease(lease_for))
 
     async def finish_review(self, claim: ReviewClaim, review: str) -> bool:
+        """Store a claimed job's result (the review's JSON text): it is ``done``; ``False`` if
+        the claim no longer held the job (nothing is stored)."""
         return await self._claimed(claim, status="done", done=review_jobs.c.total,
                                    review=sa.cast(sa.literal(review), review_jobs.c.review.type)
                                    if self.db.postgres else sa.literal(review),
                                    worker=None, lease_until=None)
 
     async def fail_review(self, claim: ReviewClaim, error: str) -> bool:
+        """Give a claimed job up with a message: it is ``failed`` (asking again queues it
+        again); ``False`` if the claim no longer held the job."""
         return await self._claimed(claim, status="failed", error=error, worker=None, lease_until=None)
 
     async def release_review(self, claim: ReviewClaim) -> None:
+        """Let go of a claimed job not done (a runner stopping): it is ``queued`` again, for
+        any runner."""
         await self._claimed(claim, status="queued", done=0, total=0, worker=None, lease_until=None)
 
 
 class SqlPasskeys:
-    """``store.passkeys`` (:class:`~hearts.server.storage.Passkeys`) on a :class:`Database`."""
+    """``store.passkeys``: the profiles' passkeys, the sign-in sessions (a cookie's secret, kept
+    as its hash) and the WebAuthn challenges under way (:mod:`hearts.server.passkeys`)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
 
     async def add_challenge(self, challenge: str, purpose: ChallengePurpose, player_id: str | None, expires: float) -> None:
+        """Keep a challenge given out (base64url) until ``expires`` (Unix seconds)."""
         async with self.db.begin() as conn:
             await conn.execute(auth_challenges.delete().where(auth_challenges.c.expires < time.time()))  # (the old ones)
             await conn.execute(auth_challenges.insert().values(
@@ -729,6 +854,8 @@ class SqlPasskeys:
             ))
 
     async def take_challenge(self, challenge: str, purpose: ChallengePurpose, now: float) -> tuple[bool, str | None]:
+        """Take a challenge back, once (deleted, whoever asks again): whether it was given out for
+        ``purpose`` and has not expired, and the profile it was given to."""
         query = auth_challenges.delete().where(auth_challenges.c.challenge == challenge).returning(
             auth_challenges.c.purpose, auth_challenges.c.player_id, auth_challenges.c.expires
         )
@@ -739,6 +866,8 @@ class SqlPasskeys:
         return True, row.player_id
 
     async def peek_challenge(self, challenge: str, purpose: ChallengePurpose, now: float) -> str | None:
+        """The profile a secret of ``purpose`` was given to, while it lasts (kept: a seat's ticket
+        opens the seat again at each reconnection); ``None`` if there is none."""
         query = sa.select(auth_challenges.c.player_id).where(
             auth_challenges.c.challenge == challenge, auth_challenges.c.purpose == purpose, auth_challenges.c.expires >= now
         )
@@ -747,6 +876,7 @@ class SqlPasskeys:
         return None if found is None else str(found)
 
     async def add(self, credential_id: str, player_id: str, public_key: str, sign_count: int, name: str) -> None:
+        """Keep a new passkey of a profile; :class:`ValueError` if its credential is known already."""
         query = self.db.insert(passkeys).values(
             credential_id=credential_id, player_id=player_id, public_key=public_key, sign_count=sign_count, name=name
         ).on_conflict_do_nothing().returning(passkeys.c.credential_id)
@@ -755,16 +885,19 @@ class SqlPasskeys:
                 raise ValueError("this passkey is registered already")
 
     async def of_player(self, player_id: str) -> list[PasskeyRow]:
+        """A profile's passkeys, oldest first."""
         query = sa.select(*passkeys.c).where(passkeys.c.player_id == player_id).order_by(passkeys.c.created, passkeys.c.credential_id)
         async with self.db.connect() as conn:
             return [PasskeyRow(*row) for row in await conn.execute(query)]
 
     async def get(self, credential_id: str) -> PasskeyRow | None:
+        """The passkey of a credential id, or ``None``."""
         async with self.db.connect() as conn:
             row = (await conn.execute(sa.select(*passkeys.c).where(passkeys.c.credential_id == credential_id))).first()
         return None if row is None else PasskeyRow(*row)
 
     async def owner(self, credential_id: str) -> PlayerRow | None:
+        """The profile a passkey signs in, or ``None``."""
         query = sa.select(*PLAYER_COLUMNS).join(passkeys, passkeys.c.player_id == players.c.id).where(
             passkeys.c.credential_id == credential_id
         )
@@ -773,21 +906,25 @@ class SqlPasskeys:
         return None if row is None else PlayerRow(*row)
 
     async def used(self, credential_id: str, sign_count: int) -> None:
+        """A passkey signed in: its new signature counter, and the moment."""
         async with self.db.begin() as conn:
             await conn.execute(passkeys.update().where(passkeys.c.credential_id == credential_id).values(
                 sign_count=sign_count, used=now()
             ))
 
     async def remove(self, player_id: str, credential_id: str) -> bool:
+        """Delete one of a profile's passkeys; whether there was such a one."""
         query = passkeys.delete().where(passkeys.c.player_id == player_id, passkeys.c.credential_id == credential_id)
         async with self.db.begin() as conn:
             return bool((await conn.execute(query.returning(passkeys.c.credential_id))).first())
 
     async def add_session(self, session_hash: str, player_id: str) -> None:
+        """Keep a new sign-in session of a profile."""
         async with self.db.begin() as conn:
             await conn.execute(player_sessions.insert().values(session_hash=session_hash, player_id=player_id))
 
     async def session_player(self, session_hash: str) -> PlayerRow | None:
+        """The profile of a session, or ``None`` (signed out, or never signed in)."""
         query = sa.select(*PLAYER_COLUMNS).join(player_sessions, player_sessions.c.player_id == players.c.id).where(
             player_sessions.c.session_hash == session_hash
         )
@@ -796,6 +933,8 @@ class SqlPasskeys:
         return None if row is None else PlayerRow(*row)
 
     async def end_sessions(self, player_id: str, keep: str | None = None) -> int:
+        """Sign a profile out everywhere (every session but ``keep``'s hash, and every seat ticket);
+        how many sessions ended."""
         query = player_sessions.delete().where(player_sessions.c.player_id == player_id)
         if keep is not None:
             query = query.where(player_sessions.c.session_hash != keep)
@@ -805,6 +944,7 @@ class SqlPasskeys:
             return len((await conn.execute(query.returning(player_sessions.c.session_hash))).all())
 
     async def end_session(self, session_hash: str) -> None:
+        """Sign one session out."""
         async with self.db.begin() as conn:
             await conn.execute(player_sessions.delete().where(player_sessions.c.session_hash == session_hash))
 

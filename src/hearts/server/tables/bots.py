@@ -23,12 +23,13 @@ from hearts.server.botpool import BotPool, fallback
 from hearts.server.logs import fields
 from hearts.server.metrics import Actor, Metrics
 from hearts.server.reviews import ReviewRunner
-from hearts.server.storage import JobQueue, SeatRow, SeqConflict, Storage
+from hearts.server.storage import SeatRow, SeqConflict, Storage
 from hearts.server.tables.commands import BotAct
 from hearts.server.turns import bot_spec, bot_turns, new_bot_turns
 from hearts.view import View
 
 if TYPE_CHECKING:
+    from hearts.server.storage.postgres import PgJobs
     from hearts.server.tables.table import Table
 
 log = logging.getLogger("hearts.server")
@@ -179,7 +180,7 @@ class AsJobs:
     """PostgreSQL: each bot turn, each hint and each review is a job in the database for bot
     workers."""
 
-    def __init__(self, jobs: JobQueue) -> None:
+    def __init__(self, jobs: PgJobs) -> None:
         self.jobs = jobs
 
     def queued(self, game: Game, seats: Sequence[SeatRow], action: Action, before: Collection[int]) -> list[int]:
