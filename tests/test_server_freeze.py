@@ -49,6 +49,11 @@ def tracebacks(server: ServerProcess) -> list[str]:
     return [line for line in server.log.read_text().splitlines() if "Traceback" in line]
 
 
+def warnings(server: ServerProcess) -> list[str]:
+    """The server's log lines of level warning or above."""
+    return [line for line in server.log.read_text().splitlines() if '"level":"warning"' in line or '"level":"error"' in line]
+
+
 async def refused_within(clients: list[Client], rng: random.Random) -> list[float]:
     """Each seat to act sends its action: each gets ``unavailable`` (nothing changed); the
     seconds each took."""
@@ -104,8 +109,13 @@ def test_a_frozen_database_is_answered_within_2_s(cluster: PrivateCluster, tmp_p
             assert errors >= errors_before + len(took) + 2, (errors_before, errors)  # the actions, the requests
             assert await asyncio.to_thread(metric, server, "hearts_database_pool_deadlines_total") >= 1
             await asyncio.sleep(max(0.0, FROZEN - (time.monotonic() - frozen)))
+            said = len(warnings(server))  # (each task that needs the database has said it once by now)
             took = await refused_within(clients, rng)  # still answered after seconds frozen
             assert max(took) < ANSWER_WITHIN, took
+            status, _, _ = await asyncio.to_thread(timed, "GET", server.url + "/healthz")
+            assert status == 503
+            # Counted, answered, and no line a request in the log, over WebSocket as over HTTP.
+            assert warnings(server)[said:] == [], warnings(server)[said:]
             assert len(tracebacks(server)) - before <= 1, tracebacks(server)[before:]  # none per request
             cluster.thaw()
             # The same connections play on: every seat's pass is accepted (within a few retries

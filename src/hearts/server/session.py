@@ -94,12 +94,13 @@ class Session:
 
     def failed(self, error: Exception, table: Table, event: str, unchanged: str) -> None:
         """A message failed: an ``unavailable`` error (the database cannot be reached; counted
-        in ``hearts_database_errors_total``) or an ``internal`` one (a bug: logged with its
-        traceback, counted in ``hearts_internal_errors_total``) to this client only."""
+        in ``hearts_database_errors_total``, and no line a message in the log: the process's
+        tasks say once that the database is away, as for an HTTP request) or an ``internal``
+        one (a bug: logged with its traceback, counted in ``hearts_internal_errors_total``) to
+        this client only."""
         metrics = self.manager.metrics
         if is_outage(error):
             metrics.database_errors.inc()
-            log.warning(event, extra=fields(table=table.id, seat=self.conn.seat, error=str(error)[:300]))
             self.conn.push(error_message(UNAVAILABLE, "unavailable", table.seq))
             return
         metrics.internal_errors.inc()
