@@ -47,6 +47,7 @@ from test_server_support import (  # noqa: E402
 
 from hearts.actions import to_json  # noqa: E402
 from hearts.rules import Rules  # noqa: E402
+from hearts.server.outage import BACK, UNREACHABLE  # noqa: E402
 from hearts.server.storage import hash_token  # noqa: E402
 
 pg_database = pytest.fixture(scope="module")(module_pg_database)
@@ -283,8 +284,9 @@ def test_a_lost_listener_listens_again_and_catches_up(url: str, pair: list[Serve
 
     clients, far = asyncio.run(main())
     assert far.state is not None and far.state["view"] == clients[0].state["view"]  # type: ignore[index]
-    for server in pair:
-        assert any(line["event"] == "the database's notices were lost; listening again" for line in server.logs())
+    for server in pair:  # (said once each way, as the process's other tasks say an outage)
+        said = [line["event"] for line in server.logs() if line.get("task") == "notices"]
+        assert said == [UNREACHABLE, BACK], said
 
 
 def test_workers_share_one_port_with_their_own_bot_worker(url: str, tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import random
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -124,6 +125,10 @@ def test_during_an_outage_every_request_and_action_is_answered_within_2_s(cluste
                 await c.close()
 
         asyncio.run(main())
+        # The log says the outage once for each task that needs the database, whatever its
+        # retries (a line each retry filled the log of a long outage).
+        said = Counter((line["event"], line.get("task")) for line in server.logs() if line["level"] == "warning")
+        assert [seen for seen, times in said.items() if times > 1] == [], said
     finally:
         server.stop()
 

@@ -168,7 +168,7 @@ class BotWorker:
         listener = await self.outage.retry(self.store.listen, self.backoff)
         await self._ask_links()  # (where the server processes take links)
         await asyncio.gather(
-            follow(self.store, listener, self._hear, self._wake.set, outage=self.outage),
+            follow(self.store, listener, self._hear, self._wake.set, self.outage),
             self._beat(),
             *(self._slot() for _ in range(self.jobs)),
             *(reviewer.run() for reviewer in self.reviewers),

@@ -51,7 +51,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import importlib.util
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -60,14 +59,12 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, TypeGuard
 from hearts.game import Game
 from hearts.record import replay
 from hearts.rules import Rules
-from hearts.server.logs import fields
 from hearts.server.notices import Notice
 
 if TYPE_CHECKING:
     from hearts.server.storage.postgres import PgJobs
     from hearts.server.storage.sql import SqlPasskeys, SqlPlayers, SqlReviews, SqlTableLog, SqlTalk
 
-log = logging.getLogger("hearts.server")
 
 def hash_token(token: str) -> str:
     """The stored form of a seat's secret token or a player's key (only hashes are stored).
@@ -566,23 +563,19 @@ async def follow(
     listener: Listener,
     hear: Callable[[Notice], None],
     missed: Callable[[], None],
-    *,
-    outage: OutageReport | None = None,
+    outage: OutageReport,
 ) -> None:
     """Hand every notice of ``listener`` to ``hear`` until the store closes it. When it loses
     its connection (:class:`StoreUnavailable`), listen again once the database answers
-    (trying every few seconds), then call ``missed``: notices may have been lost meanwhile.
-    With ``outage``, the loss and the return are reported there instead of logged here."""
+    (trying every few seconds), then call ``missed``: notices may have been lost meanwhile. The
+    loss and the return are reported to ``outage``, which says each once in the log."""
     while True:
         try:
             async for notice in listener:
                 hear(notice)
             return
         except StoreUnavailable as e:
-            if outage is None:
-                log.warning("the database's notices were lost; listening again", extra=fields(error=str(e)))
-            else:
-                outage.failed(e)
+            outage.failed(e)
         finally:
             await listener.close()
         wait = 0.5
@@ -591,14 +584,10 @@ async def follow(
                 listener = await store.listen()
                 break
             except StoreError as e:
-                if outage is None:
-                    log.warning("cannot listen to the database's notices yet", extra=fields(error=str(e)))
-                else:
-                    outage.failed(e)
+                outage.failed(e)
             await asyncio.sleep(wait)
             wait = min(5.0, wait * 2)
-        if outage is not None:
-            outage.answered()
+        outage.answered()
         missed()
 
 

@@ -23,6 +23,7 @@ from hearts.server.notices import (
     PresenceNotice,
     RematchNotice,
 )
+from hearts.server.outage import Outage
 from hearts.server.storage import (
     Listener,
     follow,
@@ -54,7 +55,8 @@ class ServiceNotices:
     def follow(self) -> None:
         """Hand every notice to its table from now on (those heard since :meth:`listen` first)."""
         assert self._listener is not None, "listen() first"
-        task = asyncio.get_running_loop().create_task(follow(self.manager.store, self._listener, self._hear, self._missed))
+        listening = follow(self.manager.store, self._listener, self._hear, self._missed, Outage(log, task="notices"))
+        task = asyncio.get_running_loop().create_task(listening)
         self._tasks.append(task)
 
     async def stop(self) -> None:
