@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
 import random
 import socket
 import subprocess
@@ -36,6 +37,7 @@ from test_server_support import (  # noqa: E402
     TEST_LIMITS,
     Client,
     ServerProcess,
+    WorkerProcess,
     db_actions,
     db_game,
     db_url,
@@ -73,7 +75,7 @@ async def routed(proxy: Nginx, servers: list[ServerProcess], count: int, to: int
 def test_a_starting_process_refuses_connections_until_it_can_answer(pg_database: str, tmp_path: Path) -> None:
     """From its start to its first answer, ``hearts serve`` refuses connections instead of
     holding them in the kernel's backlog: the first connection it accepts is made after its
-    log says it has started (its bots' kernel prepared, its store open)."""
+    log says it has started (its store open)."""
     port = free_port()
     log = tmp_path / "server.log"
     options = {"port": port, "db": db_url(emptied_pg_url(pg_database)), "bot_delay": 0.0, "bot_jobs": 0,
@@ -94,6 +96,31 @@ def test_a_starting_process_refuses_connections_until_it_can_answer(pg_database:
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_a_process_on_postgresql_listens_without_preparing_bots_it_does_not_run(pg_database: str, tmp_path: Path) -> None:
+    """A server process on PostgreSQL runs no bot (bot workers do), so it does not load or
+    compile the bots' kernel before it listens: after an upgrade (its compiled cache stale)
+    that took it 15 to 40 s, and a rolling restart waited for it. The bot worker prepares the
+    kernel before it takes a job."""
+    url = emptied_pg_url(pg_database)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hearts", "serve", "--port", "0", "--db", url, "--bot-jobs", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith("pyhearts web table on http://127.0.0.1:"), first
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    worker = WorkerProcess(url, tmp_path / "worker.log").start()
+    try:
+        events = [line["event"] for line in worker.logs()]
+        assert any(e.startswith("Bots ready") for e in events[:events.index("bot worker started")]), events
+    finally:
+        worker.stop()
 
 
 def test_behind_nginx_a_restarted_process_takes_websockets_while_its_peer_restarts(

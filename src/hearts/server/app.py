@@ -310,8 +310,9 @@ def serve(
     bot_worker: BotWorkerProcess | None = None
     try:
         name = check_database(db)
-        # The bots' compiled kernel: compiled (the first time) and cached now, before anyone plays.
-        fast.prepare(lambda line: print(line, flush=True), extra="web")
+        if not is_postgres(db):  # (on PostgreSQL the bot workers run the bots, and prepare them)
+            # The bots' compiled kernel: compiled (the first time) and cached now, before anyone plays.
+            fast.prepare(lambda line: print(line, flush=True), extra="web")
         bound = url_of(host, sock.getsockname()[1])
         factory = AppFactory(db, public or bound, bot_delay, bot_workers, limits, log_level,
                              parent=os.getpid() if workers > 1 else None, review_budget=review_budget,

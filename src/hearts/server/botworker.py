@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from typing import Final
 
+from hearts import fast
 from hearts.actions import Action, to_dict
 from hearts.bots import make_bot
 from hearts.bots.registry import BotFactory, adopt
@@ -408,6 +409,8 @@ def run_worker(options: WorkerOptions, parent: int | None = None) -> None:
         store = await open_storage(options.db)
         pool = BotPool(options.processes)
         try:
+            # The bots' compiled kernel, compiled (after an upgrade) or loaded now, before a job is taken.
+            fast.prepare(log.info, extra="web")
             worker = BotWorker(store, pool, jobs=options.jobs, lease=options.lease, heartbeat=options.heartbeat,
                                reviews=options.reviews)
             task = asyncio.current_task()
