@@ -352,6 +352,20 @@ def test_an_owner_that_stops_leaves_its_relayed_clients_served_where_they_connec
     assert lease(url, table["id"])[0] == process_of(pair[1])
 
 
+async def pass_into_a_frozen_owner(owner: ServerProcess, clients: list[Client], rng: random.Random) -> None:
+    """SIGSTOP the table's ``owner``; seat 1's client (at the other process) passes, which that
+    process serves once it takes the table over (the frozen owner's lease runs out); seat 0's
+    client passes into the frozen owner's socket; then SIGCONT."""
+    assert owner.proc is not None
+    owner.proc.send_signal(signal.SIGSTOP)
+    try:
+        await pass_of(clients[1], rng)
+        await clients[1].wait(lambda m: m["type"] == "state" and m["seq"] == 1, timeout=10)
+        await pass_of(clients[0], rng)  # into the frozen process's socket
+    finally:
+        owner.proc.send_signal(signal.SIGCONT)
+
+
 def test_a_frozen_owner_that_wakes_up_logs_nothing_its_clients_action_goes_to_the_new_owner(
     url: str, pair: list[ServerProcess]
 ) -> None:
@@ -362,19 +376,12 @@ def test_a_frozen_owner_that_wakes_up_logs_nothing_its_clients_action_goes_to_th
     again there). The woken process logs no action; the log holds each pass once."""
     table = four_humans(pair[0])
     rng = random.Random(8)
-    assert pair[0].proc is not None
 
     async def main() -> list[Client]:
         seats = table["seats"]
         clients = [await Client(pair[0], table["id"], seats[0]["token"], others=[pair[1]]).connect()]
         clients += [await Client(pair[1], table["id"], s["token"]).connect() for s in seats[1:]]
-        pair[0].proc.send_signal(signal.SIGSTOP)
-        try:
-            await pass_of(clients[1], rng)
-            await clients[1].wait(lambda m: m["type"] == "state" and m["seq"] == 1, timeout=10)
-            await pass_of(clients[0], rng)  # into the frozen process's socket
-        finally:
-            pair[0].proc.send_signal(signal.SIGCONT)
+        await pass_into_a_frozen_owner(pair[0], clients, rng)
         await clients[0].wait(lambda m: m["type"] == "state" and m["reason"] == "welcome", start=1, timeout=10)
         assert clients[0].close_code == 1012 and clients[0].reconnects == 1, clients[0].close_code
         await pass_of(clients[0], rng)  # (again, at the table's owner now)
@@ -401,19 +408,12 @@ def test_an_owner_that_finds_its_lease_lost_on_an_actions_way_sends_every_client
     (a table of a rolling restart after a frozen database waited 9.9 s for it)."""
     table = four_humans(pair[0])
     rng = random.Random(8)
-    assert pair[0].proc is not None
 
     async def main() -> list[Client]:
         seats = table["seats"]
         clients = [await Client(pair[k % 2], table["id"], s["token"], others=[pair[1 - k % 2]]).connect()
                    for k, s in enumerate(seats)]
-        pair[0].proc.send_signal(signal.SIGSTOP)
-        try:
-            await pass_of(clients[1], rng)
-            await clients[1].wait(lambda m: m["type"] == "state" and m["seq"] == 1, timeout=10)
-            await pass_of(clients[0], rng)  # into the frozen process's socket
-        finally:
-            pair[0].proc.send_signal(signal.SIGCONT)
+        await pass_into_a_frozen_owner(pair[0], clients, rng)
         for c in (clients[0], clients[2]):
             await c.wait(lambda m: m["type"] == "state" and m["reason"] == "welcome", start=1, timeout=10)
             assert c.close_code == 1012 and c.reconnects == 1, c.close_code
