@@ -52,6 +52,7 @@ from hearts.bots.search import (
 from hearts.fast import ints, jit
 from hearts.kernel import Ints
 from hearts.mechanics import LegalConfig, legal_mask
+from hearts.round import Trick
 from hearts.view import View
 
 FLOOR: Final = 0.1
@@ -102,34 +103,7 @@ def past_plays(view: View, last: int | None = None) -> list[PastPlay]:
         passed = view.received.mask if s == pass_from and view.received is not None else 0
         received = view.passed.mask if s == view.pass_to and view.passed is not None else 0
         on: dict[int, float] = {}
-
-        def flag(block: str, seat: int, c: int) -> None:
-            on[AT[block] + 52 * ((seat - s) % n) + c] = 1.0  # noqa: B023 (used at once)
-
-        played = 0
-        sizes = [rules.hand_size] * n
-        voids = [0] * n
-        points = [0] * n
-        for j in range(k):
-            ti, pj, seat, c = plays[j]
-            t = tricks[ti]
-            flag("played", seat, c)
-            played |= 1 << c
-            sizes[seat] -= 1
-            lead = int(t.cards[0])
-            if pj == 0:
-                flag("led", seat, c)
-            elif c & 3 != lead & 3:
-                flag("discarded", seat, c)
-                voids[seat] |= 1 << (lead & 3)
-            elif c > max(int(x) for x in t.cards[:pj] if x & 3 == lead & 3):
-                flag("topped", seat, c)
-            if ti == i:
-                flag("trick", seat, c)
-        for t in tricks[:i]:
-            if t.winner is not None:
-                flag("won_with", t.winner, int(t.cards[(t.winner - t.leader) % n]))
-                points[t.winner] += rules.points(sum(1 << c for c in t.cards))
+        played, sizes, voids, points = _history(on, plays[:k], tricks, i, s, view)
         for c in range(52):
             if passed >> c & 1:
                 on[AT["passed"] + c] = 1.0
@@ -162,6 +136,43 @@ def past_plays(view: View, last: int | None = None) -> list[PastPlay]:
         out.append(PastPlay(s, card, tuple(active), tuple(on[a] for a in active), rest, after[k], led, i == 0,
                             broken))
     return out
+
+
+def _history(on: dict[int, float], plays: Sequence[tuple[int, int, int, int]], tricks: Sequence[Trick], i: int,
+             s: int, view: View) -> tuple[int, list[int], list[int], list[int]]:
+    """Flag in ``on`` what ``plays`` (``(trick, place, seat, card)``, those before seat ``s``'s
+    play in trick ``i``) and the tricks before ``i`` say, seen from ``s``: the cards played, led,
+    discarded, topped, won with and in the trick in progress. The cards played, each seat's hand
+    size, voids (a bit a suit) and points then."""
+    n, rules = N, view.rules
+
+    def flag(block: str, seat: int, c: int) -> None:
+        on[AT[block] + 52 * ((seat - s) % n) + c] = 1.0
+
+    played = 0
+    sizes = [rules.hand_size] * n
+    voids = [0] * n
+    points = [0] * n
+    for ti, pj, seat, c in plays:
+        t = tricks[ti]
+        flag("played", seat, c)
+        played |= 1 << c
+        sizes[seat] -= 1
+        lead = int(t.cards[0])
+        if pj == 0:
+            flag("led", seat, c)
+        elif c & 3 != lead & 3:
+            flag("discarded", seat, c)
+            voids[seat] |= 1 << (lead & 3)
+        elif c > max(int(x) for x in t.cards[:pj] if x & 3 == lead & 3):
+            flag("topped", seat, c)
+        if ti == i:
+            flag("trick", seat, c)
+    for t in tricks[:i]:
+        if t.winner is not None:
+            flag("won_with", t.winner, int(t.cards[(t.winner - t.leader) % n]))
+            points[t.winner] += rules.points(sum(1 << c for c in t.cards))
+    return played, sizes, voids, points
 
 
 @jit
