@@ -72,8 +72,8 @@ def defined(module: str) -> set[str] | None:
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
-        elif isinstance(node, ast.Assign):
-            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.Assign):  # (``A, B = range(2)`` defines both)
+            names |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
     return names

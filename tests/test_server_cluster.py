@@ -161,7 +161,7 @@ def test_kill9_of_a_server_process_its_clients_carry_on_with_the_other(
     their ends, and each ends as its log replays; the log was only appended to."""
     bots = WorkerProcess(url, tmp_path / "bot-worker.log").start()
     try:
-        people = four_humans(pair[0], target=50)
+        people = four_humans(pair[0], target=100)  # (not over before its fourth round: 3 x 26 < 100)
         botty = create_table(pair[1], [{"kind": "human", "name": "Me"}] + [{"kind": "bot", "level": "easy"}] * 3,
                              target=100)  # (longer than the people's game reaches its second round)
         rng = random.Random(11)
@@ -172,7 +172,9 @@ def test_kill9_of_a_server_process_its_clients_carry_on_with_the_other(
             await me.connect()
             everyone = [*clients, me]
             # Mid-trick of a later round: the seat about to play third sees it in its own state
-            # (another seat's may already show the next play, so each seat's is looked at).
+            # (another seat's may already show the next play, so each seat's is looked at). A
+            # state that lags cannot show a game that has ended since: at a target of 50 it
+            # could (the second round's last trick), and the kill then found it over.
             await play_until(
                 everyone, rng,
                 lambda: any(c.state is not None and c.state["view"]["round_number"] >= 1
