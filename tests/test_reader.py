@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -81,21 +82,27 @@ def other_deal_same_view(r: Round, seed: int) -> Round | None:
     return None
 
 
+def same_views(seeds: range, steps: Callable[[int], int]) -> Iterator[tuple[View, View]]:
+    """For each seed whose hold round (``steps(seed)`` plays in) has another deal the mover
+    cannot tell from it (:func:`other_deal_same_view`): the mover's view of the round, and its
+    view of the other deal."""
+    for seed in seeds:
+        r = played_round(seed, steps(seed), round_number=3)
+        other = other_deal_same_view(r, seed)
+        if other is not None:
+            assert any(other.hand(s) != r.hand(s) for s in range(4))
+            yield mover_view(r), View.of(other, mover_view(r).seat)
+
+
 def test_the_model_reads_only_the_seats_view() -> None:
     """R7: the same plays from a deal whose hidden cards are elsewhere (a hold round, so that no
     pass tells) give the seat the same view, the same features and the same predictions, though
     the other hands differ."""
     checked = 0
-    for seed in range(12):
-        r = played_round(seed, 4 + 3 * seed, round_number=3)
-        other = other_deal_same_view(r, seed)
-        if other is None:
-            continue
-        me = mover_view(r).seat
-        assert any(other.hand(s) != r.hand(s) for s in range(4))
-        assert View.of(other, me) == mover_view(r)
-        assert features(View.of(other, me)) == features(mover_view(r))
-        assert holders(View.of(other, me)) == holders(mover_view(r))
+    for view, other in same_views(range(12), lambda seed: 4 + 3 * seed):
+        assert other == view
+        assert features(other) == features(view)
+        assert holders(other) == holders(view)
         checked += 1
     assert checked >= 8
 

@@ -49,6 +49,7 @@ from hearts.bots.search import (
     _unpack,
     sample_deal,
 )
+from hearts.cards import cards_of
 from hearts.fast import ints, jit
 from hearts.kernel import Ints
 from hearts.mechanics import LegalConfig, legal_mask
@@ -233,11 +234,8 @@ def pool_odds(view: View, worlds: Sequence[int], weights: Sequence[int], prior: 
         if not w:
             continue
         for s in range(n):
-            h = worlds[i * n + s] & hidden
-            while h:
-                low = h & -h
-                share[low.bit_length() - 1][s] += w
-                h ^= low
+            for card in cards_of(worlds[i * n + s] & hidden):
+                share[card][s] += w
     total = float(before) or 1.0
     ess = effective_worlds(weights)
     out = [0] * (52 * n)

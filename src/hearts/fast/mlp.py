@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from hearts.cards import cards_of
+
 _MATRICES: dict[int, tuple[Any, list[tuple[Any, Any]]]] = {}
 
 
@@ -45,10 +47,6 @@ def forward_batch(network: Any, inputs: Any) -> Any:
     return h
 
 
-def _bits(mask: int) -> list[int]:
-    return [c for c in range(mask.bit_length()) if mask >> c & 1]
-
-
 def play_log_likelihoods(network: Any, plays: Sequence[Any], worlds: Sequence[int], count: int, n: int,
                          legal: Sequence[int], floor: float, hand_at: int, hidden_at: int) -> list[float]:
     """``hearts.bots.inference.log_likelihoods``: for each of ``count`` worlds (``worlds[w * n + s]``
@@ -64,8 +62,8 @@ def play_log_likelihoods(network: Any, plays: Sequence[Any], worlds: Sequence[in
     public = np.empty((count_p, width), dtype=np.float32)
     for k, q in enumerate(plays):
         h = bias + np.asarray(q.values, dtype=np.float32) @ first[np.asarray(q.active, dtype=np.intp)]
-        h = h + first[np.asarray([hidden_at + c for c in _bits(q.rest)], dtype=np.intp)].sum(0)
-        public[k] = h + swap[np.asarray(_bits(q.later), dtype=np.intp)].sum(0)
+        h = h + first[np.asarray([hidden_at + c for c in cards_of(q.rest)], dtype=np.intp)].sum(0)
+        public[k] = h + swap[np.asarray(cards_of(q.later), dtype=np.intp)].sum(0)
     cards = np.arange(52, dtype=np.int64)
     hands = np.asarray(worlds, dtype=np.int64).reshape(count, n)
     onehot = ((hands[:, :, None] >> cards) & 1).astype(np.float32)  # count × n × 52
