@@ -124,6 +124,20 @@ def admin(db_url: str, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60)
 
 
+def test_a_new_profiles_id_is_letters_and_digits_so_no_command_line_reads_it_as_an_option(tmp_path: Path) -> None:
+    """``hearts admin ban PLAYER_ID`` takes the id a profile was given: one that began with
+    ``-`` was read as an unknown option (one id in 64 did; a CI run met one), so a new id is
+    letters and digits only, as a table's is."""
+    from hearts.server.players import create_player
+
+    async def body(store: Storage) -> list[str]:
+        return [(await create_player(store, "P"))[0].id for _ in range(300)]
+
+    ids = with_store(f"sqlite:///{tmp_path / 'tables.db'}", body)
+    assert len(set(ids)) == 300
+    assert [i for i in ids if not i.isascii() or not i.isalnum()] == []
+
+
 def test_hearts_admin_bans_unbans_and_lists_reports_on_each_backend(db_url: str) -> None:
     """``hearts admin ban/unban/reports`` on the database ``hearts serve`` uses: a ban holds in
     the store, an unknown profile is one line and exit 1 with nothing changed, the reports
@@ -159,6 +173,11 @@ def test_hearts_admin_bans_unbans_and_lists_reports_on_each_backend(db_url: str)
     assert admin(db_url, "unban", "bob").returncode == 0
     assert admin(db_url, "unban", "bob").stdout.strip() == "bob was not banned"
     assert with_store(db_url, banned) == [False, False, False]
+    # an id of an earlier version may begin with "-": it goes last, after "--", as the help says
+    with_store(db_url, lambda store: store.players.create_player("-dee", "Dee", "key-dee", 25.0, 8.0))
+    dashed = subprocess.run([sys.executable, "-m", "hearts", "admin", "ban", "--db", db_url, "--", "-dee"],
+                            capture_output=True, text=True, timeout=60)
+    assert dashed.returncode == 0 and "banned -dee (Dee)" in dashed.stdout, dashed.stderr
     bad = admin("nosuch://x", "reports")
     assert bad.returncode == 2 and "hearts admin: error" in bad.stderr
 

@@ -36,10 +36,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     reports.add_argument("--limit", type=int, default=50, metavar="N", help="the latest N reports (default 50)")
     reports.add_argument("--json", action="store_true", help="as JSON: {reports: [...], bans: [...]}")
     ban = commands.add_parser("ban", help="ban a player profile on every server process")
-    ban.add_argument("player", metavar="PLAYER_ID", help="the profile's id (as `hearts admin reports` shows it)")
+    ban.add_argument("player", metavar="PLAYER_ID",
+                     help="the profile's id (as `hearts admin reports` shows it); an id that begins with '-' "
+                          "goes last, after '--': hearts admin ban --reason spam -- -x1Y2")
     ban.add_argument("--reason", default="", help="why (kept with the ban, at most 500 characters)")
     unban = commands.add_parser("unban", help="lift a profile's ban")
-    unban.add_argument("player", metavar="PLAYER_ID", help="the profile's id")
+    unban.add_argument("player", metavar="PLAYER_ID", help="the profile's id (one that begins with '-': after '--')")
     for command in (reports, ban, unban):
         command.add_argument("--db", metavar="URL", default=None, help=DB_HELP)
     p.set_defaults(run=run)

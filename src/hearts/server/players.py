@@ -49,7 +49,16 @@ from hearts.server.company import check_not_banned
 from hearts.server.limits import DEFAULT_LIMITS, Limits, Refused
 from hearts.server.protocol import ProtocolError, TableRequest, _Fields
 from hearts.server.ratings import DEFAULT_MU, DEFAULT_SIGMA, PROVISIONAL_GAMES, conservative, places, shown
-from hearts.server.storage import PlayedTable, PlayerRow, SeatRow, Storage, TableRow, hash_token, load_game
+from hearts.server.storage import (
+    PlayedTable,
+    PlayerRow,
+    SeatRow,
+    Storage,
+    TableRow,
+    hash_token,
+    load_game,
+    new_id,
+)
 from hearts.server.wire import MAX_TOKEN
 from hearts.view import cards_text, trick_dict
 
@@ -292,7 +301,7 @@ async def create_player(store: Storage, name: str) -> tuple[PlayerRow, str]:
     """A new profile called ``name``, with the default rating; returns it and its secret key
     (shown once: only its hash is stored)."""
     key = secrets.token_urlsafe(24)
-    player = PlayerRow(secrets.token_urlsafe(9), name, DEFAULT_MU, DEFAULT_SIGMA, 0)
+    player = PlayerRow(new_id(9), name, DEFAULT_MU, DEFAULT_SIGMA, 0)
     await store.players.create_player(player.id, player.name, hash_token(key), player.mu, player.sigma)
     return player, key
 

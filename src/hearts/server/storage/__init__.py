@@ -49,8 +49,10 @@ worker alike. Open a store with :func:`open_storage`; every method is a coroutin
 from __future__ import annotations
 
 import asyncio
+import base64
 import hashlib
 import importlib.util
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -73,6 +75,27 @@ def hash_token(token: str) -> str:
     'ba7816bf8f01'
     """
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_id(nbytes: int) -> str:
+    """A new random id of ``nbytes`` random bytes (:func:`id_of` them): a table's or a player
+    profile's.
+
+    >>> len(new_id(6)), new_id(9).isalnum()
+    (8, True)
+    """
+    return id_of(secrets.token_bytes(nbytes))
+
+
+def id_of(raw: bytes) -> str:
+    """The id that stands for ``raw``: its URL-safe base64 with ``-`` and ``_`` replaced by
+    letters, so that an id is letters and digits only and none begins with ``-``, which a
+    command line (``hearts admin ban PLAYER_ID``) reads as an option.
+
+    >>> id_of(bytes([251, 255, 255]))
+    'xyyy'
+    """
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=").replace("-", "x").replace("_", "y")
 
 
 NewSeat = tuple[str, str | None, str | None, str | None]

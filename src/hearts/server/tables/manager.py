@@ -30,6 +30,7 @@ from hearts.server.storage import (
     TableExists,
     hash_token,
     load_game,
+    new_id,
 )
 from hearts.server.tables.bots import thinking_for
 from hearts.server.tables.clocks import clocks_for
@@ -230,7 +231,7 @@ class Manager:
                 seats.append(SeatRow(i, "human", spec.name, None, hash_token(token)))  # no name: asked (unnamed)
             else:
                 seats.append(SeatRow(i, "open", "", None, None))
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        table_id = new_id(6)
         config = {
             "rules": request.rules.to_dict(), "bot_delay": self.bot_delay, "spectators": request.spectators,
             "listed": request.listed, "turn_timer": request.turn_timer, "stand_in": request.stand_in,

@@ -3,7 +3,6 @@ friendly names, a table's id and its rematch's."""
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import random
 import re
@@ -11,7 +10,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from hearts.record import Seat
-from hearts.server.storage import SeatRow
+from hearts.server.storage import SeatRow, id_of
 
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a table id looks like (the server makes 8 letters and digits); others name no table."""
@@ -62,5 +61,5 @@ def rematch_id(table_id: str) -> str:
     (True, True)
     """
     digest = hashlib.sha256(f"pyhearts rematch of {table_id}".encode()).digest()
-    return base64.urlsafe_b64encode(digest)[:8].decode().replace("-", "x").replace("_", "y")
+    return id_of(digest[:6])
 
