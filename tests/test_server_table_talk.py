@@ -198,7 +198,8 @@ def test_a_hint_comes_from_the_seats_view_only(database: Database, tmp_path: Pat
     """A hint at the pass, computed in the server's bot pool (SQLite) or by a bot worker
     (PostgreSQL): the search bot's choice from the seat's view (R7) with the table's hint seed
     — the same as from a game whose other hands are shuffled consistently with that view; asked
-    again, the same hint without computing it again; a stale seq gets a resync."""
+    again, the same hint without computing it again; a position the seat has not reached gets a
+    resync."""
     server = ServerProcess(database, logs=tmp_path).start()
     worker = WorkerProcess(str(database), tmp_path / "worker.log").start() if is_pg(database) else None
     try:
@@ -211,7 +212,7 @@ def test_a_hint_comes_from_the_seats_view_only(database: Database, tmp_path: Pat
             ask = {"type": "hint", "seq": 3}
             first = await me.request(ask, lambda m: m["type"] in ("hint", "error"), timeout=30)
             again = await me.request(ask, lambda m: m["type"] in ("hint", "error"), timeout=30)
-            stale = await me.request({"type": "hint", "seq": 2}, lambda m: m["type"] in ("state", "error"))
+            stale = await me.request({"type": "hint", "seq": 9}, lambda m: m["type"] in ("state", "error"))
             await me.close()
             return first, again, stale
 
@@ -227,7 +228,7 @@ def test_a_hint_comes_from_the_seats_view_only(database: Database, tmp_path: Pat
     action = from_dict(first["action"])
     assert action.seat == 0 and set(first["action"]["cards"]) <= {str(c) for c in game.round.hand(0)}
     assert first["text"].startswith("Hint: pass ") and len(first["text"].split()) == 5
-    seed = job_seed(db_seed(database, tid), 0, 3)
+    seed = job_seed(db_seed(database, tid), 0, 0)  # (seeded by the decision: the pass phase, begun at 0)
     other = shuffled_others(game, 0, random.Random(3))
     assert other.round.hand(1) != game.round.hand(1)
     assert View.of(other, 0) == View.of(game, 0)
@@ -238,6 +239,56 @@ def test_a_hint_comes_from_the_seats_view_only(database: Database, tmp_path: Pat
     else:  # computed once, in the server's pool
         lines = [json.loads(x) for x in server.log.read_text().splitlines() if x.startswith("{")]
         assert sum(line.get("event") == "hint" for line in lines) == 1
+
+
+def test_a_hint_at_the_pass_is_given_through_the_others_passes(database: Database, tmp_path: Path) -> None:
+    """R2.1: everyone chooses a pass before seeing what they receive, so the others' passes do not
+    change a seat's pass, nor its hint. A hint asked at a position another seat's pass has
+    since moved on, or that another seat's pass overtakes while it is computed, is still given
+    (for the table's position as sent), once per seat and pass phase; a position the seat has not
+    reached gets a resync. (They were dropped: the browser said "Thinking about a hint…" for good.)"""
+    server = ServerProcess(database, logs=tmp_path).start()
+    worker = WorkerProcess(str(database), tmp_path / "worker.log").start() if is_pg(database) else None
+    try:
+        table = create_table(server, [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy", "Di")])
+        tid = table["id"]
+
+        def is_answer(m: dict[str, Any]) -> bool:
+            return m["type"] in ("hint", "error") or (m["type"] == "state" and m["reason"] == "resync")
+
+        async def main() -> list[dict[str, Any]]:
+            ann, bob, cy, di = [await Client(server, tid, s["token"]).connect() for s in table["seats"]]
+            for c in (ann, bob, cy, di):
+                await c.wait(lambda m: m["type"] == "state" and m["seq"] == 0)
+
+            async def pass_now(c: Client, seq: int) -> None:
+                assert c.state is not None
+                await c.send({"type": "pass", "seq": seq, "cards": c.state["view"]["hand"][:3]})
+
+            await pass_now(bob, 0)  # Bob passes: Ann asks at the position she saw, now one behind
+            await ann.wait(lambda m: m["type"] == "state" and m["seq"] == 1)
+            behind = await ann.request({"type": "hint", "seq": 0}, is_answer, timeout=30)
+            n = len(cy.messages)
+            await cy.send({"type": "hint", "seq": 1})  # Cy asks, and Di's pass comes while it is computed
+            await pass_now(di, 1)
+            overtaken = await cy.wait(is_answer, start=n, timeout=30)
+            again = await ann.request({"type": "hint", "seq": 2}, is_answer, timeout=30)
+            ahead = await ann.request({"type": "hint", "seq": 7}, is_answer, timeout=30)
+            for c in (ann, bob, cy, di):
+                await c.close()
+            return [behind, overtaken, again, ahead]
+
+        behind, overtaken, again, ahead = asyncio.run(main())
+    finally:
+        if worker is not None:
+            worker.stop()
+        server.stop()
+    game = db_new_game(database, tid)
+    assert behind["type"] == "hint" and behind["seq"] == 1, behind
+    assert behind["action"]["seat"] == 0 and set(behind["action"]["cards"]) <= {str(c) for c in game.round.hand(0)}
+    assert overtaken["type"] == "hint" and overtaken["action"]["seat"] == 2, overtaken
+    assert again["type"] == "hint" and again["seq"] == 2 and again["action"] == behind["action"], again
+    assert ahead["type"] == "state" and ahead["reason"] == "resync", ahead
 
 
 # ---------------------------------------------------------------- the rematch

@@ -170,3 +170,41 @@ def test_a_hint_is_highlighted_in_the_hand(server: ServerProcess, browser: Any) 
     shots(page, "hint")
     assert not problems, problems
     ctx.close()
+
+
+def test_a_hint_at_the_pass_stays_while_the_others_pass(server: ServerProcess, browser: Any) -> None:
+    """R2.1: the others' passes do not change mine, so the hint of my pass stays shown, its cards
+    highlighted, while another seat passes (the browser took it off at the next position); and
+    H asked at the next position shows it again without asking the server."""
+    import asyncio
+
+    from test_server_store_support import in_thread
+    from test_server_support import Client
+
+    table = create_table(server, [{"kind": "human", "name": n} for n in ("Kim", "Lu", "Mo", "Ny")])
+    ctx = context(browser, DESKTOP)
+    page = page_of(ctx)
+    problems = watch_console(page)
+    page.goto(table["seats"][0]["link"])
+    wait_seated(page)
+    page.wait_for_function("() => window.heartsState.view.must_pass && window.heartsState.seq === 0")
+    page.keyboard.press("h")
+    page.wait_for_selector("#hand .card.hinted", timeout=45_000)  # (a busy machine may start a worker process)
+    hinted = page.evaluate("[...document.querySelectorAll('#hand .card.hinted')].map(b => b.dataset.card)")
+    text = page.inner_text("#hint")
+
+    async def lu_passes() -> None:
+        lu = await Client(server, table["id"], table["seats"][1]["token"]).connect()
+        assert lu.state is not None
+        await lu.send({"type": "pass", "seq": lu.state["seq"], "cards": lu.state["view"]["hand"][:3]})
+        await lu.wait(lambda m: m["type"] == "state" and m["seq"] == 1)
+        await lu.close()
+
+    in_thread(lambda: asyncio.run(lu_passes()))  # (Playwright's own event loop runs in this thread)
+    page.wait_for_function("() => window.heartsState.seq === 1")
+    assert page.is_visible("#hint") and page.inner_text("#hint") == text
+    assert page.evaluate("[...document.querySelectorAll('#hand .card.hinted')].map(b => b.dataset.card)") == hinted
+    page.keyboard.press("h")
+    assert page.inner_text("#hint") == text
+    assert not problems, problems
+    ctx.close()

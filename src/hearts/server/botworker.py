@@ -76,7 +76,7 @@ from hearts.server.storage import (
     load_game,
     open_storage,
 )
-from hearts.server.turns import bot_spec, bot_turns
+from hearts.server.turns import bot_spec, bot_turns, decision_start
 from hearts.view import View
 
 log = logging.getLogger("hearts.server")
@@ -275,14 +275,15 @@ class BotWorker:
     async def do_hint(self, job: HintJob) -> None:
         """Compute a claimed hint job from the seat's view only (R7), with the same seed as the
         server's own pool would (:func:`job_seed`), and store it (announced to the asking
-        process); a job whose position has moved on is dropped. A failure leaves the job to be
+        process); a job whose decision is past is dropped (its ``seq``: the position the
+        decision began at, :func:`~hearts.server.turns.decision_start`). A failure leaves the job to be
         claimed again when its lease runs out."""
         self._hints.add(job)
         started = time.monotonic()
         try:
             stored = await load_game(self.store, job.table_id)
             game = None if stored is None else stored.game
-            if stored is None or game is None or game.ply != job.seq or job.seat not in game.actors():
+            if stored is None or game is None or decision_start(game, job.seat, job.seq) is None:
                 await self.queue.complete_hint_job(job, None)
                 return
             seed = job_seed(stored.row.seed, job.seat, job.seq)

@@ -85,8 +85,9 @@ class RematchNotice(_Notice, tag="rematch", frozen=True):
 
 
 class HintNotice(_Notice, tag="hint", frozen=True):
-    """A bot worker computed the hint of ``seat`` at position ``seq`` of a table: ``action`` is
-    its codec object, or ``None`` when the position had moved on (no hint is given)."""
+    """A bot worker computed the hint of ``seat``'s decision begun at position ``seq`` of a table
+    (:func:`~hearts.server.turns.decision_start`): ``action`` is its codec object, or ``None``
+    when that decision was past (no hint is given)."""
 
     table_id: str
     seat: int

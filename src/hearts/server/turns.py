@@ -21,6 +21,7 @@ from collections.abc import Collection, Sequence
 
 from hearts.actions import Action
 from hearts.game import Game
+from hearts.round import Phase
 from hearts.server.storage import SeatRow
 
 
@@ -58,3 +59,24 @@ def new_bot_turns(game: Game, seats: Sequence[SeatRow], action: Action, before: 
     """
     was = set(before) - {action.seat}
     return [s for s in bot_turns(game, seats) if s not in was]
+
+
+def decision_start(game: Game, seat: int, seen: int) -> int | None:
+    """The position at which ``seat``'s decision now to be made began, if the position ``seen``
+    (a client's) lies within it; ``None`` if ``seen`` is of another decision (or not the seat's
+    turn). A pass is one decision through the pass phase: the others' passes, hidden until the
+    exchange (R2.1), do not change it; any other is the decision of one position. A hint, an
+    action, is of that decision, whenever within it it was asked or made.
+
+    >>> from hearts import Game, Rules
+    >>> from hearts.actions import Pass
+    >>> game = Game(Rules(), seed=1)
+    >>> game.apply(Pass(1, list(game.round.hand(1))[:3]))  # seat 1 passed: position 1
+    >>> decision_start(game, 0, 0), decision_start(game, 0, 1), decision_start(game, 0, 2), decision_start(game, 1, 1)
+    (0, 0, None, None)
+    """
+    if seat not in game.actors() or game.is_over:
+        return None
+    if game.phase is Phase.PASSING and game.round_starts[-1] <= seen <= game.ply:
+        return game.round_starts[-1]
+    return seen if seen == game.ply else None

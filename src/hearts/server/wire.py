@@ -116,7 +116,10 @@ class Rename(Message, tag="name", frozen=True):
 
 
 class HintRequest(Message, tag="hint", frozen=True):
-    """What the hint bot would do from your view (R7), at your turn, position ``seq``."""
+    """What the hint bot would do from your view (R7), at your turn, asked at position ``seq``:
+    the hint of a pass holds through the pass phase (the others' passes do not change yours,
+    R2.1), any other one for its position only; a position you are not to decide at gets a
+    ``resync``."""
 
     seq: Seq
 
@@ -308,7 +311,8 @@ class ChatLines(Message, tag="chat", frozen=True):
 
 
 class Hint(Message, tag="hint", frozen=True):
-    """The hint asked for at position ``seq``: the action in the codec, and in words."""
+    """The hint asked for, sent at the table's position ``seq``: the action in the codec, and in
+    words."""
 
     seq: int
     action: dict[str, Any]

@@ -15,6 +15,7 @@ import { $, el, cardName, cardWords, cardImg, toast } from "./ui.js";
 import { _, ngettext } from "./i18n.js";
 import { live, seatName, redraw } from "./state.js";
 import { act } from "./connection.js";
+import { hintHolds } from "./hint.js";
 
 export function renderMine(v, t, n) {
   const meBox = $("me");
@@ -34,7 +35,7 @@ function renderHand(v) {
   const hand = $("hand"), selected = live.selected, hint = live.hint;
   const legal = new Set(v.legal);
   const received = new Set(v.tricks.length === 0 ? v.received || [] : []);
-  const hinted = new Set(hint && hint.seq === live.state.seq ? hintCards(hint) : []);
+  const hinted = new Set(hint && hintHolds(hint, live.state) ? hintCards(hint) : []);
   const drawn = JSON.stringify([v.hand, v.must_pass, [...legal], [...selected], [...received], [...hinted]]);
   if (hand.dataset.drawn === drawn) return;  // the same hand: left as it is (its focus, its hover)
   hand.dataset.drawn = drawn;

@@ -1,9 +1,11 @@
 // pyhearts web table: the hint (H). What the search bot would do from my view, asked of the
-// server at my turn; its card(s) are highlighted in my hand (hand.js) until the table moves on.
+// server at my turn; its card(s) are highlighted in my hand (hand.js) until my decision is made:
+// a pass's through the others' passes (R2.1: they do not change mine), a play's for its position.
 //
-//   askHint()     // asks (or shows again the hint of this position)
-//   showHint(m)   // the server's "hint" message
-//   hideHint()    // the table moved on, or the hint was refused
+//   askHint()          // asks (or shows again the hint that still holds)
+//   showHint(m)        // the server's "hint" message
+//   hideHint()         // the table moved on, or the hint was refused
+//   hintHolds(h, s)    // whether hint h is still for the decision of state s
 import { $, el, cardName } from "./ui.js";
 import { _, lang } from "./i18n.js";
 import { live, isMyTurn, redraw } from "./state.js";
@@ -12,7 +14,7 @@ import { send } from "./connection.js";
 export function askHint() {
   const s = live.state;
   if (!s || s.you === null || !isMyTurn(s) || s.view.game_over) return;
-  if (live.hint && live.hint.seq === s.seq) { showHint(live.hint); return; }
+  if (live.hint && hintHolds(live.hint, s)) { drawHint(live.hint); return; }
   const box = $("hint");
   box.textContent = _("Thinking about a hint…");
   box.hidden = false;
@@ -21,10 +23,14 @@ export function askHint() {
 
 export function showHint(m) {
   if (!live.state || m.seq !== live.state.seq) return;  // the table moved on: that hint is no use now
-  live.hint = m;
+  live.hint = { ...m, round: live.state.view.round_number };
+  drawHint(live.hint);
+}
+
+function drawHint(h) {
   const box = $("hint");
   box.textContent = "";
-  box.append(el("b", { text: hintWords(m) }));
+  box.append(el("b", { text: hintWords(h) }));
   box.hidden = false;
   redraw();
 }
@@ -43,4 +49,8 @@ export function hideHint() {
   live.hint = null;
   $("hint").hidden = true;
   $("hint").textContent = "";
+}
+
+export function hintHolds(h, s) {
+  return h.seq === s.seq || (h.action.type === "pass" && s.view.must_pass && s.view.round_number === h.round);
 }

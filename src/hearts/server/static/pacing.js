@@ -17,7 +17,7 @@ import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import * as anim from "./anim.js";
 import * as chat from "./chat.js";
-import { hideHint } from "./hint.js";
+import { hideHint, hintHolds } from "./hint.js";
 import { roundRecord } from "./rounds.js";
 import { showRoundSummary } from "./dialogs.js";
 import { render } from "./table.js";
@@ -130,7 +130,7 @@ async function display(m, play, finished, rush) {
   document.body.dataset.connected = "true";
   document.body.dataset.spectator = String(m.you === null);
   chat.seated(m.you !== null, m.table.chat);
-  if (live.hint && live.hint.seq !== m.seq) hideHint();  // a hint is for one position
+  if (live.hint && !hintHolds(live.hint, m)) hideHint();  // a hint is for one decision
   if (m.you === null) live.selected.clear();
   else if (!before || before.view.round_number !== m.view.round_number || !m.view.must_pass) live.selected = new Set([...live.selected].filter((c) => m.view.hand.includes(c)));
   if (!m.view.must_pass) live.selected.clear();

@@ -357,8 +357,9 @@ class ReviewClaim:
 
 @dataclass(frozen=True)
 class HintJob:
-    """A claimed hint job: the hint of ``seat`` at position ``seq`` of table ``table_id``,
-    held by ``worker`` by its claim number ``attempt``."""
+    """A claimed hint job: the hint of ``seat``'s decision begun at position ``seq`` of table
+    ``table_id`` (:func:`~hearts.server.turns.decision_start`), held by ``worker`` by its
+    claim number ``attempt``."""
 
     table_id: str
     seat: int

@@ -580,9 +580,9 @@ class PgJobs:
         return sa.and_(hint_jobs.c.table_id == table_id, hint_jobs.c.seat == seat, hint_jobs.c.seq == seq)
 
     async def ask_hint(self, table_id: str, seat: int, seq: int) -> dict[str, Any] | None:
-        """The hint of ``seat`` at position ``seq`` if computed already (its action's codec
-        object); else ``None``, and a hint job is queued (once, whoever asks) and announced:
-        its result comes as a :class:`HintNotice`."""
+        """The hint of ``seat``'s decision begun at position ``seq`` if computed already (its
+        action's codec object); else ``None``, and a hint job is queued (once, whoever asks) and
+        announced: its result comes as a :class:`HintNotice`."""
         queue = postgresql.insert(hint_jobs).values(table_id=table_id, seat=seat, seq=seq) \
             .on_conflict_do_nothing().returning(hint_jobs.c.seat)
         async with self.db.begin() as conn:

@@ -126,8 +126,9 @@ class Thinking(Protocol):
         """``seat`` went away (stored) while it is to act: its stand-in is to play."""
         ...
 
-    async def hint(self, table: Table, view: View, seat: int, seq: int) -> None:
-        """Compute the hint for ``seat`` at ``seq`` (``view``), given to the table when ready."""
+    async def hint(self, table: Table, view: View, seat: int, start: int) -> None:
+        """Compute the hint for ``seat``'s decision begun at position ``start`` (``view``:
+        the seat's now), given to the table when ready."""
         ...
 
     async def reviews(self) -> None:
@@ -163,8 +164,8 @@ class InProcess:
     async def away(self, table: Table, seat: int) -> None:
         pass  # (the stand-in is kicked with the others)
 
-    async def hint(self, table: Table, view: View, seat: int, seq: int) -> None:
-        table.spawn(table.hints.think(self.pool, view, seat, seq))
+    async def hint(self, table: Table, view: View, seat: int, start: int) -> None:
+        table.spawn(table.hints.think(self.pool, view, seat, start))
 
     async def reviews(self) -> None:
         await self.reviewer.run()
@@ -196,10 +197,10 @@ class AsJobs:
     async def away(self, table: Table, seat: int) -> None:
         await self.jobs.enqueue_bot_job(table.id, seat, table.seq)
 
-    async def hint(self, table: Table, view: View, seat: int, seq: int) -> None:
-        found = await self.jobs.ask_hint(table.id, seat, seq)  # (else a HintNotice brings it)
+    async def hint(self, table: Table, view: View, seat: int, start: int) -> None:
+        found = await self.jobs.ask_hint(table.id, seat, start)  # (else a HintNotice brings it)
         if found is not None:
-            table.hints.give(seat, seq, from_dict(found))
+            table.hints.give(seat, start, from_dict(found))
 
     async def reviews(self) -> None:
         pass  # (the bot workers compute them)

@@ -145,9 +145,10 @@ class IsOver(Command[bool]):
 
 
 @dataclass(frozen=True, slots=True)
-class HintAt(Command[View | None]):
-    """``seat``'s view for a hint asked by ``conn`` at position ``seq`` (``None``: the
-    position moved on; ``conn`` was sent it again)."""
+class HintAt(Command[tuple[View, int] | None]):
+    """``seat``'s view for a hint asked by ``conn`` at position ``seq``, and the position its
+    decision began at (:meth:`Hints.position <hearts.server.tables.hints.Hints.position>`;
+    ``None``: ``seq`` is of another decision; ``conn`` was sent the position again)."""
 
     conn: Connection
     seat: int

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from hearts.actions import Action, Pass
 from hearts.errors import IllegalAction
-from hearts.round import Phase
 from hearts.server.limits import CLOSE_SERVICE_RESTART
 from hearts.server.links import Outcome
 from hearts.server.metrics import Actor
@@ -24,7 +23,7 @@ from hearts.server.storage import NotOwner, SeqConflict, StoreUnavailable
 from hearts.server.tables.commands import Act, Resync
 from hearts.server.tables.connection import Connection
 from hearts.server.tables.effects import Effects
-from hearts.server.turns import bot_turns
+from hearts.server.turns import bot_turns, decision_start
 from hearts.text import why_not
 
 if TYPE_CHECKING:
@@ -92,15 +91,7 @@ class Moves:
             return (Outcome.DONE, table.seq, ""), effects
 
     def _fresh(self, seen: int, action: Action) -> bool:
-        """Whether an action was made on the current state (else: stale or a duplicate)."""
-        table = self.table
-        if seen == table.seq:
-            return True
-        # A pass does not depend on the others' passes: one made during this pass phase stands.
-        g = table.game
-        return (
-            isinstance(action, Pass)
-            and g.phase is Phase.PASSING
-            and action.seat in g.actors()
-            and g.round_starts[-1] <= seen <= table.seq
-        )
+        """Whether an action was made on the current state, or is a pass made within this pass
+        phase (:func:`~hearts.server.turns.decision_start`: the others' passes do not change
+        it); else it is stale, or a duplicate."""
+        return seen == self.table.seq or (isinstance(action, Pass) and decision_start(self.table.game, action.seat, seen) is not None)

@@ -438,10 +438,10 @@ class Table:
             case IsOver():
                 return self.game.is_over, NOTHING
             case HintAt(conn, seat, seq):
-                view = self.hints.position(seat, seq)
-                if view is None:  # (the position moved on: the client is sent it again)
+                asked = self.hints.position(seat, seq)
+                if asked is None:  # (a position of another decision: the client is sent the table's)
                     conn.push(self.messages.snapshot(conn, "resync"))
-                return view, NOTHING
+                return asked, NOTHING
             case _:
                 raise TypeError(f"not a command of a table: {command!r:.80}")
         return None, NOTHING
