@@ -32,9 +32,10 @@ class Hints:
     def __init__(self, table: Table) -> None:
         self.table = table
         self._given: dict[tuple[int, int], Action] = {}
-        """The hints given in this process, by seat and position (those of past positions go)."""
+        """The hints given in this process, by seat and the position its decision began at (those
+        of decisions past go)."""
         self._waiters: dict[tuple[int, int], set[Connection]] = {}
-        """The connections waiting for a hint being computed, by seat and position."""
+        """The connections waiting for a hint being computed, likewise."""
 
     async def ask(self, conn: Connection, seat: int, seq: int) -> None:
         """Send ``conn`` the hint for ``seat``'s decision that position ``seq`` lies within: from
