@@ -208,3 +208,40 @@ def test_a_hint_at_the_pass_stays_while_the_others_pass(server: ServerProcess, b
     assert page.inner_text("#hint") == text
     assert not problems, problems
     ctx.close()
+
+
+def test_a_hint_still_awaited_when_i_act_is_put_away(server: ServerProcess, browser: Any) -> None:
+    """A hint that does not come before I act never comes (the server drops the hint of a
+    decision made): the box "Thinking about a hint…" goes once I have passed (it stayed for
+    good). The test holds the hint back at the page's WebSocket, as if I had passed first."""
+    from test_web_browser import act_by_clicks
+
+    table = create_table(server, [{"kind": "human", "name": "Kim"}] + [{"kind": "bot", "level": "easy"}] * 3)
+    ctx = context(browser, DESKTOP)
+    page = page_of(ctx)
+    problems = watch_console(page)
+    held: list[str] = []
+
+    def hold_hints(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            if isinstance(message, str) and json.loads(message).get("type") == "hint":
+                held.append(message)
+            else:
+                ws.send(message)
+
+        to_server.on_message(to_page)
+
+    page.route_web_socket("**/ws/**", hold_hints)
+    page.goto(table["seats"][0]["link"])
+    wait_seated(page)
+    page.wait_for_function("() => window.heartsState.view.must_pass")
+    page.keyboard.press("h")
+    page.wait_for_function("() => !document.getElementById('hint').hidden")
+    assert page.inner_text("#hint") == "Thinking about a hint…"
+    assert act_by_clicks(page)  # the pass
+    page.wait_for_function("() => document.getElementById('hint').hidden")
+    assert page.inner_text("#hint") == ""
+    assert not problems, problems
+    ctx.close()
