@@ -147,15 +147,24 @@ def test_a_name_from_an_invite_link_chat_and_axe(server: ServerProcess, browser:
     zoe_ctx.close()
 
 
+def at_seat(browser: Any, link: str, route: Any = None) -> tuple[Any, Any, list[str]]:
+    """A desktop page seated by its invite ``link``: its context, the page and its console's
+    problems; ``route``: a handler of the page's WebSocket, set before it opens."""
+    ctx = context(browser, DESKTOP)
+    page = page_of(ctx)
+    problems = watch_console(page)
+    if route is not None:
+        page.route_web_socket("**/ws/**", route)
+    page.goto(link)
+    wait_seated(page)
+    return ctx, page, problems
+
+
 def test_a_hint_is_highlighted_in_the_hand(server: ServerProcess, browser: Any) -> None:
     """At the pass, H asks for a hint: "Hint: pass …" and its three cards highlighted in the
     hand (the cards of the hint the server sent)."""
     table = create_table(server, [{"kind": "human", "name": "Kim"}] + [{"kind": "bot", "level": "easy"}] * 3)
-    ctx = context(browser, DESKTOP)
-    page = page_of(ctx)
-    problems = watch_console(page)
-    page.goto(table["seats"][0]["link"])
-    wait_seated(page)
+    ctx, page, problems = at_seat(browser, table["seats"][0]["link"])
     page.wait_for_function("() => window.heartsState.view.must_pass && window.heartsState.seq === 3")
     assert page.is_visible("#hint-btn")
     page.keyboard.press("h")
@@ -182,11 +191,7 @@ def test_a_hint_at_the_pass_stays_while_the_others_pass(server: ServerProcess, b
     from test_server_support import Client
 
     table = create_table(server, [{"kind": "human", "name": n} for n in ("Kim", "Lu", "Mo", "Ny")])
-    ctx = context(browser, DESKTOP)
-    page = page_of(ctx)
-    problems = watch_console(page)
-    page.goto(table["seats"][0]["link"])
-    wait_seated(page)
+    ctx, page, problems = at_seat(browser, table["seats"][0]["link"])
     page.wait_for_function("() => window.heartsState.view.must_pass && window.heartsState.seq === 0")
     page.keyboard.press("h")
     page.wait_for_selector("#hand .card.hinted", timeout=45_000)  # (a busy machine may start a worker process)
@@ -216,10 +221,6 @@ def test_a_hint_still_awaited_when_i_act_is_put_away(server: ServerProcess, brow
     good). The test holds the hint back at the page's WebSocket, as if I had passed first."""
     from test_web_browser import act_by_clicks
 
-    table = create_table(server, [{"kind": "human", "name": "Kim"}] + [{"kind": "bot", "level": "easy"}] * 3)
-    ctx = context(browser, DESKTOP)
-    page = page_of(ctx)
-    problems = watch_console(page)
     held: list[str] = []
 
     def hold_hints(ws: Any) -> None:
@@ -233,9 +234,8 @@ def test_a_hint_still_awaited_when_i_act_is_put_away(server: ServerProcess, brow
 
         to_server.on_message(to_page)
 
-    page.route_web_socket("**/ws/**", hold_hints)
-    page.goto(table["seats"][0]["link"])
-    wait_seated(page)
+    table = create_table(server, [{"kind": "human", "name": "Kim"}] + [{"kind": "bot", "level": "easy"}] * 3)
+    ctx, page, problems = at_seat(browser, table["seats"][0]["link"], hold_hints)
     page.wait_for_function("() => window.heartsState.view.must_pass")
     page.keyboard.press("h")
     page.wait_for_function("() => !document.getElementById('hint').hidden")
