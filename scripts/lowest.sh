@@ -17,7 +17,7 @@ VIRTUAL_ENV=.venv/lowest .venv/bin/uv pip install -q --resolution lowest-direct 
 # (numba keeps this run's compiled kernel apart from the main environment's, compiled first as in
 # scripts/test.sh)
 export NUMBA_CACHE_DIR=.venv/lowest/numba-cache
-.venv/lowest/bin/python -c 'from hearts import fast; fast.prepare(print)'
+.venv/lowest/bin/python -c 'import hearts.bots; from hearts import fast; fast.prepare(print)'
 .venv/lowest/bin/python -m pytest -q -p no:cacheprovider -o addopts="" -n 2 --dist loadfile \
   tests/test_cards.py tests/test_rules_options.py tests/test_record.py tests/test_bots.py \
   tests/test_cli.py tests/test_rl_envs.py tests/test_rl_vector.py tests/test_rl_openspiel_game.py tests/test_openspiel_differential.py \

@@ -37,10 +37,11 @@ fi
 PYHEARTS_TEST_PG="$(scripts/postgres.sh)"
 export PYHEARTS_TEST_PG
 trap 'scripts/postgres.sh stop' EXIT
-# The bots' compiled kernel (numba), compiled and cached once now, as `hearts serve` and `hearts
-# play` do at their start: in a fresh clone no test's server or command then pays the first
-# compile (half a minute, more on a busy machine) within its own time limit.
-.venv/bin/python -c 'from hearts import fast; fast.prepare(print)'
+# The bots' compiled kernel (numba; what the bots register with fast.prepare), compiled and
+# cached once now, as `hearts serve` and `hearts play` do at their start: in a fresh clone no
+# test's server or command then pays the first compile (half a minute, more on a busy machine)
+# within its own time limit.
+.venv/bin/python -c 'import hearts.bots; from hearts import fast; fast.prepare(print)'
 # Two workers, each taking a whole test file at a time (the files' module fixtures, a server or
 # a browser, are made once); PYHEARTS_TEST_WORKERS=0 runs the suite in this process.
 .venv/bin/python -m pytest -n "${PYHEARTS_TEST_WORKERS:-2}" --dist loadfile "$@"

@@ -433,32 +433,35 @@ WATCH_PLACES = {0: "bottom", 1: "left", 2: "top", 3: "right"}
 def check_spectator_page(page: Any) -> None:
     """A spectator's page: the public view only (R7) — no hand, no private field, every seat
     around the trick with its card backs, each card of the trick on its player's side, and no
-    card face anywhere but in the trick."""
-    st = state(page)
+    card face anywhere but in the trick. The state and what the page shows of it are read at one
+    moment (the bots may play on between two reads)."""
+    seen = page.evaluate(
+        """() => ({
+            st: window.heartsState,
+            backs: [0, 1, 2, 3].map(s => document.querySelectorAll(`#opponents .seat[data-seat="${s}"] .backs img`).length),
+            shown: [...document.querySelectorAll('#trick figure')].map(f => f.dataset.card),
+            faces: [...document.querySelectorAll('img[src^="/cards/"]')]
+                .filter(i => !i.src.endsWith('/back.svg') && !i.closest('#trick')).length,
+        })"""
+    )
+    st = seen["st"]
     v = st["view"]
     assert st["you"] is None
     assert not {"seat", "hand", "legal", "must_pass", "passed", "received", "pass_to"} & set(v)
     assert page.is_hidden("#hand") and page.locator("#hand .card").count() == 0 and page.is_hidden("#me")
     assert page.is_hidden("#pass-btn")
+    assert seen["backs"] == v["hand_sizes"]
     trick = box(page, "#trick")
     assert page.locator("#opponents .seat").count() == 4
     for seat, place in WATCH_PLACES.items():
         sel = f'#opponents .seat[data-seat="{seat}"]'
         assert page.get_attribute(sel, "data-pos") == place
-        assert page.locator(sel + " .backs img").count() == v["hand_sizes"][seat]
         assert_beside(box(page, sel), place, trick)
     check_trick_sides(page, trick, bottom=0, players=4)
     # The trick on screen is the server's (the current one, or the last one just won).
-    shown = page.evaluate(
-        "() => [...document.querySelectorAll('#trick figure')].map(f => f.dataset.card)"
-    )
     t = v["trick"] if v["trick"]["plays"] or not v["tricks"] else st["table"]["last_trick"]
-    assert shown == [p["card"] for p in (t or {"plays": []})["plays"]]
-    faces = page.evaluate(
-        "() => [...document.querySelectorAll('img[src^=\"/cards/\"]')]"
-        ".filter(i => !i.src.endsWith('/back.svg') && !i.closest('#trick')).length"
-    )
-    assert faces == 0
+    assert seen["shown"] == [p["card"] for p in (t or {"plays": []})["plays"]]
+    assert seen["faces"] == 0
 
 
 def test_a_spectator_watches_the_bots_play_and_has_no_hand(server: ServerProcess, browser: Any) -> None:
