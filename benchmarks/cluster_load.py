@@ -39,11 +39,11 @@ same drivers' clients play N tables against P processes of ``floor_server.py`` b
 proxy (the same ``deploy/nginx.conf``) on the same database: the least any server must do per
 play — read the WebSocket message, append the action's row through the project's own batched
 log (``hearts.server.storage.postgres.ActionLog``: the same psycopg statement and batches),
-broadcast one small JSON event to the table's four sockets — with no rules and no views (a
-fixed turn order, one legal card, 52 plays a game; the clients are unchanged). The floor's
-latency and its processes' CPU per action are measured as ours are, its logs checked for gaps
-and lost actions, and ours are divided by them: how far the real server is above the floor on
-this machine today.
+broadcast one small JSON event to the table's four sockets — with no rules and no views (each
+seat's pass first, as in our rounds, then a fixed turn order, one legal card, 52 plays a game;
+the clients are unchanged). The floor's latency and its processes' CPU per action are measured as
+ours are, its logs checked for gaps and lost actions, and ours are divided by them: how far the
+real server is above the floor on this machine today.
 
 The last line is exactly
 ``backend=postgresql proxy=nginx|none processes=P tables=N moves_per_s=X p99_ms=Y lost=L``,
@@ -80,7 +80,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import psycopg
-from floor_server import PLAYS as FLOOR_PLAYS
+from floor_server import ACTIONS as FLOOR_ACTIONS
+from floor_server import PASSES as FLOOR_PASSES
 from psycopg import sql
 from server_load import LIMITS, Stats, TableTiming, client, free_port, post, run_loop
 
@@ -306,8 +307,10 @@ def check_floor_logs(url: str, tables: list[str], events: dict[str, dict[int, li
     with psycopg.connect(url) as pg:
         for tid in tables:
             logged = pg.execute("SELECT seq, data FROM actions WHERE table_id = %s ORDER BY seq", (tid,)).fetchall()
-            if [seq for seq, _ in logged] != list(range(1, FLOOR_PLAYS + 1)):
+            if [seq for seq, _ in logged] != list(range(1, FLOOR_ACTIONS + 1)):
                 problems.append(f"{tid}: the floor's log has gaps or does not end")
+            if sorted(data["seat"] for _, data in logged[:FLOOR_PASSES] if data["type"] == "pass") != [0, 1, 2, 3]:
+                problems.append(f"{tid}: the floor's log does not start with each seat's pass")
             lost += lost_actions(logged, events.get(tid, {}))
     return lost, problems
 
@@ -539,7 +542,8 @@ def report_floor(args: argparse.Namespace, floor: Phase, lost: int, problems: li
     finished = sum(r["finished"] for r in results)
     p50 = statistics.median(spread) * 1000 if spread else float("nan")
     print(f"floor (benchmarks/floor_server.py, {args.processes} processes, proxy: {args.proxy}, the same clients; "
-          f"{FLOOR_PLAYS} plays a game): elapsed {floor.elapsed:.1f} s, latency p50 {p50:.1f} ms, "
+          f"{FLOOR_PASSES} passes and {FLOOR_ACTIONS - FLOOR_PASSES} plays a game): elapsed {floor.elapsed:.1f} s, "
+          f"latency p50 {p50:.1f} ms, "
           f"p99 {floor.p99_ms:.1f} ms, max {spread[-1] * 1000 if spread else 0:.1f} ms; finished games: "
           f"{finished}/{args.tables}; errors: {len(errors)}; lost: {lost}; log problems: {len(problems)}")
     print(f"floor CPU ms per action ({floor.actions} actions): "

@@ -2,26 +2,27 @@
 
     .venv/bin/python benchmarks/floor_server.py PORT DB_URL
 
-One server process on the real server's stack (a Starlette app on uvicorn: uvloop, httptools,
-the ``websockets`` implementation, the real server's collector settings) answering
-``GET /healthz`` and ``WS /ws/{table_id}``, and per play only what no server can skip: read the
-WebSocket message, append the action's row — through the project's own
-:class:`~hearts.server.storage.postgres.ActionLog`, so the same driver (psycopg, through libpq),
-the same statement and the same batches as the real server (which announces no action either) — wait for
-its commit, then send one small JSON ``event`` message, the same text, to the table's four
-sockets. No rules, no views, no lease (no epoch), no listener, no limits, no metrics.
+One server process on the real server's stack (Starlette on uvicorn: uvloop, httptools, the
+``websockets`` implementation, the real server's collector settings) answering ``GET /healthz``
+and ``WS /ws/{table_id}``, and per action only what no server can skip: read the WebSocket
+message, append its row — through the project's own :class:`~hearts.server.storage.postgres.ActionLog`:
+the same driver, statement and batches as ours — wait for its commit, then send one small JSON
+``event``, the same text, to the table's four sockets, a table's actions one at a time, as ours.
+No rules, no views, no lease, no listener, no limits, no metrics.
 
-It speaks just enough of docs/protocol.md for the benchmark's clients (``load_client.mjs`` and
-``server_load``'s, unchanged) to play against it: ``hello`` with the token ``"0"``–``"3"`` (the
-seat; ``cluster_load.py`` makes the tables' rows beforehand) is answered by a ``state`` whose view
-has the seat, whose turn it is and one legal card (``2C``); a ``play`` whose ``seq`` is the
-table's is accepted whoever sends it and whatever its card (another is dropped), and its
-``event`` says the next seat in a fixed order (0, 1, 2, 3, 0, …) is to move, until the game is
-over after :data:`PLAYS` plays (the last one marks the table finished, as the real log does).
+It speaks just enough of docs/protocol.md for the benchmark's clients (unchanged) to play a round
+as they play ours: ``hello`` with the token ``"0"``–``"3"`` (the seat; ``cluster_load.py`` makes
+the tables' rows beforehand) is answered by a ``state`` with the seat, a hand, whose turn it is
+and one legal card (``2C``). First each seat's pass is taken whatever its ``seq`` and cards (the
+same burst of passes as ours at the start); then a ``play`` whose ``seq`` is the table's, whoever
+sends it and whatever its card (another is dropped), each ``event`` naming the next seat in a
+fixed order (0, 1, 2, 3, 0, …), until the game is over after :data:`ACTIONS` actions (the last
+marks the table finished, as the real log does).
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import sys
@@ -40,52 +41,56 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hearts.server.storage.deadline import Liveness
 from hearts.server.storage.postgres import ActionLog
 
-PLAYS = 52
-"""Plays of a floor game: one round's tricks."""
+PASSES, ACTIONS = 4, 56
+"""A floor game's passes (one a seat, first) and actions (its passes and one round's 52 plays)."""
 
-CARD = "2C"
-"""The one card every state offers (no rules: any card sent is taken)."""
+HAND, CARD = [rank + "C" for rank in "23456789TJQKA"], "2C"
+"""The hand every state shows, and the one legal card it offers (any card sent is taken)."""
 
 
 @dataclass
 class FloorTable:
-    """A table of this process: its last ``seq`` and its seats' sockets."""
+    """A table: its last ``seq``, the seats that passed, its sockets, and its actions' turn (one at a time)."""
 
     seq: int = 0
+    passed: set[int] = field(default_factory=set)
+    turn: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: list[WebSocket | None] = field(default_factory=lambda: [None] * 4)
 
 
 TABLES: dict[str, FloorTable] = {}
-LOG: list[ActionLog] = []
-"""The process's :class:`ActionLog` (made in the app's lifespan)."""
+LOG: list[ActionLog] = []  # (the process's ActionLog, made in the app's lifespan)
 
 
 def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
+def view(seq: int) -> dict[str, Any]:
+    """The part of a view that changes at position ``seq``: the pass, whose turn, the end."""
+    return {"must_pass": seq < PASSES, "to_move": (seq - PASSES) % 4, "game_over": seq >= ACTIONS}
+
+
 def state(table: FloorTable, seat: int) -> str:
-    """The ``state`` message a seat is sent on ``hello``: its seat, whose turn, one legal card."""
-    view = {"seat": seat, "to_move": table.seq % 4, "legal": [CARD], "game_over": table.seq >= PLAYS,
-            "must_pass": False, "moon_choice_pending": False}
+    """The ``state`` message a seat is sent on ``hello``: its seat, a hand, whose turn, one legal card."""
+    seen = {"seat": seat, "hand": HAND, "pass_count": 3, "round_number": 1, "legal": [CARD], **view(table.seq)}
     return dumps({"type": "state", "reason": "welcome", "you": seat, "n": table.seq, "seq": table.seq,
-                  "view": view, "table": {}, "event": None})
+                  "view": seen, "table": {}, "event": None})
 
 
-async def play(table_id: str, table: FloorTable, seat: int, card: str) -> None:
-    """Log the play at the table's next ``seq`` (its commit awaited), then tell the four seats."""
-    table.seq = seq = table.seq + 1
-    action = {"type": "play", "seat": seat, "card": card}
-    logged = await LOG[0].log(table_id, seq, dumps(action), "", None, seq == PLAYS)
-    if logged != "logged":
-        raise RuntimeError(f"{table_id}: seq {seq} {logged}")
-    view = {"to_move": seq % 4, "game_over": seq == PLAYS}
-    text = dumps({"type": "event", "reason": "event", "n": seq, "seq": seq, "event": {**action, "seq": seq},
-                  "view": view, "table": {}})
-    for ws in table.sockets:
-        if ws is not None:
-            with suppress(Exception):  # (a seat gone: nothing to tell it)
-                await ws.send_text(text)
+async def act(table_id: str, table: FloorTable, action: dict[str, Any]) -> None:
+    """Log the action at the table's next ``seq``, its commit awaited; tell the four seats (a pass without its cards)."""
+    async with table.turn:
+        table.seq = seq = table.seq + 1
+        if await LOG[0].log(table_id, seq, dumps(action), "", None, seq == ACTIONS) != "logged":
+            raise RuntimeError(f"{table_id}: seq {seq} not logged")
+        event = {key: value for key, value in action.items() if key != "cards"}
+        text = dumps({"type": "event", "reason": "event", "n": seq, "seq": seq, "event": {**event, "seq": seq},
+                      "view": view(seq), "table": {}})
+        for ws in table.sockets:
+            if ws is not None:
+                with suppress(Exception):  # (a seat gone: nothing to tell it)
+                    await ws.send_text(text)
 
 
 async def serve_socket(ws: WebSocket) -> None:
@@ -95,17 +100,19 @@ async def serve_socket(ws: WebSocket) -> None:
     table = TABLES.setdefault(table_id, FloorTable())
     seat: int | None = None
     try:
-        while True:
-            message = json.loads(await ws.receive_text())
-            kind = message.get("type")
-            if kind == "hello":
-                seat = int(message["token"]) % 4
-                table.sockets[seat] = ws
-                await ws.send_text(state(table, seat))
-            elif kind == "play" and seat is not None and message.get("seq") == table.seq and table.seq < PLAYS:
-                await play(table_id, table, seat, str(message.get("card", CARD)))
-    except WebSocketDisconnect:
-        pass
+        with suppress(WebSocketDisconnect):
+            while True:
+                message = json.loads(await ws.receive_text())
+                kind = message.get("type")
+                if kind == "hello":
+                    seat = int(message["token"]) % 4
+                    table.sockets[seat] = ws
+                    await ws.send_text(state(table, seat))
+                elif kind == "pass" and seat is not None and seat not in table.passed and table.seq < PASSES:
+                    table.passed.add(seat)
+                    await act(table_id, table, {"type": "pass", "seat": seat, "cards": message.get("cards")})
+                elif kind == "play" and seat is not None and PASSES <= message.get("seq", -1) == table.seq < ACTIONS:
+                    await act(table_id, table, {"type": "play", "seat": seat, "card": str(message.get("card", CARD))})
     finally:
         if seat is not None and table.sockets[seat] is ws:
             table.sockets[seat] = None
