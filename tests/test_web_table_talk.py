@@ -218,7 +218,10 @@ def test_a_hint_at_the_pass_stays_while_the_others_pass(server: ServerProcess, b
 def test_a_hint_still_awaited_when_i_act_is_put_away(server: ServerProcess, browser: Any) -> None:
     """A hint that does not come before I act never comes (the server drops the hint of a
     decision made): the box "Thinking about a hint…" goes once I have passed (it stayed for
-    good). The test holds the hint back at the page's WebSocket, as if I had passed first."""
+    good). The test holds the hint back at the page's WebSocket, as if I had passed first. The
+    hard case: the bots have passed before me and I hold the 2♣ (R3.1), so my pass ends the
+    passing and it is my turn again at once (the box stayed: it was asked at my turn, and went
+    only when my turn did)."""
     from test_web_browser import act_by_clicks
 
     held: list[str] = []
@@ -234,13 +237,22 @@ def test_a_hint_still_awaited_when_i_act_is_put_away(server: ServerProcess, brow
 
         to_server.on_message(to_page)
 
-    table = create_table(server, [{"kind": "human", "name": "Kim"}] + [{"kind": "bot", "level": "easy"}] * 3)
-    ctx, page, problems = at_seat(browser, table["seats"][0]["link"], hold_hints)
-    page.wait_for_function("() => window.heartsState.view.must_pass")
+    for _ in range(40):  # (a deal gives me the 2♣ one time in four)
+        table = create_table(server, [{"kind": "human", "name": "Kim"}] + [{"kind": "bot", "level": "easy"}] * 3)
+        ctx, page, problems = at_seat(browser, table["seats"][0]["link"], hold_hints)
+        page.wait_for_function("() => window.heartsState.view.must_pass")
+        hand = page.evaluate("() => window.heartsState.view.hand")
+        if "2C" in hand[:-3]:  # (the pass below gives the last three away)
+            break
+        ctx.close()
+    else:
+        raise AssertionError("no deal of 40 gave seat 0 the 2♣ to keep")
     page.keyboard.press("h")
     page.wait_for_function("() => !document.getElementById('hint').hidden")
     assert page.inner_text("#hint") == "Thinking about a hint…"
-    assert act_by_clicks(page)  # the pass
+    page.wait_for_function("() => window.heartsState.seq >= 3", timeout=60_000)  # the bots have passed (R2.1)
+    assert act_by_clicks(page)  # my pass, which keeps the 2♣ (the hand's last three cards go)
+    page.wait_for_function("() => !window.heartsState.view.must_pass && window.heartsState.view.to_move === 0")
     page.wait_for_function("() => document.getElementById('hint').hidden")
     assert page.inner_text("#hint") == ""
     assert not problems, problems

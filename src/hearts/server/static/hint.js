@@ -5,7 +5,7 @@
 //   askHint()          // asks (or shows again the hint that still holds)
 //   showHint(m)        // the server's "hint" message
 //   hideHint()         // the table moved on, or the hint was refused
-//   hintHolds(h, s)    // whether hint h is still for the decision of state s
+//   hintHolds(h, s)    // whether hint h (or the hint asked, live.asked) is still for the decision of state s
 import { $, el, cardName } from "./ui.js";
 import { _, lang } from "./i18n.js";
 import { live, isMyTurn, redraw } from "./state.js";
@@ -18,12 +18,14 @@ export function askHint() {
   const box = $("hint");
   box.textContent = _("Thinking about a hint…");
   box.hidden = false;
+  live.asked = { seq: s.seq, action: { type: s.view.must_pass ? "pass" : "play" }, round: s.view.round_number };
   send({ type: "hint", seq: s.seq });
 }
 
 export function showHint(m) {
   if (!live.state || m.seq !== live.state.seq) return;  // the table moved on: that hint is no use now
   live.hint = { ...m, round: live.state.view.round_number };
+  live.asked = null;
   drawHint(live.hint);
 }
 
@@ -46,7 +48,7 @@ function hintWords(m) {
 }
 
 export function hideHint() {
-  live.hint = null;
+  live.hint = live.asked = null;
   $("hint").hidden = true;
   $("hint").textContent = "";
 }

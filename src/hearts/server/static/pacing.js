@@ -131,7 +131,8 @@ async function display(m, play, finished, rush) {
   document.body.dataset.spectator = String(m.you === null);
   chat.seated(m.you !== null, m.table.chat);
   // A hint is for one decision; one still awaited when I have acted never comes (the server drops it).
-  if (live.hint ? !hintHolds(live.hint, m) : !isMyTurn(m)) hideHint();
+  const shown = live.hint || live.asked;
+  if (shown ? !hintHolds(shown, m) : !isMyTurn(m)) hideHint();
   if (m.you === null) live.selected.clear();
   else if (!before || before.view.round_number !== m.view.round_number || !m.view.must_pass) live.selected = new Set([...live.selected].filter((c) => m.view.hand.includes(c)));
   if (!m.view.must_pass) live.selected.clear();

@@ -27,6 +27,7 @@ export const live = {
   // seconds left that the last state gave; ticked down on the page every quarter second.
   deadlines: {},
   hint: null,                // the hint on screen (its message), for one position (seq)
+  asked: null,               // the hint asked and not yet come: the decision it is for (seq, action type, round)
   rematch: null,             // the rematch someone asked for (its message)
   wantRematch: false,        // I asked for one: I join it when it comes
   lastRound: null,           // the round just ended, who took what (rounds.js: roundRecord)
