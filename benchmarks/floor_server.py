@@ -82,8 +82,8 @@ async def act(table_id: str, table: FloorTable, action: dict[str, Any]) -> None:
     """Log the action at the table's next ``seq``, its commit awaited; tell the four seats (a pass without its cards)."""
     async with table.turn:
         table.seq = seq = table.seq + 1
-        if await LOG[0].log(table_id, seq, dumps(action), "", None, seq == ACTIONS) != "logged":
-            raise RuntimeError(f"{table_id}: seq {seq} not logged")
+        if (logged := await LOG[0].log(table_id, seq, dumps(action), "", None, seq == ACTIONS)) != "logged":
+            raise RuntimeError(f"{table_id}: seq {seq} not logged ({logged})")
         event = {key: value for key, value in action.items() if key != "cards"}
         text = dumps({"type": "event", "reason": "event", "n": seq, "seq": seq, "event": {**event, "seq": seq},
                       "view": view(seq), "table": {}})
