@@ -7,7 +7,7 @@ everyone may know it, chat lines, hints).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from hearts.actions import Action, Moon, Pass, to_dict
 from hearts.round import Round
@@ -66,6 +66,9 @@ def hint_text(action: Action, worth: int = 26) -> str:
     return "Hint: play " + style.card(action.card)
 
 
+_ABSENT: Final = object()
+"""A field :func:`changed` finds in ``after`` only."""
+
 Sent = tuple[dict[str, Any] | None, dict[str, Any], dict[str, Any]]
 """What a connection was last sent, as its viewer saw it: the seat's private view (``None`` for
 a spectator), the public view and the table's public facts."""
@@ -83,7 +86,9 @@ def changed(before: dict[str, Any], after: dict[str, Any], grown: dict[str, Any]
     >>> changed({"a": 1, "b": [2]}, {"a": 2, "b": [2, 3]}, grown), grown
     ({'a': 2}, {'b': [3]})
     """
-    patch = {k: v for k, v in after.items() if k not in before or before[k] != v}
+    if before is after:
+        return {}
+    patch = {k: v for k, v in after.items() if (old := before.get(k, _ABSENT)) is not v and old != v}
     if grown is not None:
         for k, v in list(patch.items()):
             old = before.get(k)
@@ -117,10 +122,20 @@ class StateMessages:
         self._parts: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
         """The parts of :meth:`public` that change seldom (:meth:`_who`, :meth:`_scores`), each as
         last made with what it was made from."""
+        self._facts: tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any] | None, dict[str, Any]] | None = None
+        """:meth:`public` as last made, with the parts it was made of."""
 
     def public(self) -> dict[str, Any]:
-        """What every seat (and the lobby, and a spectator) may know about the table."""
-        return {**self._moment(), **self._who(), **self._scores(), "last_trick": self._last_trick()}
+        """What every seat (and the lobby, and a spectator) may know about the table: the same
+        dict as last time while none of it changed (a play changes none of it, most often), so
+        that an event's patch of it is found empty at once (:func:`changed`)."""
+        moment, who, scores, last = self._moment(), self._who(), self._scores(), self._last_trick()
+        kept = self._facts
+        if kept is not None and kept[1] is who and kept[2] is scores and kept[3] is last and kept[0] == moment:
+            return kept[4]
+        facts = {**moment, **who, **scores, "last_trick": last}
+        self._facts = (moment, who, scores, last, facts)
+        return facts
 
     def _moment(self) -> dict[str, Any]:
         """The part of :meth:`public` that may change at any time: presence, clocks."""
