@@ -122,20 +122,13 @@ class StateMessages:
         self._parts: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
         """The parts of :meth:`public` that change seldom (:meth:`_who`, :meth:`_scores`), each as
         last made with what it was made from."""
-        self._facts: tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any] | None, dict[str, Any]] | None = None
-        """:meth:`public` as last made, with the parts it was made of."""
 
     def public(self) -> dict[str, Any]:
         """What every seat (and the lobby, and a spectator) may know about the table: the same
         dict as last time while none of it changed (a play changes none of it, most often), so
         that an event's patch of it is found empty at once (:func:`changed`)."""
         moment, who, scores, last = self._moment(), self._who(), self._scores(), self._last_trick()
-        kept = self._facts
-        if kept is not None and kept[1] is who and kept[2] is scores and kept[3] is last and kept[0] == moment:
-            return kept[4]
-        facts = {**moment, **who, **scores, "last_trick": last}
-        self._facts = (moment, who, scores, last, facts)
-        return facts
+        return self._kept("public", (moment, who, scores, last), lambda: {**moment, **who, **scores, "last_trick": last})
 
     def _moment(self) -> dict[str, Any]:
         """The part of :meth:`public` that may change at any time: presence, clocks."""
@@ -153,9 +146,10 @@ class StateMessages:
         }
 
     def _kept(self, part: str, made_of: tuple[Any, ...], make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """The part of :meth:`public` named ``part`` as last made, the same dict, if it was made
-        of the same objects (compared by identity: each is replaced, never changed, when what
-        it says changes); else made again."""
+        """The part of :meth:`public` named ``part`` as last made, the same dict, if what it is
+        made of is equal to what it was last made of (each a value that is replaced, never
+        changed, when what it says changes: found equal at once when it is the same object);
+        else made again."""
         kept = self._parts.get(part)
         if kept is None or kept[0] != made_of:
             kept = self._parts[part] = (made_of, make())
