@@ -22,7 +22,7 @@ from hearts import Card, CardSet, Game, Phase, Round, Rules
 from hearts.actions import Moon, Pass, Play
 from hearts.cards import HEARTS, QUEEN_OF_SPADES, cards_of
 from hearts.round import Trick, deal_hands
-from hearts.view import View
+from hearts.view import View, cards_text
 
 Action = tuple[Any, ...]
 
@@ -426,6 +426,40 @@ def test_r7_the_public_part_a_server_sends_is_every_seats_public_view(seed: int,
         if game.is_over or not play_random(game, rng, 1):
             break
     assert game.is_over and updated > 0
+
+
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6), variant=st.integers(0, 3))
+@settings(max_examples=25, deadline=None)
+def test_r7_a_seats_private_part_made_again_in_the_play_phase_is_its_private_view(seed: int, players: int, variant: int) -> None:
+    """R7 property: at every action of a random game, each seat's ``View.private_after_play``
+    of its private dict made at an earlier moment of the same round's play phase (R3: its
+    hand and legal plays made again, the rest kept) equals its :meth:`View.private_dict`."""
+    game = Game(rules_for(players, variant), seed=seed % 1000)
+    rng = random.Random(seed)
+    kept: dict[int, tuple[Round, dict[str, Any]]] = {}
+    updated = 0
+    while True:
+        r = game.round
+        for seat in range(players):
+            private = View.of(game, seat).private_dict()
+            assert View.private_of(game, seat) == private
+            if r.phase is Phase.PLAYING:
+                if seat in kept and kept[seat][0] is r:
+                    assert View.private_after_play(game, seat, kept[seat][1]) == private
+                    updated += 1
+                if seat not in kept or kept[seat][0] is not r or rng.random() < 0.5:
+                    kept[seat] = (r, private)  # (else kept from further back)
+        if game.is_over or not play_random(game, rng, 1):
+            break
+    assert updated > 0
+
+
+@given(st.integers(0, (1 << 52) - 1))
+def test_a_views_cards_are_their_text_grouped_by_suit(mask: int) -> None:
+    """The cards of a view (a hand, legal plays, a pass) are their text in
+    :meth:`CardSet.sorted_by_suit`'s order, for any set of cards."""
+    cards = CardSet.from_mask(mask)
+    assert cards_text(cards) == [str(c) for c in cards.sorted_by_suit()]
 
 
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 6), variant=st.integers(0, 3))

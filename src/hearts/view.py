@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
-from hearts.cards import Card, CardSet
+from hearts.cards import DISPLAY_SUIT_ORDER, SUIT_MASKS, Card, CardSet, cards_of
 from hearts.game import Game
 from hearts.mechanics import RoundResult
 from hearts.round import Phase, Round, Trick
@@ -89,6 +89,24 @@ class View:
         True
         """
         return _private_text(_own(_game_and_round(source, seat)[1], seat))
+
+    @staticmethod
+    def private_after_play(source: Game | Round, seat: int, before: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`private_of` made from ``before``, ``seat``'s private dict made earlier in the
+        play phase of the same round (R3): only its hand and legal plays are made again (the
+        rest — its pass, what it received — is ``before``'s, the same objects).
+
+        >>> from hearts import Game, Rules
+        >>> from hearts.actions import Play
+        >>> game = Game(Rules(pass_count=0), seed=2)
+        >>> before = [View.private_of(game, s) for s in range(4)]
+        >>> game.apply(Play(game.round.to_move, "2C"))
+        >>> all(View.private_after_play(game, s, before[s]) == View.private_of(game, s) for s in range(4))
+        True
+        """
+        r = _game_and_round(source, seat)[1]
+        legal = r.legal_plays() if r.to_move == seat else None
+        return {**before, "hand": cards_text(r.hand(seat)), "legal": [] if legal is None else cards_text(legal)}
 
     @staticmethod
     def public_of(source: Game | Round, tricks: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -334,12 +352,22 @@ def cards_text(cs: CardSet | None) -> list[str] | None:
     >>> cards_text(CardSet.parse("AS 2C KH")), cards_text(None)
     (['2C', 'AS', 'KH'], None)
     """
-    return None if cs is None else list(_sorted_text(cs.mask))
+    if cs is None:
+        return None
+    m = cs.mask
+    return [*_suit_text(m & _BY_SUIT[0]), *_suit_text(m & _BY_SUIT[1]), *_suit_text(m & _BY_SUIT[2]),
+            *_suit_text(m & _BY_SUIT[3])]
 
 
-@lru_cache(maxsize=4096)
-def _sorted_text(mask: int) -> tuple[str, ...]:
-    return tuple(_TEXT[c] for c in CardSet.from_mask(mask).sorted_by_suit())
+_BY_SUIT = tuple(SUIT_MASKS[s] for s in DISPLAY_SUIT_ORDER)
+
+
+@cache  # (at most 4 × 2**13 keys: the cards of one suit)
+def _suit_text(mask: int) -> tuple[str, ...]:
+    """The text of the cards of ``mask``, all of one suit, low to high (a hand's text is made
+    of these, suit by suit, as :meth:`CardSet.sorted_by_suit <hearts.cards.CardSet.sorted_by_suit>`
+    orders it)."""
+    return tuple(_TEXT[c] for c in cards_of(mask))
 
 
 def trick_dict(t: Trick) -> dict[str, Any]:

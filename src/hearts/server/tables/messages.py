@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from hearts.actions import Action, Moon, Pass, to_dict
-from hearts.round import Round
+from hearts.round import Phase, Round
 from hearts.server import wire
 from hearts.server.notices import ChatLine
 from hearts.server.tables.names import seat_name
@@ -114,7 +114,7 @@ class StateMessages:
         self._round: Round | None = None
         self._tricks: list[dict[str, Any]] = []
         """The completed tricks of ``_round`` as the public views give them, each made once."""
-        self._privates: dict[int, tuple[Round, tuple[Any, ...] | None, dict[str, Any]]] = {}
+        self._privates: dict[int, tuple[Round, tuple[Any, ...], dict[str, Any]]] = {}
         """Each seat's private view as last made, with its round and what it was made from
         (:meth:`_private`)."""
         self._public: tuple[Round, tuple[Any, ...], dict[str, Any]] | None = None
@@ -220,13 +220,21 @@ class StateMessages:
         made again only when it may have changed: the seat is to act, or the round (a new one,
         or one an undo rebuilt), its phase, the seat's hand or its pass changed (else its legal
         plays are empty, and the rest of it is the round's); else the same dict as last time,
-        which no event then patches."""
-        r = self.table.game.round
-        made = None if r.to_move == seat else (r.phase, r.hand(seat).mask, r.passed(seat) is None)
+        which no event then patches. Within the play phase of a round, only its hand and legal
+        plays are made again (:meth:`View.private_after_play
+        <hearts.view.View.private_after_play>`)."""
+        g = self.table.game
+        r = g.round
+        phase = r.phase
+        made = (phase, r.hand(seat).mask, phase is Phase.PASSING and r.passed(seat) is None, r.to_move == seat)
         kept = self._privates.get(seat)
-        if made is not None and kept is not None and kept[0] is r and kept[1] == made:
-            return kept[2]
-        private = View.private_of(self.table.game, seat)
+        if kept is not None and kept[0] is r:
+            if kept[1] == made and not made[3]:
+                return kept[2]
+            playing = made[0] is Phase.PLAYING and kept[1][0] is Phase.PLAYING
+            private = View.private_after_play(g, seat, kept[2]) if playing else View.private_of(g, seat)
+        else:
+            private = View.private_of(g, seat)
         self._privates[seat] = (r, made, private)
         return private
 
