@@ -404,8 +404,8 @@ def test_r7_the_public_part_a_server_sends_is_every_seats_public_view(seed: int,
     """R7 property: at every action of a random game, ``View.public_of`` (what a server sends
     every seat and spectator, the completed tricks' dicts kept from one action to the next and
     begun again each round) equals each seat's :meth:`View.public_dict`; and so does
-    ``View.public_after_play`` of the last one whenever the action ended no trick (R3) and
-    changed no phase — made again only in what such a play changes."""
+    ``View.public_after_play`` of the last one whenever the action changed no phase (R2, R3) —
+    made again only in what a play changes, and in the tricks taken when it ended one."""
     rules = rules_for(players, variant)
     game = Game(rules, seed=seed % 1000)
     rng, round_of_made = random.Random(seed), None
@@ -419,9 +419,11 @@ def test_r7_the_public_part_a_server_sends_is_every_seats_public_view(seed: int,
         public = View.public_of(game, made)
         assert all(public == View.of(game, seat).public_dict() for seat in range(players))
         at = (r, r.phase, r.tricks_played, game.is_over)
-        if last is not None and last[0] is r and last[1:4] == at[1:]:
-            assert View.public_after_play(game, last[-1]) == public
-            updated += 1
+        if last is not None and last[0] is r and last[1] == at[1] and last[3] == at[3]:
+            if last[2] == at[2]:
+                assert View.public_after_play(game, last[-1]) == public
+            assert View.public_after_play(game, last[-1], made) == public
+            updated += last[2] != at[2]
         last = (*at, public)
         if game.is_over or not play_random(game, rng, 1):
             break

@@ -123,21 +123,33 @@ class View:
         return _public_text(_shared(*_game_and_round(source, 0)), tricks)
 
     @staticmethod
-    def public_after_play(source: Game | Round, before: dict[str, Any]) -> dict[str, Any]:
+    def public_after_play(source: Game | Round, before: dict[str, Any],
+                          tricks: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """:meth:`public_of` made from ``before``, the public dict of the same round made before
-        actions (passes, plays) that ended no trick and changed no phase (R2, R3): only the
-        fields such an action can change are made again (the rest is ``before``'s, the same
-        objects).
+        actions (passes, plays) that changed no phase (R2, R3): only the fields such an action
+        can change are made again (the rest is ``before``'s, the same objects). Without
+        ``tricks``, the actions ended no trick; with it (the round's completed tricks made so
+        far, as :meth:`public_of` takes them), they may have, and the tricks, points and tricks
+        taken are made again too.
 
         >>> from hearts import Game, Rules
         >>> from hearts.actions import Play
         >>> game = Game(Rules(pass_count=0), seed=2)
-        >>> before = View.public_of(game)
+        >>> made = []
+        >>> before = View.public_of(game, made)
         >>> game.apply(Play(game.round.to_move, "2C"))
         >>> View.public_after_play(game, before) == View.public_of(game)
         True
+        >>> for _ in range(3):
+        ...     game.apply(Play(game.round.to_move, next(iter(game.round.legal_plays()))))
+        >>> View.public_after_play(game, before, made) == View.public_of(game)
+        True
         """
-        return {**before, **_in_trick_text(_in_trick(_game_and_round(source, 0)[1]))}
+        r = _game_and_round(source, 0)[1]
+        after = {**before, **_in_trick_text(_in_trick(r))}
+        if tricks is not None:
+            after.update(_taken_text(r.tricks, r.points_taken, r.tricks_won, tricks))
+        return after
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of this view (cards as text such as ``"QS"``, hands sorted by suit).
@@ -319,9 +331,7 @@ def _in_trick_text(shared: Mapping[str, Any]) -> dict[str, Any]:
 def _public_text(shared: dict[str, Any], tricks: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """:func:`_shared`'s fields as :meth:`View.public_dict` gives them (``tricks``: see
     :meth:`View.public_of`)."""
-    rules, result, done = shared["rules"], shared["result"], shared["tricks"]
-    tricks = [] if tricks is None else tricks
-    tricks.extend(trick_dict(t) for t in done[len(tricks):])
+    rules, result = shared["rules"], shared["result"]
     winners = shared["winners"]
     return {
         "players": rules.players,
@@ -330,9 +340,7 @@ def _public_text(shared: dict[str, Any], tricks: list[dict[str, Any]] | None = N
         "phase": shared["phase"].value,
         "pass_count": rules.pass_count,
         **_in_trick_text(shared),
-        "tricks": tricks[:len(done)],
-        "points_taken": list(shared["points_taken"]),
-        "tricks_won": list(shared["tricks_won"]),
+        **_taken_text(shared["tricks"], shared["points_taken"], shared["tricks_won"], tricks),
         "scores": list(shared["scores"]),
         "result": None if result is None else {
             "points": list(result.points),
@@ -344,6 +352,15 @@ def _public_text(shared: dict[str, Any], tricks: list[dict[str, Any]] | None = N
         "game_over": shared["game_over"],
         "winners": None if winners is None else list(winners),
     }
+
+
+def _taken_text(done: tuple[Trick, ...], points: tuple[int, ...], won: tuple[int, ...],
+                tricks: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """The fields of :meth:`View.public_dict` that a trick's end changes: the completed tricks
+    ``done`` (``tricks``: see :meth:`View.public_of`), the points and the tricks taken."""
+    tricks = [] if tricks is None else tricks
+    tricks.extend(trick_dict(t) for t in done[len(tricks):])
+    return {"tricks": tricks[:len(done)], "points_taken": list(points), "tricks_won": list(won)}
 
 
 def cards_text(cs: CardSet | None) -> list[str] | None:

@@ -117,8 +117,8 @@ class StateMessages:
         self._privates: dict[int, tuple[Round, tuple[Any, ...], dict[str, Any]]] = {}
         """Each seat's private view as last made, with its round and what it was made from
         (:meth:`_private`)."""
-        self._public: tuple[Round, tuple[Any, ...], dict[str, Any]] | None = None
-        """The public view as last made, with the round, phase, tricks and end it was made at."""
+        self._public: tuple[Round, tuple[Phase, bool], int, dict[str, Any]] | None = None
+        """The public view as last made, with the round, phase, end and tricks it was made at."""
         self._parts: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
         """The parts of :meth:`public` that change seldom (:meth:`_who`, :meth:`_scores`), each as
         last made with what it was made from."""
@@ -240,18 +240,19 @@ class StateMessages:
 
     def _public_view(self) -> dict[str, Any]:
         """The public view (:meth:`View.public_of <hearts.view.View.public_of>`), made again
-        only in the fields a play can change (:meth:`View.public_after_play
-        <hearts.view.View.public_after_play>`) while the round, its phase and its number of
-        tricks are what they were when it was last made."""
+        only in the fields plays can change (:meth:`View.public_after_play
+        <hearts.view.View.public_after_play>`: with the tricks taken when a trick ended) while
+        the round, its phase and whether the game is over are what they were when it was last
+        made."""
         g = self.table.game
         r = g.round
-        at = (r.phase, r.tricks_played, g.is_over)
+        at, played = (r.phase, g.is_over), r.tricks_played
         kept = self._public
         if kept is not None and kept[0] is r and kept[1] == at:
-            view = View.public_after_play(g, kept[2])
+            view = View.public_after_play(g, kept[3], None if kept[2] == played else self._round_tricks())
         else:
             view = View.public_of(g, self._round_tricks())
-        self._public = (r, at, view)
+        self._public = (r, at, played, view)
         return view
 
     def _round_tricks(self) -> list[dict[str, Any]]:
