@@ -159,18 +159,18 @@ def test_a_process_that_begins_serving_a_table_learns_who_is_there() -> None:
     for three heartbeats; its own notices change nothing; an empty presence forgets it."""
     roster = Roster("me")
     assert not roster.heard(PresenceNotice("t", "me", [1], 2), now=0.0)  # its own
-    assert roster.online("t", now=0.0) == [] and roster.spectators("t", now=0.0) == 0
+    assert roster.at("t", now=0.0) == ([], 0)
     assert roster.heard(PresenceNotice("t", "a", [2, 0], 1), now=0.0)
     assert roster.heard(PresenceNotice("t", "b", [2], 2), now=0.0)
     assert not roster.heard(PresenceNotice("t", "b", [2], 2), now=1.0)  # nothing new
-    assert (roster.online("t", now=1.0), roster.spectators("t", now=1.0)) == ([0, 2], 3)
+    assert roster.at("t", now=1.0) == ([0, 2], 3)
     roster.alive("b", now=2 * ALIVE_EVERY)  # b beats, a is silent
     later = 3.5 * ALIVE_EVERY
-    assert (roster.online("t", now=later), roster.spectators("t", now=later)) == ([2], 2)
+    assert roster.at("t", now=later) == ([2], 2)
     assert roster.forget_gone(now=later) == ["t"]
     assert roster.forget_gone(now=later) == []
     assert roster.heard(PresenceNotice("t", "b", [], 0), now=later)  # b's clients left
-    assert (roster.online("t", now=later), roster.spectators("t", now=later)) == ([], 0)
+    assert roster.at("t", now=later) == ([], 0)
 
 
 def test_the_services_moves_are_the_sum_of_its_processes_counters(url: str, pair: list[ServerProcess], tmp_path: Path) -> None:

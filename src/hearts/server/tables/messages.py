@@ -132,10 +132,11 @@ class StateMessages:
 
     def _moment(self) -> dict[str, Any]:
         """The part of :meth:`public` that may change at any time: presence, clocks."""
+        online, spectators = self.table.presence.counts()
         return {
             "id": self.table.id,
-            "online": self.table.presence.online(),
-            "spectators": self.table.presence.spectator_count(),
+            "online": online,
+            "spectators": spectators,
             "spectators_allowed": self.table.spectators,
             "chat": self.table.chat,
             "pass_offset": self.table.game.round.pass_offset,

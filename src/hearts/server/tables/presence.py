@@ -35,10 +35,10 @@ class Roster:
     >>> roster = Roster("me")
     >>> roster.heard(PresenceNotice("t1", "other", [2], 1), now=0.0)
     True
-    >>> roster.online("t1", now=1.0), roster.spectators("t1", now=1.0)
+    >>> roster.at("t1", now=1.0)
     ([2], 1)
-    >>> roster.online("t1", now=100.0)  # "other" has not been heard of since: gone
-    []
+    >>> roster.at("t1", now=100.0)  # "other" has not been heard of since: gone
+    ([], 0)
     """
 
     def __init__(self, process: str | None = None) -> None:
@@ -92,13 +92,12 @@ class Roster:
         since = (time.monotonic() if now is None else now) - 3 * ALIVE_EVERY
         return {p for p, seen in self._seen.items() if seen >= since}
 
-    def online(self, table_id: str, now: float | None = None) -> list[int]:
-        """The seats with a client at another process."""
-        return sorted({seat for seats, _ in self._present(table_id, now) for seat in seats})
-
-    def spectators(self, table_id: str, now: float | None = None) -> int:
-        """The spectators at the other processes."""
-        return sum(count for _, count in self._present(table_id, now))
+    def at(self, table_id: str, now: float | None = None) -> tuple[list[int], int]:
+        """The seats with a client at another process, and the spectators there."""
+        present = self._present(table_id, now)
+        if not present:
+            return [], 0
+        return sorted({seat for seats, _ in present for seat in seats}), sum(count for _, count in present)
 
     def tables(self, now: float | None = None) -> list[str]:
         """The tables with a client (seated or watching) at another process.
@@ -164,15 +163,17 @@ class Presence:
         announce again)."""
         self._announcer: asyncio.Task[None] | None = None
 
-    def online(self) -> list[int]:
-        """The seats with a connected client, through any process (spectators are no seat)."""
-        here = {c.seat for c in self.table.conns if c.seat is not None and not c.closed}
-        return sorted(here.union(self.roster.online(self.table.id)))
-
-    def spectator_count(self) -> int:
-        """How many spectators are connected, through any process."""
-        mine = sum(1 for c in self.table.conns if c.spectator and not c.closed)
-        return mine + self.roster.spectators(self.table.id)
+    def counts(self) -> tuple[list[int], int]:
+        """The seats with a connected client, through any process (spectators are no seat),
+        and how many spectators are connected."""
+        seats, spectators = self.roster.at(self.table.id)
+        online = set(seats)
+        for c in self.table.conns:
+            if not c.closed:
+                if c.seat is not None:
+                    online.add(c.seat)
+                spectators += c.spectator
+        return sorted(online), spectators
 
     def here(self) -> tuple[tuple[int, ...], int]:
         """This process's presence: the seats with a client here, and its spectators."""
@@ -185,9 +186,9 @@ class Presence:
         if announce and self.here() != self._announced:
             self.announce()
         table = self.table
+        online, spectators = self.counts()
         message = wire.encode(wire.Presence(
-            online=self.online(), names=[seat_name(s) for s in table.seats],
-            spectators=self.spectator_count(), away=table.away,
+            online=online, names=[seat_name(s) for s in table.seats], spectators=spectators, away=table.away,
         ))
         for c in list(table.conns):
             c.push(message)

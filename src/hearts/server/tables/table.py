@@ -199,7 +199,7 @@ class Table:
             "rules": self.rules.describe(),
             "target": self.rules.target,
             "spectators_allowed": self.spectators,
-            "spectators": self.presence.spectator_count(),
+            "spectators": self.presence.counts()[1],
             "turn_timer": self.turn_timer,
             "pass_timer": self.pass_timer,
         }
@@ -264,7 +264,7 @@ class Table:
         if not conn.spectator:
             if not self.spectators:
                 raise TableError("this table does not allow spectators", code="no_spectators", close_code=CLOSE_POLICY)
-            if self.presence.spectator_count() >= self.max_spectators:
+            if self.presence.counts()[1] >= self.max_spectators:
                 raise TableError(
                     f"this table already has its maximum of {self.max_spectators} spectators; try later",
                     code="spectators_full", close_code=CLOSE_TRY_LATER,
