@@ -40,8 +40,8 @@ proxy (the same ``deploy/nginx.conf``) on the same database: the least any serve
 play — read the WebSocket message, append the action's row through the project's own batched
 log (``hearts.server.storage.postgres.ActionLog``: the same psycopg statement and batches),
 broadcast one small JSON event to the table's four sockets — with no rules and no views (each
-seat's pass first, as in our rounds, then a fixed turn order, one legal card, 52 plays a game;
-the clients are unchanged). The floor's latency and its processes' CPU per action are measured as
+seat's pass first, as in our rounds, then a fixed turn order, one legal card, 52 plays a round;
+each floor table plays as many rounds as one of ours did; the clients are unchanged). The floor's latency and its processes' CPU per action are measured as
 ours are, its logs checked for gaps and lost actions, and ours are divided by them: how far the
 real server is above the floor on this machine today.
 
@@ -80,8 +80,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import psycopg
-from floor_server import ACTIONS as FLOOR_ACTIONS
 from floor_server import PASSES as FLOOR_PASSES
+from floor_server import PLAYS as FLOOR_PLAYS
 from psycopg import sql
 from server_load import LIMITS, Stats, TableTiming, client, free_port, post, run_loop
 
@@ -267,10 +267,11 @@ def machine_seconds() -> float:
     return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
-def check_logs(url: str, tables: list[str], events: dict[str, dict[int, list[Any]]]) -> tuple[int, int, list[str]]:
-    """Replay every table's log from the database: the plays logged, the actions lost (logged
-    but not seen by every seat, or seen but not logged) and the problems found."""
-    plays = lost = 0
+def check_logs(url: str, tables: list[str], events: dict[str, dict[int, list[Any]]]) -> tuple[list[int], int, list[str]]:
+    """Replay every table's log from the database: the plays logged at each table, the actions
+    lost (logged but not seen by every seat, or seen but not logged) and the problems found."""
+    plays: list[int] = []
+    lost = 0
     problems: list[str] = []
     with psycopg.connect(url) as pg:
         for tid in tables:
@@ -287,7 +288,7 @@ def check_logs(url: str, tables: list[str], events: dict[str, dict[int, list[Any
                 continue
             if not game.is_over:
                 problems.append(f"{tid}: the log does not replay to a finished game")
-            plays += sum(d["type"] == "play" for _, d in logged)
+            plays.append(sum(d["type"] == "play" for _, d in logged))
             lost += lost_actions(logged, events.get(tid, {}))
     return plays, lost, problems
 
@@ -307,10 +308,12 @@ def check_floor_logs(url: str, tables: list[str], events: dict[str, dict[int, li
     with psycopg.connect(url) as pg:
         for tid in tables:
             logged = pg.execute("SELECT seq, data FROM actions WHERE table_id = %s ORDER BY seq", (tid,)).fetchall()
-            if [seq for seq, _ in logged] != list(range(1, FLOOR_ACTIONS + 1)):
+            rounds, size = int(tid.rsplit("-", 1)[1]), FLOOR_PASSES + FLOOR_PLAYS
+            if [seq for seq, _ in logged] != list(range(1, rounds * size + 1)):
                 problems.append(f"{tid}: the floor's log has gaps or does not end")
-            if sorted(data["seat"] for _, data in logged[:FLOOR_PASSES] if data["type"] == "pass") != [0, 1, 2, 3]:
-                problems.append(f"{tid}: the floor's log does not start with each seat's pass")
+            for start in range(0, len(logged), size):
+                if sorted(d["seat"] for _, d in logged[start:start + FLOOR_PASSES] if d["type"] == "pass") != [0, 1, 2, 3]:
+                    problems.append(f"{tid}: the floor's round at seq {start + 1} does not start with each seat's pass")
             lost += lost_actions(logged, events.get(tid, {}))
     return lost, problems
 
@@ -359,8 +362,8 @@ def server_latency(ports: list[int], name: str = "hearts_move_broadcast_seconds"
         text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
         for line in text.splitlines():
             if line.startswith(name + "_bucket"):
-                bound = line.split('le="', 1)[1].split('"', 1)[0]
-                le = float("inf") if bound == "+Inf" else float(bound)
+                text_le = line.split('le="', 1)[1].split('"', 1)[0]
+                le = float("inf") if text_le == "+Inf" else float(text_le)
                 buckets[le] = buckets.get(le, 0.0) + float(line.rsplit(" ", 1)[1])
     if not buckets or not buckets[float("inf")]:
         return "none"
@@ -476,10 +479,11 @@ def service_tables(args: argparse.Namespace) -> Callable[[list[int], int | None]
     return make
 
 
-def floor_tables(args: argparse.Namespace, url: str) -> Callable[[list[int], int | None], list[TableSpec]]:
-    """The floor's tables: their rows made in the database beforehand (the log's rows refer to
-    them), the seat numbers as tokens (``floor_server.py``)."""
-    ids = [f"floor-{secrets.token_hex(6)}" for _ in range(args.tables)]
+def floor_tables(args: argparse.Namespace, url: str, rounds: list[int]) -> Callable[[list[int], int | None], list[TableSpec]]:
+    """The floor's tables, one for each of ours, each to play the ``rounds`` it played (in its
+    id, ``floor_server.py``): their rows made in the database beforehand (the log's rows refer
+    to them), the seat numbers as tokens."""
+    ids = [f"floor-{secrets.token_hex(6)}-{k}" for k in rounds]
 
     async def create() -> None:
         store = await PostgresStorage.open(url)
@@ -542,7 +546,7 @@ def report_floor(args: argparse.Namespace, floor: Phase, lost: int, problems: li
     finished = sum(r["finished"] for r in results)
     p50 = statistics.median(spread) * 1000 if spread else float("nan")
     print(f"floor (benchmarks/floor_server.py, {args.processes} processes, proxy: {args.proxy}, the same clients; "
-          f"{FLOOR_PASSES} passes and {FLOOR_ACTIONS - FLOOR_PASSES} plays a game): elapsed {floor.elapsed:.1f} s, "
+          f"{FLOOR_PASSES} passes and {FLOOR_PLAYS} plays a round, as many rounds as ours): elapsed {floor.elapsed:.1f} s, "
           f"latency p50 {p50:.1f} ms, "
           f"p99 {floor.p99_ms:.1f} ms, max {spread[-1] * 1000 if spread else 0:.1f} ms; finished games: "
           f"{finished}/{args.tables}; errors: {len(errors)}; lost: {lost}; log problems: {len(problems)}")
@@ -556,12 +560,14 @@ def report_floor(args: argparse.Namespace, floor: Phase, lost: int, problems: li
 def run(args: argparse.Namespace, url: str) -> int:
     serve = [sys.executable, "-c", SERVE, "{port}", url, *LIMITS]
     ours = play_phase(args, serve, service_tables(args), metrics=True)
-    plays, lost, problems = check_logs(url, [s.id for s in ours.specs], ours.events)
+    played, lost, problems = check_logs(url, [s.id for s in ours.specs], ours.events)
+    plays = sum(played)
     ok = report_service(args, ours, plays, lost, problems)
     line = (f"backend=postgresql proxy={args.proxy} processes={args.processes} tables={args.tables} "
             f"moves_per_s={plays / ours.elapsed:.0f} p99_ms={ours.p99_ms:.1f} lost={lost}")
     if args.floor:
-        floor = play_phase(args, [sys.executable, str(FLOOR_SERVER), "{port}", url], floor_tables(args, url),
+        rounds = [max(1, n // FLOOR_PLAYS) for n in played]
+        floor = play_phase(args, [sys.executable, str(FLOOR_SERVER), "{port}", url], floor_tables(args, url, rounds),
                            metrics=False)
         ok = report_floor(args, floor, *check_floor_logs(url, [s.id for s in floor.specs], floor.events)) and ok
         line += (f" cpu_ms={ours.cpu_ms():.2f} floor_p99_ms={floor.p99_ms:.1f} floor_cpu_ms={floor.cpu_ms():.2f}"

@@ -2,22 +2,21 @@
 
     .venv/bin/python benchmarks/floor_server.py PORT DB_URL
 
-One server process on the real server's stack (Starlette on uvicorn: uvloop, httptools, the
-``websockets`` implementation, the real server's collector settings) answering ``GET /healthz``
-and ``WS /ws/{table_id}``, and per action only what no server can skip: read the WebSocket
-message, append its row — through the project's own :class:`~hearts.server.storage.postgres.ActionLog`:
-the same driver, statement and batches as ours — wait for its commit, then send one small JSON
-``event``, the same text, to the table's four sockets, a table's actions one at a time, as ours.
-No rules, no views, no lease, no listener, no limits, no metrics.
+One server process on the real server's stack (Starlette on uvicorn: uvloop, httptools, the ``websockets``
+implementation, the real server's collector settings) answering ``GET /healthz`` and ``WS /ws/{table_id}``,
+and per action only what no server can skip: read the WebSocket message, append its row — through the
+project's own :class:`~hearts.server.storage.postgres.ActionLog`: the same driver, statement and batches as
+ours — wait for its commit, then send one small JSON ``event``, the same text, to the table's four sockets,
+a table's actions one at a time, as ours. No rules, no views, no lease, no listener, no limits, no metrics.
 
-It speaks just enough of docs/protocol.md for the benchmark's clients (unchanged) to play a round
-as they play ours: ``hello`` with the token ``"0"``–``"3"`` (the seat; ``cluster_load.py`` makes
-the tables' rows beforehand) is answered by a ``state`` with the seat, a hand, whose turn it is
-and one legal card (``2C``). First each seat's pass is taken whatever its ``seq`` and cards (the
-same burst of passes as ours at the start); then a ``play`` whose ``seq`` is the table's, whoever
-sends it and whatever its card (another is dropped), each ``event`` naming the next seat in a
-fixed order (0, 1, 2, 3, 0, …), until the game is over after :data:`ACTIONS` actions (the last
-marks the table finished, as the real log does).
+It speaks just enough of docs/protocol.md for the benchmark's clients (unchanged) to play rounds as
+they play ours: ``hello`` with the token ``"0"``–``"3"`` (the seat; ``cluster_load.py`` makes the
+tables' rows beforehand) is answered by a ``state`` with the seat, a hand, whose turn it is and one
+legal card (``2C``). A round takes each seat's pass first, whatever its ``seq`` and cards (the same
+burst as ours at a round's start), then :data:`PLAYS` ``play``s whose ``seq`` is the table's, whoever
+sends them and whatever the card (another is dropped), each ``event`` naming the next seat in a fixed
+order (0, 1, 2, 3, 0, …). A game has as many rounds as its table's id ends with (``floor-…-2``: two;
+``cluster_load.py`` gives each the rounds one of ours played); its last action marks it finished.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
-from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -41,8 +39,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hearts.server.storage.deadline import Liveness
 from hearts.server.storage.postgres import ActionLog
 
-PASSES, ACTIONS = 4, 56
-"""A floor game's passes (one a seat, first) and actions (its passes and one round's 52 plays)."""
+PASSES, PLAYS = 4, 52
+"""A floor round's passes (one a seat, first) and plays."""
 
 HAND, CARD = [rank + "C" for rank in "23456789TJQKA"], "2C"
 """The hand every state shows, and the one legal card it offers (any card sent is taken)."""
@@ -50,10 +48,11 @@ HAND, CARD = [rank + "C" for rank in "23456789TJQKA"], "2C"
 
 @dataclass
 class FloorTable:
-    """A table: its last ``seq``, the seats that passed, its sockets, and its actions' turn (one at a time)."""
+    """A table: its rounds, last ``seq``, passes (round, seat), sockets, and actions' turn (one at a time)."""
 
+    rounds: int
     seq: int = 0
-    passed: set[int] = field(default_factory=set)
+    passed: set[tuple[int, int]] = field(default_factory=set)
     turn: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: list[WebSocket | None] = field(default_factory=lambda: [None] * 4)
 
@@ -66,14 +65,17 @@ def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
-def view(seq: int) -> dict[str, Any]:
-    """The part of a view that changes at position ``seq``: the pass, whose turn, the end."""
-    return {"must_pass": seq < PASSES, "to_move": (seq - PASSES) % 4, "game_over": seq >= ACTIONS}
+def view(table: FloorTable) -> dict[str, Any]:
+    """The part of a view that changes with the table's position: the round, the pass, whose turn, the end."""
+    done, at = divmod(table.seq, PASSES + PLAYS)
+    over = done >= table.rounds
+    return {"round_number": min(done, table.rounds - 1) + 1, "must_pass": at < PASSES and not over,
+            "to_move": (at - PASSES) % 4, "game_over": over}
 
 
 def state(table: FloorTable, seat: int) -> str:
     """The ``state`` message a seat is sent on ``hello``: its seat, a hand, whose turn, one legal card."""
-    seen = {"seat": seat, "hand": HAND, "pass_count": 3, "round_number": 1, "legal": [CARD], **view(table.seq)}
+    seen = {"seat": seat, "hand": HAND, "pass_count": 3, "legal": [CARD], **view(table)}
     return dumps({"type": "state", "reason": "welcome", "you": seat, "n": table.seq, "seq": table.seq,
                   "view": seen, "table": {}, "event": None})
 
@@ -82,11 +84,11 @@ async def act(table_id: str, table: FloorTable, action: dict[str, Any]) -> None:
     """Log the action at the table's next ``seq``, its commit awaited; tell the four seats (a pass without its cards)."""
     async with table.turn:
         table.seq = seq = table.seq + 1
-        if (logged := await LOG[0].log(table_id, seq, dumps(action), "", None, seq == ACTIONS)) != "logged":
+        ends = seq == table.rounds * (PASSES + PLAYS)
+        if (logged := await LOG[0].log(table_id, seq, dumps(action), "", None, ends)) != "logged":
             raise RuntimeError(f"{table_id}: seq {seq} not logged ({logged})")
-        event = {key: value for key, value in action.items() if key != "cards"}
-        text = dumps({"type": "event", "reason": "event", "n": seq, "seq": seq, "event": {**event, "seq": seq},
-                      "view": view(seq), "table": {}})
+        text = dumps({"type": "event", "reason": "event", "n": seq, "seq": seq, "view": view(table), "table": {},
+                      "event": {**{key: value for key, value in action.items() if key != "cards"}, "seq": seq}})
         for ws in table.sockets:
             if ws is not None:
                 with suppress(Exception):  # (a seat gone: nothing to tell it)
@@ -97,7 +99,7 @@ async def serve_socket(ws: WebSocket) -> None:
     """One seat's WebSocket, from its ``hello`` to its close."""
     await ws.accept()
     table_id = ws.path_params["table_id"]
-    table = TABLES.setdefault(table_id, FloorTable())
+    table = TABLES.setdefault(table_id, FloorTable(int(table_id.rsplit("-", 1)[1])))
     seat: int | None = None
     try:
         with suppress(WebSocketDisconnect):
@@ -108,20 +110,18 @@ async def serve_socket(ws: WebSocket) -> None:
                     seat = int(message["token"]) % 4
                     table.sockets[seat] = ws
                     await ws.send_text(state(table, seat))
-                elif kind == "pass" and seat is not None and seat not in table.passed and table.seq < PASSES:
-                    table.passed.add(seat)
+                elif seat is None or (v := view(table))["game_over"]:
+                    continue
+                elif kind == "pass" and v["must_pass"] and (mine := (v["round_number"], seat)) not in table.passed:
+                    table.passed.add(mine)
                     await act(table_id, table, {"type": "pass", "seat": seat, "cards": message.get("cards")})
-                elif kind == "play" and seat is not None and PASSES <= message.get("seq", -1) == table.seq < ACTIONS:
+                elif kind == "play" and not v["must_pass"] and message.get("seq") == table.seq:
                     await act(table_id, table, {"type": "play", "seat": seat, "card": str(message.get("card", CARD))})
     finally:
         if seat is not None and table.sockets[seat] is ws:
             table.sockets[seat] = None
         if not any(table.sockets):
             TABLES.pop(table_id, None)
-
-
-async def healthz(request: Request) -> PlainTextResponse:
-    return PlainTextResponse("ok")
 
 
 def app(url: str) -> Starlette:
@@ -133,7 +133,7 @@ def app(url: str) -> Starlette:
         yield
         await LOG[0].close()
 
-    return Starlette(routes=[Route("/healthz", healthz), WebSocketRoute("/ws/{table_id}", serve_socket)],
+    return Starlette(routes=[Route("/healthz", lambda _: PlainTextResponse("ok")), WebSocketRoute("/ws/{table_id}", serve_socket)],
                      lifespan=lifespan)
 
 
