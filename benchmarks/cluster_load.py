@@ -41,9 +41,10 @@ play — read the WebSocket message, append the action's row through the project
 log (``hearts.server.storage.postgres.ActionLog``: the same psycopg statement and batches),
 broadcast one small JSON event to the table's four sockets — with no rules and no views (each
 seat's pass first, as in our rounds, then a fixed turn order, one legal card, 52 plays a round;
-each floor table plays as many rounds as one of ours did; the clients are unchanged). The floor's latency and its processes' CPU per action are measured as
-ours are, its logs checked for gaps and lost actions, and ours are divided by them: how far the
-real server is above the floor on this machine today.
+each floor table plays as many rounds as one of ours did; the clients are unchanged). The
+floor's latency and its processes' CPU per action are measured as ours are, its logs checked
+for gaps and lost actions, and ours are divided by them: how far the real server is above the
+floor on this machine today.
 
 The last line is exactly
 ``backend=postgresql proxy=nginx|none processes=P tables=N moves_per_s=X p99_ms=Y lost=L``,
@@ -300,16 +301,18 @@ def lost_actions(logged: list[tuple[int, Any]], seen: dict[int, list[Any]]) -> i
     return lost + len(set(seen) - {seq for seq, _ in logged})
 
 
-def check_floor_logs(url: str, tables: list[str], events: dict[str, dict[int, list[Any]]]) -> tuple[int, list[str]]:
-    """The floor's logs (``floor_server.py``): the actions lost (:func:`lost_actions`), and the
-    problems found (a gap, a game not played to its end)."""
+def check_floor_logs(url: str, tables: list[str], rounds: list[int],
+                     events: dict[str, dict[int, list[Any]]]) -> tuple[int, list[str]]:
+    """The floor's logs (``floor_server.py``; each table's ``rounds``): the actions lost
+    (:func:`lost_actions`), and the problems found (a gap, a game not played to its end, a round
+    not begun with the passes)."""
     lost = 0
     problems: list[str] = []
     with psycopg.connect(url) as pg:
-        for tid in tables:
+        size = FLOOR_PASSES + FLOOR_PLAYS
+        for tid, k in zip(tables, rounds, strict=True):
             logged = pg.execute("SELECT seq, data FROM actions WHERE table_id = %s ORDER BY seq", (tid,)).fetchall()
-            rounds, size = int(tid.rsplit("-", 1)[1]), FLOOR_PASSES + FLOOR_PLAYS
-            if [seq for seq, _ in logged] != list(range(1, rounds * size + 1)):
+            if [seq for seq, _ in logged] != list(range(1, k * size + 1)):
                 problems.append(f"{tid}: the floor's log has gaps or does not end")
             for start in range(0, len(logged), size):
                 if sorted(d["seat"] for _, d in logged[start:start + FLOOR_PASSES] if d["type"] == "pass") != [0, 1, 2, 3]:
@@ -569,7 +572,7 @@ def run(args: argparse.Namespace, url: str) -> int:
         rounds = [max(1, n // FLOOR_PLAYS) for n in played]
         floor = play_phase(args, [sys.executable, str(FLOOR_SERVER), "{port}", url], floor_tables(args, url, rounds),
                            metrics=False)
-        ok = report_floor(args, floor, *check_floor_logs(url, [s.id for s in floor.specs], floor.events)) and ok
+        ok = report_floor(args, floor, *check_floor_logs(url, [s.id for s in floor.specs], rounds, floor.events)) and ok
         line += (f" cpu_ms={ours.cpu_ms():.2f} floor_p99_ms={floor.p99_ms:.1f} floor_cpu_ms={floor.cpu_ms():.2f}"
                  f" p99_vs_floor={ours.p99_ms / floor.p99_ms:.2f} cpu_vs_floor={ours.cpu_ms() / floor.cpu_ms():.2f}")
     print(line)
