@@ -173,6 +173,16 @@ def test_a_process_that_begins_serving_a_table_learns_who_is_there() -> None:
     assert roster.at("t", now=later) == ([], 0)
 
 
+def test_a_bot_worker_that_does_not_start_in_time_is_not_left_running(url: str, tmp_path: Path) -> None:
+    """The tests' own helper: a bot worker that has not said it started within the wait (a
+    slow machine) is stopped before the error is raised, so a failed test leaves no process
+    polling a database the test drops (one ran on for half an hour after such a failure)."""
+    worker = WorkerProcess(url, tmp_path / "worker.log")
+    with pytest.raises(RuntimeError, match="did not start"):
+        worker.start(wait=0.0)
+    assert worker.proc is not None and worker.proc.poll() is not None
+
+
 def test_the_services_moves_are_the_sum_of_its_processes_counters(url: str, pair: list[ServerProcess], tmp_path: Path) -> None:
     """A person (through process A) plays with three bots whose moves a bot worker makes: the
     process counters (``hearts_moves_total``) summed over the processes count every logged

@@ -228,15 +228,18 @@ class WorkerProcess:
         self.args = ["--lease", str(lease), "--jobs", str(jobs), "--processes", str(processes)]
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> WorkerProcess:
+    def start(self, wait: float = 30.0) -> WorkerProcess:
+        """Start the worker and wait up to ``wait`` s for it to say so (else it is stopped, and
+        a ``RuntimeError`` raised)."""
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "hearts", "bot-worker", "--db", self.url, *self.args],
                 stdout=subprocess.DEVNULL, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + wait
         while not any(line.get("event") == "bot worker started" for line in self.logs()):
             if self.proc.poll() is not None or time.monotonic() > deadline:
+                stop(self.proc)  # (not left running against a database the test drops)
                 raise RuntimeError(f"the bot worker did not start: {self.log.read_text()[-2000:]}")
             time.sleep(0.05)
         return self
