@@ -140,6 +140,15 @@ def box(page: Any, selector: str) -> Box:
     return b
 
 
+def boxes(page: Any, selector: str) -> list[tuple[Box, dict[str, str]]]:
+    """Each element's box and ``data-`` attributes, all read in one turn of the page's script:
+    a redraw (an event that came meanwhile) cannot take one away between two reads."""
+    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+        selector, "els => els.map(e => { const r = e.getBoundingClientRect();"
+        " return [{x: r.x, y: r.y, width: r.width, height: r.height}, {...e.dataset}]; })"
+    )
+
+
 def overlap(a: Box, b: Box) -> bool:
     return (
         a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
@@ -185,16 +194,12 @@ def check_trick_sides(page: Any, trick: Box, bottom: int, players: int, avoid: S
     """Each card of the trick lies on the side of the seat that played it (seat ``bottom`` below,
     the next one on the left, …), and on none of the ``avoid`` boxes."""
     cx, cy = trick["x"] + trick["width"] / 2, trick["y"] + trick["height"] / 2
-    figures = page.locator("#trick figure")
-    for i in range(figures.count()):
-        fig = figures.nth(i)
-        b = fig.bounding_box()
-        assert b is not None
+    for b, data in boxes(page, "#trick figure"):
         fx, fy = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
-        k = (int(fig.get_attribute("data-seat")) - bottom) % players
+        k = (int(data["seat"]) - bottom) % players
         assert {0: fy > cy, 1: fx < cx, 2: fy < cy, 3: fx > cx}[k], (k, b, trick)
         for other in avoid:
-            assert not overlap(b, other), (fig.get_attribute("data-card"), other)
+            assert not overlap(b, other), (data.get("card"), other)
 
 
 def test_a_person_plays_a_round_against_three_bots(server: ServerProcess, browser: Any) -> None:
@@ -398,10 +403,8 @@ def test_phone_sized_viewport(server: ServerProcess, browser: Any) -> None:
     assert hand["width"] <= 390
     # Every card of the hand and every seat is inside the screen's width.
     for sel in ("#hand .card", "#opponents .seat", "#trick figure"):
-        items = page.locator(sel)
-        for i in range(items.count()):
-            b = items.nth(i).bounding_box()
-            assert b is not None and b["x"] >= 0 and b["x"] + b["width"] <= 390, (sel, b)
+        for b, _ in boxes(page, sel):
+            assert b["x"] >= 0 and b["x"] + b["width"] <= 390, (sel, b)
     check_table_layout(page)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "web_table_phone.png"), full_page=True)
