@@ -681,9 +681,6 @@ class PgLeases:
         """Where :meth:`renew` runs: a connection of its own, so that a process's renewals never
         wait behind its claims and look-ups (a thousand tables changing hands at once)."""
 
-    def _until(self) -> sa.ColumnElement[Any]:
-        return _lease_end(self.lease)
-
     async def claim(self, table_id: str, owner: str) -> Lease | None:
         async with self.db.begin() as conn:
             row = (await conn.execute(CLAIM, {"table_id": table_id, "owner": owner, "lease": self.lease})).first()
@@ -715,7 +712,7 @@ class PgLeases:
         c = table_leases.c
         current = sa.and_(c.table_id == lease.table_id, c.owner == lease.owner, c.epoch == lease.epoch)
         query = table_leases.update().where(current) \
-            .values(owner=to, epoch=c.epoch + 1, until=self._until()).returning(c.table_id, c.owner, c.epoch)
+            .values(owner=to, epoch=c.epoch + 1, until=_lease_end(self.lease)).returning(c.table_id, c.owner, c.epoch)
         async with self.db.begin() as conn:
             # (FOR UPDATE, as a claim's ON CONFLICT locks: it waits for the appends under way,
             # which lock the row FOR KEY SHARE; a renewal does not)
